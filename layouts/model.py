@@ -1,0 +1,478 @@
+"""The data model of a parsed layout file.
+
+A :class:`Layout` is one storage format bound to concrete parameter values: its
+fields (scalars and arrays), the logical shape, the relation from physical positions
+to logical coordinates, where values live, assumptions and index-array properties.
+A :class:`LayoutFamily` names one layout per tensor order (``Dense`` -> ``Dense2``).
+
+Integer arithmetic that is not affine (array lengths, shape, value indices such as
+``pi*(pi+1)/2 + pj``) is an :class:`Arith` tree.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+
+from spf.errors import IterationSpaceError, SpfError
+from spf.expressions import TRUE, Affine, Formula
+
+INTEGER_TYPES = ("int", "int64", "uint8")
+FLOAT_TYPES = ("double", "float")
+SCALAR_TYPES = ("int", "int64")
+ARRAY_TYPES = INTEGER_TYPES + FLOAT_TYPES
+
+NUMPY_DTYPES = {
+    "int": np.dtype(np.int32),
+    "int64": np.dtype(np.int64),
+    "uint8": np.dtype(np.uint8),
+    "double": np.dtype(np.float64),
+    "float": np.dtype(np.float32),
+}
+C_TYPES = {"int": "int", "int64": "int64_t", "uint8": "uint8_t", "double": "double", "float": "float"}
+
+
+# ----------------------------------------------------------------------------- arithmetic
+
+class Arith:
+    """An integer expression: numbers, names, ``shape[k]``, ``+ - * /`` and negation.
+
+    ``/`` is floor division when evaluated and C's ``/`` when printed; the two agree
+    because layouts only divide non-negative quantities (sizes and positions).
+    """
+
+    precedence = 3  # 0: + -, 1: * /, 2: unary minus, 3: atoms
+
+    def evaluate(self, env: Mapping[str, object]):
+        """The value, with names from ``env`` and ``shape[k]`` from ``env["shape"]``.
+
+        Values may be numpy integer arrays; the result is then computed element-wise.
+        """
+        raise NotImplementedError
+
+    def names(self) -> set[str]:
+        """Every name used (``shape`` references not included)."""
+        raise NotImplementedError
+
+    def shape_indices(self) -> set[int]:
+        """Every ``k`` of a ``shape[k]`` reference."""
+        raise NotImplementedError
+
+    def substitute(self, mapping: Mapping[str, "Arith | int"]) -> "Arith":
+        """Replace names; constant sub-expressions are folded."""
+        raise NotImplementedError
+
+    def to_affine(self) -> Affine | None:
+        """The same expression as an :class:`Affine`, or None when it is not affine."""
+        raise NotImplementedError
+
+    @property
+    def is_constant(self) -> bool:
+        return isinstance(self, Number)
+
+
+@dataclass(frozen=True)
+class Number(Arith):
+    value: int
+
+    @property
+    def precedence(self) -> int:  # type: ignore[override]
+        return 3 if self.value >= 0 else 2
+
+    def evaluate(self, env):
+        return self.value
+
+    def names(self):
+        return set()
+
+    def shape_indices(self):
+        return set()
+
+    def substitute(self, mapping):
+        return self
+
+    def to_affine(self):
+        return Affine.of(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Name(Arith):
+    name: str
+
+    def evaluate(self, env):
+        try:
+            return env[self.name]
+        except KeyError:
+            raise SpfError(f"no value for {self.name!r} when evaluating an expression") from None
+
+    def names(self):
+        return {self.name}
+
+    def shape_indices(self):
+        return set()
+
+    def substitute(self, mapping):
+        replacement = mapping.get(self.name)
+        if replacement is None:
+            return self
+        return Number(replacement) if isinstance(replacement, int) else replacement
+
+    def to_affine(self):
+        return Affine.of(self.name)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class ShapeRef(Arith):
+    """``shape[index]``: one extent of the tensor stored in the layout."""
+
+    index: int
+
+    def evaluate(self, env):
+        try:
+            return env["shape"][self.index]
+        except (KeyError, IndexError):
+            raise SpfError(f"no value for shape[{self.index}] when evaluating an expression") from None
+
+    def names(self):
+        return set()
+
+    def shape_indices(self):
+        return {self.index}
+
+    def substitute(self, mapping):
+        return self
+
+    def to_affine(self):
+        return None
+
+    def __str__(self) -> str:
+        return f"shape[{self.index}]"
+
+
+@dataclass(frozen=True)
+class Negate(Arith):
+    operand: Arith
+    precedence = 2
+
+    def evaluate(self, env):
+        return -self.operand.evaluate(env)
+
+    def names(self):
+        return self.operand.names()
+
+    def shape_indices(self):
+        return self.operand.shape_indices()
+
+    def substitute(self, mapping):
+        return negate(self.operand.substitute(mapping))
+
+    def to_affine(self):
+        inner = self.operand.to_affine()
+        return None if inner is None else -inner
+
+    def __str__(self) -> str:
+        inner = str(self.operand)
+        return f"-({inner})" if self.operand.precedence < 3 else f"-{inner}"
+
+
+_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
+_PRECEDENCE = {"+": 0, "-": 0, "*": 1, "/": 1}
+
+
+@dataclass(frozen=True)
+class BinaryOp(Arith):
+    op: str
+    left: Arith
+    right: Arith
+
+    @property
+    def precedence(self) -> int:  # type: ignore[override]
+        return _PRECEDENCE[self.op]
+
+    def evaluate(self, env):
+        return _OPERATORS[self.op](self.left.evaluate(env), self.right.evaluate(env))
+
+    def names(self):
+        return self.left.names() | self.right.names()
+
+    def shape_indices(self):
+        return self.left.shape_indices() | self.right.shape_indices()
+
+    def substitute(self, mapping):
+        return binary(self.op, self.left.substitute(mapping), self.right.substitute(mapping))
+
+    def to_affine(self):
+        left, right = self.left.to_affine(), self.right.to_affine()
+        if left is None or right is None:
+            return None
+        if self.op == "+":
+            return left + right
+        if self.op == "-":
+            return left - right
+        if self.op == "*" and (left.is_constant or right.is_constant):
+            return right.scale(left.constant) if left.is_constant else left.scale(right.constant)
+        if self.op == "/" and right.is_constant and right.constant == 1:
+            return left
+        return None
+
+    def __str__(self) -> str:
+        left = str(self.left)
+        right = str(self.right)
+        if self.left.precedence < self.precedence:
+            left = f"({left})"
+        if self.right.precedence <= self.precedence:
+            right = f"({right})"
+        return f"{left} {self.op} {right}"
+
+
+def negate(operand: Arith) -> Arith:
+    """``-operand``, folded when the operand is a number."""
+    if isinstance(operand, Number):
+        return Number(-operand.value)
+    return Negate(operand)
+
+
+def binary(op: str, left: Arith, right: Arith) -> Arith:
+    """``left op right``, folded when both sides are numbers (no folding of ``x / 0``)."""
+    if isinstance(left, Number) and isinstance(right, Number):
+        if not (op == "/" and right.value == 0):
+            return Number(_OPERATORS[op](left.value, right.value))
+    return BinaryOp(op, left, right)
+
+
+# ----------------------------------------------------------------------------- fields
+
+@dataclass(frozen=True)
+class Field:
+    """A named piece of the stored data: a scalar (count or computed) or an array."""
+
+    name: str
+    type: str
+    dimensions: tuple[Arith, ...] = ()
+    definition: Arith | None = None
+    line: int = 0
+
+    @property
+    def is_array(self) -> bool:
+        return bool(self.dimensions)
+
+    @property
+    def is_scalar(self) -> bool:
+        return not self.dimensions
+
+    @property
+    def is_count(self) -> bool:
+        """A scalar whose value packing determines (``field nnz: int``)."""
+        return self.is_scalar and self.definition is None
+
+    @property
+    def is_integer(self) -> bool:
+        return self.type in INTEGER_TYPES
+
+    @property
+    def is_index_array(self) -> bool:
+        return self.is_array and self.is_integer
+
+    @property
+    def numpy_dtype(self) -> np.dtype:
+        return NUMPY_DTYPES[self.type]
+
+    @property
+    def c_type(self) -> str:
+        return C_TYPES[self.type]
+
+    def __str__(self) -> str:
+        text = f"{self.name}: {self.type}" + "".join(f"[{d}]" for d in self.dimensions)
+        if self.definition is not None:
+            text += f" = {self.definition}"
+        return text
+
+
+# ----------------------------------------------------------------------------- properties
+
+PROPERTY_KINDS = ("range", "injective", "monotonic", "periodic_monotonic", "covarying_monotonic")
+
+
+@dataclass(frozen=True)
+class PropertySpec:
+    """One declared index-array property (Table 1 of the paper).
+
+    ``arrays`` are the constrained arrays; ``period_array`` / ``period`` give the
+    segments of ``periodic_monotonic``; ``low`` / ``high`` the bounds of ``range``
+    (``low <= F(x) < high``).  ``text`` is the canonical source text.
+    """
+
+    kind: str
+    arrays: tuple[str, ...]
+    increasing: bool = True
+    strict: bool = True
+    period_array: str | None = None
+    period: int | None = None
+    low: Affine | None = None
+    high: Affine | None = None
+    text: str = ""
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# ----------------------------------------------------------------------------- layouts
+
+def _frozen_mapping(values: Mapping[str, int]) -> Mapping[str, int]:
+    return MappingProxyType(dict(values))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A storage format with its parameters bound (``BCSR(R=2, C=3)``).
+
+    Parameter values are substituted everywhere: in ``relation``, ``assumptions``,
+    property bounds, field lengths, the shape and the value index.
+    """
+
+    name: str
+    path: str
+    description: str
+    parameters: Mapping[str, int]
+    fields: tuple[Field, ...]
+    shape: tuple[Arith, ...]
+    physical: tuple[str, ...]
+    logical: tuple[str, ...]
+    relation: Formula
+    values_field: str
+    values_index: tuple[Arith, ...]
+    assumptions: Formula = TRUE
+    properties: tuple[PropertySpec, ...] = ()
+    padded: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", _frozen_mapping(self.parameters))
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.path, tuple(sorted(self.parameters.items()))))
+
+    @property
+    def order(self) -> int:
+        return len(self.shape)
+
+    def field(self, name: str) -> Field:
+        for candidate in self.fields:
+            if candidate.name == name:
+                return candidate
+        known = ", ".join(f.name for f in self.fields)
+        raise KeyError(f"layout {self.name} has no field {name!r}; its fields are {known}")
+
+    @property
+    def arrays(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.is_array)
+
+    @property
+    def index_arrays(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.is_index_array)
+
+    @property
+    def scalars(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if f.is_scalar)
+
+    @property
+    def counts(self) -> tuple[Field, ...]:
+        """Scalar fields whose values packing determines."""
+        return tuple(f for f in self.fields if f.is_count)
+
+    @property
+    def spec(self) -> str:
+        if not self.parameters:
+            return self.name
+        bound = ", ".join(f"{key}={value}" for key, value in self.parameters.items())
+        return f"{self.name}({bound})"
+
+    def compute_scalars(self, shape: tuple[int, ...]) -> dict[str, int]:
+        """The values of the scalar fields defined from the shape."""
+        env: dict[str, object] = {"shape": tuple(shape)}
+        computed: dict[str, int] = {}
+        for candidate in self.fields:
+            if candidate.definition is not None:
+                computed[candidate.name] = env[candidate.name] = candidate.definition.evaluate(env)
+        return computed
+
+    def relation_text(self) -> str:
+        return (f"{{[{', '.join(self.physical)}] -> [{', '.join(self.logical)}]"
+                f" : {self.relation}}}")
+
+    def values_text(self) -> str:
+        return self.values_field + "".join(f"[{index}]" for index in self.values_index)
+
+    def __str__(self) -> str:
+        lines = [f"layout {self.spec}"]
+        if self.description:
+            lines.append(f"  {self.description}")
+        lines.append(f"  shape: {', '.join(str(extent) for extent in self.shape)}")
+        lines.append("  fields:")
+        lines.extend(f"    {f}" for f in self.fields)
+        lines.append(f"  relation: {self.relation_text()}")
+        lines.append(f"  values: {self.values_text()}")
+        if self.assumptions != TRUE:
+            lines.append(f"  assume: {self.assumptions}")
+        if self.properties:
+            lines.append("  properties:")
+            lines.extend(f"    {p.text}" for p in self.properties)
+        if self.padded:
+            lines.append("  padded")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class LayoutFamily:
+    """Layouts chosen by tensor order: ``resolve(2)`` of ``Dense`` is ``Dense2``."""
+
+    name: str
+    path: str
+    members: tuple[str, ...]
+    member_paths: tuple[str, ...] = ()
+    description: str = ""
+    parameters: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", _frozen_mapping(self.parameters))
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.path, self.members, tuple(sorted(self.parameters.items()))))
+
+    def layouts(self, **parameters: int) -> tuple[Layout, ...]:
+        """Every member layout, loaded with the family's and the given parameters."""
+        from .loader import load_layout  # the loader imports this module
+
+        bound = {**self.parameters, **parameters}
+        loaded = []
+        for member_path in self.member_paths:
+            layout = load_layout(member_path, **bound)
+            if not isinstance(layout, Layout):
+                raise SpfError(f"family {self.name}: member {member_path} is itself a family")
+            loaded.append(layout)
+        return tuple(loaded)
+
+    def resolve(self, order: int, **parameters: int) -> Layout:
+        """The member layout for tensors of ``order`` dimensions."""
+        members = self.layouts(**parameters)
+        for layout in members:
+            if layout.order == order:
+                return layout
+        available = ", ".join(f"{layout.order} ({layout.name})" for layout in members)
+        raise IterationSpaceError(
+            f"layout family {self.name} has no layout for order {order}; "
+            f"available orders: {available}")
+
+    def __str__(self) -> str:
+        return f"family {self.name}: {', '.join(self.members)}"

@@ -1,0 +1,78 @@
+"""The errors spf raises at its users.
+
+Every error a user can cause derives from :class:`SpfError`, so callers (and the
+command line) can catch one type and print one clear line without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class SpfError(Exception):
+    """Base class of every error spf reports to its users."""
+
+
+class ParseError(SpfError):
+    """Malformed text (constraint, relation, expression) at a character offset."""
+
+    def __init__(self, message: str, text: str, offset: int):
+        self.message = message
+        self.text = text
+        self.offset = max(0, min(offset, len(text)))
+        super().__init__(self._render())
+
+    @property
+    def line(self) -> int:
+        return self.text.count("\n", 0, self.offset) + 1
+
+    @property
+    def column(self) -> int:
+        return self.offset - (self.text.rfind("\n", 0, self.offset) + 1) + 1
+
+    def _render(self) -> str:
+        line_start = self.text.rfind("\n", 0, self.offset) + 1
+        line_end = self.text.find("\n", self.offset)
+        if line_end < 0:
+            line_end = len(self.text)
+        source_line = self.text[line_start:line_end]
+        caret = " " * (self.offset - line_start) + "^"
+        return f"column {self.column}: {self.message}\n  {source_line}\n  {caret}"
+
+
+class NotationError(ParseError):
+    """A malformed tensor index notation statement."""
+
+
+class LayoutError(SpfError):
+    """A malformed layout file, reported as file:line:col and what was expected."""
+
+    def __init__(self, path: str, line: int, column: int, message: str):
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+        super().__init__(f"{path}:{line}:{column}: {message}")
+
+
+class UnknownLayoutError(SpfError):
+    """A layout name that is neither built in nor an existing file."""
+
+
+class PackError(SpfError):
+    """Data that does not fit a layout or breaks one of its declared properties."""
+
+
+class PropertyViolation(PackError):
+    """Packed arrays that break a declared index-array property."""
+
+    def __init__(self, tensor: str, array: str, property_text: str, detail: str):
+        self.tensor = tensor
+        self.array = array
+        self.property_text = property_text
+        self.detail = detail
+        super().__init__(
+            f"tensor {tensor}: array {array!r} breaks property {property_text}: {detail}"
+        )
+
+
+class IterationSpaceError(SpfError):
+    """A statement and layouts that do not fit together (orders, names, shapes)."""
