@@ -205,6 +205,12 @@ class UFSet:
             calls=tuple((dim, call.substitute(substitution)) for dim, call in self.calls),
         )
 
+    def reorder(self, variables: Sequence[str]) -> "UFSet":
+        """The same set with its tuple variables listed in another order."""
+        if sorted(variables) != sorted(self.variables) or self.is_relation:
+            raise SpfError(f"reorder needs a permutation of {self.variables}, got {tuple(variables)}")
+        return self._replace(variables=tuple(variables))
+
     def _freshen_internals(self) -> "UFSet":
         renaming = {name: _fresh(name[1]) for name in self.hidden + tuple(self.call_table)}
         substitution = {old: Affine.of(new) for old, new in renaming.items()}

@@ -1,0 +1,374 @@
+"""Iteration spaces of tensor index notation statements (Section 4 of the core paper).
+
+For one product term, each tensor T contributes ``I_T = Range(A_T^-1 o R_T)`` with its
+layout indices kept as set variables: ``R_T`` is T's layout relation (physical
+positions -> logical coordinates) and ``A_T`` its access (iteration -> coordinates).
+The factors of a product intersect; an output whose sparsity is known (``share``)
+adds its own layout; every index gets dense bounds.  A sum is split into one
+statement per term.
+
+Naming inside a space: tensor T's physical index ``pi`` becomes ``pTi`` (``p`` then
+the tensor then the rest), its fields become ``T_field`` (``A_rowPtr``), and the
+extent of index ``i`` is the constant ``N_i``.  An output that shares a tensor's
+sparsity uses that tensor's names for its index arrays and their sizes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from spf.errors import IterationSpaceError, SpfError
+from spf.expressions import Affine, Constraint, Formula, conjuncts, formula_names
+from spf.notation import Access, Statement, parse_statement
+from spf.properties import Property, from_spec
+from spf.sets import UFSet
+
+
+@dataclass(frozen=True)
+class TensorPlacement:
+    """How one tensor of a statement enters the space: its layout and its names there."""
+
+    tensor: str
+    layout: object
+    access: Access
+    physical: tuple[str, ...]  # renamed physical indices, in layout order
+    names: Mapping[str, str]  # layout name (fields, physical indices) -> name in the space
+    shared_with: str | None = None
+
+    @property
+    def values(self) -> str:
+        return self.names[self.layout.values_field]
+
+
+@dataclass
+class StatementSpace:
+    """The iteration space of one statement (one product term)."""
+
+    statement: Statement
+    set: UFSet
+    placements: dict[str, TensorPlacement]
+    extents: dict[str, str]  # index -> constant bounding it
+    properties: list[Property] = field(default_factory=list)
+    assumptions: UFSet | None = None
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        return self.set.variables
+
+    @property
+    def indices(self) -> tuple[str, ...]:
+        return self.statement.indices
+
+    def context(self) -> UFSet:
+        """Facts that hold for every valid input: assumptions and property instances."""
+        facts = UFSet.universe(self.set.variables).intersect(self.set)
+        if self.assumptions is not None:
+            facts = facts.intersect(self.assumptions)
+        return facts.with_properties(self.properties)
+
+    def uf_tables(self, tensors: Mapping[str, object]) -> tuple[dict[str, int], dict[str, object]]:
+        """Constants and UF tables of concrete packed tensors, named as in this space."""
+        constants: dict[str, int] = {}
+        functions: dict[str, object] = {}
+        for name, placement in self.placements.items():
+            tensor = tensors[name]
+            for field_ in placement.layout.fields:
+                renamed = placement.names.get(field_.name, field_.name)
+                value = tensor.fields[field_.name]
+                if field_.is_scalar:
+                    constants[renamed] = int(value)
+                else:
+                    functions[renamed] = value
+            for index, extent in zip(placement.access.indices, tensor.shape):
+                constants[self.extents[index]] = int(extent)
+        return constants, functions
+
+    def __str__(self) -> str:
+        lines = [f"statement {self.statement}"]
+        for name, placement in self.placements.items():
+            shared = f" (shares {placement.shared_with}'s index arrays)" if placement.shared_with else ""
+            lines.append(f"  {name}: {placement.layout.spec}{shared}, "
+                         f"physical indices {', '.join(placement.physical)}")
+        lines.append(f"  order: {', '.join(self.variables)}")
+        lines.append("  space: " + _wrap_text(str(self.set), "         "))
+        if self.properties:
+            lines.append("  properties: " + "; ".join(str(p) for p in self.properties))
+        return "\n".join(lines)
+
+
+@dataclass
+class IterationSpace:
+    """All statements of a computation (one per term of a sum)."""
+
+    expression: Statement
+    statements: list[StatementSpace]
+
+    def __str__(self) -> str:
+        return "\n".join(str(s) for s in self.statements)
+
+    def __iter__(self):
+        return iter(self.statements)
+
+    def __len__(self) -> int:
+        return len(self.statements)
+
+    def __getitem__(self, index: int) -> StatementSpace:
+        return self.statements[index]
+
+
+def _wrap_text(text: str, indent: str, width: int = 100) -> str:
+    words = text.split(" ")
+    lines, current = [], ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    lines.append(current)
+    return ("\n" + indent).join(lines)
+
+
+# ----------------------------------------------------------------------------- naming
+
+
+def physical_name(tensor: str, index: str) -> str:
+    """``pi`` of tensor A is ``pAi``; a name not starting with p gets ``A_`` in front."""
+    return f"p{tensor}{index[1:]}" if index.startswith("p") else f"{tensor}_{index}"
+
+
+def _placement(tensor: str, layout, access: Access, shared_with=None, shared_layout=None) -> TensorPlacement:
+    names: dict[str, str] = {}
+    for field_ in layout.fields:
+        names[field_.name] = f"{tensor}_{field_.name}"
+    if shared_with is not None:
+        shared_fields = {f.name: f for f in shared_layout.fields}
+        for field_ in layout.fields:
+            other = shared_fields.get(field_.name)
+            if other is None or field_.type != other.type or field_.name == layout.values_field:
+                continue
+            if field_.is_index_array or (field_.is_scalar and field_.definition is None):
+                names[field_.name] = f"{shared_with}_{field_.name}"
+    physical = tuple(physical_name(tensor, p) for p in layout.physical)
+    names.update(zip(layout.physical, physical))
+    return TensorPlacement(tensor, layout, access, physical, names, shared_with)
+
+
+def _rename_formula(formula: Formula, names: Mapping[str, str]) -> Formula:
+    """Rename plain names and UF functions of a layout formula."""
+    from spf.expressions import UFCall
+
+    def rename_affine(expression: Affine) -> Affine:
+        terms = {}
+        for atom, coefficient in expression.terms:
+            if isinstance(atom, UFCall):
+                atom = UFCall(names.get(atom.function, atom.function),
+                              tuple(rename_affine(a) for a in atom.arguments))
+            else:
+                atom = names.get(atom, atom)
+            terms[atom] = terms.get(atom, 0) + coefficient
+        return Affine.build(terms, expression.constant)
+
+    return _map_constraints(formula, lambda c: Constraint(rename_affine(c.left), c.op, rename_affine(c.right)))
+
+
+def _map_constraints(formula: Formula, function) -> Formula:
+    from spf.expressions import And, Exists, Not, Or
+    if isinstance(formula, Constraint):
+        return function(formula)
+    if isinstance(formula, And):
+        return And(tuple(_map_constraints(p, function) for p in formula.parts))
+    if isinstance(formula, Or):
+        return Or(tuple(_map_constraints(p, function) for p in formula.parts))
+    if isinstance(formula, Not):
+        return Not(_map_constraints(formula.part, function))
+    return Exists(formula.variables, _map_constraints(formula.body, function))
+
+
+# ----------------------------------------------------------------------------- construction
+
+
+def _load(layout_spec, order: int, tensor: str):
+    from spf.layout_library import load_layout
+    layout = load_layout(layout_spec) if isinstance(layout_spec, (str,)) or hasattr(layout_spec, "__fspath__") \
+        else layout_spec
+    if hasattr(layout, "resolve"):
+        layout = layout.resolve(order)
+    if layout.order != order:
+        raise IterationSpaceError(
+            f"tensor {tensor} is used with {order} indices but layout {layout.spec} has order {layout.order}")
+    return layout
+
+
+def tensor_space(placement: TensorPlacement, iteration: Sequence[str]) -> UFSet:
+    """``Range(A_T^-1 o R_T)`` with T's physical indices kept: a set over physical + iteration."""
+    layout = placement.layout
+    coordinates = [f"_c{k}" for k in range(layout.order)]
+    names = dict(placement.names)
+    names.update(zip(layout.logical, coordinates))
+    relation = UFSet.from_formula(placement.physical + tuple(coordinates),
+                                  _rename_formula(layout.relation, names), n_in=len(layout.physical))
+    access_formula = [Constraint(Affine.of(c), "=", Affine.of(i))
+                      for c, i in zip(coordinates, placement.access.indices)]
+    from spf.expressions import And
+    access = UFSet.from_formula(tuple(iteration) + tuple(coordinates), And(tuple(access_formula)),
+                                n_in=len(iteration))
+    return relation.apply_range(access.inverse()).wrap()
+
+
+def _default_order(placements: Sequence[TensorPlacement], indices: Sequence[str]) -> list[str]:
+    """Each tensor's physical indices in layout order, each followed by the indices it defines."""
+    order: list[str] = []
+    for placement in placements:
+        layout = placement.layout
+        definers = _definers(layout)
+        for position, physical in enumerate(layout.physical):
+            renamed = placement.physical[position]
+            if renamed not in order:
+                order.append(renamed)
+            for logical_position, logical in enumerate(layout.logical):
+                index = placement.access.indices[logical_position]
+                if index not in order and definers.get(logical, -1) <= position:
+                    order.append(index)
+    order.extend(i for i in indices if i not in order)
+    return order
+
+
+def _definers(layout) -> dict[str, int]:
+    """For each logical coordinate, the position of the last physical index defining it."""
+    result: dict[str, int] = {}
+    for constraint in conjuncts(layout.relation):
+        if not isinstance(constraint, Constraint) or constraint.op != "=":
+            continue
+        for side, other in ((constraint.left, constraint.right), (constraint.right, constraint.left)):
+            if len(side.terms) == 1 and side.terms[0][1] == 1 and side.terms[0][0] in layout.logical:
+                logical = side.terms[0][0]
+                used = [layout.physical.index(n) for n in other.names() if n in layout.physical]
+                if not (other.names() & set(layout.logical)):
+                    result.setdefault(logical, max(used, default=-1))
+    for logical in layout.logical:
+        result.setdefault(logical, len(layout.physical) - 1)
+    return result
+
+
+def _extent_names(indices: Sequence[str], taken: set[str]) -> dict[str, str]:
+    extents = {}
+    for index in indices:
+        name = f"N_{index}"
+        while name in taken:
+            name = "_" + name
+        extents[index] = name
+    return extents
+
+
+def statement_space(statement: Statement, layouts: Mapping[str, object],
+                    share: Mapping[str, str] | None = None, order: Sequence[str] | None = None) -> StatementSpace:
+    """The iteration space of a single-term statement."""
+    share = dict(share or {})
+    if len(statement.terms) != 1:
+        raise IterationSpaceError("statement_space takes one product term; use iteration_space for sums")
+    term = statement.terms[0]
+    orders = statement.tensors
+    for tensor in orders:
+        if tensor not in layouts:
+            raise IterationSpaceError(f"no layout given for tensor {tensor}")
+    for tensor in layouts:
+        if tensor not in orders:
+            raise IterationSpaceError(f"layout given for {tensor}, which the statement does not use")
+    loaded = {t: _load(layouts[t], orders[t], t) for t in orders}
+
+    output = statement.output
+    placements: dict[str, TensorPlacement] = {}
+    seen_accesses: set[str] = set()
+    for access in term.factors:
+        if access.tensor in seen_accesses:
+            raise IterationSpaceError(f"tensor {access.tensor} appears twice in one product; "
+                                      "give the second use its own name")
+        seen_accesses.add(access.tensor)
+        placements[access.tensor] = _placement(access.tensor, loaded[access.tensor], access)
+    output_layout = loaded[output.tensor]
+    output_is_dense = not any(f.is_index_array for f in output_layout.fields)
+    for target, source in share.items():
+        if target != output.tensor:
+            raise IterationSpaceError(f"share: only the output ({output.tensor}) can share index "
+                                      f"arrays, not {target}")
+        if source not in placements:
+            raise IterationSpaceError(f"share: {target} shares {source}'s index arrays, but {source} "
+                                      "is no input of this product")
+    if output.tensor in share:
+        source = share[output.tensor]
+        placement = _placement(output.tensor, output_layout, output, source, loaded[source])
+        if not any(placement.names[f.name].startswith(source + "_") for f in output_layout.index_arrays):
+            raise IterationSpaceError(
+                f"share: {output.tensor} ({output_layout.spec}) has no index array in common with "
+                f"{source} ({loaded[source].spec})")
+        placements[output.tensor] = placement
+    elif not output_is_dense:
+        raise IterationSpaceError(
+            f"output {output.tensor} has a sparse layout ({output_layout.spec}) but its sparsity "
+            f"is unknown: pass share={{'{output.tensor}': '<input>'}} or use a Dense output")
+    else:
+        placements[output.tensor] = _placement(output.tensor, output_layout, output)
+
+    indices = statement.indices
+    taken = {n for p in placements.values() for n in p.names.values()} | set(indices)
+    extents = _extent_names(indices, taken)
+    space: UFSet | None = None
+    for placement in placements.values():
+        part = tensor_space(placement, indices)
+        space = part if space is None else space.product(part)
+    bounds = []
+    for index in indices:
+        bounds.append(Constraint(Affine.of(0), "<=", Affine.of(index)))
+        bounds.append(Constraint(Affine.of(index), "<", Affine.of(extents[index])))
+    for placement in placements.values():
+        layout = placement.layout
+        for position, index in enumerate(placement.access.indices):
+            extent = layout.shape[position].to_affine()
+            if extent is None:
+                continue
+            renamed = _rename_formula(Constraint(extent, "=", Affine.of(extents[index])), placement.names)
+            bounds.append(renamed)
+    from spf.expressions import And
+    space = space.intersect(UFSet.from_formula(space.variables, And(tuple(bounds))))
+
+    variable_order = list(order) if order else _default_order(list(placements.values()), indices)
+    missing = set(space.variables) - set(variable_order)
+    unknown = set(variable_order) - set(space.variables)
+    if missing or unknown:
+        raise IterationSpaceError(f"order must list exactly the variables {sorted(space.variables)}; "
+                                  f"missing {sorted(missing)}, unknown {sorted(unknown)}")
+    space = space.reorder(variable_order)
+
+    properties: list[Property] = []
+    assumption_parts: list[Formula] = []
+    for placement in placements.values():
+        if placement.shared_with is not None:
+            continue  # its shared arrays' facts come from the source tensor
+        for spec in placement.layout.properties:
+            properties.append(from_spec(spec).renamed(placement.names))
+        assumption_parts.append(_rename_formula(placement.layout.assumptions, placement.names))
+    assumptions = UFSet.from_formula(space.variables, And(tuple(assumption_parts)))
+    return StatementSpace(statement, space, placements, extents, properties, assumptions)
+
+
+def iteration_space(expression: str | Statement, layouts: Mapping[str, object],
+                    share: Mapping[str, str] | None = None) -> IterationSpace:
+    """The iteration space of ``expression`` with one layout per tensor (names, specs or Layouts).
+
+    ``share`` maps the output to the input whose index arrays it uses (known sparsity),
+    e.g. ``{"A": "B"}`` for SDDMM.  A sum is split into one statement per term.
+    """
+    statement = parse_statement(expression) if isinstance(expression, str) else expression
+    parts = statement.split()
+    spaces = []
+    for part in parts:
+        used = set(part.tensors)
+        part_layouts = {t: l for t, l in layouts.items() if t in used}
+        part_share = {t: s for t, s in (share or {}).items() if s in used}
+        spaces.append(statement_space(part, part_layouts, part_share))
+    unknown = set(layouts) - set(statement.tensors)
+    if unknown:
+        raise IterationSpaceError(f"layouts given for {sorted(unknown)}, which the statement does not use")
+    return IterationSpace(statement, spaces)

@@ -1,0 +1,729 @@
+"""Packing tensors into layouts (inspectors), checking them, and reading them back.
+
+Packing is derived from the layout file alone, so a new layout needs no new code.
+The relation is read level by level (:mod:`spf.levels`).  A physical index is either
+
+* *determined* by the coordinates: some definition ``c = a*p + rest`` can be solved
+  for it, exactly or as a floor division when the unknown rest stays within
+  ``[0, a)`` (``i = 2*pI + pii`` with ``0 <= pii < 2`` gives ``pI = i / 2``); or
+* *enumerated*: entries with equal outer positions form a group, and the distinct
+  values of the level's *keys* (the UF calls on it, such as ``colIdx(pj) = j``) get
+  consecutive positions, ordered as the keys' properties require.  A level bounded by
+  ``g(q) <= p < g(q+1)`` fills the pointer array g; a level bounded by a count field
+  sets that count; a level of fixed width is padded.
+
+Whatever way the fields arrive (built here or given by the user), :func:`validate`
+checks array lengths, the layout's assumptions and every property before a Tensor
+exists, and names the tensor, the array and the property when something is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from spf.errors import PackError, PropertyViolation, SpfError
+from spf.expressions import Affine, Constraint, UFCall, conjuncts
+from spf.levels import LayoutLevels, read_levels
+from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
+
+INDEX_DTYPE = np.int64
+
+
+# ----------------------------------------------------------------------------- Tensor
+
+
+@dataclass
+class Tensor:
+    """A tensor stored in a layout: the layout's fields by name, and the logical shape."""
+
+    layout: object
+    shape: tuple[int, ...]
+    fields: dict[str, object]
+    name: str = "tensor"
+
+    @property
+    def order(self) -> int:
+        return len(self.shape)
+
+    @property
+    def values(self) -> np.ndarray:
+        return self.fields[self.layout.values_field]
+
+    def stored(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every stored position's coordinates and value, padding included, in storage order."""
+        return enumerate_stored(self.layout, self.fields, self.shape)
+
+    def to_coo(self) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+        """``(coords[nnz, order], values[nnz], shape)`` in lexicographic coordinate order.
+
+        Padded layouts (dense blocks, padding slots) drop their stored zeros; other
+        layouts return every stored entry, explicit zeros included.
+        """
+        coords, values = self.stored()
+        inside = np.all((coords >= 0) & (coords < np.asarray(self.shape, dtype=INDEX_DTYPE)), axis=1) \
+            if coords.size else np.ones(len(values), dtype=bool)
+        keep = inside & (values != 0) if self.layout.padded else inside
+        coords, values = coords[keep], values[keep]
+        order = np.lexsort(coords.T[::-1]) if len(values) else np.arange(0)
+        return coords[order], values[order], tuple(self.shape)
+
+    def to_dense(self) -> np.ndarray:
+        coords, values, shape = self.to_coo()
+        dense = np.zeros(shape, dtype=np.result_type(values.dtype, np.float64))
+        if len(values):
+            np.add.at(dense, tuple(coords.T), values)
+        return dense
+
+    @property
+    def nnz(self) -> int:
+        return len(self.to_coo()[1])
+
+    def __repr__(self) -> str:
+        return f"Tensor({self.name}: {self.layout.spec}, shape={self.shape})"
+
+
+# ----------------------------------------------------------------------------- input
+
+
+def _load_layout(layout):
+    from spf.layout_library import load_layout
+    if isinstance(layout, (str, os.PathLike)):
+        return load_layout(layout)
+    return layout
+
+
+def _resolve(layout, order: int):
+    if hasattr(layout, "resolve"):
+        return layout.resolve(order)
+    return layout
+
+
+def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """``(coords, values, shape)`` of scipy.sparse, dense numpy, or a (coords, values, shape) triple."""
+    import scipy.sparse as sparse
+
+    if sparse.issparse(data):
+        matrix = sparse.coo_matrix(data)
+        matrix.sum_duplicates()
+        coords = np.stack([matrix.row, matrix.col], axis=1).astype(INDEX_DTYPE)
+        return coords, np.asarray(matrix.data, dtype=np.float64), tuple(int(s) for s in matrix.shape)
+    if isinstance(data, tuple) and len(data) == 3:
+        coords, values, shape = data
+        coords = np.asarray(coords)
+        values = np.asarray(values, dtype=np.float64).reshape(-1)
+        shape = tuple(int(s) for s in shape)
+        if coords.size == 0:
+            coords = coords.reshape(0, len(shape))
+        if coords.ndim == 1 and len(shape) == 1:
+            coords = coords.reshape(-1, 1)
+        if coords.ndim != 2 or coords.shape[1] != len(shape):
+            raise PackError(f"tensor {name}: coordinates must have shape (nnz, {len(shape)}), "
+                            f"got {coords.shape}")
+        if len(values) != coords.shape[0]:
+            raise PackError(f"tensor {name}: {coords.shape[0]} coordinates but {len(values)} values")
+        if not np.issubdtype(coords.dtype, np.integer):
+            if not np.all(np.mod(coords, 1) == 0):
+                raise PackError(f"tensor {name}: coordinates must be integers")
+        coords = coords.astype(INDEX_DTYPE)
+        if any(s < 0 for s in shape):
+            raise PackError(f"tensor {name}: negative extent in shape {shape}")
+        outside = np.flatnonzero(np.any((coords < 0) | (coords >= np.asarray(shape)), axis=1)) \
+            if len(values) else np.zeros(0, dtype=int)
+        if outside.size:
+            bad = tuple(int(c) for c in coords[outside[0]])
+            raise PackError(f"tensor {name}: coordinate {bad} (entry {int(outside[0])}) is outside "
+                            f"the shape {shape}")
+        order = np.lexsort(coords.T[::-1]) if len(values) else np.arange(0)
+        coords, values = coords[order], values[order]
+        if len(values) > 1:
+            same = np.flatnonzero(np.all(coords[1:] == coords[:-1], axis=1))
+            if same.size:
+                bad = tuple(int(c) for c in coords[same[0]])
+                raise PackError(f"tensor {name}: coordinate {bad} appears more than once")
+        return coords, values, shape
+    array = np.asarray(data)
+    if array.dtype == object:
+        raise PackError(f"tensor {name}: cannot read {type(data).__name__} as a tensor; give scipy.sparse, "
+                        "a numpy array, (coords, values, shape) or a dict of layout fields")
+    coords = np.argwhere(array != 0).astype(INDEX_DTYPE)
+    values = array[tuple(coords.T)].astype(np.float64) if coords.size else np.zeros(0)
+    return coords.reshape(-1, array.ndim), values, tuple(array.shape)
+
+
+def read_tns(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """Read a FROSTT ``.tns`` file: ``i j k ... value`` per line, 1-based indices.
+
+    Returns 0-based ``(coords, values, shape)``, the shape being the largest index per mode.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path) as handle:
+            lines = [line for line in handle.read().splitlines()
+                     if line.strip() and not line.lstrip().startswith("#")]
+    except OSError as error:
+        raise SpfError(f"cannot read {path}: {error.strerror}") from None
+    if not lines:
+        raise SpfError(f"{path}: no entries")
+    width = len(lines[0].split())
+    if width < 2:
+        raise SpfError(f"{path}:1: expected indices and a value, found {lines[0]!r}")
+    tokens = " ".join(lines).split()
+    if len(tokens) != width * len(lines):
+        for number, line in enumerate(lines, 1):
+            if len(line.split()) != width:
+                raise SpfError(f"{path}: line {number} has {len(line.split())} fields, "
+                               f"expected {width}")
+    try:
+        table = np.array(tokens, dtype=np.float64).reshape(len(lines), width)
+    except ValueError as error:
+        raise SpfError(f"{path}: not a number: {error}") from None
+    indices = table[:, :-1]
+    if np.any(indices < 1) or np.any(np.mod(indices, 1) != 0):
+        row = int(np.flatnonzero(np.any((indices < 1) | (np.mod(indices, 1) != 0), axis=1))[0])
+        raise SpfError(f"{path}: line {row + 1}: indices must be positive integers (1-based)")
+    coords = indices.astype(INDEX_DTYPE) - 1
+    shape = tuple(int(m) + 1 for m in coords.max(axis=0))
+    return coords, table[:, -1].copy(), shape
+
+
+# ----------------------------------------------------------------------------- pack
+
+
+def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None) -> Tensor:
+    """Store ``data`` in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
+
+    ``data``: scipy.sparse, a dense numpy array, ``(coords, values, shape)``, a
+    :class:`Tensor`, or a dict of the layout's fields (already packed arrays, which
+    are then only checked).  ``shape`` overrides the shape of coordinate data.
+    """
+    layout = _load_layout(layout)
+    if isinstance(data, Tensor):
+        data = data.to_coo()
+    if isinstance(data, Mapping):
+        layout = _resolve(layout, len(layout.shape) if not hasattr(layout, "resolve") else _family_order(data))
+        return from_fields(layout, data, name)
+    coords, values, data_shape = coordinates_of(data, name)
+    if shape is not None:
+        shape = tuple(int(s) for s in shape)
+        if len(shape) != len(data_shape) or any(s < d for s, d in zip(shape, data_shape)):
+            raise PackError(f"tensor {name}: shape {shape} cannot hold data of shape {data_shape}")
+        data_shape = shape
+    layout = _resolve(layout, len(data_shape))
+    if layout.order != len(data_shape):
+        raise PackError(f"tensor {name}: layout {layout.spec} stores order-{layout.order} tensors, "
+                        f"the data has order {len(data_shape)}")
+    fields = _Packer(layout, name).pack(coords, values, data_shape)
+    return from_fields(layout, fields, name, shape=data_shape)
+
+
+def _family_order(fields: Mapping) -> int:
+    raise PackError("a layout family (e.g. Dense) needs the tensor's order: pass its member "
+                    "layout (e.g. Dense2) with a dict of fields")
+
+
+def from_fields(layout, fields: Mapping[str, object], name: str = "tensor",
+                shape: Sequence[int] | None = None) -> Tensor:
+    """A Tensor from already packed fields, after :func:`validate`."""
+    layout = _load_layout(layout)
+    checked = validate(layout, fields, name, shape)
+    scalars = {k: v for k, v in checked.items() if not isinstance(v, np.ndarray)}
+    if shape is None:
+        shape = tuple(int(e.evaluate(scalars)) for e in layout.shape)
+    return Tensor(layout, tuple(int(s) for s in shape), checked, name)
+
+
+def validate(layout, fields: Mapping[str, object], name: str = "tensor",
+             shape: Sequence[int] | None = None) -> dict[str, object]:
+    """Check fields against the layout: presence, types, lengths, assumptions, properties.
+
+    Returns the fields converted to the declared numpy types.
+    """
+    unknown = set(fields) - {f.name for f in layout.fields}
+    if unknown:
+        raise PackError(f"tensor {name}: {layout.spec} has no field(s) {sorted(unknown)}")
+    checked: dict[str, object] = {}
+    for declared in layout.scalars:
+        if declared.name not in fields:
+            raise PackError(f"tensor {name}: field {declared.name!r} of {layout.spec} is missing")
+        value = fields[declared.name]
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            value = value.item()
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+            raise PackError(f"tensor {name}: field {declared.name!r} must be an integer, got {value!r}")
+        if value < 0:
+            raise PackError(f"tensor {name}: field {declared.name!r} is negative ({value})")
+        checked[declared.name] = int(value)
+    if shape is not None:
+        expected = layout.compute_scalars(tuple(shape))
+        for key, value in expected.items():
+            if checked[key] != value:
+                raise PackError(f"tensor {name}: field {key!r} is {checked[key]} but the shape "
+                                f"{tuple(shape)} needs {value}")
+        extents = [int(e.evaluate(checked)) for e in layout.shape]
+        if tuple(extents) != tuple(shape):
+            raise PackError(f"tensor {name}: layout {layout.spec} holds shape {tuple(extents)}, "
+                            f"not {tuple(shape)}")
+    for declared in layout.arrays:
+        if declared.name not in fields:
+            raise PackError(f"tensor {name}: array {declared.name!r} of {layout.spec} is missing")
+        array = np.asarray(fields[declared.name])
+        expected_shape = tuple(int(d.evaluate(checked)) for d in declared.dimensions)
+        if array.size != int(np.prod(expected_shape, dtype=np.int64)) or \
+                (array.ndim > 1 and array.shape != expected_shape):
+            raise PackError(f"tensor {name}: array {declared.name!r} has {array.size} elements "
+                            f"(shape {array.shape}) but {declared} needs shape {expected_shape}")
+        dtype = declared.numpy_dtype
+        if np.issubdtype(dtype, np.integer):
+            if array.size and not np.issubdtype(array.dtype, np.integer):
+                raise PackError(f"tensor {name}: array {declared.name!r} must hold integers, "
+                                f"got {array.dtype}")
+            if array.size:
+                info = np.iinfo(dtype)
+                if array.min() < info.min or array.max() > info.max:
+                    raise PackError(f"tensor {name}: array {declared.name!r} has values outside "
+                                    f"the range of {declared.type}")
+        checked[declared.name] = np.ascontiguousarray(array.astype(dtype, copy=False).reshape(expected_shape))
+    for spec in layout.properties:
+        prop = from_spec(spec)
+        found = prop.check(checked, checked)
+        if found is not None:
+            array, detail = found
+            raise PropertyViolation(name, array, prop.text, detail)
+    for constraint in conjuncts(layout.assumptions):
+        if isinstance(constraint, Constraint) and not _holds(constraint, checked):
+            raise PackError(f"tensor {name}: assumption {constraint} of {layout.spec} does not hold "
+                            f"({constraint.left} is {_value(constraint.left, checked)}, "
+                            f"{constraint.right} is {_value(constraint.right, checked)})")
+    # Every UF call of the relation must stay inside its array for the stored positions.
+    enumerate_stored(layout, checked, None, name=name)
+    return checked
+
+
+def _value(expression: Affine, fields: Mapping[str, object]):
+    try:
+        return int(expression.evaluate(fields, _Arrays(fields, "tensor")))
+    except PackError:
+        return "out of bounds"
+
+
+def _holds(constraint: Constraint, fields: Mapping[str, object]) -> bool:
+    try:
+        left = int(constraint.left.evaluate(fields, _Arrays(fields, "tensor")))
+        right = int(constraint.right.evaluate(fields, _Arrays(fields, "tensor")))
+    except PackError:
+        return False
+    return {"=": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
+            ">": left > right, ">=": left >= right}[constraint.op]
+
+
+class _Arrays(Mapping):
+    """Array lookup for UF evaluation that reports out-of-bounds reads as PackError."""
+
+    def __init__(self, fields: Mapping[str, object], tensor: str):
+        self.fields = fields
+        self.tensor = tensor
+
+    def __getitem__(self, name: str):
+        array = np.asarray(self.fields[name])
+
+        def lookup(*arguments):
+            indices = tuple(np.asarray(a, dtype=INDEX_DTYPE) for a in arguments)
+            for axis, index in enumerate(indices):
+                if index.size and (index.min() < 0 or index.max() >= array.shape[axis]):
+                    bad = int(index[(index < 0) | (index >= array.shape[axis])].reshape(-1)[0])
+                    raise PackError(f"tensor {self.tensor}: the layout reads {name} at index {bad}, "
+                                    f"outside its {array.shape[axis]} elements")
+            return array[indices]
+        return lookup
+
+    def __iter__(self):
+        return iter(self.fields)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+
+# ----------------------------------------------------------------------------- enumeration
+
+
+def enumerate_stored(layout, fields: Mapping[str, object], shape, name: str = "tensor"):
+    """Coordinates and values of every stored position, level by level (vectorised)."""
+    reading = read_levels(layout)
+    scalars = {k: v for k, v in fields.items() if not isinstance(v, np.ndarray)}
+    arrays = _Arrays(fields, name)
+    env: dict[str, np.ndarray] = {}
+    rows = 1
+    for level in reading.levels:
+        low = _bound(level.lower, env, scalars, arrays, rows, np.maximum)
+        high = _bound(level.upper, env, scalars, arrays, rows, np.minimum)
+        counts = np.maximum(high - low + 1, 0)
+        total = int(counts.sum())
+        for key in env:
+            env[key] = np.repeat(env[key], counts)
+        starts = np.repeat(low, counts)
+        offsets = np.arange(total, dtype=INDEX_DTYPE) - np.repeat(np.cumsum(counts) - counts, counts)
+        env[level.index] = starts + offsets
+        rows = total
+    values_env = {**scalars, **env}
+    coordinates = [np.broadcast_to(np.asarray(reading.definitions[c].evaluate(values_env, arrays),
+                                              dtype=INDEX_DTYPE), (rows,)) for c in layout.logical]
+    keep = np.ones(rows, dtype=bool)
+    guard_env = dict(values_env)
+    guard_env.update(zip(layout.logical, coordinates))
+    for guard in reading.guards:
+        keep &= _evaluate_constraint(guard, guard_env, arrays, rows)
+    value_positions = tuple(np.broadcast_to(np.asarray(index.evaluate(values_env), dtype=INDEX_DTYPE), (rows,))
+                            for index in layout.values_index)
+    value_array = np.asarray(fields[layout.values_field])
+    values = value_array[value_positions][keep] if rows else np.zeros(0, dtype=value_array.dtype)
+    coords = np.stack(coordinates, axis=1)[keep] if rows else np.zeros((0, layout.order), dtype=INDEX_DTYPE)
+    return coords.astype(INDEX_DTYPE), values
+
+
+def _bound(expressions: Sequence[Affine], env, scalars, arrays, rows: int, combine) -> np.ndarray:
+    result = None
+    for expression in expressions:
+        value = np.broadcast_to(np.asarray(expression.evaluate({**scalars, **env}, arrays), dtype=INDEX_DTYPE),
+                                (rows,))
+        result = value if result is None else combine(result, value)
+    return np.array(result, dtype=INDEX_DTYPE)
+
+
+def _evaluate_constraint(constraint: Constraint, env, arrays, rows: int) -> np.ndarray:
+    left = np.asarray(constraint.left.evaluate(env, arrays))
+    right = np.asarray(constraint.right.evaluate(env, arrays))
+    result = {"=": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal,
+              ">": np.greater, ">=": np.greater_equal}[constraint.op](left, right)
+    return np.broadcast_to(result, (rows,))
+
+
+# ----------------------------------------------------------------------------- the packer
+
+
+class _Packer:
+    """Builds a layout's fields from sorted, duplicate-free coordinates."""
+
+    def __init__(self, layout, name: str):
+        self.layout = layout
+        self.name = name
+        self.reading: LayoutLevels = read_levels(layout)
+        self.properties = [from_spec(s) for s in layout.properties]
+
+    def fail(self, message: str) -> PackError:
+        return PackError(f"tensor {self.name}: {message}")
+
+    # -- what is known about unknown terms
+    def _range_of(self, atom, scalars) -> tuple[int, int] | None:
+        """Inclusive value range of a later physical index or a call, when constant."""
+        if isinstance(atom, UFCall):
+            for prop in self.properties:
+                if isinstance(prop, Range) and prop.arrays[0] == atom.function:
+                    try:
+                        return int(prop.low.evaluate(scalars, {})), int(prop.high.evaluate(scalars, {})) - 1
+                    except (KeyError, SpfError):
+                        return None
+            return None
+        level = next(l for l in self.reading.levels if l.index == atom)
+        try:
+            low = max(int(e.evaluate(scalars, {})) for e in level.lower)
+            high = min(int(e.evaluate(scalars, {})) for e in level.upper)
+        except (KeyError, SpfError, TypeError):
+            return None
+        return low, high
+
+    def _solve(self, target, env: dict, scalars, rows: int) -> np.ndarray | None:
+        """Values of ``target`` (a physical index or a call) from the definitions, or None."""
+        for coordinate, expression in self.reading.definitions.items():
+            coefficients = dict(expression.terms)
+            if target not in coefficients:
+                continue
+            own = coefficients.pop(target)
+            known = env[coordinate] - expression.constant
+            unknown = []
+            for atom, coefficient in coefficients.items():
+                value = self._known(atom, env, scalars)
+                if value is None:
+                    unknown.append((atom, coefficient))
+                else:
+                    known = known - coefficient * value
+            if own < 0:
+                own, known = -own, -known
+                unknown = [(a, -c) for a, c in unknown]
+            if not unknown:
+                if np.any(known % own):
+                    continue
+                return np.broadcast_to(known // own, (rows,)).astype(INDEX_DTYPE)
+            low = high = 0
+            for atom, coefficient in unknown:
+                extent = self._range_of(atom, scalars)
+                if extent is None:
+                    break
+                a, b = coefficient * extent[0], coefficient * extent[1]
+                low, high = low + min(a, b), high + max(a, b)
+            else:
+                if low >= 0 and high <= own - 1:
+                    return np.broadcast_to(known // own, (rows,)).astype(INDEX_DTYPE)
+        return None
+
+    def _known(self, atom, env, scalars):
+        if isinstance(atom, UFCall):
+            return env.get(atom)
+        if atom in env:
+            return env[atom]
+        if atom in scalars:
+            return scalars[atom]
+        return None
+
+    def _fill_direct(self, env, scalars, rows: int) -> None:
+        """Solve every later index that a definition gives exactly (``pi = i``)."""
+        progress = True
+        while progress:
+            progress = False
+            for level in self.reading.levels:
+                if level.index in env:
+                    continue
+                value = self._solve(level.index, env, scalars, rows)
+                if value is not None and self._exact(level.index, env, scalars):
+                    env[level.index] = value
+                    progress = True
+
+    def _exact(self, index: str, env, scalars) -> bool:
+        for coordinate, expression in self.reading.definitions.items():
+            coefficients = dict(expression.terms)
+            if index in coefficients and all(
+                    a == index or self._known(a, env, scalars) is not None for a in coefficients):
+                return True
+        return False
+
+    def _order(self, call: UFCall) -> tuple[bool, bool]:
+        """(has an order, decreasing) for a key array from its properties."""
+        for prop in self.properties:
+            if prop.arrays and prop.arrays[0] == call.function and isinstance(
+                    prop, (Monotonic, PeriodicMonotonic, CovaryingMonotonic)):
+                return True, not prop.increasing
+        return False, False
+
+    # -- the levels
+    def pack(self, coords: np.ndarray, values: np.ndarray, shape: tuple[int, ...]) -> dict[str, object]:
+        layout = self.layout
+        scalars: dict[str, int] = dict(layout.compute_scalars(shape))
+        rows = len(values)
+        env: dict = {c: coords[:, k].astype(INDEX_DTYPE) for k, c in enumerate(layout.logical)}
+        fields: dict[str, object] = {}
+        arrays_by_name = {f.name: f for f in layout.arrays}
+        for level in self.reading.levels:
+            # level-wide entries of the full dense range exist for determined levels
+            determined = self._solve(level.index, env, scalars, rows)
+            if determined is not None:
+                env[level.index] = determined
+                self._fill_direct(env, scalars, rows)
+                continue
+            self._fill_direct(env, scalars, rows)
+            keys = [c for c in level.calls if any(c in dict(e.terms) for e in self.reading.definitions.values())]
+            if not keys:
+                raise self.fail(f"layout {layout.spec}: cannot pack physical index {level.index}: it is "
+                                "neither determined by the coordinates nor keyed by an index array")
+            key_values = []
+            for key in keys:
+                value = self._solve(key, env, scalars, rows)
+                if value is None:
+                    raise self.fail(f"layout {layout.spec}: cannot derive {key} from the coordinates")
+                key_values.append(value)
+                env[key] = value
+            self._enumerate_level(level, keys, key_values, env, scalars, fields, rows)
+            self._fill_direct(env, scalars, rows)
+        missing_counts = [f.name for f in layout.counts if f.name not in scalars]
+        if missing_counts:
+            raise self.fail(f"layout {layout.spec}: packing did not determine {missing_counts}")
+        value_field = arrays_by_name[layout.values_field]
+        value_shape = tuple(int(d.evaluate(scalars)) for d in value_field.dimensions)
+        value_array = np.zeros(value_shape, dtype=value_field.numpy_dtype)
+        positions = tuple(np.broadcast_to(np.asarray(index.evaluate({**scalars, **env}), dtype=INDEX_DTYPE),
+                                          (rows,)) for index in layout.values_index)
+        if rows:
+            value_array[positions] = values
+        fields[layout.values_field] = value_array
+        for declared in layout.arrays:
+            if declared.name not in fields:
+                shape_ = tuple(int(d.evaluate(scalars)) for d in declared.dimensions)
+                if int(np.prod(shape_)) == 0:
+                    fields[declared.name] = np.zeros(shape_, dtype=declared.numpy_dtype)
+                else:
+                    raise self.fail(f"layout {layout.spec}: packing did not fill array {declared.name}")
+        fields.update(scalars)
+        return fields
+
+    def _enumerate_level(self, level, keys, key_values, env, scalars, fields, rows) -> None:
+        layout = self.layout
+        prefix = [l.index for l in self.reading.levels[:level.position]]
+        prefix_columns = [env[p] for p in prefix]
+        ordered, decreasing = self._order(keys[0])
+        sign = -1 if decreasing else 1
+        # group entries by (prefix, key); rank keys within each prefix group
+        columns = prefix_columns + [sign * k for k in key_values]
+        if rows:
+            order = np.lexsort(columns[::-1]) if columns else np.arange(rows)
+            sorted_columns = [c[order] for c in columns]
+            new_key = np.ones(rows, dtype=bool)
+            new_group = np.ones(rows, dtype=bool)
+            if rows > 1:
+                differs_prefix = np.zeros(rows - 1, dtype=bool)
+                for c in sorted_columns[:len(prefix)]:
+                    differs_prefix |= c[1:] != c[:-1]
+                differs_key = differs_prefix.copy()
+                for c in sorted_columns[len(prefix):]:
+                    differs_key |= c[1:] != c[:-1]
+                new_group[1:] = differs_prefix
+                new_key[1:] = differs_key
+            key_number = np.cumsum(new_key) - 1
+            group_start_key = np.maximum.accumulate(np.where(new_group, key_number, 0))
+            rank_sorted = key_number - group_start_key
+            rank = np.empty(rows, dtype=INDEX_DTYPE)
+            rank[order] = rank_sorted
+            group_sizes = np.bincount(np.cumsum(new_group) - 1, weights=new_key).astype(INDEX_DTYPE)
+        else:
+            rank = np.zeros(0, dtype=INDEX_DTYPE)
+            group_sizes = np.zeros(0, dtype=INDEX_DTYPE)
+        largest = int(group_sizes.max()) if group_sizes.size else 0
+        segment = level.segment()
+        if segment is not None:
+            start, _ = segment
+            pointer = arrays_by_name(layout)[start.function]
+            length = int(pointer.dimensions[0].evaluate(scalars))
+            q = np.asarray(start.arguments[0].evaluate({**scalars, **env}, {}), dtype=INDEX_DTYPE)
+            q = np.broadcast_to(q, (rows,))
+            if rows and (q.min() < 0 or q.max() >= length - 1):
+                raise self.fail(f"layout {layout.spec}: segment index {start.arguments[0]} outside "
+                                f"{start.function}")
+            counts = np.bincount(q[_first_per_key(rank, env, prefix, rows)], minlength=length - 1) \
+                if rows else np.zeros(length - 1, dtype=INDEX_DTYPE)
+            pointer_values = np.zeros(length, dtype=INDEX_DTYPE)
+            pointer_values[1:] = np.cumsum(counts)
+            fields[start.function] = pointer_values
+            position = pointer_values[q] + rank
+            total = int(pointer_values[-1])
+            padding_width = None
+        else:
+            low = max(int(e.evaluate({**scalars}, {})) if not (e.names() - set(scalars)) else 0
+                      for e in level.lower)
+            width_expressions = [e for e in level.upper]
+            counts_named = [n for e in width_expressions for n in e.names()
+                            if n in {f.name for f in layout.counts} and n not in scalars]
+            if counts_named:
+                # the level's extent is a count the packing decides
+                extent = largest if prefix else (int(key_number[-1]) + 1 if rows else 0)
+                for expression in width_expressions:
+                    for count in expression.names():
+                        if count in counts_named:
+                            # expression = count + c  (inclusive upper bound count - 1)
+                            scalars[count] = extent - 1 - int(expression.constant) + low
+                capacity = extent
+            else:
+                high = min(int(e.evaluate(scalars, {})) for e in level.upper)
+                capacity = high - low + 1
+                if largest > capacity:
+                    raise self.fail(f"the pattern does not fit layout {layout.spec}: a group has "
+                                    f"{largest} entries where {level.index} has room for {capacity}")
+            position = low + rank
+            total = capacity
+            padding_width = capacity if prefix else None
+        env[level.index] = np.asarray(position, dtype=INDEX_DTYPE)
+        # counts sized by this level (e.g. colIdx: int[nnz] sets nnz)
+        for key in keys:
+            declared = arrays_by_name(layout)[key.function]
+            if len(declared.dimensions) == 1:
+                for count in declared.dimensions[0].names():
+                    if count not in scalars and count in {f.name for f in layout.counts}:
+                        scalars[count] = total - int(declared.dimensions[0].to_affine().constant)
+        # key arrays
+        for key, value in zip(keys, key_values):
+            declared = arrays_by_name(layout)[key.function]
+            array_shape = tuple(int(d.evaluate(scalars)) for d in declared.dimensions)
+            fill = self._padding_value(key, scalars)
+            array = np.full(array_shape, fill, dtype=INDEX_DTYPE)
+            where = tuple(np.broadcast_to(np.asarray(a.evaluate({**scalars, **env}, {}), dtype=INDEX_DTYPE), (rows,))
+                          for a in key.arguments)
+            if rows:
+                array[where] = value
+            if padding_width is not None and ordered:
+                array = self._pad_ordered(key, array, level, env, scalars, rows, value, decreasing)
+            fields[key.function] = array
+        if padding_width is not None and ordered and rows:
+            # positions moved when padding keys were sorted in: find each entry's slot again
+            array = fields[keys[0].function]
+            env[level.index] = self._slot_of(keys[0], array, env, scalars, rows, key_values[0], level)
+
+    def _padding_value(self, key: UFCall, scalars) -> int:
+        extent = self._range_of(key, scalars)
+        return extent[0] if extent is not None else -1
+
+    def _pad_ordered(self, key, array, level, env, scalars, rows, value, decreasing):
+        """Fill padding slots of an ordered key with unused values, keeping the order."""
+        extent = self._range_of(key, scalars)
+        if extent is None:
+            raise self.fail(f"layout {self.layout.spec}: {key.function} is ordered and padded but "
+                            "has no range property to choose padding values from")
+        # slots of one group lie along the last argument, in blocks of the level's capacity
+        rows_view = array.reshape(-1, array.shape[-1])
+        used = np.zeros(rows_view.shape, dtype=bool)
+        where = tuple(np.broadcast_to(np.asarray(a.evaluate({**scalars, **env}, {}), dtype=INDEX_DTYPE), (rows,))
+                      for a in key.arguments)
+        marker = np.zeros(array.shape, dtype=bool)
+        if rows:
+            marker[where] = True
+        used = marker.reshape(rows_view.shape)
+        capacity = self._capacity(level, scalars)
+        candidates = np.arange(extent[0], extent[1] + 1)
+        for row in range(rows_view.shape[0]):
+            for block in range(0, rows_view.shape[1], capacity):
+                slots = slice(block, block + capacity)
+                real = rows_view[row, slots][used[row, slots]]
+                missing = capacity - len(real)
+                if missing == 0:
+                    continue
+                spare = [c for c in candidates if c not in set(real.tolist())][:missing]
+                if len(spare) < missing:
+                    raise self.fail(f"layout {self.layout.spec}: no unused {key.function} values left "
+                                    "to pad a group")
+                combined = np.sort(np.concatenate([real, np.asarray(spare, dtype=INDEX_DTYPE)]))
+                rows_view[row, slots] = combined[::-1] if decreasing else combined
+        return rows_view.reshape(array.shape)
+
+    def _capacity(self, level, scalars) -> int:
+        low = max(int(e.evaluate(scalars, {})) for e in level.lower)
+        high = min(int(e.evaluate(scalars, {})) for e in level.upper)
+        return high - low + 1
+
+    def _slot_of(self, key, array, env, scalars, rows, value, level):
+        """For each entry, the position along ``level`` whose key holds the entry's value."""
+        low = max(int(e.evaluate(scalars, {})) for e in level.lower)
+        capacity = self._capacity(level, scalars)
+        result = np.full(rows, -1, dtype=INDEX_DTYPE)
+        for slot in range(low, low + capacity):
+            trial = dict(env)
+            trial[level.index] = np.full(rows, slot, dtype=INDEX_DTYPE)
+            where = tuple(np.broadcast_to(np.asarray(a.evaluate({**scalars, **trial}, {}), dtype=INDEX_DTYPE), (rows,))
+                          for a in key.arguments)
+            match = array[where] == value
+            result = np.where((result < 0) & match, slot, result)
+        return result
+
+
+def arrays_by_name(layout) -> dict:
+    return {f.name: f for f in layout.arrays}
+
+
+def _first_per_key(rank, env, prefix, rows) -> np.ndarray:
+    """Mask of one entry per distinct (prefix, rank)."""
+    if not rows:
+        return np.zeros(0, dtype=bool)
+    columns = [env[p] for p in prefix] + [rank]
+    stacked = np.stack(columns, axis=1)
+    _, first = np.unique(stacked, axis=0, return_index=True)
+    mask = np.zeros(rows, dtype=bool)
+    mask[first] = True
+    return mask
