@@ -204,7 +204,14 @@ def _load(layout_spec, order: int, tensor: str):
 def tensor_space(placement: TensorPlacement, iteration: Sequence[str]) -> UFSet:
     """``Range(A_T^-1 o R_T)`` with T's physical indices kept: a set over physical + iteration."""
     layout = placement.layout
-    coordinates = [f"_c{k}" for k in range(layout.order)]
+    taken = set(iteration) | set(placement.names.values())
+    coordinates = []
+    for k in range(layout.order):
+        name = f"c{k}"
+        while name in taken:
+            name += "c"
+        taken.add(name)
+        coordinates.append(name)
     names = dict(placement.names)
     names.update(zip(layout.logical, coordinates))
     relation = UFSet.from_formula(placement.physical + tuple(coordinates),
@@ -270,25 +277,28 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
         raise IterationSpaceError("statement_space takes one product term; use iteration_space for sums")
     term = statement.terms[0]
     orders = statement.tensors
-    for tensor in orders:
-        if tensor not in layouts:
+    for tensor, tensor_order in orders.items():
+        if tensor not in layouts and tensor_order > 0:
             raise IterationSpaceError(f"no layout given for tensor {tensor}")
     for tensor in layouts:
         if tensor not in orders:
             raise IterationSpaceError(f"layout given for {tensor}, which the statement does not use")
-    loaded = {t: _load(layouts[t], orders[t], t) for t in orders}
+    scalars = {t for t, tensor_order in orders.items() if tensor_order == 0}
+    loaded = {t: _load(layouts[t], orders[t], t) for t in orders if t not in scalars}
 
     output = statement.output
     placements: dict[str, TensorPlacement] = {}
     seen_accesses: set[str] = set()
     for access in term.factors:
+        if access.tensor in scalars:
+            continue  # a scalar factor adds no index and no constraint
         if access.tensor in seen_accesses:
             raise IterationSpaceError(f"tensor {access.tensor} appears twice in one product; "
                                       "give the second use its own name")
         seen_accesses.add(access.tensor)
         placements[access.tensor] = _placement(access.tensor, loaded[access.tensor], access)
-    output_layout = loaded[output.tensor]
-    output_is_dense = not any(f.is_index_array for f in output_layout.fields)
+    output_layout = loaded.get(output.tensor)
+    output_is_dense = output_layout is None or not any(f.is_index_array for f in output_layout.fields)
     for target, source in share.items():
         if target != output.tensor:
             raise IterationSpaceError(f"share: only the output ({output.tensor}) can share index "
@@ -308,7 +318,7 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
         raise IterationSpaceError(
             f"output {output.tensor} has a sparse layout ({output_layout.spec}) but its sparsity "
             f"is unknown: pass share={{'{output.tensor}': '<input>'}} or use a Dense output")
-    else:
+    elif output_layout is not None:
         placements[output.tensor] = _placement(output.tensor, output_layout, output)
 
     indices = statement.indices
