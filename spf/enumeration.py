@@ -91,6 +91,8 @@ def enumerate_points(uf_set, constants: Mapping[str, int], functions: Mapping[st
 
 
 def _enumerate_basic(basic, levels, table, constants, functions, variables):
+    if basic.dim(isl.dim_type.div) > 0:
+        raise SpfError("enumeration of sets with integer divisions is not supported")
     for name, value in constants.items():
         position = _position(basic, name)
         if position >= 0:
@@ -102,13 +104,12 @@ def _enumerate_basic(basic, levels, table, constants, functions, variables):
     level_names = [[n for n in ([variable] if variable else []) + dims] for variable, dims in levels]
     for depth, (variable, dims) in enumerate(levels):
         inner = [n for later in level_names[depth + 1:] for n in later]
-        level_set = _project(basic, inner)
-        if level_set.dim(isl.dim_type.div) > 0:
-            raise SpfError("enumeration of sets with integer divisions is not supported")
+        # Projections may need integer divisions (2*pI <= i <= 2*pI + 1); dropping the
+        # constraints on them only widens the intermediate levels, and the last level
+        # filters with the full set.
+        level_set = _project(basic, inner).remove_divs()
         if variable:
-            bounds_set = _project(level_set, dims)
-            if bounds_set.dim(isl.dim_type.div) > 0:
-                raise SpfError("enumeration of sets with integer divisions is not supported")
+            bounds_set = _project(level_set, dims).remove_divs()
             low = high = None
             for coefficients, constant, equality in _constraints(bounds_set):
                 own = coefficients.pop(variable, 0)

@@ -371,6 +371,10 @@ def iteration_space(expression: str | Statement, layouts: Mapping[str, object],
     e.g. ``{"A": "B"}`` for SDDMM.  A sum is split into one statement per term.
     """
     statement = parse_statement(expression) if isinstance(expression, str) else expression
+    for target, source in (share or {}).items():
+        if source not in statement.inputs:
+            raise IterationSpaceError(f"share: {target} shares {source}'s index arrays, but {source} "
+                                      "is no input of the statement")
     parts = statement.split()
     spaces = []
     for part in parts:

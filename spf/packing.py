@@ -216,8 +216,67 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
     if layout.order != len(data_shape):
         raise PackError(f"tensor {name}: layout {layout.spec} stores order-{layout.order} tensors, "
                         f"the data has order {len(data_shape)}")
+    scalars = layout.compute_scalars(data_shape)
+    if all(not (extent.names() - set(scalars)) for extent in layout.shape):
+        extents = tuple(int(extent.evaluate(scalars)) for extent in layout.shape)
+        if extents != data_shape:
+            raise PackError(f"tensor {name}: layout {layout.spec} holds shape {extents}, not {data_shape}")
     fields = _Packer(layout, name).pack(coords, values, data_shape)
-    return from_fields(layout, fields, name, shape=data_shape)
+    checked, stored = _validate(layout, fields, name, data_shape)
+    _require_input_stored(layout, stored, coords, values, data_shape, name)
+    return Tensor(layout, data_shape, checked, name)
+
+
+def _require_input_stored(layout, stored, coords: np.ndarray, values: np.ndarray,
+                          shape: tuple[int, ...], name: str) -> None:
+    """Refuse input entries the packed tensor does not hold (the layout cannot represent them).
+
+    ``stored`` is the enumeration of every stored position; its entries (as :meth:`Tensor.to_coo`
+    keeps them) must be exactly the input's, values compared in the layout's value type.
+    """
+    stored_coords, stored_values = stored
+    inside = np.all((stored_coords >= 0) & (stored_coords < np.asarray(shape, dtype=INDEX_DTYPE)), axis=1) \
+        if len(stored_values) else np.zeros(0, dtype=bool)
+    values = values.astype(stored_values.dtype)
+    kept = inside & (stored_values != 0) if layout.padded else inside
+    wanted = values != 0 if layout.padded else np.ones(len(values), dtype=bool)
+    kept_coords, kept_values = stored_coords[kept], stored_values[kept]
+    order = np.lexsort(kept_coords.T[::-1]) if len(kept_values) else np.arange(0)
+    kept_coords, kept_values = kept_coords[order], kept_values[order]
+    matches = np.array_equal(kept_coords, coords[wanted]) and \
+        np.array_equal(kept_values, values[wanted], equal_nan=True)
+    if matches and wanted.all():
+        return
+    # A mismatch, or explicit zeros given to a padded layout: each input entry needs a place.
+    unstorable = _rows_missing(stored_coords[inside], coords)
+    if unstorable.size:
+        entry = tuple(int(c) for c in coords[unstorable[0]])
+        raise PackError(f"tensor {name}: the pattern does not fit layout {layout.spec}: entry {entry} "
+                        "cannot be stored")
+    if matches:
+        return
+    lost = _rows_missing(kept_coords, coords[wanted])
+    if lost.size:
+        entry = tuple(int(c) for c in coords[wanted][lost[0]])
+        raise PackError(f"tensor {name}: the pattern does not fit layout {layout.spec}: entry {entry} "
+                        "is not held after packing (another entry took its place)")
+    raise PackError(f"tensor {name}: the pattern does not fit layout {layout.spec}: the stored entries "
+                    "differ from the input")
+
+
+def _rows_missing(present: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Indices (increasing) of the rows of ``wanted`` that are not rows of ``present``."""
+    if not len(wanted):
+        return np.zeros(0, dtype=INDEX_DTYPE)
+    both = np.concatenate([present.reshape(-1, wanted.shape[1]), wanted]).astype(INDEX_DTYPE)
+    tag = np.concatenate([np.zeros(len(both) - len(wanted), dtype=INDEX_DTYPE),
+                          np.ones(len(wanted), dtype=INDEX_DTYPE)])
+    order = np.lexsort((tag,) + tuple(both.T[::-1]))  # equal rows: present (tag 0) first
+    rows, tags = both[order], tag[order]
+    starts = np.ones(len(rows), dtype=bool)
+    starts[1:] = np.any(rows[1:] != rows[:-1], axis=1)
+    run_tag = tags[starts][np.cumsum(starts) - 1]  # the tag of the first row of each run
+    return np.sort(order[(tags == 1) & (run_tag == 1)] - (len(both) - len(wanted)))
 
 
 def _family_order(fields: Mapping) -> int:
@@ -242,6 +301,12 @@ def validate(layout, fields: Mapping[str, object], name: str = "tensor",
 
     Returns the fields converted to the declared numpy types.
     """
+    return _validate(layout, fields, name, shape)[0]
+
+
+def _validate(layout, fields: Mapping[str, object], name: str,
+              shape: Sequence[int] | None) -> tuple[dict[str, object], tuple[np.ndarray, np.ndarray]]:
+    """:func:`validate`, also returning the enumeration of the stored positions it made."""
     unknown = set(fields) - {f.name for f in layout.fields}
     if unknown:
         raise PackError(f"tensor {name}: {layout.spec} has no field(s) {sorted(unknown)}")
@@ -289,6 +354,8 @@ def validate(layout, fields: Mapping[str, object], name: str = "tensor",
         checked[declared.name] = np.ascontiguousarray(array.astype(dtype, copy=False).reshape(expected_shape))
     for spec in layout.properties:
         prop = from_spec(spec)
+        if checked[prop.arrays[0]].size == 0:
+            continue  # an empty array breaks no property (and meta[3][0] cannot be viewed as rows)
         found = prop.check(checked, checked)
         if found is not None:
             array, detail = found
@@ -299,8 +366,8 @@ def validate(layout, fields: Mapping[str, object], name: str = "tensor",
                             f"({constraint.left} is {_value(constraint.left, checked)}, "
                             f"{constraint.right} is {_value(constraint.right, checked)})")
     # Every UF call of the relation must stay inside its array for the stored positions.
-    enumerate_stored(layout, checked, None, name=name)
-    return checked
+    stored = enumerate_stored(layout, checked, None, name=name)
+    return checked, stored
 
 
 def _value(expression: Affine, fields: Mapping[str, object]):
@@ -545,6 +612,13 @@ class _Packer:
         positions = tuple(np.broadcast_to(np.asarray(index.evaluate({**scalars, **env}), dtype=INDEX_DTYPE),
                                           (rows,)) for index in layout.values_index)
         if rows:
+            outside = np.zeros(rows, dtype=bool)
+            for axis, position in enumerate(positions):
+                outside |= (position < 0) | (position >= value_shape[axis])
+            if outside.any():
+                entry = tuple(int(c) for c in coords[np.flatnonzero(outside)[0]])
+                raise self.fail(f"the pattern does not fit layout {layout.spec}: entry {entry} "
+                                "cannot be stored")
             value_array[positions] = values
         fields[layout.values_field] = value_array
         for declared in layout.arrays:
@@ -667,9 +741,10 @@ class _Packer:
         if extent is None:
             raise self.fail(f"layout {self.layout.spec}: {key.function} is ordered and padded but "
                             "has no range property to choose padding values from")
+        if array.size == 0:
+            return array
         # slots of one group lie along the last argument, in blocks of the level's capacity
         rows_view = array.reshape(-1, array.shape[-1])
-        used = np.zeros(rows_view.shape, dtype=bool)
         where = tuple(np.broadcast_to(np.asarray(a.evaluate({**scalars, **env}, {}), dtype=INDEX_DTYPE), (rows,))
                       for a in key.arguments)
         marker = np.zeros(array.shape, dtype=bool)
@@ -677,21 +752,27 @@ class _Packer:
             marker[where] = True
         used = marker.reshape(rows_view.shape)
         capacity = self._capacity(level, scalars)
-        candidates = np.arange(extent[0], extent[1] + 1)
-        for row in range(rows_view.shape[0]):
-            for block in range(0, rows_view.shape[1], capacity):
-                slots = slice(block, block + capacity)
-                real = rows_view[row, slots][used[row, slots]]
-                missing = capacity - len(real)
-                if missing == 0:
-                    continue
-                spare = [c for c in candidates if c not in set(real.tolist())][:missing]
-                if len(spare) < missing:
-                    raise self.fail(f"layout {self.layout.spec}: no unused {key.function} values left "
-                                    "to pad a group")
-                combined = np.sort(np.concatenate([real, np.asarray(spare, dtype=INDEX_DTYPE)]))
-                rows_view[row, slots] = combined[::-1] if decreasing else combined
-        return rows_view.reshape(array.shape)
+        if rows_view.shape[1] % capacity:
+            raise self.fail(f"layout {self.layout.spec}: the slots of {key.function} do not split "
+                            f"into groups of {capacity}")
+        blocks = rows_view.reshape(-1, capacity)
+        real = used.reshape(-1, capacity)
+        missing = capacity - real.sum(axis=1)
+        # A block's padding is its smallest unused values: at most `capacity` values are used,
+        # so these are among the first `capacity` candidates.
+        candidates = np.arange(extent[0], extent[1] + 1, dtype=INDEX_DTYPE)[:capacity]
+        taken = np.any((blocks[:, :, None] == candidates[None, None, :]) & real[:, :, None], axis=1)
+        spare = ~taken & (np.cumsum(~taken, axis=1) <= missing[:, None])
+        if np.any(spare.sum(axis=1) < missing):
+            raise self.fail(f"layout {self.layout.spec}: no unused {key.function} values left "
+                            "to pad a group")
+        unused = np.iinfo(INDEX_DTYPE).max  # sorts after the `capacity` real and spare values
+        combined = np.sort(np.concatenate([np.where(real, blocks, unused),
+                                           np.where(spare, candidates[None, :], unused)], axis=1),
+                           axis=1)[:, :capacity]
+        need = missing > 0
+        blocks[need] = combined[need][:, ::-1] if decreasing else combined[need]
+        return blocks.reshape(array.shape)
 
     def _capacity(self, level, scalars) -> int:
         low = max(int(e.evaluate(scalars, {})) for e in level.lower)

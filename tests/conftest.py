@@ -50,12 +50,12 @@ _tensor_cache: dict[str, object] = {}
 
 
 def load_matrix(name: str):
-    """A real matrix as scipy CSR (symmetric files expanded), read once per session."""
+    """A copy of a real matrix as scipy CSR (symmetric files expanded), read once per session."""
     if name not in _matrix_cache:
         import scipy.io
         import scipy.sparse
         _matrix_cache[name] = scipy.sparse.csr_matrix(scipy.io.mmread(matrix_path(name)))
-    return _matrix_cache[name]
+    return _matrix_cache[name].copy()  # callers may modify their copy
 
 
 def load_tensor(name: str):
@@ -63,7 +63,8 @@ def load_tensor(name: str):
     if name not in _tensor_cache:
         import spf
         _tensor_cache[name] = spf.read_tns(tensor_path(name))
-    return _tensor_cache[name]
+    coords, values, shape = _tensor_cache[name]
+    return coords.copy(), values.copy(), shape
 
 
 @pytest.fixture(scope="session")
