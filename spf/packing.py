@@ -198,7 +198,9 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
 
     ``data``: scipy.sparse, a dense numpy array, ``(coords, values, shape)``, a
     :class:`Tensor`, or a dict of the layout's fields (already packed arrays, which
-    are then only checked).  ``shape`` overrides the shape of coordinate data.
+    are then only checked).  ``shape`` overrides the shape of coordinate data.  Data the
+    layout cannot hold (an entry above the diagonal for LOWER_TRI, three non-zeros in a
+    group of four for WARP24) is refused with a PackError naming an entry.
     """
     layout = _load_layout(layout)
     if isinstance(data, Tensor):

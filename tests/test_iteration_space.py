@@ -222,19 +222,21 @@ def test_mttkrp_on_csf3():
 
 
 REAL_SPMV = ["494_bus", "west0479", "Franz6_id1959_aug", "email-Eu-core", "gre_1107", "ca-GrQc"]
-SMALL_LAYOUTS = {"LOWER_TRI", "DIA", "WARP24", "Dense", "ELL"}
 
 
 @pytest.mark.parametrize("name", REAL_SPMV)
 @pytest.mark.parametrize("layout", MATRIX_LAYOUTS)
 def test_spmv_on_real_matrices(name, layout):
     matrix = load_matrix(name)
-    if layout in SMALL_LAYOUTS and matrix.shape[0] * matrix.shape[1] > 300_000:
-        pytest.skip(f"{layout} stores {matrix.shape[0]}x{matrix.shape[1]} densely; kept to the smaller matrices")
+    if layout == "Dense" and matrix.shape[0] * matrix.shape[1] > 2_000_000:
+        pytest.skip(f"Dense would store all {matrix.shape[0]}x{matrix.shape[1]} entries; kept to smaller matrices")
     matrix = fit_layout(layout, matrix)
     matrix.eliminate_zeros()
     layouts = {"A": layout, "x": "Dense", "y": "Dense"}
     tensors = pack_all({"A": matrix, "x": np.ones(matrix.shape[1])}, layouts)
+    stored = tensors["A"].values.size
+    if stored > 2_000_000:
+        pytest.skip(f"{layout} stores {stored} values (padding included) for {name}; kept to smaller ones")
     check_space("y(i) = A(i,j) * x(j)", layouts, tensors)
 
 

@@ -257,6 +257,16 @@ def test_repacking_a_tensor_into_another_layout():
         assert_holds_exactly(spf.pack(layout, csr, name="A"), *csr.to_coo(), dense, context=layout)
 
 
+def test_duplicates_of_a_scipy_matrix_are_summed_and_the_matrix_is_unchanged():
+    matrix = scipy.sparse.coo_matrix((np.array([1.0, 2.0, 4.0]), (np.array([1, 0, 1]), np.array([2, 0, 2]))),
+                                     shape=(2, 3))
+    before = copy_of(matrix)
+    tensor = spf.pack("CSR", matrix, name="A")
+    assert_holds_exactly(tensor, [[0, 0], [1, 2]], [2.0, 5.0], (2, 3))
+    np.testing.assert_array_equal(matrix.row, before.row)
+    np.testing.assert_array_equal(matrix.data, before.data)
+
+
 def test_shape_argument_enlarges_the_shape_of_coordinates():
     tensor = spf.pack("CSR", ([[0, 1], [2, 0]], [1.0, 2.0], (3, 2)), name="A", shape=(5, 4))
     assert tensor.shape == (5, 4) and tensor.fields["numRows"] == 5
