@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
-from spf.errors import LayoutError, ParseError, SpfError
+from spf.errors import LayoutError, LayoutSpecError, ParseError, SpfError
 from spf.expressions import (KEYWORDS, TRUE, Affine, Formula, Parser, conjoin,
                              formula_names, parse_set_text, tokenize)
 
@@ -75,9 +75,6 @@ CONTEXTS = {
     "period": ({"param"}, "a period is a pointer array or a positive integer over params"),
 }
 
-
-class LayoutSpecError(SpfError):
-    """A malformed layout spec or parameter binding, such as ``BCSR(R=0)``."""
 
 
 def check_parameter_value(name: str, value: object) -> int:

@@ -49,7 +49,10 @@ def load_layout(spec: str | os.PathLike, **parameters: int) -> Layout | LayoutFa
         if not path.is_file():
             raise UnknownLayoutError(_unknown_name_message(name))
         bindings = _merge_bindings(spec, from_spec, parameters)
-    checked = {name: check_parameter_value(name, value) for name, value in bindings.items()}
+    try:
+        checked = {name: check_parameter_value(name, value) for name, value in bindings.items()}
+    except LayoutSpecError as error:
+        raise LayoutSpecError(f"layout {spec}: {error}") from None
     resolved = path.resolve()
     loaded = _load_file(str(resolved), resolved.stat().st_mtime_ns, tuple(sorted(checked.items())))
     if isinstance(loaded, LayoutFamily) and checked:

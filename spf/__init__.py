@@ -9,7 +9,7 @@ The public interface (DESIGN.md):
 * :class:`UFSet`: integer sets and relations with uninterpreted functions on islpy.
 """
 
-from spf.errors import (IterationSpaceError, LayoutError, NotationError, PackError, ParseError,
+from spf.errors import (IterationSpaceError, LayoutError, LayoutSpecError, NotationError, PackError, ParseError,
                         PropertyViolation, SpfError, UnknownLayoutError)
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement

@@ -53,6 +53,10 @@ class LayoutError(SpfError):
         super().__init__(f"{path}:{line}:{column}: {message}")
 
 
+class LayoutSpecError(SpfError):
+    """A malformed layout spec or parameter binding, such as ``BCSR(R=0)``."""
+
+
 class UnknownLayoutError(SpfError):
     """A layout name that is neither built in nor an existing file."""
 
