@@ -356,8 +356,6 @@ def _validate(layout, fields: Mapping[str, object], name: str,
         checked[declared.name] = np.ascontiguousarray(array.astype(dtype, copy=False).reshape(expected_shape))
     for spec in layout.properties:
         prop = from_spec(spec)
-        if checked[prop.arrays[0]].size == 0:
-            continue  # an empty array breaks no property (and meta[3][0] cannot be viewed as rows)
         found = prop.check(checked, checked)
         if found is not None:
             array, detail = found

@@ -56,7 +56,9 @@ def _same_leading(a: UFCall, b: UFCall) -> list[Formula]:
 def _flat_rows(array: np.ndarray) -> np.ndarray:
     """View an array as rows along its last dimension (a vector is one row)."""
     array = np.asarray(array)
-    return array.reshape(1, -1) if array.ndim <= 1 else array.reshape(-1, array.shape[-1])
+    if array.ndim <= 1:
+        return array.reshape(1, -1)
+    return array.reshape(int(np.prod(array.shape[:-1])), array.shape[-1])
 
 
 def _position_text(array: np.ndarray, flat_row: int, column: int) -> str:

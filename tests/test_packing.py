@@ -572,6 +572,20 @@ def reverse(*arrays: str):
     return corrupt
 
 
+def copy_entry(arrays: tuple[str, ...], source: int, target: int):
+    """Position ``target`` of each array gets the value at ``source`` (a duplicate)."""
+    def corrupt(fields):
+        for array in arrays:
+            fields[array][target] = fields[array][source]
+    return corrupt
+
+
+def convert(array: str, dtype):
+    def corrupt(fields):
+        fields[array] = fields[array].astype(dtype)
+    return corrupt
+
+
 def remove(field: str):
     def corrupt(fields):
         del fields[field]
@@ -608,7 +622,7 @@ PROPERTY_CASES = [
     ("SV_UNSORTED idx duplicated", "SV_UNSORTED", VECTOR, assign("idx", 2, 1),
      "idx", "injective(idx)"),
     ("COO_UNSORTED (row, col) duplicated", "COO_UNSORTED", MATRIX,
-     lambda fields: (assign("row", 1, fields["row"][0])(fields), assign("col", 1, fields["col"][0])(fields)),
+     copy_entry(("row", "col"), source=0, target=1),
      "row, col", "injective(row, col)"),
     ("COO out of lexicographic order", "COO", MATRIX, swap("col", 0, 1),
      "row, col", "covarying_monotonic(row, col, increasing)"),
@@ -671,7 +685,7 @@ PACK_ERROR_CASES = [
     ("rowPtr[0] is not 0", "CSR", MATRIX, replace("rowPtr", np.array([1, 3, 3, 6])),
      ["assumption rowPtr(0) = 0", "CSR"]),
     ("ptr1 does not end at nnz2", "CSF3", TENSOR3, assign("ptr1", -1, 3), ["ptr1(nnz1) = nnz2"]),
-    ("colIdx of floats", "CSR", MATRIX, lambda fields: fields.update(colIdx=fields["colIdx"].astype(float)),
+    ("colIdx of floats", "CSR", MATRIX, convert("colIdx", np.float64),
      ["'colIdx'", "must hold integers"]),
     ("an unknown field", "CSR", MATRIX, replace("extra", np.zeros(2)), ["no field", "extra"]),
 ]
