@@ -1,0 +1,405 @@
+"""Find synthesis: proving which algorithm may replace a loop over positions plus a guard.
+
+A find condition asks for the positions x in ``[LB, UB]`` with ``U(x) == KEY``
+(:class:`codegen.scan.FindSite`).  Each template is used only when Z3 proves its
+assumptions (appendix A of the core paper), in the context of the enclosing loops:
+their bounds, assignments and guards (C2, C3), two instances of them ordered
+lexicographically where state is shared (C1, A7), and the index-array properties
+instantiated on the terms of the query (P5, P6).  Unproven ("unknown") is not proven.
+
+* ``direct``: the match is a known position t (``U(x) = U(t)`` with U injective on the
+  range gives ``x = t``; TTM and SDDMM outputs sharing an input's arrays).
+* ``binary``: U strictly monotone on the range (weakly: the matches are a run).
+* ``seqiter``: U strictly monotone, the keys move in one direction along the loop order
+  among instances that share the position state, and those instances search the same
+  range; the state indices (SIGMA) are found greedily (Algorithm 3).
+* ``hashmap``: U injective on the range; instances sharing the table hash the same range.
+* ``linear``: the loop with the guard, always valid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from spf.expressions import Affine, Constraint, UFCall
+from spf.properties import Injective, Monotonic, PeriodicMonotonic, Range
+
+from .loops import Bound
+
+TIMEOUT_MS = 2000
+
+
+@dataclass(frozen=True)
+class FindChoice:
+    kind: str
+    direction: int = 1  # seqiter: +1 walks up, -1 walks down
+    keys_increasing: bool = True  # seqiter: keys grow along the loop order
+    increasing: bool = True  # binary/seqiter: U grows with the position
+    state: tuple[str, ...] = ()  # seqiter/hashmap: SIGMA
+    position: Affine | None = None  # direct: the matching position
+    in_range: bool = True  # direct: the position is proven inside the bounds
+    multiple: bool = False  # binary: weakly monotone, matches form a run
+
+    def __str__(self) -> str:
+        if self.kind == "direct":
+            return f"direct ({self.position})"
+        if self.kind == "seqiter":
+            return (f"seqiter (direction {'+1' if self.direction > 0 else '-1'}, "
+                    f"state indices {{{', '.join(self.state)}}})")
+        if self.kind == "hashmap":
+            return f"hashmap (state indices {{{', '.join(self.state)}}})"
+        if self.kind == "binary":
+            return "binary search" + (" (run of matches)" if self.multiple else "")
+        return self.kind
+
+
+LINEAR = FindChoice("linear")
+TEMPLATES = ("direct", "seqiter", "hashmap", "binary", "linear")
+
+
+@dataclass
+class FindReport:
+    """What synthesis decided at one find site, for explain()."""
+
+    variable: str
+    condition: str
+    chosen: FindChoice
+    valid: list[FindChoice] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        lines = [f"find {self.variable} where {self.condition}: {self.chosen}"]
+        for kind, reason in self.rejected:
+            lines.append(f"  rejected {kind}: {reason}")
+        return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- Z3 encoding
+
+
+class Encoding:
+    """Z3 terms for one or two instances of the enclosing loops and the find."""
+
+    def __init__(self, site, calls: dict[str, UFCall], properties):
+        self.site = site
+        self.calls = calls
+        self.properties = properties
+        self.functions: dict[str, z3.FuncDeclRef] = {}
+        self.constants: dict[str, z3.ArithRef] = {}
+        self.applications: dict[str, set] = {}  # function -> argument tuples (z3)
+        self.loop_variables = [f.variable for f in site.outer if f.kind in ("loop", "find") and f.variable]
+        self.local_names = {f.variable for f in site.outer if f.variable} | {site.variable}
+        self.dimension_names = set(calls)
+
+    def begin(self) -> None:
+        """Start a new query: properties are instantiated on its own terms only."""
+        self.applications = {}
+
+    def function(self, name: str, arity: int) -> z3.FuncDeclRef:
+        if name not in self.functions:
+            self.functions[name] = z3.Function(name, *([z3.IntSort()] * arity), z3.IntSort())
+        return self.functions[name]
+
+    def name(self, name: str, suffix: str):
+        if name in self.dimension_names:
+            return self.call(self.calls[name], suffix)
+        if name in self.local_names:
+            return z3.Int(name + suffix)
+        if name not in self.constants:
+            self.constants[name] = z3.Int(name)
+        return self.constants[name]
+
+    def affine(self, expression: Affine, suffix: str):
+        total = z3.IntVal(expression.constant)
+        for atom, coefficient in expression.terms:
+            term = self.call(atom, suffix) if isinstance(atom, UFCall) else self.name(atom, suffix)
+            total = total + coefficient * term
+        return total
+
+    def call(self, call: UFCall, suffix: str):
+        arguments = tuple(self.affine(a, suffix) for a in call.arguments)
+        self.applications.setdefault(call.function, set()).add(arguments)
+        return self.function(call.function, len(arguments))(*arguments)
+
+    def constraint(self, constraint: Constraint, suffix: str):
+        left, right = self.affine(constraint.left, suffix), self.affine(constraint.right, suffix)
+        if constraint.op == "%":
+            return left % right == 0
+        return {"=": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
+                ">": left > right, ">=": left >= right}[constraint.op]
+
+    def bounds(self, variable, lower: list[Bound], upper: list[Bound], suffix: str) -> list:
+        facts = []
+        for bound in lower:
+            facts.append(bound.divisor * variable >= self.affine(bound.expression, suffix))
+        for bound in upper:
+            facts.append(bound.divisor * variable <= self.affine(bound.expression, suffix))
+        return facts
+
+    def context(self, suffix: str) -> list:
+        """C2 and C3 for one instance: bounds, assignments and guards of the outer levels."""
+        facts = []
+        for level in self.site.outer:
+            variable = z3.Int(level.variable + suffix) if level.variable else None
+            if level.kind in ("loop", "find"):
+                facts += self.bounds(variable, level.lower, level.upper, suffix)
+            elif level.kind == "assign" and variable is not None and level.value is not None:
+                facts.append(level.divisor * variable == self.affine(level.value, suffix))
+            for guard in level.guards:
+                facts.append(self.constraint(guard, suffix))
+        return facts
+
+    def range_facts(self, position, suffix: str) -> list:
+        return self.bounds(position, self.site.lower, self.site.upper, suffix)
+
+    def property_instances(self) -> list:
+        """P5/P6: every property instantiated on the applications in the query so far."""
+        facts = []
+        for prop in self.properties:
+            name = prop.arrays[0]
+            if name not in self.functions:
+                continue
+            positions = sorted(self.applications.get(name, ()), key=str)
+            segments = []
+            if isinstance(prop, PeriodicMonotonic) and prop.period is None:
+                pointer = prop.arrays[1]
+                if pointer in self.functions:
+                    segments = [a[0] for a in sorted(self.applications.get(pointer, ()), key=str)]
+                    segments += [s - 1 for s in segments]
+            if isinstance(prop, Range):
+                missing = [n for n in prop.low.names() | prop.high.names() if n not in self.constants]
+                for n in missing:
+                    self.constants[n] = z3.Int(n)
+            if any(a not in self.functions for a in prop.arrays):
+                continue
+            facts += prop.z3_instances(self.functions, self.constants, positions, segments)
+        return facts
+
+    def unsat(self, facts: list) -> bool:
+        solver = z3.Solver()
+        solver.set("timeout", TIMEOUT_MS)
+        solver.add(*facts)
+        solver.add(*self.property_instances())
+        return solver.check() == z3.unsat
+
+
+# ----------------------------------------------------------------------------- the templates
+
+
+def _call_at(encoding: Encoding, site, position, suffix: str):
+    arguments = []
+    for argument in site.call.arguments:
+        total = z3.IntVal(argument.constant)
+        for atom, coefficient in argument.terms:
+            if atom == site.variable:
+                term = position
+            elif isinstance(atom, UFCall):
+                term = encoding.call(atom, suffix)
+            else:
+                term = encoding.name(atom, suffix)
+            total = total + coefficient * term
+        arguments.append(total)
+    arguments = tuple(arguments)
+    encoding.applications.setdefault(site.call.function, set()).add(arguments)
+    return encoding.function(site.call.function, len(arguments))(*arguments)
+
+
+def _monotone(encoding: Encoding, increasing: bool, strict: bool) -> bool:
+    site = encoding.site
+    encoding.begin()
+    q, r = z3.Ints("find_q find_r")
+    facts = encoding.context("") + encoding.range_facts(q, "") + encoding.range_facts(r, "") + [q < r]
+    first, second = _call_at(encoding, site, q, ""), _call_at(encoding, site, r, "")
+    if increasing:
+        bad = first >= second if strict else first > second
+    else:
+        bad = first <= second if strict else first < second
+    return encoding.unsat(facts + [bad])
+
+
+def _injective(encoding: Encoding) -> bool:
+    site = encoding.site
+    encoding.begin()
+    q, r = z3.Ints("find_q find_r")
+    facts = encoding.context("") + encoding.range_facts(q, "") + encoding.range_facts(r, "") + [q < r]
+    return encoding.unsat(facts + [_call_at(encoding, site, q, "") == _call_at(encoding, site, r, "")])
+
+
+def _lexicographically_before(first: list, second: list):
+    options = []
+    for depth in range(len(first)):
+        prefix = [first[k] == second[k] for k in range(depth)]
+        options.append(z3.And(*prefix, first[depth] < second[depth]))
+    return z3.Or(*options) if options else z3.BoolVal(False)
+
+
+def _two_instances(encoding: Encoding, state: tuple[str, ...]) -> list:
+    """C1, C2, C3 for two instances x, x' sharing the state indices (A7)."""
+    encoding.begin()
+    loops = encoding.loop_variables
+    first = [z3.Int(v) for v in loops]
+    second = [z3.Int(v + "_2") for v in loops]
+    facts = encoding.context("") + encoding.context("_2")
+    facts.append(_lexicographically_before(first, second))
+    for name in state:
+        facts.append(z3.Int(name) == z3.Int(name + "_2"))
+    return facts
+
+
+def _same_range(encoding: Encoding, state: tuple[str, ...]) -> bool:
+    """Instances sharing state search the same range (H3)."""
+    site = encoding.site
+    facts = _two_instances(encoding, state)
+    differs = []
+    for bounds in (site.lower, site.upper):
+        for bound in bounds:
+            differs.append(encoding.affine(bound.expression, "") != encoding.affine(bound.expression, "_2"))
+    if not differs:
+        return True
+    return encoding.unsat(facts + [z3.Or(*differs)])
+
+
+def _keys_ordered(encoding: Encoding, state: tuple[str, ...], increasing: bool) -> bool:
+    """Along the loop order, among instances sharing state, the keys strictly move one way."""
+    site = encoding.site
+    facts = _two_instances(encoding, state)
+    key, key_2 = encoding.affine(site.key, ""), encoding.affine(site.key, "_2")
+    return encoding.unsat(facts + [key >= key_2 if increasing else key <= key_2])
+
+
+def _state_indices(encoding: Encoding, valid) -> tuple[str, ...] | None:
+    """Algorithm 3: start from every enclosing loop index and drop indices inner to outer."""
+    loops = encoding.loop_variables
+    state = tuple(loops)
+    if not valid(state):
+        return None
+    for variable in reversed(loops):
+        trial = tuple(v for v in state if v != variable)
+        if valid(trial):
+            state = trial
+    return state
+
+
+def _state_is_prefix(state: tuple[str, ...], loops: list[str]) -> bool:
+    return list(state) == loops[:len(state)]
+
+
+def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
+               every_variant: bool = False) -> FindReport:
+    """Prove which templates may implement a find; the first valid one in ``allowed`` wins.
+
+    Templates after the first valid one are only tried with ``every_variant`` (for
+    ``find="auto"``, which keeps every proven variant).
+    """
+    encoding = Encoding(site, calls, properties)
+    condition = f"{site.call} == {site.key}"
+    report = FindReport(site.variable, _readable(condition, calls), LINEAR)
+    loops = encoding.loop_variables
+    monotone = {}
+
+    def strictly(increasing: bool) -> bool:
+        if increasing not in monotone:
+            monotone[increasing] = _monotone(encoding, increasing, True)
+        return monotone[increasing]
+
+    for kind in allowed:
+        if kind == "direct":
+            choice, reason = _direct(encoding, calls)
+        elif kind == "binary":
+            choice, reason = None, f"{site.call.function} is not proven monotonic on the search range"
+            for increasing in (True, False):
+                if strictly(increasing):
+                    choice = FindChoice("binary", increasing=increasing)
+                    break
+            else:
+                for increasing in (True, False):
+                    if _monotone(encoding, increasing, False):
+                        choice = FindChoice("binary", increasing=increasing, multiple=True)
+                        break
+        elif kind == "hashmap":
+            choice, reason = None, f"{site.call.function} is not proven injective on the search range"
+            if _injective(encoding):
+                state = _state_indices(encoding, lambda s: _same_range(encoding, s))
+                if state is None or not _state_is_prefix(state, loops):
+                    reason = "no state placement keeps one table per search range"
+                elif loops and state == tuple(loops):
+                    reason = "the table would be rebuilt for every search (state is every enclosing loop)"
+                else:
+                    choice = FindChoice("hashmap", state=state)
+        elif kind == "seqiter":
+            choice, reason = _seqiter(encoding, strictly, loops)
+        elif kind == "linear":
+            choice, reason = LINEAR, ""
+        else:
+            raise ValueError(f"unknown find template {kind!r}")
+        if choice is not None:
+            report.valid.append(choice)
+            if not every_variant:
+                break
+        else:
+            report.rejected.append((kind, reason))
+    report.chosen = report.valid[0] if report.valid else LINEAR
+    return report
+
+
+def _seqiter(encoding: Encoding, strictly, loops):
+    site = encoding.site
+    if not strictly(True) and not strictly(False):
+        return None, f"{site.call.function} is not proven strictly monotonic on the search range"
+    for keys_increasing in (True, False):
+        state = _state_indices(encoding, lambda s: _keys_ordered(encoding, s, keys_increasing)
+                               and _same_range(encoding, s))
+        if state is None:
+            continue
+        if not _state_is_prefix(state, loops):
+            continue
+        if loops and state == tuple(loops):
+            return None, ("the position state would restart for every search (state indices are "
+                          "every enclosing loop)")
+        increasing = strictly(True)
+        direction = 1 if increasing == keys_increasing else -1
+        return FindChoice("seqiter", direction=direction, keys_increasing=keys_increasing,
+                          increasing=increasing, state=state), ""
+    return None, (f"the keys {site.key} are not proven to move in one direction along the loop "
+                  "order for any state placement")
+
+
+def _direct(encoding: Encoding, calls):
+    site = encoding.site
+    key = site.key
+    if not (len(key.terms) == 1 and key.terms[0][1] == 1 and key.constant == 0
+            and key.terms[0][0] in calls and calls[key.terms[0][0]].function == site.call.function):
+        return None, "the key is not the same index array at a known position"
+    other = calls[key.terms[0][0]]
+    own = site.call
+    if len(own.arguments) != len(other.arguments):
+        return None, "argument counts differ"
+    # the find variable is the last argument; the others must agree
+    candidate = None
+    for mine, theirs in zip(own.arguments, other.arguments):
+        if site.variable in mine.names():
+            coefficients = dict(mine.terms)
+            if coefficients.get(site.variable) != 1 or len(mine.terms) != 1:
+                return None, "the find variable is not a plain argument"
+            candidate = theirs - (mine - Affine.of(site.variable))
+    if candidate is None:
+        return None, "the find variable is not an argument of the call"
+    encoding.begin()
+    x = z3.Int(site.variable)
+    match = _call_at(encoding, site, x, "") == encoding.affine(key, "")
+    facts = encoding.context("") + encoding.range_facts(x, "") + [match]
+    if not encoding.unsat(facts + [x != encoding.affine(candidate, "")]):
+        return None, f"{site.call.function} is not proven injective on the search range"
+    t = z3.Int("find_t")
+    encoding.begin()
+    inside = encoding.unsat(encoding.context("") + [t == encoding.affine(candidate, ""),
+                                                    z3.Not(z3.And(*encoding.range_facts(t, "")))])
+    return FindChoice("direct", position=candidate, in_range=inside), ""
+
+
+def _readable(text: str, calls: dict[str, UFCall]) -> str:
+    for dimension in sorted(calls, key=len, reverse=True):
+        text = text.replace(dimension, str(calls[dimension]))
+    return text

@@ -1,0 +1,123 @@
+"""The loop nest that scanning produces, before it becomes C.
+
+Expressions are :class:`~spf.expressions.Affine` over variables, constants and UF
+dimensions; a UF dimension is computed by an :class:`Assign` of a
+:class:`~spf.expressions.UFCall` (an array read).  Bounds are inclusive and may
+divide: ``Bound(e, 2)`` is ``ceil(e / 2)`` as a lower bound, ``floor(e / 2)`` as an
+upper one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+from spf.expressions import Affine, Constraint, UFCall
+
+
+@dataclass(frozen=True)
+class Bound:
+    expression: Affine
+    divisor: int = 1
+
+    def __str__(self) -> str:
+        return str(self.expression) if self.divisor == 1 else f"({self.expression}) / {self.divisor}"
+
+
+@dataclass
+class Loop:
+    """``for variable in [max(lower), min(upper)]``."""
+
+    variable: str
+    lower: list[Bound]
+    upper: list[Bound]
+    body: list["Node"] = field(default_factory=list)
+    parallel: bool = False
+
+
+@dataclass
+class Assign:
+    """``variable = value``: an affine expression, or a UF call (an array read)."""
+
+    variable: str
+    value: Union[Affine, UFCall]
+    divisor: int = 1  # value / divisor, exact (a guard checks divisibility)
+
+
+@dataclass
+class Guard:
+    """``if (all conditions) body``."""
+
+    conditions: list[Constraint]
+    body: list["Node"] = field(default_factory=list)
+
+
+@dataclass
+class Find:
+    """Positions ``variable`` in ``[max(lower), min(upper)]`` where ``call == key``.
+
+    ``template`` says how (a :class:`codegen.find.FindChoice`); ``body`` runs once per
+    match with ``variable`` (and the call's dimension ``dimension``) bound.
+    """
+
+    variable: str
+    dimension: str
+    call: UFCall
+    key: Affine
+    lower: list[Bound]
+    upper: list[Bound]
+    template: object
+    body: list["Node"] = field(default_factory=list)
+
+
+@dataclass
+class Compute:
+    """The statement: ``output[position] (+)= coefficient * product of inputs``."""
+
+    output: tuple[str, tuple, tuple] | None  # (array, indices, array dimensions); None: scalar output
+    factors: list[tuple[str, tuple, tuple]]
+    coefficient: float = 1.0
+    scalar_output: str | None = None
+
+
+Node = Union[Loop, Assign, Guard, Find, Compute]
+
+
+def walk(nodes: list[Node]) -> Iterator[Node]:
+    for node in nodes:
+        yield node
+        if isinstance(node, (Loop, Guard, Find)):
+            yield from walk(node.body)
+
+
+def render(nodes: list[Node], indent: str = "") -> str:
+    """A readable pseudo-code view of a loop nest (for explain and tests)."""
+    lines: list[str] = []
+    for node in nodes:
+        if isinstance(node, Loop):
+            low = ", ".join(str(b) for b in node.lower)
+            high = ", ".join(str(b) for b in node.upper)
+            low = low if len(node.lower) == 1 else f"max({low})"
+            high = high if len(node.upper) == 1 else f"min({high})"
+            pragma = " (parallel)" if node.parallel else ""
+            lines.append(f"{indent}for {node.variable} in {low} .. {high}{pragma}:")
+            lines.append(render(node.body, indent + "  "))
+        elif isinstance(node, Assign):
+            value = str(node.value) if node.divisor == 1 else f"({node.value}) / {node.divisor}"
+            lines.append(f"{indent}{node.variable} = {value}")
+        elif isinstance(node, Guard):
+            lines.append(f"{indent}if {' and '.join(str(c) for c in node.conditions)}:")
+            lines.append(render(node.body, indent + "  "))
+        elif isinstance(node, Find):
+            low = ", ".join(str(b) for b in node.lower)
+            high = ", ".join(str(b) for b in node.upper)
+            lines.append(f"{indent}find {node.variable} in {low} .. {high} where {node.call} == {node.key} "
+                         f"[{node.template}]:")
+            lines.append(render(node.body, indent + "  "))
+        elif isinstance(node, Compute):
+            factors = " * ".join(f"{a}[{', '.join(str(i) for i in idx)}]" for a, idx, _ in node.factors)
+            target = node.scalar_output if node.output is None else \
+                f"{node.output[0]}[{', '.join(str(i) for i in node.output[1])}]"
+            coefficient = "" if node.coefficient == 1 else f"{node.coefficient} * "
+            lines.append(f"{indent}{target} += {coefficient}{factors}")
+    return "\n".join(line for line in lines if line)

@@ -1,0 +1,371 @@
+"""Polyhedral scanning of an iteration space with UF dimensions (the paper's Algorithm 1).
+
+The variables are visited outer to inner.  At each level isl projects the inner
+variables out and gists against the outer levels, leaving the constraints new at
+this level, which are classified:
+
+* an equality that gives the variable from outer values is an assignment;
+* inequalities on the variable are loop bounds;
+* the UF dimensions whose arguments are now bound become array reads;
+* an equality ``U(x) = KEY`` between such a read and outer values is a *find
+  condition*: which positions x have ``U(x) == KEY``; :mod:`codegen.find` chooses how
+  to find them (a proven template or the plain loop with a guard);
+* everything else is a guard.
+
+Constraints on the constants alone define the index extents (``N_i = A_numRows``),
+check that the tensors' shapes agree, or say when the space is empty.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import islpy as isl
+
+from spf.errors import SpfError
+from spf.expressions import Affine, Constraint, UFCall
+from spf.sets import scan_order
+
+from .loops import Assign, Bound, Compute, Find, Guard, Loop, Node
+
+PARAM = isl.dim_type.param
+
+
+class ScanError(SpfError):
+    """An iteration space or loop order the scanner cannot handle."""
+
+
+@dataclass
+class LevelFacts:
+    """What scanning established at one level, for the find synthesis (Z3 context)."""
+
+    variable: str | None
+    kind: str  # "loop", "assign", "find"
+    lower: list[Bound] = field(default_factory=list)
+    upper: list[Bound] = field(default_factory=list)
+    value: Affine | None = None
+    divisor: int = 1
+    calls: dict[str, UFCall] = field(default_factory=dict)
+    guards: list[Constraint] = field(default_factory=list)
+
+
+@dataclass
+class FindSite:
+    """A find condition: positions ``variable`` in the bounds with ``call == key``."""
+
+    variable: str
+    dimension: str
+    call: UFCall
+    key: Affine
+    lower: list[Bound]
+    upper: list[Bound]
+    outer: list[LevelFacts]
+    other_guards: list[Constraint]
+
+
+@dataclass
+class Scan:
+    """The scanned loop nest of one statement and what the kernel needs around it."""
+
+    nodes: list[Node]
+    extents: dict[str, Affine]  # extent constant -> expression in tensor scalars
+    shape_checks: list[Constraint]
+    entry_guards: list[Constraint]
+    calls: dict[str, UFCall]  # UF dimension -> call (arguments over variables and dimensions)
+    order: list[str]
+    finds: list[tuple[FindSite, object]] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------- isl helpers
+
+
+def _position(basic: isl.BasicSet, name: str) -> int:
+    names = basic.get_var_names(PARAM)
+    return names.index(name) if name in names else -1
+
+
+def _project(basic: isl.BasicSet, names: Sequence[str]) -> isl.BasicSet:
+    for name in names:
+        position = _position(basic, name)
+        if position >= 0:
+            basic = basic.project_out(PARAM, position, 1)
+    return basic
+
+
+def _gist(level_set: isl.BasicSet, outer_set: isl.BasicSet) -> isl.BasicSet:
+    """The constraints of level_set that outer_set does not imply (as one basic set)."""
+    # Set.gist aligns the parameters of its operands; BasicSet.gist does not.
+    gisted = isl.Set.from_basic_set(level_set).gist(isl.Set.from_basic_set(outer_set))
+    basics = gisted.get_basic_sets()
+    if len(basics) != 1:
+        raise ScanError(f"a level of the loop nest splits into {len(basics)} cases")
+    basic = basics[0]
+    return basic.remove_divs() if basic.dim(isl.dim_type.div) else basic
+
+
+def _constraints(basic: isl.BasicSet) -> list[tuple[dict[str, int], int, bool]]:
+    """(coefficients, constant, is_equality) of ``sum + constant >= 0`` (or ``= 0``)."""
+    result = []
+    for constraint in basic.get_constraints():
+        coefficients = {k: int(v.to_python()) for k, v in constraint.get_coefficients_by_name().items()}
+        constant = coefficients.pop(1, 0)
+        if coefficients:
+            result.append((coefficients, constant, constraint.is_equality()))
+    return result
+
+
+def _affine(coefficients: dict[str, int], constant: int) -> Affine:
+    return Affine.build(coefficients, constant)
+
+
+def _as_constraint(coefficients: dict[str, int], constant: int, equality: bool) -> Constraint:
+    """Readable form: negative terms on the left, positive on the right."""
+    positive = {k: v for k, v in coefficients.items() if v > 0}
+    negative = {k: -v for k, v in coefficients.items() if v < 0}
+    left = Affine.build(negative, -constant if constant < 0 else 0)
+    right = Affine.build(positive, constant if constant > 0 else 0)
+    return Constraint(left, "=" if equality else "<=", right)
+
+
+# ----------------------------------------------------------------------------- the scanner
+
+
+def scan(space, order: Sequence[str] | None = None, choose_find=None) -> Scan:
+    """Scan one statement's iteration space into a loop nest.
+
+    ``choose_find(site)`` returns a template for a find condition (default: the plain
+    loop with a guard).
+    """
+    from .find import LINEAR
+
+    uf_set = space.set
+    order = list(order) if order else list(uf_set.variables)
+    if sorted(order) != sorted(uf_set.variables):
+        raise ScanError(f"a loop order must list each of {', '.join(uf_set.variables)} once")
+    basics = uf_set.isl_set.get_basic_sets()
+    if len(basics) != 1:
+        raise ScanError("the scanner handles iteration spaces that are one conjunction; this one "
+                        f"has {len(basics)} disjuncts")
+    basic = basics[0]
+    if basic.dim(isl.dim_type.div):
+        raise ScanError("iteration space with existentially quantified divisions")
+    levels = scan_order(uf_set, order)
+    calls = uf_set.call_table
+    parameters = set(uf_set.parameters)
+    names_by_level = [([v] if v else []) + dims for v, dims in levels]
+
+    projections = []
+    for depth in range(len(levels)):
+        inner = [n for later in names_by_level[depth + 1:] for n in later]
+        projections.append(_project(basic, inner))
+    parameter_set = _project(basic, [n for names in names_by_level for n in names])
+
+    extents, shape_checks, entry_guards = _parameter_facts(parameter_set, space)
+
+    result_finds: list[tuple[FindSite, object]] = []
+    facts: list[LevelFacts] = []
+    choose = choose_find or (lambda site: LINEAR)
+
+    def build(depth: int, outer_set: isl.BasicSet) -> list[Node]:
+        if depth == len(levels):
+            return [compute_node(space)]
+        variable, dims = levels[depth]
+        level_set = projections[depth]
+        new = _gist(level_set, outer_set)
+        own = set(dims)
+        bounds_lower: list[Bound] = []
+        bounds_upper: list[Bound] = []
+        equalities: list[tuple[Affine, int]] = []
+        uf_constraints: list[tuple[dict[str, int], int, bool]] = []
+        outer_guards: list[Constraint] = []
+        for coefficients, constant, equality in _constraints(new):
+            involved = set(coefficients)
+            if involved & own:
+                uf_constraints.append((coefficients, constant, equality))
+                continue
+            if variable and variable in coefficients:
+                a = coefficients.pop(variable)
+                rest = _affine(coefficients, constant)  # a*x + rest (>= | =) 0
+                if equality:
+                    equalities.append((rest.scale(-1) if a > 0 else rest, abs(a)))
+                elif a > 0:
+                    bounds_lower.append(Bound(rest.scale(-1), a))
+                else:
+                    bounds_upper.append(Bound(rest, -a))
+                continue
+            outer_guards.append(_as_constraint(coefficients, constant, equality))
+
+        level_facts = LevelFacts(variable, "loop", calls={d: calls[d] for d in dims})
+        reads = [Assign(d, calls[d]) for d in dims]
+        inner_set = level_set
+        body: list[Node]
+        if not variable:
+            level_facts.kind = "assign"
+            level_facts.guards = outer_guards
+            facts.append(level_facts)
+            guards = outer_guards + [_as_constraint(*c) for c in uf_constraints]
+            inner = build(depth + 1, inner_set)
+            facts.pop()
+            return reads + _guarded(guards, inner)
+
+        if equalities:
+            value, divisor = min(equalities, key=lambda e: e[1])
+            guards = list(outer_guards)
+            for other, other_divisor in equalities:
+                if (other, other_divisor) != (value, divisor):
+                    guards.append(Constraint(Affine.of(variable).scale(other_divisor), "=", other))
+            if divisor != 1:
+                guards.insert(0, Constraint(value, "%", Affine.of(divisor)))
+            for bound in bounds_lower:
+                guards.append(Constraint(bound.expression, "<=", Affine.of(variable).scale(bound.divisor)))
+            for bound in bounds_upper:
+                guards.append(Constraint(Affine.of(variable).scale(bound.divisor), "<=", bound.expression))
+            level_facts.kind = "assign"
+            level_facts.value, level_facts.divisor = value, divisor
+            level_facts.guards = guards + [_as_constraint(*c) for c in uf_constraints]
+            facts.append(level_facts)
+            inner = build(depth + 1, inner_set)
+            facts.pop()
+            after = reads + _guarded([_as_constraint(*c) for c in uf_constraints], inner)
+            return _guarded(guards[:1] if divisor != 1 else [], [Assign(variable, value, divisor)]
+                            + _guarded(guards[1:] if divisor != 1 else guards, after))
+
+        if not bounds_lower or not bounds_upper:
+            raise ScanError(f"variable {variable} has no {'lower' if not bounds_lower else 'upper'} "
+                            "bound at its level of the loop order; choose another order")
+        site = _find_site(variable, dims, calls, uf_constraints, bounds_lower, bounds_upper, facts)
+        if site is not None:
+            template = choose(site)
+            if template is not LINEAR:
+                result_finds.append((site, template))
+                level_facts.kind = "find"
+                level_facts.lower, level_facts.upper = bounds_lower, bounds_upper
+                level_facts.guards = site.other_guards
+                facts.append(level_facts)
+                inner = build(depth + 1, inner_set)
+                facts.pop()
+                other_reads = [r for r in reads if r.variable != site.dimension]
+                node = Find(variable, site.dimension, site.call, site.key, bounds_lower, bounds_upper,
+                            template, other_reads + _guarded(site.other_guards, inner))
+                return _guarded(outer_guards, [node])
+            result_finds.append((site, template))
+        level_facts.lower, level_facts.upper = bounds_lower, bounds_upper
+        level_facts.guards = [_as_constraint(*c) for c in uf_constraints]
+        facts.append(level_facts)
+        inner = build(depth + 1, inner_set)
+        facts.pop()
+        loop = Loop(variable, bounds_lower, bounds_upper,
+                    reads + _guarded([_as_constraint(*c) for c in uf_constraints], inner))
+        return _guarded(outer_guards, [loop])
+
+    nodes = build(0, parameter_set)
+    return Scan(nodes, extents, shape_checks, entry_guards, calls, order, result_finds)
+
+
+def _guarded(conditions: list[Constraint], body: list[Node]) -> list[Node]:
+    return [Guard(conditions, body)] if conditions else body
+
+
+def _find_site(variable, dims, calls, uf_constraints, lower, upper, facts) -> FindSite | None:
+    """The find condition at this level, if one constraint is ``U(variable) = KEY``."""
+    for index, (coefficients, constant, equality) in enumerate(uf_constraints):
+        if not equality:
+            continue
+        own = [d for d in dims if d in coefficients]
+        if len(own) != 1 or abs(coefficients[own[0]]) != 1 or variable in coefficients:
+            continue
+        dimension = own[0]
+        call = calls[dimension]
+        if variable not in call.names():
+            continue
+        sign = coefficients[dimension]
+        rest = {k: v for k, v in coefficients.items() if k != dimension}
+        key = _affine(rest, constant).scale(-sign)  # dimension = key
+        others = [_as_constraint(*c) for k, c in enumerate(uf_constraints) if k != index]
+        return FindSite(variable, dimension, call, key, lower, upper, list(facts), others)
+    return None
+
+
+def _parameter_facts(parameter_set: isl.BasicSet, space):
+    """Extents defined from tensor scalars, equalities to check, and emptiness guards."""
+    extents: dict[str, Affine] = {}
+    extent_names = set(space.extents.values())
+    checks: list[Constraint] = []
+    guards: list[Constraint] = []
+    pending = _constraints(parameter_set)
+    progress = True
+    while progress:
+        progress = False
+        for item in list(pending):
+            coefficients, constant, equality = item
+            if not equality:
+                continue
+            unknown = [n for n in coefficients if n in extent_names and n not in extents]
+            if len(unknown) == 1 and abs(coefficients[unknown[0]]) == 1:
+                name = unknown[0]
+                sign = coefficients[name]
+                rest = {k: v for k, v in coefficients.items() if k != name}
+                extents[name] = _affine(rest, constant).scale(-sign).substitute(
+                    {k: v for k, v in extents.items()})
+                pending.remove(item)
+                progress = True
+    for coefficients, constant, equality in pending:
+        constraint = _as_constraint(coefficients, constant, equality)
+        substitution = {k: v for k, v in extents.items()}
+        constraint = Constraint(constraint.left.substitute(substitution), constraint.op,
+                                constraint.right.substitute(substitution))
+        if equality:
+            checks.append(constraint)
+        else:
+            guards.append(constraint)
+    missing = extent_names - set(extents)
+    if missing:
+        raise ScanError(f"no tensor gives the extent of {sorted(missing)}")
+    return extents, checks, guards
+
+
+# ----------------------------------------------------------------------------- the statement
+
+
+def compute_node(space) -> Compute:
+    """``output[...] += coefficient * inputs[...]`` from the layouts' value positions."""
+    from spf.layout_library.model import Name
+
+    statement = space.statement
+    term = statement.terms[0]
+
+    def access(tensor: str) -> tuple[str, tuple, tuple]:
+        placement = space.placements[tensor]
+        layout = placement.layout
+        mapping = {name: Name(new) for name, new in placement.names.items()}
+        value_field = layout.field(layout.values_field)
+        index = tuple(i.substitute(mapping) for i in layout.values_index)
+        dims = tuple(d.substitute(mapping) for d in value_field.dimensions)
+        return placement.names[layout.values_field], index, dims
+
+    factors = [access(a.tensor) for a in term.factors if a.tensor in space.placements]
+    output = statement.output
+    if output.tensor in space.placements:
+        return Compute(access(output.tensor), factors, float(term.coefficient))
+    return Compute(None, factors, float(term.coefficient), scalar_output=output.tensor)
+
+
+def readable_names(calls: dict[str, UFCall], taken: set[str]) -> dict[str, str]:
+    """C-friendly names for UF dimensions: ``A_rowPtr(pAi + 1)`` -> ``A_rowPtr_pAi_1``."""
+    names: dict[str, str] = {}
+    used = set(taken)
+    for dimension, call in calls.items():
+        text = str(call)
+        for inner, shown in names.items():
+            text = text.replace(inner, shown)
+        base = re.sub(r"[^A-Za-z0-9_]+", "_", text).strip("_")
+        candidate = base
+        count = 1
+        while candidate in used:
+            count += 1
+            candidate = f"{base}_{count}"
+        used.add(candidate)
+        names[dimension] = candidate
+    return names
