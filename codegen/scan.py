@@ -105,6 +105,53 @@ def _gist(level_set: isl.BasicSet, outer_set: isl.BasicSet) -> isl.BasicSet:
     return basic.remove_divs() if basic.dim(isl.dim_type.div) else basic
 
 
+def _intersect_basic(first: isl.BasicSet, second: isl.BasicSet) -> isl.BasicSet:
+    """Conjunction of two basic sets whose parameters may differ."""
+    joined = isl.Set.from_basic_set(first).intersect(isl.Set.from_basic_set(second))
+    basics = joined.get_basic_sets()
+    return basics[0] if len(basics) == 1 else first
+
+
+def _equality(first: str, second: str) -> isl.BasicSet:
+    return isl.BasicSet(f"[{first}, {second}] -> {{ : {first} = {second} }}")
+
+
+def _range_facts(space, calls: dict[str, UFCall]) -> isl.BasicSet | None:
+    """``low <= d < high`` for every UF dimension whose array has a range property."""
+    from spf.properties import Range
+    parts, names = [], set()
+    for prop in space.properties:
+        if not isinstance(prop, Range):
+            continue
+        for dimension, call in calls.items():
+            if call.function == prop.arrays[0]:
+                parts.append(f"{prop.low} <= {dimension} < {prop.high}")
+                names |= {dimension} | prop.low.names() | prop.high.names()
+    if not parts:
+        return None
+    return isl.BasicSet(f"[{', '.join(sorted(names))}] -> {{ : {' and '.join(parts)} }}")
+
+
+def _aliases(level_set: isl.BasicSet, dims, calls, outer_names) -> dict[str, str]:
+    """Level dimensions equal to an outer dimension by functional consistency."""
+    aliases = {}
+    outer_dimensions = [n for n in outer_names if n in calls]
+    whole = isl.Set.from_basic_set(level_set)
+    for dimension in dims:
+        call = calls[dimension]
+        for other in outer_dimensions:
+            candidate = calls[other]
+            if candidate.function != call.function or len(candidate.arguments) != len(call.arguments):
+                continue
+            equal = " and ".join(f"{a} = {b}" for a, b in zip(call.arguments, candidate.arguments))
+            names = set(whole.get_var_names(PARAM)) | call.names() | candidate.names()
+            condition = isl.Set(f"[{', '.join(sorted(names))}] -> {{ : {equal} }}")
+            if whole.is_subset(condition):
+                aliases[dimension] = other
+                break
+    return aliases
+
+
 def _constraints(basic: isl.BasicSet) -> list[tuple[dict[str, int], int, bool]]:
     """(coefficients, constant, is_equality) of ``sum + constant >= 0`` (or ``= 0``)."""
     result = []
@@ -160,9 +207,20 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None) -> Scan:
     for depth in range(len(levels)):
         inner = [n for later in names_by_level[depth + 1:] for n in later]
         projections.append(_project(basic, inner))
+
+    def refine(depth: int, fact: Constraint) -> None:
+        """Add a proven fact to the levels from ``depth`` in."""
+        nonlocal basic
+        text = f"{fact.left} {fact.op} {fact.right}"
+        names = sorted(set(basic.get_var_names(PARAM)) | fact.left.names() | fact.right.names())
+        basic = _intersect_basic(basic, isl.BasicSet(f"[{', '.join(names)}] -> {{ : {text} }}"))
+        for inner_depth in range(depth, len(levels)):
+            inner = [n for later in names_by_level[inner_depth + 1:] for n in later]
+            projections[inner_depth] = _project(basic, inner)
     parameter_set = _project(basic, [n for names in names_by_level for n in names])
 
     extents, shape_checks, entry_guards = _parameter_facts(parameter_set, space)
+    known_ranges = _range_facts(space, calls)
 
     result_finds: list[tuple[FindSite, object]] = []
     facts: list[LevelFacts] = []
@@ -173,7 +231,13 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None) -> Scan:
             return [compute_node(space)]
         variable, dims = levels[depth]
         level_set = projections[depth]
-        new = _gist(level_set, outer_set)
+        aliases = _aliases(level_set, dims, calls, [n for names in names_by_level[:depth] for n in names])
+        context = outer_set
+        if known_ranges is not None:
+            context = _intersect_basic(context, known_ranges)
+        for dimension, alias in aliases.items():
+            context = _intersect_basic(context, _equality(dimension, alias))
+        new = _gist(level_set, context)
         own = set(dims)
         bounds_lower: list[Bound] = []
         bounds_upper: list[Bound] = []
@@ -198,8 +262,10 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None) -> Scan:
             outer_guards.append(_as_constraint(coefficients, constant, equality))
 
         level_facts = LevelFacts(variable, "loop", calls={d: calls[d] for d in dims})
-        reads = [Assign(d, calls[d]) for d in dims]
+        reads = [Assign(d, Affine.of(aliases[d]) if d in aliases else calls[d]) for d in dims]
         inner_set = level_set
+        for dimension, alias in aliases.items():
+            inner_set = _intersect_basic(inner_set, _equality(dimension, alias))
         body: list[Node]
         if not variable:
             level_facts.kind = "assign"
@@ -240,6 +306,11 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None) -> Scan:
             template = choose(site)
             if template is not LINEAR:
                 result_finds.append((site, template))
+                if template.kind == "direct":
+                    # Proven: a match can only be at the position.  With that fact the
+                    # level scans as an assignment (and its guards).
+                    refine(depth, Constraint(Affine.of(variable), "=", template.position))
+                    return build(depth, outer_set)
                 level_facts.kind = "find"
                 level_facts.lower, level_facts.upper = bounds_lower, bounds_upper
                 level_facts.guards = site.other_guards
