@@ -80,7 +80,14 @@ class Compute:
     scalar_output: str | None = None
 
 
-Node = Union[Loop, Assign, Guard, Find, Compute]
+@dataclass
+class StateInit:
+    """Where a SeqIter position or a HashMap table starts (before the loops it outlives)."""
+
+    find: Find
+
+
+Node = Union[Loop, Assign, Guard, Find, Compute, StateInit]
 
 
 def walk(nodes: list[Node]) -> Iterator[Node]:
@@ -114,6 +121,8 @@ def render(nodes: list[Node], indent: str = "") -> str:
             lines.append(f"{indent}find {node.variable} in {low} .. {high} where {node.call} == {node.key} "
                          f"[{node.template}]:")
             lines.append(render(node.body, indent + "  "))
+        elif isinstance(node, StateInit):
+            lines.append(f"{indent}start the state of find {node.find.variable} [{node.find.template}]")
         elif isinstance(node, Compute):
             factors = " * ".join(f"{a}[{', '.join(str(i) for i in idx)}]" for a, idx, _ in node.factors)
             target = node.scalar_output if node.output is None else \

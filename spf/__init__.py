@@ -6,7 +6,8 @@ The public interface (DESIGN.md):
 * :func:`pack`, :class:`Tensor`, :func:`read_tns`: packing data into layouts (inspectors);
 * :func:`parse_statement`: tensor index notation;
 * :func:`iteration_space`: the iteration space of a statement over its layouts;
-* :class:`UFSet`: integer sets and relations with uninterpreted functions on islpy.
+* :class:`UFSet`: integer sets and relations with uninterpreted functions on islpy;
+* :func:`compile`: C kernels from expressions and layouts (:mod:`spf.codegen`).
 """
 
 from spf.errors import (IterationSpaceError, LayoutError, LayoutSpecError, NotationError, PackError, ParseError,
@@ -15,6 +16,22 @@ from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement
 from spf.packing import Tensor, from_fields, pack, read_tns
 from spf.sets import UFSet
+
+
+def compile(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
+            parallel: bool = False, schedule=None, order=None):
+    """Compile ``expression`` for one layout per tensor into a callable C kernel.
+
+    ``find``: "auto" (the first proven template in the order direct, seqiter,
+    hashmap, binary, linear), or one of "seqiter", "binary", "hashmap", "linear"
+    (refused with the failed assumption where it is not proven valid; a find whose
+    match is a known position is always direct).  ``share``: the output uses an
+    input's index arrays (known sparsity).  ``order``: a loop order (all variables of
+    the iteration space, e.g. to drive SpMSpV from x's nonzeros).
+    """
+    from spf.codegen.kernel import compile_kernel
+    return compile_kernel(expression, layouts, find=find, share=share, parallel=parallel,
+                          schedule=schedule, order=order)
 
 
 def layouts() -> list[str]:
@@ -31,7 +48,7 @@ def load_layout(spec, **parameters):
 
 __all__ = [
     "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
-    "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
-    "UFSet", "UnknownLayoutError", "from_fields", "iteration_space", "layouts", "load_layout",
+    "LayoutSpecError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
+    "UFSet", "UnknownLayoutError", "compile", "from_fields", "iteration_space", "layouts", "load_layout",
     "pack", "parse_statement", "read_tns",
 ]

@@ -1,0 +1,188 @@
+"""Compiling generated C into shared libraries, caching them, and loading kernels with ctypes.
+
+A library is cached in :func:`cache_directory` under a hash of its source, the flags
+and the compiler (path and version), so the same kernel is compiled once per machine.
+Builds write to a temporary file and rename it into place, so concurrent processes
+never see a half-written library.  :data:`SANITIZE_FLAGS` and
+:func:`sanitizer_environment` let tests run kernels under AddressSanitizer and
+UndefinedBehaviorSanitizer in a subprocess.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import uuid
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from spf.errors import SpfError
+
+from .structs import sanitize_identifier
+
+CFLAGS = ["-O3", "-march=native", "-fopenmp", "-shared", "-fPIC"]
+SANITIZE_FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
+                  "-fno-sanitize-recover=all", "-shared", "-fPIC"]
+ERROR_LINES = 20  # lines of compiler output quoted in a build error
+
+
+# ----------------------------------------------------------------------------- compiler
+
+def compiler() -> str:
+    """The C compiler command: ``$CC``, else ``cc``."""
+    return os.environ.get("CC") or "cc"
+
+
+def _compiler_command() -> list[str]:
+    """The compiler as an argument list with its executable resolved; SpfError when absent."""
+    command = shlex.split(compiler())
+    executable = shutil.which(command[0]) if command else None
+    if executable is None:
+        raise SpfError(f"C compiler {compiler()!r} not found (install one, or set $CC)")
+    return [executable, *command[1:]]
+
+
+@functools.lru_cache(maxsize=None)
+def _version_line(command: tuple[str, ...], modified: int) -> str:
+    """The first line of ``command --version`` (cached per executable and its mtime)."""
+    try:
+        result = subprocess.run([*command, "--version"], capture_output=True, text=True)
+    except OSError as error:
+        raise SpfError(f"cannot run the C compiler {command[0]}: {error}") from None
+    return (result.stdout or result.stderr).partition("\n")[0].strip()
+
+
+def _compiler_identity(command: Sequence[str]) -> list[str]:
+    """What distinguishes one compiler from another: the command, executable path and version."""
+    return [*command, _version_line(tuple(command), os.stat(command[0]).st_mtime_ns)]
+
+
+# ----------------------------------------------------------------------------- cache
+
+def cache_directory() -> Path:
+    """``$SPF_CACHE_DIR``, else ``$XDG_CACHE_HOME/spf``, else ``~/.cache/spf`` (created on demand)."""
+    if os.environ.get("SPF_CACHE_DIR"):
+        directory = Path(os.environ["SPF_CACHE_DIR"]).expanduser()
+    elif os.environ.get("XDG_CACHE_HOME"):
+        directory = Path(os.environ["XDG_CACHE_HOME"]).expanduser() / "spf"
+    else:
+        directory = Path.home() / ".cache" / "spf"
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+def _build_hash(source: str, flags: Sequence[str], command: Sequence[str]) -> str:
+    key = json.dumps([source, list(flags), _compiler_identity(command)])
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def _temporary_beside(path: Path) -> Path:
+    """A fresh name in ``path``'s directory for writing before an atomic rename."""
+    return path.with_name(f".{path.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp{path.suffix}")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = _temporary_beside(path)
+    temporary.write_text(text)
+    os.replace(temporary, path)
+
+
+def _compile(command: list[str], c_file: Path, flags: Sequence[str], library: Path) -> None:
+    """Compile ``c_file`` into ``library`` through a temporary file renamed into place."""
+    temporary = _temporary_beside(library)
+    try:
+        result = subprocess.run([*command, str(c_file), *flags, "-o", str(temporary)],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            output = (result.stderr or result.stdout).splitlines()
+            quoted = "\n".join(output[:ERROR_LINES])
+            more = f"\n... ({len(output) - ERROR_LINES} more lines)" if len(output) > ERROR_LINES else ""
+            raise SpfError(f"C compilation of {c_file} failed "
+                           f"({Path(command[0]).name} exited with {result.returncode}):\n{quoted}{more}")
+        os.replace(temporary, library)
+    except OSError as error:
+        raise SpfError(f"cannot run the C compiler {command[0]} on {c_file}: {error}") from None
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def build_shared_library(source: str, flags: Sequence[str] | None = None, name: str = "kernel") -> Path:
+    """The shared library compiled from ``source`` with ``flags`` (default :data:`CFLAGS`).
+
+    Cached as ``<cache>/<name>-<hash16>.so`` next to its ``.c``; reused when present.
+    """
+    flags = list(CFLAGS if flags is None else flags)
+    command = _compiler_command()
+    stem = f"{sanitize_identifier(name)}-{_build_hash(source, flags, command)}"
+    directory = cache_directory()
+    library = directory / f"{stem}.so"
+    if library.exists():
+        return library
+    c_file = directory / f"{stem}.c"
+    _write_atomically(c_file, source)
+    _compile(command, c_file, flags, library)
+    return library
+
+
+# ----------------------------------------------------------------------------- loading
+
+_libraries: dict[str, ctypes.CDLL] = {}
+
+
+def load_library(path: Path | str) -> ctypes.CDLL:
+    """The library at ``path``, loaded once per process."""
+    key = str(Path(path).resolve())
+    if key not in _libraries:
+        try:
+            _libraries[key] = ctypes.CDLL(key)
+        except OSError as error:
+            raise SpfError(f"cannot load {key}: {error}") from None
+    return _libraries[key]
+
+
+def load_function(path: Path | str, function: str, argument_types: Sequence,
+                  result_type=ctypes.c_int):
+    """The C function ``function`` of the library at ``path``, with argtypes and restype set."""
+    library = load_library(path)
+    try:
+        loaded = library[function]  # a new function object each time: its argtypes are its own
+    except AttributeError:
+        raise SpfError(f"{path} has no function {function!r}") from None
+    loaded.argtypes = list(argument_types)
+    loaded.restype = result_type
+    return loaded
+
+
+# ----------------------------------------------------------------------------- sanitizers
+
+def sanitizer_runtime(library: str) -> Path:
+    """The path of a sanitizer runtime of the compiler (``libasan.so``, ``libubsan.so``)."""
+    command = _compiler_command()
+    result = subprocess.run([*command, f"-print-file-name={library}"], capture_output=True, text=True)
+    path = Path(result.stdout.strip())
+    if result.returncode != 0 or not path.is_absolute() or not path.exists():
+        raise SpfError(f"the C compiler {compiler()!r} has no {library} (sanitizer runtime not installed)")
+    return path
+
+
+def sanitizer_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """An environment (``base``, default ``os.environ``) for a process that loads sanitized libraries.
+
+    The sanitizer runtimes are preloaded, because an unsanitized python cannot load a
+    library built with :data:`SANITIZE_FLAGS` otherwise; leaks are not reported (the
+    interpreter has its own), and the first error aborts with a stack trace.
+    """
+    environment = dict(os.environ if base is None else base)
+    preload = [str(sanitizer_runtime("libasan.so")), str(sanitizer_runtime("libubsan.so"))]
+    if environment.get("LD_PRELOAD"):
+        preload.append(environment["LD_PRELOAD"])
+    environment["LD_PRELOAD"] = ":".join(preload)
+    environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+    environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    return environment

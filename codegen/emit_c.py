@@ -1,0 +1,476 @@
+"""From scanned loop nests to C, as pycparser ``c_ast`` printed by its generator.
+
+One kernel function per computation: it takes a pointer to each tensor's struct
+(:mod:`codegen.structs`; a scalar output is a ``double *``), copies the fields it uses
+into locals (``A_rowPtr = A->rowPtr``), defines the index extents, checks that the
+shapes agree (return 1), zeroes the output, runs each statement's loop nest and
+returns 0.  Find templates become the code of the paper's listings: SeqIter keeps a
+resumable position, HashMap a position table filled once per state, binary search a
+lower bound.  A table that cannot be allocated returns 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast, c_generator
+
+from spf.errors import SpfError
+from spf.expressions import Affine, Constraint, UFCall
+
+from .find import FindChoice
+from .loops import Assign, Bound, Compute, Find, Guard, Loop, Node, StateInit, walk
+from .structs import header_text, struct_name
+
+INDEX = "int64_t"
+SHAPE_MISMATCH, OUT_OF_MEMORY = 1, 2
+
+PRELUDE = """\
+#include <stdint.h>
+#include <stdlib.h>
+
+static inline int64_t spf_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t spf_max(int64_t a, int64_t b) { return a > b ? a : b; }
+/* floor and ceiling of a / b for b > 0 */
+static inline int64_t spf_floord(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static inline int64_t spf_ceild(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+"""
+
+
+# ----------------------------------------------------------------------------- small c_ast helpers
+
+
+def ident(name: str) -> c_ast.ID:
+    return c_ast.ID(name)
+
+
+def const(value: int | float) -> c_ast.Constant:
+    if isinstance(value, float):
+        return c_ast.Constant("double", repr(value))
+    return c_ast.Constant("int", str(value)) if value >= 0 else c_ast.UnaryOp("-", c_ast.Constant("int", str(-value)))
+
+
+def binary(op: str, left, right) -> c_ast.BinaryOp:
+    return c_ast.BinaryOp(op, left, right)
+
+
+def call(function: str, *arguments) -> c_ast.FuncCall:
+    return c_ast.FuncCall(ident(function), c_ast.ExprList(list(arguments)))
+
+
+def declare(name: str, c_type: str, value=None, pointer: bool = False, const_: bool = False,
+            restrict: bool = False) -> c_ast.Decl:
+    qualifiers = ["const"] if const_ else []
+    declarator = c_ast.TypeDecl(name, qualifiers, None, c_ast.IdentifierType([c_type]))
+    if pointer:
+        declarator = c_ast.PtrDecl(["restrict"] if restrict else [], declarator)
+    return c_ast.Decl(name, qualifiers, [], [], [], declarator, value, None)
+
+
+def assign(target, value, op: str = "=") -> c_ast.Assignment:
+    return c_ast.Assignment(op, target if not isinstance(target, str) else ident(target), value)
+
+
+def block(items: list) -> c_ast.Compound:
+    return c_ast.Compound(items)
+
+
+def conjunction(conditions: list):
+    result = None
+    for condition in conditions:
+        result = condition if result is None else binary("&&", result, condition)
+    return result if result is not None else const(1)
+
+
+# ----------------------------------------------------------------------------- expressions
+
+
+@dataclass
+class Names:
+    """What the emitter needs to know about the names of an iteration space."""
+
+    arrays: dict[str, tuple]  # array name -> its dimensions (Arith), for flattening
+    readable: dict[str, str] = field(default_factory=dict)  # UF dimension -> C name
+
+    def name(self, name: str) -> str:
+        return self.readable.get(name, name)
+
+
+def affine(expression: Affine, names: Names):
+    result = None
+    for atom, coefficient in expression.terms:
+        term = array_read(atom, names) if isinstance(atom, UFCall) else ident(names.name(atom))
+        if coefficient != 1 and coefficient != -1:
+            term = binary("*", const(abs(coefficient)), term)
+        if result is None:
+            result = term if coefficient > 0 else c_ast.UnaryOp("-", term)
+        else:
+            result = binary("+" if coefficient > 0 else "-", result, term)
+    if result is None:
+        return const(expression.constant)
+    if expression.constant:
+        result = binary("+" if expression.constant > 0 else "-", result, const(abs(expression.constant)))
+    return result
+
+
+def arith(expression, names: Names):
+    """An Arith tree (layout arithmetic: value positions, array dimensions) as C."""
+    from spf.layout_library.model import BinaryOp, Name, Negate, Number
+    if isinstance(expression, Number):
+        return const(expression.value)
+    if isinstance(expression, Name):
+        return ident(names.name(expression.name))
+    if isinstance(expression, Negate):
+        return c_ast.UnaryOp("-", arith(expression.operand, names))
+    if isinstance(expression, BinaryOp):
+        return binary(expression.op, arith(expression.left, names), arith(expression.right, names))
+    raise SpfError(f"cannot emit {expression} in a kernel")
+
+
+def flat_index(indices: list, dimensions: tuple, names: Names):
+    """Row-major position of ``indices`` (C expressions) in an array of ``dimensions`` (Arith)."""
+    position = indices[0]
+    for index, dimension in zip(indices[1:], dimensions[1:]):
+        position = binary("+", binary("*", position, arith(dimension, names)), index)
+    return position
+
+
+def array_read(uf_call: UFCall, names: Names):
+    dimensions = names.arrays[uf_call.function]
+    indices = [affine(a, names) for a in uf_call.arguments]
+    return c_ast.ArrayRef(ident(uf_call.function), flat_index(indices, dimensions, names))
+
+
+def condition(constraint: Constraint, names: Names):
+    left, right = affine(constraint.left, names), affine(constraint.right, names)
+    if constraint.op == "%":
+        return binary("==", binary("%", left, right), const(0))
+    return binary({"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[constraint.op],
+                  left, right)
+
+
+def lower_bound(bounds: list[Bound], names: Names):
+    result = None
+    for bound in bounds:
+        value = affine(bound.expression, names)
+        if bound.divisor != 1:
+            value = call("spf_ceild", value, const(bound.divisor))
+        result = value if result is None else call("spf_max", result, value)
+    return result
+
+
+def upper_bound(bounds: list[Bound], names: Names):
+    result = None
+    for bound in bounds:
+        value = affine(bound.expression, names)
+        if bound.divisor != 1:
+            value = call("spf_floord", value, const(bound.divisor))
+        result = value if result is None else call("spf_min", result, value)
+    return result
+
+
+# ----------------------------------------------------------------------------- statements
+
+
+class Emitter:
+    """Lowers one kernel's loop nests to a C function."""
+
+    def __init__(self, names: Names, scalar_output: str | None, ranges: dict):
+        self.names = names
+        self.scalar_output = scalar_output
+        self.ranges = ranges  # array -> (low, high) of its values, from range properties
+        self.entry: list = []  # allocations at function entry
+        self.epilogue: list = []  # frees before returning
+        self.counter = 0
+
+    def fresh(self, base: str) -> str:
+        self.counter += 1
+        return f"{base}_{self.counter}"
+
+    def nodes(self, nodes: list[Node]) -> list:
+        items = []
+        for node in nodes:
+            items.extend(self.node(node))
+        return items
+
+    def node(self, node: Node) -> list:
+        names = self.names
+        if isinstance(node, Assign):
+            if isinstance(node.value, UFCall):
+                value = array_read(node.value, names)
+            else:
+                value = affine(node.value, names)
+                if node.divisor != 1:
+                    value = binary("/", value, const(node.divisor))
+            return [declare(names.name(node.variable), INDEX, value, const_=True)]
+        if isinstance(node, Guard):
+            conditions = [condition(c, names) for c in node.conditions]
+            return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), None)]
+        if isinstance(node, Loop):
+            variable = names.name(node.variable)
+            init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
+            test = binary("<=", ident(variable), upper_bound(node.upper, names))
+            loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(self.nodes(node.body)))
+            if node.parallel:
+                return [c_ast.Pragma("omp parallel for schedule(dynamic,32)"), loop]
+            return [loop]
+        if isinstance(node, Find):
+            return self.find(node)
+        if isinstance(node, Compute):
+            return [self.compute(node)]
+        if isinstance(node, StateInit):
+            return self.state_init(node.find)
+        raise SpfError(f"cannot emit {node!r}")
+
+    def state_init(self, find: Find) -> list:
+        names = self.names
+        low, high = lower_bound(find.lower, names), upper_bound(find.upper, names)
+        if find.template.kind == "seqiter":
+            find.state_name = self.fresh(f"{names.name(find.variable)}_position")
+            start = low if find.template.direction > 0 else high
+            return [declare(find.state_name, INDEX, start)]
+        # hashmap: a table from the searched array's values to positions (+1; 0 is empty),
+        # allocated once; stale entries fail the lookup's range and value checks.
+        find.table_name = self.fresh(f"{names.name(find.variable)}_table")
+        value_range = self.ranges.get(find.call.function)
+        if value_range is None:
+            raise SpfError(f"hashmap on {find.call.function} needs a range property")
+        lowest, highest = value_range
+        offset, size = f"{find.table_name}_low", f"{find.table_name}_size"
+        index_type = c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([INDEX]))
+        allocation = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl([], index_type)),
+                                call("calloc", binary("+", ident(size), const(1)),
+                                     c_ast.UnaryOp("sizeof", c_ast.Typename(None, [], None, index_type))))
+        self.entry.extend([
+            declare(offset, INDEX, affine(lowest, names), const_=True),
+            declare(size, INDEX, binary("-", affine(highest, names), affine(lowest, names)), const_=True),
+            declare(find.table_name, INDEX, allocation, pointer=True),
+            c_ast.If(binary("==", ident(find.table_name), ident("NULL")),
+                     block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None),
+        ])
+        self.epilogue.append(call("free", ident(find.table_name)))
+        position = self.fresh("fill")
+        table_slot = c_ast.ArrayRef(ident(find.table_name),
+                                    binary("-", self._read_at(find, position), ident(offset)))
+        return [c_ast.For(c_ast.DeclList([declare(position, INDEX, low)]),
+                          binary("<=", ident(position), high), c_ast.UnaryOp("p++", ident(position)),
+                          block([assign(table_slot, binary("+", ident(position), const(1)))]))]
+
+    def compute(self, node: Compute):
+        names = self.names
+        product = None
+        for array, indices, dimensions in node.factors:
+            read = c_ast.ArrayRef(ident(array), flat_index([arith(i, names) for i in indices], dimensions, names))
+            product = read if product is None else binary("*", product, read)
+        if node.coefficient != 1.0:
+            product = binary("*", const(float(node.coefficient)), product)
+        if node.output is None:
+            return assign(ident(f"{node.scalar_output}_sum"), product, "+=")
+        array, indices, dimensions = node.output
+        target = c_ast.ArrayRef(ident(array), flat_index([arith(i, names) for i in indices], dimensions, names))
+        return assign(target, product, "+=")
+
+    # -- finds
+    def find(self, node: Find) -> list:
+        template: FindChoice = node.template
+        if template.kind == "binary":
+            return self.binary_search(node, template)
+        if template.kind == "seqiter":
+            return self.sequential(node, template)
+        if template.kind == "hashmap":
+            return self.hashmap(node, template)
+        raise SpfError(f"no C for find template {template.kind}")
+
+    def _match_body(self, node: Find, position) -> list:
+        names = self.names
+        return ([declare(names.name(node.variable), INDEX, position, const_=True),
+                 declare(names.name(node.dimension), INDEX, affine(node.key, names), const_=True)]
+                + self.nodes(node.body))
+
+    def _read_at(self, node: Find, position: str):
+        """U(position): the find's call with its variable replaced by the C variable ``position``."""
+        substituted = UFCall(node.call.function, tuple(
+            a.substitute({node.variable: Affine.of(position)}) for a in node.call.arguments))
+        return array_read(substituted, self.names)
+
+    def binary_search(self, node: Find, template: FindChoice) -> list:
+        names = self.names
+        low, high, key = self.fresh("lo"), self.fresh("hi"), self.fresh("key")
+        middle, end = self.fresh("mid"), self.fresh("end")
+        before = "<" if template.increasing else ">"
+        items = [declare(key, INDEX, affine(node.key, names), const_=True),
+                 declare(low, INDEX, lower_bound(node.lower, names)),
+                 declare(end, INDEX, binary("+", upper_bound(node.upper, names), const(1)), const_=True),
+                 declare(high, INDEX, ident(end))]
+        search_body = block([
+            declare(middle, INDEX, binary("+", ident(low), binary("/", binary("-", ident(high), ident(low)),
+                                                                    const(2))), const_=True),
+            c_ast.If(binary(before, self._read_at(node, middle), ident(key)),
+                     assign(low, binary("+", ident(middle), const(1))), assign(high, ident(middle)))])
+        items.append(c_ast.While(binary("<", ident(low), ident(high)), search_body))
+        matches = binary("&&", binary("<", ident(low), ident(end)),
+                         binary("==", self._read_at(node, low), ident(key)))
+        if template.multiple:
+            position = self.fresh("p")
+            loop = c_ast.For(c_ast.DeclList([declare(position, INDEX, ident(low))]),
+                             binary("&&", binary("<", ident(position), ident(end)),
+                                    binary("==", self._read_at(node, position), ident(key))),
+                             c_ast.UnaryOp("p++", ident(position)),
+                             block(self._match_body(node, ident(position))))
+            items.append(loop)
+        else:
+            items.append(c_ast.If(matches, block(self._match_body(node, ident(low))), None))
+        return [block(items)]
+
+    def sequential(self, node: Find, template: FindChoice) -> list:
+        names = self.names
+        state = node.state_name
+        key = self.fresh("key")
+        low, high = lower_bound(node.lower, names), upper_bound(node.upper, names)
+        inside = binary("&&", binary(">=", ident(state), low), binary("<=", ident(state), high))
+        advance = binary("<" if template.keys_increasing else ">", self._read_at(node, state), ident(key))
+        step = c_ast.UnaryOp("p++" if template.direction > 0 else "p--", ident(state))
+        items = [declare(key, INDEX, affine(node.key, names), const_=True),
+                 c_ast.While(binary("&&", inside, advance), step)]
+        matched = binary("&&", inside, binary("==", self._read_at(node, state), ident(key)))
+        items.append(c_ast.If(matched, block(self._match_body(node, ident(state)) + [step]), None))
+        return [block(items)]
+
+    def hashmap(self, node: Find, template: FindChoice) -> list:
+        names = self.names
+        table, offset, size = node.table_name, f"{node.table_name}_low", f"{node.table_name}_size"
+        key, position = self.fresh("key"), self.fresh("q")
+        low, high = lower_bound(node.lower, names), upper_bound(node.upper, names)
+        items = [declare(key, INDEX, binary("-", affine(node.key, names), ident(offset)), const_=True)]
+        found = block([
+            declare(position, INDEX, binary("-", c_ast.ArrayRef(ident(table), ident(key)), const(1)), const_=True),
+            c_ast.If(conjunction([binary(">=", ident(position), low), binary("<=", ident(position), high),
+                                  binary("==", self._read_at(node, position), affine(node.key, names))]),
+                     block(self._match_body(node, ident(position))), None)])
+        items.append(c_ast.If(binary("&&", binary(">=", ident(key), const(0)),
+                                     binary("<", ident(key), ident(size))), found, None))
+        return [block(items)]
+
+
+# ----------------------------------------------------------------------------- state placement
+
+
+def place_find_state(nodes: list[Node]) -> list[Node]:
+    """Insert where each SeqIter/HashMap find's state starts (Section 8.5).
+
+    The state of a find with state indices SIGMA starts right before the outermost
+    enclosing loop whose index is not in SIGMA (or right before the find itself).
+    """
+    placed: set[int] = set()
+
+    def visit(items: list[Node]) -> list[Node]:
+        result: list[Node] = []
+        for item in items:
+            if isinstance(item, (Loop, Find)):
+                for find in walk([item]):
+                    if (isinstance(find, Find) and find.template.kind in ("seqiter", "hashmap")
+                            and id(find) not in placed
+                            and (item is find or item.variable not in find.template.state)):
+                        placed.add(id(find))
+                        result.append(StateInit(find))
+            if isinstance(item, (Loop, Guard, Find)):
+                item.body = visit(item.body)
+            result.append(item)
+        return result
+
+    return visit(nodes)
+
+
+# ----------------------------------------------------------------------------- the function
+
+
+@dataclass
+class KernelSource:
+    function: str
+    source: str
+    header: str
+    prototype: str
+
+
+def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
+                    ranges: dict, zero_output: bool) -> KernelSource:
+    """The C source of a kernel running each statement's scanned loop nest in turn.
+
+    ``tensors``: name -> (layout, placement names, is_output) in parameter order.
+    """
+    output_name = statements[0].output.tensor
+    scalar_output = output_name if output_name not in tensors else None
+    emitter = Emitter(names, scalar_output, ranges)
+    parameters = []
+    body: list = []
+    for tensor, (layout, mapping, _) in tensors.items():
+        parameters.append(declare(tensor, f"struct {struct_name(layout)}", pointer=True))
+        for field_ in layout.fields:
+            local = mapping.get(field_.name, f"{tensor}_{field_.name}")
+            if local != f"{tensor}_{field_.name}":
+                continue  # shared: the source tensor's local serves
+            member = c_ast.StructRef(ident(tensor), "->", ident(field_.name))
+            if field_.is_scalar:
+                body.append(declare(local, INDEX, member, const_=True))
+            else:
+                body.append(declare(local, field_.c_type, member, pointer=True, restrict=True))
+    if scalar_output:
+        parameters.append(declare(scalar_output, "double", pointer=True))
+    first = scans[0]
+    defined = set()
+    for scan in scans:
+        for extent, expression in scan.extents.items():
+            if extent not in defined:
+                body.append(declare(extent, INDEX, affine(expression, names), const_=True))
+                defined.add(extent)
+    checks = [condition(c, names) for scan in scans for c in scan.shape_checks]
+    if checks:
+        body.append(c_ast.If(c_ast.UnaryOp("!", conjunction(checks)), c_ast.Return(const(SHAPE_MISMATCH)), None))
+    if zero_output:
+        body.extend(_zero_output(tensors, output_name, names, scalar_output))
+    elif scalar_output:
+        body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
+    nests: list = []
+    for scan in scans:
+        nest = emitter.nodes(place_find_state(scan.nodes))
+        guards = [condition(c, names) for c in scan.entry_guards]
+        nests.extend([c_ast.If(conjunction(guards), block(nest), None)] if guards else nest)
+    body.extend(emitter.entry)
+    body.extend(nests)
+    if scalar_output:
+        body.append(assign(c_ast.UnaryOp("*", ident(scalar_output)), ident(f"{scalar_output}_sum")))
+    body.extend(emitter.epilogue)
+    body.append(c_ast.Return(const(0)))
+    declarator = c_ast.FuncDecl(c_ast.ParamList(parameters),
+                                c_ast.TypeDecl(function_name, [], None, c_ast.IdentifierType(["int"])))
+    declaration = c_ast.Decl(function_name, [], [], [], [], declarator, None, None)
+    definition = c_ast.FuncDef(declaration, None, block(body))
+    generator = c_generator.CGenerator()
+    prototype = generator.visit(declaration) + ";"
+    layouts = [layout for layout, _, _ in tensors.values()]
+    guard = f"SPF_{function_name.upper()}_H"
+    header = header_text(layouts, [prototype], guard)
+    structs = header_text(layouts, [], guard + "_STRUCTS")
+    source = PRELUDE + "\n" + structs + "\n" + generator.visit(c_ast.FileAST([definition]))
+    return KernelSource(function_name, source, header, prototype)
+
+
+def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | None) -> list:
+    if scalar_output:
+        return [declare(f"{scalar_output}_sum", "double", const(0.0))]
+    layout, mapping, _ = tensors[output]
+    value_field = layout.field(layout.values_field)
+    array = mapping[layout.values_field]
+    size = None
+    for dimension in value_field.dimensions:
+        term = arith(_renamed(dimension, mapping), names)
+        size = term if size is None else binary("*", size, term)
+    position = "spf_zero"
+    return [c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
+                      binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
+                      assign(c_ast.ArrayRef(ident(array), ident(position)), const(0.0)))]
+
+
+def _renamed(expression, mapping):
+    from spf.layout_library.model import Name
+    return expression.substitute({k: Name(v) for k, v in mapping.items()})

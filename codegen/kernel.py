@@ -1,0 +1,267 @@
+"""``spf.compile``: from an expression and layouts to a callable C kernel.
+
+expression + layouts -> iteration spaces (one per term) -> scan with find synthesis
+-> C (one function) -> shared library (cached) -> :class:`Kernel`, which packs its
+inputs when needed, allocates the output, calls the C function and returns numpy for
+dense outputs, an :class:`spf.Tensor` for outputs that share an input's sparsity, and
+a float for scalar outputs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from spf.errors import SpfError
+from spf.expressions import Affine
+from spf.iteration_space import iteration_space
+from spf.packing import Tensor, pack
+from spf.properties import Range
+
+from .build import CFLAGS, build_shared_library, load_function
+from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, KernelSource, Names, kernel_function
+from .find import TEMPLATES, FindReport, synthesize
+from .loops import render
+from .scan import readable_names, scan
+from .structs import ctypes_struct, marshal, output_struct
+
+FIND_POLICIES = ("auto", "seqiter", "binary", "hashmap", "linear")
+
+
+class FindRefused(SpfError):
+    """A requested find template that is not proven valid."""
+
+
+@dataclass
+class Kernel:
+    """A compiled kernel: ``kernel(A=..., x=...)`` runs it; ``c_source`` is its C."""
+
+    expression: str
+    spaces: list
+    scans: list
+    reports: list[FindReport]
+    source: KernelSource
+    tensors: dict  # name -> (layout, placement names, is_output)
+    output: str
+    flags: list[str]
+    codegen_seconds: float = 0.0
+    _function: object = field(default=None, repr=False)
+
+    @property
+    def c_source(self) -> str:
+        return self.source.source
+
+    @property
+    def header(self) -> str:
+        return self.source.header
+
+    @property
+    def function_name(self) -> str:
+        return self.source.function
+
+    def build(self) -> "Kernel":
+        """Compile the C (cached by a hash of source and flags) and load it."""
+        if self._function is None:
+            path = build_shared_library(self.c_source, self.flags, name=self.function_name)
+            argument_types = [ctypes.POINTER(ctypes_struct(layout)) for layout, _, _ in self.tensors.values()]
+            if self.output not in self.tensors:
+                argument_types.append(ctypes.POINTER(ctypes.c_double))
+            self._function = load_function(path, self.function_name, argument_types)
+        return self
+
+    def explain(self) -> str:
+        """The iteration space, the loop order, and each find with its chosen and rejected templates."""
+        parts = []
+        for space, scanned in zip(self.spaces, self.scans):
+            parts.append(str(space))
+            parts.append("loop nest:")
+            parts.append("  " + render(scanned.nodes, "  ").lstrip())
+        if self.reports:
+            parts.append("finds:")
+            parts.extend("  " + str(r).replace("\n", "\n  ") for r in self.reports)
+        else:
+            parts.append("finds: none (every index is a loop or an assignment)")
+        return "\n".join(parts)
+
+    # -- running
+    def __call__(self, **arguments):
+        self.build()
+        inputs = {}
+        for name, (layout, _, is_output) in self.tensors.items():
+            if is_output:
+                continue
+            if name not in arguments:
+                raise SpfError(f"missing input {name}")
+            value = arguments[name]
+            if isinstance(value, Tensor) and value.layout.spec == layout.spec:
+                inputs[name] = value
+            else:
+                inputs[name] = pack(layout, value, name=name)
+        unknown = set(arguments) - set(inputs)
+        if unknown:
+            raise SpfError(f"unknown argument(s) {sorted(unknown)}; inputs are {sorted(inputs)}")
+        extents = self._extents(inputs)
+        structs, keep_alive = [], []
+        result = None
+        for name, (layout, mapping, is_output) in self.tensors.items():
+            if is_output:
+                fields, result = self._allocate_output(name, layout, mapping, inputs, extents)
+                struct, alive = output_struct(layout, fields, name)
+            else:
+                struct, alive = marshal(inputs[name], layout)
+            structs.append(ctypes.byref(struct))
+            keep_alive.extend(alive)
+            keep_alive.append(struct)
+        scalar = None
+        if self.output not in self.tensors:
+            scalar = ctypes.c_double(0.0)
+            structs.append(ctypes.byref(scalar))
+        status = self._function(*structs)
+        if status == SHAPE_MISMATCH:
+            raise SpfError("the kernel found that the tensors' shapes disagree")
+        if status == OUT_OF_MEMORY:
+            raise MemoryError("the kernel could not allocate its find tables")
+        if status != 0:
+            raise SpfError(f"the kernel returned error code {status}")
+        del keep_alive
+        return scalar.value if scalar is not None else result
+
+    def _extents(self, inputs: dict) -> dict[str, int]:
+        extents: dict[str, tuple[int, str]] = {}
+        statement = self.spaces[0].statement
+        accesses = [a for space in self.spaces for a in space.statement.terms[0].factors]
+        for access in accesses:
+            tensor = inputs.get(access.tensor)
+            if tensor is None:
+                continue
+            if len(tensor.shape) != len(access.indices):
+                raise SpfError(f"{access.tensor} has order {len(tensor.shape)}, the expression uses "
+                               f"{len(access.indices)} indices")
+            for index, extent in zip(access.indices, tensor.shape):
+                if index in extents and extents[index][0] != extent:
+                    other_extent, other = extents[index]
+                    raise SpfError(f"index {index} has extent {extent} in {access.tensor} but "
+                                   f"{other_extent} in {other}")
+                extents.setdefault(index, (extent, access.tensor))
+        missing = [i for i in statement.output.indices if i not in extents]
+        if missing:
+            raise SpfError(f"no input gives the extent of output index {missing}")
+        return {index: value for index, (value, _) in extents.items()}
+
+    def _allocate_output(self, name, layout, mapping, inputs, extents):
+        statement = self.spaces[0].statement
+        shape = tuple(extents[i] for i in statement.output.indices)
+        fields: dict[str, object] = dict(layout.compute_scalars(shape))
+        shared_source = None
+        for field_ in layout.fields:
+            local = mapping.get(field_.name, "")
+            if not local.startswith(f"{name}_"):
+                source = local.split("_", 1)[0]
+                shared_source = source
+                fields[field_.name] = inputs[source].fields[field_.name]
+        for field_ in layout.fields:
+            if field_.name in fields:
+                continue
+            if field_.name == layout.values_field:
+                dimensions = tuple(int(d.evaluate(fields)) for d in field_.dimensions)
+                fields[field_.name] = np.zeros(dimensions, dtype=field_.numpy_dtype)
+            else:
+                raise SpfError(f"output {name}: field {field_.name} of {layout.spec} is unknown "
+                               "before the kernel runs")
+        for field_ in layout.fields:
+            if field_.is_array and field_.name != layout.values_field:
+                fields[field_.name] = np.ascontiguousarray(fields[field_.name], dtype=field_.numpy_dtype)
+        if shared_source is None:
+            values = fields[layout.values_field]
+            result = values.reshape(shape) if layout.name.startswith("Dense") else None
+            if result is None:
+                result = Tensor(layout, shape, fields, name)
+            return fields, result
+        return fields, Tensor(layout, shape, fields, name)
+
+
+# ----------------------------------------------------------------------------- compile
+
+
+def _allowed(policy: str) -> tuple[str, ...]:
+    if policy == "auto":
+        return TEMPLATES
+    if policy == "linear":
+        return ("direct", "linear")
+    return ("direct", policy)
+
+
+def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
+                   parallel: bool = False, schedule=None, order=None, flags=None) -> Kernel:
+    """Compile ``expression`` for the given layouts (see ``spf.compile``)."""
+    if find not in FIND_POLICIES:
+        raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
+    if schedule is not None:
+        raise SpfError("schedules (recipes, autoscheduling) are not supported yet")
+    started = time.perf_counter()
+    space = iteration_space(expression, layouts, share=share)
+    reports: list[FindReport] = []
+    scans = []
+    for statement_space in space.statements:
+        calls = statement_space.set.call_table
+
+        def choose(site, calls=calls, statement_space=statement_space):
+            report = synthesize(site, calls, statement_space.properties, _allowed(find))
+            reports.append(report)
+            if report.chosen.kind == "linear" and find not in ("auto", "linear"):
+                reasons = "; ".join(f"{kind}: {reason}" for kind, reason in report.rejected)
+                raise FindRefused(f"find={find!r} is not valid for {report.condition} "
+                                  f"(find over {site.variable}): {reasons}")
+            return report.chosen
+
+        scans.append(scan(statement_space, order, choose))
+    tensors: dict = {}
+    for statement_space in space.statements:
+        for name, placement in statement_space.placements.items():
+            is_output = name == space.expression.output.tensor
+            tensors.setdefault(name, (placement.layout, dict(placement.names), is_output))
+    output = space.expression.output.tensor
+    # outputs last, as in the signature users see: inputs..., output
+    tensors = {k: v for k, v in tensors.items() if not v[2]} | {k: v for k, v in tensors.items() if v[2]}
+    names = _names(space, scans)
+    ranges = _ranges(space)
+    digest = hashlib.sha256(f"{expression}|{sorted((k, v[0].spec) for k, v in tensors.items())}|"
+                            f"{share}|{find}|{order}".encode()).hexdigest()[:10]
+    function_name = f"spf_kernel_{digest}"
+    zero = not space.expression.accumulate
+    source = kernel_function(function_name, scans, [s.statement for s in space.statements], tensors,
+                             names, ranges, zero)
+    seconds = time.perf_counter() - started
+    return Kernel(expression, list(space.statements), scans, reports, source, tensors, output,
+                  list(flags or CFLAGS), seconds)
+
+
+def _names(space, scans) -> Names:
+    arrays: dict[str, tuple] = {}
+    from spf.layout_library.model import Name
+    for statement_space in space.statements:
+        for placement in statement_space.placements.values():
+            mapping = {k: Name(v) for k, v in placement.names.items()}
+            for field_ in placement.layout.arrays:
+                arrays.setdefault(placement.names[field_.name],
+                                  tuple(d.substitute(mapping) for d in field_.dimensions))
+    taken = set(arrays)
+    for statement_space in space.statements:
+        taken |= set(statement_space.set.variables) | set(statement_space.set.parameters)
+    readable: dict[str, str] = {}
+    for scanned in scans:
+        readable.update(readable_names(scanned.calls, taken | set(readable.values())))
+    return Names(arrays, readable)
+
+
+def _ranges(space) -> dict[str, tuple[Affine, Affine]]:
+    ranges = {}
+    for statement_space in space.statements:
+        for prop in statement_space.properties:
+            if isinstance(prop, Range):
+                ranges.setdefault(prop.arrays[0], (prop.low, prop.high))
+    return ranges

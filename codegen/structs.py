@@ -1,0 +1,259 @@
+"""The C ABI of kernels: one struct per layout, its header text, and its ctypes mirror.
+
+Every layout becomes ``struct spf_NAME`` (parameters appended: ``spf_BCSR_R2_C3``)
+with one member per field of the layout file, in declaration order: scalars as their
+C type, arrays as pointers to their element type.  Multi-dimensional arrays are one
+flat row-major block.  :func:`marshal` and :func:`output_struct` fill the ctypes
+mirror from a packed :class:`spf.Tensor` or from arrays the caller allocated.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from math import prod
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+from pycparser import c_ast, c_generator
+
+from spf.errors import SpfError
+
+# ----------------------------------------------------------------------------- names
+
+_NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_]")
+
+
+def sanitize_identifier(text: str) -> str:
+    """``text`` with every character outside ``[A-Za-z0-9_]`` replaced by ``_``."""
+    identifier = _NOT_IDENTIFIER.sub("_", text)
+    if not identifier or identifier[0].isdigit():
+        identifier = "_" + identifier
+    return identifier
+
+
+def struct_name(layout) -> str:
+    """The C struct tag of a layout: ``spf_CSR``, ``spf_BCSR_R2_C3`` (parameters in declaration order)."""
+    layout = as_layout(layout)
+    bound = "".join(f"_{key}{value}" for key, value in layout.parameters.items())
+    return _NOT_IDENTIFIER.sub("_", f"spf_{layout.name}{bound}")
+
+
+def as_layout(layout):
+    """A :class:`Layout` from a Layout or a spec string; families are refused."""
+    if isinstance(layout, str):
+        from spf.layout_library import load_layout
+        layout = load_layout(layout)
+    if not hasattr(layout, "fields"):
+        raise SpfError(f"{layout} is a layout family; pick one member (e.g. with .resolve(order))")
+    return layout
+
+
+# ----------------------------------------------------------------------------- C declarations
+
+def _type_decl(name: str, c_type: str) -> c_ast.TypeDecl:
+    return c_ast.TypeDecl(name, [], None, c_ast.IdentifierType([c_type]))
+
+
+def _member(field) -> c_ast.Decl:
+    """``int numRows;`` for a scalar, ``double *data;`` for an array."""
+    declarator = _type_decl(field.name, field.c_type)
+    if field.is_array:
+        declarator = c_ast.PtrDecl([], declarator)
+    return c_ast.Decl(field.name, [], [], [], [], declarator, None, None)
+
+
+def struct_declaration(layout) -> c_ast.Decl:
+    """``struct NAME { ... };``: one member per field, in the layout file's order."""
+    layout = as_layout(layout)
+    members = [_member(field) for field in layout.fields]
+    struct = c_ast.Struct(struct_name(layout), members)
+    return c_ast.Decl(None, [], [], [], [], struct, None, None)
+
+
+def _c_text(nodes: Sequence[c_ast.Node]) -> str:
+    return c_generator.CGenerator().visit(c_ast.FileAST(list(nodes)))
+
+
+def _comment(lines: Iterable[str]) -> str:
+    body = "\n".join(f" * {line}".rstrip() for line in lines)
+    return f"/*\n{body}\n */\n"
+
+
+ABI_COMMENT = (
+    "ABI of the kernels declared below:",
+    "",
+    "- one struct per layout, with exactly the layout file's fields in its order:",
+    "  scalars by value (int, int64_t), arrays as pointers to their elements;",
+    "- a multi-dimensional array is one flat block in row-major order",
+    "  (a[i][j] of a [n][m] array is a[i*m + j]);",
+    "- kernels return 0 on success and a nonzero error code otherwise;",
+    "- kernels do not keep any pointer after they return;",
+    "- thread-safety: a kernel may be called concurrently on different outputs.",
+)
+
+
+def _struct_comment(layout) -> str:
+    lines = [f"{layout.spec}: {layout.description}" if layout.description else layout.spec]
+    flattened = [field for field in layout.fields if len(field.dimensions) > 1]
+    for field in flattened:
+        lines.append(f"  {field.name}: {field.type}"
+                     + "".join(f"[{extent}]" for extent in field.dimensions)
+                     + ", flattened row-major")
+    return _comment(lines)
+
+
+def _prototype_text(prototype: c_ast.Decl | str) -> str:
+    if isinstance(prototype, c_ast.Node):
+        return _c_text([prototype])
+    text = prototype.strip()
+    return text if text.endswith(";") else text + ";"
+
+
+def header_text(layouts: Iterable, kernel_prototypes: Sequence[c_ast.Decl] | Sequence[str] = (),
+                guard: str = "SPF_KERNEL_H") -> str:
+    """A complete header: include guard, ``<stdint.h>``, the ABI comment, each struct once, prototypes."""
+    guard = sanitize_identifier(guard)
+    parts = [f"#ifndef {guard}\n#define {guard}\n\n#include <stdint.h>\n\n", _comment(ABI_COMMENT), "\n"]
+    seen: set[str] = set()
+    for layout in map(as_layout, layouts):
+        if struct_name(layout) in seen:
+            continue
+        seen.add(struct_name(layout))
+        parts += [_struct_comment(layout), _c_text([struct_declaration(layout)]), "\n"]
+    parts += [_prototype_text(prototype).rstrip("\n") + "\n" for prototype in kernel_prototypes]
+    parts.append(f"\n#endif /* {guard} */\n")
+    return "".join(parts)
+
+
+# ----------------------------------------------------------------------------- ctypes
+
+SCALAR_CTYPES = {"int": ctypes.c_int, "int64": ctypes.c_int64}
+ELEMENT_CTYPES = {"int": ctypes.c_int32, "int64": ctypes.c_int64, "uint8": ctypes.c_uint8,
+                  "double": ctypes.c_double, "float": ctypes.c_float}
+
+_structs: dict[tuple, type[ctypes.Structure]] = {}
+
+
+def _ctype(field) -> type:
+    if field.is_array:
+        return ctypes.POINTER(ELEMENT_CTYPES[field.type])
+    return SCALAR_CTYPES[field.type]
+
+
+def ctypes_struct(layout) -> type[ctypes.Structure]:
+    """The ctypes Structure matching :func:`struct_declaration` (one class per struct name and fields)."""
+    layout = as_layout(layout)
+    members = tuple((field.name, _ctype(field)) for field in layout.fields)
+    key = (struct_name(layout), members)
+    if key not in _structs:
+        _structs[key] = type(struct_name(layout), (ctypes.Structure,), {"_fields_": list(members)})
+    return _structs[key]
+
+
+# ----------------------------------------------------------------------------- marshalling
+
+def _scalar(value, field, tensor: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise SpfError(f"tensor {tensor}: field {field.name} must be an integer, got {value!r}")
+    bits = 8 * ctypes.sizeof(SCALAR_CTYPES[field.type])
+    if not -(1 << (bits - 1)) <= int(value) < (1 << (bits - 1)):
+        raise SpfError(f"tensor {tensor}: field {field.name} = {value} does not fit in {field.c_type}")
+    return int(value)
+
+
+def _scalars(layout, fields: Mapping[str, object], tensor: str) -> dict[str, int]:
+    values = {}
+    for field in layout.scalars:
+        if field.name not in fields:
+            raise SpfError(f"tensor {tensor}: field {field.name} of layout {layout.spec} is missing")
+        values[field.name] = _scalar(fields[field.name], field, tensor)
+    return values
+
+
+def _length(field, scalars: Mapping[str, int], shape: Sequence[int] | None, tensor: str) -> int:
+    """The number of elements of an array field (product of its evaluated dimensions)."""
+    env: dict[str, object] = dict(scalars)
+    if shape is not None:
+        env["shape"] = tuple(shape)
+    try:
+        return prod(int(extent.evaluate(env)) for extent in field.dimensions)
+    except SpfError as error:
+        raise SpfError(f"tensor {tensor}: cannot size field {field.name}: {error}") from None
+
+
+def _shape(layout, scalars: Mapping[str, int]) -> tuple[int, ...] | None:
+    """The logical shape from the scalar fields, or None when they do not determine it."""
+    try:
+        return tuple(int(extent.evaluate(scalars)) for extent in layout.shape)
+    except SpfError:
+        return None
+
+
+def _fill(layout, fields: Mapping[str, object], tensor: str, shape: Sequence[int] | None,
+          convert) -> tuple[ctypes.Structure, list[np.ndarray]]:
+    """The struct of ``layout`` from ``fields``; ``convert(array, field)`` gives the flat array to point at."""
+    scalars = _scalars(layout, fields, tensor)
+    if shape is None:
+        shape = _shape(layout, scalars)
+    struct = ctypes_struct(layout)()
+    keep_alive: list[np.ndarray] = []
+    for field in layout.fields:
+        if field.is_scalar:
+            setattr(struct, field.name, scalars[field.name])
+            continue
+        if field.name not in fields:
+            raise SpfError(f"tensor {tensor}: field {field.name} of layout {layout.spec} is missing")
+        array = convert(fields[field.name], field)
+        expected = _length(field, scalars, shape, tensor)
+        if array.size != expected:
+            raise SpfError(f"tensor {tensor}: field {field.name} has {array.size} elements, "
+                           f"layout {layout.spec} needs {expected}")
+        keep_alive.append(array)
+        setattr(struct, field.name, array.ctypes.data_as(_ctype(field)))
+    return struct, keep_alive
+
+
+def marshal(tensor, layout=None) -> tuple[ctypes.Structure, list[np.ndarray]]:
+    """The struct of a Tensor (arrays converted to the declared dtype, flattened) and the arrays to keep alive.
+
+    ``layout`` defaults to the tensor's; a different struct than the tensor's is refused.
+    """
+    layout = as_layout(layout) if layout is not None else tensor.layout
+    if struct_name(layout) != struct_name(tensor.layout):
+        raise SpfError(f"tensor {tensor.name} is stored in {tensor.layout.spec}, not {layout.spec}")
+
+    def convert(value, field) -> np.ndarray:
+        try:
+            return np.ascontiguousarray(value, dtype=field.numpy_dtype).reshape(-1)
+        except (TypeError, ValueError) as error:
+            raise SpfError(f"tensor {tensor.name}: field {field.name} is not a {field.type} array: "
+                           f"{error}") from None
+
+    return _fill(layout, tensor.fields, tensor.name, tensor.shape, convert)
+
+
+def output_struct(layout, fields: Mapping[str, object], name: str = "output"
+                  ) -> tuple[ctypes.Structure, list[np.ndarray]]:
+    """The struct of an output whose arrays the caller allocated; the kernel writes into them.
+
+    Each array must already be a writable C-contiguous numpy array of the field's dtype:
+    anything else is refused (a copy would hide the kernel's writes).
+    """
+    layout = as_layout(layout)
+
+    def convert(value, field) -> np.ndarray:
+        problem = None
+        if not isinstance(value, np.ndarray):
+            problem = f"is a {type(value).__name__}, not a numpy array"
+        elif value.dtype != field.numpy_dtype:
+            problem = f"has dtype {value.dtype}, not {field.numpy_dtype}"
+        elif not value.flags.c_contiguous:
+            problem = "is not C-contiguous"
+        elif not value.flags.writeable:
+            problem = "is read-only"
+        if problem:
+            raise SpfError(f"tensor {name}: output field {field.name} {problem}")
+        return value.reshape(-1)  # a view: contiguous
+
+    return _fill(layout, fields, name, None, convert)
