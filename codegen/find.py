@@ -79,6 +79,11 @@ class FindReport:
 # ----------------------------------------------------------------------------- Z3 encoding
 
 
+def _term_ids(arguments: tuple) -> tuple[int, ...]:
+    """A deterministic order for argument tuples without printing them (printing is slow)."""
+    return tuple(term.get_id() for term in arguments)
+
+
 class Encoding:
     """Z3 terms for one or two instances of the enclosing loops and the find."""
 
@@ -92,6 +97,7 @@ class Encoding:
         self.loop_variables = [f.variable for f in site.outer if f.kind in ("loop", "find") and f.variable]
         self.local_names = {f.variable for f in site.outer if f.variable} | {site.variable}
         self.dimension_names = set(calls)
+        self._contexts: dict[str, tuple[list, dict]] = {}
 
     def begin(self) -> None:
         """Start a new query: properties are instantiated on its own terms only."""
@@ -140,6 +146,19 @@ class Encoding:
 
     def context(self, suffix: str) -> list:
         """C2 and C3 for one instance: bounds, assignments and guards of the outer levels."""
+        if suffix in self._contexts:
+            facts, applications = self._contexts[suffix]
+            for function, arguments in applications.items():
+                self.applications.setdefault(function, set()).update(arguments)
+            return list(facts)
+        saved, self.applications = self.applications, {}
+        facts = self._context(suffix)
+        self._contexts[suffix] = (facts, {f: set(a) for f, a in self.applications.items()})
+        for function, arguments in saved.items():
+            self.applications.setdefault(function, set()).update(arguments)
+        return list(facts)
+
+    def _context(self, suffix: str) -> list:
         facts = []
         for level in self.site.outer:
             variable = z3.Int(level.variable + suffix) if level.variable else None
@@ -161,12 +180,12 @@ class Encoding:
             name = prop.arrays[0]
             if name not in self.functions:
                 continue
-            positions = sorted(self.applications.get(name, ()), key=str)
+            positions = sorted(self.applications.get(name, ()), key=_term_ids)
             segments = []
             if isinstance(prop, PeriodicMonotonic) and prop.period is None:
                 pointer = prop.arrays[1]
                 if pointer in self.functions:
-                    segments = [a[0] for a in sorted(self.applications.get(pointer, ()), key=str)]
+                    segments = [a[0] for a in sorted(self.applications.get(pointer, ()), key=_term_ids)]
                     segments += [s - 1 for s in segments]
             if isinstance(prop, Range):
                 missing = [n for n in prop.low.names() | prop.high.names() if n not in self.constants]
