@@ -89,6 +89,11 @@ class Kernel:
 
     # -- running
     def __call__(self, **arguments):
+        return self.bind(**arguments)()
+
+    def bind(self, **arguments) -> "BoundKernel":
+        """Pack and marshal the inputs and allocate the output once; calling the result
+        runs only the C function (what an application linking the library pays)."""
         self.build()
         inputs = {}
         for name, (layout, _, is_output) in self.tensors.items():
@@ -120,15 +125,7 @@ class Kernel:
         if self.output not in self.tensors:
             scalar = ctypes.c_double(0.0)
             structs.append(ctypes.byref(scalar))
-        status = self._function(*structs)
-        if status == SHAPE_MISMATCH:
-            raise SpfError("the kernel found that the tensors' shapes disagree")
-        if status == OUT_OF_MEMORY:
-            raise MemoryError("the kernel could not allocate its find tables")
-        if status != 0:
-            raise SpfError(f"the kernel returned error code {status}")
-        del keep_alive
-        return scalar.value if scalar is not None else result
+        return BoundKernel(self._function, structs, keep_alive, result, scalar)
 
     def _extents(self, inputs: dict) -> dict[str, int]:
         extents: dict[str, tuple[int, str]] = {}
@@ -182,6 +179,28 @@ class Kernel:
                 result = Tensor(layout, shape, fields, name)
             return fields, result
         return fields, Tensor(layout, shape, fields, name)
+
+
+@dataclass
+class BoundKernel:
+    """A kernel with its arguments in place: each call runs the C function once and
+    returns the (reused) output."""
+
+    function: object
+    structs: list
+    keep_alive: list
+    result: object
+    scalar: ctypes.c_double | None
+
+    def __call__(self):
+        status = self.function(*self.structs)
+        if status == SHAPE_MISMATCH:
+            raise SpfError("the kernel found that the tensors' shapes disagree")
+        if status == OUT_OF_MEMORY:
+            raise MemoryError("the kernel could not allocate its find tables")
+        if status != 0:
+            raise SpfError(f"the kernel returned error code {status}")
+        return self.scalar.value if self.scalar is not None else self.result
 
 
 # ----------------------------------------------------------------------------- compile

@@ -1,0 +1,151 @@
+"""SpMV and SpMSpV on the real matrices: spf against scipy.sparse and SuiteSparse:GraphBLAS.
+
+Run: python benchmarks/spmv_spmspv.py [--matrices DIR] [--densities 0.001,0.01,0.1,0.5] [--limit N]
+
+Like is compared with like, serially (GraphBLAS is set to one thread, as spf's kernels
+here are serial):
+
+* SpMV ``y = A x``, x dense: spf with A in CSR; scipy ``A @ x`` (CSR); GraphBLAS
+  ``A.mxv(x)`` with A in CSR.
+* SpMSpV ``y = A x``, x sparse with the given density: spf with A in CSR and x a
+  sorted sparse vector, for each find (seqiter, hashmap, binary, auto); GraphBLAS
+  ``A.mxv(x)`` with A in CSR; and GraphBLAS's fastest form ``x.vxm(A.T)`` on a
+  row-major transpose (it walks only A's columns where x is nonzero) against spf with A
+  in CSC and the loop order driven by x's nonzeros.
+
+spf is timed through a bound kernel (inputs packed once, as an application linking the
+library would), the others through their Python calls.  Each time is the median of
+repeated runs; ratios are baseline time / spf time (above 1: spf is faster), summarised
+as geometric means.  GraphBLAS's output is a sparse vector, spf's a dense one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.io
+import scipy.sparse as sparse
+
+import spf
+
+DEFAULT_MATRICES = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "matrices"
+FINDS = ("seqiter", "hashmap", "binary", "auto")
+
+
+def median_time(function, budget: float = 0.2, least: int = 5, most: int = 200) -> float:
+    function()  # warm up
+    times: list[float] = []
+    started = time.perf_counter()
+    while len(times) < least or (time.perf_counter() - started < budget and len(times) < most):
+        begin = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - begin)
+    return statistics.median(times)
+
+
+def geometric_mean(values: list[float]) -> float:
+    values = [v for v in values if v > 0 and math.isfinite(v)]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def sparse_vector(size: int, density: float, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    count = max(1, int(round(size * density)))
+    vector = np.zeros(size)
+    vector[rng.choice(size, size=count, replace=False)] = rng.random(count) + 0.5
+    return vector
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matrices", type=Path, default=DEFAULT_MATRICES)
+    parser.add_argument("--densities", default="0.001,0.01,0.1,0.5")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N matrices (0: all)")
+    arguments = parser.parse_args()
+    try:
+        import graphblas as gb
+        gb.init("suitesparse", blocking=True)
+        gb.ss.config["nthreads"] = 1
+    except ImportError:
+        gb = None
+        print("python-graphblas is not installed (pip install '.[bench]'): GraphBLAS columns skipped")
+    paths = sorted(arguments.matrices.glob("*.mtx"))
+    if not paths:
+        sys.exit(f"no matrices in {arguments.matrices}")
+    if arguments.limit:
+        paths = paths[:arguments.limit]
+    densities = [float(d) for d in arguments.densities.split(",")]
+
+    spmv = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+    spmspv = {find: spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "SV", "y": "Dense"}, find=find)
+              for find in FINDS}
+    x_driven = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSC", "x": "SV", "y": "Dense"},
+                           order=["px", "j", "pAj", "pAi", "i", "py0"])
+
+    ratios: dict[str, list[float]] = {}
+
+    def record(key: str, baseline: float, ours: float) -> float:
+        ratio = baseline / ours
+        ratios.setdefault(key, []).append(ratio)
+        return ratio
+
+    print(f"{'matrix':<28} {'nnz':>8}  SpMV: spf us  scipy/spf  GB/spf")
+    for path in paths:
+        matrix = sparse.csr_matrix(scipy.io.mmread(path))
+        matrix.sum_duplicates()
+        x = np.random.default_rng(0).random(matrix.shape[1])
+        A_csr = spf.pack("CSR", matrix, name="A")
+        A_csc = spf.pack("CSC", matrix, name="A")
+        bound = spmv.bind(A=A_csr, x=x)
+        assert np.allclose(bound(), matrix @ x)
+        ours = median_time(bound)
+        line = f"{path.stem:<28} {matrix.nnz:>8}  {ours * 1e6:>10.1f}"
+        line += f"  {record('SpMV vs scipy', median_time(lambda: matrix @ x), ours):>9.2f}"
+        if gb is not None:
+            A_gb = gb.io.from_scipy_sparse(matrix)
+            x_gb = gb.Vector.from_dense(x)
+            line += f"  {record('SpMV vs GraphBLAS mxv', median_time(lambda: A_gb.mxv(x_gb).new()), ours):>6.2f}"
+            AT_gb = gb.io.from_scipy_sparse(matrix.T.tocsr())
+        print(line, flush=True)
+        for density in densities:
+            vector = sparse_vector(matrix.shape[1], density, seed=1)
+            x_sv = spf.pack("SV", vector, name="x")
+            reference = matrix @ vector
+            times = {}
+            for find, kernel in spmspv.items():
+                bound = kernel.bind(A=A_csr, x=x_sv)
+                assert np.allclose(bound(), reference)
+                times[find] = median_time(bound)
+            bound = x_driven.bind(A=A_csc, x=x_sv)
+            assert np.allclose(bound(), reference)
+            driven = median_time(bound)
+            cells = "  ".join(f"{f} {t * 1e6:.1f}us" for f, t in times.items())
+            line = f"  SpMSpV density {density:<6} {cells}  CSC x-driven {driven * 1e6:.1f}us"
+            if gb is not None:
+                indices = np.flatnonzero(vector)
+                x_gb = gb.Vector.from_coo(indices, vector[indices], size=matrix.shape[1])
+                mxv = median_time(lambda: A_gb.mxv(x_gb).new())
+                vxm = median_time(lambda: x_gb.vxm(AT_gb).new())
+                for find, t in times.items():
+                    record(f"SpMSpV {find} (CSR) vs GraphBLAS mxv, density {density}", mxv, t)
+                record(f"SpMSpV CSC x-driven vs GraphBLAS vxm(A.T), density {density}", vxm, driven)
+                line += f"  | GB mxv {mxv * 1e6:.1f}us  GB vxm(A.T) {vxm * 1e6:.1f}us"
+            scipy_vector = sparse.csc_matrix(vector.reshape(-1, 1))
+            scipy_time = median_time(lambda: matrix @ scipy_vector)
+            for find, t in times.items():
+                record(f"SpMSpV {find} (CSR) vs scipy, density {density}", scipy_time, t)
+            print(line, flush=True)
+
+    print("\ngeometric-mean speedups (baseline time / spf time; above 1 means spf is faster):")
+    for key, values in ratios.items():
+        print(f"  {key:<62} {geometric_mean(values):6.2f}  ({len(values)} matrices)")
+
+
+if __name__ == "__main__":
+    main()
