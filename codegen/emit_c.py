@@ -387,9 +387,18 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
 @dataclass
 class KernelSource:
     function: str
-    source: str
-    header: str
+    definition: str  # the function alone
     prototype: str
+    layouts: list
+
+
+def library_source(kernels: list[KernelSource], guard: str) -> tuple[str, str]:
+    """(C source, header) of a library holding several kernel functions over the same structs."""
+    layouts = kernels[0].layouts
+    header = header_text(layouts, [k.prototype for k in kernels], guard)
+    structs = header_text(layouts, [], guard + "_STRUCTS")
+    source = PRELUDE + "\n" + structs + "\n" + "\n".join(k.definition for k in kernels)
+    return source, header
 
 
 def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
@@ -448,11 +457,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     generator = c_generator.CGenerator()
     prototype = generator.visit(declaration) + ";"
     layouts = [layout for layout, _, _ in tensors.values()]
-    guard = f"SPF_{function_name.upper()}_H"
-    header = header_text(layouts, [prototype], guard)
-    structs = header_text(layouts, [], guard + "_STRUCTS")
-    source = PRELUDE + "\n" + structs + "\n" + generator.visit(c_ast.FileAST([definition]))
-    return KernelSource(function_name, source, header, prototype)
+    return KernelSource(function_name, generator.visit(c_ast.FileAST([definition])), prototype, layouts)
 
 
 def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | None) -> list:

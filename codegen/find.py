@@ -291,9 +291,7 @@ def _keys_ordered(encoding: Encoding, state: tuple[str, ...], increasing: bool) 
 def _state_indices(encoding: Encoding, valid) -> tuple[str, ...] | None:
     """Algorithm 3: start from every enclosing loop index and drop indices inner to outer."""
     loops = encoding.loop_variables
-    state = tuple(loops)
-    if not valid(state):
-        return None
+    state = tuple(loops)  # always valid: two instances equal on every loop index are one (C1)
     for variable in reversed(loops):
         trial = tuple(v for v in state if v != variable)
         if valid(trial):
@@ -355,8 +353,8 @@ def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
             raise ValueError(f"unknown find template {kind!r}")
         if choice is not None:
             report.valid.append(choice)
-            if not every_variant:
-                break
+            if not every_variant or choice.kind == "direct":
+                break  # a known position beats any search
         else:
             report.rejected.append((kind, reason))
     report.chosen = report.valid[0] if report.valid else LINEAR

@@ -23,7 +23,8 @@ from spf.packing import Tensor, pack
 from spf.properties import Range
 
 from .build import CFLAGS, build_shared_library, load_function
-from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, KernelSource, Names, kernel_function
+from .auto import SiteModel, site_cost, variants
+from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, KernelSource, Names, kernel_function, library_source
 from .find import TEMPLATES, FindReport, synthesize
 from .loops import render
 from .scan import readable_names, scan
@@ -42,36 +43,61 @@ class Kernel:
 
     expression: str
     spaces: list
-    scans: list
+    scans: list  # of the first variant
     reports: list[FindReport]
-    source: KernelSource
+    kernels: list[KernelSource]  # one C function per variant of the finds
+    variant_choices: list[tuple]  # the find choices of each variant, by site
+    site_models: list[SiteModel]
+    c_source: str
+    header: str
     tensors: dict  # name -> (layout, placement names, is_output)
     output: str
     flags: list[str]
+    ranges: dict
     codegen_seconds: float = 0.0
-    _function: object = field(default=None, repr=False)
-
-    @property
-    def c_source(self) -> str:
-        return self.source.source
-
-    @property
-    def header(self) -> str:
-        return self.source.header
+    _functions: list = field(default_factory=list, repr=False)
 
     @property
     def function_name(self) -> str:
-        return self.source.function
+        """The C function of the first (statically preferred) variant."""
+        return self.kernels[0].function
 
     def build(self) -> "Kernel":
-        """Compile the C (cached by a hash of source and flags) and load it."""
-        if self._function is None:
+        """Compile the C (cached by a hash of source and flags) and load every variant."""
+        if not self._functions:
             path = build_shared_library(self.c_source, self.flags, name=self.function_name)
             argument_types = [ctypes.POINTER(ctypes_struct(layout)) for layout, _, _ in self.tensors.values()]
             if self.output not in self.tensors:
                 argument_types.append(ctypes.POINTER(ctypes.c_double))
-            self._function = load_function(path, self.function_name, argument_types)
+            self._functions = [load_function(path, k.function, argument_types) for k in self.kernels]
         return self
+
+    def choose_variant(self, fields: dict[str, dict]) -> int:
+        """The variant with the lowest estimated cost for these operands (see codegen.auto)."""
+        if len(self.kernels) == 1:
+            return 0
+        stats: dict[str, float] = {}
+        lengths: dict[str, int] = {}
+        for name, (layout, mapping, _) in self.tensors.items():
+            for field_name, value in fields[name].items():
+                local = mapping.get(field_name, f"{name}_{field_name}")
+                if isinstance(value, np.ndarray):
+                    lengths.setdefault(local, value.shape[0] if value.ndim else 1)
+                else:
+                    stats.setdefault(local, float(value))
+        costs = []
+        for choices in self.variant_choices:
+            total = 0.0
+            for model, choice in zip(self.site_models, choices):
+                table = 0.0
+                if choice.kind == "hashmap" and model.call.function in self.ranges:
+                    low, high = self.ranges[model.call.function]
+                    from .auto import _evaluate
+                    size = _evaluate(high - low, stats)
+                    table = size if size is not None else 0.0
+                total += site_cost(model, choice, stats, lengths, table)
+            costs.append(total)
+        return int(np.argmin(costs))
 
     def explain(self) -> str:
         """The iteration space, the loop order, and each find with its chosen and rejected templates."""
@@ -112,9 +138,11 @@ class Kernel:
         extents = self._extents(inputs)
         structs, keep_alive = [], []
         result = None
+        outputs = {}
         for name, (layout, mapping, is_output) in self.tensors.items():
             if is_output:
                 fields, result = self._allocate_output(name, layout, mapping, inputs, extents)
+                outputs[name] = fields
                 struct, alive = output_struct(layout, fields, name)
             else:
                 struct, alive = marshal(inputs[name], layout)
@@ -125,7 +153,11 @@ class Kernel:
         if self.output not in self.tensors:
             scalar = ctypes.c_double(0.0)
             structs.append(ctypes.byref(scalar))
-        return BoundKernel(self._function, structs, keep_alive, result, scalar)
+        fields = {name: inputs[name].fields for name in inputs}
+        fields.update(outputs)
+        variant = self.choose_variant(fields)
+        return BoundKernel(self._functions[variant], structs, keep_alive, result, scalar,
+                           self.variant_choices[variant])
 
     def _extents(self, inputs: dict) -> dict[str, int]:
         extents: dict[str, tuple[int, str]] = {}
@@ -191,6 +223,7 @@ class BoundKernel:
     keep_alive: list
     result: object
     scalar: ctypes.c_double | None
+    choices: tuple = ()  # the find templates of the chosen variant
 
     def __call__(self):
         status = self.function(*self.structs)
@@ -223,14 +256,17 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         raise SpfError("schedules (recipes, autoscheduling) are not supported yet")
     started = time.perf_counter()
     space = iteration_space(expression, layouts, share=share)
+    every = find == "auto"
     reports: list[FindReport] = []
+    sites: list = []
     scans = []
     for statement_space in space.statements:
         calls = statement_space.set.call_table
 
         def choose(site, calls=calls, statement_space=statement_space):
-            report = synthesize(site, calls, statement_space.properties, _allowed(find))
+            report = synthesize(site, calls, statement_space.properties, _allowed(find), every_variant=every)
             reports.append(report)
+            sites.append((site, calls))
             if report.chosen.kind == "linear" and find not in ("auto", "linear"):
                 reasons = "; ".join(f"{kind}: {reason}" for kind, reason in report.rejected)
                 raise FindRefused(f"find={find!r} is not valid for {report.condition} "
@@ -246,17 +282,42 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     output = space.expression.output.tensor
     # outputs last, as in the signature users see: inputs..., output
     tensors = {k: v for k, v in tensors.items() if not v[2]} | {k: v for k, v in tensors.items() if v[2]}
-    names = _names(space, scans)
     ranges = _ranges(space)
     digest = hashlib.sha256(f"{expression}|{sorted((k, v[0].spec) for k, v in tensors.items())}|"
                             f"{share}|{find}|{order}".encode()).hexdigest()[:10]
-    function_name = f"spf_kernel_{digest}"
     zero = not space.expression.accumulate
-    source = kernel_function(function_name, scans, [s.statement for s in space.statements], tensors,
-                             names, ranges, zero)
+    statements = [s.statement for s in space.statements]
+
+    # one variant per combination of proven templates (auto), else the chosen one
+    valid = [_auto_candidates(r) if every else [r.chosen] for r in reports]
+    combinations = variants(valid)
+    variant_scans = [scans]
+    for choices in combinations[1:]:
+        queue = list(choices)
+        variant_scans.append([scan(s, order, lambda site: queue.pop(0)) for s in space.statements])
+    if every and combinations[0] != tuple(r.chosen for r in reports):
+        queue = list(combinations[0])
+        variant_scans[0] = [scan(s, order, lambda site: queue.pop(0)) for s in space.statements]
+    names = _names(space, [s for group in variant_scans for s in group])
+    kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if len(combinations) > 1 else ""),
+                               group, statements, tensors, names, ranges, zero)
+               for k, group in enumerate(variant_scans)]
+    source, header = library_source(kernels, f"SPF_KERNEL_{digest.upper()}_H")
+    models = [SiteModel([(f.variable, f.lower, f.upper) for f in site.outer
+                         if f.kind in ("loop", "find") and f.variable],
+                        site.lower, site.upper, site.call, calls) for site, calls in sites]
     seconds = time.perf_counter() - started
-    return Kernel(expression, list(space.statements), scans, reports, source, tensors, output,
-                  list(flags or CFLAGS), seconds)
+    return Kernel(expression, list(space.statements), variant_scans[0], reports, kernels, combinations,
+                  models, source, header, tensors, output, list(flags or CFLAGS), ranges, seconds)
+
+
+def _auto_candidates(report: FindReport) -> list:
+    """Proven templates worth a variant: direct alone when valid; linear only as a last resort."""
+    kinds = [c.kind for c in report.valid]
+    if "direct" in kinds:
+        return [report.valid[kinds.index("direct")]]
+    searching = [c for c in report.valid if c.kind != "linear"]
+    return searching or [report.chosen]
 
 
 def _names(space, scans) -> Names:
