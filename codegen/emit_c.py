@@ -91,6 +91,7 @@ class Names:
 
     arrays: dict[str, tuple]  # array name -> its dimensions (Arith), for flattening
     readable: dict[str, str] = field(default_factory=dict)  # UF dimension -> C name
+    extents: dict[str, str] = field(default_factory=dict)  # iteration index -> its extent constant
 
     def name(self, name: str) -> str:
         return self.readable.get(name, name)
@@ -228,7 +229,25 @@ class Emitter:
         if find.template.kind == "seqiter":
             find.state_name = self.fresh(f"{names.name(find.variable)}_position")
             start = low if find.template.direction > 0 else high
-            return [declare(find.state_name, INDEX, start)]
+            if not find.template.keyed:
+                return [declare(find.state_name, INDEX, start)]
+            # positions kept per value of a reduced state index (COO: per row)
+            (key,) = find.template.keyed
+            size = ident(names.extents[key])
+            index_type = c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([INDEX]))
+            allocation = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl([], index_type)),
+                                    call("malloc", binary("*", binary("+", size, const(1)),
+                                                          c_ast.UnaryOp("sizeof", c_ast.Typename(
+                                                              None, [], None, index_type)))))
+            self.entry.extend([
+                declare(find.state_name, INDEX, allocation, pointer=True),
+                c_ast.If(binary("==", ident(find.state_name), ident("NULL")),
+                         block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None)])
+            self.epilogue.append(call("free", ident(find.state_name)))
+            fill = self.fresh("start")
+            return [c_ast.For(c_ast.DeclList([declare(fill, INDEX, const(0))]),
+                              binary("<", ident(fill), size), c_ast.UnaryOp("p++", ident(fill)),
+                              assign(c_ast.ArrayRef(ident(find.state_name), ident(fill)), start))]
         # hashmap: a table from the searched array's values to positions (+1; 0 is empty),
         # allocated once; stale entries fail the lookup's range and value checks.
         find.table_name = self.fresh(f"{names.name(find.variable)}_table")
@@ -326,15 +345,23 @@ class Emitter:
         names = self.names
         state = node.state_name
         key = self.fresh("key")
+        saved = []
+        if template.keyed:
+            (key_variable,) = template.keyed
+            slot = c_ast.ArrayRef(ident(node.state_name), ident(names.name(key_variable)))
+            state = self.fresh("position")
+            saved = [assign(slot, ident(state))]
         low, high = lower_bound(node.lower, names), upper_bound(node.upper, names)
         inside = binary("&&", binary(">=", ident(state), low), binary("<=", ident(state), high))
         advance = binary("<" if template.keys_increasing else ">", self._read_at(node, state), ident(key))
         step = c_ast.UnaryOp("p++" if template.direction > 0 else "p--", ident(state))
-        items = [declare(key, INDEX, affine(node.key, names), const_=True),
-                 c_ast.While(binary("&&", inside, advance), step)]
+        items = [declare(key, INDEX, affine(node.key, names), const_=True)]
+        if template.keyed:
+            items.append(declare(state, INDEX, saved[0].lvalue))
+        items.append(c_ast.While(binary("&&", inside, advance), step))
         matched = binary("&&", inside, binary("==", self._read_at(node, state), ident(key)))
         items.append(c_ast.If(matched, block(self._match_body(node, ident(state)) + [step]), None))
-        return [block(items)]
+        return [block(items + saved)]
 
     def hashmap(self, node: Find, template: FindChoice) -> list:
         names = self.names

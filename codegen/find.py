@@ -41,13 +41,15 @@ class FindChoice:
     position: Affine | None = None  # direct: the matching position
     in_range: bool = True  # direct: the position is proven inside the bounds
     multiple: bool = False  # binary: weakly monotone, matches form a run
+    keyed: tuple[str, ...] = ()  # seqiter: state indices that are no loop (an array of positions)
 
     def __str__(self) -> str:
         if self.kind == "direct":
             return f"direct ({self.position})"
         if self.kind == "seqiter":
             return (f"seqiter (direction {'+1' if self.direction > 0 else '-1'}, "
-                    f"state indices {{{', '.join(self.state)}}})")
+                    f"state indices {{{', '.join(self.state)}}}"
+                    + (f", positions kept per {', '.join(self.keyed)}" if self.keyed else "") + ")")
         if self.kind == "hashmap":
             return f"hashmap (state indices {{{', '.join(self.state)}}})"
         if self.kind == "binary":
@@ -98,6 +100,7 @@ class Encoding:
         self.local_names = {f.variable for f in site.outer if f.variable} | {site.variable}
         self.dimension_names = set(calls)
         self._contexts: dict[str, tuple[list, dict]] = {}
+        self.keyable: set[str] = set()  # variables with an extent: a state may be keyed by them
 
     def begin(self) -> None:
         """Start a new query: properties are instantiated on its own terms only."""
@@ -288,29 +291,51 @@ def _keys_ordered(encoding: Encoding, state: tuple[str, ...], increasing: bool) 
     return encoding.unsat(facts + [key >= key_2 if increasing else key <= key_2])
 
 
-def _state_indices(encoding: Encoding, valid) -> tuple[str, ...] | None:
-    """Algorithm 3: start from every enclosing loop index and drop indices inner to outer."""
+def _reduced_candidates(encoding: Encoding) -> dict[str, list[str]]:
+    """For each enclosing loop, the keyable variables assigned from it (``i = row(p)`` for p)."""
+    candidates: dict[str, list[str]] = {}
+    current = None
+    for level in encoding.site.outer:
+        if level.kind in ("loop", "find"):
+            current = level.variable
+        elif level.kind == "assign" and current and level.variable in encoding.keyable:
+            candidates.setdefault(current, []).append(level.variable)
+    return candidates
+
+
+def _state_indices(encoding: Encoding, valid) -> tuple[str, ...]:
+    """Algorithm 3: start from every enclosing loop index and drop indices inner to outer;
+    where an index cannot go, try a reduced index defined from it (COO: the row of p)."""
     loops = encoding.loop_variables
+    reduced = _reduced_candidates(encoding)
     state = tuple(loops)  # always valid: two instances equal on every loop index are one (C1)
     for variable in reversed(loops):
         trial = tuple(v for v in state if v != variable)
         if valid(trial):
             state = trial
+            continue
+        for candidate in reduced.get(variable, []):
+            if valid(trial + (candidate,)):
+                state = trial + (candidate,)
+                break
     return state
 
 
-def _state_is_prefix(state: tuple[str, ...], loops: list[str]) -> bool:
-    return list(state) == loops[:len(state)]
+def _placeable(state: tuple[str, ...], loops: list[str], keyable) -> bool:
+    """Loop indices of the state must be outer loops (a prefix); others keyable (an array)."""
+    in_loops = [v for v in state if v in loops]
+    return in_loops == loops[:len(in_loops)] and all(v in loops or v in keyable for v in state)
 
 
 def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
-               every_variant: bool = False) -> FindReport:
+               every_variant: bool = False, keyable=frozenset()) -> FindReport:
     """Prove which templates may implement a find; the first valid one in ``allowed`` wins.
 
     Templates after the first valid one are only tried with ``every_variant`` (for
     ``find="auto"``, which keeps every proven variant).
     """
     encoding = Encoding(site, calls, properties)
+    encoding.keyable = set(keyable)
     condition = f"{site.call} == {site.key}"
     report = FindReport(site.variable, _readable(condition, calls), LINEAR)
     loops = encoding.loop_variables
@@ -339,7 +364,7 @@ def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
             choice, reason = None, f"{site.call.function} is not proven injective on the search range"
             if _injective(encoding):
                 state = _state_indices(encoding, lambda s: _same_range(encoding, s))
-                if state is None or not _state_is_prefix(state, loops):
+                if not _placeable(state, loops, ()):
                     reason = "no state placement keeps one table per search range"
                 elif loops and state == tuple(loops):
                     reason = "the table would be rebuilt for every search (state is every enclosing loop)"
@@ -368,17 +393,16 @@ def _seqiter(encoding: Encoding, strictly, loops):
     for keys_increasing in (True, False):
         state = _state_indices(encoding, lambda s: _keys_ordered(encoding, s, keys_increasing)
                                and _same_range(encoding, s))
-        if state is None:
+        if not _placeable(state, loops, encoding.keyable):
             continue
-        if not _state_is_prefix(state, loops):
-            continue
-        if loops and state == tuple(loops):
+        if loops and loops[-1] in state:
             return None, ("the position state would restart for every search (state indices are "
                           "every enclosing loop)")
         increasing = strictly(True)
         direction = 1 if increasing == keys_increasing else -1
+        keyed = tuple(v for v in state if v not in loops)
         return FindChoice("seqiter", direction=direction, keys_increasing=keys_increasing,
-                          increasing=increasing, state=state), ""
+                          increasing=increasing, state=state, keyed=keyed), ""
     return None, (f"the keys {site.key} are not proven to move in one direction along the loop "
                   "order for any state placement")
 

@@ -264,7 +264,8 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         calls = statement_space.set.call_table
 
         def choose(site, calls=calls, statement_space=statement_space):
-            report = synthesize(site, calls, statement_space.properties, _allowed(find), every_variant=every)
+            report = synthesize(site, calls, statement_space.properties, _allowed(find), every_variant=every,
+                                keyable=set(statement_space.indices))
             reports.append(report)
             sites.append((site, calls))
             if report.chosen.kind == "linear" and find not in ("auto", "linear"):
@@ -335,7 +336,10 @@ def _names(space, scans) -> Names:
     readable: dict[str, str] = {}
     for scanned in scans:
         readable.update(readable_names(scanned.calls, taken | set(readable.values())))
-    return Names(arrays, readable)
+    extents = {}
+    for statement_space in space.statements:
+        extents.update(statement_space.extents)
+    return Names(arrays, readable, extents)
 
 
 def _ranges(space) -> dict[str, tuple[Affine, Affine]]:
