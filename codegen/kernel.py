@@ -26,7 +26,7 @@ from .build import CFLAGS, build_shared_library, load_function
 from .auto import SiteModel, site_cost, variants
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, KernelSource, Names, kernel_function, library_source
 from .find import TEMPLATES, FindReport, synthesize
-from .loops import render
+from .loops import remove_dead_assignments, render
 from .scan import readable_names, scan
 from .structs import ctypes_struct, marshal, output_struct
 
@@ -299,6 +299,9 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     if every and combinations[0] != tuple(r.chosen for r in reports):
         queue = list(combinations[0])
         variant_scans[0] = [scan(s, order, lambda site: queue.pop(0)) for s in space.statements]
+    for group in variant_scans:
+        for scanned in group:
+            scanned.nodes = remove_dead_assignments(scanned.nodes)
     names = _names(space, [s for group in variant_scans for s in group])
     kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if len(combinations) > 1 else ""),
                                group, statements, tensors, names, ranges, zero)

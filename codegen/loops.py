@@ -97,6 +97,68 @@ def walk(nodes: list[Node]) -> Iterator[Node]:
             yield from walk(node.body)
 
 
+def _expression_names(value) -> set[str]:
+    if isinstance(value, (Affine, UFCall)):
+        return value.names() | ({value.function} if isinstance(value, UFCall) else set())
+    if isinstance(value, Bound):
+        return value.expression.names()
+    if isinstance(value, Constraint):
+        return value.left.names() | value.right.names()
+    if hasattr(value, "names"):  # layout arithmetic
+        return value.names()
+    return set()
+
+
+def _used_names(node: Node) -> set[str]:
+    """Names a node reads itself (not counting its body)."""
+    used: set[str] = set()
+    if isinstance(node, Loop):
+        for bound in node.lower + node.upper:
+            used |= _expression_names(bound)
+    elif isinstance(node, Guard):
+        for constraint in node.conditions:
+            used |= _expression_names(constraint)
+    elif isinstance(node, Find):
+        used |= _expression_names(node.key) | _expression_names(node.call)
+        used |= set(getattr(node.template, "keyed", ()))  # positions kept per value of these
+        for bound in node.lower + node.upper:
+            used |= _expression_names(bound)
+    elif isinstance(node, Compute):
+        for access in ([node.output] if node.output else []) + list(node.factors):
+            for expression in list(access[1]) + list(access[2]):
+                used |= _expression_names(expression)
+    return used
+
+
+def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
+    """Drop assignments whose variable nothing reads (the paper's dead-code elimination)."""
+    assignments = {n.variable: n for n in walk(nodes) if isinstance(n, Assign)}
+    live: set[str] = set()
+    for node in walk(nodes):
+        if not isinstance(node, Assign):
+            live |= _used_names(node)
+    pending = [name for name in live if name in assignments]
+    while pending:
+        name = pending.pop()
+        for used in _expression_names(assignments[name].value):
+            if used in assignments and used not in live:
+                live.add(used)
+                pending.append(used)
+        live.add(name)
+
+    def prune(items: list[Node]) -> list[Node]:
+        kept = []
+        for item in items:
+            if isinstance(item, Assign) and item.variable not in live:
+                continue
+            if isinstance(item, (Loop, Guard, Find)):
+                item.body = prune(item.body)
+            kept.append(item)
+        return kept
+
+    return prune(nodes)
+
+
 def render(nodes: list[Node], indent: str = "") -> str:
     """A readable pseudo-code view of a loop nest (for explain and tests)."""
     lines: list[str] = []
