@@ -183,6 +183,7 @@ class Emitter:
         self.entry: list = []  # allocations at function entry
         self.epilogue: list = []  # frees before returning
         self.counter = 0
+        self.accumulator: str | None = None  # a register sum standing for the output entry
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -208,13 +209,21 @@ class Emitter:
             conditions = [condition(c, names) for c in node.conditions]
             return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), None)]
         if isinstance(node, Loop):
+            target = None if node.parallel or self.accumulator else _fixed_target(node)
+            if target is not None:
+                self.accumulator = self.fresh("sum")
             variable = names.name(node.variable)
             init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
             test = binary("<=", ident(variable), upper_bound(node.upper, names))
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(self.nodes(node.body)))
             if node.parallel:
                 return [c_ast.Pragma("omp parallel for schedule(dynamic,32)"), loop]
-            return [loop]
+            if target is None:
+                return [loop]
+            # the output position does not change inside the loop: sum in a register
+            total, self.accumulator = self.accumulator, None
+            return [declare(total, "double", const(0.0)), loop,
+                    assign(self._output_reference(target), ident(total), "+=")]
         if isinstance(node, Find):
             return self.find(node)
         if isinstance(node, Compute):
@@ -285,9 +294,14 @@ class Emitter:
             product = binary("*", const(float(node.coefficient)), product)
         if node.output is None:
             return assign(ident(f"{node.scalar_output}_sum"), product, "+=")
+        if self.accumulator:
+            return assign(ident(self.accumulator), product, "+=")
+        return assign(self._output_reference(node), product, "+=")
+
+    def _output_reference(self, node: Compute):
         array, indices, dimensions = node.output
-        target = c_ast.ArrayRef(ident(array), flat_index([arith(i, names) for i in indices], dimensions, names))
-        return assign(target, product, "+=")
+        return c_ast.ArrayRef(ident(array), flat_index([arith(i, self.names) for i in indices],
+                                                       dimensions, self.names))
 
     # -- finds
     def find(self, node: Find) -> list:
@@ -377,6 +391,24 @@ class Emitter:
         items.append(c_ast.If(binary("&&", binary(">=", ident(key), const(0)),
                                      binary("<", ident(key), ident(size))), found, None))
         return [block(items)]
+
+
+def _fixed_target(loop: Loop) -> Compute | None:
+    """The loop's only statement when its output position is fixed for the whole loop."""
+    computes = [n for n in walk(loop.body) if isinstance(n, Compute)]
+    if len(computes) != 1 or computes[0].output is None:
+        return None
+    bound_inside = {loop.variable}
+    for node in walk(loop.body):
+        if isinstance(node, (Loop, Find, Assign)):
+            bound_inside.add(node.variable)
+        if isinstance(node, Find):
+            bound_inside.add(node.dimension)
+    _, indices, _ = computes[0].output
+    used = set()
+    for index in indices:
+        used |= index.names()
+    return computes[0] if not (used & bound_inside) else None
 
 
 # ----------------------------------------------------------------------------- state placement

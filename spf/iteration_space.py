@@ -239,7 +239,32 @@ def _default_order(placements: Sequence[TensorPlacement], indices: Sequence[str]
                 if index not in order and definers.get(logical, -1) <= position:
                     order.append(index)
     order.extend(i for i in indices if i not in order)
+    # A physical index equal to a logical one (a dense level: p = i) follows that index
+    # at once, so the positions of dense operands and outputs are known as early as
+    # possible (an output position fixed outside a loop lets its sum stay in a register).
+    for placement in placements:
+        for logical_position, logical in enumerate(placement.layout.logical):
+            physical = _identity_physical(placement.layout, logical)
+            if physical is None:
+                continue
+            renamed = placement.names[physical]
+            index = placement.access.indices[logical_position]
+            if order.index(index) < order.index(renamed):
+                order.remove(renamed)
+                order.insert(order.index(index) + 1, renamed)
     return order
+
+
+def _identity_physical(layout, logical: str) -> str | None:
+    """The physical index p when the relation says ``logical = p``."""
+    for constraint in conjuncts(layout.relation):
+        if isinstance(constraint, Constraint) and constraint.op == "=":
+            sides = {str(constraint.left), str(constraint.right)}
+            if logical in sides:
+                other = (sides - {logical}).pop() if len(sides) == 2 else None
+                if other in layout.physical:
+                    return other
+    return None
 
 
 def _definers(layout) -> dict[str, int]:
