@@ -303,11 +303,12 @@ def _reduced_candidates(encoding: Encoding) -> dict[str, list[str]]:
     return candidates
 
 
-def _state_indices(encoding: Encoding, valid) -> tuple[str, ...]:
+def _state_indices(encoding: Encoding, valid, reduce: bool = False) -> tuple[str, ...]:
     """Algorithm 3: start from every enclosing loop index and drop indices inner to outer;
-    where an index cannot go, try a reduced index defined from it (COO: the row of p)."""
+    with ``reduce``, where an index cannot go, try a reduced index defined from it (COO:
+    the row of p)."""
     loops = encoding.loop_variables
-    reduced = _reduced_candidates(encoding)
+    reduced = _reduced_candidates(encoding) if reduce else {}
     state = tuple(loops)  # always valid: two instances equal on every loop index are one (C1)
     for variable in reversed(loops):
         trial = tuple(v for v in state if v != variable)
@@ -319,6 +320,36 @@ def _state_indices(encoding: Encoding, valid) -> tuple[str, ...]:
                 state = trial + (candidate,)
                 break
     return state
+
+
+def _every_search_fresh(encoding: Encoding, state: tuple[str, ...]) -> bool:
+    """No two different searches share this state: it would restart every time."""
+    if not encoding.loop_variables:
+        return False
+    return encoding.unsat(_two_instances(encoding, state))
+
+
+def _available_before(encoding: Encoding, state: tuple[str, ...]) -> set[str]:
+    """Names bound before the outermost enclosing loop outside the state (where the state starts)."""
+    available: set[str] = set()
+    for level in encoding.site.outer:
+        if level.kind in ("loop", "find") and level.variable not in state:
+            break
+        if level.variable:
+            available.add(level.variable)
+        available |= set(level.calls)
+    return available
+
+
+def _initial_state_known(encoding: Encoding, state: tuple[str, ...]) -> bool:
+    """The search range's bounds can be evaluated where the state starts."""
+    local = encoding.local_names | encoding.dimension_names
+    available = _available_before(encoding, state)
+    for bound in encoding.site.lower + encoding.site.upper:
+        for name in bound.expression.names():
+            if name in local and name not in available:
+                return False
+    return True
 
 
 def _placeable(state: tuple[str, ...], loops: list[str], keyable) -> bool:
@@ -364,10 +395,10 @@ def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
             choice, reason = None, f"{site.call.function} is not proven injective on the search range"
             if _injective(encoding):
                 state = _state_indices(encoding, lambda s: _same_range(encoding, s))
-                if not _placeable(state, loops, ()):
+                if not _placeable(state, loops, ()) or not _initial_state_known(encoding, state):
                     reason = "no state placement keeps one table per search range"
-                elif loops and state == tuple(loops):
-                    reason = "the table would be rebuilt for every search (state is every enclosing loop)"
+                elif _every_search_fresh(encoding, state):
+                    reason = "the table would be rebuilt for every search"
                 else:
                     choice = FindChoice("hashmap", state=state)
         elif kind == "seqiter":
@@ -387,24 +418,36 @@ def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
 
 
 def _seqiter(encoding: Encoding, strictly, loops):
+    """The best proven SeqIter: a direction, and state indices where positions are reused."""
     site = encoding.site
     if not strictly(True) and not strictly(False):
         return None, f"{site.call.function} is not proven strictly monotonic on the search range"
-    for keys_increasing in (True, False):
-        state = _state_indices(encoding, lambda s: _keys_ordered(encoding, s, keys_increasing)
-                               and _same_range(encoding, s))
-        if not _placeable(state, loops, encoding.keyable):
-            continue
-        if loops and loops[-1] in state:
-            return None, ("the position state would restart for every search (state indices are "
-                          "every enclosing loop)")
-        increasing = strictly(True)
-        direction = 1 if increasing == keys_increasing else -1
-        keyed = tuple(v for v in state if v not in loops)
-        return FindChoice("seqiter", direction=direction, keys_increasing=keys_increasing,
-                          increasing=increasing, state=state, keyed=keyed), ""
-    return None, (f"the keys {site.key} are not proven to move in one direction along the loop "
-                  "order for any state placement")
+    reason = (f"the keys {_readable(str(site.key), encoding.calls)} are not proven to move in one "
+              "direction along the loop order for any state placement")
+    candidates = []
+    for reduce in (False, True):
+        for keys_increasing in (True, False):
+            state = _state_indices(encoding, lambda s: _keys_ordered(encoding, s, keys_increasing)
+                                   and _same_range(encoding, s), reduce)
+            keyed = tuple(v for v in state if v not in loops)
+            if not _placeable(state, loops, encoding.keyable) or len(keyed) > 1:
+                continue
+            if not _initial_state_known(encoding, state):
+                reason = "the search range is not known where the position state would start"
+                continue
+            if _every_search_fresh(encoding, state):
+                reason = "the position state would restart for every search"
+                continue
+            candidates.append((len(keyed), len(state), keys_increasing, state, keyed))
+        if candidates:
+            break  # reduced indices only where loop indices alone do not do
+    if not candidates:
+        return None, reason
+    _, _, keys_increasing, state, keyed = min(candidates, key=lambda c: c[:2])
+    increasing = strictly(True)
+    direction = 1 if increasing == keys_increasing else -1
+    return FindChoice("seqiter", direction=direction, keys_increasing=keys_increasing,
+                      increasing=increasing, state=state, keyed=keyed), ""
 
 
 def _direct(encoding: Encoding, calls):

@@ -85,6 +85,13 @@ def _universe(names: Iterable[str]) -> isl.Set:
     return _param_set("true", names)
 
 
+def _pinned(isl_set: isl.Set, names: Sequence[str]) -> isl.Set:
+    """``isl_set`` with the dimensions ``names`` fixed to 0."""
+    if not names:
+        return isl_set
+    return isl_set.intersect(_param_set(" and ".join(f"{n} = 0" for n in names), names))
+
+
 def _param_names(isl_set: isl.Set) -> list[str]:
     return isl_set.get_var_names(PARAM)
 
@@ -242,7 +249,11 @@ class UFSet:
         first, second, calls = self._aligned(other)
         # Each operand's own internal dimensions are unconstrained in the other's part,
         # which is right: they are existential (hidden) or determined by their call.
-        return self._combined(first.isl_set.union(second.isl_set).coalesce(), second, calls)
+        # Hidden variables are pinned to 0 there all the same, so that every one stays
+        # bounded (scanning and points() need bounds; the set does not change).
+        left = _pinned(first.isl_set, second.hidden)
+        right = _pinned(second.isl_set, first.hidden)
+        return self._combined(left.union(right).coalesce(), second, calls)
 
     def subtract(self, other: "UFSet") -> "UFSet":
         """Points of self not in other (exact when other has no hidden variables)."""
@@ -651,7 +662,8 @@ def _identical_call_renaming(calls) -> dict[str, str]:
             if call in seen and seen[call] != dim:
                 renaming[dim] = seen[call]
                 substitution = {dim: Affine.of(seen[call])}
-                table = [(d, c.substitute(substitution)) for d, c in table]
+                # Drop the merged entry, or it is found again on the next pass forever.
+                table = [(d, c.substitute(substitution)) for d, c in table if d != dim]
                 changed = True
                 break
             seen[call] = dim
@@ -705,12 +717,21 @@ def _linear_text(terms: Sequence[tuple[str, int]], constant: int) -> str:
 
 def _basic_set_text(basic: isl.BasicSet, names: Mapping[str, str]) -> str:
     if basic.dim(isl.dim_type.div) > 0:
-        # Constraints with integer divisions: fall back on isl's own text.
-        text = str(isl.Set.from_basic_set(basic))
-        body = text[text.index(":") + 1: text.rindex("}")].strip() if ":" in text else "true"
-        for internal, shown in sorted(names.items(), key=lambda kv: -len(kv[0])):
-            body = body.replace(internal, shown)
-        return body
+        # Integer divisions become existential variables (isl's own text would show
+        # them as floor and mod, which the parser does not read back).
+        lifted = basic.lift().flatten()
+        count = lifted.dim(isl.dim_type.set)
+        taken = set(lifted.get_var_names(PARAM)) | set(names.values())
+        local: list[str] = []
+        for candidate in (f"d{k}" for k in itertools.count()):
+            if len(local) == count:
+                break
+            if candidate not in taken:
+                local.append(candidate)
+        for position, name in enumerate(local):
+            lifted = lifted.set_dim_name(isl.dim_type.set, position, name)
+        lifted = lifted.move_dims(PARAM, lifted.dim(PARAM), isl.dim_type.set, 0, count)
+        return f"exists ({', '.join(local)} : {_basic_set_text(lifted, names)})"
     parts = []
     for constraint in basic.get_constraints():
         coefficients = constraint.get_coefficients_by_name()
