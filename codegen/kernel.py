@@ -254,6 +254,9 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
     if schedule is not None:
         raise SpfError("schedules (recipes, autoscheduling) are not supported yet")
+    if parallel:
+        raise SpfError("parallel=True needs the dependence test, which is not implemented yet; "
+                       "kernels are serial")
     started = time.perf_counter()
     space = iteration_space(expression, layouts, share=share)
     every = find == "auto"
