@@ -100,6 +100,7 @@ class Encoding:
         self.local_names = {f.variable for f in site.outer if f.variable} | {site.variable}
         self.dimension_names = set(calls)
         self._contexts: dict[str, tuple[list, dict]] = {}
+        self._instances: dict[tuple, list] = {}  # property instances already built
         self.keyable: set[str] = set()  # variables with an extent: a state may be keyed by them
 
     def begin(self) -> None:
@@ -196,7 +197,10 @@ class Encoding:
                     self.constants[n] = z3.Int(n)
             if any(a not in self.functions for a in prop.arrays):
                 continue
-            facts += prop.z3_instances(self.functions, self.constants, positions, segments)
+            key = (id(prop), tuple(_term_ids(p) for p in positions), tuple(s.get_id() for s in segments))
+            if key not in self._instances:
+                self._instances[key] = prop.z3_instances(self.functions, self.constants, positions, segments)
+            facts += self._instances[key]
         return facts
 
     def unsat(self, facts: list) -> bool:
@@ -425,8 +429,18 @@ def _seqiter(encoding: Encoding, strictly, loops):
     reason = (f"the keys {_readable(str(site.key), encoding.calls)} are not proven to move in one "
               "direction along the loop order for any state placement")
     candidates = []
+    directions = []
+    for keys_increasing in (True, False):
+        # Validity is kept by supersets; the largest state that does not restart every
+        # search keeps all loops but the innermost.  Where even that fails, only a
+        # reduced index could help.
+        widest = tuple(loops[:-1])
+        directions.append((keys_increasing, bool(loops) and _keys_ordered(encoding, widest, keys_increasing)
+                           and _same_range(encoding, widest)))
     for reduce in (False, True):
-        for keys_increasing in (True, False):
+        for keys_increasing, promising in directions:
+            if not promising and not reduce:
+                continue
             state = _state_indices(encoding, lambda s: _keys_ordered(encoding, s, keys_increasing)
                                    and _same_range(encoding, s), reduce)
             keyed = tuple(v for v in state if v not in loops)
@@ -435,7 +449,8 @@ def _seqiter(encoding: Encoding, strictly, loops):
             if not _initial_state_known(encoding, state):
                 reason = "the search range is not known where the position state would start"
                 continue
-            if _every_search_fresh(encoding, state):
+            fresh = loops[-1] in state if not keyed else _every_search_fresh(encoding, state)
+            if fresh:
                 reason = "the position state would restart for every search"
                 continue
             candidates.append((len(keyed), len(state), keys_increasing, state, keyed))
