@@ -216,6 +216,10 @@ class Emitter:
             init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
             test = binary("<=", ident(variable), upper_bound(node.upper, names))
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(self.nodes(node.body)))
+            if node.parallel and node.thread_state:
+                region = block(self.nodes(node.thread_state)
+                               + [c_ast.Pragma("omp for schedule(dynamic,32)"), loop])
+                return [c_ast.Pragma("omp parallel"), region]
             if node.parallel:
                 return [c_ast.Pragma("omp parallel for schedule(dynamic,32)"), loop]
             if target is None:
@@ -431,7 +435,11 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
                             and id(find) not in placed
                             and (item is find or item.variable not in find.template.state)):
                         placed.add(id(find))
-                        result.append(StateInit(find))
+                        if isinstance(item, Loop) and item.parallel and find.template.kind == "seqiter":
+                            # each thread walks its own chunks in increasing order: its own position
+                            item.thread_state.append(StateInit(find))
+                        else:
+                            result.append(StateInit(find))
             if isinstance(item, (Loop, Guard, Find)):
                 item.body = visit(item.body)
             result.append(item)

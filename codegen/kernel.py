@@ -55,6 +55,7 @@ class Kernel:
     flags: list[str]
     ranges: dict
     codegen_seconds: float = 0.0
+    dependences: list = field(default_factory=list)
     _functions: list = field(default_factory=list, repr=False)
 
     @property
@@ -106,6 +107,9 @@ class Kernel:
             parts.append(str(space))
             parts.append("loop nest:")
             parts.append("  " + render(scanned.nodes, "  ").lstrip())
+        if self.dependences:
+            parts.append("dependences:")
+            parts.extend("  " + d for d in self.dependences)
         if self.reports:
             parts.append("finds:")
             parts.extend("  " + str(r).replace("\n", "\n  ") for r in self.reports)
@@ -254,9 +258,6 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
     if schedule is not None:
         raise SpfError("schedules (recipes, autoscheduling) are not supported yet")
-    if parallel:
-        raise SpfError("parallel=True needs the dependence test, which is not implemented yet; "
-                       "kernels are serial")
     started = time.perf_counter()
     space = iteration_space(expression, layouts, share=share)
     every = find == "auto"
@@ -302,6 +303,13 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     if every and combinations[0] != tuple(r.chosen for r in reports):
         queue = list(combinations[0])
         variant_scans[0] = [scan(s, order, lambda site: queue.pop(0)) for s in space.statements]
+    dependences: list[str] = []
+    if parallel:
+        for k, statement_space in enumerate(space.statements):
+            loop, tested = _parallel_loop(statement_space, variant_scans[0][k].nodes)
+            dependences += [str(d) for d in tested]
+            for group in variant_scans:
+                _mark_parallel(group[k].nodes, loop)
     for group in variant_scans:
         for scanned in group:
             scanned.nodes = remove_dead_assignments(scanned.nodes)
@@ -315,7 +323,51 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
                         site.lower, site.upper, site.call, calls) for site, calls in sites]
     seconds = time.perf_counter() - started
     return Kernel(expression, list(space.statements), variant_scans[0], reports, kernels, combinations,
-                  models, source, header, tensors, output, list(flags or CFLAGS), ranges, seconds)
+                  models, source, header, tensors, output, list(flags or CFLAGS), ranges, seconds,
+                  dependences)
+
+
+def _loop_path(nodes) -> list:
+    """The loops (and finds) met going down the first branch of a nest, outer to inner."""
+    from .loops import Find, Guard, Loop
+    path = []
+    items = nodes
+    while items:
+        nested = [n for n in items if isinstance(n, (Loop, Guard, Find))]
+        if not nested:
+            break
+        node = nested[0]
+        if isinstance(node, (Loop, Find)):
+            path.append(node)
+        items = node.body
+    return path
+
+
+def _parallel_loop(statement_space, nodes):
+    """The outermost loop that carries no dependence (and whose finds can run per thread)."""
+    from spf.dependences import carried_dependence
+    from .loops import Find, Loop, walk
+    path = _loop_path(nodes)
+    tested = []
+    outer: list[str] = []
+    for node in path:
+        if isinstance(node, Loop):
+            dependence = carried_dependence(statement_space, node.variable, outer)
+            tested.append(dependence)
+            keyed_outside = any(isinstance(f, Find) and getattr(f.template, "keyed", ())
+                                and node.variable not in f.template.state for f in walk(node.body))
+            if not dependence.carried and not keyed_outside:
+                return node.variable, tested
+        outer.append(node.variable)
+    return None, tested
+
+
+def _mark_parallel(nodes, variable) -> None:
+    from .loops import Loop, walk
+    for node in walk(nodes):
+        if isinstance(node, Loop) and node.variable == variable:
+            node.parallel = True
+            return
 
 
 def _auto_candidates(report: FindReport) -> list:

@@ -33,6 +33,7 @@ class Loop:
     upper: list[Bound]
     body: list["Node"] = field(default_factory=list)
     parallel: bool = False
+    thread_state: list["Node"] = field(default_factory=list)  # per-thread starts of find states
 
 
 @dataclass
