@@ -73,7 +73,8 @@ def enumerate_points(uf_set, constants: Mapping[str, int], functions: Mapping[st
     """Every point of ``uf_set`` (its tuple variables), given constants and UF tables."""
     from spf.sets import scan_order
 
-    order = list(order or uf_set.variables)
+    # Existential variables first: tuple variables are often defined from them (y = f(e)).
+    order = list(order or (uf_set.hidden + uf_set.variables))
     levels = scan_order(uf_set, order)
     table = uf_set.call_table
     missing = [p for p in uf_set.parameters if p not in constants]

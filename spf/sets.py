@@ -151,6 +151,15 @@ class UFSet:
         if len(set(variables)) != len(variables):
             raise SpfError(f"repeated variable in tuple {variables}")
         formula, hidden = _lift_existentials(formula)
+        free = set(variables) | set(hidden) | formula_names(formula)
+        for call in formula_calls(formula):
+            bound = call.names() - free
+            if bound:
+                # One UF dimension cannot stand for a call whose value varies with a
+                # variable quantified inside (an exists under a negation).
+                raise SpfError(f"call {call} uses {sorted(bound)[0]!r}, which is quantified "
+                               f"under a negation; UF calls may only use free or "
+                               f"existential (positive) variables")
         dims: dict[UFCall, str] = {}
         for call in formula_calls(formula):
             canonical = call.substitute({c: Affine.of(n) for c, n in dims.items()})
@@ -589,7 +598,7 @@ class UFSet:
         except SpfError as error:
             if "integer divisions" not in str(error):
                 raise
-        return sorted(_enumerate(self, constants, functions, order or self.variables))
+        return sorted(_enumerate(self, constants, functions, order or (self.hidden + self.variables)))
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -607,7 +616,19 @@ def _lift_existentials(formula: Formula) -> tuple[Formula, list[str]]:
         if isinstance(node, And):
             return And(tuple(walk(p) for p in node.parts))
         if isinstance(node, Or):
-            return Or(tuple(walk(p) for p in node.parts))
+            parts, introduced = [], []
+            for part in node.parts:
+                before = len(hidden)
+                parts.append(walk(part))
+                introduced.append(hidden[before:])
+            # A disjunct does not use the others' variables; pin them to 0 there so
+            # that every hidden variable stays bounded (the set does not change).
+            pinned = []
+            for k, part in enumerate(parts):
+                pins = tuple(Constraint(Affine.of(h), "=", Affine.of(0))
+                             for j, names in enumerate(introduced) if j != k for h in names)
+                pinned.append(And((part,) + pins) if pins else part)
+            return Or(tuple(pinned))
         return node  # under Not, isl handles exists itself
 
     return walk(formula), hidden
@@ -758,7 +779,14 @@ def _defining_expression(isl_set: isl.Set, name: str, uf_set: UFSet) -> Affine |
     basic_sets = isl_set.get_basic_sets()
     if len(basic_sets) != 1 or basic_sets[0].dim(isl.dim_type.div) > 0:
         return None
-    dependent = {d for d, c in uf_set.calls if name in c.names()}
+    dependent: set[str] = set()  # dimensions whose call needs ``name``, directly or through calls
+    changed = True
+    while changed:
+        changed = False
+        for dimension, call in uf_set.calls:
+            if dimension not in dependent and (name in call.names() or call.names() & dependent):
+                dependent.add(dimension)
+                changed = True
     for constraint in basic_sets[0].get_constraints():
         if not constraint.is_equality():
             continue
