@@ -184,6 +184,8 @@ class Emitter:
         self.epilogue: list = []  # frees before returning
         self.counter = 0
         self.accumulator: str | None = None  # a register sum standing for the output entry
+        self.atomic = False  # inside a loop parallelised with atomic updates
+        self.output_extent: tuple[str, str] | None = None  # output array and its length (C text)
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -215,19 +217,23 @@ class Emitter:
             variable = names.name(node.variable)
             init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
             test = binary("<=", ident(variable), upper_bound(node.upper, names))
+            atomic_before = self.atomic
+            self.atomic = self.atomic or node.reduction == "atomic"
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(self.nodes(node.body)))
+            self.atomic = atomic_before
+            clause = self._reduction_clause(node)
             if node.parallel and node.thread_state:
                 region = block(self.nodes(node.thread_state)
-                               + [c_ast.Pragma("omp for schedule(dynamic,32)"), loop])
+                               + [c_ast.Pragma("omp for schedule(dynamic,32)" + clause), loop])
                 return [c_ast.Pragma("omp parallel"), region]
             if node.parallel:
-                return [c_ast.Pragma("omp parallel for schedule(dynamic,32)"), loop]
+                return [c_ast.Pragma("omp parallel for schedule(dynamic,32)" + clause), loop]
             if target is None:
                 return [loop]
             # the output position does not change inside the loop: sum in a register
             total, self.accumulator = self.accumulator, None
             return [declare(total, "double", const(0.0)), loop,
-                    assign(self._output_reference(target), ident(total), "+=")]
+                    self._update(self._output_reference(target), ident(total))]
         if isinstance(node, Find):
             return self.find(node)
         if isinstance(node, Compute):
@@ -235,6 +241,17 @@ class Emitter:
         if isinstance(node, StateInit):
             return self.state_init(node.find)
         raise SpfError(f"cannot emit {node!r}")
+
+    def _reduction_clause(self, node: Loop) -> str:
+        """``reduction(+: ...)`` for a parallel loop whose iterations share output entries."""
+        if not node.parallel or node.reduction is None:
+            return ""
+        if self.scalar_output:
+            return f" reduction(+: {self.scalar_output}_sum)"
+        if node.reduction == "privatize":
+            array, size = self.output_extent
+            return f" reduction(+: {array}[0:{size}])"
+        return ""
 
     def state_init(self, find: Find) -> list:
         names = self.names
@@ -300,7 +317,12 @@ class Emitter:
             return assign(ident(f"{node.scalar_output}_sum"), product, "+=")
         if self.accumulator:
             return assign(ident(self.accumulator), product, "+=")
-        return assign(self._output_reference(node), product, "+=")
+        return self._update(self._output_reference(node), product)
+
+    def _update(self, target, value):
+        """``target += value``, atomically inside a loop parallelised with atomics."""
+        update = assign(target, value, "+=")
+        return block([c_ast.Pragma("omp atomic"), update]) if self.atomic else update
 
     def _output_reference(self, node: Compute):
         array, indices, dimensions = node.output
@@ -502,6 +524,10 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     checks = [condition(c, names) for scan in scans for c in scan.shape_checks]
     if checks:
         body.append(c_ast.If(c_ast.UnaryOp("!", conjunction(checks)), c_ast.Return(const(SHAPE_MISMATCH)), None))
+    if not scalar_output:
+        layout, mapping, _ = tensors[output_name]
+        emitter.output_extent = (mapping[layout.values_field],
+                                 c_generator.CGenerator().visit(_value_count(layout, mapping, names)))
     if zero_output:
         body.extend(_zero_output(tensors, output_name, names, scalar_output))
     elif scalar_output:
@@ -531,16 +557,21 @@ def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | 
     if scalar_output:
         return [declare(f"{scalar_output}_sum", "double", const(0.0))]
     layout, mapping, _ = tensors[output]
-    value_field = layout.field(layout.values_field)
     array = mapping[layout.values_field]
-    size = None
-    for dimension in value_field.dimensions:
-        term = arith(_renamed(dimension, mapping), names)
-        size = term if size is None else binary("*", size, term)
+    size = _value_count(layout, mapping, names)
     position = "spf_zero"
     return [c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                       binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
                       assign(c_ast.ArrayRef(ident(array), ident(position)), const(0.0)))]
+
+
+def _value_count(layout, mapping, names: Names):
+    """The number of entries of a layout's value array, as a C expression."""
+    size = None
+    for dimension in layout.field(layout.values_field).dimensions:
+        term = arith(_renamed(dimension, mapping), names)
+        size = term if size is None else binary("*", size, term)
+    return size
 
 
 def _renamed(expression, mapping):

@@ -27,7 +27,7 @@ from .auto import SiteModel, site_cost, variants
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, KernelSource, Names, kernel_function, library_source
 from .find import TEMPLATES, FindReport, synthesize
 from .loops import remove_dead_assignments, render
-from .scan import readable_names, scan
+from .scan import ScanError, readable_names, scan
 from .structs import ctypes_struct, marshal, output_struct
 
 FIND_POLICIES = ("auto", "seqiter", "binary", "hashmap", "linear")
@@ -256,29 +256,47 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     """Compile ``expression`` for the given layouts (see ``spf.compile``)."""
     if find not in FIND_POLICIES:
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
+    from spf.recipe import Recipe, RecipeError
+    recipe = None
     if schedule is not None:
-        raise SpfError("schedules (recipes, autoscheduling) are not supported yet")
+        if not isinstance(schedule, Recipe):
+            raise SpfError(f"schedule must be a recipe (spf.recipe(...)), got {type(schedule).__name__}")
+        recipe = schedule
+        if recipe.expression != expression or recipe.layout_map != dict(layouts) \
+                or recipe.share_map != dict(share or {}):
+            raise RecipeError("the recipe was made for another expression, layouts or share: "
+                              f"{recipe.expression!r} with {recipe.layout_map}")
+        if order is not None and recipe.order is not None:
+            raise RecipeError("give the loop order either as order= or in the recipe, not both")
+        order = order or recipe.order
     started = time.perf_counter()
     space = iteration_space(expression, layouts, share=share)
-    every = find == "auto"
     reports: list[FindReport] = []
     sites: list = []
     scans = []
     for statement_space in space.statements:
         calls = statement_space.set.call_table
+        tensor_of = {p: name for name, placement in statement_space.placements.items() for p in placement.physical}
 
-        def choose(site, calls=calls, statement_space=statement_space):
-            report = synthesize(site, calls, statement_space.properties, _allowed(find), every_variant=every,
-                                keyable=set(statement_space.indices))
+        def choose(site, calls=calls, statement_space=statement_space, tensor_of=tensor_of):
+            policy = (recipe.find_policy(site.variable, tensor_of) if recipe else None) or find
+            report = synthesize(site, calls, statement_space.properties, _allowed(policy),
+                                every_variant=policy == "auto", keyable=set(statement_space.indices))
             reports.append(report)
             sites.append((site, calls))
-            if report.chosen.kind == "linear" and find not in ("auto", "linear"):
+            if report.chosen.kind == "linear" and policy not in ("auto", "linear"):
                 reasons = "; ".join(f"{kind}: {reason}" for kind, reason in report.rejected)
-                raise FindRefused(f"find={find!r} is not valid for {report.condition} "
+                raise FindRefused(f"find={policy!r} is not valid for {report.condition} "
                                   f"(find over {site.variable}): {reasons}")
             return report.chosen
 
-        scans.append(scan(statement_space, order, choose))
+        try:
+            scans.append(scan(statement_space, order, choose))
+        except ScanError as error:
+            if recipe is not None and recipe.order is not None:
+                raise RecipeError(f"permute({', '.join(recipe.order)}) cannot be scanned: {error}") from None
+            raise
+    every = any(len(r.valid) > 1 for r in reports)
     tensors: dict = {}
     for statement_space in space.statements:
         for name, placement in statement_space.placements.items():
@@ -294,7 +312,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     statements = [s.statement for s in space.statements]
 
     # one variant per combination of proven templates (auto), else the chosen one
-    valid = [_auto_candidates(r) if every else [r.chosen] for r in reports]
+    valid = [_auto_candidates(r) if len(r.valid) > 1 else [r.chosen] for r in reports]
     combinations = variants(valid)
     variant_scans = [scans]
     for choices in combinations[1:]:
@@ -304,7 +322,27 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         queue = list(combinations[0])
         variant_scans[0] = [scan(s, order, lambda site: queue.pop(0)) for s in space.statements]
     dependences: list[str] = []
-    if parallel:
+    if recipe is not None and recipe.parallel:
+        (variable, reduction), = recipe.parallel
+        statement_space = space.statements[0]
+        loop_node, outer = _find_loop(variant_scans[0][0].nodes, variable)
+        if loop_node is None:
+            raise RecipeError(f"parallelize({variable!r}): {variable} is not a loop in this order "
+                              "(it is assigned or found)")
+        from spf.dependences import carried_dependence
+        dependence = carried_dependence(statement_space, variable, outer)
+        dependences.append(str(dependence))
+        if dependence.carried and reduction is None:
+            raise RecipeError(f"parallelize({variable!r}) is forbidden by the dependence: {dependence}; "
+                              "give reduction='privatize' or 'atomic' to combine the updates")
+        from .loops import Find, walk
+        if any(isinstance(f, Find) and getattr(f.template, "keyed", ()) and variable not in f.template.state
+               for f in walk(loop_node.body)):
+            raise RecipeError(f"parallelize({variable!r}): a find inside keeps positions per value across "
+                              "this loop's iterations")
+        for group in variant_scans:
+            _mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None)
+    elif parallel:
         for k, statement_space in enumerate(space.statements):
             loop, tested = _parallel_loop(statement_space, variant_scans[0][k].nodes)
             dependences += [str(d) for d in tested]
@@ -362,12 +400,31 @@ def _parallel_loop(statement_space, nodes):
     return None, tested
 
 
-def _mark_parallel(nodes, variable) -> None:
+def _mark_parallel(nodes, variable, reduction: str | None = None) -> None:
     from .loops import Loop, walk
     for node in walk(nodes):
         if isinstance(node, Loop) and node.variable == variable:
             node.parallel = True
+            node.reduction = reduction
             return
+
+
+def _find_loop(nodes, variable):
+    """The loop over ``variable`` and the loops and finds enclosing it."""
+    from .loops import Find, Guard, Loop
+
+    def search(items, outer):
+        for node in items:
+            if isinstance(node, Loop) and node.variable == variable:
+                return node, outer
+            if isinstance(node, (Loop, Find, Guard)):
+                inner = outer + [node.variable] if isinstance(node, (Loop, Find)) else outer
+                found = search(node.body, inner)
+                if found[0] is not None:
+                    return found
+        return None, outer
+
+    return search(nodes, [])
 
 
 def _auto_candidates(report: FindReport) -> list:

@@ -34,6 +34,7 @@ class Loop:
     body: list["Node"] = field(default_factory=list)
     parallel: bool = False
     thread_state: list["Node"] = field(default_factory=list)  # per-thread starts of find states
+    reduction: str | None = None  # parallel loop updating shared output entries: "privatize" or "atomic"
 
 
 @dataclass

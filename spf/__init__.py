@@ -15,6 +15,7 @@ from spf.errors import (IterationSpaceError, LayoutError, LayoutSpecError, Notat
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement
 from spf.packing import Tensor, from_fields, pack, read_tns
+from spf.recipe import Recipe, RecipeError, recipe
 from spf.sets import UFSet
 
 
@@ -27,7 +28,10 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     (refused with the failed assumption where it is not proven valid; a find whose
     match is a known position is always direct).  ``share``: the output uses an
     input's index arrays (known sparsity).  ``order``: a loop order (all variables of
-    the iteration space, e.g. to drive SpMSpV from x's nonzeros).
+    the iteration space, e.g. to drive SpMSpV from x's nonzeros).  ``schedule``: a
+    recipe (:func:`recipe`): loop order, find templates per tensor, parallel loops.
+    ``parallel=True``: OpenMP on the outermost loop the dependence test proves free of
+    dependences.
     """
     from spf.codegen.kernel import compile_kernel
     return compile_kernel(expression, layouts, find=find, share=share, parallel=parallel,
@@ -49,6 +53,6 @@ def load_layout(spec, **parameters):
 __all__ = [
     "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
     "LayoutSpecError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
-    "UFSet", "UnknownLayoutError", "compile", "from_fields", "iteration_space", "layouts", "load_layout",
+    "Recipe", "RecipeError", "UFSet", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
     "pack", "parse_statement", "read_tns",
 ]

@@ -276,7 +276,9 @@ class PeriodicMonotonic(Property):
         for a, b in itertools.permutations(positions, 2):
             if self.period is not None:
                 same = [x == y for x, y in zip(a[:-1], b[:-1])]
-                guard = z3.And(*same, a[-1] < b[-1], a[-1] / self.period == b[-1] / self.period)
+                # z3 terms, so that '/' is integer division for plain int positions too
+                x1, x2 = (v if z3.is_expr(v) else z3.IntVal(v) for v in (a[-1], b[-1]))
+                guard = z3.And(*same, x1 < x2, x1 / self.period == x2 / self.period)
                 out.append(z3.Implies(guard, _z3_compare(function(*a), self.op, function(*b))))
                 continue
             pointer = functions[self.arrays[1]]
@@ -304,13 +306,15 @@ class PeriodicMonotonic(Property):
             return None
         pointer = np.asarray(arrays[self.arrays[1]]).astype(np.int64)
         values = values.reshape(-1)
-        if values.size < 2:
+        if values.size < 2 or pointer.size < 2:
             return None
-        # pair (x, x+1) is inside a segment unless a segment starts at x+1
+        # pair (x, x+1) is inside a segment unless a segment starts at x+1, or the pair
+        # reaches outside [pointer[0], pointer[-1]), where no segment is
         boundary = np.zeros(values.size + 1, dtype=bool)
         starts = pointer[(pointer > 0) & (pointer < values.size)]
         boundary[starts] = True
-        inside = ~boundary[1:values.size]
+        positions = np.arange(values.size - 1)
+        inside = ~boundary[1:values.size] & (positions >= pointer[0]) & (positions + 1 < pointer[-1])
         ok = _numpy_compare(values[:-1], self.op, values[1:]) | ~inside
         bad = np.flatnonzero(~ok)
         if bad.size:

@@ -1,0 +1,116 @@
+"""Transformation recipes: a chainable, immutable description of how to schedule a kernel.
+
+    r = (spf.recipe("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "SV", "y": "Dense"})
+         .permute("pAi", "i", "py0", "pAj", "j", "px")
+         .find("x", "hashmap")
+         .parallelize("pAi"))
+    kernel = spf.compile(r.expression, r.layouts, schedule=r)
+
+Each step returns a new recipe and checks what it can at once (names, templates);
+legality is checked when the kernel is compiled: the loop order must scan, a requested
+find template must be proven, and a parallel loop must carry no dependence unless a
+reduction strategy is given (``"privatize"``: per-thread copies of the output merged
+at the end; ``"atomic"``: atomic updates).  A refusal names the step and the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from spf.errors import SpfError
+
+FIND_TEMPLATES = ("seqiter", "binary", "hashmap", "linear")
+REDUCTIONS = (None, "privatize", "atomic")
+
+
+class RecipeError(SpfError):
+    """A recipe step that is malformed or that the dependences or proofs forbid."""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    expression: str
+    layouts: tuple[tuple[str, object], ...]
+    share: tuple[tuple[str, str], ...] = ()
+    order: tuple[str, ...] | None = None
+    finds: tuple[tuple[str, str], ...] = ()  # (tensor or find variable, template)
+    parallel: tuple[tuple[str, str | None], ...] = ()  # (loop variable, reduction strategy)
+    _variables: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    # -- construction
+    @property
+    def layout_map(self) -> dict:
+        return dict(self.layouts)
+
+    @property
+    def share_map(self) -> dict:
+        return dict(self.share)
+
+    @property
+    def variables(self) -> tuple[str, ...]:
+        """The iteration space's variables (what permute and parallelize name)."""
+        return self._variables
+
+    def permute(self, *order) -> "Recipe":
+        """Scan the variables in this order (all of them, each once)."""
+        if len(order) == 1 and isinstance(order[0], (list, tuple)):
+            order = tuple(order[0])
+        unknown = [v for v in order if v not in self.variables]
+        missing = [v for v in self.variables if v not in order]
+        repeated = sorted({v for v in order if order.count(v) > 1})
+        if unknown or missing or repeated:
+            raise RecipeError(f"permute: the order must list each of {', '.join(self.variables)} once"
+                              + (f"; unknown {unknown}" if unknown else "")
+                              + (f"; missing {missing}" if missing else "")
+                              + (f"; repeated {repeated}" if repeated else ""))
+        return replace(self, order=tuple(order))
+
+    def find(self, target: str, template: str) -> "Recipe":
+        """Use ``template`` for the finds over ``target`` (a tensor, or a find's variable)."""
+        if template not in FIND_TEMPLATES:
+            raise RecipeError(f"find: unknown template {template!r}; choose one of {', '.join(FIND_TEMPLATES)}")
+        if target not in self.layout_map and target not in self.variables:
+            raise RecipeError(f"find: {target!r} is neither a tensor of the statement nor a variable "
+                              f"of its iteration space")
+        return replace(self, finds=self.finds + ((target, template),))
+
+    def parallelize(self, variable: str, reduction: str | None = None) -> "Recipe":
+        """Run loop ``variable`` in parallel (OpenMP); ``reduction`` allows updates to shared
+        output entries: "privatize" (per-thread copies, merged) or "atomic"."""
+        if variable not in self.variables:
+            raise RecipeError(f"parallelize: {variable!r} is not a variable of the iteration space "
+                              f"({', '.join(self.variables)})")
+        if reduction not in REDUCTIONS:
+            raise RecipeError(f"parallelize: unknown reduction {reduction!r}; choose 'privatize' or 'atomic'")
+        if self.parallel:
+            raise RecipeError(f"parallelize: loop {self.parallel[0][0]} is already parallel; "
+                              "nested parallel loops are not supported")
+        return replace(self, parallel=self.parallel + ((variable, reduction),))
+
+    def find_policy(self, site_variable: str, tensor_of: Mapping[str, str]) -> str | None:
+        """The template asked for a find over ``site_variable`` (latest step wins)."""
+        chosen = None
+        for target, template in self.finds:
+            if target == site_variable or tensor_of.get(site_variable) == target:
+                chosen = template
+        return chosen
+
+    def __str__(self) -> str:
+        steps = [f"recipe({self.expression!r})"]
+        if self.order:
+            steps.append(f"permute({', '.join(self.order)})")
+        steps += [f"find({t!r}, {template!r})" for t, template in self.finds]
+        steps += [f"parallelize({v!r}" + (f", reduction={r!r})" if r else ")") for v, r in self.parallel]
+        return ".".join(steps)
+
+
+def recipe(expression: str, layouts: Mapping[str, object], share: Mapping[str, str] | None = None) -> Recipe:
+    """A recipe for ``expression`` with these layouts (one statement: sums are not supported)."""
+    from spf.iteration_space import iteration_space
+    space = iteration_space(expression, layouts, share=share)
+    if len(space) != 1:
+        raise RecipeError("recipes schedule one product term; this expression has "
+                          f"{len(space)} terms")
+    return Recipe(expression, tuple(layouts.items()), tuple((share or {}).items()),
+                  _variables=space[0].variables)
