@@ -19,7 +19,7 @@ from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
-from .loops import Assign, Bound, Compute, Find, Guard, Loop, Node, StateInit, walk
+from .loops import Assign, Bound, Compute, Find, Guard, Loop, Node, StateInit, TileGuard, walk
 from .structs import header_text, struct_name
 
 INDEX = "int64_t"
@@ -240,7 +240,22 @@ class Emitter:
             return [self.compute(node)]
         if isinstance(node, StateInit):
             return self.state_init(node.find)
+        if isinstance(node, TileGuard):
+            return self.tile_guard(node)
         raise SpfError(f"cannot emit {node!r}")
+
+    def tile_guard(self, node: TileGuard) -> list:
+        names = self.names
+        low, high, key = self.fresh("tile_low"), self.fresh("tile_high"), self.fresh("key")
+        first, last = self._read_at(node, low), self._read_at(node, high)
+        if not node.increasing:
+            first, last = last, first
+        condition = conjunction([binary("<=", ident(low), ident(high)),
+                                 binary("<=", first, ident(key)), binary(">=", last, ident(key))])
+        return [block([declare(low, INDEX, lower_bound(node.lower, names), const_=True),
+                       declare(high, INDEX, upper_bound(node.upper, names), const_=True),
+                       declare(key, INDEX, affine(node.key, names), const_=True),
+                       c_ast.If(condition, block(self.nodes(node.body)), None)])]
 
     def _reduction_clause(self, node: Loop) -> str:
         """``reduction(+: ...)`` for a parallel loop whose iterations share output entries."""
@@ -462,7 +477,7 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
                             item.thread_state.append(StateInit(find))
                         else:
                             result.append(StateInit(find))
-            if isinstance(item, (Loop, Guard, Find)):
+            if isinstance(item, (Loop, Guard, Find, TileGuard)):
                 item.body = visit(item.body)
             result.append(item)
         return result

@@ -271,6 +271,9 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         order = order or recipe.order
     started = time.perf_counter()
     space = iteration_space(expression, layouts, share=share)
+    if recipe is not None and recipe.tiles:
+        space.statements[0] = _tiled(space.statements[0], recipe.tiles)
+        order = order or recipe.variables
     reports: list[FindReport] = []
     sites: list = []
     scans = []
@@ -348,6 +351,10 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
             dependences += [str(d) for d in tested]
             for group in variant_scans:
                 _mark_parallel(group[k].nodes, loop)
+    if recipe is not None:
+        for variable, _ in recipe.tiles:
+            for group in variant_scans:
+                _add_tile_guard(group[0].nodes, variable, sites, space.statements[0].properties)
     for group in variant_scans:
         for scanned in group:
             scanned.nodes = remove_dead_assignments(scanned.nodes)
@@ -398,6 +405,47 @@ def _parallel_loop(statement_space, nodes):
                 return node.variable, tested
         outer.append(node.variable)
     return None, tested
+
+
+def _tiled(statement_space, tiles):
+    """The statement's space with a tile variable ``v_tile`` per tiled variable v."""
+    import dataclasses
+    from spf.expressions import And, Constraint
+    from spf.sets import UFSet
+    tiled = statement_space.set
+    for variable, size in tiles:
+        tile = f"{variable}_tile"
+        block = Affine.of(tile).scale(size)
+        formula = And((Constraint(block, "<=", Affine.of(variable)),
+                       Constraint(Affine.of(variable), "<=", block + (size - 1))))
+        tiled = tiled.product(UFSet.from_formula((tile, variable), formula))
+    return dataclasses.replace(statement_space, set=tiled)
+
+
+def _add_tile_guard(nodes, variable, sites, properties) -> None:
+    """Fig. 8: wrap the loop over a tiled, linearly searched, monotone array in a tile guard."""
+    from .find import Encoding, _monotone
+    from .loops import Find, Guard, Loop, TileGuard
+    site = next((s for s, _ in sites if s.variable == variable), None)
+    if site is None:
+        return
+    calls = dict(sites[[s for s, _ in sites].index(site)][1])
+    encoding = Encoding(site, calls, properties)
+    increasing = _monotone(encoding, True, False)
+    if not increasing and not _monotone(encoding, False, False):
+        return
+
+    def wrap(items):
+        for index, node in enumerate(items):
+            if isinstance(node, Loop) and node.variable == variable:
+                items[index] = TileGuard(variable, site.call, site.key, node.lower, node.upper,
+                                         increasing, [node])
+                return True
+            if isinstance(node, (Loop, Guard, Find, TileGuard)) and wrap(node.body):
+                return True
+        return False
+
+    wrap(nodes)
 
 
 def _mark_parallel(nodes, variable, reduction: str | None = None) -> None:

@@ -83,19 +83,33 @@ class Compute:
 
 
 @dataclass
+class TileGuard:
+    """Fig. 8: run the tile's loop only if ``call`` at the tile's ends brackets ``key``
+    (``call`` monotone in ``variable``, proven), since no position inside can match otherwise."""
+
+    variable: str
+    call: UFCall
+    key: Affine
+    lower: list[Bound]
+    upper: list[Bound]
+    increasing: bool
+    body: list["Node"] = field(default_factory=list)
+
+
+@dataclass
 class StateInit:
     """Where a SeqIter position or a HashMap table starts (before the loops it outlives)."""
 
     find: Find
 
 
-Node = Union[Loop, Assign, Guard, Find, Compute, StateInit]
+Node = Union[Loop, Assign, Guard, Find, Compute, StateInit, TileGuard]
 
 
 def walk(nodes: list[Node]) -> Iterator[Node]:
     for node in nodes:
         yield node
-        if isinstance(node, (Loop, Guard, Find)):
+        if isinstance(node, (Loop, Guard, Find, TileGuard)):
             yield from walk(node.body)
 
 
@@ -123,6 +137,10 @@ def _used_names(node: Node) -> set[str]:
     elif isinstance(node, Find):
         used |= _expression_names(node.key) | _expression_names(node.call)
         used |= set(getattr(node.template, "keyed", ()))  # positions kept per value of these
+        for bound in node.lower + node.upper:
+            used |= _expression_names(bound)
+    elif isinstance(node, TileGuard):
+        used |= _expression_names(node.key) | (_expression_names(node.call) - {node.variable})
         for bound in node.lower + node.upper:
             used |= _expression_names(bound)
     elif isinstance(node, Compute):
@@ -153,7 +171,7 @@ def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
         for item in items:
             if isinstance(item, Assign) and item.variable not in live:
                 continue
-            if isinstance(item, (Loop, Guard, Find)):
+            if isinstance(item, (Loop, Guard, Find, TileGuard)):
                 item.body = prune(item.body)
             kept.append(item)
         return kept
@@ -184,6 +202,9 @@ def render(nodes: list[Node], indent: str = "") -> str:
             high = ", ".join(str(b) for b in node.upper)
             lines.append(f"{indent}find {node.variable} in {low} .. {high} where {node.call} == {node.key} "
                          f"[{node.template}]:")
+            lines.append(render(node.body, indent + "  "))
+        elif isinstance(node, TileGuard):
+            lines.append(f"{indent}if the tile's first and last {node.call} bracket {node.key} (Fig. 8):")
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, StateInit):
             lines.append(f"{indent}start the state of find {node.find.variable} [{node.find.template}]")

@@ -3,7 +3,8 @@
     r = (spf.recipe("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "SV", "y": "Dense"})
          .permute("pAi", "i", "py0", "pAj", "j", "px")
          .find("x", "hashmap")
-         .parallelize("pAi"))
+         .tile("pAi", 64)
+         .parallelize("pAi_tile"))
     kernel = spf.compile(r.expression, r.layouts, schedule=r)
 
 Each step returns a new recipe and checks what it can at once (names, templates);
@@ -36,6 +37,7 @@ class Recipe:
     order: tuple[str, ...] | None = None
     finds: tuple[tuple[str, str], ...] = ()  # (tensor or find variable, template)
     parallel: tuple[tuple[str, str | None], ...] = ()  # (loop variable, reduction strategy)
+    tiles: tuple[tuple[str, int], ...] = ()  # (variable, tile size): strip-mining
     _variables: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     # -- construction
@@ -88,6 +90,27 @@ class Recipe:
                               "nested parallel loops are not supported")
         return replace(self, parallel=self.parallel + ((variable, reduction),))
 
+    def tile(self, variable: str, size: int) -> "Recipe":
+        """Strip-mine ``variable`` into tiles of ``size``: a new loop ``<variable>_tile`` right
+        outside it (``size*t <= variable < size*t + size``).  A find over a tiled monotone
+        array gets the paper's tile guard (Fig. 8): a tile whose first and last values cannot
+        bracket the key is skipped whole."""
+        if variable not in self.variables:
+            raise RecipeError(f"tile: {variable!r} is not a variable of the iteration space "
+                              f"({', '.join(self.variables)})")
+        if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+            raise RecipeError(f"tile: the tile size must be a positive integer, got {size!r}")
+        tile = f"{variable}_tile"
+        if tile in self.variables:
+            raise RecipeError(f"tile: {variable} is already tiled")
+        position = self.variables.index(variable)
+        variables = self.variables[:position] + (tile,) + self.variables[position:]
+        order = self.order
+        if order is not None:
+            position = order.index(variable)
+            order = order[:position] + (tile,) + order[position:]
+        return replace(self, tiles=self.tiles + ((variable, size),), order=order, _variables=variables)
+
     def find_policy(self, site_variable: str, tensor_of: Mapping[str, str]) -> str | None:
         """The template asked for a find over ``site_variable`` (latest step wins)."""
         chosen = None
@@ -100,6 +123,7 @@ class Recipe:
         steps = [f"recipe({self.expression!r})"]
         if self.order:
             steps.append(f"permute({', '.join(self.order)})")
+        steps += [f"tile({v!r}, {size})" for v, size in self.tiles]
         steps += [f"find({t!r}, {template!r})" for t, template in self.finds]
         steps += [f"parallelize({v!r}" + (f", reduction={r!r})" if r else ")") for v, r in self.parallel]
         return ".".join(steps)
