@@ -150,24 +150,24 @@ def condition(constraint: Constraint, names: Names):
                   left, right)
 
 
-def lower_bound(bounds: list[Bound], names: Names):
+def _bound(bounds: list[Bound], names: Names, rounding: str, combine: str):
     result = None
     for bound in bounds:
         value = affine(bound.expression, names)
         if bound.divisor != 1:
-            value = call("spf_ceild", value, const(bound.divisor))
-        result = value if result is None else call("spf_max", result, value)
+            value = call(rounding, value, const(bound.divisor))
+        result = value if result is None else call(combine, result, value)
     return result
+
+
+def lower_bound(bounds: list[Bound], names: Names):
+    """max of the lower bounds (each rounded up)."""
+    return _bound(bounds, names, "spf_ceild", "spf_max")
 
 
 def upper_bound(bounds: list[Bound], names: Names):
-    result = None
-    for bound in bounds:
-        value = affine(bound.expression, names)
-        if bound.divisor != 1:
-            value = call("spf_floord", value, const(bound.divisor))
-        result = value if result is None else call("spf_min", result, value)
-    return result
+    """min of the upper bounds (each rounded down)."""
+    return _bound(bounds, names, "spf_floord", "spf_min")
 
 
 # ----------------------------------------------------------------------------- statements

@@ -26,6 +26,7 @@ import islpy as isl
 
 from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall
+from spf.isl_basic import constraints, project as _project
 from spf.sets import scan_order
 
 from .loops import Assign, Bound, Compute, Find, Guard, Loop, Node
@@ -79,19 +80,6 @@ class Scan:
 
 
 # ----------------------------------------------------------------------------- isl helpers
-
-
-def _position(basic: isl.BasicSet, name: str) -> int:
-    names = basic.get_var_names(PARAM)
-    return names.index(name) if name in names else -1
-
-
-def _project(basic: isl.BasicSet, names: Sequence[str]) -> isl.BasicSet:
-    for name in names:
-        position = _position(basic, name)
-        if position >= 0:
-            basic = basic.project_out(PARAM, position, 1)
-    return basic
 
 
 def _gist(level_set: isl.BasicSet, outer_set: isl.BasicSet) -> isl.BasicSet:
@@ -153,14 +141,8 @@ def _aliases(level_set: isl.BasicSet, dims, calls, outer_names) -> dict[str, str
 
 
 def _constraints(basic: isl.BasicSet) -> list[tuple[dict[str, int], int, bool]]:
-    """(coefficients, constant, is_equality) of ``sum + constant >= 0`` (or ``= 0``)."""
-    result = []
-    for constraint in basic.get_constraints():
-        coefficients = {k: int(v.to_python()) for k, v in constraint.get_coefficients_by_name().items()}
-        constant = coefficients.pop(1, 0)
-        if coefficients:
-            result.append((coefficients, constant, constraint.is_equality()))
-    return result
+    """The constraints that involve some name (constant-only ones say nothing new)."""
+    return constraints(basic, keep_constant_only=False)
 
 
 def _affine(coefficients: dict[str, int], constant: int) -> Affine:

@@ -15,31 +15,10 @@ import numpy as np
 
 from spf.errors import SpfError
 from spf.expressions import Affine, UFCall
+from spf.isl_basic import constraints as _constraints, position as _position, project as _project
 
 PARAM = isl.dim_type.param
 INTEGER = np.int64
-
-
-def _constraints(basic: isl.BasicSet) -> list[tuple[dict[str, int], int, bool]]:
-    result = []
-    for constraint in basic.get_constraints():
-        coefficients = {k: int(v.to_python()) for k, v in constraint.get_coefficients_by_name().items()}
-        constant = coefficients.pop(1, 0)
-        result.append((coefficients, constant, constraint.is_equality()))
-    return result
-
-
-def _position(basic: isl.BasicSet, name: str) -> int:
-    names = basic.get_var_names(PARAM)
-    return names.index(name) if name in names else -1
-
-
-def _project(basic: isl.BasicSet, names: Sequence[str]) -> isl.BasicSet:
-    for name in names:
-        position = _position(basic, name)
-        if position >= 0:
-            basic = basic.project_out(PARAM, position, 1)
-    return basic
 
 
 def _linear(coefficients: Mapping[str, int], constant: int, columns: Mapping[str, np.ndarray], rows: int):

@@ -1,0 +1,39 @@
+"""Small helpers on isl basic sets whose dimensions are all named parameters.
+
+Scanning (:mod:`codegen.scan`) and enumeration (:mod:`spf.enumeration`) both walk the
+constraints of one conjunction at a time; these read and project them by name.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import islpy as isl
+
+PARAM = isl.dim_type.param
+
+
+def position(basic: isl.BasicSet, name: str) -> int:
+    """The parameter position of ``name``, or -1."""
+    names = basic.get_var_names(PARAM)
+    return names.index(name) if name in names else -1
+
+
+def project(basic: isl.BasicSet, names: Sequence[str]) -> isl.BasicSet:
+    """Existentially quantify the named dimensions that the basic set has."""
+    for name in names:
+        where = position(basic, name)
+        if where >= 0:
+            basic = basic.project_out(PARAM, where, 1)
+    return basic
+
+
+def constraints(basic: isl.BasicSet, keep_constant_only: bool = True) -> list[tuple[dict[str, int], int, bool]]:
+    """(coefficients by name, constant, is_equality) of ``sum + constant >= 0`` (or ``= 0``)."""
+    result = []
+    for constraint in basic.get_constraints():
+        coefficients = {k: int(v.to_python()) for k, v in constraint.get_coefficients_by_name().items()}
+        constant = coefficients.pop(1, 0)
+        if coefficients or keep_constant_only:
+            result.append((coefficients, constant, constraint.is_equality()))
+    return result
