@@ -219,12 +219,12 @@ class Emitter:
             test = binary("<=", ident(variable), upper_bound(node.upper, names))
             atomic_before = self.atomic
             self.atomic = self.atomic or node.reduction == "atomic"
+            thread_state = self.nodes(node.thread_state)  # names the states the body uses
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(self.nodes(node.body)))
             self.atomic = atomic_before
             clause = self._reduction_clause(node)
             if node.parallel and node.thread_state:
-                region = block(self.nodes(node.thread_state)
-                               + [c_ast.Pragma("omp for schedule(dynamic,32)" + clause), loop])
+                region = block(thread_state + [c_ast.Pragma("omp for schedule(dynamic,32)" + clause), loop])
                 return [c_ast.Pragma("omp parallel"), region]
             if node.parallel:
                 return [c_ast.Pragma("omp parallel for schedule(dynamic,32)" + clause), loop]

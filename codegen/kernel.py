@@ -105,6 +105,7 @@ class Kernel:
         parts = []
         for space, scanned in zip(self.spaces, self.scans):
             parts.append(str(space))
+            parts.append(f"  order: {', '.join(scanned.order)}")
             parts.append("loop nest:")
             parts.append("  " + render(scanned.nodes, "  ").lstrip())
         if self.dependences:

@@ -90,7 +90,7 @@ class StatementSpace:
             shared = f" (shares {placement.shared_with}'s index arrays)" if placement.shared_with else ""
             lines.append(f"  {name}: {placement.layout.spec}{shared}, "
                          f"physical indices {', '.join(placement.physical)}")
-        lines.append(f"  order: {', '.join(self.variables)}")
+        lines.append(f"  variables: {', '.join(self.variables)} (the default loop order)")
         lines.append("  space: " + _wrap_text(str(self.set), "         "))
         if self.properties:
             lines.append("  properties: " + "; ".join(str(p) for p in self.properties))

@@ -79,8 +79,8 @@ def brute_force(variables, formula, functions, constants=None) -> set[tuple[int,
             if holds(formula, {**constants, **dict(zip(variables, point))}, functions)}
 
 
-def points(uf_set: UFSet, functions, constants=None) -> set[tuple[int, ...]]:
-    found = uf_set.points(constants or {}, functions)
+def points(uf_set: UFSet, functions, constants=None, order=None) -> set[tuple[int, ...]]:
+    found = uf_set.points(constants or {}, functions, order)
     assert len(found) == len(set(found)), "points() repeated a point"
     return set(found)
 
@@ -324,16 +324,26 @@ CSR_ENTRIES = {(0, 1), (0, 3), (2, 0), (2, 2), (2, 3)}
 CSR_POSITIONS = {(0, 0), (0, 1), (2, 2), (2, 3), (2, 4)}
 
 
+def row_position_column(entries: UFSet) -> tuple[str, ...]:
+    """Scanning order row, position, column for (row, column) pairs with a hidden position:
+    the position's bounds need the row, and the column needs the position."""
+    (position,) = entries.hidden
+    row, column = entries.variables
+    return row, position, column
+
+
 def test_relation_domain_range_inverse_wrap():
     relation = UFSet.parse(CSR_RELATION)
     assert relation.is_relation and relation.input == ("i", "p") and relation.output == ("r", "j")
     constants = {"n": 3}
     assert points(relation.domain(), CSR_TABLES, constants) == CSR_POSITIONS
-    assert points(relation.range(), CSR_TABLES, constants) == CSR_ENTRIES
-    assert "exists" in str(relation.range())  # p is still needed by col(p)
+    entries = relation.range()
+    assert "exists" in str(entries)  # p is still needed by col(p)
+    assert points(entries, CSR_TABLES, constants, row_position_column(entries)) == CSR_ENTRIES
     inverse = relation.inverse()
     assert inverse.input == ("r", "j") and inverse.output == ("i", "p")
-    assert points(inverse.domain(), CSR_TABLES, constants) == CSR_ENTRIES
+    entries = inverse.domain()
+    assert points(entries, CSR_TABLES, constants, row_position_column(entries)) == CSR_ENTRIES
     wrapped = relation.wrap()
     assert not wrapped.is_relation and wrapped.variables == ("i", "p", "r", "j")
     column = CSR_TABLES["col"]
@@ -355,8 +365,9 @@ def test_apply_range_and_compose_chain_two_relations():
     chained = rows_to_positions.apply_range(positions_to_columns)
     assert chained.input == ("i",) and chained.output == ("j",)
     assert "exists" in str(chained) and "col(e0)" in str(chained)
-    assert points(chained, CSR_TABLES, {"n": 3}) == CSR_ENTRIES
-    assert points(positions_to_columns.compose(rows_to_positions), CSR_TABLES, {"n": 3}) == CSR_ENTRIES
+    assert points(chained, CSR_TABLES, {"n": 3}, row_position_column(chained)) == CSR_ENTRIES
+    composed = positions_to_columns.compose(rows_to_positions)
+    assert points(composed, CSR_TABLES, {"n": 3}, row_position_column(composed)) == CSR_ENTRIES
 
 
 def test_apply_range_with_clashing_output_name():
