@@ -278,11 +278,15 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     reports: list[FindReport] = []
     sites: list = []
     scans = []
+    used_targets: set[str] = set()
     for statement_space in space.statements:
         calls = statement_space.set.call_table
         tensor_of = {p: name for name, placement in statement_space.placements.items() for p in placement.physical}
 
         def choose(site, calls=calls, statement_space=statement_space, tensor_of=tensor_of):
+            if recipe:
+                used_targets.update(t for t, _ in recipe.finds
+                                    if t == site.variable or t == tensor_of.get(site.variable))
             policy = (recipe.find_policy(site.variable, tensor_of) if recipe else None) or find
             report = synthesize(site, calls, statement_space.properties, _allowed(policy),
                                 every_variant=policy == "auto", keyable=set(statement_space.indices))
@@ -300,6 +304,11 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
             if recipe is not None and recipe.order is not None:
                 raise RecipeError(f"permute({', '.join(recipe.order)}) cannot be scanned: {error}") from None
             raise
+    if recipe is not None:
+        unused = [f"find({t!r}, {template!r})" for t, template in recipe.finds if t not in used_targets]
+        if unused:
+            raise RecipeError(f"{', '.join(unused)}: no find searches that tensor's positions in this "
+                              "loop order (its positions are looped over or assigned)")
     every = any(len(r.valid) > 1 for r in reports)
     tensors: dict = {}
     for statement_space in space.statements:

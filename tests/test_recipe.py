@@ -320,7 +320,6 @@ def spmspv_recipes() -> dict:
         "hashmap, parallel rows": base.find("x", "hashmap").parallelize("pAi"),
         "seqiter on the find variable, parallel rows": base.find("px", "seqiter").parallelize("pAi"),
         "CSC x-driven": spf.recipe(SPMV, CSC_SV).permute(*CSC_X_DRIVEN),
-        "CSC x-driven, binary": spf.recipe(SPMV, CSC_SV).permute(*CSC_X_DRIVEN).find("x", "binary"),
     }
 
 
@@ -467,3 +466,10 @@ def test_sparse_dot_product_with_a_seqiter_find_and_a_scalar_reduction(template)
     k = compiled(r.parallelize("pb", reduction="privatize"))
     b, c, expected = dot_inputs(layouts, 100_003)
     assert k(b=b, c=c) == pytest.approx(expected, rel=1e-10, abs=1e-10)
+
+
+def test_find_step_without_a_find_in_that_order_is_refused():
+    """Driven by x, the CSC order loops over x's positions: no find searches them."""
+    r = spf.recipe(SPMV, CSC_SV).permute(*CSC_X_DRIVEN).find("x", "binary")
+    with pytest.raises(spf.RecipeError, match=r"find\('x', 'binary'\): no find searches"):
+        spf.compile(SPMV, CSC_SV, schedule=r)
