@@ -458,30 +458,38 @@ def _fixed_target(loop: Loop) -> Compute | None:
 def place_find_state(nodes: list[Node]) -> list[Node]:
     """Insert where each SeqIter/HashMap find's state starts (Section 8.5).
 
-    The state of a find with state indices SIGMA starts right before the outermost
-    enclosing loop whose index is not in SIGMA (or right before the find itself).
+    The state of a find with state indices SIGMA starts right before the first enclosing
+    loop inside the innermost loop of SIGMA (or right before the find itself), so it
+    restarts with every iteration of SIGMA's loops and lives through the loops inside.
     """
-    placed: set[int] = set()
+    starts: dict[int, object] = {}  # id of the node to start before -> find
+
+    def locate(items: list[Node], path: list) -> None:
+        for item in items:
+            if isinstance(item, Find) and item.template.kind in ("seqiter", "hashmap"):
+                loops = [n for n in path if isinstance(n, (Loop, Find))]
+                state = set(item.template.state)
+                innermost = max((k for k, n in enumerate(loops) if n.variable in state), default=-1)
+                anchor = loops[innermost + 1] if innermost + 1 < len(loops) else item
+                starts.setdefault(id(anchor), []).append(item)
+            if isinstance(item, (Loop, Guard, Find, TileGuard)):
+                locate(item.body, path + [item])
 
     def visit(items: list[Node]) -> list[Node]:
         result: list[Node] = []
         for item in items:
-            if isinstance(item, (Loop, Find)):
-                for find in walk([item]):
-                    if (isinstance(find, Find) and find.template.kind in ("seqiter", "hashmap")
-                            and id(find) not in placed
-                            and (item is find or item.variable not in find.template.state)):
-                        placed.add(id(find))
-                        if isinstance(item, Loop) and item.parallel and find.template.kind == "seqiter":
-                            # each thread walks its own chunks in increasing order: its own position
-                            item.thread_state.append(StateInit(find))
-                        else:
-                            result.append(StateInit(find))
+            for find in starts.get(id(item), []):
+                if isinstance(item, Loop) and item.parallel and find.template.kind == "seqiter":
+                    # each thread walks its own chunks in increasing order: its own position
+                    item.thread_state.append(StateInit(find))
+                else:
+                    result.append(StateInit(find))
             if isinstance(item, (Loop, Guard, Find, TileGuard)):
                 item.body = visit(item.body)
             result.append(item)
         return result
 
+    locate(nodes, [])
     return visit(nodes)
 
 

@@ -334,10 +334,14 @@ def _every_search_fresh(encoding: Encoding, state: tuple[str, ...]) -> bool:
 
 
 def _available_before(encoding: Encoding, state: tuple[str, ...]) -> set[str]:
-    """Names bound before the outermost enclosing loop outside the state (where the state starts)."""
+    """Names bound where the state starts: before the first enclosing loop inside the
+    innermost loop of the state."""
+    loops = encoding.loop_variables
+    innermost = max((loops.index(v) for v in state if v in loops), default=-1)
+    start = loops[innermost + 1] if innermost + 1 < len(loops) else None
     available: set[str] = set()
     for level in encoding.site.outer:
-        if level.kind in ("loop", "find") and level.variable not in state:
+        if level.kind in ("loop", "find") and level.variable == start:
             break
         if level.variable:
             available.add(level.variable)
@@ -357,9 +361,12 @@ def _initial_state_known(encoding: Encoding, state: tuple[str, ...]) -> bool:
 
 
 def _placeable(state: tuple[str, ...], loops: list[str], keyable) -> bool:
-    """Loop indices of the state must be outer loops (a prefix); others keyable (an array)."""
-    in_loops = [v for v in state if v in loops]
-    return in_loops == loops[:len(in_loops)] and all(v in loops or v in keyable for v in state)
+    """Indices that are no loop must be keyable (an array of positions per value).
+
+    A state starts right inside its innermost loop index, so it effectively holds every
+    loop index outside that one too: a superset of a valid state, hence valid.
+    """
+    return all(v in loops or v in keyable for v in state)
 
 
 def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,

@@ -52,8 +52,16 @@ def enumerate_points(uf_set, constants: Mapping[str, int], functions: Mapping[st
     """Every point of ``uf_set`` (its tuple variables), given constants and UF tables."""
     from spf.sets import scan_order
 
-    # Existential variables first: tuple variables are often defined from them (y = f(e)).
-    order = list(order or (uf_set.hidden + uf_set.variables))
+    if order is None:
+        # Tuple variables first (a hidden position bounded by rowPtr(row) needs the row);
+        # where that leaves one unbounded, existential variables first (y = f(e) needs e).
+        try:
+            return enumerate_points(uf_set, constants, functions, uf_set.variables + uf_set.hidden)
+        except SpfError as error:
+            if "unbounded" not in str(error):
+                raise
+            order = uf_set.hidden + uf_set.variables
+    order = list(order)
     levels = scan_order(uf_set, order)
     table = uf_set.call_table
     missing = [p for p in uf_set.parameters if p not in constants]

@@ -12,7 +12,7 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spf.expressions import Affine, parse_affine_text
+from spf.expressions import Affine, UFCall, parse_affine_text
 from spf.properties import (
     CovaryingMonotonic,
     Injective,
@@ -524,3 +524,32 @@ def test_renamed_keeps_the_other_fields():
 ])
 def test_text(prop, text):
     assert str(prop) == text
+
+
+# ----------------------------------------------------------------------------- instances for the set algebra
+
+
+def calls(*texts: str) -> list[UFCall]:
+    """UF calls from their text, e.g. ``calls("f(i)", "rowPtr(k + 1)")``."""
+    return [parse_affine_text(text).terms[0][0] for text in texts]
+
+
+def test_monotonic_instances_order_every_pair_of_calls():
+    instances = list(Monotonic(("f",)).instances(calls("f(i)", "f(j)", "g(i)")))
+    assert [(str(guard), str(consequence)) for guard, consequence in instances] == [
+        ("i < j", "f(i) < f(j)"), ("j < i", "f(j) < f(i)")]
+
+
+def test_pointer_segments_need_both_ends_of_the_segment():
+    prop = PeriodicMonotonic(("col", "rowPtr"))
+    assert list(prop.instances(calls("col(a)", "col(b)", "rowPtr(k)"))) == []
+    instances = list(prop.instances(calls("col(a)", "col(b)", "rowPtr(k)", "rowPtr(k + 1)")))
+    assert [str(consequence) for _, consequence in instances] == ["col(a) < col(b)", "col(b) < col(a)"]
+    assert str(instances[0][0]) == "rowPtr(k) <= a and a < b and b < rowPtr(k + 1)"
+
+
+def test_range_instances_bound_every_call():
+    prop = Range(("col",), Affine.of(0), Affine.of("n"))
+    instances = list(prop.instances(calls("col(p)", "col(q)", "row(p)")))
+    assert [str(consequence) for _, consequence in instances] == ["0 <= col(p) and col(p) < n",
+                                                                  "0 <= col(q) and col(q) < n"]
