@@ -224,10 +224,10 @@ class Emitter:
             self.atomic = atomic_before
             clause = self._reduction_clause(node)
             if node.parallel and node.thread_state:
-                region = block(thread_state + [c_ast.Pragma("omp for schedule(dynamic,32)" + clause), loop])
+                region = block(thread_state + [c_ast.Pragma(f"omp for schedule({node.schedule})" + clause), loop])
                 return [c_ast.Pragma("omp parallel"), region]
             if node.parallel:
-                return [c_ast.Pragma("omp parallel for schedule(dynamic,32)" + clause), loop]
+                return [c_ast.Pragma(f"omp parallel for schedule({node.schedule})" + clause), loop]
             if target is None:
                 return [loop]
             # the output position does not change inside the loop: sum in a register

@@ -354,7 +354,8 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
             raise RecipeError(f"parallelize({variable!r}): a find inside keeps positions per value across "
                               "this loop's iterations")
         for group in variant_scans:
-            _mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None)
+            _mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None,
+                           recipe.schedule)
     elif parallel:
         for k, statement_space in enumerate(space.statements):
             loop, tested = _parallel_loop(statement_space, variant_scans[0][k].nodes)
@@ -458,12 +459,13 @@ def _add_tile_guard(nodes, variable, sites, properties) -> None:
     wrap(nodes)
 
 
-def _mark_parallel(nodes, variable, reduction: str | None = None) -> None:
+def _mark_parallel(nodes, variable, reduction: str | None = None, schedule: str = "dynamic,32") -> None:
     from .loops import Loop, walk
     for node in walk(nodes):
         if isinstance(node, Loop) and node.variable == variable:
             node.parallel = True
             node.reduction = reduction
+            node.schedule = schedule
             return
 
 

@@ -35,6 +35,7 @@ class Loop:
     parallel: bool = False
     thread_state: list["Node"] = field(default_factory=list)  # per-thread starts of find states
     reduction: str | None = None  # parallel loop updating shared output entries: "privatize" or "atomic"
+    schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
 
 
 @dataclass

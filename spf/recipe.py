@@ -38,6 +38,7 @@ class Recipe:
     finds: tuple[tuple[str, str], ...] = ()  # (tensor or find variable, template)
     parallel: tuple[tuple[str, str | None], ...] = ()  # (loop variable, reduction strategy)
     tiles: tuple[tuple[str, int], ...] = ()  # (variable, tile size): strip-mining
+    schedule: str = "dynamic,32"  # OpenMP schedule of the parallel loop
     _variables: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     # -- construction
@@ -77,9 +78,14 @@ class Recipe:
                               f"of its iteration space")
         return replace(self, finds=self.finds + ((target, template),))
 
-    def parallelize(self, variable: str, reduction: str | None = None) -> "Recipe":
+    def parallelize(self, variable: str, reduction: str | None = None, schedule: str = "dynamic,32") -> "Recipe":
         """Run loop ``variable`` in parallel (OpenMP); ``reduction`` allows updates to shared
-        output entries: "privatize" (per-thread copies, merged) or "atomic"."""
+        output entries: "privatize" (per-thread copies, merged) or "atomic".  ``schedule`` is
+        OpenMP's (``"static"`` suits a loop over nonzeros, where chunks of 32 cost too much)."""
+        import re
+        if not re.fullmatch(r"(static|dynamic|guided)(,\s*[1-9][0-9]*)?", schedule):
+            raise RecipeError(f"parallelize: schedule {schedule!r} is not 'static', 'dynamic' or 'guided', "
+                              "optionally with ',CHUNK'")
         if variable not in self.variables:
             raise RecipeError(f"parallelize: {variable!r} is not a variable of the iteration space "
                               f"({', '.join(self.variables)})")
@@ -88,7 +94,7 @@ class Recipe:
         if self.parallel:
             raise RecipeError(f"parallelize: loop {self.parallel[0][0]} is already parallel; "
                               "nested parallel loops are not supported")
-        return replace(self, parallel=self.parallel + ((variable, reduction),))
+        return replace(self, parallel=self.parallel + ((variable, reduction),), schedule=schedule)
 
     def tile(self, variable: str, size: int) -> "Recipe":
         """Strip-mine ``variable`` into tiles of ``size``: a new loop ``<variable>_tile`` right
@@ -125,7 +131,9 @@ class Recipe:
             steps.append(f"permute({', '.join(self.order)})")
         steps += [f"tile({v!r}, {size})" for v, size in self.tiles]
         steps += [f"find({t!r}, {template!r})" for t, template in self.finds]
-        steps += [f"parallelize({v!r}" + (f", reduction={r!r})" if r else ")") for v, r in self.parallel]
+        steps += [f"parallelize({v!r}" + (f", reduction={r!r}" if r else "")
+                  + (f", schedule={self.schedule!r})" if self.schedule != "dynamic,32" else ")")
+                  for v, r in self.parallel]
         return ".".join(steps)
 
 
