@@ -28,6 +28,14 @@ SHAPE_MISMATCH, OUT_OF_MEMORY = 1, 2
 PRELUDE = """\
 #include <stdint.h>
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+static inline int spf_threads(void) { return omp_get_max_threads(); }
+static inline int spf_thread(void) { return omp_get_thread_num(); }
+#else
+static inline int spf_threads(void) { return 1; }
+static inline int spf_thread(void) { return 0; }
+#endif
 
 static inline int64_t spf_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t spf_max(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -185,7 +193,7 @@ class Emitter:
         self.counter = 0
         self.accumulator: str | None = None  # a register sum standing for the output entry
         self.atomic = False  # inside a loop parallelised with atomic updates
-        self.output_extent: tuple[str, str] | None = None  # output array and its length (C text)
+        self.output_extent: tuple | None = None  # output array name and its length (C expression)
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -223,6 +231,8 @@ class Emitter:
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(self.nodes(node.body)))
             self.atomic = atomic_before
             clause = self._reduction_clause(node)
+            if node.parallel and node.reduction == "privatize" and not self.scalar_output:
+                return self._privatized(node, thread_state, loop)
             if node.parallel and node.thread_state:
                 region = block(thread_state + [c_ast.Pragma(f"omp for schedule({node.schedule})" + clause), loop])
                 return [c_ast.Pragma("omp parallel"), region]
@@ -263,10 +273,43 @@ class Emitter:
             return ""
         if self.scalar_output:
             return f" reduction(+: {self.scalar_output}_sum)"
-        if node.reduction == "privatize":
-            array, size = self.output_extent
-            return f" reduction(+: {array}[0:{size}])"
         return ""
+
+    def _privatized(self, node: Loop, thread_state: list, loop) -> list:
+        """Per-thread copies of the output on the heap (an OpenMP array reduction would put
+        them on each thread's stack, which overflows for large outputs), merged after."""
+        array, size = self.output_extent
+        copies, shared, position, thread = (self.fresh("copies"), self.fresh("shared"),
+                                            self.fresh("q"), self.fresh("t"))
+        double = c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["double"]))
+        allocation = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl([], double)),
+                                call("calloc", binary("*", c_ast.Cast(c_ast.Typename(
+                                    None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["size_t"]))),
+                                    call("spf_threads")), size),
+                                     c_ast.UnaryOp("sizeof", c_ast.Typename(None, [], None, double))))
+        own = binary("+", ident(copies), binary("*", c_ast.Cast(c_ast.Typename(
+            None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["size_t"]))),
+            call("spf_thread")), size))
+        region = block(thread_state + [declare(array, "double", own, pointer=True, restrict=True),
+                                       c_ast.Pragma(f"omp for schedule({node.schedule})"), loop])
+        total = self.fresh("sum")
+        merge = c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
+                          binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
+                          block([declare(total, "double", const(0.0)),
+                                 c_ast.For(c_ast.DeclList([declare(thread, INDEX, const(0))]),
+                                           binary("<", ident(thread), call("spf_threads")),
+                                           c_ast.UnaryOp("p++", ident(thread)),
+                                           assign(total, c_ast.ArrayRef(ident(copies), binary(
+                                               "+", binary("*", ident(thread), size), ident(position))), "+=")),
+                                 assign(c_ast.ArrayRef(ident(shared), ident(position)), ident(total), "+=")]))
+        return [block([
+            declare(shared, "double", ident(array), pointer=True),
+            declare(copies, "double", allocation, pointer=True),
+            c_ast.If(binary("==", ident(copies), ident("NULL")),
+                     block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None),
+            c_ast.Pragma("omp parallel"), region,
+            c_ast.Pragma("omp parallel for schedule(static)"), merge,
+            call("free", ident(copies))])]
 
     def state_init(self, find: Find) -> list:
         names = self.names
@@ -549,8 +592,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         body.append(c_ast.If(c_ast.UnaryOp("!", conjunction(checks)), c_ast.Return(const(SHAPE_MISMATCH)), None))
     if not scalar_output:
         layout, mapping, _ = tensors[output_name]
-        emitter.output_extent = (mapping[layout.values_field],
-                                 c_generator.CGenerator().visit(_value_count(layout, mapping, names)))
+        emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
     if zero_output:
         body.extend(_zero_output(tensors, output_name, names, scalar_output))
     elif scalar_output:

@@ -66,6 +66,14 @@ def pragmas(source: str) -> list[tuple[str, str]]:
     return [(line, lines[n + 1]) for n, line in enumerate(lines) if line.startswith("#pragma omp")]
 
 
+def assert_heap_private_copies(source: str) -> None:
+    """A privatized output: per-thread copies on the heap (not an OpenMP array reduction, whose
+    copies live on the threads' stacks and overflow them for large outputs), merged after."""
+    assert re.search(r"calloc\(\(\(size_t\) spf_threads\(\)\) \* y_N0", source)
+    assert re.search(r"double \* restrict y_vals = copies_\d+ \+", source)
+    assert "reduction(+: y_vals" not in source
+
+
 def loop_lines(source: str, variables) -> list[str]:
     """The loops over iteration-space variables in the C, in order (not zeroing or table fills)."""
     found = re.findall(r"for \(int64_t (\w+) =", source[source.index("int spf_kernel"):])
@@ -387,8 +395,9 @@ def coo_recipe(reduction: str) -> Recipe:
 
 def test_coo_reductions_shape():
     privatized = compiled(coo_recipe("privatize"))
-    assert pragmas(privatized.c_source) == [("#pragma omp parallel for schedule(dynamic,32) reduction(+: y_vals[0:y_N0])",
-                                             "for (int64_t pA = 0; pA <= (A_nnz - 1); pA++)")]
+    assert_heap_private_copies(privatized.c_source)
+    lines = pragmas(privatized.c_source)
+    assert lines[1] == ("#pragma omp for schedule(dynamic,32)", "for (int64_t pA = 0; pA <= (A_nnz - 1); pA++)")
     atomic = compiled(coo_recipe("atomic"))
     lines = pragmas(atomic.c_source)
     assert lines[0] == ("#pragma omp parallel for schedule(dynamic,32)", "for (int64_t pA = 0; pA <= (A_nnz - 1); pA++)")
@@ -411,7 +420,7 @@ def test_csc_spmv_parallel_columns_with_privatized_rows(case):
     matrix = case_matrix(case)
     x = np.random.default_rng(2).uniform(-1, 1, matrix.shape[1])
     k = compiled(spf.recipe(SPMV, spmv_layouts("CSC")).parallelize("pAj", reduction="privatize"))
-    assert "reduction(+: y_vals[0:y_N0])" in k.c_source
+    assert_heap_private_copies(k.c_source)
     assert_close(k(A=matrix, x=x), matrix @ x)
 
 
@@ -473,3 +482,12 @@ def test_find_step_without_a_find_in_that_order_is_refused():
     r = spf.recipe(SPMV, CSC_SV).permute(*CSC_X_DRIVEN).find("x", "binary")
     with pytest.raises(spf.RecipeError, match=r"find\('x', 'binary'\): no find searches"):
         spf.compile(SPMV, CSC_SV, schedule=r)
+
+
+def test_privatized_copies_of_a_large_output_do_not_overflow_thread_stacks():
+    """3M output entries: an OpenMP array reduction put per-thread copies on the stack and crashed."""
+    size = 3_000_000
+    rows = np.arange(0, size, 997)
+    matrix = sp.csr_matrix((np.ones(len(rows)), (rows, rows % 50)), shape=(size, 50))
+    x = np.arange(50, dtype=float)
+    assert_close(compiled(coo_recipe("privatize"))(A=matrix, x=x), matrix @ x)
