@@ -1,7 +1,8 @@
 """spf's OpenMP kernels: serial against 1 and 2 threads, and SpMV's bandwidth against a triad.
 
-Run: python benchmarks/parallel.py [--matrices N] [--synthetic-matrix ROWSxNNZ]
-                                   [--synthetic-tensor I,J,K,NNZ] [--triad-log2 E] [--quick]
+Run: python benchmarks/parallel.py [--wait-idle 600] [--matrices N] [--synthetic-matrix ROWSxNNZ]
+         [--synthetic-tensor I,J,K,NNZ] [--triad-log2 E] [--default-stacks] [--quick]
+(results/parallel.txt: ``--wait-idle 600``, about 6 minutes and 8 GB of memory)
 
 Three parts, in one process (so the triad and the kernels see the same machine state):
 
@@ -35,7 +36,7 @@ Three parts, in one process (so the triad and the kernels see the same machine s
    COO; SpMSpV CSR x SV (x of density 0.01); SpMM ``C(i,j) = A(i,k) * B(k,j)`` (A CSR,
    B dense with 32 columns); SDDMM ``A(i,j) = B(i,j) * C(i,k) * D(k,j)`` (A sharing B's
    CSR arrays, rank 32) on the N largest real matrices (default 5; the three SpMV
-   kernels also on the synthetic matrix); MTTKRP ``A(i,j) = B(i,k,l) * C(k,j) * D(l,j)``
+   kernels also on the synthetic matrix with uniform columns); MTTKRP ``A(i,j) = B(i,k,l) * C(k,j) * D(l,j)``
    (B CSF3, rank 32) and TTM ``A(i,j,k) = B(i,j,l) * C(k,l)`` (A CSF3_DENSE_LAST
    sharing B's CSF3 arrays, rank 16) on every real order-3 tensor and on a synthetic
    tensor (default 2000 x 2000 x 20000 with 20 M nonzeros at uniformly random

@@ -16,7 +16,8 @@ Baselines, serial like spf: scipy ``A @ B`` on CSR operands (its best form, what
 layout spf uses; the result is sparse, densified only to check spf's) and GraphBLAS
 ``A.mxm(B)`` with one thread (CSR operands, sparse result).  spf's time includes
 writing the whole dense output (zeroing rows x cols doubles), which the sparse
-baselines do not pay; scipy and GraphBLAS are timed through their Python calls, spf
+baselines do not pay (the time numpy takes to fill C with zeros is printed per input as
+that floor); scipy and GraphBLAS are timed through their Python calls, spf
 through a bound kernel (inputs packed once).  Every spf result is checked against
 scipy's before timing (``np.allclose`` with rtol 1e-9 and atol 1e-12 times the largest
 entry of the product: entries that cancel to about zero keep rounding errors relative
@@ -137,6 +138,11 @@ def main() -> None:
             check = np.zeros(dense_reference.shape)
             check[rows, cols] = values
             assert np.allclose(check, dense_reference, rtol=1e-9, atol=scale), "GraphBLAS mxm differs from scipy"
+        dense = np.empty(dense_reference.shape)
+        fill = interleaved_medians({"fill": lambda: dense.fill(0.0)}, budget=0.5)["fill"]
+        del dense
+        print(f"  writing C's {dense_reference.size} zeros (numpy fill, the floor of any dense-output kernel): "
+              f"{fill * 1e3:.2f} ms")
         packed = {}
         for layout in {layout for pair in PAIRS for layout in pair}:
             packed[("A", layout)] = spf.pack(layout, A, name="A")
