@@ -72,7 +72,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import math
 import os
 import resource
 import statistics
@@ -85,6 +84,7 @@ import scipy.io
 import scipy.sparse as sparse
 
 import spf
+from common import geometric_mean, sparse_vector
 from spf.codegen.build import build_shared_library, load_function
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -202,11 +202,6 @@ class Load:
 
 # ----------------------------------------------------------------------------- timing
 
-def geometric_mean(values: list[float]) -> float:
-    values = [v for v in values if v > 0 and math.isfinite(v)]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
-
-
 def interleaved_medians(omp: OpenMP, variants: dict, budget: float, least: int, most: int = 200) -> dict:
     """Median time of each variant, timed in rounds (one call of every variant per round).
 
@@ -322,14 +317,6 @@ def synthetic_tensor(shape: tuple[int, int, int], nnz: int, seed: int = 0) -> tu
         linear = distinct(np.concatenate([linear, rng.integers(0, total, nnz - len(linear), dtype=np.int64)]))
     coords = np.stack(np.unravel_index(linear, shape), axis=1).astype(np.int64)
     return coords, rng.uniform(0.5, 1.5, len(linear)), tuple(shape)
-
-
-def sparse_vector(size: int, density: float, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    count = max(1, int(round(size * density)))
-    vector = np.zeros(size)
-    vector[rng.choice(size, size=count, replace=False)] = rng.random(count) + 0.5
-    return vector
 
 
 # ----------------------------------------------------------------------------- references

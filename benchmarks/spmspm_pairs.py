@@ -30,7 +30,6 @@ the inputs.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -41,6 +40,7 @@ import scipy.io
 import scipy.sparse as sparse
 
 import spf
+from common import geometric_mean, serial_graphblas
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 SPMSPM = "C(i,j) = A(i,k) * B(k,j)"
@@ -48,11 +48,6 @@ BCSR = "BCSR(R=4, C=4)"
 PAIRS = [(a, b) for a in ("COO", "CSR", "DCSR") for b in ("COO", "CSR", "DCSR")] + [(BCSR, BCSR), (BCSR, "COO")]
 # square, at most 100k nonzeros once expanded, of several kinds and sizes (dense output up to 10680^2 doubles)
 REAL = ["email-Eu-core", "bcsstk13", "ca-GrQc", "p2p-Gnutella08", "PGPgiantcompo"]
-
-
-def geometric_mean(values: list[float]) -> float:
-    values = [v for v in values if v > 0 and math.isfinite(v)]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
 def interleaved_medians(variants: dict, budget: float, least: int = 5, most: int = 100) -> dict:
@@ -98,13 +93,7 @@ def main() -> None:
     parser.add_argument("--density", type=float, default=0.001)
     parser.add_argument("--real", default=",".join(REAL), help="real square matrices (A A^T), comma-separated")
     arguments = parser.parse_args()
-    try:
-        import graphblas as gb
-        gb.init("suitesparse", blocking=True)
-        gb.ss.config["nthreads"] = 1
-    except ImportError:
-        gb = None
-        print("python-graphblas is not installed (pip install '.[bench]'): GraphBLAS columns skipped")
+    gb = serial_graphblas()
 
     started = time.perf_counter()
     kernels = {pair: spf.compile(SPMSPM, {"A": pair[0], "B": pair[1], "C": "Dense"}) for pair in PAIRS}

@@ -22,7 +22,6 @@ as geometric means.  GraphBLAS's output is a sparse vector, spf's a dense one.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -33,6 +32,7 @@ import scipy.io
 import scipy.sparse as sparse
 
 import spf
+from common import geometric_mean, serial_graphblas, sparse_vector
 
 DEFAULT_MATRICES = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "matrices"
 FINDS = ("seqiter", "hashmap", "binary", "auto")
@@ -49,32 +49,13 @@ def median_time(function, budget: float = 0.2, least: int = 5, most: int = 200) 
     return statistics.median(times)
 
 
-def geometric_mean(values: list[float]) -> float:
-    values = [v for v in values if v > 0 and math.isfinite(v)]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
-
-
-def sparse_vector(size: int, density: float, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    count = max(1, int(round(size * density)))
-    vector = np.zeros(size)
-    vector[rng.choice(size, size=count, replace=False)] = rng.random(count) + 0.5
-    return vector
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matrices", type=Path, default=DEFAULT_MATRICES)
     parser.add_argument("--densities", default="0.001,0.01,0.1,0.5")
     parser.add_argument("--limit", type=int, default=0, help="only the first N matrices (0: all)")
     arguments = parser.parse_args()
-    try:
-        import graphblas as gb
-        gb.init("suitesparse", blocking=True)
-        gb.ss.config["nthreads"] = 1
-    except ImportError:
-        gb = None
-        print("python-graphblas is not installed (pip install '.[bench]'): GraphBLAS columns skipped")
+    gb = serial_graphblas()
     paths = sorted(arguments.matrices.glob("*.mtx"))
     if not paths:
         sys.exit(f"no matrices in {arguments.matrices}")

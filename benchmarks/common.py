@@ -1,0 +1,39 @@
+"""What the benchmark scripts share: summaries, inputs, and GraphBLAS set up like spf.
+
+The scripts are run directly (``python benchmarks/NAME.py``), so they import this module
+as ``common``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def geometric_mean(values: list[float]) -> float:
+    """Geometric mean of the positive, finite values (nan when there are none)."""
+    values = [v for v in values if v > 0 and math.isfinite(v)]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def sparse_vector(size: int, density: float, seed: int) -> np.ndarray:
+    """A dense array with ``max(1, size*density)`` nonzeros in [0.5, 1.5) at random places."""
+    rng = np.random.default_rng(seed)
+    count = max(1, int(round(size * density)))
+    vector = np.zeros(size)
+    vector[rng.choice(size, size=count, replace=False)] = rng.random(count) + 0.5
+    return vector
+
+
+def serial_graphblas():
+    """python-graphblas on SuiteSparse with one thread (spf's kernels here are serial), or
+    None with a message when it is not installed."""
+    try:
+        import graphblas as gb
+    except ImportError:
+        print("python-graphblas is not installed (pip install '.[bench]'): GraphBLAS columns skipped")
+        return None
+    gb.init("suitesparse", blocking=True)
+    gb.ss.config["nthreads"] = 1
+    return gb
