@@ -580,7 +580,6 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
                 body.append(declare(local, field_.c_type, member, pointer=True, restrict=True))
     if scalar_output:
         parameters.append(declare(scalar_output, "double", pointer=True))
-    first = scans[0]
     defined = set()
     for scan in scans:
         for extent, expression in scan.extents.items():

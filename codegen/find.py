@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import z3
 
 from spf.expressions import Affine, Constraint, UFCall
-from spf.properties import Injective, Monotonic, PeriodicMonotonic, Range
+from spf.properties import PeriodicMonotonic, Range
 
 from .loops import Bound
 

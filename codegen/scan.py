@@ -182,7 +182,6 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None) -> Scan:
         raise ScanError("iteration space with existentially quantified divisions")
     levels = scan_order(uf_set, order)
     calls = uf_set.call_table
-    parameters = set(uf_set.parameters)
     names_by_level = [([v] if v else []) + dims for v, dims in levels]
 
     projections = []
@@ -248,7 +247,6 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None) -> Scan:
         inner_set = level_set
         for dimension, alias in aliases.items():
             inner_set = _intersect_basic(inner_set, _equality(dimension, alias))
-        body: list[Node]
         if not variable:
             level_facts.kind = "assign"
             level_facts.guards = outer_guards

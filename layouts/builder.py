@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
-from spf.errors import LayoutError, LayoutSpecError, ParseError, SpfError
+from spf.errors import LayoutError, LayoutSpecError, ParseError
 from spf.expressions import (KEYWORDS, TRUE, Affine, Formula, Parser, conjoin,
                              formula_names, parse_set_text, tokenize)
 

@@ -14,7 +14,7 @@ import islpy as isl
 import numpy as np
 
 from spf.errors import SpfError
-from spf.expressions import Affine, UFCall
+from spf.expressions import UFCall
 from spf.isl_basic import constraints as _constraints, position as _position, project as _project
 
 PARAM = isl.dim_type.param

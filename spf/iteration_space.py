@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from spf.errors import IterationSpaceError, SpfError
-from spf.expressions import Affine, Constraint, Formula, conjuncts, formula_names
+from spf.errors import IterationSpaceError
+from spf.expressions import Affine, Constraint, Formula, conjuncts
 from spf.notation import Access, Statement, parse_statement
 from spf.properties import Property, from_spec
 from spf.sets import UFSet

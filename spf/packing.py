@@ -20,7 +20,7 @@ exists, and names the tensor, the array and the property when something is wrong
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import numpy as np

@@ -873,7 +873,6 @@ def scan_order(uf_set: UFSet, order: Sequence[str]) -> list[tuple[str, list[str]
 def _enumerate(uf_set: UFSet, constants: Mapping[str, int], functions, order) -> Iterator[tuple[int, ...]]:
     levels = scan_order(uf_set, order)
     table = uf_set.call_table
-    names_in_levels = [name for name, _ in levels if name]
     all_dims = set(_param_names(uf_set.isl_set))
     base = _fix(uf_set.isl_set, {k: v for k, v in constants.items() if k in all_dims})
     # Project inner levels out once per level, as scanning does.
