@@ -209,12 +209,9 @@ class Kernel:
         for field_ in layout.fields:
             if field_.is_array and field_.name != layout.values_field:
                 fields[field_.name] = np.ascontiguousarray(fields[field_.name], dtype=field_.numpy_dtype)
-        if shared_source is None:
-            values = fields[layout.values_field]
-            result = values.reshape(shape) if layout.name.startswith("Dense") else None
-            if result is None:
-                result = Tensor(layout, shape, fields, name)
-            return fields, result
+        values = fields[layout.values_field]
+        if shared_source is None and not layout.index_arrays and values.shape == shape:
+            return fields, values  # a dense row-major output: the caller gets the array itself
         return fields, Tensor(layout, shape, fields, name)
 
 
