@@ -206,7 +206,9 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
     if isinstance(data, Tensor):
         data = data.to_coo()
     if isinstance(data, Mapping):
-        layout = _resolve(layout, len(layout.shape) if not hasattr(layout, "resolve") else _family_order(data))
+        if hasattr(layout, "resolve"):
+            raise PackError("a layout family (e.g. Dense) needs the tensor's order: pass its member "
+                            "layout (e.g. Dense2) with a dict of fields")
         return from_fields(layout, data, name)
     coords, values, data_shape = coordinates_of(data, name)
     if shape is not None:
@@ -279,11 +281,6 @@ def _rows_missing(present: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     starts[1:] = np.any(rows[1:] != rows[:-1], axis=1)
     run_tag = tags[starts][np.cumsum(starts) - 1]  # the tag of the first row of each run
     return np.sort(order[(tags == 1) & (run_tag == 1)] - (len(both) - len(wanted)))
-
-
-def _family_order(fields: Mapping) -> int:
-    raise PackError("a layout family (e.g. Dense) needs the tensor's order: pass its member "
-                    "layout (e.g. Dense2) with a dict of fields")
 
 
 def from_fields(layout, fields: Mapping[str, object], name: str = "tensor",
