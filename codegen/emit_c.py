@@ -19,7 +19,7 @@ from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
-from .loops import Assign, Bound, Compute, Find, Guard, Loop, Node, StateInit, TileGuard, walk
+from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
 from .structs import header_text, struct_name
 
 INDEX = "int64_t"
@@ -250,9 +250,25 @@ class Emitter:
             return [self.compute(node)]
         if isinstance(node, StateInit):
             return self.state_init(node.find)
+        if isinstance(node, Block):
+            return [block(self.nodes(node.body))]
+        if isinstance(node, Temporary):
+            return self.temporary(node)
         if isinstance(node, TileGuard):
             return self.tile_guard(node)
         raise SpfError(f"cannot emit {node!r}")
+
+    def temporary(self, node: Temporary) -> list:
+        """Zero a temporary of a fused schedule (declaring it here when it is a scalar)."""
+        if node.size is None:
+            array = c_ast.ArrayDecl(c_ast.TypeDecl(node.name, [], None, c_ast.IdentifierType(["double"])),
+                                    const(1), [])
+            return [c_ast.Decl(node.name, [], [], [], [], array, c_ast.InitList([const(0.0)]), None)]
+        position = self.fresh("spf_zero")
+        return [c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
+                          binary("<", ident(position), affine(node.size, self.names)),
+                          c_ast.UnaryOp("p++", ident(position)),
+                          assign(c_ast.ArrayRef(ident(node.name), ident(position)), const(0.0)))]
 
     def tile_guard(self, node: TileGuard) -> list:
         names = self.names
@@ -515,7 +531,7 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
                 innermost = max((k for k, n in enumerate(loops) if n.variable in state), default=-1)
                 anchor = loops[innermost + 1] if innermost + 1 < len(loops) else item
                 starts.setdefault(id(anchor), []).append(item)
-            if isinstance(item, (Loop, Guard, Find, TileGuard)):
+            if isinstance(item, (Loop, Guard, Find, TileGuard, Block)):
                 locate(item.body, path + [item])
 
     def visit(items: list[Node]) -> list[Node]:
@@ -527,7 +543,7 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
                     item.thread_state.append(StateInit(find))
                 else:
                     result.append(StateInit(find))
-            if isinstance(item, (Loop, Guard, Find, TileGuard)):
+            if isinstance(item, (Loop, Guard, Find, TileGuard, Block)):
                 item.body = visit(item.body)
             result.append(item)
         return result

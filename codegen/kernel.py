@@ -256,6 +256,19 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
     from spf.recipe import Recipe, RecipeError
     recipe = None
+    from spf.autoscheduler.api import AutoSchedule, Candidate
+    if isinstance(schedule, AutoSchedule):
+        raise SpfError("schedule= takes one candidate: pass autoschedule(...).select(**tensors) "
+                       "(or .default() when the sizes are unknown)")
+    if isinstance(schedule, Candidate):
+        from spf.autoscheduler.problem import make_problem
+        if make_problem(expression, layouts, share) != schedule.problem:
+            raise SpfError("the autoscheduled candidate was made for another expression, layouts or share: "
+                           f"{schedule.problem.expression!r}")
+        if order is not None:
+            raise SpfError("order= does not apply to an autoscheduled candidate (its tree fixes the loops)")
+        from .fused import compile_schedule
+        return compile_schedule(schedule, find=find, parallel=parallel, flags=flags)
     if schedule is not None:
         if not isinstance(schedule, Recipe):
             raise SpfError(f"schedule must be a recipe (spf.recipe(...)), got {type(schedule).__name__}")

@@ -98,19 +98,35 @@ class TileGuard:
 
 
 @dataclass
+class Block:
+    """A nested scope (a C compound statement): fused sections re-read arrays in their own scope."""
+
+    body: list["Node"] = field(default_factory=list)
+
+
+@dataclass
+class Temporary:
+    """A dense temporary of a fused schedule, zeroed here: a scalar (``size`` None) is
+    declared here too; an array (``size`` elements) is allocated once per kernel call."""
+
+    name: str
+    size: Affine | None = None
+
+
+@dataclass
 class StateInit:
     """Where a SeqIter position or a HashMap table starts (before the loops it outlives)."""
 
     find: Find
 
 
-Node = Union[Loop, Assign, Guard, Find, Compute, StateInit, TileGuard]
+Node = Union[Loop, Assign, Guard, Find, Compute, StateInit, TileGuard, Block, Temporary]
 
 
 def walk(nodes: list[Node]) -> Iterator[Node]:
     for node in nodes:
         yield node
-        if isinstance(node, (Loop, Guard, Find, TileGuard)):
+        if isinstance(node, (Loop, Guard, Find, TileGuard, Block)):
             yield from walk(node.body)
 
 
@@ -144,6 +160,8 @@ def _used_names(node: Node) -> set[str]:
         used |= _expression_names(node.key) | (_expression_names(node.call) - {node.variable})
         for bound in node.lower + node.upper:
             used |= _expression_names(bound)
+    elif isinstance(node, Temporary) and node.size is not None:
+        used |= _expression_names(node.size)
     elif isinstance(node, Compute):
         for access in ([node.output] if node.output else []) + list(node.factors):
             for expression in list(access[1]) + list(access[2]):
@@ -172,7 +190,7 @@ def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
         for item in items:
             if isinstance(item, Assign) and item.variable not in live:
                 continue
-            if isinstance(item, (Loop, Guard, Find, TileGuard)):
+            if isinstance(item, (Loop, Guard, Find, TileGuard, Block)):
                 item.body = prune(item.body)
             kept.append(item)
         return kept
@@ -207,6 +225,11 @@ def render(nodes: list[Node], indent: str = "") -> str:
         elif isinstance(node, TileGuard):
             lines.append(f"{indent}if the tile's first and last {node.call} bracket {node.key} (Fig. 8):")
             lines.append(render(node.body, indent + "  "))
+        elif isinstance(node, Block):
+            lines.append(render(node.body, indent))
+        elif isinstance(node, Temporary):
+            size = "a scalar" if node.size is None else f"{node.size} elements"
+            lines.append(f"{indent}{node.name} = 0  ({size})")
         elif isinstance(node, StateInit):
             lines.append(f"{indent}start the state of find {node.find.variable} [{node.find.template}]")
         elif isinstance(node, Compute):

@@ -161,16 +161,21 @@ def _as_constraint(coefficients: dict[str, int], constant: int, equality: bool) 
 # ----------------------------------------------------------------------------- the scanner
 
 
-def scan(space, order: Sequence[str] | None = None, choose_find=None) -> Scan:
+def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Sequence[str] = ()) -> Scan:
     """Scan one statement's iteration space into a loop nest.
 
     ``choose_find(site)`` returns a template for a find condition (default: the plain
-    loop with a guard).
+    loop with a guard).  ``bound`` variables (first in the order) are set by code
+    around this nest, the fused loops of a schedule tree: their levels emit neither
+    loops nor guards, only the array reads that inner levels need.
     """
     from .find import LINEAR
 
     uf_set = space.set
     order = list(order) if order else list(uf_set.variables)
+    bound_variables = set(bound)
+    if bound_variables and set(order[:len(bound_variables)]) != bound_variables:
+        raise ScanError("the bound variables must come first in the order")
     if sorted(order) != sorted(uf_set.variables):
         raise ScanError(f"a loop order must list each of {', '.join(uf_set.variables)} once")
     basics = uf_set.isl_set.get_basic_sets()
@@ -247,6 +252,15 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None) -> Scan:
         inner_set = level_set
         for dimension, alias in aliases.items():
             inner_set = _intersect_basic(inner_set, _equality(dimension, alias))
+        if variable in bound_variables:
+            level_facts.kind = "loop" if not equalities else "assign"
+            level_facts.lower, level_facts.upper = bounds_lower, bounds_upper
+            if equalities:
+                level_facts.value, level_facts.divisor = min(equalities, key=lambda e: e[1])
+            facts.append(level_facts)
+            inner = build(depth + 1, inner_set)
+            facts.pop()
+            return reads + inner
         if not variable:
             level_facts.kind = "assign"
             level_facts.guards = outer_guards

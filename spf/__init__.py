@@ -31,11 +31,25 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     the iteration space, e.g. to drive SpMSpV from x's nonzeros).  ``schedule``: a
     recipe (:func:`recipe`): loop order, find templates per tensor, parallel loops.
     ``parallel=True``: OpenMP on the outermost loop the dependence test proves free of
-    dependences.
+    dependences.  ``schedule`` may also be a fused candidate from
+    :func:`autoschedule` (``autoschedule(...).select(**tensors)``).
     """
     from spf.codegen.kernel import compile_kernel
     return compile_kernel(expression, layouts, find=find, share=share, parallel=parallel,
                           schedule=schedule, order=order)
+
+
+def autoschedule(expression: str, layouts: dict, constraints=None, share: dict | None = None, **options):
+    """Fused schedules with temporaries for a product of several tensors.
+
+    Returns an :class:`spf.autoscheduler.api.AutoSchedule`: ``.candidates`` (each with
+    ``.time_cost`` and ``.memory_cost``, sympy expressions over ``I, J, ...`` and
+    ``nnz_B, nnz_B_i, ...``), ``.select(**tensors)`` (the run-time choice, to pass as
+    ``schedule=`` to :func:`compile`) and ``.explain()``.  ``constraints``: relations
+    such as ``"16 <= K <= 128"`` or ``"nnz_B <= 0.01*I*J"`` used to prune.
+    """
+    from spf.autoscheduler.api import autoschedule as _autoschedule
+    return _autoschedule(expression, layouts, constraints=constraints, share=share, **options)
 
 
 def layouts() -> list[str]:
@@ -53,6 +67,6 @@ def load_layout(spec, **parameters):
 __all__ = [
     "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
     "LayoutSpecError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
-    "Recipe", "RecipeError", "UFSet", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
+    "Recipe", "RecipeError", "UFSet", "autoschedule", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
     "pack", "parse_statement", "read_tns",
 ]

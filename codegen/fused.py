@@ -1,0 +1,418 @@
+"""Lowering a schedule tree through the one code generator (DESIGN.md decision 5).
+
+Each leaf of the tree is an SPF statement (``T(k) += B(i,j,k) * C(i,l)``, temporaries
+stored Dense) with its own iteration space, scanned by the same scanner with the same
+find synthesis as any kernel.  The tree decides how those nests nest:
+
+* a branch's fused loops come from scanning one *driver* leaf below it (a leaf
+  whose sparse operand owns a fused index, so the fused loops walk its stored
+  coordinates); its nest is cut right after the last fused variable is bound;
+* in that hole go the branch's temporaries (zeroed there, where producer and
+  consumer diverge), then the lowered producer and the lowered consumer;
+* every other leaf is scanned with the variables bound by the enclosing fused loops
+  marked *bound*: the scanner emits no loops for them, only the rest, and finds the
+  positions of its own sparse operands at the bound coordinates (co-iteration by the
+  proven find templates).
+
+Restricting a fused loop to the driver's stored coordinates drops only terms in which
+some factor of the product is zero, so every leaf computes what it would unfused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+
+from pycparser import c_ast, c_generator
+
+from spf.errors import SpfError
+from spf.expressions import Affine
+from spf.iteration_space import _definers, statement_space
+from spf.layout_library.model import Number
+from spf.notation import Access, Statement, Term
+
+from .build import CFLAGS
+from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, Names, affine, assign, binary,
+                     block, call, conjunction, condition, const, declare, ident, library_source,
+                     place_find_state, _value_count, _zero_output)
+from .find import synthesize
+from .kernel import Kernel, _allowed, FIND_POLICIES
+from .loops import Assign, Block, Compute, Find, Guard, Loop, Temporary, TileGuard, remove_dead_assignments, render
+from .scan import readable_names, scan
+from .structs import struct_name
+
+
+@dataclass
+class FusedKernel(Kernel):
+    """A kernel compiled from an autoscheduled tree: one C function, fused loop nests."""
+
+    schedule: object = None
+    nodes: list = field(default_factory=list)
+
+    def explain(self) -> str:
+        parts = [f"schedule: {self.schedule}", "statements:"]
+        parts.extend(f"  {space.statement}" for space in self.spaces)
+        parts.append("loop nest:")
+        parts.append(render(self.nodes, "  "))
+        if self.reports:
+            parts.append("finds:")
+            parts.extend("  " + str(r).replace("\n", "\n  ") for r in self.reports)
+        return "\n".join(parts)
+
+
+def _access(operand) -> str:
+    return f"{operand.name}({','.join(operand.indices)})" if operand.indices else operand.name
+
+
+def _scalar_access(name: str) -> tuple:
+    return (name, (Number(0),), (Number(1),))
+
+
+class _Lowering:
+    def __init__(self, problem, tree, find: str):
+        from spf.autoscheduler.tree import leaves, temporaries
+        self.problem = problem
+        self.tree = tree
+        self.find = find
+        self.temporaries = {t.name: t for t in temporaries(tree)}
+        self.leaves = list(leaves(tree))
+        self.spaces: dict[int, object] = {}
+        self.scans: list = []
+        self.reports: list = []
+        for leaf, _ in self.leaves:
+            self.spaces[id(leaf)] = self._space(leaf)
+
+    # -- one statement per leaf
+    def _space(self, leaf):
+        statement = leaf.statement
+        target = statement.target
+        text = f"{_access(target)} += {' * '.join(_access(f) for f in statement.factors)}"
+        layouts = {}
+        for operand in (target, *statement.factors):
+            if operand.temporary:
+                if operand.indices:
+                    layouts[operand.name] = "Dense"
+            elif operand.indices:
+                layouts[operand.name] = self.problem.layouts[operand.name]
+        share = {}
+        if target.name == self.problem.output and self.problem.output in self.problem.share:
+            share = {self.problem.output: self.problem.share[self.problem.output]}
+        # Built directly: an output index bound by a fused loop may appear in no factor of
+        # this leaf (the temporary it reads dropped it), which user statements may not do.
+        statement_ = Statement(Access(target.name, target.indices),
+                               (Term(1, tuple(Access(f.name, f.indices) for f in statement.factors)),),
+                               text, accumulate=True)
+        return statement_space(statement_, layouts, share=share)
+
+    def _sparse_first(self, space) -> list:
+        """Placements in the order that decides which operand drives a loop."""
+        order = [f.name for f in self.problem.factors]
+        placements = list(space.placements.values())
+        return sorted(placements, key=lambda p: order.index(p.tensor) if p.tensor in order else len(order))
+
+    def scan_order(self, space, logical: tuple[str, ...], bound: list[str]) -> tuple[list[str], dict[str, int]]:
+        """Scan variables for the logical loop order: a driver's position before its index,
+        other operands' positions right after the coordinates they store (assignments or finds).
+
+        Also returns, for each logical index, the position in the order after its segment."""
+        variables = set(space.set.variables)
+        order = [v for v in bound if v in variables]
+        placed = set(order)
+        placements = self._sparse_first(space)
+        levels = {}
+        for placement in placements:
+            definers = _definers(placement.layout)
+            defined = {}
+            for logical_name, position in definers.items():
+                index = placement.access.indices[placement.layout.logical.index(logical_name)]
+                defined.setdefault(position, []).append(index)
+            levels[placement.tensor] = [(placement.physical[k], defined.get(k, []))
+                                        for k in range(len(placement.physical))]
+
+        def next_position(tensor):
+            for position, indices in levels[tensor]:
+                if position not in placed:
+                    return position, indices
+            return None, None
+
+        def settle():
+            progress = True
+            while progress:
+                progress = False
+                for placement in placements:
+                    position, indices = next_position(placement.tensor)
+                    if position is not None and all(i in placed for i in indices):
+                        order.append(position)
+                        placed.add(position)
+                        progress = True
+
+        settle()
+        ends = {}
+        for index in logical:
+            if index not in placed and index in variables:
+                for placement in placements:
+                    position, indices = next_position(placement.tensor)
+                    if position is not None and indices == [index] \
+                            and not self._dense_level(placement, position):
+                        order.append(position)
+                        placed.add(position)
+                        break
+                order.append(index)
+                placed.add(index)
+                settle()
+            ends[index] = len(order)
+        order += [v for v in space.set.variables if v not in placed]
+        return order, ends
+
+    @staticmethod
+    def _dense_level(placement, position: str) -> bool:
+        from spf.iteration_space import _identity_physical
+        physical = placement.layout.physical[placement.physical.index(position)]
+        return any(_identity_physical(placement.layout, logical) == physical for logical in placement.layout.logical)
+
+    def _choose(self, space):
+        calls = space.set.call_table
+
+        def choose(site):
+            report = synthesize(site, calls, space.properties, _allowed(self.find), every_variant=False,
+                                keyable=set(space.indices))
+            self.reports.append(report)
+            return report.chosen
+        return choose
+
+    def scan_leaf(self, leaf, logical, bound):
+        space = self.spaces[id(leaf)]
+        order, ends = self.scan_order(space, logical, bound)
+        scanned = scan(space, order, self._choose(space), bound=[v for v in bound if v in set(space.set.variables)])
+        self.scans.append(scanned)
+        self._fix_computes(scanned.nodes, leaf)
+        return scanned, order, ends
+
+    def _fix_computes(self, nodes, leaf) -> None:
+        """Scalar temporaries are not in iteration spaces: read and write them as ``T[0]``."""
+        from .loops import walk
+        statement = leaf.statement
+        for node in walk(nodes):
+            if not isinstance(node, Compute):
+                continue
+            if statement.target.temporary and not statement.target.indices:
+                node.output, node.scalar_output = _scalar_access(statement.target.name), None
+            for operand in statement.factors:
+                if operand.temporary and not operand.indices:
+                    node.factors.append(_scalar_access(operand.name))
+
+    # -- the tree
+    def lower(self, node, logical: tuple[str, ...], bound: list[str]) -> list:
+        from spf.autoscheduler.tree import Leaf, leaves
+        if isinstance(node, Leaf):
+            scanned, _, _ = self.scan_leaf(node, logical + node.loops, bound)
+            return [Block(_entry_guarded(scanned))]
+        inner_logical = logical + node.fused
+        if not node.fused:
+            return [Block(self._temporaries(node) + self.lower(node.producer, inner_logical, bound)
+                          + self.lower(node.consumer, inner_logical, bound))]
+        driver, driver_bound = self._driver(node, logical)
+        scanned, order, ends = self.scan_leaf(driver, driver_bound + driver.loops, bound)
+        last = order[ends[node.fused[-1]] - 1]
+        frame, hole = _cut(scanned.nodes, last)
+        if hole is None:
+            raise SpfError(f"fused lowering: {last} is not bound in the nest of '{driver}'")
+        inside = bound + [v for v in order[:ends[node.fused[-1]]] if v not in bound]
+        hole.extend(self._temporaries(node) + self.lower(node.producer, inner_logical, inside)
+                    + self.lower(node.consumer, inner_logical, inside))
+        return [Block(_entry_guarded(scanned, frame))]
+
+    def _driver(self, node, logical):
+        """The leaf whose stored coordinates the fused loops walk (else the first leaf)."""
+        from spf.autoscheduler.tree import leaves
+        candidates = list(leaves(node, logical))
+        for leaf, leaf_bound in candidates:
+            for factor in leaf.statement.factors:
+                if factor.sparse and set(factor.levels) & set(node.fused):
+                    return leaf, leaf_bound
+        return candidates[0]
+
+    def _temporaries(self, node) -> list:
+        temporary = node.temporary
+        if not temporary.indices:
+            return [Temporary(temporary.name)]
+        return [Temporary(f"{temporary.name}_vals", Affine.of(f"{temporary.name}_size"))]
+
+
+def _entry_guarded(scanned, nodes=None) -> list:
+    nodes = scanned.nodes if nodes is None else nodes
+    return [Guard(list(scanned.entry_guards), nodes)] if scanned.entry_guards else nodes
+
+
+def _cut(nodes: list, variable: str):
+    """The nest with everything after ``variable`` is bound replaced by an empty hole."""
+    for position, node in enumerate(nodes):
+        if isinstance(node, Assign) and node.variable == variable:
+            hole: list = []
+            return nodes[:position + 1] + [Block(hole)], hole
+        if isinstance(node, (Loop, Find)) and node.variable == variable:
+            hole = []
+            node.body = [Block(hole)]
+            return nodes[:position + 1], hole
+        if isinstance(node, (Loop, Find, Guard, Block, TileGuard)):
+            body, hole = _cut(node.body, variable)
+            if hole is not None:
+                node.body = body
+                return nodes[:position + 1], hole
+    return nodes, None
+
+
+def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flags=None) -> FusedKernel:
+    """Compile an autoscheduled candidate (``spf.compile(..., schedule=candidate)``)."""
+    if find not in FIND_POLICIES:
+        raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
+    started = time.perf_counter()
+    problem, tree = candidate.problem, candidate.schedule
+    lowering = _Lowering(problem, tree, find)
+    nodes = remove_dead_assignments(lowering.lower(tree, (), []))
+    spaces = list(lowering.spaces.values())
+    # the statement writing the real output first: the kernel reads output indices from it
+    spaces.sort(key=lambda s: s.statement.output.tensor != problem.output)
+
+    tensors: dict = {}
+    for space in spaces:
+        for name, placement in space.placements.items():
+            if name in lowering.temporaries:
+                continue
+            tensors.setdefault(name, (placement.layout, dict(placement.names), name == problem.output))
+    tensors = {k: v for k, v in tensors.items() if not v[2]} | {k: v for k, v in tensors.items() if v[2]}
+    if problem.output not in tensors:
+        raise SpfError("autoscheduled kernels need an output tensor")
+
+    arrays: dict = {}
+    from spf.layout_library.model import Name
+    for space in spaces:
+        for placement in space.placements.values():
+            mapping = {k: Name(v) for k, v in placement.names.items()}
+            for field_ in placement.layout.arrays:
+                arrays.setdefault(placement.names[field_.name],
+                                  tuple(d.substitute(mapping) for d in field_.dimensions))
+    for name, temporary in lowering.temporaries.items():
+        if not temporary.indices:
+            arrays[name] = (Number(1),)
+    taken = set(arrays)
+    for space in spaces:
+        taken |= set(space.set.variables) | set(space.set.parameters)
+    readable: dict[str, str] = {}
+    for scanned in lowering.scans:
+        readable.update(readable_names(scanned.calls, taken | set(readable.values())))
+    extents: dict = {}
+    for space in spaces:
+        extents.update(space.extents)
+    names = Names(arrays, readable, extents)
+
+    digest = hashlib.sha256(f"{problem.expression}|{sorted((k, v[0].spec) for k, v in tensors.items())}|"
+                            f"{tree}|{find}|{parallel}".encode()).hexdigest()[:10]
+    function = f"spf_fused_{digest}"
+    from .kernel import _ranges
+    ranges = _ranges(type("Spaces", (), {"statements": spaces})())
+    if parallel:
+        _parallelize(nodes, spaces, problem)
+    source = _function(function, nodes, lowering, tensors, names, ranges, problem)
+    c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H")
+    seconds = time.perf_counter() - started
+    kernel = FusedKernel(problem.expression, spaces, lowering.scans, lowering.reports, [source], [()], [],
+                         c_source, header, tensors, problem.output, list(flags or CFLAGS), ranges, seconds,
+                         [], schedule=tree, nodes=nodes)
+    return kernel
+
+
+def _parallelize(nodes, spaces, problem) -> None:
+    """Run the outermost loop in parallel when the output has no conflict across it."""
+    from spf.dependences import carried_dependence
+    outer = None
+    for node in _first_loops(nodes):
+        outer = node
+        break
+    if outer is None:
+        return
+    writer = spaces[0]
+    if outer.variable not in writer.set.variables:
+        return
+    if carried_dependence(writer, outer.variable, []).carried:
+        return
+    outer.parallel = True
+
+
+def _first_loops(nodes):
+    for node in nodes:
+        if isinstance(node, Loop):
+            yield node
+            return
+        if isinstance(node, (Block, Guard)):
+            yield from _first_loops(node.body)
+            return
+
+
+def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -> KernelSource:
+    emitter = Emitter(names, None, ranges)
+    parameters, body = [], []
+    for tensor, (layout, mapping, _) in tensors.items():
+        parameters.append(declare(tensor, f"struct {struct_name(layout)}", pointer=True))
+        for field_ in layout.fields:
+            local = mapping.get(field_.name, f"{tensor}_{field_.name}")
+            if local != f"{tensor}_{field_.name}":
+                continue
+            member = c_ast.StructRef(ident(tensor), "->", ident(field_.name))
+            if field_.is_scalar:
+                body.append(declare(local, INDEX, member, const_=True))
+            else:
+                body.append(declare(local, field_.c_type, member, pointer=True, restrict=True))
+    temporary_names = set(lowering.temporaries)
+    defined = set()
+    for scanned in lowering.scans:
+        for extent, expression in scanned.extents.items():
+            if extent in defined or any(n.split("_N")[0] in temporary_names for n in expression.names()):
+                continue
+            body.append(declare(extent, INDEX, affine(expression, names), const_=True))
+            defined.add(extent)
+    allocated = []
+    for name, temporary in lowering.temporaries.items():
+        if not temporary.indices:
+            continue
+        size = None
+        for position, index in enumerate(temporary.indices):
+            extent = next(space.extents[index] for space in lowering.spaces.values() if index in space.extents)
+            body.append(declare(f"{name}_N{position}", INDEX, ident(extent), const_=True))
+            size = ident(extent) if size is None else binary("*", size, ident(extent))
+        body.append(declare(f"{name}_size", INDEX, size, const_=True))
+        body.append(declare(f"{name}_vals", "double",
+                            call("malloc", binary("*", c_ast.UnaryOp("sizeof", c_ast.Typename(
+                                None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["double"])))),
+                                binary("+", ident(f"{name}_size"), const(1)))), pointer=True))
+        allocated.append(f"{name}_vals")
+    frees = [c_ast.FuncCall(ident("free"), c_ast.ExprList([ident(a)])) for a in allocated]
+    if allocated:
+        check = None
+        for a in allocated:
+            test = binary("==", ident(a), ident("NULL"))
+            check = test if check is None else binary("||", check, test)
+        body.append(c_ast.If(check, block(frees + [c_ast.Return(const(OUT_OF_MEMORY))]), None))
+    checks = [condition(c, names) for scanned in lowering.scans for c in scanned.shape_checks]
+    if checks:
+        body.append(c_ast.If(c_ast.UnaryOp("!", conjunction(checks)),
+                             block(frees + [c_ast.Return(const(SHAPE_MISMATCH))]), None))
+    layout, mapping, _ = tensors[problem.output]
+    emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
+    if not problem.accumulate:
+        body.extend(_zero_output(tensors, problem.output, names, None))
+    nest = emitter.nodes(place_find_state(nodes))
+    body.extend(emitter.entry)
+    body.extend(nest)
+    body.extend(emitter.epilogue)
+    body.extend(frees)
+    body.append(c_ast.Return(const(0)))
+    declarator = c_ast.FuncDecl(c_ast.ParamList(parameters),
+                                c_ast.TypeDecl(function_name, [], None, c_ast.IdentifierType(["int"])))
+    declaration = c_ast.Decl(function_name, [], [], [], [], declarator, None, None)
+    definition = c_ast.FuncDef(declaration, None, block(body))
+    generator = c_generator.CGenerator()
+    prototype = generator.visit(declaration) + ";"
+    return KernelSource(function_name, generator.visit(c_ast.FileAST([definition])), prototype,
+                        [layout for layout, _, _ in tensors.values()])

@@ -1,0 +1,1 @@
+"""Autoscheduling of products of several tensors (SparseAuto, SpTTN, CoNST)."""
