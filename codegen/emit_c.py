@@ -264,8 +264,13 @@ class Emitter:
             array = c_ast.ArrayDecl(c_ast.TypeDecl(node.name, [], None, c_ast.IdentifierType(["double"])),
                                     const(1), [])
             return [c_ast.Decl(node.name, [], [], [], [], array, c_ast.InitList([const(0.0)]), None)]
+        # each thread owns one slice of the temporary's allocation (spf_thread() is 0 outside
+        # parallel loops), so temporaries inside a parallel loop are private
+        size = affine(node.size, self.names)
+        start = binary("+", ident(f"{node.name}_all"), binary("*", call("spf_thread"), size))
+        pointer = declare(node.name, "double", start, pointer=True, restrict=True)
         position = self.fresh("spf_zero")
-        return [c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
+        return [pointer, c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                           binary("<", ident(position), affine(node.size, self.names)),
                           c_ast.UnaryOp("p++", ident(position)),
                           assign(c_ast.ArrayRef(ident(node.name), ident(position)), const(0.0)))]
@@ -523,16 +528,26 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
     """
     starts: dict[int, object] = {}  # id of the node to start before -> find
 
-    def locate(items: list[Node], path: list) -> None:
+    def locate(items: list[Node], path: list, bound_at: dict[str, int]) -> None:
+        # bound_at: variable -> index (among the enclosing loops and finds) of the loop
+        # whose iterations set it: its own variable, or one assigned in its body (a fused
+        # nest binds i = idx(pA0) inside the loop over pA0)
+        bound_at = dict(bound_at)
+        loops = [n for n in path if isinstance(n, (Loop, Find))]
         for item in items:
+            if isinstance(item, Assign):
+                bound_at[item.variable] = len(loops) - 1
             if isinstance(item, Find) and item.template.kind in ("seqiter", "hashmap"):
-                loops = [n for n in path if isinstance(n, (Loop, Find))]
                 state = set(item.template.state)
-                innermost = max((k for k, n in enumerate(loops) if n.variable in state), default=-1)
+                innermost = max((bound_at.get(v, -1) for v in state), default=-1)
                 anchor = loops[innermost + 1] if innermost + 1 < len(loops) else item
                 starts.setdefault(id(anchor), []).append(item)
-            if isinstance(item, (Loop, Guard, Find, TileGuard, Block)):
-                locate(item.body, path + [item])
+            if isinstance(item, (Loop, Find)):
+                inner = dict(bound_at)
+                inner[item.variable] = len(loops)
+                locate(item.body, path + [item], inner)
+            elif isinstance(item, (Guard, TileGuard, Block)):
+                locate(item.body, path + [item], bound_at)
 
     def visit(items: list[Node]) -> list[Node]:
         result: list[Node] = []
@@ -548,7 +563,7 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
             result.append(item)
         return result
 
-    locate(nodes, [])
+    locate(nodes, [], {})
     return visit(nodes)
 
 

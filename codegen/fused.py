@@ -382,11 +382,12 @@ def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -
             body.append(declare(f"{name}_N{position}", INDEX, ident(extent), const_=True))
             size = ident(extent) if size is None else binary("*", size, ident(extent))
         body.append(declare(f"{name}_size", INDEX, size, const_=True))
-        body.append(declare(f"{name}_vals", "double",
-                            call("malloc", binary("*", c_ast.UnaryOp("sizeof", c_ast.Typename(
-                                None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["double"])))),
-                                binary("+", ident(f"{name}_size"), const(1)))), pointer=True))
-        allocated.append(f"{name}_vals")
+        slices = binary("*", call("spf_threads"), binary("+", ident(f"{name}_size"), const(1)))
+        element = c_ast.UnaryOp("sizeof", c_ast.Typename(
+            None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["double"]))))
+        body.append(declare(f"{name}_vals_all", "double", call("malloc", binary("*", element, slices)),
+                            pointer=True))
+        allocated.append(f"{name}_vals_all")
     frees = [c_ast.FuncCall(ident("free"), c_ast.ExprList([ident(a)])) for a in allocated]
     if allocated:
         check = None

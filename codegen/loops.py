@@ -171,7 +171,10 @@ def _used_names(node: Node) -> set[str]:
 
 def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
     """Drop assignments whose variable nothing reads (the paper's dead-code elimination)."""
-    assignments = {n.variable: n for n in walk(nodes) if isinstance(n, Assign)}
+    assignments: dict[str, list[Assign]] = {}  # a fused nest may assign one name in several scopes
+    for node in walk(nodes):
+        if isinstance(node, Assign):
+            assignments.setdefault(node.variable, []).append(node)
     live: set[str] = set()
     for node in walk(nodes):
         if not isinstance(node, Assign):
@@ -179,10 +182,11 @@ def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
     pending = [name for name in live if name in assignments]
     while pending:
         name = pending.pop()
-        for used in _expression_names(assignments[name].value):
-            if used in assignments and used not in live:
-                live.add(used)
-                pending.append(used)
+        for assignment in assignments[name]:
+            for used in _expression_names(assignment.value):
+                if used in assignments and used not in live:
+                    live.add(used)
+                    pending.append(used)
         live.add(name)
 
     def prune(items: list[Node]) -> list[Node]:
