@@ -87,9 +87,16 @@ ABI_COMMENT = (
     "  scalars by value (int, int64_t), arrays as pointers to their elements;",
     "- a multi-dimensional array is one flat block in row-major order",
     "  (a[i][j] of a [n][m] array is a[i*m + j]);",
-    "- kernels return 0 on success and a nonzero error code otherwise;",
-    "- kernels do not keep any pointer after they return;",
-    "- thread-safety: a kernel may be called concurrently on different outputs.",
+    "- arguments: the inputs, then the output (a scalar output is a double *);",
+    "- the caller allocates and frees every array, the output's included; an",
+    "  output that shares an input's sparsity points at that input's index arrays;",
+    "- '=' overwrites the output (it is zeroed first), '+=' adds to it;",
+    "- kernels return 0 on success and a nonzero error code otherwise: 1 when",
+    "  the tensors' shapes disagree (nothing is written), 2 when memory for a",
+    "  find's tables cannot be allocated;",
+    "- kernels do not keep any pointer after they return, and free none;",
+    "- thread-safety: kernels keep no global state; a kernel may be called",
+    "  concurrently on different outputs.",
 )
 
 
