@@ -259,6 +259,10 @@ def frontier(problem: Problem, progress=None) -> list[Scored]:
     ticker = Progress(progress)
 
     def solve(factors: tuple[Operand, ...], target: Operand, bound: frozenset, bound_order: tuple[str, ...]) -> list[Scored]:
+        # enclosing loops over indices this sub-statement does not use change nothing in it
+        relevant = set(Statement(target, factors).indices())
+        bound = frozenset(bound & relevant)
+        bound_order = tuple(i for i in bound_order if i in relevant)
         key = (frozenset(factors), target, bound)
         if key in memo:
             return memo[key]
