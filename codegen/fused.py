@@ -324,18 +324,43 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
 
 
 def _parallelize(nodes, spaces, problem) -> None:
-    """Run the outermost loop in parallel when the output has no conflict across it."""
+    """Run the outermost loop in parallel when the output has no conflict across it.
+
+    The dependence test runs on the statement that writes the output.  When the loop
+    walks an operand's positions that this statement does not see (``pB0`` with
+    ``i = B_idx0(pB0)``), it tests the coordinate instead, which is enough when the
+    coordinate array is strictly monotonic or injective (distinct positions, distinct i).
+    """
     from spf.dependences import carried_dependence
-    outer = None
-    for node in _first_loops(nodes):
-        outer = node
-        break
+    from spf.properties import Injective, Monotonic
+    outer = next(_first_loops(nodes), None)
     if outer is None:
         return
     writer = spaces[0]
-    if outer.variable not in writer.set.variables:
-        return
-    if carried_dependence(writer, outer.variable, []).carried:
+    variable = outer.variable
+    if variable not in writer.set.variables:
+        variable = None
+        reads = {}
+        pending = list(outer.body)
+        while pending:  # assignments made once per iteration: outside any inner loop
+            node = pending.pop(0)
+            if isinstance(node, Assign):
+                reads[node.variable] = node.value
+            elif isinstance(node, (Guard, Block)):
+                pending.extend(node.body)
+        one_to_one = {p.arrays[0] for space in spaces for p in space.properties
+                      if isinstance(p, Injective) or (isinstance(p, Monotonic) and p.strict)}
+        for name, value in reads.items():
+            if name in writer.set.variables and isinstance(value, Affine) and len(value.terms) == 1:
+                atom, coefficient = value.terms[0]
+                call = reads.get(atom) if isinstance(atom, str) else None
+                if coefficient == 1 and value.constant == 0 and call is not None and \
+                        getattr(call, "function", None) in one_to_one and \
+                        [str(a) for a in call.arguments] == [outer.variable]:
+                    variable = name
+        if variable is None:
+            return
+    if carried_dependence(writer, variable, []).carried:
         return
     outer.parallel = True
 

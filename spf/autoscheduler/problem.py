@@ -10,6 +10,7 @@ constraint); dense operands and temporaries constrain nothing.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -62,7 +63,7 @@ class Problem:
     share: Mapping[str, str]
     accumulate: bool = False
 
-    @property
+    @functools.cached_property
     def indices(self) -> tuple[str, ...]:
         seen = list(self.output_indices)
         for factor in self.factors:

@@ -25,6 +25,9 @@ from __future__ import annotations
 
 import itertools
 import time
+import zlib
+
+import numpy as np
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
@@ -162,7 +165,9 @@ def _splits(factors: tuple[Operand, ...], target: Operand, problem: Problem, bou
     """Every producer/consumer partition of a statement's factors.
 
     A producer of a single operand must sum an index away: a plain copy only adds
-    time and memory (and would let the splitting go on forever).
+    time and memory (and would let the splitting go on forever).  A producer's operands
+    must be connected by shared indices: a temporary holding the outer product of
+    unrelated operands is never built.
     """
     source = problem.shared_output_source if target.name == problem.output else None
     for size in range(1, len(factors)):
@@ -170,11 +175,26 @@ def _splits(factors: tuple[Operand, ...], target: Operand, problem: Problem, bou
             if source and any(source in f.contains and not f.temporary for f in producer):
                 continue  # a sparse output is written beside the input whose index arrays it shares
             consumer = tuple(f for f in factors if f not in producer)
+            if not _connected(producer):
+                continue  # an outer product of unrelated operands (opt_einsum's rule too)
             if size == 1:
                 kept = {i for f in consumer for i in f.indices} | set(target.indices)
                 if set(producer[0].indices) - set(bound) <= kept:
                     continue  # a copy of one operand sums nothing and only costs
             yield producer, consumer
+
+
+def _connected(operands: Sequence[Operand]) -> bool:
+    """Whether the operands form one component when those sharing an index are linked."""
+    reached = {0}
+    grown = True
+    while grown:
+        grown = False
+        for k, operand in enumerate(operands):
+            if k not in reached and any(set(operand.indices) & set(operands[r].indices) for r in reached):
+                reached.add(k)
+                grown = True
+    return len(reached) == len(operands)
 
 
 def _fusable(producer, consumer, target, bound: tuple[str, ...]):
@@ -241,15 +261,58 @@ def exhaustive(problem: Problem, limit: int = 2_000_000, progress=None) -> list[
 # ----------------------------------------------------------------------------- the dynamic program
 
 
+class _Probe(dict):
+    """Fixed positive values for every symbol.  A cost at most another everywhere is at
+    most it at these points too, so comparing a few such numbers first skips most exact
+    comparisons."""
+
+    def __init__(self, seed: int):
+        super().__init__()
+        self.seed = seed
+
+    def __missing__(self, symbol: str) -> float:
+        value = 2.0 + zlib.crc32(f"{self.seed}:{symbol}".encode()) % 1000
+        self[symbol] = value
+        return value
+
+
+_PROBES = [_Probe(seed) for seed in range(4)]
+_SLACK = 1 + 1e-9  # rounding of the probe values
+
+
+def _signature(candidate: Scored) -> tuple:
+    return tuple(c.evaluate(p) for p in _PROBES for c in (candidate.time, candidate.memory))
+
+
 def _keep_front(candidates: list[Scored]) -> list[Scored]:
     """The non-dominated candidates (one per set of equal costs)."""
-    kept: list[Scored] = []
+    unique: dict = {}
     for candidate in candidates:
-        if any(k.dominates(candidate) for k in kept):
-            continue
-        kept = [k for k in kept if not candidate.dominates(k)]
+        unique.setdefault((candidate.time, candidate.memory, candidate.loop_depth, candidate.memory_depth), candidate)
+    items = sorted(((_signature(c) + (c.loop_depth, c.memory_depth), c) for c in unique.values()),
+                   key=lambda item: item[0])
+    if not items:
+        return []
+    signatures = np.zeros((len(items), len(items[0][0])))
+    kept: list[Scored] = []
+    alive: list[bool] = []
+    for signature, candidate in items:
+        row = np.asarray(signature)
+        count = len(kept)
+        if count:
+            table = signatures[:count]
+            mask = np.asarray(alive)
+            dominating = np.flatnonzero(mask & np.all(table <= row * _SLACK + 1e-9, axis=1))
+            if any(kept[k].dominates(candidate) for k in dominating):
+                continue
+            dominated = np.flatnonzero(mask & np.all(row <= table * _SLACK + 1e-9, axis=1))
+            for k in dominated:
+                if candidate.dominates(kept[k]):
+                    alive[k] = False
+        signatures[count] = row
         kept.append(candidate)
-    return kept
+        alive.append(True)
+    return [k for k, live in zip(kept, alive) if live]
 
 
 def frontier(problem: Problem, progress=None) -> list[Scored]:
