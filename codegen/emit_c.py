@@ -587,16 +587,9 @@ def library_source(kernels: list[KernelSource], guard: str) -> tuple[str, str]:
     return source, header
 
 
-def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
-                    ranges: dict, zero_output: bool) -> KernelSource:
-    """The C source of a kernel running each statement's scanned loop nest in turn.
-
-    ``tensors``: name -> (layout, placement names, is_output) in parameter order.
-    """
-    output_name = statements[0].output.tensor
-    scalar_output = output_name if output_name not in tensors else None
-    emitter = Emitter(names, scalar_output, ranges)
-    parameters = []
+def tensor_parameters(tensors: dict) -> tuple[list, list]:
+    """One struct pointer parameter per tensor, and a local for each of its fields."""
+    parameters: list = []
     body: list = []
     for tensor, (layout, mapping, _) in tensors.items():
         parameters.append(declare(tensor, f"struct {struct_name(layout)}", pointer=True))
@@ -609,6 +602,19 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
                 body.append(declare(local, INDEX, member, const_=True))
             else:
                 body.append(declare(local, field_.c_type, member, pointer=True, restrict=True))
+    return parameters, body
+
+
+def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
+                    ranges: dict, zero_output: bool) -> KernelSource:
+    """The C source of a kernel running each statement's scanned loop nest in turn.
+
+    ``tensors``: name -> (layout, placement names, is_output) in parameter order.
+    """
+    output_name = statements[0].output.tensor
+    scalar_output = output_name if output_name not in tensors else None
+    emitter = Emitter(names, scalar_output, ranges)
+    parameters, body = tensor_parameters(tensors)
     if scalar_output:
         parameters.append(declare(scalar_output, "double", pointer=True))
     defined = set()

@@ -33,14 +33,13 @@ from spf.layout_library.model import Number
 from spf.notation import Access, Statement, Term
 
 from .build import CFLAGS
-from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, Names, affine, assign, binary,
+from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, Names, affine, binary,
                      block, call, conjunction, condition, const, declare, ident, library_source,
-                     place_find_state, _value_count, _zero_output)
+                     place_find_state, tensor_parameters, _value_count, _zero_output)
 from .find import synthesize
 from .kernel import Kernel, _allowed, FIND_POLICIES
 from .loops import Assign, Block, Compute, Find, Guard, Loop, Temporary, TileGuard, remove_dead_assignments, render
 from .scan import readable_names, scan
-from .structs import struct_name
 
 
 @dataclass
@@ -204,7 +203,7 @@ class _Lowering:
 
     # -- the tree
     def lower(self, node, logical: tuple[str, ...], bound: list[str]) -> list:
-        from spf.autoscheduler.tree import Leaf, leaves
+        from spf.autoscheduler.tree import Leaf
         if isinstance(node, Leaf):
             scanned, _, _ = self.scan_leaf(node, logical + node.loops, bound)
             return [Block(_entry_guarded(scanned))]
@@ -377,18 +376,7 @@ def _first_loops(nodes):
 
 def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -> KernelSource:
     emitter = Emitter(names, None, ranges)
-    parameters, body = [], []
-    for tensor, (layout, mapping, _) in tensors.items():
-        parameters.append(declare(tensor, f"struct {struct_name(layout)}", pointer=True))
-        for field_ in layout.fields:
-            local = mapping.get(field_.name, f"{tensor}_{field_.name}")
-            if local != f"{tensor}_{field_.name}":
-                continue
-            member = c_ast.StructRef(ident(tensor), "->", ident(field_.name))
-            if field_.is_scalar:
-                body.append(declare(local, INDEX, member, const_=True))
-            else:
-                body.append(declare(local, field_.c_type, member, pointer=True, restrict=True))
+    parameters, body = tensor_parameters(tensors)
     temporary_names = set(lowering.temporaries)
     defined = set()
     for scanned in lowering.scans:

@@ -10,7 +10,6 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import sympy
 
-from spf.errors import SpfError
 
 from .cost import Cost, count_symbols, dimension_symbol
 from .problem import AutoscheduleError, Problem, make_problem
