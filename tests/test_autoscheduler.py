@@ -354,7 +354,7 @@ REAL_TENSOR_NAMES = ["nations", "umls"]  # 14x55x14 and 135x46x135
 
 
 @pytest.mark.parametrize("matrix", REAL_MATRIX_NAMES)
-@pytest.mark.parametrize("name", ["K1", "K2", "K4"])
+@pytest.mark.parametrize("name", ["K1", "K2", "K3", "K4"])
 def test_selected_candidate_on_real_matrices(name, matrix):
     """The run-time choice for a real matrix (sequential and parallel) equals the
     sparse-aware reference."""
@@ -365,7 +365,7 @@ def test_selected_candidate_on_real_matrices(name, matrix):
 
 
 @pytest.mark.parametrize("tensor", REAL_TENSOR_NAMES)
-@pytest.mark.parametrize("name", ["K5", "K6", "K8", "MTTKRP", "TTMc3"])
+@pytest.mark.parametrize("name", ["K5", "K6", "K7", "K8", "MTTKRP", "TTMc3"])
 def test_selected_candidate_on_real_tensors(name, tensor):
     """The run-time choice for a real 3-way tensor (sequential and parallel) equals the
     sparse-aware reference."""
@@ -787,3 +787,48 @@ def test_tttc_candidates_compute_the_contraction(parallel):
     for candidate in ([chosen] if parallel else result.candidates[:4] + [chosen]):
         kernel = spf.compile(TTTC, TTTC_LAYOUTS, schedule=candidate, parallel=parallel)
         assert_close(kernel(T=operand, **factors), expected, str(candidate.schedule))
+
+
+# ----------------------------------------------------------------------------- more real data
+
+
+def _dense(coords, values, shape) -> np.ndarray:
+    array = np.zeros(shape)
+    np.add.at(array, tuple(np.asarray(coords).T), values)
+    return array
+
+
+def test_tttp_and_the_const_chain_on_a_real_tensor():
+    """TTTP (output sharing T's arrays) and the CoNST chain (four sparse operands) on
+    nations, 14x55x14: A, B, D are nations and C is nations with its first two modes swapped."""
+    coords, values, shape = load_tensor("nations")
+    rng = np.random.default_rng(17)
+    dense_t = _dense(coords, values, shape)
+    swapped = (np.asarray(coords)[:, [1, 0, 2]], values, (shape[1], shape[0], shape[2]))
+    cases = {
+        "TTTP": ({"T": (coords, values, shape), "U": rng.random((shape[0], 8)), "V": rng.random((shape[1], 8)),
+                  "W": rng.random((shape[2], 8))}, "ijk,ir,jr,kr->ijk"),
+        "CHAIN": ({"A": (coords, values, shape), "B": (coords, values, shape), "C": swapped,
+                   "D": (coords, values, shape)}, "ipq,jpr,kqr,jkr->ijk"),
+    }
+    for name, (inputs, spec) in cases.items():
+        operands = [_dense(*v) if isinstance(v, tuple) else v for v in inputs.values()]
+        expected = np.einsum(spec, *operands)
+        choice = search(name).select(**inputs)
+        assert_close(run(compiled(name, choice), inputs), expected, f"{name} on nations")
+        assert_close(run(compiled(name, choice, parallel=True), inputs), expected, f"{name} on nations, parallel")
+
+
+def test_ttmc4_on_a_real_four_way_tensor():
+    """TTMc of order 4 on jf17k (arity 3 facts: a 4-way tensor), against a COO reference."""
+    coords, values, shape = load_tensor("jf17k-arity3")
+    coords = np.asarray(coords)
+    rng = np.random.default_rng(19)
+    U, V, W = (rng.random((shape[m], 4)) for m in (1, 2, 3))
+    inputs = {"T": (coords, values, shape), "U": U, "V": V, "W": W}
+    expected = np.zeros((shape[0], 4, 4, 4))
+    contributions = values[:, None, None, None] * np.einsum("nr,ns,nt->nrst", U[coords[:, 1]], V[coords[:, 2]],
+                                                            W[coords[:, 3]])
+    np.add.at(expected, coords[:, 0], contributions)
+    choice = search("TTMc4").select(**inputs)
+    assert_close(run(compiled("TTMc4", choice), inputs), expected, "TTMc4 on jf17k")
