@@ -67,16 +67,6 @@ def _state(factors: Sequence[Operand], bound: Sequence[str]) -> dict[str, int]:
     return {f.name: sum(1 for level in f.levels if level in bound) for f in factors if f.sparse}
 
 
-def _prefix_ok(factors: Sequence[Operand], bound: frozenset) -> bool:
-    """Each sparse operand's bound levels form a prefix of its level order."""
-    for f in factors:
-        if f.sparse:
-            flags = [level in bound for level in f.levels]
-            if any(flags[k + 1] and not flags[k] for k in range(len(flags) - 1)):
-                return False
-    return True
-
-
 def valid_orders(indices: Sequence[str], factors: Sequence[Operand], bound: Sequence[str]) -> Iterator[tuple[str, ...]]:
     """Every order of ``indices`` that visits each sparse factor's levels in order."""
     state = _state(factors, bound)
@@ -203,6 +193,20 @@ def _fusable(producer, consumer, target, bound: tuple[str, ...]):
     return [i for i in sorted(produced & needed) if i not in bound]
 
 
+def _branches(factors: tuple[Operand, ...], target: Operand, problem: Problem, bound: Sequence[str]):
+    """The space's ways to split a statement: every producer/consumer partition and
+    every set of the temporary's indices to fuse, leaving a temporary of rank at most
+    2 (stage 1).  Both searches take their branches from here."""
+    if len(factors) < 2:
+        return
+    for producer, consumer in _splits(factors, target, problem, bound):
+        fusable = _fusable(producer, consumer, target, bound)
+        for fused_set in _subsets(fusable):
+            shared = _ordered(set(fusable) - set(fused_set), problem)
+            if len(shared) <= MAX_TEMPORARY_RANK:
+                yield producer, consumer, fused_set, shared
+
+
 def _subsets(items: Sequence[str]):
     for size in range(len(items) + 1):
         yield from itertools.combinations(items, size)
@@ -231,27 +235,20 @@ def exhaustive(problem: Problem, limit: int = 2_000_000, progress=None) -> list[
         statement = Statement(target, factors)
         indices = [i for i in statement.indices() if i not in bound]
         result: list[Node] = [Leaf(order, statement) for order in valid_orders(indices, factors, bound)]
-        if len(factors) > 1:
-            for producer, consumer in _splits(factors, target, problem, bound):
-                candidates = _fusable(producer, consumer, target, bound)
-                for fused_set in _subsets(candidates):
-                    shared = _ordered(set(candidates) - set(fused_set), problem)
-                    if len(shared) > MAX_TEMPORARY_RANK:
-                        continue
-                    inner = [f for f in factors if f.sparse]
-                    for fused in valid_orders(fused_set, inner, bound):
-                        temporary = _temporary(producer, shared, taken)
-                        producers = generate(tuple(producer), temporary, bound + fused)
-                        consumers = generate((temporary, *consumer), target, bound + fused)
-                        for p in producers:
-                            for c in consumers:
-                                result.append(Branch(fused, temporary, p, c))
-                                count += 1
-                                ticker.tick("schedules generated")
-                                if count > limit:
-                                    raise AutoscheduleError(
-                                        f"autoschedule: the exhaustive enumeration passed {limit} schedules; "
-                                        "use the default search (exhaustive=False)")
+        for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound):
+            for fused in valid_orders(fused_set, [f for f in factors if f.sparse], bound):
+                temporary = _temporary(producer, shared, taken)
+                producers = generate(tuple(producer), temporary, bound + fused)
+                consumers = generate((temporary, *consumer), target, bound + fused)
+                for p in producers:
+                    for c in consumers:
+                        result.append(Branch(fused, temporary, p, c))
+                        count += 1
+                        ticker.tick("schedules generated")
+                        if count > limit:
+                            raise AutoscheduleError(
+                                f"autoschedule: the exhaustive enumeration passed {limit} schedules; "
+                                "use the default search (exhaustive=False)")
         return result
 
     target = Operand(problem.output, problem.output_indices)
@@ -340,31 +337,24 @@ def frontier(problem: Problem, progress=None) -> list[Scored]:
             candidates.append(Scored(Leaf(order, statement), trips, Cost.zero(), len(order), 0))
         except ScheduleError:
             pass
-        if len(factors) > 1:
-            for producer, consumer in _splits(factors, target, problem, bound_order):
-                fusable = _fusable(producer, consumer, target, bound_order)
-                for fused_set in _subsets(fusable):
-                    shared = _ordered(set(fusable) - set(fused_set), problem)
-                    if len(shared) > MAX_TEMPORARY_RANK:
-                        continue
-                    inside = bound | set(fused_set)
-                    if not _prefix_ok(factors, inside):
-                        continue
-                    fused = fused_order(frozenset(fused_set), factors, bound_order, problem)
-                    if fused is None:
-                        continue
-                    trips, _ = loop_trips(fused, sparse, state)
-                    temporary = _temporary(producer, shared, taken)
-                    producers = solve(tuple(producer), temporary, frozenset(inside), bound_order + fused)
-                    consumers = solve((temporary, *consumer), target, frozenset(inside), bound_order + fused)
-                    size = memory_of(shared)
-                    for p in producers:
-                        for c in consumers:
-                            candidates.append(Scored(
-                                Branch(fused, temporary, p.node, c.node),
-                                trips * (p.time + c.time), size + p.memory + c.memory,
-                                len(fused) + max(p.loop_depth, c.loop_depth),
-                                max(len(shared), p.memory_depth, c.memory_depth)))
+        for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound_order):
+            # one valid order of the fused loops stands for all: the costs do not depend on it
+            fused = fused_order(frozenset(fused_set), factors, bound_order, problem)
+            if fused is None:
+                continue
+            inside = bound | set(fused_set)
+            trips, _ = loop_trips(fused, sparse, state)
+            temporary = _temporary(producer, shared, taken)
+            producers = solve(tuple(producer), temporary, frozenset(inside), bound_order + fused)
+            consumers = solve((temporary, *consumer), target, frozenset(inside), bound_order + fused)
+            size = memory_of(shared)
+            for p in producers:
+                for c in consumers:
+                    candidates.append(Scored(
+                        Branch(fused, temporary, p.node, c.node),
+                        trips * (p.time + c.time), size + p.memory + c.memory,
+                        len(fused) + max(p.loop_depth, c.loop_depth),
+                        max(len(shared), p.memory_depth, c.memory_depth)))
         result = _keep_front(candidates)
         memo[key] = result
         return result
