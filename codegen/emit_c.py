@@ -644,6 +644,11 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         body.append(assign(c_ast.UnaryOp("*", ident(scalar_output)), ident(f"{scalar_output}_sum")))
     body.extend(emitter.epilogue)
     body.append(c_ast.Return(const(0)))
+    return function_source(function_name, parameters, body, tensors)
+
+
+def function_source(function_name: str, parameters: list, body: list, tensors: dict) -> KernelSource:
+    """``int function_name(parameters) { body }`` as C text, with its prototype."""
     declarator = c_ast.FuncDecl(c_ast.ParamList(parameters),
                                 c_ast.TypeDecl(function_name, [], None, c_ast.IdentifierType(["int"])))
     declaration = c_ast.Decl(function_name, [], [], [], [], declarator, None, None)

@@ -24,22 +24,23 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 
-from pycparser import c_ast, c_generator
+from pycparser import c_ast
 
 from spf.errors import SpfError
+from spf.autoscheduler.tree import Leaf, leaves, temporaries
 from spf.expressions import Affine
 from spf.iteration_space import _definers, statement_space
 from spf.layout_library.model import Number
 from spf.notation import Access, Statement, Term
 
 from .build import CFLAGS
-from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, Names, affine, binary,
-                     block, call, conjunction, condition, const, declare, ident, library_source,
+from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, affine, binary, block, call,
+                     conjunction, condition, const, declare, function_source, ident, library_source,
                      place_find_state, tensor_parameters, _value_count, _zero_output)
 from .find import synthesize
-from .kernel import Kernel, _allowed, FIND_POLICIES
+from .kernel import FIND_POLICIES, Kernel, _allowed, array_ranges, kernel_names
 from .loops import Assign, Block, Compute, Find, Guard, Loop, Temporary, TileGuard, remove_dead_assignments, render
-from .scan import readable_names, scan
+from .scan import scan
 
 
 @dataclass
@@ -70,7 +71,6 @@ def _scalar_access(name: str) -> tuple:
 
 class _Lowering:
     def __init__(self, problem, tree, find: str):
-        from spf.autoscheduler.tree import leaves, temporaries
         self.problem = problem
         self.tree = tree
         self.find = find
@@ -203,7 +203,6 @@ class _Lowering:
 
     # -- the tree
     def lower(self, node, logical: tuple[str, ...], bound: list[str]) -> list:
-        from spf.autoscheduler.tree import Leaf
         if isinstance(node, Leaf):
             scanned, _, _ = self.scan_leaf(node, logical + node.loops, bound)
             return [Block(_entry_guarded(scanned))]
@@ -224,7 +223,6 @@ class _Lowering:
 
     def _driver(self, node, logical):
         """The leaf whose stored coordinates the fused loops walk (else the first leaf)."""
-        from spf.autoscheduler.tree import leaves
         candidates = list(leaves(node, logical))
         for leaf, leaf_bound in candidates:
             for factor in leaf.statement.factors:
@@ -284,33 +282,13 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
     if problem.output not in tensors:
         raise SpfError("autoscheduled kernels need an output tensor")
 
-    arrays: dict = {}
-    from spf.layout_library.model import Name
-    for space in spaces:
-        for placement in space.placements.values():
-            mapping = {k: Name(v) for k, v in placement.names.items()}
-            for field_ in placement.layout.arrays:
-                arrays.setdefault(placement.names[field_.name],
-                                  tuple(d.substitute(mapping) for d in field_.dimensions))
-    for name, temporary in lowering.temporaries.items():
-        if not temporary.indices:
-            arrays[name] = (Number(1),)
-    taken = set(arrays)
-    for space in spaces:
-        taken |= set(space.set.variables) | set(space.set.parameters)
-    readable: dict[str, str] = {}
-    for scanned in lowering.scans:
-        readable.update(readable_names(scanned.calls, taken | set(readable.values())))
-    extents: dict = {}
-    for space in spaces:
-        extents.update(space.extents)
-    names = Names(arrays, readable, extents)
+    scalars = {name: (Number(1),) for name, t in lowering.temporaries.items() if not t.indices}
+    names = kernel_names(spaces, lowering.scans, scalars)
 
     digest = hashlib.sha256(f"{problem.expression}|{sorted((k, v[0].spec) for k, v in tensors.items())}|"
                             f"{tree}|{find}|{parallel}".encode()).hexdigest()[:10]
     function = f"spf_fused_{digest}"
-    from .kernel import _ranges
-    ranges = _ranges(type("Spaces", (), {"statements": spaces})())
+    ranges = array_ranges(spaces)
     if parallel:
         _parallelize(nodes, spaces, problem)
     source = _function(function, nodes, lowering, tensors, names, ranges, problem)
@@ -377,11 +355,12 @@ def _first_loops(nodes):
 def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -> KernelSource:
     emitter = Emitter(names, None, ranges)
     parameters, body = tensor_parameters(tensors)
-    temporary_names = set(lowering.temporaries)
+    # a temporary's extent fields are defined from the extents below, not the other way
+    temporary_fields = {f"{name}_N{k}" for name, t in lowering.temporaries.items() for k in range(len(t.indices))}
     defined = set()
     for scanned in lowering.scans:
         for extent, expression in scanned.extents.items():
-            if extent in defined or any(n.split("_N")[0] in temporary_names for n in expression.names()):
+            if extent in defined or expression.names() & temporary_fields:
                 continue
             body.append(declare(extent, INDEX, affine(expression, names), const_=True))
             defined.add(extent)
@@ -422,11 +401,4 @@ def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -
     body.extend(emitter.epilogue)
     body.extend(frees)
     body.append(c_ast.Return(const(0)))
-    declarator = c_ast.FuncDecl(c_ast.ParamList(parameters),
-                                c_ast.TypeDecl(function_name, [], None, c_ast.IdentifierType(["int"])))
-    declaration = c_ast.Decl(function_name, [], [], [], [], declarator, None, None)
-    definition = c_ast.FuncDef(declaration, None, block(body))
-    generator = c_generator.CGenerator()
-    prototype = generator.visit(declaration) + ";"
-    return KernelSource(function_name, generator.visit(c_ast.FileAST([definition])), prototype,
-                        [layout for layout, _, _ in tensors.values()])
+    return function_source(function_name, parameters, body, tensors)

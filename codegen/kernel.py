@@ -328,7 +328,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     output = space.expression.output.tensor
     # outputs last, as in the signature users see: inputs..., output
     tensors = {k: v for k, v in tensors.items() if not v[2]} | {k: v for k, v in tensors.items() if v[2]}
-    ranges = _ranges(space)
+    ranges = array_ranges(space.statements)
     digest = hashlib.sha256(f"{expression}|{sorted((k, v[0].spec) for k, v in tensors.items())}|"
                             f"{share}|{find}|{order}".encode()).hexdigest()[:10]
     zero = not space.expression.accumulate
@@ -379,7 +379,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     for group in variant_scans:
         for scanned in group:
             scanned.nodes = remove_dead_assignments(scanned.nodes)
-    names = _names(space, [s for group in variant_scans for s in group])
+    names = kernel_names(space.statements, [s for group in variant_scans for s in group])
     kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if len(combinations) > 1 else ""),
                                group, statements, tensors, names, ranges, zero)
                for k, group in enumerate(variant_scans)]
@@ -506,30 +506,35 @@ def _auto_candidates(report: FindReport) -> list:
     return searching or [report.chosen]
 
 
-def _names(space, scans) -> Names:
+def kernel_names(statements, scans, extra_arrays: dict | None = None) -> Names:
+    """C names for a kernel over these statement spaces: array dimensions (plus
+    ``extra_arrays``, such as a fused kernel's scalar temporaries), readable names for
+    the UF dimensions of ``scans`` and the extents."""
     arrays: dict[str, tuple] = {}
     from spf.layout_library.model import Name
-    for statement_space in space.statements:
+    for statement_space in statements:
         for placement in statement_space.placements.values():
             mapping = {k: Name(v) for k, v in placement.names.items()}
             for field_ in placement.layout.arrays:
                 arrays.setdefault(placement.names[field_.name],
                                   tuple(d.substitute(mapping) for d in field_.dimensions))
+    arrays.update(extra_arrays or {})
     taken = set(arrays)
-    for statement_space in space.statements:
+    for statement_space in statements:
         taken |= set(statement_space.set.variables) | set(statement_space.set.parameters)
     readable: dict[str, str] = {}
     for scanned in scans:
         readable.update(readable_names(scanned.calls, taken | set(readable.values())))
     extents = {}
-    for statement_space in space.statements:
+    for statement_space in statements:
         extents.update(statement_space.extents)
     return Names(arrays, readable, extents)
 
 
-def _ranges(space) -> dict[str, tuple[Affine, Affine]]:
+def array_ranges(statements) -> dict[str, tuple[Affine, Affine]]:
+    """``array -> (low, high)`` of every range property of these statement spaces."""
     ranges = {}
-    for statement_space in space.statements:
+    for statement_space in statements:
         for prop in statement_space.properties:
             if isinstance(prop, Range):
                 ranges.setdefault(prop.arrays[0], (prop.low, prop.high))
