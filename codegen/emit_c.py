@@ -525,6 +525,8 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
     The state of a find with state indices SIGMA starts right before the first enclosing
     loop inside the innermost loop of SIGMA (or right before the find itself), so it
     restarts with every iteration of SIGMA's loops and lives through the loops inside.
+    Indices the state is keyed by (an array of positions per value) do not count: the
+    array holds a state per value, so it starts outside the loops that set them.
     """
     starts: dict[int, object] = {}  # id of the node to start before -> find
 
@@ -538,7 +540,8 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
             if isinstance(item, Assign):
                 bound_at[item.variable] = len(loops) - 1
             if isinstance(item, Find) and item.template.kind in ("seqiter", "hashmap"):
-                state = set(item.template.state)
+                # an index the positions are kept per (an array of them) restarts nothing
+                state = set(item.template.state) - set(item.template.keyed)
                 innermost = max((bound_at.get(v, -1) for v in state), default=-1)
                 anchor = loops[innermost + 1] if innermost + 1 < len(loops) else item
                 starts.setdefault(id(anchor), []).append(item)

@@ -214,7 +214,8 @@ class Encoding:
 # ----------------------------------------------------------------------------- the templates
 
 
-def _call_at(encoding: Encoding, site, position, suffix: str):
+def _arguments_at(encoding: Encoding, site, position, suffix: str) -> tuple:
+    """The searched call's arguments (z3) with the find variable at ``position``."""
     arguments = []
     for argument in site.call.arguments:
         total = z3.IntVal(argument.constant)
@@ -227,7 +228,11 @@ def _call_at(encoding: Encoding, site, position, suffix: str):
                 term = encoding.name(atom, suffix)
             total = total + coefficient * term
         arguments.append(total)
-    arguments = tuple(arguments)
+    return tuple(arguments)
+
+
+def _call_at(encoding: Encoding, site, position, suffix: str):
+    arguments = _arguments_at(encoding, site, position, suffix)
     encoding.applications.setdefault(site.call.function, set()).add(arguments)
     return encoding.function(site.call.function, len(arguments))(*arguments)
 
@@ -274,16 +279,22 @@ def _two_instances(encoding: Encoding, state: tuple[str, ...]) -> list:
     return facts
 
 
-def _same_range(encoding: Encoding, state: tuple[str, ...]) -> bool:
-    """Instances sharing state search the same range (H3)."""
+def _same_search(encoding: Encoding, state: tuple[str, ...]) -> bool:
+    """Instances sharing state search the same range (H3) of the same array entries.
+
+    The second half matters where the searched call has arguments besides the find
+    variable (``meta(pi, 2*pg + pk)`` in WARP24): positions or a table kept for one
+    group of entries say nothing about another group searched over the same range.
+    """
     site = encoding.site
     facts = _two_instances(encoding, state)
     differs = []
     for bounds in (site.lower, site.upper):
         for bound in bounds:
             differs.append(encoding.affine(bound.expression, "") != encoding.affine(bound.expression, "_2"))
-    if not differs:
-        return True
+    position = z3.Int("find_t")
+    first, second = _arguments_at(encoding, site, position, ""), _arguments_at(encoding, site, position, "_2")
+    differs += [a != b for a, b in zip(first, second)]
     return encoding.unsat(facts + [z3.Or(*differs)])
 
 
@@ -350,14 +361,15 @@ def _available_before(encoding: Encoding, state: tuple[str, ...]) -> set[str]:
 
 
 def _initial_state_known(encoding: Encoding, state: tuple[str, ...]) -> bool:
-    """The search range's bounds can be evaluated where the state starts."""
+    """The search range's bounds, and the searched call's arguments other than the find
+    variable (a table is filled there), can be evaluated where the state starts."""
+    site = encoding.site
     local = encoding.local_names | encoding.dimension_names
-    available = _available_before(encoding, state)
-    for bound in encoding.site.lower + encoding.site.upper:
-        for name in bound.expression.names():
-            if name in local and name not in available:
-                return False
-    return True
+    available = _available_before(encoding, state) | {site.variable}
+    names = set(site.call.names())
+    for bound in site.lower + site.upper:
+        names |= bound.expression.names()
+    return all(name in available or name not in local for name in names)
 
 
 def _placeable(state: tuple[str, ...], loops: list[str], keyable) -> bool:
@@ -405,7 +417,7 @@ def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
         elif kind == "hashmap":
             choice, reason = None, f"{site.call.function} is not proven injective on the search range"
             if _injective(encoding):
-                state = _state_indices(encoding, lambda s: _same_range(encoding, s))
+                state = _state_indices(encoding, lambda s: _same_search(encoding, s))
                 if not _placeable(state, loops, ()) or not _initial_state_known(encoding, state):
                     reason = "no state placement keeps one table per search range"
                 elif _every_search_fresh(encoding, state):
@@ -443,20 +455,20 @@ def _seqiter(encoding: Encoding, strictly, loops):
         # reduced index could help.
         widest = tuple(loops[:-1])
         directions.append((keys_increasing, bool(loops) and _keys_ordered(encoding, widest, keys_increasing)
-                           and _same_range(encoding, widest)))
+                           and _same_search(encoding, widest)))
     for reduce in (False, True):
         for keys_increasing, promising in directions:
             if not promising and not reduce:
                 continue
             state = _state_indices(encoding, lambda s: _keys_ordered(encoding, s, keys_increasing)
-                                   and _same_range(encoding, s), reduce)
+                                   and _same_search(encoding, s), reduce)
             keyed = tuple(v for v in state if v not in loops)
             if not _placeable(state, loops, encoding.keyable) or len(keyed) > 1:
                 continue
             if not _initial_state_known(encoding, state):
                 reason = "the search range is not known where the position state would start"
                 continue
-            fresh = loops[-1] in state if not keyed else _every_search_fresh(encoding, state)
+            fresh = _every_search_fresh(encoding, state) if keyed or not loops else loops[-1] in state
             if fresh:
                 reason = "the position state would restart for every search"
                 continue

@@ -307,7 +307,8 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
                     return build(depth, outer_set)
                 level_facts.kind = "find"
                 level_facts.lower, level_facts.upper = bounds_lower, bounds_upper
-                level_facts.guards = site.other_guards
+                # inner levels run only at matches (C4 of this find, for the finds inside)
+                level_facts.guards = site.other_guards + [Constraint(Affine.of(site.dimension), "=", site.key)]
                 facts.append(level_facts)
                 inner = build(depth + 1, inner_set)
                 facts.pop()

@@ -1,8 +1,11 @@
-"""Shared fixtures: the real data in ../shared/data (skipped with a reason when absent)
-and each built-in layout loaded once."""
+"""Shared fixtures: the real data in ../shared/data (skipped with a reason when absent),
+each built-in layout loaded once, two OpenMP threads for parallel kernels, and a runner
+for every compiled variant of a kernel."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 from pathlib import Path
 
@@ -72,3 +75,33 @@ def layout_library():
     """Every built-in layout, loaded once: name -> Layout or LayoutFamily."""
     import spf
     return {name: spf.load_layout(name) for name in spf.layouts()}
+
+
+OPENMP_THREADS = 2
+
+
+@pytest.fixture(scope="session")
+def openmp_threads() -> int:
+    """Parallel kernels run with 2 OpenMP threads (races need at least two), whatever
+    OMP_NUM_THREADS says and whichever kernel loaded the runtime first: the count is set
+    through the runtime itself (one libgomp per process, shared by every kernel)."""
+    name = ctypes.util.find_library("gomp") or "libgomp.so.1"
+    try:
+        runtime = ctypes.CDLL(name)
+    except OSError:
+        pytest.fail(f"the OpenMP runtime ({name}) that parallel kernels link cannot be loaded")
+    runtime.omp_set_num_threads(OPENMP_THREADS)
+    runtime.omp_get_max_threads.restype = ctypes.c_int
+    assert runtime.omp_get_max_threads() == OPENMP_THREADS
+    return OPENMP_THREADS
+
+
+def run_variants(kernel, **inputs) -> list[tuple[str, object]]:
+    """(choice, result) for each compiled variant of the kernel's finds (one unless find="auto")."""
+    results = []
+    for function, choice in zip(kernel.build()._functions, kernel.variant_choices):
+        bound = kernel.bind(**inputs)
+        bound.function = function
+        result = bound()
+        results.append((" + ".join(str(c) for c in choice) or "single variant", result))
+    return results

@@ -1,0 +1,152 @@
+"""Find synthesis (codegen.find) and where find state starts (codegen.emit_c.place_find_state).
+
+1. State is shared only between searches of the same entries: WARP24's ``meta(pi, 2*pg + pk)``
+   searches the same range [0, 2) in every group, but each group's entries differ, so
+   neither a table nor a position may be kept across groups.  Every variant that is
+   proven compiles and is right.
+2. The searches inside a find run only at its matches (the find condition is part of the
+   context of inner finds): with three sorted vectors, SeqIter is proven for both finds.
+3. A find with no enclosing loop (DIA's diagonal ``offsets(pd) == 0``) is one search:
+   every template may serve it.
+4. A SeqIter state kept per value of an index (COO: per row) starts before the loop
+   that sets that index, once per call, not once per iteration.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import spf
+from conftest import run_variants
+from spf.codegen.kernel import FindRefused
+
+FINDS = ("auto", "seqiter", "hashmap", "binary", "linear")
+
+
+def warp24(rows: int, cols: int, seed: int) -> np.ndarray:
+    """A dense matrix with at most two non-zeros in every group of four columns."""
+    rng = np.random.default_rng(seed)
+    dense = np.zeros((rows, cols))
+    for i in range(rows):
+        for group in range(0, cols, 4):
+            for column in rng.choice(4, size=2, replace=False):
+                if group + column < cols and rng.random() < 0.8:
+                    dense[i, group + column] = rng.uniform(-1, 1)
+    return dense
+
+
+def banded(n: int, offsets, seed: int):
+    rng = np.random.default_rng(seed)
+    return sp.diags([rng.uniform(-1, 1, n - abs(o)) for o in offsets], offsets, shape=(n, n), format="csr")
+
+
+def compile_or_refuse(expression, layouts, find, **options):
+    try:
+        return spf.compile(expression, layouts, find=find, **options)
+    except FindRefused as refusal:
+        assert find not in ("auto", "linear"), refusal
+        return None
+
+
+def assert_every_variant(kernel, expected, **inputs):
+    for choice, result in run_variants(kernel, **inputs):
+        result = result.to_dense() if isinstance(result, spf.Tensor) else result
+        np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-12, err_msg=choice)
+
+
+def sorted_vector(n: int, density: float, seed: int):
+    rng = np.random.default_rng(seed)
+    chosen = np.sort(rng.choice(n, size=max(1, int(n * density)), replace=False))
+    values = rng.uniform(-1, 1, len(chosen))
+    dense = np.zeros(n)
+    dense[chosen] = values
+    return (chosen.reshape(-1, 1), values, (n,)), dense
+
+
+# ============================================================================= 1. same entries
+
+
+@pytest.mark.parametrize("find", FINDS)
+def test_warp24_diagonal_every_find(find):
+    dense = warp24(64, 64, 1)
+    k = compile_or_refuse("a = A(i,i)", {"A": "WARP24"}, find)
+    if k is not None:
+        assert_every_variant(k, np.trace(dense), A=dense)
+
+
+def test_warp24_table_would_serve_one_group_only():
+    with pytest.raises(FindRefused, match=r"hashmap: (no state placement keeps one table per search range|"
+                                          r"the table would be rebuilt for every search)"):
+        spf.compile("a = A(i,i)", {"A": "WARP24"}, find="hashmap")
+    report = spf.compile("a = A(i,i)", {"A": "WARP24"}).reports[0]
+    for choice in report.valid:  # no state across groups: pAg is a state index
+        assert choice.kind not in ("seqiter", "hashmap") or "pAg" in choice.state
+
+
+@pytest.mark.parametrize("expression", ["a = A(i,j) * B(j,i)", "a = A(i,j) * B(i,j)"])
+@pytest.mark.parametrize("find", FINDS)
+def test_warp24_against_csr_every_find(expression, find):
+    A = sp.random(48, 48, density=0.3, format="csr", random_state=2)
+    B = warp24(48, 48, 3)
+    expected = np.einsum("ij,ji->" if "B(j,i)" in expression else "ij,ij->", A.toarray(), B)
+    k = compile_or_refuse(expression, {"A": "CSR", "B": "WARP24"}, find)
+    if k is not None:
+        assert_every_variant(k, expected, A=A, B=B)
+
+
+def test_warp24_sddmm_sharing_the_pattern():
+    B = warp24(40, 36, 4)
+    rng = np.random.default_rng(5)
+    C, D = rng.uniform(-1, 1, (40, 6)), rng.uniform(-1, 1, (6, 36))
+    k = spf.compile("A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"A": "WARP24", "B": "WARP24", "C": "Dense", "D": "Dense"},
+                    share={"A": "B"})
+    assert_every_variant(k, B * (C @ D), B=B, C=C, D=D)
+
+
+# ============================================================================= 2. inner finds at matches
+
+
+@pytest.mark.parametrize("find", ["auto", "seqiter", "hashmap", "binary"])
+def test_three_sorted_vectors(find):
+    vectors = [sorted_vector(400, 0.3, seed) for seed in (6, 7, 8)]
+    k = spf.compile("a = x(i) * y(i) * z(i)", {"x": "SV", "y": "SV", "z": "SV"}, find=find)
+    if find == "seqiter":
+        assert [str(r.chosen) for r in k.reports] == ["seqiter (direction +1, state indices {})"] * 2
+    expected = float(np.sum(vectors[0][1] * vectors[1][1] * vectors[2][1]))
+    inputs = dict(zip("xyz", (v[0] for v in vectors)))
+    for choice, result in run_variants(k, **inputs):
+        assert result == pytest.approx(expected, rel=1e-12), choice
+
+
+# ============================================================================= 3. one search
+
+
+@pytest.mark.parametrize("find", FINDS)
+def test_dia_diagonal_is_one_search(find):
+    A = banded(120, [-5, -1, 0, 3], 9)
+    x = np.random.default_rng(10).uniform(-1, 1, 120)
+    k = spf.compile("a = A(i,i)", {"A": "DIA"}, find=find)
+    assert_every_variant(k, A.diagonal().sum(), A=A)
+    k = spf.compile("y(i) = A(i,i) * x(i)", {"A": "DIA", "x": "Dense", "y": "Dense"}, find=find)
+    assert_every_variant(k, A.diagonal() * x, A=A, x=x)
+
+
+def test_dia_without_a_stored_main_diagonal():
+    A = banded(50, [-2, 4], 11)
+    k = spf.compile("a = A(i,i)", {"A": "DIA"})
+    assert_every_variant(k, 0.0, A=A)
+
+
+# ============================================================================= 4. keyed state
+
+
+def test_positions_kept_per_row_start_once_before_the_loop_over_nonzeros():
+    A = sp.random(200, 150, density=0.05, format="csr", random_state=12)
+    x, dense = sorted_vector(150, 0.4, 13)
+    k = spf.compile("y(i) = A(i,j) * x(j)", {"A": "COO", "x": "SV", "y": "Dense"}, find="seqiter")
+    assert "positions kept per i" in k.explain()
+    source = k.c_source[k.c_source.index("int spf_kernel"):]
+    assert source.index("px_position_1[start_2] = 0") < source.index("for (int64_t pA = 0;")
+    assert_every_variant(k, A @ dense, A=A, x=x)
