@@ -19,6 +19,7 @@ from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
+from .parallel import privatize_find_state
 from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
 from .structs import header_text, struct_name
 
@@ -230,14 +231,14 @@ class Emitter:
             thread_state = self.nodes(node.thread_state)  # names the states the body uses
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(self.nodes(node.body)))
             self.atomic = atomic_before
-            clause = self._reduction_clause(node)
+            clause = self._schedule_clause(node) + self._reduction_clause(node)
             if node.parallel and node.reduction == "privatize" and not self.scalar_output:
                 return self._privatized(node, thread_state, loop)
             if node.parallel and node.thread_state:
-                region = block(thread_state + [c_ast.Pragma(f"omp for schedule({node.schedule})" + clause), loop])
+                region = block(thread_state + [c_ast.Pragma("omp for" + clause), loop])
                 return [c_ast.Pragma("omp parallel"), region]
             if node.parallel:
-                return [c_ast.Pragma(f"omp parallel for schedule({node.schedule})" + clause), loop]
+                return [c_ast.Pragma("omp parallel for" + clause), loop]
             if target is None:
                 return [loop]
             # the output position does not change inside the loop: sum in a register
@@ -249,7 +250,7 @@ class Emitter:
         if isinstance(node, Compute):
             return [self.compute(node)]
         if isinstance(node, StateInit):
-            return self.state_init(node.find)
+            return self.state_init(node)
         if isinstance(node, Block):
             return [block(self.nodes(node.body))]
         if isinstance(node, Temporary):
@@ -288,6 +289,13 @@ class Emitter:
                        declare(key, INDEX, affine(node.key, names), const_=True),
                        c_ast.If(condition, block(self.nodes(node.body)), None)])]
 
+    @staticmethod
+    def _schedule_clause(node: Loop) -> str:
+        """``schedule(...)``, monotonic where a thread's SeqIter positions carry over from one
+        iteration to the next (each thread must see its iterations in increasing order)."""
+        carried = any(isinstance(s, StateInit) and s.find.template.kind == "seqiter" for s in node.thread_state)
+        return f" schedule({'monotonic: ' if carried else ''}{node.schedule})"
+
     def _reduction_clause(self, node: Loop) -> str:
         """``reduction(+: ...)`` for a parallel loop whose iterations share output entries."""
         if not node.parallel or node.reduction is None:
@@ -312,7 +320,7 @@ class Emitter:
             None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["size_t"]))),
             call("spf_thread")), size))
         region = block(thread_state + [declare(array, "double", own, pointer=True, restrict=True),
-                                       c_ast.Pragma(f"omp for schedule({node.schedule})"), loop])
+                                       c_ast.Pragma("omp for" + self._schedule_clause(node)), loop])
         total = self.fresh("sum")
         merge = c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                           binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
@@ -332,8 +340,10 @@ class Emitter:
             c_ast.Pragma("omp parallel for schedule(static)"), merge,
             call("free", ident(copies))])]
 
-    def state_init(self, find: Find) -> list:
-        names = self.names
+    def state_init(self, node: StateInit) -> list:
+        """Start a find's state: a SeqIter position (a scalar, or an array of positions per
+        value of a keyed index) or a HashMap table filled from the searched range."""
+        find, names = node.find, self.names
         low, high = lower_bound(find.lower, names), upper_bound(find.upper, names)
         if find.template.kind == "seqiter":
             find.state_name = self.fresh(f"{names.name(find.variable)}_position")
@@ -343,20 +353,11 @@ class Emitter:
             # positions kept per value of a reduced state index (COO: per row)
             (key,) = find.template.keyed
             size = ident(names.extents[key])
-            index_type = c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([INDEX]))
-            allocation = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl([], index_type)),
-                                    call("malloc", binary("*", binary("+", size, const(1)),
-                                                          c_ast.UnaryOp("sizeof", c_ast.Typename(
-                                                              None, [], None, index_type)))))
-            self.entry.extend([
-                declare(find.state_name, INDEX, allocation, pointer=True),
-                c_ast.If(binary("==", ident(find.state_name), ident("NULL")),
-                         block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None)])
-            self.epilogue.append(call("free", ident(find.state_name)))
             fill = self.fresh("start")
-            return [c_ast.For(c_ast.DeclList([declare(fill, INDEX, const(0))]),
-                              binary("<", ident(fill), size), c_ast.UnaryOp("p++", ident(fill)),
-                              assign(c_ast.ArrayRef(ident(find.state_name), ident(fill)), start))]
+            return self._state_array(find.state_name, binary("+", size, const(1)), node.per_thread, False) + [
+                c_ast.For(c_ast.DeclList([declare(fill, INDEX, const(0))]),
+                          binary("<", ident(fill), size), c_ast.UnaryOp("p++", ident(fill)),
+                          assign(c_ast.ArrayRef(ident(find.state_name), ident(fill)), start))]
         # hashmap: a table from the searched array's values to positions (+1; 0 is empty),
         # allocated once; stale entries fail the lookup's range and value checks.
         find.table_name = self.fresh(f"{names.name(find.variable)}_table")
@@ -365,24 +366,37 @@ class Emitter:
             raise SpfError(f"hashmap on {find.call.function} needs a range property")
         lowest, highest = value_range
         offset, size = f"{find.table_name}_low", f"{find.table_name}_size"
-        index_type = c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([INDEX]))
-        allocation = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl([], index_type)),
-                                call("calloc", binary("+", ident(size), const(1)),
-                                     c_ast.UnaryOp("sizeof", c_ast.Typename(None, [], None, index_type))))
         self.entry.extend([
             declare(offset, INDEX, affine(lowest, names), const_=True),
-            declare(size, INDEX, binary("-", affine(highest, names), affine(lowest, names)), const_=True),
-            declare(find.table_name, INDEX, allocation, pointer=True),
-            c_ast.If(binary("==", ident(find.table_name), ident("NULL")),
-                     block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None),
-        ])
-        self.epilogue.append(call("free", ident(find.table_name)))
+            declare(size, INDEX, binary("-", affine(highest, names), affine(lowest, names)), const_=True)])
+        table = self._state_array(find.table_name, binary("+", ident(size), const(1)), node.per_thread, True)
         position = self.fresh("fill")
         table_slot = c_ast.ArrayRef(ident(find.table_name),
                                     binary("-", self._read_at(find, position), ident(offset)))
-        return [c_ast.For(c_ast.DeclList([declare(position, INDEX, low)]),
-                          binary("<=", ident(position), high), c_ast.UnaryOp("p++", ident(position)),
-                          block([assign(table_slot, binary("+", ident(position), const(1)))]))]
+        return table + [c_ast.For(c_ast.DeclList([declare(position, INDEX, low)]),
+                                  binary("<=", ident(position), high), c_ast.UnaryOp("p++", ident(position)),
+                                  block([assign(table_slot, binary("+", ident(position), const(1)))]))]
+
+    def _state_array(self, name: str, length, per_thread: bool, zeroed: bool) -> list:
+        """An int64 array of ``length`` entries for find state, allocated at function entry
+        and freed before returning.  ``per_thread``: one slice per thread, and the returned
+        declaration points ``name`` at the running thread's slice."""
+        storage = f"{name}_all" if per_thread else name
+        count = binary("*", call("spf_threads"), length) if per_thread else length
+        index_type = c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([INDEX]))
+        element = c_ast.UnaryOp("sizeof", c_ast.Typename(None, [], None, index_type))
+        allocation = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl([], index_type)),
+                                call("calloc", count, element) if zeroed
+                                else call("malloc", binary("*", count, element)))
+        self.entry.extend([
+            declare(storage, INDEX, allocation, pointer=True),
+            c_ast.If(binary("==", ident(storage), ident("NULL")),
+                     block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None)])
+        self.epilogue.append(call("free", ident(storage)))
+        if not per_thread:
+            return []
+        slice_ = binary("+", ident(storage), binary("*", call("spf_thread"), length))
+        return [declare(name, INDEX, slice_, pointer=True)]
 
     def compute(self, node: Compute):
         names = self.names
@@ -555,12 +569,7 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
     def visit(items: list[Node]) -> list[Node]:
         result: list[Node] = []
         for item in items:
-            for find in starts.get(id(item), []):
-                if isinstance(item, Loop) and item.parallel and find.template.kind == "seqiter":
-                    # each thread walks its own chunks in increasing order: its own position
-                    item.thread_state.append(StateInit(find))
-                else:
-                    result.append(StateInit(find))
+            result.extend(StateInit(find) for find in starts.get(id(item), []))
             if isinstance(item, (Loop, Guard, Find, TileGuard, Block)):
                 item.body = visit(item.body)
             result.append(item)
@@ -638,7 +647,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
     nests: list = []
     for scan in scans:
-        nest = emitter.nodes(place_find_state(scan.nodes))
+        nest = emitter.nodes(privatize_find_state(place_find_state(scan.nodes)))
         guards = [condition(c, names) for c in scan.entry_guards]
         nests.extend([c_ast.If(conjunction(guards), block(nest), None)] if guards else nest)
     body.extend(emitter.entry)

@@ -40,6 +40,7 @@ from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource
 from .find import synthesize
 from .kernel import FIND_POLICIES, Kernel, _allowed, array_ranges, kernel_names
 from .loops import Assign, Block, Compute, Find, Guard, Loop, Temporary, TileGuard, remove_dead_assignments, render
+from .parallel import parallelize_fused, privatize_find_state
 from .scan import scan
 
 
@@ -58,6 +59,9 @@ class FusedKernel(Kernel):
         if self.reports:
             parts.append("finds:")
             parts.extend("  " + str(r).replace("\n", "\n  ") for r in self.reports)
+        if self.dependences:
+            parts.append("parallel:")
+            parts.extend("  " + line for line in self.dependences)
         return "\n".join(parts)
 
 
@@ -289,67 +293,17 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
                             f"{tree}|{find}|{parallel}".encode()).hexdigest()[:10]
     function = f"spf_fused_{digest}"
     ranges = array_ranges(spaces)
+    dependences = []
     if parallel:
-        _parallelize(nodes, spaces, problem)
+        layout, mapping, _ = tensors[problem.output]
+        dependences = parallelize_fused(nodes, spaces, mapping[layout.values_field])
     source = _function(function, nodes, lowering, tensors, names, ranges, problem)
     c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H")
     seconds = time.perf_counter() - started
     kernel = FusedKernel(problem.expression, spaces, lowering.scans, lowering.reports, [source], [()], [],
                          c_source, header, tensors, problem.output, list(flags or CFLAGS), ranges, seconds,
-                         [], schedule=tree, nodes=nodes)
+                         dependences, schedule=tree, nodes=nodes)
     return kernel
-
-
-def _parallelize(nodes, spaces, problem) -> None:
-    """Run the outermost loop in parallel when the output has no conflict across it.
-
-    The dependence test runs on the statement that writes the output.  When the loop
-    walks an operand's positions that this statement does not see (``pB0`` with
-    ``i = B_idx0(pB0)``), it tests the coordinate instead, which is enough when the
-    coordinate array is strictly monotonic or injective (distinct positions, distinct i).
-    """
-    from spf.dependences import carried_dependence
-    from spf.properties import Injective, Monotonic
-    outer = next(_first_loops(nodes), None)
-    if outer is None:
-        return
-    writer = spaces[0]
-    variable = outer.variable
-    if variable not in writer.set.variables:
-        variable = None
-        reads = {}
-        pending = list(outer.body)
-        while pending:  # assignments made once per iteration: outside any inner loop
-            node = pending.pop(0)
-            if isinstance(node, Assign):
-                reads[node.variable] = node.value
-            elif isinstance(node, (Guard, Block)):
-                pending.extend(node.body)
-        one_to_one = {p.arrays[0] for space in spaces for p in space.properties
-                      if isinstance(p, Injective) or (isinstance(p, Monotonic) and p.strict)}
-        for name, value in reads.items():
-            if name in writer.set.variables and isinstance(value, Affine) and len(value.terms) == 1:
-                atom, coefficient = value.terms[0]
-                call = reads.get(atom) if isinstance(atom, str) else None
-                if coefficient == 1 and value.constant == 0 and call is not None and \
-                        getattr(call, "function", None) in one_to_one and \
-                        [str(a) for a in call.arguments] == [outer.variable]:
-                    variable = name
-        if variable is None:
-            return
-    if carried_dependence(writer, variable, []).carried:
-        return
-    outer.parallel = True
-
-
-def _first_loops(nodes):
-    for node in nodes:
-        if isinstance(node, Loop):
-            yield node
-            return
-        if isinstance(node, (Block, Guard)):
-            yield from _first_loops(node.body)
-            return
 
 
 def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -> KernelSource:
@@ -395,7 +349,7 @@ def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -
     emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
     if not problem.accumulate:
         body.extend(_zero_output(tensors, problem.output, names, None))
-    nest = emitter.nodes(place_find_state(nodes))
+    nest = emitter.nodes(privatize_find_state(place_find_state(nodes)))
     body.extend(emitter.entry)
     body.extend(nest)
     body.extend(emitter.epilogue)

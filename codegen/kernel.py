@@ -109,7 +109,7 @@ class Kernel:
             parts.append("loop nest:")
             parts.append("  " + render(scanned.nodes, "  ").lstrip())
         if self.dependences:
-            parts.append("dependences:")
+            parts.append("parallel:")
             parts.extend("  " + d for d in self.dependences)
         if self.reports:
             parts.append("finds:")
@@ -344,34 +344,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     if every and combinations[0] != tuple(r.chosen for r in reports):
         queue = list(combinations[0])
         variant_scans[0] = [scan(s, order, lambda site: queue.pop(0)) for s in space.statements]
-    dependences: list[str] = []
-    if recipe is not None and recipe.parallel:
-        (variable, reduction), = recipe.parallel
-        statement_space = space.statements[0]
-        loop_node, outer = _find_loop(variant_scans[0][0].nodes, variable)
-        if loop_node is None:
-            raise RecipeError(f"parallelize({variable!r}): {variable} is not a loop in this order "
-                              "(it is assigned or found)")
-        from spf.dependences import carried_dependence
-        dependence = carried_dependence(statement_space, variable, outer)
-        dependences.append(str(dependence))
-        if dependence.carried and reduction is None:
-            raise RecipeError(f"parallelize({variable!r}) is forbidden by the dependence: {dependence}; "
-                              "give reduction='privatize' or 'atomic' to combine the updates")
-        from .loops import Find, walk
-        if any(isinstance(f, Find) and getattr(f.template, "keyed", ()) and variable not in f.template.state
-               for f in walk(loop_node.body)):
-            raise RecipeError(f"parallelize({variable!r}): a find inside keeps positions per value across "
-                              "this loop's iterations")
-        for group in variant_scans:
-            _mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None,
-                           recipe.schedule)
-    elif parallel:
-        for k, statement_space in enumerate(space.statements):
-            loop, tested = _parallel_loop(statement_space, variant_scans[0][k].nodes)
-            dependences += [str(d) for d in tested]
-            for group in variant_scans:
-                _mark_parallel(group[k].nodes, loop)
+    dependences = _parallelize(space.statements, variant_scans, tensors, recipe, parallel)
     if recipe is not None:
         for variable, _ in recipe.tiles:
             for group in variant_scans:
@@ -393,39 +366,44 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
                   dependences)
 
 
-def _loop_path(nodes) -> list:
-    """The loops (and finds) met going down the first branch of a nest, outer to inner."""
-    from .loops import Find, Guard, Loop
-    path = []
-    items = nodes
-    while items:
-        nested = [n for n in items if isinstance(n, (Loop, Guard, Find))]
-        if not nested:
-            break
-        node = nested[0]
-        if isinstance(node, (Loop, Find)):
-            path.append(node)
-        items = node.body
-    return path
 
-
-def _parallel_loop(statement_space, nodes):
-    """The outermost loop that carries no dependence (and whose finds can run per thread)."""
-    from spf.dependences import carried_dependence
-    from .loops import Find, Loop, walk
-    path = _loop_path(nodes)
-    tested = []
-    outer: list[str] = []
-    for node in path:
-        if isinstance(node, Loop):
-            dependence = carried_dependence(statement_space, node.variable, outer)
-            tested.append(dependence)
-            keyed_outside = any(isinstance(f, Find) and getattr(f.template, "keyed", ())
-                                and node.variable not in f.template.state for f in walk(node.body))
-            if not dependence.carried and not keyed_outside:
-                return node.variable, tested
-        outer.append(node.variable)
-    return None, tested
+def _parallelize(statements, variant_scans, tensors, recipe, parallel: bool) -> list[str]:
+    """Mark the parallel loop of every variant (the recipe's, or with ``parallel`` the
+    outermost one that shares nothing unsafely); the lines of the tests made."""
+    from spf.recipe import RecipeError
+    from .parallel import find_loop, mark_parallel, parallel_loop, shared_writes
+    output = statements[0].statement.output.tensor
+    output_array = None
+    if output in tensors:
+        layout, mapping, _ = tensors[output]
+        output_array = mapping[layout.values_field]
+    tested: list[str] = []
+    if recipe is not None and recipe.parallel:
+        (variable, reduction), = recipe.parallel
+        loop_node, outer = find_loop(variant_scans[0][0].nodes, variable)
+        if loop_node is None:
+            raise RecipeError(f"parallelize({variable!r}): {variable} is not a loop in this order "
+                              "(it is assigned or found)")
+        from spf.dependences import carried_dependence
+        dependence = carried_dependence(statements[0], variable, outer)
+        tested.append(str(dependence))
+        if dependence.carried and reduction is None:
+            raise RecipeError(f"parallelize({variable!r}) is forbidden by the dependence: {dependence}; "
+                              "give reduction='privatize' or 'atomic' to combine the updates")
+        shared = shared_writes(loop_node, output_array)
+        if shared:
+            raise RecipeError(f"parallelize({variable!r}): its iterations write {', '.join(shared)}, "
+                              "declared outside it")
+        for group in variant_scans:
+            mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None, recipe.schedule)
+    elif parallel:
+        for k, statement_space in enumerate(statements):
+            loop, lines = parallel_loop(statement_space, variant_scans[0][k].nodes, output_array)
+            tested += lines
+            if loop is not None:
+                for group in variant_scans:
+                    mark_parallel(group[k].nodes, loop)
+    return tested
 
 
 def _tiled(statement_space, tiles):
@@ -467,34 +445,6 @@ def _add_tile_guard(nodes, variable, sites, properties) -> None:
         return False
 
     wrap(nodes)
-
-
-def _mark_parallel(nodes, variable, reduction: str | None = None, schedule: str = "dynamic,32") -> None:
-    from .loops import Loop, walk
-    for node in walk(nodes):
-        if isinstance(node, Loop) and node.variable == variable:
-            node.parallel = True
-            node.reduction = reduction
-            node.schedule = schedule
-            return
-
-
-def _find_loop(nodes, variable):
-    """The loop over ``variable`` and the loops and finds enclosing it."""
-    from .loops import Find, Guard, Loop
-
-    def search(items, outer):
-        for node in items:
-            if isinstance(node, Loop) and node.variable == variable:
-                return node, outer
-            if isinstance(node, (Loop, Find, Guard)):
-                inner = outer + [node.variable] if isinstance(node, (Loop, Find)) else outer
-                found = search(node.body, inner)
-                if found[0] is not None:
-                    return found
-        return None, outer
-
-    return search(nodes, [])
 
 
 def _auto_candidates(report: FindReport) -> list:

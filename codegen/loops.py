@@ -33,7 +33,7 @@ class Loop:
     upper: list[Bound]
     body: list["Node"] = field(default_factory=list)
     parallel: bool = False
-    thread_state: list["Node"] = field(default_factory=list)  # per-thread starts of find states
+    thread_state: list["Node"] = field(default_factory=list)  # find states each thread starts (parallel)
     reduction: str | None = None  # parallel loop updating shared output entries: "privatize" or "atomic"
     schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
 
@@ -115,9 +115,13 @@ class Temporary:
 
 @dataclass
 class StateInit:
-    """Where a SeqIter position or a HashMap table starts (before the loops it outlives)."""
+    """Where a SeqIter position or a HashMap table starts (before the loops it outlives).
+
+    ``per_thread``: the state is an array (a table, positions kept per value) written
+    inside a parallel loop, so each thread fills and uses its own slice."""
 
     find: Find
+    per_thread: bool = False
 
 
 Node = Union[Loop, Assign, Guard, Find, Compute, StateInit, TileGuard, Block, Temporary]

@@ -10,17 +10,11 @@
    each output entry is computed by one thread in the serial order, and within a
    tolerance where the reduction order changes (COO with privatized or atomic updates).
 
-OpenMP reads OMP_NUM_THREADS when its runtime is loaded (with the first kernel): it is set
-to 2 when this module is imported, before any kernel library is loaded, and
-``openmp_threads`` checks the runtime's value (forcing 2 through the runtime if another
-module loaded OpenMP first), so the parallel kernels really run with two threads.
+The parallel kernels run with two OpenMP threads (the ``openmp_threads`` fixture of
+conftest.py).
 """
 
 from __future__ import annotations
-
-import os
-
-os.environ["OMP_NUM_THREADS"] = "2"  # before any kernel library (and so libgomp) is loaded
 
 import re
 from pathlib import Path
@@ -31,10 +25,8 @@ import scipy.io
 import scipy.sparse as sp
 
 import spf
-from conftest import MATRICES, TENSORS, data_available, load_matrix, load_tensor, require_data
+from conftest import MATRICES, TENSORS, data_available, load_matrix, load_tensor, require_data, run_variants
 from spf.dependences import Dependence, carried_dependence, loop_dependences
-
-THREADS = 2
 
 SPMV = "y(i) = A(i,j) * x(j)"
 SPMM = "C(i,j) = A(i,k) * B(k,j)"
@@ -165,13 +157,15 @@ def pragma_loops(source: str) -> list[tuple[str, str]]:
 def test_dcsr_spmv_is_parallel_because_of_the_property_and_serial_without_it(dcsr_without_property):
     with_property = kernel(SPMV, spmv_layouts("DCSR"), parallel=True)
     assert pragma_loops(with_property.c_source) == [("#pragma omp parallel for schedule(dynamic,32)", "pAi")]
-    assert with_property.dependences == ["loop pAi: no two iterations update the same element of y(i)"]
+    assert with_property.dependences == ["loop pAi: no two iterations update the same element of y(i)",
+                                         "loop pAi runs in parallel"]
 
     without = kernel(SPMV, spmv_layouts(dcsr_without_property), parallel=True)
     assert "#pragma omp" not in without.c_source
     assert without.dependences[0] == \
         "loop pAi carries a dependence: iterations pAi < pAi' update the same element of y(i)"
-    assert all("carries a dependence" in d for d in without.dependences)
+    assert all("carries a dependence" in d for d in without.dependences[:-1])
+    assert without.dependences[-1] == "no loop runs in parallel"
 
 
 @pytest.mark.parametrize("name", ["west0479", "lp_e226"])
@@ -199,7 +193,8 @@ def test_parallel_true_marks_the_outermost_free_loop(expression, layouts, share,
     pragmas = pragma_loops(k.c_source)
     assert pragmas and {variable for _, variable in pragmas} == {loop}
     assert all(pragma == "#pragma omp parallel for schedule(dynamic,32)" for pragma, _ in pragmas)
-    assert k.dependences[-1] == f"loop {loop}: no two iterations update the same element of {k.spaces[0].statement.output}"
+    assert k.dependences[-2:] == [f"loop {loop}: no two iterations update the same element of "
+                                  f"{k.spaces[0].statement.output}", f"loop {loop} runs in parallel"]
     assert "#pragma omp" not in kernel(expression, layouts, share=share, parallel=False).c_source
 
 
@@ -269,38 +264,6 @@ def test_parallel_kernel_has_a_parallel_loop_and_serial_has_none(name):
     assert "#pragma omp" not in serial.c_source
     assert len(parallel.kernels) == len(serial.kernels)
     assert [str(c) for c in parallel.variant_choices] == [str(c) for c in serial.variant_choices]
-
-
-@pytest.fixture(scope="module")
-def openmp_threads() -> int:
-    """The OpenMP runtime's thread count for the kernels of this module: 2.
-
-    OMP_NUM_THREADS is set when this module is imported; if the runtime was loaded
-    before (by another module's kernels), the count is set through the runtime itself.
-    """
-    from spf.codegen.build import build_shared_library, load_library
-    k = kernel(SPMV, spmv_layouts("CSR"), parallel=True).build()
-    library = load_library(build_shared_library(k.c_source, k.flags, name=k.function_name))
-    try:
-        get, set_ = library.omp_get_max_threads, library.omp_set_num_threads
-    except AttributeError:
-        pytest.fail("the parallel kernels are not linked with an OpenMP runtime (omp_get_max_threads missing)")
-    get.restype = int
-    if get() != THREADS:
-        set_(THREADS)
-    assert get() == THREADS
-    return THREADS
-
-
-def run_variants(k, **inputs) -> list[tuple[str, object]]:
-    """(choice, result) for each compiled variant of the kernel's finds (one unless find="auto")."""
-    results = []
-    for function, choice in zip(k.build()._functions, k.variant_choices):
-        bound = k.bind(**inputs)
-        bound.function = function
-        result = bound()
-        results.append((" + ".join(str(c) for c in choice) or "single variant", result))
-    return results
 
 
 def output_values(result) -> np.ndarray:

@@ -10,8 +10,8 @@ refusals at compile time, and the results of legal recipes.
    message that names the step and the reason: a parallel loop that carries a
    dependence without a reduction, a variable that is not a loop, a find template that
    is not proven (FindRefused naming the failed assumption), an order that cannot be
-   scanned, a find whose state crosses the parallel loop, a recipe compiled with other
-   layouts, expression or share.
+   scanned, a recipe compiled with other layouts, expression or share.  (A find whose
+   state crosses the parallel loop is legal: each thread keeps its own, test_parallel.py.)
 4. Legal recipes compute the right result (random matrices with empty rows and
    columns, and real matrices from ../shared/data): SpMSpV with hashmap and binary
    finds and a parallel row loop, the x-driven order for CSC, COO SpMV parallel with
@@ -248,16 +248,6 @@ def test_refused_order_that_cannot_be_scanned(order):
     message = str(error.value)
     assert message.startswith(f"permute({', '.join(order)}) cannot be scanned: ")
     assert "pAj has no lower bound at its level of the loop order" in message
-
-
-@pytest.mark.parametrize("layout", ["COO", "CSC"])
-def test_refused_parallel_loop_across_a_keyed_find(layout):
-    # a seqiter find over x keeps its position per row across the outer loop's iterations
-    r = spf.recipe(SPMV, {"A": layout, "x": "SV", "y": "Dense"}).find("x", "seqiter")
-    loop = r.variables[0]
-    with pytest.raises(RecipeError, match=rf"parallelize\('{loop}'\): a find inside keeps positions per value "
-                                          "across this loop's iterations"):
-        compiled(r.parallelize(loop, reduction="privatize"))
 
 
 @pytest.mark.parametrize("expression, layouts, share", [

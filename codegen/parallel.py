@@ -1,0 +1,207 @@
+"""Parallel loops: which loop of a nest runs with OpenMP, and private state for its threads.
+
+A loop may run in parallel only if nothing its iterations write is shared unsafely:
+
+* the output: the dependence test (:mod:`spf.dependences`) shows that no two iterations
+  update the same element, or a reduction combines their updates (per-thread copies,
+  atomics, or OpenMP's reduction for a scalar output);
+* the temporaries of a fused kernel: each thread has its own slice of a temporary that
+  is zeroed inside the loop; one zeroed outside it is shared, and the loop stays serial;
+* find state (SeqIter positions, HashMap tables): :func:`privatize_find_state` gives
+  every thread its own, so find state never stops a loop from running in parallel.
+
+``parallel_loop`` and ``parallelize_fused`` return, besides their choice, one line per
+loop they tested, which ``explain()`` prints.
+"""
+
+from __future__ import annotations
+
+from spf.dependences import carried_dependence
+
+from .loops import Assign, Block, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
+
+SCOPES = (Loop, Guard, Find, TileGuard, Block)
+
+
+# ----------------------------------------------------------------------------- finding loops
+
+
+def loop_path(nodes: list[Node]) -> list[Node]:
+    """The loops (and finds) met going down the first branch of a nest, outer to inner."""
+    path = []
+    items = nodes
+    while items:
+        nested = [n for n in items if isinstance(n, (Loop, Guard, Find))]
+        if not nested:
+            break
+        node = nested[0]
+        if isinstance(node, (Loop, Find)):
+            path.append(node)
+        items = node.body
+    return path
+
+
+def find_loop(nodes: list[Node], variable: str) -> tuple[Loop | None, list[str]]:
+    """The loop over ``variable`` and the variables of the loops and finds enclosing it."""
+
+    def search(items, outer):
+        for node in items:
+            if isinstance(node, Loop) and node.variable == variable:
+                return node, outer
+            if isinstance(node, (Loop, Find, Guard)):
+                inner = outer + [node.variable] if isinstance(node, (Loop, Find)) else outer
+                found = search(node.body, inner)
+                if found[0] is not None:
+                    return found
+        return None, outer
+
+    return search(nodes, [])
+
+
+def mark_parallel(nodes: list[Node], variable: str, reduction: str | None = None,
+                  schedule: str = "dynamic,32") -> None:
+    """Run the first loop over ``variable`` with OpenMP."""
+    for node in walk(nodes):
+        if isinstance(node, Loop) and node.variable == variable:
+            node.parallel = True
+            node.reduction = reduction
+            node.schedule = schedule
+            return
+
+
+# ----------------------------------------------------------------------------- legality
+
+
+def shared_writes(loop: Loop, output_array: str | None) -> list[str]:
+    """Arrays the loop's iterations write that are neither the output (which the
+    dependence test covers) nor private to an iteration (a temporary zeroed inside)."""
+    private = {n.name for n in walk(loop.body) if isinstance(n, Temporary)}
+    written = {n.output[0] for n in walk(loop.body) if isinstance(n, Compute) and n.output is not None}
+    return sorted(written - private - {output_array})
+
+
+def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) -> tuple[str | None, list[str]]:
+    """The outermost loop of the nest's first branch whose iterations share nothing
+    unsafely, and one line per loop tested."""
+    outer: list[str] = []
+    tested: list[str] = []
+    for node in loop_path(nodes):
+        if isinstance(node, Loop):
+            dependence = carried_dependence(statement_space, node.variable, outer)
+            tested.append(str(dependence))
+            shared = shared_writes(node, output_array)
+            if shared:
+                tested.append(f"loop {node.variable}: its iterations write {', '.join(shared)}, "
+                              "declared outside it")
+            elif not dependence.carried:
+                tested.append(f"loop {node.variable} runs in parallel")
+                return node.variable, tested
+        outer.append(node.variable)
+    tested.append("no loop runs in parallel")
+    return None, tested
+
+
+def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> list[str]:
+    """Run a fused nest's outermost loop in parallel when no two of its iterations update
+    the same output element and its temporaries are zeroed inside it; the lines tested.
+
+    The dependence test runs on the statement that writes the output.  When the loop
+    walks an operand's positions that this statement does not see (``pB0`` with
+    ``i = B_idx0(pB0)``), it tests the coordinate instead, which is enough when the
+    coordinate array is strictly monotonic or injective (distinct positions, distinct i).
+    """
+    outer = next(_first_loops(nodes), None)
+    if outer is None:
+        return ["no loop runs in parallel: the nest has no loop"]
+    writer = spaces[0]
+    variable = outer.variable
+    if variable not in writer.set.variables:
+        variable = _coordinate_of(outer, spaces, writer)
+        if variable is None:
+            return [f"loop {outer.variable}: its positions do not give distinct coordinates of "
+                    f"{writer.statement.output}; it stays serial"]
+    dependence = carried_dependence(writer, variable, [])
+    tested = [str(dependence)]
+    shared = shared_writes(outer, output_array)
+    if shared:
+        tested.append(f"loop {outer.variable}: its iterations write {', '.join(shared)}, declared outside it")
+    elif not dependence.carried:
+        outer.parallel = True
+        tested.append(f"loop {outer.variable} runs in parallel")
+    return tested
+
+
+def _coordinate_of(loop: Loop, spaces: list, writer) -> str | None:
+    """The writer's variable assigned once per iteration of ``loop`` from a one-to-one
+    array read at the loop's position (``i = B_idx0(pB0)``), if any."""
+    from spf.expressions import Affine
+    from spf.properties import Injective, Monotonic
+    reads = {}
+    pending = list(loop.body)
+    while pending:  # assignments made once per iteration: outside any inner loop
+        node = pending.pop(0)
+        if isinstance(node, Assign):
+            reads[node.variable] = node.value
+        elif isinstance(node, (Guard, Block)):
+            pending.extend(node.body)
+    one_to_one = {p.arrays[0] for space in spaces for p in space.properties
+                  if isinstance(p, Injective) or (isinstance(p, Monotonic) and p.strict)}
+    for name, value in reads.items():
+        if name in writer.set.variables and isinstance(value, Affine) and len(value.terms) == 1:
+            atom, coefficient = value.terms[0]
+            call = reads.get(atom) if isinstance(atom, str) else None
+            if coefficient == 1 and value.constant == 0 and call is not None and \
+                    getattr(call, "function", None) in one_to_one and \
+                    [str(a) for a in call.arguments] == [loop.variable]:
+                return name
+    return None
+
+
+def _first_loops(nodes):
+    for node in nodes:
+        if isinstance(node, Loop):
+            yield node
+            return
+        if isinstance(node, (Block, Guard)):
+            yield from _first_loops(node.body)
+            return
+
+
+# ----------------------------------------------------------------------------- find state
+
+
+def privatize_find_state(nodes: list[Node]) -> list[Node]:
+    """Give each thread of a parallel loop its own find state (after ``place_find_state``).
+
+    * State that starts inside the loop restarts within one iteration: a SeqIter
+      position is a local of the iteration already; a table or an array of positions
+      kept per value takes one slice per thread.
+    * A SeqIter state that starts outside the loop (it outlives the loop's iterations)
+      starts again for each thread at the start of the parallel region.  Each thread
+      runs its iterations in increasing order (the loop's schedule is made monotonic),
+      a subsequence of the order in which the state was proven, and restarting a state
+      is always valid (a superset of valid state indices is valid).
+    * A HashMap table filled outside the loop is only read inside it, and stays shared.
+    """
+    for loop in [n for n in walk(nodes) if isinstance(n, Loop) and n.parallel]:
+        inside = {id(n) for n in walk(loop.body) if isinstance(n, Find)}
+        moved: list[StateInit] = []
+        nodes = _take_states(nodes, loop, inside, moved)
+        loop.thread_state = moved + loop.thread_state
+        for state in loop.thread_state + [n for n in walk(loop.body) if isinstance(n, StateInit)]:
+            template = state.find.template
+            state.per_thread = template.kind == "hashmap" or bool(template.keyed)
+    return nodes
+
+
+def _take_states(items: list[Node], loop: Loop, finds: set[int], taken: list[StateInit]) -> list[Node]:
+    """``items`` without the SeqIter state starts, outside ``loop``, of its finds ``finds``."""
+    kept = []
+    for item in items:
+        if isinstance(item, StateInit) and id(item.find) in finds and item.find.template.kind == "seqiter":
+            taken.append(item)
+            continue
+        if item is not loop and isinstance(item, SCOPES):
+            item.body = _take_states(item.body, loop, finds, taken)
+        kept.append(item)
+    return kept
