@@ -24,12 +24,9 @@ from dataclasses import dataclass, field
 import z3
 
 from spf.expressions import Affine, Constraint, UFCall
-from spf.properties import PeriodicMonotonic, Range
+from spf.smt import Encoder, unsatisfiable
 
 from .loops import Bound
-
-TIMEOUT_MS = 2000
-
 
 @dataclass(frozen=True)
 class FindChoice:
@@ -81,64 +78,23 @@ class FindReport:
 # ----------------------------------------------------------------------------- Z3 encoding
 
 
-def _term_ids(arguments: tuple) -> tuple[int, ...]:
-    """A deterministic order for argument tuples without printing them (printing is slow)."""
-    return tuple(term.get_id() for term in arguments)
-
-
-class Encoding:
-    """Z3 terms for one or two instances of the enclosing loops and the find."""
+class Encoding(Encoder):
+    """Z3 terms for one or two instances (suffixes ``""`` and ``"_2"``) of the loops
+    enclosing a find, and the find itself: the context of the template checks."""
 
     def __init__(self, site, calls: dict[str, UFCall], properties):
+        local_names = {f.variable for f in site.outer if f.variable} | {site.variable}
+        super().__init__(calls, local_names)
         self.site = site
         self.calls = calls
         self.properties = properties
-        self.functions: dict[str, z3.FuncDeclRef] = {}
-        self.constants: dict[str, z3.ArithRef] = {}
-        self.applications: dict[str, set] = {}  # function -> argument tuples (z3)
         self.loop_variables = [f.variable for f in site.outer if f.kind in ("loop", "find") and f.variable]
-        self.local_names = {f.variable for f in site.outer if f.variable} | {site.variable}
-        self.dimension_names = set(calls)
         self._contexts: dict[str, tuple[list, dict]] = {}
-        self._instances: dict[tuple, list] = {}  # property instances already built
         self.keyable: set[str] = set()  # variables with an extent: a state may be keyed by them
 
     def begin(self) -> None:
         """Start a new query: properties are instantiated on its own terms only."""
         self.applications = {}
-
-    def function(self, name: str, arity: int) -> z3.FuncDeclRef:
-        if name not in self.functions:
-            self.functions[name] = z3.Function(name, *([z3.IntSort()] * arity), z3.IntSort())
-        return self.functions[name]
-
-    def name(self, name: str, suffix: str):
-        if name in self.dimension_names:
-            return self.call(self.calls[name], suffix)
-        if name in self.local_names:
-            return z3.Int(name + suffix)
-        if name not in self.constants:
-            self.constants[name] = z3.Int(name)
-        return self.constants[name]
-
-    def affine(self, expression: Affine, suffix: str):
-        total = z3.IntVal(expression.constant)
-        for atom, coefficient in expression.terms:
-            term = self.call(atom, suffix) if isinstance(atom, UFCall) else self.name(atom, suffix)
-            total = total + coefficient * term
-        return total
-
-    def call(self, call: UFCall, suffix: str):
-        arguments = tuple(self.affine(a, suffix) for a in call.arguments)
-        self.applications.setdefault(call.function, set()).add(arguments)
-        return self.function(call.function, len(arguments))(*arguments)
-
-    def constraint(self, constraint: Constraint, suffix: str):
-        left, right = self.affine(constraint.left, suffix), self.affine(constraint.right, suffix)
-        if constraint.op == "%":
-            return left % right == 0
-        return {"=": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
-                ">": left > right, ">=": left >= right}[constraint.op]
 
     def bounds(self, variable, lower: list[Bound], upper: list[Bound], suffix: str) -> list:
         facts = []
@@ -177,38 +133,8 @@ class Encoding:
     def range_facts(self, position, suffix: str) -> list:
         return self.bounds(position, self.site.lower, self.site.upper, suffix)
 
-    def property_instances(self) -> list:
-        """P5/P6: every property instantiated on the applications in the query so far."""
-        facts = []
-        for prop in self.properties:
-            name = prop.arrays[0]
-            if name not in self.functions:
-                continue
-            positions = sorted(self.applications.get(name, ()), key=_term_ids)
-            segments = []
-            if isinstance(prop, PeriodicMonotonic) and prop.period is None:
-                pointer = prop.arrays[1]
-                if pointer in self.functions:
-                    segments = [a[0] for a in sorted(self.applications.get(pointer, ()), key=_term_ids)]
-                    segments += [s - 1 for s in segments]
-            if isinstance(prop, Range):
-                missing = [n for n in prop.low.names() | prop.high.names() if n not in self.constants]
-                for n in missing:
-                    self.constants[n] = z3.Int(n)
-            if any(a not in self.functions for a in prop.arrays):
-                continue
-            key = (id(prop), tuple(_term_ids(p) for p in positions), tuple(s.get_id() for s in segments))
-            if key not in self._instances:
-                self._instances[key] = prop.z3_instances(self.functions, self.constants, positions, segments)
-            facts += self._instances[key]
-        return facts
-
     def unsat(self, facts: list) -> bool:
-        solver = z3.Solver()
-        solver.set("timeout", TIMEOUT_MS)
-        solver.add(*facts)
-        solver.add(*self.property_instances())
-        return solver.check() == z3.unsat
+        return unsatisfiable(facts + self.property_instances(self.properties))
 
 
 # ----------------------------------------------------------------------------- the templates
@@ -232,9 +158,7 @@ def _arguments_at(encoding: Encoding, site, position, suffix: str) -> tuple:
 
 
 def _call_at(encoding: Encoding, site, position, suffix: str):
-    arguments = _arguments_at(encoding, site, position, suffix)
-    encoding.applications.setdefault(site.call.function, set()).add(arguments)
-    return encoding.function(site.call.function, len(arguments))(*arguments)
+    return encoding.apply(site.call.function, _arguments_at(encoding, site, position, suffix))
 
 
 def _monotone(encoding: Encoding, increasing: bool, strict: bool) -> bool:
@@ -364,7 +288,7 @@ def _initial_state_known(encoding: Encoding, state: tuple[str, ...]) -> bool:
     """The search range's bounds, and the searched call's arguments other than the find
     variable (a table is filled there), can be evaluated where the state starts."""
     site = encoding.site
-    local = encoding.local_names | encoding.dimension_names
+    local = encoding.local_names | set(encoding.dimensions)
     available = _available_before(encoding, state) | {site.variable}
     names = set(site.call.names())
     for bound in site.lower + site.upper:
