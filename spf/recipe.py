@@ -73,6 +73,8 @@ class Recipe:
         """Use ``template`` for the finds over ``target`` (a tensor, or a find's variable)."""
         if template not in FIND_TEMPLATES:
             raise RecipeError(f"find: unknown template {template!r}; choose one of {', '.join(FIND_TEMPLATES)}")
+        if not isinstance(target, str):
+            raise RecipeError(f"find: the target must be a tensor or variable name (a str), got {target!r}")
         if target not in self.layout_map and target not in self.variables:
             raise RecipeError(f"find: {target!r} is neither a tensor of the statement nor a variable "
                               f"of its iteration space")
@@ -83,7 +85,7 @@ class Recipe:
         output entries: "privatize" (per-thread copies, merged) or "atomic".  ``schedule`` is
         OpenMP's (``"static"`` suits a loop over nonzeros, where chunks of 32 cost too much)."""
         import re
-        if not re.fullmatch(r"(static|dynamic|guided)(,\s*[1-9][0-9]*)?", schedule):
+        if not isinstance(schedule, str) or not re.fullmatch(r"(static|dynamic|guided)(,\s*[1-9][0-9]*)?", schedule):
             raise RecipeError(f"parallelize: schedule {schedule!r} is not 'static', 'dynamic' or 'guided', "
                               "optionally with ',CHUNK'")
         if variable not in self.variables:
@@ -140,7 +142,9 @@ class Recipe:
 def recipe(expression: str, layouts: Mapping[str, object], share: Mapping[str, str] | None = None) -> Recipe:
     """A recipe for ``expression`` with these layouts (one statement: sums are not supported)."""
     from spf.iteration_space import iteration_space
+    from spf import arguments
     space = iteration_space(expression, layouts, share=share)
+    layouts, share = arguments.layout_mapping(layouts), arguments.share_mapping(share)
     if len(space) != 1:
         raise RecipeError("recipes schedule one product term; this expression has "
                           f"{len(space)} terms")

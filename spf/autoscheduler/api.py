@@ -14,7 +14,7 @@ import sympy
 from .cost import Cost, count_symbols, dimension_symbol
 from .problem import AutoscheduleError, Problem, make_problem
 from .prune import (ELEMENT_BYTES, Context, depth_poset, last_level_cache_bytes, order_disagreement,
-                    pareto_buckets, stride_cost)
+                    parse_constraint, pareto_buckets, stride_cost)
 from .search import Scored, exhaustive, frontier
 from .tree import Node, check, loop_depth, memory_cost, memory_depth, temporaries, time_cost
 
@@ -144,6 +144,13 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     (a reference for small kernels); ``skip`` leaves out stage 2 (``[2]``) for studies.
     Progress lines go to ``progress`` (default: standard error) when a search runs long.
     """
+    from spf import arguments
+    constraints = arguments.names(constraints, "constraints", "relations such as '16 <= K <= 128'")
+    for constraint in constraints or ():
+        parse_constraint(constraint)  # a malformed constraint is refused before the search
+    arguments.flag(exhaustive_search, "exhaustive_search")
+    if progress is not None and not callable(progress):
+        raise AutoscheduleError(f"progress must be a function taking a line of text, got {progress!r}")
     report = progress if progress is not None else (lambda line: print(line, file=sys.stderr))
     problem = make_problem(expression, layouts, share)
     seconds: dict[str, float] = {}
