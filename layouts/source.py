@@ -24,6 +24,15 @@ DIRECTIVES = ("layout", "family", "description", "param", "field", "shape", "rel
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 INTEGER = re.compile(r"[0-9]+")
+LARGEST_INTEGER = 2**63 - 1
+"""The largest integer a layout may write or bind (kernels compute in C's int64_t)."""
+
+
+def too_large(literal: str) -> str | None:
+    """Why an integer literal cannot be used, or None when it can."""
+    if int(literal) > LARGEST_INTEGER:
+        return f"integer {literal} is too large; the largest is 2**63 - 1 = {LARGEST_INTEGER}"
+    return None
 
 
 class TextError(Exception):
@@ -213,6 +222,9 @@ class Reader:
         start = self.position
         number = INTEGER.match(self.text, start)
         if number:
+            problem = too_large(number.group())
+            if problem:
+                raise TextError(start, problem)
             self.position = number.end()
             return Number(int(number.group()))
         if self.accept("("):
@@ -231,6 +243,8 @@ class Reader:
             index = INTEGER.match(self.text, index_start)
             if not index:
                 raise self.fail("an integer index k in shape[k]")
+            if too_large(index.group()):
+                raise TextError(index_start, too_large(index.group()))
             self.position = index.end()
             self.expect("]", "']' to close shape[k]")
             self.shape_uses.append((int(index.group()), start))

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Union
 
-from spf.errors import ParseError
+from spf.errors import ParseError, UnboundNameError
 
 Atom = Union[str, "UFCall"]
 
@@ -109,6 +109,8 @@ class Affine:
         total = self.constant
         for atom, coefficient in self.terms:
             if isinstance(atom, str):
+                if atom not in values:
+                    raise UnboundNameError(atom, self)
                 value = values[atom]
             else:
                 value = atom.evaluate(values, functions)
@@ -155,6 +157,8 @@ class UFCall:
 
     def evaluate(self, values: Mapping[str, object], functions: Mapping[str, object]):
         arguments = [a.evaluate(values, functions) for a in self.arguments]
+        if self.function not in functions:
+            raise UnboundNameError(self.function, self)
         table = functions[self.function]
         if callable(table):
             return table(*arguments)
