@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from spf.errors import SpfError
+from spf.errors import OutOfMemoryError, SpfError
 from spf.expressions import Affine
 from spf.iteration_space import iteration_space
-from spf.packing import Tensor, pack
+from spf.memory import allocate
+from spf.packing import Tensor, _validate, pack
 from spf.properties import Range
 
 from .build import CFLAGS, build_shared_library, load_function
@@ -124,22 +125,28 @@ class Kernel:
 
     def bind(self, **arguments) -> "BoundKernel":
         """Pack and marshal the inputs and allocate the output once; calling the result
-        runs only the C function (what an application linking the library pays)."""
+        runs only the C function (what an application linking the library pays).
+
+        A Tensor in the kernel's layout is used as it is (a Tensor is valid by construction
+        and read-only); anything else is packed, which checks it."""
+        expected = [name for name, (_, _, is_output) in self.tensors.items() if not is_output]
+        unknown = sorted(set(arguments) - set(expected))
+        if unknown:
+            output = f" ({self.output} is the output, which the kernel allocates)" if self.output in unknown else ""
+            raise SpfError(f"unknown argument(s) {unknown}{output}; inputs are {expected}")
+        missing = [name for name in expected if name not in arguments]
+        if missing:
+            raise SpfError(f"missing input {', '.join(missing)}; inputs are {', '.join(expected)}")
         self.build()
         inputs = {}
         for name, (layout, _, is_output) in self.tensors.items():
             if is_output:
                 continue
-            if name not in arguments:
-                raise SpfError(f"missing input {name}")
             value = arguments[name]
-            if isinstance(value, Tensor) and value.layout.spec == layout.spec:
+            if isinstance(value, Tensor) and (value.layout is layout or value.layout == layout):
                 inputs[name] = value
             else:
                 inputs[name] = pack(layout, value, name=name)
-        unknown = set(arguments) - set(inputs)
-        if unknown:
-            raise SpfError(f"unknown argument(s) {sorted(unknown)}; inputs are {sorted(inputs)}")
         extents = self._extents(inputs)
         structs, keep_alive = [], []
         result = None
@@ -202,7 +209,8 @@ class Kernel:
                 continue
             if field_.name == layout.values_field:
                 dimensions = tuple(int(d.evaluate(fields)) for d in field_.dimensions)
-                fields[field_.name] = np.zeros(dimensions, dtype=field_.numpy_dtype)
+                fields[field_.name] = allocate(dimensions, field_.numpy_dtype,
+                                               f"output {name}: array {field_.name} of {layout.spec} ({field_})")
             else:
                 raise SpfError(f"output {name}: field {field_.name} of {layout.spec} is unknown "
                                "before the kernel runs")
@@ -212,7 +220,14 @@ class Kernel:
         values = fields[layout.values_field]
         if shared_source is None and not layout.index_arrays and values.shape == shape:
             return fields, values  # a dense row-major output: the caller gets the array itself
-        return fields, Tensor(layout, shape, fields, name)
+        # The Tensor sees the values through a view (read-only for the user, written by the kernel).
+        tensor_fields = {**fields, layout.values_field: values.view()}
+        source_layout = inputs[shared_source].layout if shared_source is not None else None
+        if source_layout is layout or source_layout == layout:
+            # the shared arrays were validated for this very layout
+            return fields, Tensor._from_checked(layout, shape, tensor_fields, name)
+        checked, _ = _validate(layout, tensor_fields, name, shape, owned=True)
+        return fields, Tensor._from_checked(layout, shape, checked, name)
 
 
 @dataclass
@@ -232,7 +247,7 @@ class BoundKernel:
         if status == SHAPE_MISMATCH:
             raise SpfError("the kernel found that the tensors' shapes disagree")
         if status == OUT_OF_MEMORY:
-            raise MemoryError("the kernel could not allocate its find tables")
+            raise OutOfMemoryError("the kernel could not allocate its find tables")
         if status != 0:
             raise SpfError(f"the kernel returned error code {status}")
         return self.scalar.value if self.scalar is not None else self.result
