@@ -220,14 +220,13 @@ class Kernel:
         values = fields[layout.values_field]
         if shared_source is None and not layout.index_arrays and values.shape == shape:
             return fields, values  # a dense row-major output: the caller gets the array itself
-        # The Tensor sees the values through a view (read-only for the user, written by the kernel).
-        tensor_fields = {**fields, layout.values_field: values.view()}
+        # The kernel keeps writing the values: the Tensor's view of them is read-only, their memory is not.
         source_layout = inputs[shared_source].layout if shared_source is not None else None
         if source_layout is layout or source_layout == layout:
             # the shared arrays were validated for this very layout
-            return fields, Tensor._from_checked(layout, shape, tensor_fields, name)
-        checked, _ = _validate(layout, tensor_fields, name, shape, owned=True)
-        return fields, Tensor._from_checked(layout, shape, checked, name)
+            return fields, Tensor._from_checked(layout, shape, fields, name, written=layout.values_field)
+        checked, _ = _validate(layout, fields, name, shape, owned=True)
+        return fields, Tensor._from_checked(layout, shape, checked, name, written=layout.values_field)
 
 
 @dataclass

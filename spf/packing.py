@@ -62,15 +62,18 @@ class Tensor:
         self._settle(layout, shape, checked, name)
 
     @classmethod
-    def _from_checked(cls, layout, shape: tuple[int, ...], fields: dict[str, object], name: str) -> "Tensor":
+    def _from_checked(cls, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
+                      written: str | None = None) -> "Tensor":
         """A Tensor from fields :func:`_validate` has just accepted and nothing else
-        references (the packer's own arrays): no second check, no copy."""
+        references (the packer's own arrays): no second check, no copy.  ``written``: a
+        field a kernel keeps writing (an output's values), read-only only in this Tensor."""
         tensor = cls.__new__(cls)
-        tensor._settle(layout, tuple(shape), fields, name)
+        tensor._settle(layout, tuple(shape), fields, name, written)
         return tensor
 
-    def _settle(self, layout, shape: tuple[int, ...], fields: dict[str, object], name: str) -> None:
-        frozen = {key: _read_only(value) if isinstance(value, np.ndarray) else value
+    def _settle(self, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
+                written: str | None = None) -> None:
+        frozen = {key: _read_only(value, key != written) if isinstance(value, np.ndarray) else value
                   for key, value in fields.items()}
         for attribute, value in (("layout", layout), ("shape", shape),
                                  ("fields", MappingProxyType(frozen)), ("name", name)):
@@ -124,11 +127,18 @@ class Tensor:
         return f"Tensor({self.name}: {self.layout.spec}, shape={self.shape})"
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
-    """A read-only view of ``array``, which is made read-only too: the view's flag cannot
-    be set back, because its base is read-only."""
-    array.flags.writeable = False
-    return array.view()
+def _read_only(array: np.ndarray, freeze_memory: bool = True) -> np.ndarray:
+    """A read-only view of ``array``.  With ``freeze_memory`` the array that owns the memory
+    is made read-only too, so the view's flag cannot be set back (numpy refuses to make a
+    view writable when its base is not)."""
+    view = array.view()
+    if freeze_memory:
+        owner = array
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        owner.flags.writeable = False
+    view.flags.writeable = False
+    return view
 
 
 # ----------------------------------------------------------------------------- input
