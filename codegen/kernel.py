@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from spf.errors import OutOfMemoryError, SpfError
+from spf.errors import ArgumentError, OutOfMemoryError, SpfError
 from spf.expressions import Affine
 from spf.iteration_space import iteration_space
 from spf.memory import allocate
@@ -120,16 +120,19 @@ class Kernel:
         return "\n".join(parts)
 
     # -- running
-    def __call__(self, **arguments):
-        return self.bind(**arguments)()
+    def __call__(self, *positional, **arguments):
+        return self.bind(*positional, **arguments)()
 
-    def bind(self, **arguments) -> "BoundKernel":
+    def bind(self, *positional, **arguments) -> "BoundKernel":
         """Pack and marshal the inputs and allocate the output once; calling the result
         runs only the C function (what an application linking the library pays).
 
         A Tensor in the kernel's layout is used as it is (a Tensor is valid by construction
         and read-only); anything else is packed, which checks it."""
         expected = [name for name, (_, _, is_output) in self.tensors.items() if not is_output]
+        if positional:
+            raise ArgumentError(f"give the inputs by name, e.g. kernel({', '.join(f'{n}=...' for n in expected)}); "
+                                f"got {len(positional)} positional argument(s)")
         unknown = sorted(set(arguments) - set(expected))
         if unknown:
             output = f" ({self.output} is the output, which the kernel allocates)" if self.output in unknown else ""

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 from spf.errors import LayoutError
 
+from spf.expressions import MAX_NESTING
+
 from .model import Arith, Name, Number, ShapeRef, binary, negate
 
 DIRECTIVES = ("layout", "family", "description", "param", "field", "shape", "relation",
@@ -137,6 +139,7 @@ class Reader:
     def __init__(self, text: str, position: int = 0):
         self.text = text
         self.position = position
+        self.depth = 0  # of parentheses, bounded so that the recursion stays off the stack limit
         self.name_uses: list[tuple[str, int]] = []
         self.shape_uses: list[tuple[int, int]] = []
 
@@ -213,9 +216,11 @@ class Reader:
         return value
 
     def _unary(self) -> Arith:
-        if self.accept("-"):
-            return negate(self._unary())
-        return self._primary()
+        negated = False
+        while self.accept("-"):  # a chain of minus signs, folded without recursion
+            negated = not negated
+        value = self._primary()
+        return negate(value) if negated else value
 
     def _primary(self) -> Arith:
         self.skip_space()
@@ -228,7 +233,11 @@ class Reader:
             self.position = number.end()
             return Number(int(number.group()))
         if self.accept("("):
+            if self.depth >= MAX_NESTING:
+                raise TextError(start, f"parentheses nested deeper than {MAX_NESTING}")
+            self.depth += 1
             inner = self.arith()
+            self.depth -= 1
             self.expect(")", "')' to close the parenthesis")
             return inner
         match = IDENTIFIER.match(self.text, start)

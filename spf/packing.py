@@ -243,6 +243,9 @@ def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, 
                 bad = tuple(int(c) for c in coords[same[0]])
                 raise PackError(f"tensor {name}: coordinate {bad} appears more than once")
         return coords, values, shape
+    if isinstance(data, np.ma.MaskedArray):
+        raise PackError(f"tensor {name}: a masked array's masked entries would be read as numbers; "
+                        "fill them first (e.g. .filled(0))")
     if isinstance(data, (str, bytes, Mapping)) or data is None:
         raise PackError(f"tensor {name}: cannot read {type(data).__name__} as a tensor; give scipy.sparse, "
                         "a numpy array, (coords, values, shape) or a dict of layout fields")
