@@ -19,7 +19,7 @@ import numpy as np
 from spf.errors import ArgumentError, OutOfMemoryError, SpfError
 from spf.expressions import Affine
 from spf.iteration_space import iteration_space
-from spf.memory import allocate
+from spf.memory import allocate, require
 from spf.packing import Tensor, _validate, pack
 from spf.properties import Range
 
@@ -74,10 +74,8 @@ class Kernel:
             self._functions = [load_function(path, k.function, argument_types) for k in self.kernels]
         return self
 
-    def choose_variant(self, fields: dict[str, dict]) -> int:
-        """The variant with the lowest estimated cost for these operands (see codegen.auto)."""
-        if len(self.kernels) == 1:
-            return 0
+    def _statistics(self, fields: dict[str, dict]) -> tuple[dict[str, float], dict[str, int]]:
+        """The operands' scalar fields and array lengths, by their names in the space."""
         stats: dict[str, float] = {}
         lengths: dict[str, int] = {}
         for name, (layout, mapping, _) in self.tensors.items():
@@ -87,19 +85,42 @@ class Kernel:
                     lengths.setdefault(local, value.shape[0] if value.ndim else 1)
                 else:
                     stats.setdefault(local, float(value))
+        return stats, lengths
+
+    def _table_size(self, model, choice, stats: dict[str, float]) -> float:
+        """Entries of a hash-map find's table (its array's value range), 0 for other templates."""
+        if choice.kind == "hashmap" and model.call.function in self.ranges:
+            low, high = self.ranges[model.call.function]
+            from .auto import _evaluate
+            size = _evaluate(high - low, stats)
+            return size if size is not None else 0.0
+        return 0.0
+
+    def choose_variant(self, fields: dict[str, dict]) -> int:
+        """The variant with the lowest estimated cost for these operands (see codegen.auto)."""
+        if len(self.kernels) == 1:
+            return 0
+        stats, lengths = self._statistics(fields)
         costs = []
         for choices in self.variant_choices:
             total = 0.0
             for model, choice in zip(self.site_models, choices):
-                table = 0.0
-                if choice.kind == "hashmap" and model.call.function in self.ranges:
-                    low, high = self.ranges[model.call.function]
-                    from .auto import _evaluate
-                    size = _evaluate(high - low, stats)
-                    table = size if size is not None else 0.0
-                total += site_cost(model, choice, stats, lengths, table)
+                total += site_cost(model, choice, stats, lengths, self._table_size(model, choice, stats))
             costs.append(total)
         return int(np.argmin(costs))
+
+    def _require_find_state(self, variant: int, fields: dict[str, dict], extents: dict[str, int]) -> None:
+        """Refuse find state the C kernel would allocate beyond this machine's memory: a hash
+        map's table spans its array's value range, kept positions span an index's extent."""
+        stats, _ = self._statistics(fields)
+        for model, choice in zip(self.site_models, self.variant_choices[variant]):
+            entries = self._table_size(model, choice, stats)
+            if entries:
+                require((int(entries) + 1,), np.int64, f"the hash-map table of the find over {model.call.function}")
+            for index in getattr(choice, "keyed", ()):
+                if index in extents:
+                    require((extents[index] + 1,), np.int64, f"the positions the find over {model.call.function} "
+                            f"keeps per {index}")
 
     def explain(self) -> str:
         """The iteration space, the loop order, and each find with its chosen and rejected templates."""
@@ -171,6 +192,7 @@ class Kernel:
         fields = {name: inputs[name].fields for name in inputs}
         fields.update(outputs)
         variant = self.choose_variant(fields)
+        self._require_find_state(variant, fields, extents)
         return BoundKernel(self._functions[variant], structs, keep_alive, result, scalar,
                            self.variant_choices[variant])
 

@@ -39,6 +39,7 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     arguments.layout_mapping(layouts)
     arguments.share_mapping(share)
     arguments.flag(parallel, "parallel")
+    arguments.text(find, "find", "auto, seqiter, binary, hashmap or linear")
     arguments.names(order, "order", "every variable of the iteration space, e.g. ['pAi', 'i', 'pAj', 'j']")
     return compile_kernel(expression, layouts, find=find, share=share, parallel=parallel,
                           schedule=schedule, order=order)

@@ -394,7 +394,9 @@ def _expression_cases():
          "a loop order must list each of", spf.SpfError),
         ("compile: unknown find", lambda d: spf.compile(SPMV, d.layouts, find="fast"),
          "unknown find 'fast'; choose one of auto", spf.SpfError),
-        ("compile: find an int", lambda d: spf.compile(SPMV, d.layouts, find=3), "unknown find 3", spf.SpfError),
+        ("compile: find an int", lambda d: spf.compile(SPMV, d.layouts, find=3), "find must be a str", spf.ArgumentError),
+        ("compile: find an array", lambda d: spf.compile(SPMV, d.layouts, find=np.array([])), "find must be a str",
+         spf.ArgumentError),
         ("compile: schedule a str", lambda d: spf.compile(SPMV, d.layouts, schedule="fast"),
          "schedule must be a recipe", spf.SpfError),
         ("compile: a recipe for another expression",
@@ -462,6 +464,13 @@ def _recipe_and_autoschedule_cases():
          "unknown template 'fast'", spf.RecipeError),
         ("recipe.find: unknown tensor", lambda d: spf.recipe(SPMV, d.layouts).find("B", "binary"),
          "'B' is neither a tensor of the statement nor a variable", spf.RecipeError),
+        ("recipe.permute: a variable that is an array", lambda d: spf.recipe(SPMV, d.layouts).permute(np.array([])),
+         "permute: each variable must be a str, got array([], dtype=float64)", spf.RecipeError),
+        ("recipe.tile: variable None", lambda d: spf.recipe(SPMV, d.layouts).tile(None, 4),
+         "tile: the loop variable must be a str, got None", spf.RecipeError),
+        ("recipe.parallelize: reduction an array",
+         lambda d: spf.recipe(SPMV, d.layouts).parallelize("pAi", reduction=np.array([])),
+         "parallelize: the reduction must be a str", spf.RecipeError),
         ("recipe.parallelize: schedule an int", lambda d: spf.recipe(SPMV, d.layouts).parallelize("pAi", schedule=3),
          "schedule 3 is not 'static', 'dynamic' or 'guided'", spf.RecipeError),
         ("recipe.parallelize: unknown variable", lambda d: spf.recipe(SPMV, d.layouts).parallelize("q"),
@@ -500,6 +509,15 @@ def _recipe_and_autoschedule_cases():
          "exhaustive_search must be True or False", spf.ArgumentError),
         ("autoschedule: progress not callable", lambda d: spf.autoschedule(SPMV, d.layouts, progress=3),
          "progress must be a function", spf.SpfError),
+        ("autoschedule.select: a ragged sparse operand",
+         lambda d: spf.autoschedule("A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"},
+                                    share={"A": "B"}).select(B=([[0, 0], [1]], [1.0, 2.0], (3, 3)), C=np.ones((3, 2)),
+                                                             D=np.ones((2, 3))),
+         "select: cannot read operand B", spf.SpfError),
+        ("autoschedule.select: an unknown operand",
+         lambda d: spf.autoschedule("A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"},
+                                    share={"A": "B"}).select(B=d.A, Q=d.x),
+         "select: Q is not an operand", spf.SpfError),
         ("autoschedule: a sum of products", lambda d: spf.autoschedule("y(i) = A(i,j) * x(j) + x(i)", d.layouts),
          "the expression must be one product of tensors", spf.SpfError),
     ]
@@ -1028,3 +1046,17 @@ def test_valid_tensors_from_corrupted_fields_never_crash_a_kernel():
     assert not [line for line in lines if line.startswith("WRONG")], lines
     counts = lines[-1].split()
     assert int(counts[1]) > 100 and int(counts[3]) > 100, lines[-1]  # both outcomes were exercised
+
+
+def test_a_find_table_too_large_for_memory_is_refused_before_the_kernel_allocates_it(monkeypatch):
+    """A hash map over x spans x's whole index range: 2**31 entries of 8 bytes."""
+    from spf import memory
+    kernel = spf.compile(SPMV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="hashmap")
+    n = 2**31 - 1
+    A = (np.array([[0, 5]]), np.array([1.0]), (1, n))
+    x = (np.array([[5]]), np.array([2.0]), (n,))
+    monkeypatch.setattr(memory, "physical_memory", lambda: 2**30)
+    refuse(lambda: kernel(A=A, x=x), "the hash-map table of the find over x_idx would need 16.0 GiB",
+           spf.OutOfMemoryError)
+    monkeypatch.setattr(memory, "physical_memory", lambda: 2**35)
+    np.testing.assert_allclose(kernel(A=A, x=x), [2.0])  # the same call where memory suffices

@@ -213,6 +213,19 @@ def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
     return np.argwhere(array != 0), tuple(array.shape)
 
 
+def _shape(value, name: str) -> tuple[int, ...]:
+    """The shape of a dense operand as users pass it (an array, a Tensor, a triple, scipy.sparse)."""
+    from spf.packing import Tensor
+    if isinstance(value, Tensor):
+        return tuple(value.shape)
+    if isinstance(value, tuple) and len(value) == 3 and not np.isscalar(value[2]):
+        return tuple(value[2])
+    try:
+        return tuple(np.shape(value))
+    except (ValueError, TypeError) as error:
+        raise AutoscheduleError(f"select: cannot read operand {name}: {error}") from None
+
+
 def operand_sizes(problem: Problem, tensors: Mapping[str, object]) -> dict[str, float]:
     """``I, J, ...`` from the shapes and ``nnz_B, nnz_B_i, ...`` from the stored entries."""
     sizes: dict[str, float] = {}
@@ -224,9 +237,12 @@ def operand_sizes(problem: Problem, tensors: Mapping[str, object]) -> dict[str, 
             raise AutoscheduleError(f"select: {name} is not an operand of {problem.expression}")
         operand = known[name]
         if operand.sparse:
-            coords, shape = _coordinates(value, len(operand.indices))
+            try:
+                coords, shape = _coordinates(value, len(operand.indices))
+            except (ValueError, TypeError) as error:
+                raise AutoscheduleError(f"select: cannot read operand {name}: {error}") from None
         else:
-            shape = np.shape(value)
+            shape = _shape(value, name)
             coords = None
         if len(shape) != len(operand.indices):
             raise AutoscheduleError(f"select: {name} has shape {shape}, expected order {len(operand.indices)}")
