@@ -873,6 +873,8 @@ COMMAND_LINES = [
     ("demo with an unknown layout", ["demo", "--layout", "NOPE"], 1, "unknown layout 'NOPE'"),
     ("demo with a vector layout", ["demo", "--layout", "SV"], 1, "SpMV needs a matrix layout"),
     ("bench with --quick and --full", ["bench", "--quick", "--full"], 2, "not allowed with argument --quick"),
+    ("bench writing into a file", ["bench", "--output", "A_FILE"], 1, "a_file: File exists"),
+    ("compile writing under a file", ["compile", *KERNEL_OPTIONS, "-o", "A_FILE/sub/k"], 1, "cannot write"),
 ]
 
 
@@ -888,8 +890,10 @@ def bad_files(tmp_path):
     tensor.write_bytes(b"1 1 1 \xff\n")
     matrix = tmp_path / "complex.mtx"
     matrix.write_text("%%MatrixMarket matrix coordinate complex general\n3 3 1\n1 1 1.0 2.0\n")
+    a_file = tmp_path / "a_file"
+    a_file.write_text("not a directory")
     return {"BINARY": str(binary), "MALFORMED": str(malformed), "BINARY_TNS": str(tensor),
-            "COMPLEX_MTX": str(matrix), "OUT": str(tmp_path / "out")}
+            "COMPLEX_MTX": str(matrix), "OUT": str(tmp_path / "out"), "A_FILE": str(a_file)}
 
 
 def _substitute(argument: str, files: dict) -> str:
