@@ -138,7 +138,7 @@ def kernels():
 
 
 SPMV = "y(i) = A(i,j) * x(j)"
-LAYOUTS = {"A": "CSR", "x": "Dense", "y": "Dense"}
+SDDMM = ("A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"}, None, {"A": "B"})
 
 
 def run_case(call, words, error, kernels=None):
@@ -244,7 +244,8 @@ LAYOUT_FILES = [
      f"integer {TOO_LARGE} is too large"),
     ("relation nested 500 deep", edit("0 <= pi < numRows", "0 <= pi < " + "(" * 500 + "numRows" + ")" * 500),
      "10:115", "parentheses nested deeper than 100"),
-    ("length nested 500 deep", edit("field colIdx: int[nnz]", "field colIdx: int[" + "(" * 500 + "nnz" + ")" * 500 + "]"),
+    ("length nested 500 deep",
+     edit("field colIdx: int[nnz]", "field colIdx: int[" + "(" * 500 + "nnz" + ")" * 500 + "]"),
      "6:119", "parentheses nested deeper than 100"),
     ("values in an unknown field", edit("values data[pj]", "values dat[pj]"), "11:8", "unknown field 'dat'"),
     ("values in an integer array", edit("values data[pj]", "values colIdx[pj]"), "11:8",
@@ -394,7 +395,8 @@ def _expression_cases():
          "a loop order must list each of", spf.SpfError),
         ("compile: unknown find", lambda d: spf.compile(SPMV, d.layouts, find="fast"),
          "unknown find 'fast'; choose one of auto", spf.SpfError),
-        ("compile: find an int", lambda d: spf.compile(SPMV, d.layouts, find=3), "find must be a str", spf.ArgumentError),
+        ("compile: find an int", lambda d: spf.compile(SPMV, d.layouts, find=3), "find must be a str",
+         spf.ArgumentError),
         ("compile: find an array", lambda d: spf.compile(SPMV, d.layouts, find=np.array([])), "find must be a str",
          spf.ArgumentError),
         ("compile: schedule a str", lambda d: spf.compile(SPMV, d.layouts, schedule="fast"),
@@ -510,13 +512,10 @@ def _recipe_and_autoschedule_cases():
         ("autoschedule: progress not callable", lambda d: spf.autoschedule(SPMV, d.layouts, progress=3),
          "progress must be a function", spf.SpfError),
         ("autoschedule.select: a ragged sparse operand",
-         lambda d: spf.autoschedule("A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"},
-                                    share={"A": "B"}).select(B=([[0, 0], [1]], [1.0, 2.0], (3, 3)), C=np.ones((3, 2)),
-                                                             D=np.ones((2, 3))),
+         lambda d: spf.autoschedule(*SDDMM).select(B=([[0, 0], [1]], [1.0, 2.0], (3, 3)), C=np.ones((3, 2)),
+                                                   D=np.ones((2, 3))),
          "select: cannot read operand B", spf.SpfError),
-        ("autoschedule.select: an unknown operand",
-         lambda d: spf.autoschedule("A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"},
-                                    share={"A": "B"}).select(B=d.A, Q=d.x),
+        ("autoschedule.select: an unknown operand", lambda d: spf.autoschedule(*SDDMM).select(B=d.A, Q=d.x),
          "select: Q is not an operand", spf.SpfError),
         ("autoschedule: a sum of products", lambda d: spf.autoschedule("y(i) = A(i,j) * x(j) + x(i)", d.layouts),
          "the expression must be one product of tensors", spf.SpfError),
@@ -601,7 +600,8 @@ def _pack_cases():
          "cannot read the coordinates as an array", spf.PackError),
         ("pack: data of the wrong order", lambda d: spf.pack("CSR", d.x), "layout CSR stores order-2 tensors",
          spf.PackError),
-        ("pack: a pattern the layout cannot hold", lambda d: spf.pack("LOWER_TRI", d.A), "entry (0, 2) cannot be stored",
+        ("pack: a pattern the layout cannot hold", lambda d: spf.pack("LOWER_TRI", d.A),
+         "entry (0, 2) cannot be stored",
          spf.PackError),
         ("pack: a dict for a family without shape", lambda d: spf.pack("Dense", {"N0": 3, "vals": d.x}),
          "a layout family (e.g. Dense) needs the tensor's order", spf.PackError),
@@ -645,13 +645,14 @@ def _field_cases():
         ("fields: boolean index array", lambda d: spf.from_fields(csr, changed(d.csr_fields,
                                                                                 colIdx=np.array([0, 1, 1, 0]) > 0)),
          "array 'colIdx' must hold integers, got bool", spf.PackError),
-        ("fields: index array of str", lambda d: spf.from_fields(csr, changed(d.csr_fields, colIdx=["0", "2", "2", "0"])),
+        ("fields: index array of str",
+         lambda d: spf.from_fields(csr, changed(d.csr_fields, colIdx=["0", "2", "2", "0"])),
          "array 'colIdx' must hold integers, got <U1", spf.PackError),
         ("fields: index array beyond int", lambda d: spf.from_fields(csr, changed(d.csr_fields,
                                                                                    colIdx=np.array([0, 2, 2, 2**40]))),
          "array 'colIdx' has values outside the range of int", spf.PackError),
-        ("fields: index array out of range", lambda d: spf.from_fields(csr, changed(d.csr_fields,
-                                                                                     colIdx=np.array([0, 2, 2, 50_000_000]))),
+        ("fields: index array out of range",
+         lambda d: spf.from_fields(csr, changed(d.csr_fields, colIdx=np.array([0, 2, 2, 50_000_000]))),
          "breaks property range(colIdx, 0, numCols)", spf.PropertyViolation),
         ("fields: index array negative", lambda d: spf.from_fields(csr, changed(d.csr_fields,
                                                                                  colIdx=np.array([0, 2, 2, -1]))),
@@ -799,8 +800,8 @@ KERNEL_CASES = [
     ("SDDMM: B complex", lambda d, k: k["sddmm"](B=d.A_complex, C=np.ones((3, 2)), D=np.ones((2, 3))),
      "tensor B: values are complex", spf.PackError),
     ("SDDMM: a factor too large for memory",
-     lambda d, k: k["sddmm"](B=(d.coords, d.values, (3, 3)), C=(np.zeros((0, 2), int), np.zeros(0), (2**31 - 1, 2**31 - 1)),
-                             D=np.ones((2, 3))),
+     lambda d, k: k["sddmm"](B=(d.coords, d.values, (3, 3)),
+                             C=(np.zeros((0, 2), int), np.zeros(0), (2**31 - 1, 2**31 - 1)), D=np.ones((2, 3))),
      "tensor C: array vals of Dense2", spf.OutOfMemoryError),
 ]
 
