@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from spf.errors import SpfError
+from spf.errors import ArgumentError, OutOfMemoryError, SpfError
 from spf.expressions import Affine
 from spf.iteration_space import iteration_space
-from spf.packing import Tensor, pack
+from spf.memory import allocate, require
+from spf.packing import Tensor, _validate, pack
 from spf.properties import Range
 
 from .build import CFLAGS, build_shared_library, load_function
@@ -73,10 +74,8 @@ class Kernel:
             self._functions = [load_function(path, k.function, argument_types) for k in self.kernels]
         return self
 
-    def choose_variant(self, fields: dict[str, dict]) -> int:
-        """The variant with the lowest estimated cost for these operands (see codegen.auto)."""
-        if len(self.kernels) == 1:
-            return 0
+    def _statistics(self, fields: dict[str, dict]) -> tuple[dict[str, float], dict[str, int]]:
+        """The operands' scalar fields and array lengths, by their names in the space."""
         stats: dict[str, float] = {}
         lengths: dict[str, int] = {}
         for name, (layout, mapping, _) in self.tensors.items():
@@ -86,19 +85,42 @@ class Kernel:
                     lengths.setdefault(local, value.shape[0] if value.ndim else 1)
                 else:
                     stats.setdefault(local, float(value))
+        return stats, lengths
+
+    def _table_size(self, model, choice, stats: dict[str, float]) -> float:
+        """Entries of a hash-map find's table (its array's value range), 0 for other templates."""
+        if choice.kind == "hashmap" and model.call.function in self.ranges:
+            low, high = self.ranges[model.call.function]
+            from .auto import _evaluate
+            size = _evaluate(high - low, stats)
+            return size if size is not None else 0.0
+        return 0.0
+
+    def choose_variant(self, fields: dict[str, dict]) -> int:
+        """The variant with the lowest estimated cost for these operands (see codegen.auto)."""
+        if len(self.kernels) == 1:
+            return 0
+        stats, lengths = self._statistics(fields)
         costs = []
         for choices in self.variant_choices:
             total = 0.0
             for model, choice in zip(self.site_models, choices):
-                table = 0.0
-                if choice.kind == "hashmap" and model.call.function in self.ranges:
-                    low, high = self.ranges[model.call.function]
-                    from .auto import _evaluate
-                    size = _evaluate(high - low, stats)
-                    table = size if size is not None else 0.0
-                total += site_cost(model, choice, stats, lengths, table)
+                total += site_cost(model, choice, stats, lengths, self._table_size(model, choice, stats))
             costs.append(total)
         return int(np.argmin(costs))
+
+    def _require_find_state(self, variant: int, fields: dict[str, dict], extents: dict[str, int]) -> None:
+        """Refuse find state the C kernel would allocate beyond this machine's memory: a hash
+        map's table spans its array's value range, kept positions span an index's extent."""
+        stats, _ = self._statistics(fields)
+        for model, choice in zip(self.site_models, self.variant_choices[variant]):
+            entries = self._table_size(model, choice, stats)
+            if entries:
+                require((int(entries) + 1,), np.int64, f"the hash-map table of the find over {model.call.function}")
+            for index in getattr(choice, "keyed", ()):
+                if index in extents:
+                    require((extents[index] + 1,), np.int64, f"the positions the find over {model.call.function} "
+                            f"keeps per {index}")
 
     def explain(self) -> str:
         """The iteration space, the loop order, and each find with its chosen and rejected templates."""
@@ -119,27 +141,36 @@ class Kernel:
         return "\n".join(parts)
 
     # -- running
-    def __call__(self, **arguments):
-        return self.bind(**arguments)()
+    def __call__(self, *positional, **arguments):
+        return self.bind(*positional, **arguments)()
 
-    def bind(self, **arguments) -> "BoundKernel":
+    def bind(self, *positional, **arguments) -> "BoundKernel":
         """Pack and marshal the inputs and allocate the output once; calling the result
-        runs only the C function (what an application linking the library pays)."""
+        runs only the C function (what an application linking the library pays).
+
+        A Tensor in the kernel's layout is used as it is (a Tensor is valid by construction
+        and read-only); anything else is packed, which checks it."""
+        expected = [name for name, (_, _, is_output) in self.tensors.items() if not is_output]
+        if positional:
+            raise ArgumentError(f"give the inputs by name, e.g. kernel({', '.join(f'{n}=...' for n in expected)}); "
+                                f"got {len(positional)} positional argument(s)")
+        unknown = sorted(set(arguments) - set(expected))
+        if unknown:
+            output = f" ({self.output} is the output, which the kernel allocates)" if self.output in unknown else ""
+            raise SpfError(f"unknown argument(s) {unknown}{output}; inputs are {expected}")
+        missing = [name for name in expected if name not in arguments]
+        if missing:
+            raise SpfError(f"missing input {', '.join(missing)}; inputs are {', '.join(expected)}")
         self.build()
         inputs = {}
         for name, (layout, _, is_output) in self.tensors.items():
             if is_output:
                 continue
-            if name not in arguments:
-                raise SpfError(f"missing input {name}")
             value = arguments[name]
-            if isinstance(value, Tensor) and value.layout.spec == layout.spec:
+            if isinstance(value, Tensor) and (value.layout is layout or value.layout == layout):
                 inputs[name] = value
             else:
                 inputs[name] = pack(layout, value, name=name)
-        unknown = set(arguments) - set(inputs)
-        if unknown:
-            raise SpfError(f"unknown argument(s) {sorted(unknown)}; inputs are {sorted(inputs)}")
         extents = self._extents(inputs)
         structs, keep_alive = [], []
         result = None
@@ -161,6 +192,7 @@ class Kernel:
         fields = {name: inputs[name].fields for name in inputs}
         fields.update(outputs)
         variant = self.choose_variant(fields)
+        self._require_find_state(variant, fields, extents)
         return BoundKernel(self._functions[variant], structs, keep_alive, result, scalar,
                            self.variant_choices[variant])
 
@@ -202,7 +234,8 @@ class Kernel:
                 continue
             if field_.name == layout.values_field:
                 dimensions = tuple(int(d.evaluate(fields)) for d in field_.dimensions)
-                fields[field_.name] = np.zeros(dimensions, dtype=field_.numpy_dtype)
+                fields[field_.name] = allocate(dimensions, field_.numpy_dtype,
+                                               f"output {name}: array {field_.name} of {layout.spec} ({field_})")
             else:
                 raise SpfError(f"output {name}: field {field_.name} of {layout.spec} is unknown "
                                "before the kernel runs")
@@ -212,7 +245,13 @@ class Kernel:
         values = fields[layout.values_field]
         if shared_source is None and not layout.index_arrays and values.shape == shape:
             return fields, values  # a dense row-major output: the caller gets the array itself
-        return fields, Tensor(layout, shape, fields, name)
+        # The kernel keeps writing the values: the Tensor's view of them is read-only, their memory is not.
+        source_layout = inputs[shared_source].layout if shared_source is not None else None
+        if source_layout is layout or source_layout == layout:
+            # the shared arrays were validated for this very layout
+            return fields, Tensor._from_checked(layout, shape, fields, name, written=layout.values_field)
+        checked, _ = _validate(layout, fields, name, shape, owned=True)
+        return fields, Tensor._from_checked(layout, shape, checked, name, written=layout.values_field)
 
 
 @dataclass
@@ -232,7 +271,7 @@ class BoundKernel:
         if status == SHAPE_MISMATCH:
             raise SpfError("the kernel found that the tensors' shapes disagree")
         if status == OUT_OF_MEMORY:
-            raise MemoryError("the kernel could not allocate its find tables")
+            raise OutOfMemoryError("the kernel could not allocate its find tables")
         if status != 0:
             raise SpfError(f"the kernel returned error code {status}")
         return self.scalar.value if self.scalar is not None else self.result

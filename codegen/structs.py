@@ -242,10 +242,11 @@ def marshal(tensor, layout=None) -> tuple[ctypes.Structure, list[np.ndarray]]:
 
 def output_struct(layout, fields: Mapping[str, object], name: str = "output"
                   ) -> tuple[ctypes.Structure, list[np.ndarray]]:
-    """The struct of an output whose arrays the caller allocated; the kernel writes into them.
+    """The struct of an output whose arrays the caller allocated; the kernel writes its values.
 
-    Each array must already be a writable C-contiguous numpy array of the field's dtype:
-    anything else is refused (a copy would hide the kernel's writes).
+    Each array must already be a C-contiguous numpy array of the field's dtype, and the
+    values array writable: anything else is refused (a copy would hide the kernel's
+    writes).  Index arrays an output shares with an input (read-only Tensors) are only read.
     """
     layout = as_layout(layout)
 
@@ -257,7 +258,7 @@ def output_struct(layout, fields: Mapping[str, object], name: str = "output"
             problem = f"has dtype {value.dtype}, not {field.numpy_dtype}"
         elif not value.flags.c_contiguous:
             problem = "is not C-contiguous"
-        elif not value.flags.writeable:
+        elif not value.flags.writeable and field.name == layout.values_field:
             problem = "is read-only"
         if problem:
             raise SpfError(f"tensor {name}: output field {field.name} {problem}")

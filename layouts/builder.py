@@ -25,7 +25,8 @@ from spf.expressions import (KEYWORDS, TRUE, Affine, Formula, Parser, conjoin,
 
 from .model import (ARRAY_TYPES, PROPERTY_KINDS, SCALAR_TYPES, Arith, Field, Layout,
                     LayoutFamily, Number, PropertySpec)
-from .source import IDENTIFIER, Directive, Reader, TextError, split_arguments, split_directives
+from .source import (IDENTIFIER, LARGEST_INTEGER, Directive, Reader, TextError, split_arguments,
+                     split_directives, too_large)
 
 BUILTIN_DIRECTORY = Path(__file__).resolve().parent
 
@@ -81,6 +82,8 @@ def check_parameter_value(name: str, value: object) -> int:
     """``value`` as an int, or LayoutSpecError when it is not a positive integer."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
         raise LayoutSpecError(f"parameter {name} must be a positive integer, got {value!r}")
+    if value > LARGEST_INTEGER:
+        raise LayoutSpecError(f"parameter {name} = {value} is too large; the largest is 2**63 - 1")
     return int(value)
 
 
@@ -214,9 +217,16 @@ class _FormulaText:
     def error(self, offset: int, message: str) -> LayoutError:
         return self.directive.error(self.directive_offset(offset), message)
 
+    def location(self, offset: int) -> tuple[int, int]:
+        """The file line and column of ``offset`` in the parsed text."""
+        return self.directive.position(self.directive_offset(offset))
+
     def parse(self, parse: Callable[[str], object]):
         """``parse(parsed_text)``, with a ParseError turned into a LayoutError."""
         try:
+            for token in tokenize(self.parsed_text):
+                if token.kind == "number" and too_large(token.text):
+                    raise self.error(token.offset, too_large(token.text))
             return parse(self.parsed_text)
         except ParseError as error:
             message = error.message.replace(
@@ -257,6 +267,8 @@ class _Builder:
         self.single: dict[str, Directive] = {}
         self.repeated: list[Directive] = []
         self.definition_shape_uses: list[tuple[Directive, int, int]] = []
+        # where names and directives are, for errors found after loading (packing a layout)
+        self.locations: dict[str, tuple[int, int]] = {}
         self.monotonic_directions: dict[str, tuple[bool, int]] = {}
 
     # ------------------------------------------------------------------ top level
@@ -281,6 +293,9 @@ class _Builder:
             shape = self._shape(self.single["shape"])
         self._check_definition_shape_uses(len(shape))
         physical, logical, relation = self._relation(self.single["relation"], len(shape))
+        for keyword in ("shape", "relation", "values"):
+            directive = self.single[keyword]
+            self.locations[keyword] = directive.position(directive.text_start())
         with _reading(self.single["values"]):
             values_field, values_index = self._values(self.single["values"])
         assumptions: list[Formula] = []
@@ -297,7 +312,7 @@ class _Builder:
             shape=shape, physical=physical, logical=logical, relation=relation,
             values_field=values_field, values_index=values_index,
             assumptions=conjoin(*assumptions) if assumptions else TRUE,
-            properties=tuple(properties), padded=self.padded)
+            properties=tuple(properties), padded=self.padded, locations=self.locations)
 
     def _read(self, directive: Directive, name: str) -> None:
         """Handle one directive after the first: now (param, field, ...) or later."""
@@ -432,6 +447,8 @@ class _Builder:
             found = repr(default) if default else "nothing"
             raise TextError(default_offset, f"expected a positive integer default for "
                                             f"parameter {name}, found {found}")
+        if too_large(default):
+            raise TextError(default_offset, too_large(default))
         self._declare(name, offset, "param", directive)
         self.parameter_values[name] = self.requested.get(name, int(default))
 
@@ -460,6 +477,7 @@ class _Builder:
             kind = "count field" if definition is None else "scalar field"
         self._declare(name, name_offset, kind, directive)
         self.fields[name] = field
+        self.locations[name] = directive.position(name_offset)
 
     def _lengths(self, reader: Reader) -> tuple[Arith, ...]:
         dimensions = []
@@ -550,6 +568,7 @@ class _Builder:
             if name in RESERVED:
                 raise text.error(offset, f"{name!r} is a reserved word; expected another name")
             self.symbols[name] = _Symbol(kind, text.directive.line)
+            self.locations[name] = text.location(offset)
 
     def _values(self, directive: Directive) -> tuple[str, tuple[Arith, ...]]:
         reader = Reader(directive.text)
@@ -789,7 +808,7 @@ class _Builder:
                 self._only_once(directive)
                 description = self._description_text(directive)
         return LayoutFamily(name, self.path, tuple(members), tuple(paths), description,
-                            dict(self.requested))
+                            dict(self.requested), self.locations)
 
     def _family_members(self, head: Directive, name: str) -> tuple[list[str], list[str]]:
         reader = Reader(head.text)
@@ -808,6 +827,7 @@ class _Builder:
                                         "to the family file")
             members.append(member)
             paths.append(str(path))
+            self.locations[member] = head.position(offset)
             if not reader.accept(","):
                 break
         reader.expect_end("',' and another member, or the end of the directive")

@@ -15,7 +15,7 @@ import os
 import re
 from pathlib import Path
 
-from spf.errors import UnknownLayoutError
+from spf.errors import LayoutError, UnknownLayoutError
 
 from .builder import (BUILTIN_DIRECTORY, LayoutSpecError, build_layout,
                       check_parameter_value)
@@ -54,7 +54,11 @@ def load_layout(spec: str | os.PathLike, **parameters: int) -> Layout | LayoutFa
     except LayoutSpecError as error:
         raise LayoutSpecError(f"layout {spec}: {error}") from None
     resolved = path.resolve()
-    loaded = _load_file(str(resolved), resolved.stat().st_mtime_ns, tuple(sorted(checked.items())))
+    try:
+        modification_time = resolved.stat().st_mtime_ns
+    except OSError as error:
+        raise UnknownLayoutError(f"cannot read layout file {str(path)!r}: {error.strerror}") from None
+    loaded = _load_file(str(resolved), modification_time, tuple(sorted(checked.items())))
     if isinstance(loaded, LayoutFamily) and checked:
         loaded.layouts()  # every member must accept the parameters
     return loaded
@@ -95,8 +99,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int]]:
 @functools.lru_cache(maxsize=256)
 def _load_file(path: str, modification_time: int,
                parameters: tuple[tuple[str, int], ...]) -> Layout | LayoutFamily:
-    text = Path(path).read_text(encoding="utf-8")
-    return build_layout(text, path, dict(parameters))
+    return build_layout(read_text(path), path, dict(parameters))
+
+
+def read_text(path: str) -> str:
+    """The text of a layout file; a file that is not UTF-8 text is a LayoutError at the first bad byte."""
+    try:
+        content = Path(path).read_bytes()
+    except OSError as error:
+        raise UnknownLayoutError(f"cannot read layout file {path!r}: {error.strerror}") from None
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line_start = content.rfind(b"\n", 0, error.start) + 1
+        line = content.count(b"\n", 0, error.start) + 1
+        raise LayoutError(path, line, error.start - line_start + 1,
+                          f"not a text file: byte 0x{content[error.start]:02x} is not UTF-8; a layout file "
+                          "is UTF-8 text") from None
 
 
 def _is_path(spec: object) -> bool:

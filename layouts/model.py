@@ -18,7 +18,7 @@ from typing import Mapping
 
 import numpy as np
 
-from spf.errors import IterationSpaceError, SpfError
+from spf.errors import IterationSpaceError, LayoutError, SpfError, UnboundNameError
 from spf.expressions import TRUE, Affine, Formula
 
 INTEGER_TYPES = ("int", "int64", "uint8")
@@ -110,7 +110,7 @@ class Name(Arith):
         try:
             return env[self.name]
         except KeyError:
-            raise SpfError(f"no value for {self.name!r} when evaluating an expression") from None
+            raise UnboundNameError(self.name, self) from None
 
     def names(self):
         return {self.name}
@@ -200,7 +200,10 @@ class BinaryOp(Arith):
         return _PRECEDENCE[self.op]
 
     def evaluate(self, env):
-        return _OPERATORS[self.op](self.left.evaluate(env), self.right.evaluate(env))
+        left, right = self.left.evaluate(env), self.right.evaluate(env)
+        if self.op == "/" and np.ndim(right) == 0 and right == 0:
+            raise SpfError(f"{self} divides by zero ({self.right} is 0)")
+        return _OPERATORS[self.op](left, right)
 
     def names(self):
         return self.left.names() | self.right.names()
@@ -356,9 +359,18 @@ class Layout:
     assumptions: Formula = TRUE
     properties: tuple[PropertySpec, ...] = ()
     padded: bool = False
+    # file (line, column) of each field, tuple variable and of the shape, relation and values
+    locations: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", _frozen_mapping(self.parameters))
+        object.__setattr__(self, "locations", MappingProxyType(dict(self.locations)))
+
+    def error(self, where: str, message: str) -> LayoutError:
+        """A LayoutError at ``where`` in the layout file: a field, a tuple variable, or
+        ``"shape"``, ``"relation"``, ``"values"`` (the file's first line when unknown)."""
+        line, column = self.locations.get(where, self.locations.get("relation", (1, 1)))
+        return LayoutError(self.path, line, column, message)
 
     def __hash__(self) -> int:
         return hash((self.name, self.path, tuple(sorted(self.parameters.items()))))
@@ -404,7 +416,11 @@ class Layout:
         computed: dict[str, int] = {}
         for candidate in self.fields:
             if candidate.definition is not None:
-                computed[candidate.name] = env[candidate.name] = candidate.definition.evaluate(env)
+                try:
+                    computed[candidate.name] = env[candidate.name] = candidate.definition.evaluate(env)
+                except SpfError as error:
+                    raise self.error(candidate.name, f"field {candidate.name} = {candidate.definition} "
+                                     f"cannot be computed for the shape {tuple(shape)}: {error}") from None
         return computed
 
     def relation_text(self) -> str:
@@ -443,9 +459,12 @@ class LayoutFamily:
     member_paths: tuple[str, ...] = ()
     description: str = ""
     parameters: Mapping[str, int] = field(default_factory=dict)
+    # file (line, column) of each member's name in the family directive
+    locations: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", _frozen_mapping(self.parameters))
+        object.__setattr__(self, "locations", MappingProxyType(dict(self.locations)))
 
     def __hash__(self) -> int:
         return hash((self.name, self.path, self.members, tuple(sorted(self.parameters.items()))))
@@ -456,10 +475,12 @@ class LayoutFamily:
 
         bound = {**self.parameters, **parameters}
         loaded = []
-        for member_path in self.member_paths:
+        for member, member_path in zip(self.members, self.member_paths):
             layout = load_layout(member_path, **bound)
             if not isinstance(layout, Layout):
-                raise SpfError(f"family {self.name}: member {member_path} is itself a family")
+                line, column = self.locations.get(member, (1, 1))
+                raise LayoutError(self.path, line, column, f"family {self.name}: member {member} "
+                                  f"({member_path}) is itself a family; members are layouts")
             loaded.append(layout)
         return tuple(loaded)
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 from spf.errors import LayoutError
 
+from spf.expressions import MAX_NESTING
+
 from .model import Arith, Name, Number, ShapeRef, binary, negate
 
 DIRECTIVES = ("layout", "family", "description", "param", "field", "shape", "relation",
@@ -24,6 +26,15 @@ DIRECTIVES = ("layout", "family", "description", "param", "field", "shape", "rel
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 INTEGER = re.compile(r"[0-9]+")
+LARGEST_INTEGER = 2**63 - 1
+"""The largest integer a layout may write or bind (kernels compute in C's int64_t)."""
+
+
+def too_large(literal: str) -> str | None:
+    """Why an integer literal cannot be used, or None when it can."""
+    if int(literal) > LARGEST_INTEGER:
+        return f"integer {literal} is too large; the largest is 2**63 - 1 = {LARGEST_INTEGER}"
+    return None
 
 
 class TextError(Exception):
@@ -128,6 +139,7 @@ class Reader:
     def __init__(self, text: str, position: int = 0):
         self.text = text
         self.position = position
+        self.depth = 0  # of parentheses, bounded so that the recursion stays off the stack limit
         self.name_uses: list[tuple[str, int]] = []
         self.shape_uses: list[tuple[int, int]] = []
 
@@ -204,19 +216,28 @@ class Reader:
         return value
 
     def _unary(self) -> Arith:
-        if self.accept("-"):
-            return negate(self._unary())
-        return self._primary()
+        negated = False
+        while self.accept("-"):  # a chain of minus signs, folded without recursion
+            negated = not negated
+        value = self._primary()
+        return negate(value) if negated else value
 
     def _primary(self) -> Arith:
         self.skip_space()
         start = self.position
         number = INTEGER.match(self.text, start)
         if number:
+            problem = too_large(number.group())
+            if problem:
+                raise TextError(start, problem)
             self.position = number.end()
             return Number(int(number.group()))
         if self.accept("("):
+            if self.depth >= MAX_NESTING:
+                raise TextError(start, f"parentheses nested deeper than {MAX_NESTING}")
+            self.depth += 1
             inner = self.arith()
+            self.depth -= 1
             self.expect(")", "')' to close the parenthesis")
             return inner
         match = IDENTIFIER.match(self.text, start)
@@ -231,6 +252,8 @@ class Reader:
             index = INTEGER.match(self.text, index_start)
             if not index:
                 raise self.fail("an integer index k in shape[k]")
+            if too_large(index.group()):
+                raise TextError(index_start, too_large(index.group()))
             self.position = index.end()
             self.expect("]", "']' to close shape[k]")
             self.shape_uses.append((int(index.group()), start))

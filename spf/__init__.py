@@ -10,8 +10,8 @@ The public interface (DESIGN.md):
 * :func:`compile`: C kernels from expressions and layouts (:mod:`spf.codegen`).
 """
 
-from spf.errors import (IterationSpaceError, LayoutError, LayoutSpecError, NotationError, PackError, ParseError,
-                        PropertyViolation, SpfError, UnknownLayoutError)
+from spf.errors import (ArgumentError, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
+                        OutOfMemoryError, PackError, ParseError, PropertyViolation, SpfError, UnknownLayoutError)
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement
 from spf.packing import Tensor, from_fields, pack, read_tns
@@ -34,7 +34,13 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     dependences.  ``schedule`` may also be a fused candidate from
     :func:`autoschedule` (``autoschedule(...).select(**tensors)``).
     """
+    from spf import arguments
     from spf.codegen.kernel import compile_kernel
+    arguments.layout_mapping(layouts)
+    arguments.share_mapping(share)
+    arguments.flag(parallel, "parallel")
+    arguments.text(find, "find", "auto, seqiter, binary, hashmap or linear")
+    arguments.names(order, "order", "every variable of the iteration space, e.g. ['pAi', 'i', 'pAj', 'j']")
     return compile_kernel(expression, layouts, find=find, share=share, parallel=parallel,
                           schedule=schedule, order=order)
 
@@ -65,8 +71,8 @@ def load_layout(spec, **parameters):
 
 
 __all__ = [
-    "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
-    "LayoutSpecError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
+    "ArgumentError", "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
+    "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
     "Recipe", "RecipeError", "UFSet", "autoschedule", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
     "pack", "parse_statement", "read_tns",
 ]

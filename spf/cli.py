@@ -3,13 +3,15 @@
 Every error a user can cause is printed as one line ``spf: error: ...`` naming the
 problem (details such as a caret under an expression follow on indented lines), with
 a non-zero exit status and no traceback: 1 for errors of spf, 2 for malformed
-command lines.
+command lines.  Any other exception is a bug of spf: it is reported the same way, as
+an internal error (``SPF_TRACEBACK=1`` shows its traceback instead).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -294,3 +296,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as error:  # a bug of spf, still reported as one line
+        if os.environ.get("SPF_TRACEBACK"):
+            raise
+        _report(f"internal error (a bug in spf, please report it; SPF_TRACEBACK=1 shows where): "
+                f"{type(error).__name__}: {error}")
+        return 1

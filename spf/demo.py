@@ -68,10 +68,13 @@ def random_tensor(shape: tuple[int, int, int], count: int, seed: int) -> tuple:
 def read_matrix(path: str) -> sparse.csr_matrix:
     """A Matrix Market file as a float CSR matrix with sorted, summed entries."""
     import scipy.io
+    from spf.packing import check_real
     try:
-        matrix = sparse.csr_matrix(scipy.io.mmread(path), dtype=np.float64)
-    except (OSError, ValueError, TypeError) as error:
+        read = scipy.io.mmread(path)
+    except (OSError, ValueError, TypeError, UnicodeDecodeError) as error:
         raise spf.SpfError(f"cannot read Matrix Market file {path}: {error}") from None
+    check_real(np.asarray(read.data if sparse.issparse(read) else read), path, "its values")
+    matrix = sparse.csr_matrix(read, dtype=np.float64)
     matrix.sum_duplicates()
     return matrix
 

@@ -78,5 +78,30 @@ class PropertyViolation(PackError):
         )
 
 
+class UnboundNameError(SpfError, KeyError):
+    """A name with no value where an expression is evaluated (also a KeyError).
+
+    Packing raises it when a layout's relation uses a name before packing has computed
+    it; the packer reports that as a LayoutError at the name.
+    """
+
+    def __init__(self, name: str, expression: object):
+        self.name = name
+        self.expression = expression
+        super().__init__(f"no value for {name!r} when evaluating {expression}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class ArgumentError(SpfError):
+    """A public function called with an argument of the wrong type or an impossible value."""
+
+
+class OutOfMemoryError(SpfError, MemoryError):
+    """An array too large for this machine's memory (refused before allocating it), or an
+    allocation that failed; also a MemoryError, for callers that catch that."""
+
+
 class IterationSpaceError(SpfError):
     """A statement and layouts that do not fit together (orders, names, shapes)."""

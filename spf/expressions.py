@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Union
 
-from spf.errors import ParseError
+from spf.errors import ParseError, UnboundNameError
 
 Atom = Union[str, "UFCall"]
 
@@ -109,6 +109,8 @@ class Affine:
         total = self.constant
         for atom, coefficient in self.terms:
             if isinstance(atom, str):
+                if atom not in values:
+                    raise UnboundNameError(atom, self)
                 value = values[atom]
             else:
                 value = atom.evaluate(values, functions)
@@ -155,6 +157,8 @@ class UFCall:
 
     def evaluate(self, values: Mapping[str, object], functions: Mapping[str, object]):
         arguments = [a.evaluate(values, functions) for a in self.arguments]
+        if self.function not in functions:
+            raise UnboundNameError(self.function, self)
         table = functions[self.function]
         if callable(table):
             return table(*arguments)
@@ -307,9 +311,14 @@ class _Token:
     offset: int
 
 
+MAX_NESTING = 100
+"""Deepest nesting of parentheses accepted (keeps the recursive parser off the stack limit)."""
+
+
 def tokenize(text: str) -> list[_Token]:
     tokens: list[_Token] = []
     position = 0
+    depth = 0
     while True:
         while position < len(text) and text[position].isspace():
             position += 1
@@ -321,6 +330,9 @@ def tokenize(text: str) -> list[_Token]:
         group = match.lastgroup
         value = match.group(group)
         kind = "keyword" if group == "name" and value in KEYWORDS else group
+        depth += {"(": 1, ")": -1}.get(value, 0) if kind == "op" else 0
+        if depth > MAX_NESTING:
+            raise ParseError(f"parentheses nested deeper than {MAX_NESTING}", text, match.start(group))
         tokens.append(_Token(kind, value, match.start(group)))
         position = match.end()
     tokens.append(_Token("end", "", len(text)))
@@ -436,7 +448,11 @@ class Parser:
         if self.accept("false"):
             return Or(())
         if self.accept("not"):
-            return Not(self.parse_atom())
+            negated = True
+            while self.accept("not"):  # a chain of negations, folded without recursion
+                negated = not negated
+            atom = self.parse_atom()
+            return Not(atom) if negated else atom
         if self.accept("exists"):
             self.expect("(", "'(' after exists")
             variables = [self.expect_name("a variable name")]
@@ -514,7 +530,11 @@ class Parser:
             self.index += 1
             return Affine.of(int(token.text))
         if self.accept("-"):
-            return -self.parse_factor()
+            negated = True
+            while self.accept("-"):  # a chain of minus signs, folded without recursion
+                negated = not negated
+            factor = self.parse_factor()
+            return -factor if negated else factor
         if self.accept("("):
             inner = self.parse_expression()
             self.expect(")", "')' to close the parenthesis")

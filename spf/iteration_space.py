@@ -190,7 +190,9 @@ def _map_constraints(formula: Formula, function) -> Formula:
 
 
 def _load(layout_spec, order: int, tensor: str):
+    from spf.arguments import layout as layout_argument
     from spf.layout_library import load_layout
+    layout_argument(layout_spec, f"the layout of tensor {tensor}")
     layout = load_layout(layout_spec) if isinstance(layout_spec, (str,)) or hasattr(layout_spec, "__fspath__") \
         else layout_spec
     if hasattr(layout, "resolve"):
@@ -395,8 +397,11 @@ def iteration_space(expression: str | Statement, layouts: Mapping[str, object],
     ``share`` maps the output to the input whose index arrays it uses (known sparsity),
     e.g. ``{"A": "B"}`` for SDDMM.  A sum is split into one statement per term.
     """
-    statement = parse_statement(expression) if isinstance(expression, str) else expression
-    for target, source in (share or {}).items():
+    from spf import arguments
+    statement = expression if isinstance(expression, Statement) else parse_statement(expression)
+    layouts = arguments.layout_mapping(layouts)
+    share = arguments.share_mapping(share)
+    for target, source in share.items():
         if source not in statement.inputs:
             raise IterationSpaceError(f"share: {target} shares {source}'s index arrays, but {source} "
                                       "is no input of the statement")

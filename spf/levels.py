@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
 
 
@@ -76,8 +75,8 @@ def read_levels(layout) -> LayoutLevels:
     seen_calls: set[UFCall] = set()
     for part in conjuncts(layout.relation):
         if not isinstance(part, Constraint):
-            raise SpfError(f"layout {layout.name}: only conjunctions of constraints are supported "
-                           f"in relations, found {part}")
+            raise layout.error("relation", f"layout {layout.name}: packing reads relations that are "
+                               f"conjunctions of constraints (no 'or', 'not' or 'exists'), found {part}")
         for expression in (part.left, part.right):
             for call in expression.calls():
                 if call not in seen_calls:
@@ -105,12 +104,14 @@ def read_levels(layout) -> LayoutLevels:
             (level.lower if item.lower else level.upper).append(item.expression)
     for coordinate in layout.logical:
         if coordinate not in definitions:
-            raise SpfError(f"layout {layout.name}: no equality defines logical coordinate "
-                           f"{coordinate} from the physical indices")
+            raise layout.error(coordinate, f"layout {layout.name}: no equality defines logical coordinate "
+                               f"{coordinate} from the physical indices (write {coordinate} = ... in the "
+                               "relation)")
     for level in levels:
         if not level.lower or not level.upper:
-            raise SpfError(f"layout {layout.name}: physical index {level.index} needs a lower "
-                           "and an upper bound")
+            raise layout.error(level.index, f"layout {layout.name}: physical index {level.index} needs a "
+                               "lower and an upper bound in the relation (such as 0 <= "
+                               f"{level.index} < n)")
     return LayoutLevels(levels, definitions, guards)
 
 

@@ -145,6 +145,8 @@ class Statement:
 
 def parse_statement(text: str) -> Statement:
     """Parse and check one statement in tensor index notation."""
+    from spf.arguments import text as text_argument
+    text_argument(text, "expression", "a statement in index notation such as 'y(i) = A(i,j) * x(j)'")
     statement = _Parser(text).statement()
     _check(statement)
     return statement

@@ -13,37 +13,78 @@ The relation is read level by level (:mod:`spf.levels`).  A physical index is ei
   sets that count; a level of fixed width is padded.
 
 Whatever way the fields arrive (built here or given by the user), :func:`validate`
-checks array lengths, the layout's assumptions and every property before a Tensor
-exists, and names the tensor, the array and the property when something is wrong.
+checks types, array lengths, the layout's assumptions, every property and that every
+stored entry lies inside the shape before a Tensor exists, and names the tensor, the
+array and the property when something is wrong.  A :class:`Tensor` is therefore valid
+by construction, and its arrays are read-only, so kernels read it without checking.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping, Sequence
 
 import numpy as np
 
-from spf.errors import PackError, PropertyViolation, SpfError
+from spf import arguments
+from spf.errors import ArgumentError, PackError, PropertyViolation, SpfError, UnboundNameError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.levels import LayoutLevels, read_levels
+from spf.memory import allocate, require
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
 
 INDEX_DTYPE = np.int64
+EXACT_INTEGERS = 2**53
+"""Integers up to this magnitude are exactly doubles (values) and exactly float coordinates."""
 
 
 # ----------------------------------------------------------------------------- Tensor
 
 
-@dataclass
 class Tensor:
-    """A tensor stored in a layout: the layout's fields by name, and the logical shape."""
+    """A tensor stored in a layout: the layout's fields by name, and the logical shape.
 
-    layout: object
-    shape: tuple[int, ...]
-    fields: dict[str, object]
-    name: str = "tensor"
+    Valid by construction: ``Tensor(layout, shape, fields, name)`` checks the fields as
+    :func:`validate` does (types, lengths, assumptions, every declared property, every
+    stored entry inside the shape) and keeps read-only copies of the arrays; ``fields``
+    is a read-only mapping and the attributes cannot be reassigned.  A kernel can
+    therefore use a Tensor without checking it again.
+    """
+
+    __slots__ = ("layout", "shape", "fields", "name")
+
+    def __init__(self, layout, shape: Sequence[int], fields: Mapping[str, object], name: str = "tensor"):
+        name = arguments.name(name)
+        shape = arguments.shape(shape, name)
+        layout = _resolve(_load_layout(layout), len(shape))
+        checked, _ = _validate(layout, fields, name, shape, owned=False)
+        self._settle(layout, shape, checked, name)
+
+    @classmethod
+    def _from_checked(cls, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
+                      written: str | None = None) -> "Tensor":
+        """A Tensor from fields :func:`_validate` has just accepted and nothing else
+        references (the packer's own arrays): no second check, no copy.  ``written``: a
+        field a kernel keeps writing (an output's values), read-only only in this Tensor."""
+        tensor = cls.__new__(cls)
+        tensor._settle(layout, tuple(shape), fields, name, written)
+        return tensor
+
+    def _settle(self, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
+                written: str | None = None) -> None:
+        frozen = {key: _read_only(value, key != written) if isinstance(value, np.ndarray) else value
+                  for key, value in fields.items()}
+        for attribute, value in (("layout", layout), ("shape", shape),
+                                 ("fields", MappingProxyType(frozen)), ("name", name)):
+            object.__setattr__(self, attribute, value)
+
+    def __setattr__(self, attribute: str, value) -> None:
+        raise AttributeError(f"a Tensor is read-only (valid by construction): cannot set {attribute}; "
+                             "pack or build a new Tensor instead")
+
+    def __delattr__(self, attribute: str) -> None:
+        raise AttributeError(f"a Tensor is read-only (valid by construction): cannot delete {attribute}")
 
     @property
     def order(self) -> int:
@@ -55,7 +96,7 @@ class Tensor:
 
     def stored(self) -> tuple[np.ndarray, np.ndarray]:
         """Every stored position's coordinates and value, padding included, in storage order."""
-        return enumerate_stored(self.layout, self.fields, self.shape)
+        return enumerate_stored(self.layout, self.fields, self.shape, name=self.name)
 
     def to_coo(self) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
         """``(coords[nnz, order], values[nnz], shape)`` in lexicographic coordinate order.
@@ -73,7 +114,7 @@ class Tensor:
 
     def to_dense(self) -> np.ndarray:
         coords, values, shape = self.to_coo()
-        dense = np.zeros(shape, dtype=np.result_type(values.dtype, np.float64))
+        dense = allocate(shape, np.result_type(values.dtype, np.float64), f"tensor {self.name}: to_dense()")
         if len(values):
             np.add.at(dense, tuple(coords.T), values)
         return dense
@@ -86,11 +127,26 @@ class Tensor:
         return f"Tensor({self.name}: {self.layout.spec}, shape={self.shape})"
 
 
+def _read_only(array: np.ndarray, freeze_memory: bool = True) -> np.ndarray:
+    """A read-only view of ``array``.  With ``freeze_memory`` the array that owns the memory
+    is made read-only too, so the view's flag cannot be set back (numpy refuses to make a
+    view writable when its base is not)."""
+    view = array.view()
+    if freeze_memory:
+        owner = array
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        owner.flags.writeable = False
+    view.flags.writeable = False
+    return view
+
+
 # ----------------------------------------------------------------------------- input
 
 
 def _load_layout(layout):
     from spf.layout_library import load_layout
+    arguments.layout(layout, "layout")
     if isinstance(layout, (str, os.PathLike)):
         return load_layout(layout)
     return layout
@@ -102,20 +158,67 @@ def _resolve(layout, order: int):
     return layout
 
 
+def _as_array(data, name: str, what: str) -> np.ndarray:
+    """``np.asarray(data)``, with numpy's refusals (ragged nesting, ...) as PackError."""
+    try:
+        return np.asarray(data)
+    except (ValueError, TypeError, OverflowError) as error:
+        raise PackError(f"tensor {name}: cannot read {what} as an array: {error}") from None
+
+
+def check_real(values: np.ndarray, name: str, what: str = "values") -> None:
+    """Refuse values that would be silently wrong as doubles: complex numbers (the imaginary
+    part would be dropped), integers beyond 2**53 (rounded), and anything that is not a
+    number (strings, Python objects, dates)."""
+    kind = values.dtype.kind
+    if kind == "c":
+        raise PackError(f"tensor {name}: {what} are complex ({values.dtype}); layouts store real numbers "
+                        "(pass .real or .imag explicitly)")
+    if kind not in "biuf":
+        raise PackError(f"tensor {name}: {what} must be real numbers, got dtype {values.dtype}")
+    if kind in "iu" and values.size and max(abs(int(values.min())), abs(int(values.max()))) > EXACT_INTEGERS:
+        flat = values.reshape(-1)
+        bad = flat[np.flatnonzero((flat > EXACT_INTEGERS) | (flat < -EXACT_INTEGERS))[0]]
+        raise PackError(f"tensor {name}: {what}: {bad} is not exactly a double (integers beyond 2**53 "
+                        "would be rounded)")
+
+
+def real_values(values: np.ndarray, name: str, what: str = "values") -> np.ndarray:
+    """``values`` as float64 after :func:`check_real`."""
+    check_real(values, name, what)
+    return values.astype(np.float64)
+
+
+def _integer_coordinates(coords: np.ndarray, name: str) -> np.ndarray:
+    """Coordinates as int64: integers, or floats with integral values (as text files give)."""
+    kind = coords.dtype.kind
+    if kind == "f" and coords.size:
+        finite = np.isfinite(coords)
+        whole = finite & (np.mod(np.where(finite, coords, 0), 1) == 0) & (np.abs(np.where(finite, coords, 0))
+                                                                          <= EXACT_INTEGERS)
+        if not whole.all():
+            bad = coords.reshape(-1)[np.flatnonzero(~whole.reshape(-1))[0]]
+            raise PackError(f"tensor {name}: coordinates must be integers, got {bad}")
+    elif kind not in "iuf":
+        raise PackError(f"tensor {name}: coordinates must be integers, got dtype {coords.dtype}")
+    return coords.astype(INDEX_DTYPE)
+
+
 def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     """``(coords, values, shape)`` of scipy.sparse, dense numpy, or a (coords, values, shape) triple."""
     import scipy.sparse as sparse
 
     if sparse.issparse(data):
-        matrix = sparse.coo_matrix(data)
+        matrix = sparse.coo_array(data) if data.ndim != 2 else sparse.coo_matrix(data)
         matrix.sum_duplicates()
-        coords = np.stack([matrix.row, matrix.col], axis=1).astype(INDEX_DTYPE)
-        return coords, np.asarray(matrix.data, dtype=np.float64), tuple(int(s) for s in matrix.shape)
+        values = real_values(np.asarray(matrix.data), name)
+        coords = np.stack(getattr(matrix, "coords", None) or (matrix.row, matrix.col), axis=1)
+        return coords.astype(INDEX_DTYPE).reshape(-1, matrix.ndim), values, tuple(int(s) for s in matrix.shape)
     if isinstance(data, tuple) and len(data) == 3:
         coords, values, shape = data
-        coords = np.asarray(coords)
-        values = np.asarray(values, dtype=np.float64).reshape(-1)
-        shape = tuple(int(s) for s in shape)
+        shape = arguments.shape(shape, name)
+        coords = _as_array(coords, name, "the coordinates")
+        values = real_values(_as_array(values, name, "the values"), name).reshape(-1)
         if coords.size == 0:
             coords = coords.reshape(0, len(shape))
         if coords.ndim == 1 and len(shape) == 1:
@@ -125,13 +228,8 @@ def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, 
                             f"got {coords.shape}")
         if len(values) != coords.shape[0]:
             raise PackError(f"tensor {name}: {coords.shape[0]} coordinates but {len(values)} values")
-        if not np.issubdtype(coords.dtype, np.integer):
-            if not np.all(np.mod(coords, 1) == 0):
-                raise PackError(f"tensor {name}: coordinates must be integers")
-        coords = coords.astype(INDEX_DTYPE)
-        if any(s < 0 for s in shape):
-            raise PackError(f"tensor {name}: negative extent in shape {shape}")
-        outside = np.flatnonzero(np.any((coords < 0) | (coords >= np.asarray(shape)), axis=1)) \
+        coords = _integer_coordinates(coords, name)
+        outside = np.flatnonzero(np.any((coords < 0) | (coords >= np.asarray(shape, dtype=INDEX_DTYPE)), axis=1)) \
             if len(values) else np.zeros(0, dtype=int)
         if outside.size:
             bad = tuple(int(c) for c in coords[outside[0]])
@@ -145,13 +243,22 @@ def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, 
                 bad = tuple(int(c) for c in coords[same[0]])
                 raise PackError(f"tensor {name}: coordinate {bad} appears more than once")
         return coords, values, shape
-    array = np.asarray(data)
-    if array.dtype == object:
+    if isinstance(data, np.ma.MaskedArray):
+        raise PackError(f"tensor {name}: a masked array's masked entries would be read as numbers; "
+                        "fill them first (e.g. .filled(0))")
+    if isinstance(data, (str, bytes, Mapping)) or data is None:
         raise PackError(f"tensor {name}: cannot read {type(data).__name__} as a tensor; give scipy.sparse, "
                         "a numpy array, (coords, values, shape) or a dict of layout fields")
-    coords = np.argwhere(array != 0).astype(INDEX_DTYPE)
-    values = array[tuple(coords.T)].astype(np.float64) if coords.size else np.zeros(0)
-    return coords.reshape(-1, array.ndim), values, tuple(array.shape)
+    array = _as_array(data, name, type(data).__name__)
+    if array.dtype == object:
+        raise PackError(f"tensor {name}: cannot read {type(data).__name__} of Python objects as a tensor; give "
+                        "scipy.sparse, a numpy array of numbers, (coords, values, shape) or a dict of layout fields")
+    if array.ndim == 0:
+        raise PackError(f"tensor {name}: got a single number ({type(data).__name__}); layouts store tensors "
+                        "of order 1 or more: give an array")
+    check_real(array, name)
+    coords = np.argwhere(array != 0).astype(INDEX_DTYPE).reshape(-1, array.ndim)
+    return coords, array[tuple(coords.T)].astype(np.float64), tuple(int(s) for s in array.shape)
 
 
 def read_tns(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
@@ -159,32 +266,44 @@ def read_tns(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, tuple[int
 
     Returns 0-based ``(coords, values, shape)``, the shape being the largest index per mode.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentError(f"read_tns: path must be a str or a path, got {path!r}")
     path = os.fspath(path)
     try:
-        with open(path) as handle:
-            lines = [line for line in handle.read().splitlines()
-                     if line.strip() and not line.lstrip().startswith("#")]
+        with open(path, "rb") as handle:
+            content = handle.read()
     except OSError as error:
         raise SpfError(f"cannot read {path}: {error.strerror}") from None
-    if not lines:
-        raise SpfError(f"{path}: no entries")
-    width = len(lines[0].split())
-    if width < 2:
-        raise SpfError(f"{path}:1: expected indices and a value, found {lines[0]!r}")
-    tokens = " ".join(lines).split()
-    if len(tokens) != width * len(lines):
-        for number, line in enumerate(lines, 1):
-            if len(line.split()) != width:
-                raise SpfError(f"{path}: line {number} has {len(line.split())} fields, "
-                               f"expected {width}")
     try:
-        table = np.array(tokens, dtype=np.float64).reshape(len(lines), width)
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = content.count(b"\n", 0, error.start) + 1
+        raise SpfError(f"{path}:{line}: not a text file (byte 0x{content[error.start]:02x} is not UTF-8)") from None
+    numbered = [(number, line) for number, line in enumerate(text.splitlines(), 1)
+                if line.strip() and not line.lstrip().startswith("#")]
+    if not numbered:
+        raise SpfError(f"{path}: no entries")
+    first_number, first = numbered[0]
+    width = len(first.split())
+    if width < 2:
+        raise SpfError(f"{path}:{first_number}: expected indices and a value, found {first!r}")
+    tokens = " ".join(line for _, line in numbered).split()
+    if len(tokens) != width * len(numbered):
+        for number, line in numbered:
+            if len(line.split()) != width:
+                raise SpfError(f"{path}:{number}: line {number} has {len(line.split())} fields, expected "
+                               f"{width} (as on the first entry line)")
+    try:
+        table = np.array(tokens, dtype=np.float64).reshape(len(numbered), width)
     except ValueError as error:
         raise SpfError(f"{path}: not a number: {error}") from None
     indices = table[:, :-1]
-    if np.any(indices < 1) or np.any(np.mod(indices, 1) != 0):
-        row = int(np.flatnonzero(np.any((indices < 1) | (np.mod(indices, 1) != 0), axis=1))[0])
-        raise SpfError(f"{path}: line {row + 1}: indices must be positive integers (1-based)")
+    finite = np.where(np.isfinite(indices), indices, 0.5)
+    bad = (indices < 1) | (np.mod(finite, 1) != 0) | (indices > EXACT_INTEGERS)
+    if bad.any():
+        row = int(np.flatnonzero(np.any(bad, axis=1))[0])
+        raise SpfError(f"{path}:{numbered[row][0]}: indices must be positive integers (1-based) up to 2**53, "
+                       f"found {numbered[row][1].split()[:width - 1]}")
     coords = indices.astype(INDEX_DTYPE) - 1
     shape = tuple(int(m) + 1 for m in coords.max(axis=0))
     return coords, table[:, -1].copy(), shape
@@ -198,21 +317,27 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
 
     ``data``: scipy.sparse, a dense numpy array, ``(coords, values, shape)``, a
     :class:`Tensor`, or a dict of the layout's fields (already packed arrays, which
-    are then only checked).  ``shape`` overrides the shape of coordinate data.  Data the
-    layout cannot hold (an entry above the diagonal for LOWER_TRI, three non-zeros in a
-    group of four for WARP24) is refused with a PackError naming an entry.
+    are then only checked, and copied).  ``shape`` overrides the shape of coordinate data.
+    Data the layout cannot hold (an entry above the diagonal for LOWER_TRI, three
+    non-zeros in a group of four for WARP24) is refused with a PackError naming an entry;
+    so are complex values, non-integer coordinates or extents, and arrays too large for
+    this machine's memory (before they are allocated).
     """
+    name = arguments.name(name)
     layout = _load_layout(layout)
+    if shape is not None:
+        shape = arguments.shape(shape, name)
     if isinstance(data, Tensor):
         data = data.to_coo()
     if isinstance(data, Mapping):
         if hasattr(layout, "resolve"):
-            raise PackError("a layout family (e.g. Dense) needs the tensor's order: pass its member "
-                            "layout (e.g. Dense2) with a dict of fields")
-        return from_fields(layout, data, name)
+            if shape is None:
+                raise PackError("a layout family (e.g. Dense) needs the tensor's order: pass its member "
+                                "layout (e.g. Dense2) or shape= with a dict of fields")
+            layout = layout.resolve(len(shape))
+        return from_fields(layout, data, name, shape)
     coords, values, data_shape = coordinates_of(data, name)
     if shape is not None:
-        shape = tuple(int(s) for s in shape)
         if len(shape) != len(data_shape) or any(s < d for s, d in zip(shape, data_shape)):
             raise PackError(f"tensor {name}: shape {shape} cannot hold data of shape {data_shape}")
         data_shape = shape
@@ -221,14 +346,18 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
         raise PackError(f"tensor {name}: layout {layout.spec} stores order-{layout.order} tensors, "
                         f"the data has order {len(data_shape)}")
     scalars = layout.compute_scalars(data_shape)
+    _check_scalar_types(layout, scalars, name, f"the shape {data_shape}")
     if all(not (extent.names() - set(scalars)) for extent in layout.shape):
         extents = tuple(int(extent.evaluate(scalars)) for extent in layout.shape)
         if extents != data_shape:
             raise PackError(f"tensor {name}: layout {layout.spec} holds shape {extents}, not {data_shape}")
-    fields = _Packer(layout, name).pack(coords, values, data_shape)
-    checked, stored = _validate(layout, fields, name, data_shape)
+    try:
+        fields = _Packer(layout, name).pack(coords, values, data_shape)
+    except UnboundNameError as error:
+        raise _unreadable(layout, error, name) from None
+    checked, stored = _validate(layout, fields, name, data_shape, owned=True)
     _require_input_stored(layout, stored, coords, values, data_shape, name)
-    return Tensor(layout, data_shape, checked, name)
+    return Tensor._from_checked(layout, data_shape, checked, name)
 
 
 def _require_input_stored(layout, stored, coords: np.ndarray, values: np.ndarray,
@@ -285,30 +414,91 @@ def _rows_missing(present: np.ndarray, wanted: np.ndarray) -> np.ndarray:
 
 def from_fields(layout, fields: Mapping[str, object], name: str = "tensor",
                 shape: Sequence[int] | None = None) -> Tensor:
-    """A Tensor from already packed fields, after :func:`validate`."""
+    """A Tensor from already packed fields, after :func:`validate` (the arrays are copied)."""
+    name = arguments.name(name)
     layout = _load_layout(layout)
-    checked = validate(layout, fields, name, shape)
-    scalars = {k: v for k, v in checked.items() if not isinstance(v, np.ndarray)}
-    if shape is None:
-        shape = tuple(int(e.evaluate(scalars)) for e in layout.shape)
-    return Tensor(layout, tuple(int(s) for s in shape), checked, name)
+    if shape is not None:
+        shape = arguments.shape(shape, name)
+    if hasattr(layout, "resolve"):
+        if shape is None:
+            raise PackError(f"tensor {name}: a layout family ({layout.name}) needs the tensor's order: pass "
+                            "its member layout or shape=")
+        layout = layout.resolve(len(shape))
+    checked, _ = _validate(layout, fields, name, shape, owned=False)
+    return Tensor._from_checked(layout, _shape_of(layout, checked, name), checked, name)
 
 
 def validate(layout, fields: Mapping[str, object], name: str = "tensor",
              shape: Sequence[int] | None = None) -> dict[str, object]:
-    """Check fields against the layout: presence, types, lengths, assumptions, properties.
+    """Check fields against the layout: presence, types, lengths, assumptions, properties,
+    and that every stored entry lies inside the shape (unless the layout is padded).
 
-    Returns the fields converted to the declared numpy types.
+    Returns copies of the fields converted to the declared numpy types.
     """
-    return _validate(layout, fields, name, shape)[0]
+    name = arguments.name(name)
+    if shape is not None:
+        shape = arguments.shape(shape, name)
+    return _validate(_load_layout(layout), fields, name, shape, owned=False)[0]
 
 
-def _validate(layout, fields: Mapping[str, object], name: str,
-              shape: Sequence[int] | None) -> tuple[dict[str, object], tuple[np.ndarray, np.ndarray]]:
-    """:func:`validate`, also returning the enumeration of the stored positions it made."""
-    unknown = set(fields) - {f.name for f in layout.fields}
+def _check_scalar_types(layout, scalars: Mapping[str, int], name: str, source: str) -> None:
+    """Every scalar field fits its declared C type (``int`` is 32 bits in the kernels' structs)."""
+    for declared in layout.scalars:
+        value = scalars.get(declared.name)
+        if value is None:
+            continue
+        info = np.iinfo(declared.numpy_dtype)
+        if not info.min <= value <= info.max:
+            raise PackError(f"tensor {name}: field {declared.name!r} of {layout.spec} would be {value} "
+                            f"(from {source}), beyond the largest {declared.type} ({info.max})")
+
+
+def _shape_of(layout, scalars: Mapping[str, object], name: str) -> tuple[int, ...]:
+    """The logical shape that the scalar fields give."""
+    try:
+        return tuple(int(extent.evaluate(scalars)) for extent in layout.shape)
+    except (SpfError, ZeroDivisionError) as error:
+        raise PackError(f"tensor {name}: the fields do not give the shape of {layout.spec}: {error}") from None
+
+
+def _array_of(value, declared, layout, name: str, owned: bool) -> np.ndarray:
+    """One array field as a C-contiguous array of its declared type (a copy unless ``owned``),
+    refusing what the conversion would silently change: floats or booleans for integers,
+    integers beyond the type's range, complex or non-numeric values."""
+    what = f"array {declared.name!r}"
+    array = _as_array(value, name, what)
+    dtype = declared.numpy_dtype
+    if np.issubdtype(dtype, np.integer):
+        if array.size and array.dtype.kind not in "iu":
+            raise PackError(f"tensor {name}: {what} must hold integers, got {array.dtype}")
+        if array.size:
+            info = np.iinfo(dtype)
+            if int(array.min()) < info.min or int(array.max()) > info.max:
+                raise PackError(f"tensor {name}: {what} has values outside the range of {declared.type}")
+    else:
+        check_real(array, name, f"the values of {what}")
+        if dtype.itemsize < 8 and array.size and array.dtype.kind == "f":
+            finite = np.isfinite(array)
+            if np.any(finite & (np.abs(np.where(finite, array, 0)) > np.finfo(dtype).max)):
+                raise PackError(f"tensor {name}: {what} has values beyond the largest {declared.type}")
+    if owned:
+        return np.ascontiguousarray(array, dtype=dtype)
+    return np.array(array, dtype=dtype, order="C", copy=True)
+
+
+def _validate(layout, fields: Mapping[str, object], name: str, shape: Sequence[int] | None,
+              owned: bool) -> tuple[dict[str, object], tuple[np.ndarray, np.ndarray]]:
+    """:func:`validate`, also returning the enumeration of the stored positions it made.
+
+    ``owned``: the arrays belong to the caller alone (the packer's), so they need no copy.
+    """
+    if not isinstance(fields, Mapping):
+        raise PackError(f"tensor {name}: fields must be a dict from field names to values, got "
+                        f"{type(fields).__name__}")
+    unknown = [key for key in fields if key not in {f.name for f in layout.fields}]
     if unknown:
-        raise PackError(f"tensor {name}: {layout.spec} has no field(s) {sorted(unknown)}")
+        raise PackError(f"tensor {name}: {layout.spec} has no field(s) {unknown!r}; its fields are "
+                        f"{', '.join(f.name for f in layout.fields)}")
     checked: dict[str, object] = {}
     for declared in layout.scalars:
         if declared.name not in fields:
@@ -316,41 +506,39 @@ def _validate(layout, fields: Mapping[str, object], name: str,
         value = fields[declared.name]
         if isinstance(value, np.ndarray) and value.ndim == 0:
             value = value.item()
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
             raise PackError(f"tensor {name}: field {declared.name!r} must be an integer, got {value!r}")
         if value < 0:
             raise PackError(f"tensor {name}: field {declared.name!r} is negative ({value})")
         checked[declared.name] = int(value)
-    if shape is not None:
-        expected = layout.compute_scalars(tuple(shape))
-        for key, value in expected.items():
-            if checked[key] != value:
-                raise PackError(f"tensor {name}: field {key!r} is {checked[key]} but the shape "
-                                f"{tuple(shape)} needs {value}")
-        extents = [int(e.evaluate(checked)) for e in layout.shape]
-        if tuple(extents) != tuple(shape):
-            raise PackError(f"tensor {name}: layout {layout.spec} holds shape {tuple(extents)}, "
-                            f"not {tuple(shape)}")
+    _check_scalar_types(layout, checked, name, "the fields")
+    given_shape = shape is not None
+    if shape is None:
+        shape = _shape_of(layout, checked, name)
+    expected = layout.compute_scalars(tuple(shape))
+    for key, value in expected.items():
+        if checked[key] != value:
+            source = f"the shape {tuple(shape)}" if given_shape else f"the other fields (shape {tuple(shape)})"
+            raise PackError(f"tensor {name}: field {key!r} is {checked[key]} but {source} needs {value}")
+    extents = _shape_of(layout, checked, name)
+    if extents != tuple(shape):
+        raise PackError(f"tensor {name}: layout {layout.spec} holds shape {extents}, not {tuple(shape)}")
     for declared in layout.arrays:
         if declared.name not in fields:
             raise PackError(f"tensor {name}: array {declared.name!r} of {layout.spec} is missing")
-        array = np.asarray(fields[declared.name])
-        expected_shape = tuple(int(d.evaluate(checked)) for d in declared.dimensions)
-        if array.size != int(np.prod(expected_shape, dtype=np.int64)) or \
+        try:
+            expected_shape = tuple(int(d.evaluate(checked)) for d in declared.dimensions)
+        except SpfError as error:
+            raise PackError(f"tensor {name}: cannot size array {declared.name!r} ({declared}): {error}") from None
+        if any(extent < 0 for extent in expected_shape):
+            raise PackError(f"tensor {name}: array {declared.name!r} would have the negative shape "
+                            f"{expected_shape} ({declared} of {layout.spec})")
+        array = _array_of(fields[declared.name], declared, layout, name, owned)
+        if array.size != int(np.prod(expected_shape, dtype=object)) or \
                 (array.ndim > 1 and array.shape != expected_shape):
             raise PackError(f"tensor {name}: array {declared.name!r} has {array.size} elements "
                             f"(shape {array.shape}) but {declared} needs shape {expected_shape}")
-        dtype = declared.numpy_dtype
-        if np.issubdtype(dtype, np.integer):
-            if array.size and not np.issubdtype(array.dtype, np.integer):
-                raise PackError(f"tensor {name}: array {declared.name!r} must hold integers, "
-                                f"got {array.dtype}")
-            if array.size:
-                info = np.iinfo(dtype)
-                if array.min() < info.min or array.max() > info.max:
-                    raise PackError(f"tensor {name}: array {declared.name!r} has values outside "
-                                    f"the range of {declared.type}")
-        checked[declared.name] = np.ascontiguousarray(array.astype(dtype, copy=False).reshape(expected_shape))
+        checked[declared.name] = array.reshape(expected_shape)
     for spec in layout.properties:
         prop = from_spec(spec)
         found = prop.check(checked, checked)
@@ -364,6 +552,13 @@ def _validate(layout, fields: Mapping[str, object], name: str,
                             f"{constraint.right} is {_value(constraint.right, checked)})")
     # Every UF call of the relation must stay inside its array for the stored positions.
     stored = enumerate_stored(layout, checked, None, name=name)
+    if not layout.padded and len(stored[1]):
+        coords = stored[0]
+        outside = np.flatnonzero(np.any((coords < 0) | (coords >= np.asarray(shape, dtype=INDEX_DTYPE)), axis=1))
+        if outside.size:
+            raise PackError(f"tensor {name}: stored entry {int(outside[0])} has coordinates "
+                            f"{tuple(int(c) for c in coords[outside[0]])} outside the shape {tuple(shape)} "
+                            f"(layout {layout.spec} is not padded: every stored position is an entry)")
     return checked, stored
 
 
@@ -414,8 +609,24 @@ class _Arrays(Mapping):
 # ----------------------------------------------------------------------------- enumeration
 
 
+def _unreadable(layout, error: UnboundNameError, name: str) -> SpfError:
+    """The LayoutError of a relation that packing or enumeration reads in an order where
+    ``error.name`` has no value yet (a bound or definition the levels cannot compute)."""
+    where = error.name if error.name in layout.locations else "relation"
+    return layout.error(where, f"layout {layout.spec}: packing cannot read the relation level by level: "
+                               f"{error} (each physical index's bounds and each definition may use only "
+                               f"earlier physical indices, params, scalar fields and index arrays; tensor {name})")
+
+
 def enumerate_stored(layout, fields: Mapping[str, object], shape, name: str = "tensor"):
     """Coordinates and values of every stored position, level by level (vectorised)."""
+    try:
+        return _enumerate_stored(layout, fields, name)
+    except UnboundNameError as error:
+        raise _unreadable(layout, error, name) from None
+
+
+def _enumerate_stored(layout, fields: Mapping[str, object], name: str):
     reading = read_levels(layout)
     scalars = {k: v for k, v in fields.items() if not isinstance(v, np.ndarray)}
     arrays = _Arrays(fields, name)
@@ -426,6 +637,7 @@ def enumerate_stored(layout, fields: Mapping[str, object], shape, name: str = "t
         high = _bound(level.upper, env, scalars, arrays, rows, np.minimum)
         counts = np.maximum(high - low + 1, 0)
         total = int(counts.sum())
+        require((total, len(env) + 3), INDEX_DTYPE, f"tensor {name}: enumerating the stored positions")
         for key in env:
             env[key] = np.repeat(env[key], counts)
         starts = np.repeat(low, counts)
@@ -443,6 +655,13 @@ def enumerate_stored(layout, fields: Mapping[str, object], shape, name: str = "t
     value_positions = tuple(np.broadcast_to(np.asarray(index.evaluate(values_env), dtype=INDEX_DTYPE), (rows,))
                             for index in layout.values_index)
     value_array = np.asarray(fields[layout.values_field])
+    for axis, position in enumerate(value_positions):
+        outside = (position < 0) | (position >= value_array.shape[axis])
+        if rows and outside.any():
+            bad = int(position[np.flatnonzero(outside)[0]])
+            raise layout.error("values", f"layout {layout.spec}: the values index {layout.values_text()} reads "
+                               f"{layout.values_field} at {bad} (axis {axis}), outside its "
+                               f"{value_array.shape[axis]} elements (tensor {name})")
     values = value_array[value_positions][keep] if rows else np.zeros(0, dtype=value_array.dtype)
     coords = np.stack(coordinates, axis=1)[keep] if rows else np.zeros((0, layout.order), dtype=INDEX_DTYPE)
     return coords.astype(INDEX_DTYPE), values
@@ -479,6 +698,14 @@ class _Packer:
 
     def fail(self, message: str) -> PackError:
         return PackError(f"tensor {self.name}: {message}")
+
+    def layout_error(self, where: str, message: str):
+        """A problem of the layout file that packing found, at ``where`` in the file."""
+        return self.layout.error(where, f"layout {self.layout.spec}: {message} (packing tensor {self.name})")
+
+    def _what(self, declared) -> str:
+        """What an allocation is for, as a refusal names it."""
+        return f"tensor {self.name}: array {declared.name} of {self.layout.spec} ({declared})"
 
     # -- what is known about unknown terms
     def _range_of(self, atom, scalars) -> tuple[int, int] | None:
@@ -589,23 +816,23 @@ class _Packer:
             self._fill_direct(env, scalars, rows)
             keys = [c for c in level.calls if any(c in dict(e.terms) for e in self.reading.definitions.values())]
             if not keys:
-                raise self.fail(f"layout {layout.spec}: cannot pack physical index {level.index}: it is "
-                                "neither determined by the coordinates nor keyed by an index array")
+                raise self.layout_error(level.index, f"cannot pack physical index {level.index}: it is "
+                                        "neither determined by the coordinates nor keyed by an index array")
             key_values = []
             for key in keys:
                 value = self._solve(key, env, scalars, rows)
                 if value is None:
-                    raise self.fail(f"layout {layout.spec}: cannot derive {key} from the coordinates")
+                    raise self.layout_error(key.function, f"cannot derive {key} from the coordinates")
                 key_values.append(value)
                 env[key] = value
             self._enumerate_level(level, keys, key_values, env, scalars, fields, rows)
             self._fill_direct(env, scalars, rows)
         missing_counts = [f.name for f in layout.counts if f.name not in scalars]
         if missing_counts:
-            raise self.fail(f"layout {layout.spec}: packing did not determine {missing_counts}")
+            raise self.layout_error(missing_counts[0], f"packing did not determine {missing_counts}")
         value_field = arrays_by_name[layout.values_field]
         value_shape = tuple(int(d.evaluate(scalars)) for d in value_field.dimensions)
-        value_array = np.zeros(value_shape, dtype=value_field.numpy_dtype)
+        value_array = allocate(value_shape, value_field.numpy_dtype, self._what(value_field))
         positions = tuple(np.broadcast_to(np.asarray(index.evaluate({**scalars, **env}), dtype=INDEX_DTYPE),
                                           (rows,)) for index in layout.values_index)
         if rows:
@@ -621,10 +848,10 @@ class _Packer:
         for declared in layout.arrays:
             if declared.name not in fields:
                 shape_ = tuple(int(d.evaluate(scalars)) for d in declared.dimensions)
-                if int(np.prod(shape_)) == 0:
-                    fields[declared.name] = np.zeros(shape_, dtype=declared.numpy_dtype)
+                if int(np.prod(shape_, dtype=object)) == 0:
+                    fields[declared.name] = allocate(shape_, declared.numpy_dtype, self._what(declared))
                 else:
-                    raise self.fail(f"layout {layout.spec}: packing did not fill array {declared.name}")
+                    raise self.layout_error(declared.name, f"packing did not fill array {declared.name}")
         fields.update(scalars)
         return fields
 
@@ -668,11 +895,11 @@ class _Packer:
             q = np.asarray(start.arguments[0].evaluate({**scalars, **env}, {}), dtype=INDEX_DTYPE)
             q = np.broadcast_to(q, (rows,))
             if rows and (q.min() < 0 or q.max() >= length - 1):
-                raise self.fail(f"layout {layout.spec}: segment index {start.arguments[0]} outside "
-                                f"{start.function}")
+                raise self.layout_error(start.function, f"segment index {start.arguments[0]} runs outside "
+                                        f"{start.function}")
+            pointer_values = allocate((length,), INDEX_DTYPE, self._what(pointer))
             counts = np.bincount(q[_first_per_key(rank, env, prefix, rows)], minlength=length - 1) \
                 if rows else np.zeros(length - 1, dtype=INDEX_DTYPE)
-            pointer_values = np.zeros(length, dtype=INDEX_DTYPE)
             pointer_values[1:] = np.cumsum(counts)
             fields[start.function] = pointer_values
             position = pointer_values[q] + rank
@@ -715,10 +942,15 @@ class _Packer:
             declared = arrays_by_name(layout)[key.function]
             array_shape = tuple(int(d.evaluate(scalars)) for d in declared.dimensions)
             fill = self._padding_value(key, scalars)
-            array = np.full(array_shape, fill, dtype=INDEX_DTYPE)
+            array = allocate(array_shape, INDEX_DTYPE, self._what(declared), fill)
             where = tuple(np.broadcast_to(np.asarray(a.evaluate({**scalars, **env}, {}), dtype=INDEX_DTYPE), (rows,))
                           for a in key.arguments)
             if rows:
+                for axis, index in enumerate(where):
+                    if index.min() < 0 or index.max() >= array_shape[axis]:
+                        raise self.layout_error(key.function, f"the relation puts {key} at index "
+                                                f"{int(index.max())} of {key.function}, outside its "
+                                                f"declared {array_shape[axis]} elements ({declared})")
                 array[where] = value
             if padding_width is not None and ordered:
                 array = self._pad_ordered(key, array, level, env, scalars, rows, value, decreasing)
@@ -736,8 +968,8 @@ class _Packer:
         """Fill padding slots of an ordered key with unused values, keeping the order."""
         extent = self._range_of(key, scalars)
         if extent is None:
-            raise self.fail(f"layout {self.layout.spec}: {key.function} is ordered and padded but "
-                            "has no range property to choose padding values from")
+            raise self.layout_error(key.function, f"{key.function} is ordered and padded but "
+                                    "has no range property to choose padding values from")
         if array.size == 0:
             return array
         # slots of one group lie along the last argument, in blocks of the level's capacity
@@ -750,14 +982,14 @@ class _Packer:
         used = marker.reshape(rows_view.shape)
         capacity = self._capacity(level, scalars)
         if rows_view.shape[1] % capacity:
-            raise self.fail(f"layout {self.layout.spec}: the slots of {key.function} do not split "
-                            f"into groups of {capacity}")
+            raise self.layout_error(key.function, f"the slots of {key.function} do not split "
+                                    f"into groups of {capacity}")
         blocks = rows_view.reshape(-1, capacity)
         real = used.reshape(-1, capacity)
         missing = capacity - real.sum(axis=1)
         # A block's padding is its smallest unused values: at most `capacity` values are used,
         # so these are among the first `capacity` candidates.
-        candidates = np.arange(extent[0], extent[1] + 1, dtype=INDEX_DTYPE)[:capacity]
+        candidates = np.arange(extent[0], min(extent[1] + 1, extent[0] + capacity), dtype=INDEX_DTYPE)
         taken = np.any((blocks[:, :, None] == candidates[None, None, :]) & real[:, :, None], axis=1)
         spare = ~taken & (np.cumsum(~taken, axis=1) <= missing[:, None])
         if np.any(spare.sum(axis=1) < missing):

@@ -59,6 +59,8 @@ class Recipe:
         """Scan the variables in this order (all of them, each once)."""
         if len(order) == 1 and isinstance(order[0], (list, tuple)):
             order = tuple(order[0])
+        for variable in order:
+            _name(variable, "permute", "each variable")
         unknown = [v for v in order if v not in self.variables]
         missing = [v for v in self.variables if v not in order]
         repeated = sorted({v for v in order if order.count(v) > 1})
@@ -71,8 +73,11 @@ class Recipe:
 
     def find(self, target: str, template: str) -> "Recipe":
         """Use ``template`` for the finds over ``target`` (a tensor, or a find's variable)."""
+        _name(template, "find", "the template")
         if template not in FIND_TEMPLATES:
             raise RecipeError(f"find: unknown template {template!r}; choose one of {', '.join(FIND_TEMPLATES)}")
+        if not isinstance(target, str):
+            raise RecipeError(f"find: the target must be a tensor or variable name (a str), got {target!r}")
         if target not in self.layout_map and target not in self.variables:
             raise RecipeError(f"find: {target!r} is neither a tensor of the statement nor a variable "
                               f"of its iteration space")
@@ -83,7 +88,10 @@ class Recipe:
         output entries: "privatize" (per-thread copies, merged) or "atomic".  ``schedule`` is
         OpenMP's (``"static"`` suits a loop over nonzeros, where chunks of 32 cost too much)."""
         import re
-        if not re.fullmatch(r"(static|dynamic|guided)(,\s*[1-9][0-9]*)?", schedule):
+        _name(variable, "parallelize", "the loop variable")
+        if reduction is not None:
+            _name(reduction, "parallelize", "the reduction")
+        if not isinstance(schedule, str) or not re.fullmatch(r"(static|dynamic|guided)(,\s*[1-9][0-9]*)?", schedule):
             raise RecipeError(f"parallelize: schedule {schedule!r} is not 'static', 'dynamic' or 'guided', "
                               "optionally with ',CHUNK'")
         if variable not in self.variables:
@@ -101,6 +109,7 @@ class Recipe:
         outside it (``size*t <= variable < size*t + size``).  A find over a tiled monotone
         array gets the paper's tile guard (Fig. 8): a tile whose first and last values cannot
         bracket the key is skipped whole."""
+        _name(variable, "tile", "the loop variable")
         if variable not in self.variables:
             raise RecipeError(f"tile: {variable!r} is not a variable of the iteration space "
                               f"({', '.join(self.variables)})")
@@ -137,10 +146,18 @@ class Recipe:
         return ".".join(steps)
 
 
+def _name(value: object, step: str, what: str) -> None:
+    """Refuse a step's argument that is not a str (a name or a keyword)."""
+    if not isinstance(value, str):
+        raise RecipeError(f"{step}: {what} must be a str, got {value!r}")
+
+
 def recipe(expression: str, layouts: Mapping[str, object], share: Mapping[str, str] | None = None) -> Recipe:
     """A recipe for ``expression`` with these layouts (one statement: sums are not supported)."""
     from spf.iteration_space import iteration_space
+    from spf import arguments
     space = iteration_space(expression, layouts, share=share)
+    layouts, share = arguments.layout_mapping(layouts), arguments.share_mapping(share)
     if len(space) != 1:
         raise RecipeError("recipes schedule one product term; this expression has "
                           f"{len(space)} terms")

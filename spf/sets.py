@@ -136,7 +136,8 @@ class UFSet:
     @staticmethod
     def parse(text: str) -> "UFSet":
         """Parse ``[params] -> { [vars] (-> [vars])? : formula }`` with UF calls."""
-        parsed = parse_set_text(text)
+        from spf.arguments import text as text_argument
+        parsed = parse_set_text(text_argument(text, "the set", "isl syntax such as '{ [i] : 0 <= i < n }'"))
         if parsed.output is None:
             return UFSet.from_formula(parsed.input, parsed.formula)
         return UFSet.from_formula(parsed.input + parsed.output, parsed.formula, n_in=len(parsed.input))

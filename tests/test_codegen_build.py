@@ -320,9 +320,17 @@ def test_marshal_every_field_through_c(spec, mixed_layout):
 def test_marshal_converts_to_the_declared_dtype():
     layout = spf.load_layout("CSR")
     tensor = spf.Tensor(layout, (2, 3), {"numRows": 2, "numCols": 3, "nnz": 2,
-                                         "rowPtr": [0, 1, 2], "colIdx": np.array([[0, 2]], dtype=np.int64),
+                                         "rowPtr": [0, 1, 2], "colIdx": np.array([0, 2], dtype=np.int64),
                                          "data": np.array([1, 2], dtype=np.int16)}, "A")
+    # the Tensor already holds the declared types; marshal points at its arrays
+    assert [tensor.fields[f].dtype for f in ("rowPtr", "colIdx", "data")] == [np.int32, np.int32, np.float64]
     struct, keep_alive = marshal(tensor)
+    assert all(np.shares_memory(array, tensor.fields[f]) for array, f in zip(keep_alive, ("rowPtr", "colIdx", "data")))
+    # fields a Tensor never holds (a bypass of its checks) are still converted, and flattened
+    unchecked = spf.Tensor._from_checked(layout, (2, 3), {
+        "numRows": 2, "numCols": 3, "nnz": 2, "rowPtr": [0, 1, 2], "colIdx": np.array([[0, 2]], dtype=np.int64),
+        "data": np.array([1, 2], dtype=np.int16)}, "A")
+    struct, keep_alive = marshal(unchecked)
     assert [array.dtype for array in keep_alive] == [np.int32, np.int32, np.float64]
     assert all(array.ndim == 1 and array.flags.c_contiguous for array in keep_alive)
     assert [struct.rowPtr[i] for i in range(3)] == [0, 1, 2]
@@ -332,9 +340,15 @@ def test_marshal_converts_to_the_declared_dtype():
 # ----------------------------------------------------------------------------- marshalling errors
 
 def csr_tensor(**changes) -> spf.Tensor:
+    """A CSR Tensor with ``changes`` to its fields that skips the Tensor's own checks (as only a
+    bypass of the public API could): marshal checks again what it passes to C.  The public
+    constructor refuses each of these Tensors."""
     tensor = spf.pack("CSR", random_matrix(), "A")
-    fields = {**tensor.fields, **changes}
-    return spf.Tensor(tensor.layout, tensor.shape, {k: v for k, v in fields.items() if v is not None}, "A")
+    fields = {k: v for k, v in {**tensor.fields, **changes}.items() if v is not None}
+    if changes:
+        with pytest.raises(spf.PackError, match="tensor A: "):
+            spf.Tensor(tensor.layout, tensor.shape, fields, "A")
+    return spf.Tensor._from_checked(tensor.layout, tensor.shape, fields, "A")
 
 
 def test_marshal_refuses_a_missing_field():

@@ -872,3 +872,104 @@ def test_read_tns_of_a_missing_file(tmp_path):
     with pytest.raises(SpfError) as refused:
         spf.read_tns(path)
     assert str(path) in str(refused.value) and "cannot read" in str(refused.value)
+
+
+# ----------------------------------------------------------------------------- a Tensor is valid by construction
+
+
+def test_a_tensor_copies_the_arrays_it_is_given_and_keeps_them_read_only():
+    fields = good_fields("CSR", MATRIX)
+    tensor = spf.Tensor("CSR", MATRIX.shape, fields, "A")
+    fields["colIdx"][0] = 50_000_000  # the caller's array, not the Tensor's
+    assert tensor.fields["colIdx"][0] == 0
+    for name, array in tensor.fields.items():
+        if isinstance(array, np.ndarray):
+            assert not np.shares_memory(array, fields[name]), name
+            assert not array.flags.writeable, name
+            with pytest.raises(ValueError):
+                array.flags.writeable = True  # the memory underneath is read-only too
+            with pytest.raises(ValueError):
+                array.reshape(-1)[0] = 1
+    np.testing.assert_array_equal(tensor.to_dense(), MATRIX)
+
+
+@pytest.mark.parametrize("layout, data", [("CSR", MATRIX), ("BCSR(R=2, C=2)", MATRIX), ("CSF3", TENSOR3),
+                                          ("ELL", MATRIX), ("DIA", BANDED), ("Dense", MATRIX), ("SV", VECTOR)])
+def test_packed_arrays_are_read_only_down_to_their_memory(layout, data):
+    tensor = spf.pack(layout, data, name="A")
+    for name, array in tensor.fields.items():
+        if isinstance(array, np.ndarray):
+            with pytest.raises(ValueError):
+                array.flags.writeable = True
+            owner = array
+            while isinstance(owner.base, np.ndarray):
+                owner = owner.base
+            assert not owner.flags.writeable, name
+
+
+def test_a_tensor_cannot_be_changed_after_construction():
+    tensor = spf.pack("CSR", MATRIX, name="A")
+    with pytest.raises(TypeError):
+        tensor.fields["colIdx"] = np.zeros(6, dtype=np.int32)
+    for attribute, value in (("shape", (3, 10**9)), ("fields", {}), ("layout", spf.load_layout("COO")),
+                             ("name", "B")):
+        with pytest.raises(AttributeError, match="a Tensor is read-only"):
+            setattr(tensor, attribute, value)
+    with pytest.raises(AttributeError, match="a Tensor is read-only"):
+        del tensor.shape
+    assert tensor.shape == MATRIX.shape and tensor.name == "A"
+    np.testing.assert_array_equal(tensor.to_dense(), MATRIX)
+
+
+def test_pack_validates_once_and_a_kernel_trusts_a_tensor_of_its_layout(monkeypatch):
+    """The packer's arrays are checked once, not copied; a Tensor given to a kernel of its
+    exact layout is not checked again (only the numpy x is packed and checked)."""
+    import spf.packing
+    calls = []
+    original = spf.packing._validate
+
+    def counting(layout, fields, name, shape, owned):
+        calls.append((name, owned))
+        return original(layout, fields, name, shape, owned)
+
+    monkeypatch.setattr(spf.packing, "_validate", counting)
+    A = spf.pack("CSR", MATRIX, name="A")
+    assert calls == [("A", True)]
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+    calls.clear()
+    np.testing.assert_allclose(kernel(A=A, x=np.ones(4)), MATRIX @ np.ones(4))
+    assert calls == [("x", True)]
+
+
+def test_a_tensor_of_a_same_named_layout_with_other_properties_is_repacked(tmp_path):
+    """A user's CSR.layout without the sorted-columns property holds unsorted rows; a kernel
+    compiled for the built-in CSR (whose sequential search needs sorted rows) repacks it."""
+    builtin = Path(spf.load_layout("CSR").path).read_text()
+    unsorted = "\n".join(line for line in builtin.splitlines() if "periodic_monotonic" not in line)
+    path = tmp_path / "CSR.layout"
+    path.write_text(unsorted)
+    fields = {"numRows": 2, "numCols": 4, "nnz": 3, "rowPtr": np.array([0, 3, 3]),
+              "colIdx": np.array([3, 0, 2]), "data": np.array([1.0, 2.0, 3.0])}
+    A = spf.Tensor(path, (2, 4), fields, "A")
+    assert A.layout.spec == "CSR" and A.layout != spf.load_layout("CSR")
+    with pytest.raises(PropertyViolation, match="periodic_monotonic"):
+        spf.Tensor("CSR", (2, 4), fields, "A")
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "SV", "y": "Dense"}, find="seqiter")
+    x = spf.pack("SV", np.array([1.0, 0.0, 1.0, 1.0]), name="x")
+    np.testing.assert_allclose(kernel(A=A, x=x), A.to_dense() @ x.to_dense())
+
+
+def test_an_output_tensor_is_read_only_and_the_kernel_rewrites_it():
+    sddmm = spf.compile("A(i,j) = B(i,j) * C(i,k) * D(k,j)",
+                        {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"}, share={"A": "B"})
+    B = spf.pack("CSR", MATRIX, name="B")
+    C, D = np.ones((3, 2)), np.ones((2, 4))
+    run = sddmm.bind(B=B, C=C, D=D)
+    result = run()
+    np.testing.assert_allclose(result.to_dense(), MATRIX * 2)
+    assert all(not array.flags.writeable for array in result.fields.values() if isinstance(array, np.ndarray))
+    assert np.shares_memory(result.fields["colIdx"], B.fields["colIdx"])  # the shared arrays, not copies
+    with pytest.raises(ValueError):
+        result.values[0] = 50.0
+    assert run() is result  # the kernel writes the same output again
+    np.testing.assert_allclose(result.to_dense(), MATRIX * 2)

@@ -14,7 +14,7 @@ import sympy
 from .cost import Cost, count_symbols, dimension_symbol
 from .problem import AutoscheduleError, Problem, make_problem
 from .prune import (ELEMENT_BYTES, Context, depth_poset, last_level_cache_bytes, order_disagreement,
-                    pareto_buckets, stride_cost)
+                    parse_constraint, pareto_buckets, stride_cost)
 from .search import Scored, exhaustive, frontier
 from .tree import Node, check, loop_depth, memory_cost, memory_depth, temporaries, time_cost
 
@@ -144,6 +144,13 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     (a reference for small kernels); ``skip`` leaves out stage 2 (``[2]``) for studies.
     Progress lines go to ``progress`` (default: standard error) when a search runs long.
     """
+    from spf import arguments
+    constraints = arguments.names(constraints, "constraints", "relations such as '16 <= K <= 128'")
+    for constraint in constraints or ():
+        parse_constraint(constraint)  # a malformed constraint is refused before the search
+    arguments.flag(exhaustive_search, "exhaustive_search")
+    if progress is not None and not callable(progress):
+        raise AutoscheduleError(f"progress must be a function taking a line of text, got {progress!r}")
     report = progress if progress is not None else (lambda line: print(line, file=sys.stderr))
     problem = make_problem(expression, layouts, share)
     seconds: dict[str, float] = {}
@@ -206,6 +213,19 @@ def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
     return np.argwhere(array != 0), tuple(array.shape)
 
 
+def _shape(value, name: str) -> tuple[int, ...]:
+    """The shape of a dense operand as users pass it (an array, a Tensor, a triple, scipy.sparse)."""
+    from spf.packing import Tensor
+    if isinstance(value, Tensor):
+        return tuple(value.shape)
+    if isinstance(value, tuple) and len(value) == 3 and not np.isscalar(value[2]):
+        return tuple(value[2])
+    try:
+        return tuple(np.shape(value))
+    except (ValueError, TypeError) as error:
+        raise AutoscheduleError(f"select: cannot read operand {name}: {error}") from None
+
+
 def operand_sizes(problem: Problem, tensors: Mapping[str, object]) -> dict[str, float]:
     """``I, J, ...`` from the shapes and ``nnz_B, nnz_B_i, ...`` from the stored entries."""
     sizes: dict[str, float] = {}
@@ -217,9 +237,12 @@ def operand_sizes(problem: Problem, tensors: Mapping[str, object]) -> dict[str, 
             raise AutoscheduleError(f"select: {name} is not an operand of {problem.expression}")
         operand = known[name]
         if operand.sparse:
-            coords, shape = _coordinates(value, len(operand.indices))
+            try:
+                coords, shape = _coordinates(value, len(operand.indices))
+            except (ValueError, TypeError) as error:
+                raise AutoscheduleError(f"select: cannot read operand {name}: {error}") from None
         else:
-            shape = np.shape(value)
+            shape = _shape(value, name)
             coords = None
         if len(shape) != len(operand.indices):
             raise AutoscheduleError(f"select: {name} has shape {shape}, expected order {len(operand.indices)}")

@@ -113,7 +113,10 @@ def storage_levels(layout, access_indices: tuple[str, ...], tensor: str) -> tupl
 def make_problem(expression: str | Statement, layouts: Mapping[str, object],
                  share: Mapping[str, str] | None = None) -> Problem:
     """Read the expression and the layouts into a :class:`Problem` (or explain why not)."""
-    statement = parse_statement(expression) if isinstance(expression, str) else expression
+    from spf import arguments
+    statement = expression if isinstance(expression, Statement) else parse_statement(expression)
+    layouts = arguments.layout_mapping(layouts)
+    share = arguments.share_mapping(share)
     if len(statement.terms) != 1:
         raise AutoscheduleError("autoschedule: the expression must be one product of tensors "
                                 f"(got {len(statement.terms)} terms)")

@@ -86,6 +86,9 @@ def _z3_expression(expression: sympy.Expr, variables: dict[str, z3.ArithRef]):
 
 
 _RELATION = re.compile(r"(<=|>=|==|=|<|>)")
+# What a side of a constraint may hold: names, numbers, + - * / ** and parentheses
+# (nothing that Python's eval inside parse_expr could read as an attribute, a string or a subscript).
+_SIDE = re.compile(r"(?:[A-Za-z_][A-Za-z_0-9]*|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|\*\*|[-+*/()])*")
 
 
 def _parse(text: str) -> sympy.Expr:
@@ -97,12 +100,18 @@ def _parse(text: str) -> sympy.Expr:
 
 def parse_constraint(text: str) -> list[sympy.Basic]:
     """``"16 <= K <= 128"``, ``"10*J < K"``, ``"nnz_B <= 0.01*I*J"`` as sympy relations."""
+    if not isinstance(text, str):
+        raise AutoscheduleError(f"autoschedule: a constraint must be a str such as '16 <= K <= 128', got {text!r}")
     parts = _RELATION.split(text.replace(" ", ""))
     if len(parts) < 3 or len(parts) % 2 == 0:
         raise AutoscheduleError(f"autoschedule: constraint {text!r} must compare expressions with <, <=, =, >=, >")
+    for side in parts[::2]:
+        if not side or not _SIDE.fullmatch(side):
+            raise AutoscheduleError(f"autoschedule: cannot read constraint {text!r}: {side!r} is not an expression "
+                                    "of names and numbers with + - * / ** and parentheses")
     try:
         sides = [_parse(p) for p in parts[::2]]
-    except (sympy.SympifyError, SyntaxError, TypeError, TokenError) as error:
+    except (sympy.SympifyError, SyntaxError, TypeError, TokenError, ValueError, ZeroDivisionError) as error:
         raise AutoscheduleError(f"autoschedule: cannot read constraint {text!r}: {error}") from None
     relations = []
     for left, op, right in zip(sides, parts[1::2], sides[1:]):
