@@ -31,7 +31,7 @@ from spf.autoscheduler.tree import Leaf, leaves, temporaries
 from spf.expressions import Affine
 from spf.iteration_space import _definers, statement_space
 from spf.layout_library.model import Number
-from spf.notation import Access, Statement, Term
+from spf.notation import Access, Statement, Term, parse_statement
 
 from .build import CFLAGS
 from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, affine, binary, block, call,
@@ -42,6 +42,7 @@ from .kernel import FIND_POLICIES, Kernel, _allowed, array_ranges, kernel_names
 from .loops import Assign, Block, Compute, Find, Guard, Loop, Temporary, TileGuard, remove_dead_assignments, render
 from .parallel import parallelize_fused, privatize_find_state
 from .scan import scan
+from .structs import parameter_order
 
 
 @dataclass
@@ -282,7 +283,7 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
             if name in lowering.temporaries:
                 continue
             tensors.setdefault(name, (placement.layout, dict(placement.names), name == problem.output))
-    tensors = {k: v for k, v in tensors.items() if not v[2]} | {k: v for k, v in tensors.items() if v[2]}
+    tensors = parameter_order(parse_statement(problem.expression), tensors)
     if problem.output not in tensors:
         raise SpfError("autoscheduled kernels need an output tensor")
 

@@ -29,7 +29,7 @@ from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, KernelSource, Names, kernel_f
 from .find import TEMPLATES, FindReport, synthesize
 from .loops import remove_dead_assignments, render
 from .scan import ScanError, readable_names, scan
-from .structs import ctypes_struct, marshal, output_struct
+from .structs import ctypes_struct, marshal, output_struct, parameter_order
 
 FIND_POLICIES = ("auto", "seqiter", "binary", "hashmap", "linear")
 
@@ -365,8 +365,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
             is_output = name == space.expression.output.tensor
             tensors.setdefault(name, (placement.layout, dict(placement.names), is_output))
     output = space.expression.output.tensor
-    # outputs last, as in the signature users see: inputs..., output
-    tensors = {k: v for k, v in tensors.items() if not v[2]} | {k: v for k, v in tensors.items() if v[2]}
+    tensors = parameter_order(space.expression, tensors)
     ranges = array_ranges(space.statements)
     digest = hashlib.sha256(f"{expression}|{sorted((k, v[0].spec) for k, v in tensors.items())}|"
                             f"{share}|{find}|{order}".encode()).hexdigest()[:10]

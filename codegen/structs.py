@@ -49,6 +49,22 @@ def as_layout(layout):
     return layout
 
 
+# ----------------------------------------------------------------------------- arguments
+
+def parameter_order(statement, tensors: Mapping[str, object]) -> dict:
+    """``tensors`` (name -> anything) reordered as every kernel's arguments: the inputs in
+    the order they first appear in ``statement``'s text, then the output.
+
+    The one place that orders a kernel's parameters: the C prototypes, the library's
+    entry point and the Python side's argument types all follow the dict it returns.
+    """
+    order = [*statement.inputs, statement.output.tensor]
+    stray = sorted(set(tensors) - set(order))
+    if stray:
+        raise SpfError(f"tensor(s) {stray} are not in {statement}")
+    return {name: tensors[name] for name in order if name in tensors}
+
+
 # ----------------------------------------------------------------------------- C declarations
 
 def _type_decl(name: str, c_type: str) -> c_ast.TypeDecl:
@@ -87,7 +103,8 @@ ABI_COMMENT = (
     "  scalars by value (int, int64_t), arrays as pointers to their elements;",
     "- a multi-dimensional array is one flat block in row-major order",
     "  (a[i][j] of a [n][m] array is a[i*m + j]);",
-    "- arguments: the inputs, then the output (a scalar output is a double *);",
+    "- arguments: the inputs in the order they first appear in the expression,",
+    "  then the output (a scalar output is a double *);",
     "- the caller allocates and frees every array, the output's included; an",
     "  output that shares an input's sparsity points at that input's index arrays;",
     "- '=' overwrites the output (it is zeroed first), '+=' adds to it;",

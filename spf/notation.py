@@ -121,8 +121,15 @@ class Statement:
 
     @property
     def inputs(self) -> tuple[str, ...]:
-        """Names of the tensors read by the terms, in order of first appearance."""
-        return _unique(access.tensor for term in self.terms for access in term.factors)
+        """Names of the tensors read by the terms, in order of first appearance in the text.
+
+        Distributing a product over a parenthesised sum reorders the factors
+        (``(A(i,j) + B(i,j)) * x(j)`` has the terms ``A*x`` and ``B*x``), so the order
+        comes from the accesses' offsets: A, B, x.  The C ABI orders arguments so.
+        """
+        accesses = sorted((access for term in self.terms for access in term.factors),
+                          key=lambda access: access.offset)  # stable: built statements have offset 0
+        return _unique(access.tensor for access in accesses)
 
     def split(self) -> list[Statement]:
         """One statement per term; every one after the first accumulates into the output."""

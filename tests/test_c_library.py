@@ -200,3 +200,116 @@ def test_user_layout_file_through_the_command(tmp_path):
     function = ctypes.CDLL(str(tmp_path / "libspmv64.so")).spmv64
     assert function(ctypes.byref(A), ctypes.byref(x), ctypes.byref(y)) == 0
     np.testing.assert_allclose(y_values, matrix @ x_dense, rtol=1e-12, atol=1e-12)
+
+
+# ----------------------------------------------------------------------------- argument order, from C
+#
+# docs/c-abi.md: "one pointer per tensor, the inputs in the order they first appear in
+# the expression, then the output".  Each test below writes a C program that passes its
+# tensors in that order to the entry point and to every variant the header declares, on
+# data where the tensors have one struct type and agreeing shapes, so that any other
+# order would compile and return 0 with another answer (the test checks that it would).
+
+
+def c_initializers(name: str, tensor: spf.Tensor) -> str:
+    """C definitions of ``struct spf_<layout> <name>`` holding ``tensor``'s fields."""
+    from spf.codegen.structs import struct_name
+    lines, members = [], []
+    for field_ in tensor.layout.fields:
+        value = tensor.fields[field_.name]
+        if field_.is_array:
+            flat = np.asarray(value).reshape(-1)
+            items = ", ".join(repr(float(v)) if field_.c_type in ("double", "float") else str(int(v))
+                              for v in flat) or "0"
+            c_type = {"int64": "int64_t", "uint8": "uint8_t"}.get(field_.type, field_.c_type)
+            lines.append(f"static {c_type} {name}_{field_.name}[] = {{{items}}};")
+            members.append(f".{field_.name} = {name}_{field_.name}")
+        else:
+            members.append(f".{field_.name} = {int(value)}")
+    lines.append(f"static struct {struct_name(tensor.layout)} {name} = {{{', '.join(members)}}};")
+    return "\n".join(lines)
+
+
+def call_from_c(directory: Path, library: str, inputs: dict[str, spf.Tensor], output: str,
+                output_shape: tuple[int, ...]) -> dict[str, np.ndarray]:
+    """Call every function of ``directory/library.h`` from C as ``f(inputs..., &output)``
+    (``inputs`` in the dict's order) on a NaN-filled dense output; each function's result."""
+    header = (directory / f"{library}.h").read_text()
+    functions = re.findall(r"^int (\w+)\(", header, re.MULTILINE)
+    assert functions[0] == library and len(functions) >= 2  # the entry point, then the variants
+    size = int(np.prod(output_shape))
+    parts = [f'#include <math.h>\n#include <stdio.h>\n#include "{library}.h"\n']
+    parts += [c_initializers(name, tensor) for name, tensor in inputs.items()]
+    parts.append(f"static double {output}_vals[{size}];")
+    parts.append(f"static struct spf_Dense{len(output_shape)} {output} = {{"
+                 + ", ".join(f".N{k} = {extent}" for k, extent in enumerate(output_shape))
+                 + f", .vals = {output}_vals}};")
+    arguments = ", ".join(f"&{name}" for name in [*inputs, output])
+    calls = []
+    for function in functions:
+        calls.append(f"  for (int k = 0; k < {size}; k++) {output}_vals[k] = NAN;\n"
+                     f"  printf(\"{function} %d\\n\", {function}({arguments}));\n"
+                     f"  for (int k = 0; k < {size}; k++) printf(\"%.17g\\n\", {output}_vals[k]);")
+    parts.append("int main(void)\n{\n" + "\n".join(calls) + "\n  return 0;\n}")
+    program = directory / f"call_{library}.c"
+    program.write_text("\n".join(parts) + "\n")
+    executable = directory / f"call_{library}"
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", str(program), f"-I{directory}", f"-L{directory}",
+                    f"-l{library}", f"-Wl,-rpath,{directory}", "-o", str(executable)], check=True)
+    lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.split("\n")
+    results = {}
+    for position in range(0, len(functions) * (size + 1), size + 1):
+        function, status = lines[position].split()
+        assert status == "0", f"{function} returned {status}"
+        results[function] = np.array([float(v) for v in lines[position + 1:position + 1 + size]]).reshape(output_shape)
+    assert list(results) == functions
+    return results
+
+
+def test_fused_library_takes_its_arguments_in_the_documented_order(tmp_path):
+    expression = "A(i,l) = B(i,j) * C(i,k) * D(j,k) * E(j,l)"  # SDDMM then SpMM, fused
+    spf_compile(expression, "-l", "A=Dense", "-l", "B=CSR", "-l", "C=Dense", "-l", "D=Dense", "-l", "E=Dense",
+                "--autoschedule", "-o", str(tmp_path / "fused"))
+    header = (tmp_path / "fused.h").read_text()
+    assert "int fused(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Dense2 *D, struct spf_Dense2 *E, " \
+           "struct spf_Dense2 *A);" in header
+    assert re.search(r"^int spf_fused_\w+\(", header, re.MULTILINE)
+
+    rng = np.random.default_rng(7)
+    B = sparse.random(6, 6, density=0.4, format="csr", random_state=8)  # I = J and K = L: C, D, E alike
+    C, D, E = (rng.normal(size=(6, 3)) for _ in range(3))
+    expected = (B.multiply(C @ D.T)) @ E
+    # the order spf exported before (B, E, C, D), fed B, C, D, E, computes this instead
+    assert not np.allclose((B.multiply(D @ E.T)) @ C, expected)
+    inputs = {"B": spf.pack("CSR", B, name="B"), "C": spf.pack("Dense", C, name="C"),
+              "D": spf.pack("Dense", D, name="D"), "E": spf.pack("Dense", E, name="E")}
+    for function, result in call_from_c(tmp_path, "fused", inputs, "A", (6, 3)).items():
+        np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-12, err_msg=function)
+
+
+def test_plain_library_takes_its_inputs_in_order_of_first_appearance(tmp_path):
+    # the product distributes over the sum into A*D + B*D: the text's order is still A, B, D
+    expression = "C(i,k) = (A(i,j) + B(i,j)) * D(j,k)"
+    spf_compile(expression, "-l", "A=DCSR", "-l", "B=DCSR", "-l", "D=DCSR", "-l", "C=Dense",
+                "-o", str(tmp_path / "plain"))
+    header = (tmp_path / "plain.h").read_text()
+    assert "int plain(struct spf_DCSR *A, struct spf_DCSR *B, struct spf_DCSR *D, struct spf_Dense2 *C);" in header
+
+    A, B, D = (sparse.random(7, 7, density=0.3, format="csr", random_state=seed) for seed in (11, 12, 13))
+    expected = ((A + B) @ D).toarray()
+    assert not np.allclose(((A + D) @ B).toarray(), expected)  # the order of the terms' factors: A, D, B
+    inputs = {name: spf.pack("DCSR", matrix, name=name) for name, matrix in (("A", A), ("B", B), ("D", D))}
+    results = call_from_c(tmp_path, "plain", inputs, "C", (7, 7))
+    assert len(results) > 2  # the entry point and several find variants
+    for function, result in results.items():
+        np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-12, err_msg=function)
+
+
+def test_python_kernel_binds_in_the_same_order():
+    """Kernel.bind passes its structs in the order of the prototypes: the same data, the same answer."""
+    kernel = spf.compile("C(i,k) = (A(i,j) + B(i,j)) * D(j,k)", {"A": "DCSR", "B": "DCSR", "D": "DCSR", "C": "Dense"})
+    assert list(kernel.tensors) == ["A", "B", "D", "C"]
+    assert re.search(r"\(struct spf_DCSR \*A, struct spf_DCSR \*B, struct spf_DCSR \*D, struct spf_Dense2 \*C\)",
+                     kernel.c_source)
+    A, B, D = (sparse.random(7, 7, density=0.3, format="csr", random_state=seed) for seed in (11, 12, 13))
+    np.testing.assert_allclose(kernel(A=A, B=B, D=D), ((A + B) @ D).toarray(), rtol=1e-12, atol=1e-12)

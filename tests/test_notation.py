@@ -104,6 +104,7 @@ def test_parentheses_are_distributed():
         (1.0, ["c", "e"]),
     ]
     assert str(statement) == "a = -b * d + 0.5 * b * e - 2 * c * d + 1.0 * c * e"
+    assert statement.inputs == ("b", "c", "d", "e")  # the text's order, not the terms' (b, d, e, c)
 
 
 def test_split_one_statement_per_term():
