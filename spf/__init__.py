@@ -26,8 +26,14 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     ``find``: "auto" (the first proven template in the order direct, seqiter,
     hashmap, binary, linear), or one of "seqiter", "binary", "hashmap", "linear"
     (refused with the failed assumption where it is not proven valid; a find whose
-    match is a known position is always direct).  ``share``: the output uses an
-    input's index arrays (known sparsity).  ``order``: a loop order (all variables of
+    match is a known position is always direct).  ``share={"C": "A"}``: the output C
+    uses input A's index arrays, so the result is computed *restricted to A's
+    pattern* (a masked product, GraphBLAS's ``C<A> = ...``: entries outside the
+    pattern are dropped, entries of it that no term reaches are stored zeros); every
+    term must read A.  For SDDMM (``share={"A": "B"}``) that is the whole result; for
+    triangle counting, ``C(i,j) = A(i,k) * B(k,j)`` with ``share={"C": "A"}`` on a
+    graph's adjacency G (``A=G, B=G``) counts the paths i-k-j of each edge i-j, and
+    their sum is six times the triangles.  ``order``: a loop order (all variables of
     the iteration space, e.g. to drive SpMSpV from x's nonzeros).  ``schedule``: a
     recipe (:func:`recipe`): loop order, find templates per tensor, parallel loops.
     ``parallel=True``: OpenMP on the outermost loop the dependence test proves free of

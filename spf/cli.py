@@ -199,8 +199,8 @@ def _kernel_options() -> argparse.ArgumentParser:
                          help="run the outermost loop the dependence test proves free of dependences "
                          "with OpenMP")
     options.add_argument("--share", action="append", metavar="OUTPUT=INPUT",
-                         help="the output uses the input's index arrays (known output sparsity), "
-                         "e.g. --share A=B")
+                         help="the output uses the input's index arrays: the result restricted to "
+                         "that input's pattern (a masked product), e.g. --share A=B")
     options.add_argument("--order", metavar="V1,V2,...",
                          help="the loop order: every variable of the iteration space (see spf explain)")
     options.add_argument("--autoschedule", action="store_true",

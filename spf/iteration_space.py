@@ -409,6 +409,12 @@ def iteration_space(expression: str | Statement, layouts: Mapping[str, object],
     spaces = []
     for part in parts:
         used = set(part.tensors)
+        source = (share or {}).get(statement.output.tensor)
+        if source is not None and source not in used:
+            raise IterationSpaceError(
+                f"share: {statement.output.tensor} shares {source}'s index arrays, which restricts every "
+                f"term to {source}'s pattern by reading {source}; the term {part.terms[0]} does not read "
+                f"{source} (multiply it by a tensor with that pattern, or use a Dense output without share)")
         part_layouts = {t: l for t, l in layouts.items() if t in used}
         part_share = {t: s for t, s in (share or {}).items() if s in used}
         spaces.append(statement_space(part, part_layouts, part_share))

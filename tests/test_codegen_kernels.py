@@ -752,6 +752,57 @@ def test_sddmm_real(name):
     assert_sparse_close(tensor_to_scipy(result), sp.csr_matrix((sampled, (coo.row, coo.col)), shape=coo.shape))
 
 
+# ----------------------------------------------------------------------------- share= as a mask
+#
+# share={"C": "A"} computes the result restricted to A's pattern (GraphBLAS's C<A> = ...):
+# the README documents it with triangle counting, C<A> = A*A then a sum.
+
+MASKED_SPMM = "C(i,j) = A(i,k) * B(k,j)"
+MASKED_LAYOUTS = {"A": "CSR", "B": "CSR", "C": "CSR"}
+
+
+def undirected_graph(vertices: int, density: float, seed: int) -> sp.csr_matrix:
+    """A symmetric 0/1 adjacency matrix without self-loops."""
+    upper = sp.triu(sp.random(vertices, vertices, density=density, random_state=seed, format="csr"), 1)
+    upper.data[:] = 1.0
+    return (upper + upper.T).tocsr()
+
+
+def test_readme_triangle_counting_example():
+    from conftest import REPOSITORY
+    blocks = re.findall(r"```python\n(.*?)```", (REPOSITORY / "README.md").read_text(), re.DOTALL)
+    (example,) = [block for block in blocks if "triangles =" in block]
+    namespace = {"np": np, "sp": sp, "spf": spf}
+    exec(example, namespace)
+    G = namespace["G"]
+    assert namespace["triangles"] == (G @ G).multiply(G).sum() / 6 == 2
+
+
+@pytest.mark.parametrize("vertices, density, seed", [(1, 0.0, 1), (12, 0.0, 2), (30, 0.3, 3), (80, 0.1, 4)])
+def test_triangle_counting_with_a_masked_product(vertices, density, seed):
+    G = undirected_graph(vertices, density, seed)
+    expected = (G @ G).multiply(G)  # paths i-k-j for each stored i-j: scipy's C<G> = G*G
+    for label, C in every_variant(kernel(MASKED_SPMM, MASKED_LAYOUTS, share={"C": "A"}), A=G, B=G):
+        assert np.array_equal(C.fields["colIdx"], G.indices), label  # exactly G's pattern
+        assert_close(C.to_dense(), expected.toarray())
+        assert C.fields["data"].sum() / 6 == expected.sum() / 6, label
+
+
+def test_masked_product_drops_what_lies_outside_the_pattern():
+    A = sp.random(9, 7, density=0.3, format="csr", random_state=21)
+    B = sp.random(7, 9, density=0.3, format="csr", random_state=22)
+    M = sp.random(9, 9, density=0.3, format="csr", random_state=23)
+    M.data[:] = 1.0
+    full = A @ B
+    masked = kernel("C(i,j) = M(i,j) * A(i,k) * B(k,j)", {"M": "CSR", **MASKED_LAYOUTS}, share={"C": "M"})
+    result = masked(M=M, A=A, B=B)
+    assert full.multiply(M).count_nonzero() < full.count_nonzero()  # the mask drops entries of A*B
+    assert_close(result.to_dense(), full.multiply(M).toarray())
+    transpose = kernel("C(i,j) = A(j,i)", {"A": "CSR", "C": "CSR"}, share={"C": "A"})
+    square = sp.random(8, 8, density=0.3, format="csr", random_state=24)
+    assert_close(transpose(A=square).to_dense(), square.T.multiply(square != 0).toarray())
+
+
 # ============================================================================= 7. TTM, 8. MTTKRP
 
 RANDOM_TENSORS = {

@@ -332,6 +332,11 @@ def test_context_derives_the_identity_of_shared_positions():
     ("A(i,j) = B(i,j) * C(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, {"B": "C"}, "only the output"),
     ("A(i,j) = B(i,j) * C(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, {"A": "Z"}, "no input"),
     ("A(i,j) = B(i,j) * C(i,j)", {"A": "Dense", "B": "CSR", "C": "CSR"}, {"A": "B"}, "no index array in common"),
+    ("C(i,j) = A(i,k) * B(k,j) - 2 * D(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR", "D": "CSR"}, {"C": "A"},
+     r"the term -2 \* D\(i,j\) does not read A"),
+    ("C(i,j) = D(i,j) + A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR", "D": "CSR"}, {"C": "A"},
+     r"^share: C shares A's index arrays, which restricts every term to A's pattern by reading A; "
+     r"the term D\(i,j\) does not read A"),
 ])
 def test_errors_name_the_problem(expression, layouts, share, message):
     with pytest.raises(IterationSpaceError, match=message):
