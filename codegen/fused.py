@@ -38,7 +38,7 @@ from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource
                      conjunction, condition, const, declare, function_source, ident, library_source,
                      place_find_state, tensor_parameters, _value_count, _zero_output)
 from .find import synthesize
-from .kernel import FIND_POLICIES, Kernel, _allowed, array_ranges, kernel_names
+from .kernel import FIND_POLICIES, Kernel, _allowed, array_ranges, kernel_names, refuse_unproven
 from .loops import Assign, Block, Compute, Find, Guard, Loop, Temporary, TileGuard, remove_dead_assignments, render
 from .parallel import parallelize_fused, privatize_find_state
 from .scan import scan
@@ -182,6 +182,7 @@ class _Lowering:
             report = synthesize(site, calls, space.properties, _allowed(self.find), every_variant=False,
                                 keyable=set(space.indices))
             self.reports.append(report)
+            refuse_unproven(report, self.find)
             return report.chosen
         return choose
 

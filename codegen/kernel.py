@@ -31,7 +31,7 @@ from .loops import remove_dead_assignments, render
 from .scan import ScanError, readable_names, scan
 from .structs import ctypes_struct, marshal, output_struct, parameter_order
 
-FIND_POLICIES = ("auto", "seqiter", "binary", "hashmap", "linear")
+FIND_POLICIES = ("auto", *TEMPLATES)  # auto: every proven template; else one, refused if not proven
 
 
 class FindRefused(SpfError):
@@ -281,11 +281,18 @@ class BoundKernel:
 
 
 def _allowed(policy: str) -> tuple[str, ...]:
+    """The templates a policy may use: a known position (direct) always beats the one asked for."""
     if policy == "auto":
         return TEMPLATES
-    if policy == "linear":
-        return ("direct", "linear")
-    return ("direct", policy)
+    return tuple(dict.fromkeys(("direct", policy)))
+
+
+def refuse_unproven(report: FindReport, policy: str) -> None:
+    """FindRefused, with the failed assumptions, when the template ``policy`` asks for is not proven."""
+    if report.chosen.kind == "linear" and policy not in ("auto", "linear"):
+        reasons = "; ".join(f"{kind}: {reason}" for kind, reason in report.rejected)
+        raise FindRefused(f"find={policy!r} is not valid for {report.condition} "
+                          f"(find over {report.variable}): {reasons}")
 
 
 def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
@@ -341,10 +348,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
                                 every_variant=policy == "auto", keyable=set(statement_space.indices))
             reports.append(report)
             sites.append((site, calls))
-            if report.chosen.kind == "linear" and policy not in ("auto", "linear"):
-                reasons = "; ".join(f"{kind}: {reason}" for kind, reason in report.rejected)
-                raise FindRefused(f"find={policy!r} is not valid for {report.condition} "
-                                  f"(find over {site.variable}): {reasons}")
+            refuse_unproven(report, policy)
             return report.chosen
 
         try:

@@ -23,10 +23,10 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
             parallel: bool = False, schedule=None, order=None):
     """Compile ``expression`` for one layout per tensor into a callable C kernel.
 
-    ``find``: "auto" (the first proven template in the order direct, seqiter,
-    hashmap, binary, linear), or one of "seqiter", "binary", "hashmap", "linear"
-    (refused with the failed assumption where it is not proven valid; a find whose
-    match is a known position is always direct).  ``share={"C": "A"}``: the output C
+    ``find``: "auto" (every proven template in the order direct, seqiter, hashmap,
+    binary, linear, one variant each, picked per call by cost), or one of "direct",
+    "seqiter", "binary", "hashmap", "linear" (refused with the failed assumption where
+    it is not proven valid; a find whose match is a known position is always direct).  ``share={"C": "A"}``: the output C
     uses input A's index arrays, so the result is computed *restricted to A's
     pattern* (a masked product, GraphBLAS's ``C<A> = ...``: entries outside the
     pattern are dropped, entries of it that no term reaches are stored zeros); every

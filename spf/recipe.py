@@ -21,7 +21,6 @@ from typing import Mapping
 
 from spf.errors import SpfError
 
-FIND_TEMPLATES = ("seqiter", "binary", "hashmap", "linear")
 REDUCTIONS = (None, "privatize", "atomic")
 
 
@@ -74,8 +73,9 @@ class Recipe:
     def find(self, target: str, template: str) -> "Recipe":
         """Use ``template`` for the finds over ``target`` (a tensor, or a find's variable)."""
         _name(template, "find", "the template")
-        if template not in FIND_TEMPLATES:
-            raise RecipeError(f"find: unknown template {template!r}; choose one of {', '.join(FIND_TEMPLATES)}")
+        from spf.codegen.find import TEMPLATES
+        if template not in TEMPLATES:
+            raise RecipeError(f"find: unknown template {template!r}; choose one of {', '.join(TEMPLATES)}")
         if not isinstance(target, str):
             raise RecipeError(f"find: the target must be a tensor or variable name (a str), got {target!r}")
         if target not in self.layout_map and target not in self.variables:

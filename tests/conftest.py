@@ -48,6 +48,15 @@ def tensor_path(name: str) -> Path:
     return path
 
 
+def documented_finds() -> list[str]:
+    """The values of ``find=`` in the README's table (auto included), in its order."""
+    import re
+    text = (REPOSITORY / "README.md").read_text()
+    table = text[text.index("`find=` chooses how a find is done"):]
+    table = table[:table.index("\n\n", table.index("|"))]
+    return re.findall(r"^\| `(\w+)`", table, re.MULTILINE)
+
+
 _matrix_cache: dict[str, object] = {}
 _tensor_cache: dict[str, object] = {}
 

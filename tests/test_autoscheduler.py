@@ -26,6 +26,7 @@ from spf.autoscheduler.problem import AutoscheduleError, make_problem
 from spf.autoscheduler.prune import last_level_cache_bytes
 from spf.autoscheduler.tree import (Branch, Leaf, ScheduleError, check, default_schedule, loop_depth, loopfuse,
                                     memory_cost, memory_depth, reorder, time_cost)
+from spf.codegen.kernel import FindRefused
 
 from conftest import load_matrix, load_tensor
 
@@ -292,6 +293,24 @@ def test_selected_candidate_in_parallel(name):
     choice = result.select(**inputs)
     assert choice in result.candidates
     assert_close(run(compiled(name, choice, parallel=True), inputs), einsum_reference(name, dense), name)
+
+
+def test_fused_kernels_use_the_requested_find_or_refuse_it():
+    """find= means for fused kernels what it means for the others: the template where
+    proven, else FindRefused with the failed assumption (not a silent linear search)."""
+    expression = "A(i,l) = B(i,j) * C(i,j) * E(j,l)"  # C's positions found at B's stored (i, j)
+    layouts = {"A": "Dense", "B": "CSR", "C": "CSR", "E": "Dense"}
+    candidate = spf.autoschedule(expression, layouts).default()
+    B = scipy.sparse.random(12, 10, density=0.3, format="csr", random_state=41)
+    C = scipy.sparse.random(12, 10, density=0.3, format="csr", random_state=42)
+    E = np.random.default_rng(43).normal(size=(10, 4))
+    for find in ["seqiter", "hashmap", "binary", "linear"]:
+        kernel = spf.compile(expression, layouts, schedule=candidate, find=find)
+        assert [report.chosen.kind for report in kernel.reports] == [find]
+        assert_close(kernel(B=B, C=C, E=E), B.multiply(C) @ E, find)
+    with pytest.raises(FindRefused, match=r"find='direct' is not valid for C_colIdx\(pCj\) == B_colIdx\(pBj\) "
+                       r"\(find over pCj\): direct: the key is not the same index array at a known position"):
+        spf.compile(expression, layouts, schedule=candidate, find="direct")
 
 
 @pytest.mark.parametrize("name", ["K1", "K2", "K3", "K4", "K6", "K8", "MTTKRP", "TTMc3", "TTTP"])

@@ -11,6 +11,7 @@ import types
 import pytest
 
 import spf
+from conftest import documented_finds
 from spf.__main__ import main
 
 SPMV = "y(i) = A(i,j) * x(j)"
@@ -52,7 +53,8 @@ def test_compile_help_names_the_options_and_the_abi(capsys):
     with pytest.raises(SystemExit):
         main(["compile", "--help"])
     out = capsys.readouterr().out
-    for option in ["-l TENSOR=LAYOUT", "--find {auto,seqiter,binary,hashmap,linear}", "--parallel",
+    assert set(re.search(r"--find \{([a-z,]+)\}", out).group(1).split(",")) == set(documented_finds())
+    for option in ["-l TENSOR=LAYOUT", "--parallel",
                    "--share OUTPUT=INPUT", "--order V1,V2,...", "--autoschedule", "-o DIR/NAME",
                    "docs/c-abi.md"]:
         assert option in out, option
@@ -117,6 +119,9 @@ def test_explain_with_loop_order_and_share(capsys):
     code, out, _ = run(capsys, "explain", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", "-l", "A=CSR", "-l", "B=CSR",
                        "-l", "C=Dense", "-l", "D=Dense", "--share", "A=B")
     assert code == 0 and "find pAj where B_colIdx(pAj) == B_colIdx(pBj): direct" in out
+    code, out, _ = run(capsys, "explain", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", "-l", "A=CSR", "-l", "B=CSR",
+                       "-l", "C=Dense", "-l", "D=Dense", "--share", "A=B", "--find", "direct")
+    assert code == 0 and "find pAj where B_colIdx(pAj) == B_colIdx(pBj): direct" in out
 
 
 K1 = ("A(i,l) = B(i,j) * C(i,k) * D(j,k) * E(j,l)", "-l", "A=Dense", "-l", "B=CSR", "-l", "C=Dense",
@@ -180,6 +185,8 @@ ERRORS = [
     (["explain", *SPMV_DENSE, "--find", "fastest"], 2, "argument --find: invalid choice: 'fastest'"),
     (["explain", SPMV, "-l", "A=CSR", "-l", "x=SV_UNSORTED", "-l", "y=Dense", "--find", "seqiter"], 1,
      "seqiter: x_idx is not proven strictly monotonic"),
+    (["explain", SPMV, "-l", "A=CSR", "-l", "x=SV", "-l", "y=Dense", "--find", "direct"], 1,
+     "find='direct' is not valid for x_idx(px) == A_colIdx(pAj) (find over px): direct: the key is not"),
     (["explain", *SPMV_DENSE, "--order", "pAi,,i"], 2, "--order 'pAi,,i': empty variable name"),
     (["explain", *SPMV_DENSE, "--order", "i,pAi"], 1, "a loop order must list each of"),
     (["compile", *SPMV_DENSE], 2, "the following arguments are required: -o/--output"),

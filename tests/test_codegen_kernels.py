@@ -26,7 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spf
-from conftest import MATRICES, REAL_MATRICES, TENSORS, data_available, load_matrix, load_tensor, require_data
+from conftest import (MATRICES, REAL_MATRICES, TENSORS, data_available, documented_finds, load_matrix, load_tensor,
+                      require_data)
 from spf.codegen.kernel import FindRefused
 
 FINDS = ("auto", "seqiter", "binary", "hashmap", "linear")
@@ -373,6 +374,33 @@ def test_dot_unsorted_refuses_ordered_finds(find, failed):
         spf.compile(DOT, layouts={"b": "SV", "c": "SV_UNSORTED"}, find=find)
     assert "c_idx" in str(raised.value)
     assert isinstance(raised.value, spf.SpfError)
+
+
+def test_every_documented_find_is_accepted():
+    """Each value of find= in the README's table compiles SpMV (a dense x: no find at all)."""
+    finds = documented_finds()
+    assert set(finds) == {"auto", "direct", "seqiter", "hashmap", "binary", "linear"}
+    A = sp.random(9, 7, density=0.3, format="csr", random_state=31)
+    x = np.arange(1.0, 8.0)
+    for find in finds:
+        k = kernel(SPMV, {"A": "CSR", "x": "Dense", "y": "Dense"}, find=find)
+        assert k.reports == []
+        assert_close(k(A=A, x=x), A @ x)
+
+
+def test_direct_find_where_proven():
+    k = kernel(SDDMM, SDDMM_LAYOUTS, share={"A": "B"}, find="direct")
+    assert [report.chosen.kind for report in k.reports] == ["direct"]
+    B = RANDOM_MATRICES["tall 23x5"]
+    C, D = sddmm_factors(*B.shape, rank=3, seed=5)
+    assert_close(k(B=B, C=C, D=D).to_dense(), B.multiply(C @ D).toarray())
+
+
+@pytest.mark.parametrize("layouts", [{"b": "SV", "c": "SV"}, {"b": "SV", "c": "SV_UNSORTED"}])
+def test_direct_find_is_refused_with_the_reason_where_not_proven(layouts):
+    with pytest.raises(FindRefused, match=r"find='direct' is not valid for c_idx\(pc\) == b_idx\(pb\) "
+                       r"\(find over pc\): direct: the key is not the same index array at a known position"):
+        spf.compile(DOT, layouts=layouts, find="direct")
 
 
 def test_dot_unsorted_auto_explains_the_rejections():
