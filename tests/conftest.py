@@ -1,6 +1,6 @@
 """Shared fixtures: the real data in ../shared/data (skipped with a reason when absent),
-each built-in layout loaded once, two OpenMP threads for parallel kernels, and a runner
-for every compiled variant of a kernel."""
+each built-in layout loaded once, two OpenMP threads for parallel kernels, a runner
+for every compiled variant of a kernel, and hypothesis settings that measure no time."""
 
 from __future__ import annotations
 
@@ -10,6 +10,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No test depends on the machine's speed: hypothesis's 200 ms deadline per example and
+# its too-slow health check measure wall-clock time, and fail on a loaded machine.
+# Tests that pass their own settings(...) inherit these (they are the default profile
+# by the time the test modules are imported).
+settings.register_profile("spf", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("spf")
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SPF_DATA", REPOSITORY.parent / "shared" / "data"))

@@ -1003,7 +1003,7 @@ def test_explain_mentions_the_loop_nest():
 
 def test_codegen_seconds_and_header():
     k = kernel(SPMV, spmv_layouts("CSR"))
-    assert 0 < k.codegen_seconds < 60
+    assert k.codegen_seconds > 0  # measured (benchmarks/codegen_time.py reports it; no limit here)
     assert "struct spf_CSR" in k.header
     assert k.function_name in k.c_source
 
