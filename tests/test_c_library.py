@@ -147,7 +147,8 @@ def test_header_states_the_abi(build):
     for phrase in ["exactly the layout file's fields in its order", "a scalar output is a double *",
                    "the caller allocates and frees every array, the output's included",
                    f"{SHAPE_MISMATCH} when the tensors' shapes disagree (nothing is written)",
-                   f"{OUT_OF_MEMORY} when memory for a find's tables cannot be allocated",
+                   f"{OUT_OF_MEMORY} when a temporary (a find's table or positions, a per-thread copy of the "
+                   "output, a fused kernel's temporary) cannot be allocated",
                    "kernels keep no global state"]:
         assert phrase in text, phrase
 
