@@ -271,7 +271,8 @@ class BoundKernel:
         if status == SHAPE_MISMATCH:
             raise SpfError("the kernel found that the tensors' shapes disagree")
         if status == OUT_OF_MEMORY:
-            raise OutOfMemoryError("the kernel could not allocate its find tables")
+            raise OutOfMemoryError("the kernel could not allocate a temporary (a find's table or positions, "
+                                   "a per-thread copy of the output, a fused kernel's temporary)")
         if status != 0:
             raise SpfError(f"the kernel returned error code {status}")
         return self.scalar.value if self.scalar is not None else self.result
