@@ -14,7 +14,7 @@ import argparse
 import statistics
 import time
 
-from spf.codegen.kernel import compile_kernel
+from spf.codegen.pipeline import compile_kernel
 
 KERNELS = {
     "dot SV x SV (seqiter)": ("a = b(i) * c(i)", {"b": "SV", "c": "SV"}, None, "seqiter"),

@@ -21,6 +21,7 @@ from spf.expressions import Affine, Constraint, UFCall
 from .find import FindChoice
 from .parallel import privatize_find_state
 from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
+from .scan import readable_names
 from .structs import header_text, struct_name
 
 INDEX = "int64_t"
@@ -695,3 +696,43 @@ def _value_count(layout, mapping, names: Names):
 def _renamed(expression, mapping):
     from spf.layout_library.model import Name
     return expression.substitute({k: Name(v) for k, v in mapping.items()})
+
+
+# ----------------------------------------------------------------------------- names
+
+
+def kernel_names(statements, scans, extra_arrays: dict | None = None) -> Names:
+    """C names for a kernel over these statement spaces: array dimensions (plus
+    ``extra_arrays``, such as a fused kernel's scalar temporaries), readable names for
+    the UF dimensions of ``scans`` and the extents."""
+    from spf.layout_library.model import Name
+    arrays: dict[str, tuple] = {}
+    for statement_space in statements:
+        for placement in statement_space.placements.values():
+            mapping = {k: Name(v) for k, v in placement.names.items()}
+            for field_ in placement.layout.arrays:
+                arrays.setdefault(placement.names[field_.name],
+                                  tuple(d.substitute(mapping) for d in field_.dimensions))
+    arrays.update(extra_arrays or {})
+    taken = set(arrays)
+    for statement_space in statements:
+        taken |= set(statement_space.set.variables) | set(statement_space.set.parameters)
+    readable: dict[str, str] = {}
+    for scanned in scans:
+        readable.update(readable_names(scanned.calls, taken | set(readable.values())))
+    extents = {}
+    for statement_space in statements:
+        extents.update(statement_space.extents)
+    return Names(arrays, readable, extents)
+
+
+def array_ranges(statements) -> dict[str, tuple[Affine, Affine]]:
+    """``array -> (low, high)`` of every range property of these statement spaces (the
+    value range a HashMap table covers)."""
+    from spf.properties import Range
+    ranges = {}
+    for statement_space in statements:
+        for prop in statement_space.properties:
+            if isinstance(prop, Range):
+                ranges.setdefault(prop.arrays[0], (prop.low, prop.high))
+    return ranges

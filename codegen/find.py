@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 import z3
 
-from spf.expressions import Affine, Constraint, UFCall
+from spf.errors import SpfError
+from spf.expressions import Affine, UFCall
 from spf.smt import Encoder, unsatisfiable
 
 from .loops import Bound
@@ -56,6 +57,11 @@ class FindChoice:
 
 LINEAR = FindChoice("linear")
 TEMPLATES = ("direct", "seqiter", "hashmap", "binary", "linear")
+FIND_POLICIES = ("auto", *TEMPLATES)  # auto: every proven template; else one, refused if not proven
+
+
+class FindRefused(SpfError):
+    """A requested find template that is not proven valid."""
 
 
 @dataclass
@@ -445,3 +451,31 @@ def _readable(text: str, calls: dict[str, UFCall]) -> str:
     for dimension in sorted(calls, key=len, reverse=True):
         text = text.replace(dimension, str(calls[dimension]))
     return text
+
+
+# ----------------------------------------------------------------------------- policies
+
+
+def allowed_templates(policy: str) -> tuple[str, ...]:
+    """The templates a policy may use: a known position (direct) always beats the one asked for."""
+    if policy == "auto":
+        return TEMPLATES
+    return tuple(dict.fromkeys(("direct", policy)))
+
+
+def refuse_unproven(report: FindReport, policy: str) -> None:
+    """FindRefused, with the failed assumptions, when the template ``policy`` asks for is not proven."""
+    if report.chosen.kind == "linear" and policy not in ("auto", "linear"):
+        reasons = "; ".join(f"{kind}: {reason}" for kind, reason in report.rejected)
+        raise FindRefused(f"find={policy!r} is not valid for {report.condition} "
+                          f"(find over {report.variable}): {reasons}")
+
+
+def variant_templates(report: FindReport) -> list[FindChoice]:
+    """Proven templates worth a variant (find="auto"): direct alone when valid; linear only
+    as a last resort."""
+    kinds = [c.kind for c in report.valid]
+    if "direct" in kinds:
+        return [report.valid[kinds.index("direct")]]
+    searching = [c for c in report.valid if c.kind != "linear"]
+    return searching or [report.chosen]

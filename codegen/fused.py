@@ -34,11 +34,11 @@ from spf.layout_library.model import Number
 from spf.notation import Access, Statement, Term, parse_statement
 
 from .build import CFLAGS
-from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, affine, binary, block, call,
-                     conjunction, condition, const, declare, function_source, ident, library_source,
-                     place_find_state, tensor_parameters, _value_count, _zero_output)
-from .find import synthesize
-from .kernel import FIND_POLICIES, Kernel, _allowed, array_ranges, kernel_names, refuse_unproven
+from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, affine, array_ranges, binary,
+                     block, call, conjunction, condition, const, declare, function_source, ident, kernel_names,
+                     library_source, place_find_state, tensor_parameters, _value_count, _zero_output)
+from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
+from .kernel import Kernel
 from .loops import Assign, Block, Compute, Find, Guard, Loop, Temporary, TileGuard, remove_dead_assignments, render
 from .parallel import parallelize_fused, privatize_find_state
 from .scan import scan
@@ -179,7 +179,7 @@ class _Lowering:
         calls = space.set.call_table
 
         def choose(site):
-            report = synthesize(site, calls, space.properties, _allowed(self.find), every_variant=False,
+            report = synthesize(site, calls, space.properties, allowed_templates(self.find), every_variant=False,
                                 keyable=set(space.indices))
             self.reports.append(report)
             refuse_unproven(report, self.find)

@@ -17,6 +17,7 @@ loop they tested, which ``explain()`` prints.
 from __future__ import annotations
 
 from spf.dependences import carried_dependence
+from spf.recipe import RecipeError
 
 from .loops import Assign, Block, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
 
@@ -67,6 +68,41 @@ def mark_parallel(nodes: list[Node], variable: str, reduction: str | None = None
             node.reduction = reduction
             node.schedule = schedule
             return
+
+
+# ----------------------------------------------------------------------------- a kernel's loops
+
+
+def mark_parallel_loops(statements, variant_scans, output_array: str | None, recipe, parallel: bool) -> list[str]:
+    """Mark the parallel loop of every variant: the recipe's (refused if unsafe), or with
+    ``parallel`` the outermost loop of each statement that shares nothing unsafely.
+    Returns the lines of the tests made, for explain()."""
+    tested: list[str] = []
+    if recipe is not None and recipe.parallel:
+        (variable, reduction), = recipe.parallel
+        loop_node, outer = find_loop(variant_scans[0][0].nodes, variable)
+        if loop_node is None:
+            raise RecipeError(f"parallelize({variable!r}): {variable} is not a loop in this order "
+                              "(it is assigned or found)")
+        dependence = carried_dependence(statements[0], variable, outer)
+        tested.append(str(dependence))
+        if dependence.carried and reduction is None:
+            raise RecipeError(f"parallelize({variable!r}) is forbidden by the dependence: {dependence}; "
+                              "give reduction='privatize' or 'atomic' to combine the updates")
+        shared = shared_writes(loop_node, output_array)
+        if shared:
+            raise RecipeError(f"parallelize({variable!r}): its iterations write {', '.join(shared)}, "
+                              "declared outside it")
+        for group in variant_scans:
+            mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None, recipe.schedule)
+    elif parallel:
+        for k, statement_space in enumerate(statements):
+            loop, lines = parallel_loop(statement_space, variant_scans[0][k].nodes, output_array)
+            tested += lines
+            if loop is not None:
+                for group in variant_scans:
+                    mark_parallel(group[k].nodes, loop)
+    return tested
 
 
 # ----------------------------------------------------------------------------- legality

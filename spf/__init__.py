@@ -41,7 +41,7 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     :func:`autoschedule` (``autoschedule(...).select(**tensors)``).
     """
     from spf import arguments
-    from spf.codegen.kernel import compile_kernel
+    from spf.codegen.pipeline import compile_kernel
     arguments.layout_mapping(layouts)
     arguments.share_mapping(share)
     arguments.flag(parallel, "parallel")

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import spf
 from spf.codegen.build import _compile, _compiler_command
-from spf.codegen.kernel import FIND_POLICIES, Kernel
+from spf.codegen.find import FIND_POLICIES
+from spf.codegen.kernel import Kernel
 from spf.codegen.structs import header_text
 
 EXPRESSION_HELP = "a statement in tensor index notation, e.g. 'y(i) = A(i,j) * x(j)'"

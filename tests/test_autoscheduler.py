@@ -26,7 +26,7 @@ from spf.autoscheduler.problem import AutoscheduleError, make_problem
 from spf.autoscheduler.prune import last_level_cache_bytes
 from spf.autoscheduler.tree import (Branch, Leaf, ScheduleError, check, default_schedule, loop_depth, loopfuse,
                                     memory_cost, memory_depth, reorder, time_cost)
-from spf.codegen.kernel import FindRefused
+from spf.codegen.find import FindRefused
 
 from conftest import load_matrix, load_tensor
 

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import spf
 from conftest import (MATRICES, REAL_MATRICES, TENSORS, data_available, documented_finds, load_matrix, load_tensor,
                       require_data)
-from spf.codegen.kernel import FindRefused
+from spf.codegen.find import FindRefused
 
 FINDS = ("auto", "seqiter", "binary", "hashmap", "linear")
 

@@ -41,7 +41,7 @@ SCRIPT = textwrap.dedent('''
 
     import spf
     from spf.codegen.build import SANITIZE_FLAGS
-    from spf.codegen.kernel import compile_kernel
+    from spf.codegen.pipeline import compile_kernel
 
     config = json.load(open(sys.argv[1]))
     runs = 0
@@ -193,7 +193,7 @@ CONTROL = textwrap.dedent('''
     import numpy as np
     import spf
     from spf.codegen.build import SANITIZE_FLAGS
-    from spf.codegen.kernel import compile_kernel
+    from spf.codegen.pipeline import compile_kernel
 
     k = compile_kernel("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"}, flags=list(SANITIZE_FLAGS))
     n = 5000

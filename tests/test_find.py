@@ -20,7 +20,7 @@ import scipy.sparse as sp
 
 import spf
 from conftest import run_variants
-from spf.codegen.kernel import FindRefused
+from spf.codegen.find import FindRefused
 
 FINDS = ("auto", "seqiter", "hashmap", "binary", "linear")
 

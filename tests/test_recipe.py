@@ -33,7 +33,7 @@ import scipy.sparse as sp
 
 import spf
 from conftest import REAL_MATRICES, documented_finds, load_matrix, require_data
-from spf.codegen.kernel import FindRefused
+from spf.codegen.find import FindRefused
 from spf.recipe import Recipe, RecipeError
 
 SPMV = "y(i) = A(i,j) * x(j)"

@@ -1,0 +1,263 @@
+"""``spf.compile`` as a chain of passes, each a function from one stage to the next.
+
+    options ─▶ iteration space (tiled by the recipe) ─▶ scan with find synthesis
+      ─▶ variants (one per combination of proven finds) ─▶ parallel loops ─▶ tile guards
+      ─▶ dead assignments removed ─▶ C ─▶ Kernel
+
+A :class:`Compilation` holds what the passes have made so far; each pass returns a new
+one, as loopy's transformations each return a new kernel.  The loop nests inside are
+handed from pass to pass: a pass may rewrite the nests it is given in place (marking a
+loop parallel, wrapping one in a tile guard), and nothing before it keeps using them.
+
+An autoscheduled candidate takes the fused path (:mod:`codegen.fused`) instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+from dataclasses import dataclass, field
+
+from spf.errors import SpfError
+from spf.iteration_space import iteration_space
+from spf.recipe import Recipe, RecipeError
+
+from .auto import SiteModel, variants
+from .build import CFLAGS
+from .emit_c import array_ranges, kernel_function, kernel_names, library_source
+from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
+from .kernel import Kernel
+from .loops import remove_dead_assignments
+from .parallel import mark_parallel_loops
+from .scan import ScanError, scan
+from .structs import parameter_order
+from .tiling import add_tile_guard, tile_space
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the user asked for, checked."""
+
+    find: str = "auto"
+    share: dict = field(default_factory=dict)
+    parallel: bool = False
+    order: tuple | None = None
+    recipe: Recipe | None = None
+    flags: tuple = tuple(CFLAGS)
+
+
+@dataclass(frozen=True)
+class Compilation:
+    """A kernel on its way from an expression to C."""
+
+    expression: str
+    layouts: dict
+    options: Options
+    space: object = None  # spf.IterationSpace
+    order: tuple | None = None
+    tensors: dict = field(default_factory=dict)  # name -> (layout, placement names, is_output), ABI order
+    reports: list = field(default_factory=list)  # of find synthesis, one per find site
+    sites: list = field(default_factory=list)  # (FindSite, its calls), one per find site
+    variant_scans: list = field(default_factory=list)  # per variant, one Scan per statement
+    combinations: list = field(default_factory=list)  # per variant, the find templates by site
+    dependences: list = field(default_factory=list)  # explain()'s lines on parallel loops
+    kernels: list = field(default_factory=list)  # per variant, its C function
+    source: str = ""
+    header: str = ""
+
+    @property
+    def statements(self) -> list:
+        return self.space.statements
+
+    @property
+    def digest(self) -> str:
+        """Names the C functions: the same for the same expression, layouts and options."""
+        options = self.options
+        text = (f"{self.expression}|{sorted((k, v[0].spec) for k, v in self.tensors.items())}|"
+                f"{options.share or None}|{options.find}|{list(self.order) if self.order else None}|"
+                f"{options.parallel}|{options.recipe}")
+        return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+# ----------------------------------------------------------------------------- the passes
+
+
+def build_space(compilation: Compilation) -> Compilation:
+    """The iteration space of each statement (tiled as the recipe says) and the tensors
+    in the order of the C ABI."""
+    options = compilation.options
+    space = iteration_space(compilation.expression, compilation.layouts, share=options.share or None)
+    order = options.order
+    recipe = options.recipe
+    if recipe is not None and recipe.tiles:
+        space.statements[0] = tile_space(space.statements[0], recipe.tiles)
+        order = order or tuple(recipe.variables)
+    tensors: dict = {}
+    for statement_space in space.statements:
+        for name, placement in statement_space.placements.items():
+            is_output = name == space.expression.output.tensor
+            tensors.setdefault(name, (placement.layout, dict(placement.names), is_output))
+    return dataclasses.replace(compilation, space=space, order=order,
+                               tensors=parameter_order(space.expression, tensors))
+
+
+def synthesize_finds(compilation: Compilation) -> Compilation:
+    """Scan each statement in the loop order, proving a template for every find."""
+    options, recipe = compilation.options, compilation.options.recipe
+    reports: list[FindReport] = []
+    sites: list = []
+    scans = []
+    used_targets: set[str] = set()
+    for statement_space in compilation.statements:
+        calls = statement_space.set.call_table
+        tensor_of = {p: name for name, placement in statement_space.placements.items() for p in placement.physical}
+
+        def choose(site, calls=calls, statement_space=statement_space, tensor_of=tensor_of):
+            if recipe:
+                used_targets.update(t for t, _ in recipe.finds
+                                    if t == site.variable or t == tensor_of.get(site.variable))
+            policy = (recipe.find_policy(site.variable, tensor_of) if recipe else None) or options.find
+            report = synthesize(site, calls, statement_space.properties, allowed_templates(policy),
+                                every_variant=policy == "auto", keyable=set(statement_space.indices))
+            reports.append(report)
+            sites.append((site, calls))
+            refuse_unproven(report, policy)
+            return report.chosen
+
+        try:
+            scans.append(scan(statement_space, compilation.order, choose))
+        except ScanError as error:
+            if recipe is not None and recipe.order is not None:
+                raise RecipeError(f"permute({', '.join(recipe.order)}) cannot be scanned: {error}") from None
+            raise
+    if recipe is not None:
+        unused = [f"find({t!r}, {template!r})" for t, template in recipe.finds if t not in used_targets]
+        if unused:
+            raise RecipeError(f"{', '.join(unused)}: no find searches that tensor's positions in this "
+                              "loop order (its positions are looped over or assigned)")
+    return dataclasses.replace(compilation, reports=reports, sites=sites, variant_scans=[scans],
+                               combinations=[tuple(r.chosen for r in reports)])
+
+
+def enumerate_variants(compilation: Compilation) -> Compilation:
+    """One loop nest per combination of proven templates (find="auto" keeps them all;
+    the run time picks one per call), the statically preferred first."""
+    reports = compilation.reports
+    valid = [variant_templates(r) if len(r.valid) > 1 else [r.chosen] for r in reports]
+    combinations = variants(valid)
+    if combinations == compilation.combinations:
+        return compilation
+
+    def rescan(choices):
+        queue = list(choices)
+        return [scan(s, compilation.order, lambda site: queue.pop(0)) for s in compilation.statements]
+
+    first = compilation.variant_scans[0] if combinations[0] == compilation.combinations[0] \
+        else rescan(combinations[0])
+    variant_scans = [first] + [rescan(choices) for choices in combinations[1:]]
+    return dataclasses.replace(compilation, variant_scans=variant_scans, combinations=combinations)
+
+
+def parallelize(compilation: Compilation) -> Compilation:
+    """Mark the parallel loops (codegen.parallel decides which, and why not others)."""
+    output = compilation.space.expression.output.tensor
+    output_array = None
+    if output in compilation.tensors:
+        layout, mapping, _ = compilation.tensors[output]
+        output_array = mapping[layout.values_field]
+    options = compilation.options
+    tested = mark_parallel_loops(compilation.statements, compilation.variant_scans, output_array,
+                                 options.recipe, options.parallel)
+    return dataclasses.replace(compilation, dependences=tested)
+
+
+def guard_tiles(compilation: Compilation) -> Compilation:
+    """Fig. 8's tile guards around linear finds over tiled, monotone arrays."""
+    recipe = compilation.options.recipe
+    if recipe is not None:
+        properties = compilation.statements[0].properties
+        for variable, _ in recipe.tiles:
+            for group in compilation.variant_scans:
+                add_tile_guard(group[0].nodes, variable, compilation.sites, properties)
+    return compilation
+
+
+def remove_dead_code(compilation: Compilation) -> Compilation:
+    """Drop the assignments nothing reads."""
+    for group in compilation.variant_scans:
+        for scanned in group:
+            scanned.nodes = remove_dead_assignments(scanned.nodes)
+    return compilation
+
+
+def emit(compilation: Compilation) -> Compilation:
+    """One C function per variant, in one library source with its header."""
+    statements = compilation.statements
+    names = kernel_names(statements, [s for group in compilation.variant_scans for s in group])
+    ranges = array_ranges(statements)
+    zero = not compilation.space.expression.accumulate
+    digest = compilation.digest
+    several = len(compilation.variant_scans) > 1
+    kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if several else ""), group,
+                               [s.statement for s in statements], compilation.tensors, names, ranges, zero)
+               for k, group in enumerate(compilation.variant_scans)]
+    source, header = library_source(kernels, f"SPF_KERNEL_{digest.upper()}_H")
+    return dataclasses.replace(compilation, kernels=kernels, source=source, header=header)
+
+
+PASSES = (build_space, synthesize_finds, enumerate_variants, parallelize, guard_tiles, remove_dead_code, emit)
+
+
+def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
+    """The callable kernel of a compilation that went through every pass."""
+    models = [SiteModel([(f.variable, f.lower, f.upper) for f in site.outer
+                         if f.kind in ("loop", "find") and f.variable],
+                        site.lower, site.upper, site.call, calls) for site, calls in compilation.sites]
+    statements = compilation.statements
+    return Kernel(compilation.expression, list(statements), compilation.variant_scans[0], compilation.reports,
+                  compilation.kernels, compilation.combinations, models, compilation.source,
+                  compilation.header, compilation.tensors, compilation.space.expression.output.tensor,
+                  list(compilation.options.flags), array_ranges(statements), seconds, compilation.dependences)
+
+
+# ----------------------------------------------------------------------------- the entry point
+
+
+def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
+                   parallel: bool = False, schedule=None, order=None, flags=None) -> Kernel:
+    """Compile ``expression`` for the given layouts (see ``spf.compile``)."""
+    if find not in FIND_POLICIES:
+        raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
+    from spf.autoscheduler.api import AutoSchedule, Candidate
+    if isinstance(schedule, AutoSchedule):
+        raise SpfError("schedule= takes one candidate: pass autoschedule(...).select(**tensors) "
+                       "(or .default() when the sizes are unknown)")
+    if isinstance(schedule, Candidate):
+        from spf.autoscheduler.problem import make_problem
+        if make_problem(expression, layouts, share) != schedule.problem:
+            raise SpfError("the autoscheduled candidate was made for another expression, layouts or share: "
+                           f"{schedule.problem.expression!r}")
+        if order is not None:
+            raise SpfError("order= does not apply to an autoscheduled candidate (its tree fixes the loops)")
+        from .fused import compile_schedule
+        return compile_schedule(schedule, find=find, parallel=parallel, flags=flags)
+    recipe = None
+    if schedule is not None:
+        if not isinstance(schedule, Recipe):
+            raise SpfError(f"schedule must be a recipe (spf.recipe(...)), got {type(schedule).__name__}")
+        recipe = schedule
+        if recipe.expression != expression or recipe.layout_map != dict(layouts) \
+                or recipe.share_map != dict(share or {}):
+            raise RecipeError("the recipe was made for another expression, layouts or share: "
+                              f"{recipe.expression!r} with {recipe.layout_map}")
+        if order is not None and recipe.order is not None:
+            raise RecipeError("give the loop order either as order= or in the recipe, not both")
+        order = order or recipe.order
+    options = Options(find, dict(share or {}), parallel, tuple(order) if order else None, recipe,
+                      tuple(flags or CFLAGS))
+    started = time.perf_counter()
+    compilation = Compilation(expression, layouts, options)
+    for step in PASSES:
+        compilation = step(compilation)
+    return to_kernel(compilation, time.perf_counter() - started)
