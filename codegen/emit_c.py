@@ -194,6 +194,10 @@ class Emitter:
         self.epilogue: list = []  # frees before returning
         self.counter = 0
         self.accumulator: str | None = None  # a register sum standing for the output entry
+        self.accumulated: str | None = None  # set when the register sum received a term (exact writes)
+        # Inside a parallel loop without a reduction every write must be one of the space's
+        # updates: the dependence test proved those apart, not writes of a zero sum.
+        self.exact_writes = False
         self.atomic = False  # inside a loop parallelised with atomic updates
         self.output_extent: tuple | None = None  # output array name and its length (C expression)
 
@@ -224,14 +228,17 @@ class Emitter:
             target = None if node.parallel or self.accumulator else _fixed_target(node)
             if target is not None:
                 self.accumulator = self.fresh("sum")
+                self.accumulated = self.fresh("added") if self.exact_writes else None
+            added = self.accumulated
             variable = names.name(node.variable)
             init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
             test = binary("<=", ident(variable), upper_bound(node.upper, names))
-            atomic_before = self.atomic
+            atomic_before, exact_before = self.atomic, self.exact_writes
             self.atomic = self.atomic or node.reduction == "atomic"
+            self.exact_writes = self.exact_writes or (node.parallel and node.reduction is None)
             thread_state = self.nodes(node.thread_state)  # names the states the body uses
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(self.nodes(node.body)))
-            self.atomic = atomic_before
+            self.atomic, self.exact_writes = atomic_before, exact_before
             clause = self._schedule_clause(node) + self._reduction_clause(node)
             if node.parallel and node.reduction == "privatize" and not self.scalar_output:
                 return self._privatized(node, thread_state, loop)
@@ -243,13 +250,16 @@ class Emitter:
             if target is None:
                 return [loop]
             # the output position does not change inside the loop: sum in a register
-            total, self.accumulator = self.accumulator, None
-            return [declare(total, "double", const(0.0)), loop,
-                    self._update(self._output_reference(target), ident(total))]
+            total, self.accumulator, self.accumulated = self.accumulator, None, None
+            update = self._update(self._output_reference(target), ident(total))
+            if added is None:
+                return [declare(total, "double", const(0.0)), loop, update]
+            return [declare(total, "double", const(0.0)), declare(added, "int", const(0)), loop,
+                    c_ast.If(ident(added), update, None)]
         if isinstance(node, Find):
             return self.find(node)
         if isinstance(node, Compute):
-            return [self.compute(node)]
+            return self.compute(node)
         if isinstance(node, StateInit):
             return self.state_init(node)
         if isinstance(node, Block):
@@ -399,7 +409,7 @@ class Emitter:
         slice_ = binary("+", ident(storage), binary("*", call("spf_thread"), length))
         return [declare(name, INDEX, slice_, pointer=True)]
 
-    def compute(self, node: Compute):
+    def compute(self, node: Compute) -> list:
         names = self.names
         product = None
         for array, indices, dimensions in node.factors:
@@ -408,10 +418,11 @@ class Emitter:
         if node.coefficient != 1.0:
             product = binary("*", const(float(node.coefficient)), product)
         if node.output is None:
-            return assign(ident(f"{node.scalar_output}_sum"), product, "+=")
+            return [assign(ident(f"{node.scalar_output}_sum"), product, "+=")]
         if self.accumulator:
-            return assign(ident(self.accumulator), product, "+=")
-        return self._update(self._output_reference(node), product)
+            added = [assign(ident(self.accumulated), const(1))] if self.accumulated else []
+            return [assign(ident(self.accumulator), product, "+=")] + added
+        return [self._update(self._output_reference(node), product)]
 
     def _update(self, target, value):
         """``target += value``, atomically inside a loop parallelised with atomics."""

@@ -9,7 +9,8 @@ to its threads, and the loops that cannot be made safe stay serial, saying why.
    finds across the parallel loop) equals scipy with two threads on inputs that span
    many chunks, call after call.
 2. Writes the dependence test does not cover keep a loop serial: a fused kernel's
-   temporary zeroed outside the loop.
+   temporary zeroed outside the loop.  Inside a parallel loop every write is one of the
+   space's updates (a register sum is written back only if it received a term).
 3. ``explain()`` says which loop runs in parallel, or that none does.
 """
 
@@ -146,6 +147,24 @@ def test_spmspm_every_layout_pair_and_find_in_parallel(find, openmp_threads):
 
 
 # ============================================================================= 2. shared writes
+
+
+def test_a_register_sum_is_written_back_only_when_it_received_a_term(openmp_threads):
+    # the loop over B's groups is parallel (one group matches each output entry); the sum
+    # over pBk is kept in a register and written after the loop: a write of a zero sum from
+    # a group that does not match would race with the one that does
+    rng = np.random.default_rng(1)
+    B = np.zeros((40, 200))
+    for i in range(40):
+        for group in range(50):
+            B[i, 4 * group + rng.choice(4, 2, replace=False)] = rng.integers(1, 4, 2)
+    x = rng.integers(1, 4, 200).astype(float)
+    layouts = {"B": "WARP24", "x": "Dense", "A": "WARP24"}
+    r = spf.recipe("A(i,j) = B(i,j) * x(j)", layouts, share={"A": "B"})
+    r = r.permute("px0", "pAi", "pBi", "pAg", "pBg", "pAk", "pBk", "i", "j").parallelize("pBg")
+    k = spf.compile("A(i,j) = B(i,j) * x(j)", layouts, share={"A": "B"}, find="linear", schedule=r)
+    assert re.search(r"if \(added_\d+\)\n\s*A_val\[", k.c_source)
+    assert_every_variant(k, B * x, B=B, x=x)
 
 
 def test_a_temporary_zeroed_outside_the_loop_is_a_shared_write():
