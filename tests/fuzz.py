@@ -63,6 +63,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, help="runs of each parallel kernel variant (races are intermittent)")
     parser.add_argument("--timeout", type=float, default=90.0,
                         help="seconds without progress (a compile, a kernel run) before a worker is stopped")
+    parser.add_argument("--no-load", action="store_true",
+                        help="no busy process beside the workers (races then show far less often)")
     parser.add_argument("--family", help="only expression families matching this regular expression")
     parser.add_argument("--reproducers", type=Path, default=Path("fuzz-failures.md"),
                         help="where to write the failures and their reproducers (default fuzz-failures.md)")
@@ -86,7 +88,7 @@ def main(argv=None) -> int:
 
     print(f"{len(cases)} kernels x {data_per_kernel} data sets, seed {seed}, {options.jobs} workers x "
           f"{options.threads} OpenMP threads, {repeats} runs per parallel variant", flush=True)
-    with WorkerPool(options.jobs, {"OMP_NUM_THREADS": str(options.threads)}) as pool:
+    with WorkerPool(options.jobs, {"OMP_NUM_THREADS": str(options.threads)}, load=not options.no_load) as pool:
         tally = run_cases(cases, repeats=repeats, timeout=options.timeout, pool=pool, progress=progress)
         summary = tally.summary()
         print(summary)

@@ -18,7 +18,7 @@ output shares its sparsity).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -240,7 +240,7 @@ def kernel_specs(draw) -> KernelSpec:
                       schedule=schedule, schedule_seed=draw(st.integers(0, 2**31 - 1)), small=family.small)
 
 
-def _index_classes(kernel: KernelSpec) -> list[list[str]]:
+def index_classes(kernel: KernelSpec) -> list[list[str]]:
     """Indices that must have equal extents: LOWER_TRI is square, a shared output has its source's shape."""
     statement, inputs = accesses(kernel.expression)
     indices = list(dict.fromkeys([i for ind in inputs.values() for i in ind] + list(statement.output.indices)))
@@ -301,7 +301,7 @@ def data_specs(draw, kernel: KernelSpec) -> DataSpec:
     else:
         ranges, densities = {}, DENSITIES[size]
     extents = {}
-    for members in _index_classes(kernel):
+    for members in index_classes(kernel):
         low, high = ranges.get(members[0], SIZES.get(size, (1, 12)))
         if size != "large" and members[0] in kernel.small:
             low, high = min(low, 2), min(high, 6)
@@ -558,7 +558,3 @@ def stored_mask(tensor: spf.Tensor, shape: tuple) -> np.ndarray:
         inside = np.all((coords >= 0) & (coords < np.asarray(shape)), axis=1)
         mask[tuple(coords[inside].T)] = True
     return mask
-
-
-def with_plan(kernel: KernelSpec, plan: tuple) -> KernelSpec:
-    return replace(kernel, plan=plan)

@@ -24,11 +24,12 @@ Everything but ``ok``, ``refused`` and ``slow`` is a failure.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import multiprocessing
 import os
 import re
+import subprocess
+import sys
 import time
 import traceback
 from collections import Counter
@@ -39,8 +40,8 @@ from pathlib import Path
 import numpy as np
 
 import spf
-from fuzz_cases import (UNSORTED, Case, DataSpec, KernelSpec, accesses, compile_options, einsum_terms, make_data,
-                        plan_schedule)
+from fuzz_cases import (UNSORTED, Case, DataSpec, KernelSpec, accesses, compile_options, einsum_terms,
+                        index_classes, make_data, plan_schedule)
 
 CLASSES = ("ok", "refused", "slow", "wrong", "crash", "hang", "exception", "compile", "run-error")
 FAILURES = CLASSES[3:]
@@ -75,9 +76,11 @@ def report(progress) -> None:
         _connection.send(("progress", progress))
 
 
-def _serve(connection) -> None:
+def _serve(connection, cpus) -> None:
     global _connection
     _connection = connection
+    if cpus:
+        os.sched_setaffinity(0, cpus)  # OpenMP's threads, created later, inherit it
     while True:
         try:
             task = connection.recv()
@@ -95,19 +98,25 @@ def _serve(connection) -> None:
 @dataclass
 class Outcome:
     """How a task ended: ``done`` (``value``), ``error`` (the harness failed: ``value`` is a
-    traceback), ``died`` (``exitcode``) or ``timeout``; ``progress``: the last report."""
+    traceback), ``died`` (``exitcode``) or ``timeout``; ``reports``: what it reported, in order."""
 
     kind: str
     value: object = None
     exitcode: int | None = None
-    progress: object = None
+    reports: list = field(default_factory=list)
     seconds: float = 0.0
+
+    @property
+    def progress(self):
+        """The last report, naming what the task was doing."""
+        return self.reports[-1] if self.reports else None
 
 
 class _Worker:
-    def __init__(self, context, environment: dict):
+    def __init__(self, context, environment: dict, cpus):
+        self.cpus = cpus
         self.connection, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child,), daemon=True)
+        self.process = context.Process(target=_serve, args=(child, cpus), daemon=True)
         saved = {name: os.environ.get(name) for name in environment}
         os.environ.update(environment)  # a spawned child starts with the parent's environment
         try:
@@ -138,16 +147,39 @@ class _Worker:
         return self.process.exitcode
 
 
+def cpu_groups(count: int, size: int) -> list[set[int]]:
+    """``count`` sets of ``size`` CPUs this process may use, consecutive, wrapping around
+    when there are fewer than ``count * size``."""
+    cpus = sorted(os.sched_getaffinity(0))
+    size = min(size, len(cpus))
+    return [{cpus[(n * size + k) % len(cpus)] for k in range(size)} for n in range(count)]
+
+
 class WorkerPool:
     """``size`` spawned worker processes (no OpenMP or lock state inherited from the parent)
     with ``environment`` set before they start; a worker is replaced after it dies, hangs
-    or has run ``tasks_per_worker`` tasks (compiled kernels stay loaded in a process)."""
+    or has run ``tasks_per_worker`` tasks (compiled kernels stay loaded in a process).
 
-    def __init__(self, size: int, environment: dict | None = None, tasks_per_worker: int = 150):
+    With ``load`` (Linux), each worker is bound to as many CPUs as it has OpenMP threads,
+    and a busy process runs on each such group of CPUs.  Threads race only when they
+    interleave at the wrong moment: on an idle machine a small kernel's threads barely
+    overlap and a race shows once in many runs; preempted by another busy process, the
+    same race shows in most runs (and on a machine of any size).
+    """
+
+    def __init__(self, size: int, environment: dict | None = None, tasks_per_worker: int = 150,
+                 load: bool = True):
         self.context = multiprocessing.get_context("spawn")
         self.environment = dict(environment or {})
         self.tasks_per_worker = tasks_per_worker
-        self.workers = [_Worker(self.context, self.environment) for _ in range(size)]
+        threads = int(self.environment.get("OMP_NUM_THREADS", os.environ.get("OMP_NUM_THREADS", "2")))
+        load = load and hasattr(os, "sched_setaffinity")
+        self.groups = cpu_groups(size, threads) if load else [None] * size
+        self.loads = []
+        for cpus in {frozenset(g) for g in self.groups if g}:
+            self.loads.append(subprocess.Popen(
+                [sys.executable, "-c", f"import os; os.sched_setaffinity(0, {set(cpus)!r})\nwhile True: pass"]))
+        self.workers = [_Worker(self.context, self.environment, cpus) for cpus in self.groups]
 
     def run(self, tasks, timeout: float):
         """Run ``(function, arguments)`` tasks; yield ``(index, Outcome)`` as they end.
@@ -160,45 +192,49 @@ class WorkerPool:
                 if worker.current is None and position < len(tasks):
                     if worker.tasks >= self.tasks_per_worker:
                         worker.stop()
-                        worker = self.workers[n] = _Worker(self.context, self.environment)
+                        worker = self.workers[n] = _Worker(self.context, self.environment, worker.cpus)
                     worker.connection.send(tasks[position])
-                    worker.current = [position, time.monotonic(), None, time.monotonic()]
+                    worker.current = [position, time.monotonic(), [], time.monotonic()]
                     worker.tasks += 1
                     busy[worker.connection] = worker
                     position += 1
             for connection in wait(list(busy), timeout=1.0):
                 worker = busy[connection]
-                index, started, progress, _ = worker.current
+                index, started, reports, _ = worker.current
                 try:
                     kind, value = connection.recv()
                 except (EOFError, OSError):
                     exitcode = worker.stop(kill=True)
-                    yield index, Outcome("died", exitcode=exitcode, progress=progress,
+                    yield index, Outcome("died", exitcode=exitcode, reports=reports,
                                          seconds=time.monotonic() - started)
                     self._replace(worker, busy)
                     continue
                 if kind == "progress":
-                    worker.current[2] = value
+                    reports.append(value)
                     worker.current[3] = time.monotonic()
                     continue
                 worker.current = None
                 del busy[connection]
-                yield index, Outcome(kind, value, progress=progress, seconds=time.monotonic() - started)
+                yield index, Outcome(kind, value, reports=reports, seconds=time.monotonic() - started)
             now = time.monotonic()
             for worker in list(busy.values()):
-                index, started, progress, last = worker.current
+                index, started, reports, last = worker.current
                 if now - last > timeout:
                     worker.stop(kill=True)
-                    yield index, Outcome("timeout", progress=progress, seconds=now - started)
+                    yield index, Outcome("timeout", reports=reports, seconds=now - started)
                     self._replace(worker, busy)
 
     def _replace(self, worker: _Worker, busy: dict) -> None:
         busy.pop(worker.connection, None)
-        self.workers[self.workers.index(worker)] = _Worker(self.context, self.environment)
+        self.workers[self.workers.index(worker)] = _Worker(self.context, self.environment, worker.cpus)
 
     def close(self) -> None:
         for worker in self.workers:
             worker.stop()
+        for process in self.loads:
+            process.kill()
+            process.wait()
+        self.loads = []
 
     def __enter__(self):
         return self
@@ -313,6 +349,7 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
     (each repetition of a parallel kernel separately); the classes are in ``CLASSES``."""
     report(("compile", first))
     plan, compiled, error = _compiled(kernel)
+    report(("plan", plan))
     results: dict[int, Result] = {}
     if error is not None:
         result = _failure(error, "refused")
@@ -327,6 +364,7 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
         except Exception as error:
             results[n] = _failure(error, "run-error")
             results[n].message = "making the data: " + results[n].message
+            report(("result", n, results[n]))
             continue
         result = Result("ok", variants=len(functions), parallel_c=parallel_c)
         for variant, function in enumerate(functions):
@@ -356,6 +394,7 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
                 continue
             break
         results[n] = result
+        report(("result", n, result))  # kept by the parent if the worker dies later
     return Checked(plan, results, built=True)
 
 
@@ -477,7 +516,8 @@ def run_cases(cases: list[Case], jobs: int = 2, repeats: int = 3, timeout: float
                     else:
                         record(case, smaller, outcome.value.plan, result)
                 else:
-                    stage = outcome.progress or ("compile", 0)
+                    stages = [r for r in outcome.reports if r[0] in ("compile", "data", "run")]
+                    stage = stages[-1] if stages else ("compile", 0)
                     kind = "crash" if outcome.kind == "died" else "hang"
                     record(case, original if kind == "hang" else smaller, None,
                            Result(kind, message if kind == "hang" else _stage_message(outcome, stage, timeout),
@@ -496,20 +536,27 @@ def run_cases(cases: list[Case], jobs: int = 2, repeats: int = 3, timeout: float
                         tally.kernels["refused"] += 1
                     else:
                         tally.kernels["failed"] += 1
-            else:  # died or stalled
-                stage = outcome.progress or ("compile", first)
+            else:  # died or stalled: keep what it reported, then the rest in a new worker
+                plans = [r[1] for r in outcome.reports if r[0] == "plan"]
+                plan = plans[0] if plans else None
+                for report_ in outcome.reports:
+                    if report_[0] == "result":
+                        record(case, data[report_[1]], plan, report_[2])
+                stages = [r for r in outcome.reports if r[0] in ("compile", "data", "run")]
+                stage = stages[-1] if stages else ("compile", first)
                 message = _stage_message(outcome, stage, timeout)
                 kind = "crash" if outcome.kind == "died" else "hang"
+                if first == 0:
+                    tally.kernels["failed" if stage[0] == "compile" else "built"] += 1
                 if stage[0] == "compile":
                     for n in range(first, len(data)):
                         record(case, data[n], None, Result(kind, message))
-                    tally.kernels["failed"] += first == 0
                 else:
                     at = stage[1]
                     variant = stage[2] if stage[0] == "run" else None
                     rest = data[at + 1:]
                     if kind == "crash":
-                        record(case, data[at], None, Result(kind, message, variant=variant))
+                        record(case, data[at], plan, Result(kind, message, variant=variant))
                     else:
                         retries[len(tasks)] = (owners[index], data[at], message)
                         tasks.append((check, (case.kernel, (_quartered(data[at]),), repeats, 0)))
@@ -573,8 +620,7 @@ def _smaller_data(data: DataSpec, kernel: KernelSpec) -> list[DataSpec]:
     candidates = []
     if any(e > 1 for e in extents.values()):
         candidates.append(replace(data, extents=tuple((i, max(1, e // 2)) for i, e in data.extents)))
-    from fuzz_cases import _index_classes
-    for members in _index_classes(kernel):
+    for members in index_classes(kernel):
         if extents[members[0]] > 1:
             smaller = {**extents, **{i: max(1, extents[i] // 2) for i in members}}
             candidates.append(replace(data, extents=tuple(sorted(smaller.items()))))
@@ -613,7 +659,8 @@ def minimize(failure: Failure, pool: WorkerPool, repeats: int, timeout: float, b
                 return found
         return None
 
-    data_matters = not at_compile_time(failure.result)
+    # races show on data that keeps the threads busy: a parallel kernel keeps its data
+    data_matters = not at_compile_time(failure.result) and not failure.result.parallel_c
     improved = True
     while improved and budget > 0:
         improved = False
@@ -722,14 +769,21 @@ def reproducer(failure: Failure) -> str:
         lines.append(f"mask = np.zeros(expected.shape, bool); c = {source}.stored()[0]")
         lines.append("mask[tuple(c[np.all(c < expected.shape, axis=1)].T)] = True; expected = expected * mask")
     arguments = ", ".join(f"{t}={t}" for t in inputs)
-    times = 10 if result.parallel_c else 1
     variant = result.variant if result.variant is not None else 0
-    lines.append(f"for attempt in range({times}):" if times > 1 else "if True:")
-    lines.append(f"    run = k.bind({arguments})")
+    body = [f"run = k.bind({arguments})"]
     if result.variants > 1:
-        lines.append(f"    run.function = k._functions[{variant}]  # variant {variant} of {result.variants}: "
-                     f"{result.choices}")
-    lines.append("    got = run(); got = got.to_dense() if isinstance(got, spf.Tensor) else np.asarray(got)")
-    lines.append("    print(np.abs(got - expected).max())")
+        body.append(f"run.function = k._functions[{variant}]  # variant {variant} of {result.variants}: "
+                    f"{result.choices}")
+    body += ["got = run(); got = got.to_dense() if isinstance(got, spf.Tensor) else np.asarray(got)",
+             "print(np.abs(got - expected).max())"]
+    if result.parallel_c:
+        # threads race when they are preempted mid-loop: another busy process makes that happen
+        lines += ["import subprocess, sys",
+                  "load = subprocess.Popen([sys.executable, '-c', 'while True: pass'])  # races show under load",
+                  "for attempt in range(20):"]
+        lines += ["    " + line for line in body]
+        lines.append("load.kill()")
+    else:
+        lines += body
     return "\n".join(lines)
 
