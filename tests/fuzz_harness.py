@@ -276,7 +276,6 @@ class Checked:
     plan: tuple | None
     results: dict
     built: bool = False
-    c_source: str = ""
 
 
 def is_compile_failure(error: Exception) -> bool:
@@ -299,6 +298,12 @@ def _failure(error: BaseException, spf_kind: str) -> Result:
         kind = "compile" if is_compile_failure(error) else spf_kind
         return Result(kind, str(error))
     return Result("exception", f"{type(error).__name__}: {error}", _where(error))
+
+
+def _variant_choices(compiled, variant: int) -> str:
+    """The find templates of a variant (a fused kernel has one variant: its reports' choices)."""
+    choices = compiled.variant_choices[variant] or tuple(r.chosen for r in compiled.reports)
+    return describe_choices(choices)
 
 
 def describe_choices(choices) -> str:
@@ -378,7 +383,7 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
                 except Exception as error:
                     failed = _failure(error, "run-error")
                     result = replace(failed, variant=variant, variants=len(functions), parallel_c=parallel_c,
-                                     choices=describe_choices(compiled.variant_choices[variant]), runs=attempt + 1)
+                                     choices=_variant_choices(compiled, variant), runs=attempt + 1)
                     break
                 error_value = compare(got, prepared.expected, prepared.scale)
                 result.runs += 1
@@ -388,8 +393,9 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
             else:
                 if wrong and result.kind == "ok":
                     result = replace(result, kind="wrong", max_error=worst, wrong_runs=wrong, variant=variant,
-                                     choices=describe_choices(compiled.variant_choices[variant]),
-                                     message=f"wrong in {wrong} of {runs} runs" if worst != math.inf
+                                     choices=_variant_choices(compiled, variant),
+                                     message=f"wrong in {wrong} of {runs} runs, largest error {worst:.3g} "
+                                     "of the terms' magnitude" if worst != math.inf
                                      else "result of the wrong shape")
                 continue
             break
@@ -416,7 +422,7 @@ class Failure:
 @dataclass
 class Tally:
     cases: Counter = field(default_factory=Counter)  # class -> (kernel, data) cases
-    kernels: Counter = field(default_factory=Counter)  # "specs", "built", "refused", "crashed"...
+    kernels: Counter = field(default_factory=Counter)  # "specs", "built", "refused", "failed", "distinct C"
     runs: int = 0  # kernel calls compared with the oracle
     refusals: Counter = field(default_factory=Counter)  # first line of each refusal
     failures: list = field(default_factory=list)
