@@ -113,6 +113,7 @@ FAMILIES = (
     Family("tttp", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)", {"T": ("CSF3", "CSF3_DENSE_LAST", "COO3"),
            "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",)),
     Family("ttv4", "A(i,j,k) = B(i,j,k,l) * c(l)", {"B": TENSORS4, "c": VECTORS, "A": DENSE}),
+    Family("inner4", "a = B(i,j,k,l) * C(i,j,k,l)", {"B": TENSORS4, "C": TENSORS4}),
     # an output layout that needs assembly (no share): a refusal, never a crash
     Family("sparse-output", "y(i) = A(i,j) * x(j)", {"A": MATRICES, "x": VECTORS, "y": ("SV", "SV_UNSORTED")}),
     # autoscheduled fused kernels (SparseAuto's kernels; several sparse operands co-iterated by finds)
@@ -130,6 +131,9 @@ FAMILIES = (
            autoschedule=True),
     Family("fused-TTMc", "S(i,r,s) = T(i,j,k) * U(j,r) * V(k,s)",
            {"T": ("CSF3",), "U": DENSE, "V": DENSE, "S": DENSE}, small=("r", "s"), autoschedule=True),
+    Family("fused-TTMc4", "S(i,r,s,t) = T(i,j,k,l) * U(j,r) * V(k,s) * W(l,t)",
+           {"T": ("CSF4",), "U": DENSE, "V": DENSE, "W": DENSE, "S": DENSE}, small=("r", "s", "t"),
+           autoschedule=True),
     Family("fused-TTTP", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)",
            {"T": ("CSF3",), "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",),
            autoschedule=True),
@@ -213,9 +217,14 @@ def accesses(expression: str) -> tuple[spf.Statement, dict]:
 @st.composite
 def kernel_specs(draw) -> KernelSpec:
     family = draw(st.sampled_from(FAMILIES))
+    statement, inputs = accesses(family.expression)
+    orders = {**{tensor: len(indices) for tensor, indices in inputs.items()},
+              statement.output.tensor: len(statement.output.indices)}
     layouts = {}
     for tensor, pool in family.pools.items():
         name = draw(st.sampled_from(pool))
+        if name == "Dense" and draw(st.booleans()):
+            name = f"Dense{orders[tensor]}"  # the family's member, named
         block = (draw(st.integers(1, 4)), draw(st.integers(1, 4))) if name == "BCSR" else (2, 2)
         layouts[tensor] = layout_spec(name, *block)
     for output, source in family.share:
