@@ -650,8 +650,12 @@ def _simpler_kernels(kernel: KernelSpec, plan: tuple | None) -> list[KernelSpec]
     return candidates
 
 
-def minimize(failure: Failure, pool: WorkerPool, repeats: int, timeout: float, budget: int = 16) -> Failure:
-    """A smaller case that fails the same way (same cause), within ``budget`` re-runs."""
+def minimize(failure: Failure, pool: WorkerPool, repeats: int, timeout: float, budget: int = 16,
+             check=check_kernel) -> Failure:
+    """A smaller case that fails the same way (same kind of failure, same family), within
+    ``budget`` re-runs: without ``parallel``, without each recipe step, with the default
+    schedule or ``find``, then on smaller data (halved extents, integer values); a parallel
+    kernel keeps its data, on which its threads overlap."""
     current = replace(failure, kernel=replace(failure.kernel, plan=failure.plan) if failure.plan is not None
                       else failure.kernel)
     target = failure.cause
@@ -659,7 +663,7 @@ def minimize(failure: Failure, pool: WorkerPool, repeats: int, timeout: float, b
     def attempt(kernel: KernelSpec, data: DataSpec) -> Failure | None:
         nonlocal budget
         budget -= 1
-        tally = run_cases([Case(kernel, (data,))], repeats=repeats, timeout=timeout, pool=pool)
+        tally = run_cases([Case(kernel, (data,))], repeats=repeats, timeout=timeout, pool=pool, check=check)
         for found in tally.failures:
             if found.cause.split(",")[0] == target.split(",")[0] and found.result.kind == failure.result.kind:
                 return found

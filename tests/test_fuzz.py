@@ -7,9 +7,10 @@
 2. The generator: deterministic in its seed, covering every built-in layout, every find
    policy, orders, recipes, autoscheduled candidates and parallel kernels; its data fits
    the layouts (LOWER_TRI, WARP24) and the oracle masks shared outputs.
-3. The harness sees each class of failure: a wrong value, a dead worker, a hung worker,
-   C that does not compile, a refusal; its workers run OpenMP with two threads; its
-   reproducers run.
+3. The harness sees each class of failure: a wrong value, a dead worker (the results
+   before it kept, the data after it run), a hung worker, a slow one, C that does not
+   compile, a refusal; its workers run OpenMP with two threads beside a busy process;
+   minimization drops what a failure does not need; its reproducers run.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -26,7 +28,7 @@ import pytest
 import spf
 from fuzz_cases import FAMILIES, FINDS, Case, DataSpec, KernelSpec, generate, make_data, plan_schedule
 from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, Failure, Result, WorkerPool, check_kernel, compare,
-                          openmp_threads, report, reproducer, run_cases)
+                          minimize, openmp_threads, report, reproducer, run_cases)
 from fuzz import group_failures
 
 SHORT = PROFILES["short"]
@@ -200,6 +202,26 @@ def test_a_kernel_that_stalls_on_large_data_but_is_right_on_smaller_data_is_slow
     large = DataSpec((("i", 12), ("j", 14)), 0.5, seed=3)
     tally = run_cases([Case(SPMV, (large, TWO_DATA_SETS[0]))], pool=pool, timeout=3, check=_stall_on_large_data)
     assert (tally.cases["slow"], tally.cases["ok"], tally.skipped) == (1, 1, 0) and not tally.failures
+
+
+def _wrong_when_i_reaches_3(kernel, data, repeats, first):
+    checked = check_kernel(kernel, data, repeats, first)
+    for n in checked.results:
+        if data[n].extent_map["i"] >= 3:
+            checked.results[n] = Result("wrong", "pretend", runs=1, variant=0, variants=1)
+    return checked
+
+
+def test_minimization_drops_what_the_failure_does_not_need(pool):
+    kernel = replace(SPMV, parallel=True, schedule="recipe",
+                     plan=("recipe", (("tile", "pAi", 8), ("parallelize", "pAi_tile", None, "dynamic,32"))))
+    data = DataSpec((("i", 40), ("j", 30)), 0.3, seed=5)
+    failure = run_cases([Case(kernel, (data,))], pool=pool, check=_wrong_when_i_reaches_3).failures[0]
+    smaller = minimize(failure, pool, repeats=1, timeout=60, budget=30, check=_wrong_when_i_reaches_3)
+    assert smaller.kernel.parallel is False and smaller.plan == ()
+    assert 3 <= smaller.data.extent_map["i"] <= 5 and smaller.data.extent_map["j"] == 1 and smaller.data.integers
+    script = reproducer(smaller)
+    assert "parallel" not in script and "make_data" not in script  # small enough to be written out
 
 
 def test_c_that_does_not_compile_is_a_compile_failure_not_a_refusal(tmp_path):
