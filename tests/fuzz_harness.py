@@ -11,10 +11,11 @@ Classes of a (kernel, data) case:
 * ``ok``: every variant, every repetition agrees with the oracle;
 * ``refused``: spf refused the kernel with an SpfError at compile time (its own refusal);
 * ``slow``: a run stalled past the time limit, but the kernel is right on a quarter of the
-  extents (a random loop order can raise a kernel's complexity; not a failure);
+  extents (a random loop order can raise a kernel's complexity; not a failure), or the
+  kernel used up :data:`KERNEL_BUDGET` on earlier data sets and this one went unchecked;
 * ``wrong``: a variant's result differs from the oracle;
 * ``crash``: the worker died (signal or exit) running the case;
-* ``hang``: the case ran past the time limit;
+* ``hang``: a run stalled past the time limit, and stalls again on a quarter of the extents;
 * ``exception``: a public call raised something other than an SpfError;
 * ``compile``: the C of a kernel spf accepted does not compile (an SpfError that says so);
 * ``run-error``: an SpfError while packing valid data or running the kernel.
@@ -46,8 +47,9 @@ from fuzz_cases import (UNSORTED, Case, DataSpec, KernelSpec, accesses, compile_
 CLASSES = ("ok", "refused", "slow", "wrong", "crash", "hang", "exception", "compile", "run-error")
 FAILURES = CLASSES[3:]
 RTOL = 1e-9  # relative to the sum of the absolute values of the terms
+LONG_RUN = 2.0  # seconds: a run this long keeps the threads busy together; it is not repeated
+KERNEL_BUDGET = 240.0  # seconds of runs per kernel; its later data sets are then left unchecked (slow)
 REPOSITORY_TESTS = Path(__file__).resolve().parent
-
 
 
 @dataclass(frozen=True)
@@ -362,7 +364,13 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
     functions = compiled._functions  # one C function per variant of the finds (Kernel.build)
     parallel_c = "#pragma omp parallel" in compiled.c_source
     runs = repeats if parallel_c else 1
+    started = time.monotonic()
     for n in range(first, len(data)):
+        if time.monotonic() - started > KERNEL_BUDGET:
+            results[n] = Result("slow", f"not checked: the kernel ran {KERNEL_BUDGET:.0f} s on the data sets "
+                                "before this one")
+            report(("result", n, results[n]))
+            continue
         report(("data", n))
         try:
             prepared = make_data(kernel, data[n])
@@ -373,13 +381,15 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
             continue
         result = Result("ok", variants=len(functions), parallel_c=parallel_c)
         for variant, function in enumerate(functions):
-            wrong, worst = 0, 0.0
+            wrong, worst, ran = 0, 0.0, 0
             for attempt in range(runs):
                 report(("run", n, variant, attempt))
                 try:
                     bound = compiled.bind(**prepared.inputs)
                     bound.function = function
+                    run_started = time.monotonic()
                     got = bound()
+                    long_run = time.monotonic() - run_started > LONG_RUN
                 except Exception as error:
                     failed = _failure(error, "run-error")
                     result = replace(failed, variant=variant, variants=len(functions), parallel_c=parallel_c,
@@ -387,14 +397,17 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
                     break
                 error_value = compare(got, prepared.expected, prepared.scale)
                 result.runs += 1
+                ran += 1
                 if error_value is None or error_value > RTOL:
                     wrong += 1
                     worst = math.inf if error_value is None else max(worst, error_value)
+                if long_run:
+                    break
             else:
                 if wrong and result.kind == "ok":
                     result = replace(result, kind="wrong", max_error=worst, wrong_runs=wrong, variant=variant,
                                      choices=_variant_choices(compiled, variant),
-                                     message=f"wrong in {wrong} of {runs} runs, largest error {worst:.3g} "
+                                     message=f"wrong in {wrong} of {ran} runs, largest error {worst:.3g} "
                                      "of the terms' magnitude" if worst != math.inf
                                      else "result of the wrong shape")
                 continue
