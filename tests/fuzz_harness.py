@@ -178,9 +178,10 @@ class WorkerPool:
         load = load and hasattr(os, "sched_setaffinity")
         self.groups = cpu_groups(size, threads) if load else [None] * size
         self.loads = []
-        for cpus in {frozenset(g) for g in self.groups if g}:
+        for cpus in {frozenset(g) for g in self.groups if g}:  # busy until this process ends, however it ends
             self.loads.append(subprocess.Popen(
-                [sys.executable, "-c", f"import os; os.sched_setaffinity(0, {set(cpus)!r})\nwhile True: pass"]))
+                [sys.executable, "-c", f"import os; os.sched_setaffinity(0, {set(cpus)!r}); parent = os.getppid()\n"
+                 "while os.getppid() == parent: pass"]))
         self.workers = [_Worker(self.context, self.environment, cpus) for cpus in self.groups]
 
     def run(self, tasks, timeout: float):
