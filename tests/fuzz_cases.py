@@ -1,0 +1,569 @@
+"""Cases of the differential fuzzer (tests/fuzz.py, tests/test_fuzz.py): what users write.
+
+A case is a kernel (:class:`KernelSpec`: expression, layouts, share, find, loop order,
+recipe or autoscheduled candidate, parallel) and a data set (:class:`DataSpec`: the
+extent of each index, a density, a pattern per tensor and a seed).  Hypothesis
+strategies draw them and :func:`generate` runs the strategies under a fixed seed, so a
+seed names the same cases on every run.  Specs are plain frozen data: they cross to
+worker processes and print as reproducers.
+
+A loop order, recipe or candidate is drawn as a seed; :func:`plan_schedule` turns it
+into a concrete plan against the iteration space's variables (in the worker, where a
+refusal or an exception is classified like any other).  :func:`make_data` builds the
+dense arrays and the packed inputs of a data set, and :func:`oracle` the expected
+result with ``numpy.einsum`` (masked by the shared tensor's stored positions when the
+output shares its sparsity).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from hypothesis import strategies as st
+
+import spf
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must treat them as built-ins
+    "CSR64": str(REPOSITORY / "examples" / "layouts" / "CSR64.layout"),
+    "COO3": str(REPOSITORY / "examples" / "layouts" / "COO3.layout"),
+}
+
+VECTORS = ("Dense", "SV", "SV_DEC", "SV_UNSORTED")
+SPARSE_MATRICES = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "LOWER_TRI", "DIA", "ELL",
+                   "WARP24", "CSR64")
+MATRICES = ("Dense",) + SPARSE_MATRICES
+TENSORS3 = ("CSF3", "CSF3_DENSE_LAST", "COO3", "Dense")
+TENSORS4 = ("CSF4", "Dense")
+DENSE = ("Dense",)
+
+FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "linear", "direct")
+RECIPE_TEMPLATES = ("seqiter", "binary", "hashmap", "linear")
+COEFFICIENTS = (2, -1, 0.5, 2.5, -3)
+
+
+@dataclass(frozen=True)
+class Family:
+    """An expression users write, with the layouts each tensor may take.
+
+    ``small``: indices that stay short in large data sets (the rank of a dense factor).
+    ``share``: output -> input whose sparsity it uses (the output takes that input's layout).
+    ``autoschedule``: compile the autoscheduler's candidates instead of orders and recipes.
+    """
+
+    name: str
+    expression: str
+    pools: dict
+    share: tuple = ()
+    small: tuple = ()
+    autoschedule: bool = False
+
+
+FAMILIES = (
+    # SpMV / SpMSpV, and transposed accesses
+    Family("spmv", "y(i) = A(i,j) * x(j)", {"A": MATRICES, "x": VECTORS, "y": DENSE}),
+    Family("spmv", "y(i) = A(i,j) * x(j)", {"A": SPARSE_MATRICES, "x": VECTORS[1:], "y": DENSE}),
+    Family("spmv-transposed", "y(j) = A(i,j) * x(i)", {"A": MATRICES, "x": VECTORS, "y": DENSE}),
+    Family("spmv-transposed", "y(i) = A(j,i) * x(j)", {"A": MATRICES, "x": VECTORS, "y": DENSE}),
+    # SpMSpM with a dense output, over layout pairs
+    Family("spmspm", "C(i,j) = A(i,k) * B(k,j)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("spmspm", "C(i,j) = A(i,k) * B(k,j)", {"A": SPARSE_MATRICES, "B": SPARSE_MATRICES, "C": DENSE}),
+    Family("spmspm-transposed", "C(i,j) = A(k,i) * B(k,j)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("spmspm-transposed", "C(i,j) = A(i,k) * B(j,k)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("spmm", "C(i,k) = A(i,j) * B(j,k)", {"A": SPARSE_MATRICES, "B": DENSE, "C": DENSE}, small=("k",)),
+    # element-wise products and dot products
+    Family("dot", "a = x(i) * y(i)", {"x": VECTORS, "y": VECTORS}),
+    Family("dot3", "a = x(i) * y(i) * z(i)", {"x": VECTORS, "y": VECTORS, "z": VECTORS}),
+    Family("dot3", "a = x(i) * y(i) * z(i)", {"x": ("SV",), "y": ("SV",), "z": ("SV",)}),
+    Family("inner", "a = A(i,j) * B(i,j)", {"A": MATRICES, "B": MATRICES}),
+    Family("inner-transposed", "a = A(i,j) * B(j,i)", {"A": MATRICES, "B": MATRICES}),
+    Family("elementwise", "z(i) = x(i) * y(i)", {"x": VECTORS, "y": VECTORS, "z": DENSE}),
+    Family("elementwise", "C(i,j) = A(i,j) * B(i,j)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("outer", "C(i,j) = x(i) * y(j)", {"x": VECTORS, "y": VECTORS, "C": DENSE}),
+    # diagonals
+    Family("diagonal", "a = A(i,i)", {"A": MATRICES}),
+    Family("diagonal", "y(i) = A(i,i) * x(i)", {"A": MATRICES, "x": VECTORS, "y": DENSE}),
+    Family("diagonal", "a = A(i,i) * x(i)", {"A": MATRICES, "x": VECTORS}),
+    # sums of terms
+    Family("sum", "y(i) = A(i,j) * x(j) + B(i,j) * x(j)", {"A": MATRICES, "B": MATRICES, "x": VECTORS, "y": DENSE}),
+    Family("sum", "y(i) = A(i,j) * x(j) - 2 * B(i,j) * z(j)",
+           {"A": MATRICES, "B": MATRICES, "x": VECTORS, "z": VECTORS, "y": DENSE}),
+    Family("sum", "y(i) = A(i,j) * x(j) + z(i)", {"A": MATRICES, "x": VECTORS, "z": VECTORS, "y": DENSE}),
+    Family("sum", "C(i,j) = A(i,j) + B(i,j)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("sum", "a = x(i) * y(i) + x(i) * z(i)", {"x": VECTORS, "y": VECTORS, "z": VECTORS}),
+    # outputs that share an input's sparsity (SDDMM, masked products)
+    Family("sddmm", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"B": SPARSE_MATRICES, "C": DENSE, "D": DENSE},
+           share=(("A", "B"),), small=("k",)),
+    Family("sddmm", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"B": SPARSE_MATRICES, "C": MATRICES, "D": MATRICES},
+           share=(("A", "B"),)),
+    Family("masked", "C(i,j) = M(i,j) * A(i,k) * B(k,j)", {"M": SPARSE_MATRICES, "A": MATRICES, "B": MATRICES},
+           share=(("C", "M"),)),
+    Family("masked", "A(i,j) = B(i,j) * C(i,j)", {"B": SPARSE_MATRICES, "C": MATRICES}, share=(("A", "B"),)),
+    Family("masked", "A(i,j) = B(i,j) * x(j)", {"B": SPARSE_MATRICES, "x": VECTORS}, share=(("A", "B"),)),
+    # order-3 and order-4 tensors: TTV, TTM, MTTKRP, inner products, TTTP
+    Family("ttv", "A(i,j) = B(i,j,k) * c(k)", {"B": TENSORS3, "c": VECTORS, "A": DENSE}),
+    Family("ttv", "A(i,k) = B(i,j,k) * c(j)", {"B": TENSORS3, "c": VECTORS, "A": DENSE}),
+    Family("ttm", "A(i,j,l) = B(i,j,k) * C(k,l)", {"B": TENSORS3, "C": MATRICES, "A": DENSE}, small=("l",)),
+    Family("mttkrp", "A(i,a) = B(i,j,k) * C(j,a) * D(k,a)", {"B": TENSORS3, "C": DENSE, "D": DENSE, "A": DENSE},
+           small=("a",)),
+    Family("inner3", "a = B(i,j,k) * C(i,j,k)", {"B": TENSORS3, "C": TENSORS3}),
+    Family("tttp", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)", {"T": ("CSF3", "CSF3_DENSE_LAST", "COO3"),
+           "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",)),
+    Family("ttv4", "A(i,j,k) = B(i,j,k,l) * c(l)", {"B": TENSORS4, "c": VECTORS, "A": DENSE}),
+    Family("inner4", "a = B(i,j,k,l) * C(i,j,k,l)", {"B": TENSORS4, "C": TENSORS4}),
+    # an output layout that needs assembly (no share): a refusal, never a crash
+    Family("sparse-output", "y(i) = A(i,j) * x(j)", {"A": MATRICES, "x": VECTORS, "y": ("SV", "SV_UNSORTED")}),
+    # autoscheduled fused kernels (SparseAuto's kernels; several sparse operands co-iterated by finds)
+    Family("fused-K1", "A(i,l) = B(i,j) * C(i,k) * D(j,k) * E(j,l)",
+           {"B": ("CSR", "DCSR", "COO", "CSC"), "C": DENSE, "D": DENSE, "E": DENSE, "A": DENSE},
+           small=("k", "l"), autoschedule=True),
+    Family("fused-K3", "A(i,l) = B(i,j) * C(j,k) * D(j,k) * E(j,l)",
+           {"B": ("CSR", "DCSR"), "C": DENSE, "D": DENSE, "E": DENSE, "A": DENSE}, small=("k", "l"),
+           autoschedule=True),
+    Family("fused-K4", "A(i,l) = B(i,j) * C(j,k) * D(k,l)",
+           {"B": ("CSR", "DCSR", "CSC"), "C": ("Dense", "CSR", "DCSR"), "D": DENSE, "A": DENSE}, small=("l",),
+           autoschedule=True),
+    Family("fused-MTTKRP", "A(i,a) = B(i,j,k) * C(j,a) * D(k,a)",
+           {"B": ("CSF3", "CSF3_DENSE_LAST"), "C": DENSE, "D": DENSE, "A": DENSE}, small=("a",),
+           autoschedule=True),
+    Family("fused-TTMc", "S(i,r,s) = T(i,j,k) * U(j,r) * V(k,s)",
+           {"T": ("CSF3",), "U": DENSE, "V": DENSE, "S": DENSE}, small=("r", "s"), autoschedule=True),
+    Family("fused-TTMc4", "S(i,r,s,t) = T(i,j,k,l) * U(j,r) * V(k,s) * W(l,t)",
+           {"T": ("CSF4",), "U": DENSE, "V": DENSE, "W": DENSE, "S": DENSE}, small=("r", "s", "t"),
+           autoschedule=True),
+    Family("fused-TTTP", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)",
+           {"T": ("CSF3",), "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",),
+           autoschedule=True),
+    Family("fused-SpMSpV-chain", "y(i) = A(i,j) * B(j,k) * x(k)",
+           {"A": ("CSR", "DCSR"), "B": ("CSR", "CSC", "Dense"), "x": ("Dense",), "y": DENSE}, autoschedule=True),
+)
+FAMILY = {f.name: f for f in FAMILIES}
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """Everything ``spf.compile`` is given, with the schedule as a kind and a seed.
+
+    ``schedule``: "default", "order" (a permutation of the variables), "recipe" or
+    "autoschedule" (one candidate).  ``plan``: the concrete order, recipe steps or
+    candidate index once known (:func:`plan_schedule`); a minimized case sets it.
+    """
+
+    family: str
+    expression: str
+    layouts: tuple
+    share: tuple = ()
+    find: str = "auto"
+    parallel: bool = False
+    schedule: str = "default"
+    schedule_seed: int = 0
+    plan: tuple | None = None
+    small: tuple = ()
+
+    @property
+    def layout_map(self) -> dict:
+        return dict(self.layouts)
+
+    @property
+    def share_map(self) -> dict | None:
+        return dict(self.share) or None
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    """One data set: ``extents`` index -> extent; ``patterns`` tensor -> "zero", "one",
+    "full" or "holes" (random with empty rows and columns), else random at ``density``."""
+
+    extents: tuple
+    density: float
+    seed: int
+    patterns: tuple = ()
+    integers: bool = False
+
+    @property
+    def extent_map(self) -> dict:
+        return dict(self.extents)
+
+
+@dataclass(frozen=True)
+class Case:
+    kernel: KernelSpec
+    data: tuple  # of DataSpec
+
+
+# ----------------------------------------------------------------------------- strategies
+
+
+def layout_spec(name: str, rows: int = 2, columns: int = 2) -> str:
+    """The spec of a pool entry: parameters bound, user layouts as paths."""
+    if name == "BCSR":
+        return f"BCSR(R={rows}, C={columns})"
+    return USER_LAYOUTS.get(name, name)
+
+
+def accesses(expression: str) -> tuple[spf.Statement, dict]:
+    """The parsed statement and, per input tensor, its first access's indices."""
+    statement = spf.parse_statement(expression)
+    inputs: dict[str, tuple[str, ...]] = {}
+    for term in statement.terms:
+        for factor in term.factors:
+            inputs.setdefault(factor.tensor, factor.indices)
+    return statement, inputs
+
+
+@st.composite
+def kernel_specs(draw) -> KernelSpec:
+    family = draw(st.sampled_from(FAMILIES))
+    statement, inputs = accesses(family.expression)
+    orders = {**{tensor: len(indices) for tensor, indices in inputs.items()},
+              statement.output.tensor: len(statement.output.indices)}
+    layouts = {}
+    for tensor, pool in family.pools.items():
+        name = draw(st.sampled_from(pool))
+        if name == "Dense" and draw(st.booleans()):
+            name = f"Dense{orders[tensor]}"  # the family's member, named
+        block = (draw(st.integers(1, 4)), draw(st.integers(1, 4))) if name == "BCSR" else (2, 2)
+        layouts[tensor] = layout_spec(name, *block)
+    for output, source in family.share:
+        layouts[output] = layouts[source]
+    expression = family.expression
+    if not family.autoschedule:
+        if draw(st.integers(0, 6)) == 0:
+            coefficient = draw(st.sampled_from(COEFFICIENTS))
+            left, right = expression.split(" = ", 1)
+            expression = f"{left} = -{right}" if coefficient == -1 else f"{left} = {coefficient} * {right}"
+        if draw(st.integers(0, 9)) == 0:
+            expression = expression.replace(" = ", " += ", 1)
+    single_term = len(spf.parse_statement(expression).terms) == 1
+    if family.autoschedule:
+        schedule = "autoschedule"
+    elif single_term:
+        schedule = draw(st.sampled_from(("default", "default", "order", "recipe", "recipe")))
+    else:
+        schedule = "default"
+    return KernelSpec(family=family.name, expression=expression, layouts=tuple(layouts.items()),
+                      share=family.share, find=draw(st.sampled_from(FINDS)), parallel=draw(st.booleans()),
+                      schedule=schedule, schedule_seed=draw(st.integers(0, 2**31 - 1)), small=family.small)
+
+
+def index_classes(kernel: KernelSpec) -> list[list[str]]:
+    """Indices that must have equal extents: LOWER_TRI is square, a shared output has its source's shape."""
+    statement, inputs = accesses(kernel.expression)
+    indices = list(dict.fromkeys([i for ind in inputs.values() for i in ind] + list(statement.output.indices)))
+    parent = {i: i for i in indices}
+
+    def root(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    layouts = kernel.layout_map
+    for tensor, ind in inputs.items():
+        if layouts.get(tensor) == "LOWER_TRI" and len(set(ind)) == 2:
+            parent[root(ind[1])] = root(ind[0])
+    for output, source in kernel.share:
+        for a, b in zip(statement.output.indices, inputs[source]):
+            if root(a) != root(b):
+                parent[root(b)] = root(a)
+    classes: dict[str, list[str]] = {}
+    for i in indices:
+        classes.setdefault(root(i), []).append(i)
+    return list(classes.values())
+
+
+SIZES = {"tiny": (0, 3), "small": (1, 12), "medium": (13, 40)}
+DENSITIES = {"tiny": (0.0, 0.2, 0.5, 1.0), "small": (0.0, 0.1, 0.3, 0.6, 1.0), "medium": (0.02, 0.1, 0.3)}
+
+
+def _large_ranges(kernel: KernelSpec) -> tuple[dict, tuple]:
+    """Extent ranges of a data set spanning several OpenMP chunks (schedule(dynamic,32) needs
+    more than 64 outer iterations), kept small enough for dense operands and the oracle."""
+    statement, inputs = accesses(kernel.expression)
+    order = max(len(ind) for ind in inputs.values())
+    # a loop nest over every index (a kernel that searches linearly inside it) stays near 4e6 iterations
+    wide_indices = len({i for ind in inputs.values() for i in ind} - set(kernel.small))
+    wide = (96, 320) if wide_indices <= 2 else (96, 160)
+    big, other, densities = {2: (wide, wide, (0.01, 0.04, 0.12)),
+                             1: (wide, wide, (0.01, 0.04, 0.12)),
+                             3: ((72, 160), (6, 24), (0.02, 0.08)),
+                             4: ((64, 100), (4, 10), (0.02, 0.08))}[order]
+    ranges = {}
+    for tensor, ind in inputs.items():
+        for position, index in enumerate(ind):
+            wide = order <= 2 or (len(ind) == order and position == 0)
+            ranges.setdefault(index, big if wide else other)
+    for index in kernel.small:
+        ranges[index] = (2, 16) if order <= 2 else (2, 8)
+    return ranges, densities
+
+
+@st.composite
+def data_specs(draw, kernel: KernelSpec) -> DataSpec:
+    parallel = kernel.parallel or (kernel.schedule in ("recipe", "autoschedule"))
+    size = draw(st.sampled_from(("large", "large", "large", "small", "tiny", "medium") if parallel
+                                else ("tiny", "small", "small", "small", "medium", "large")))
+    if size == "large":
+        ranges, densities = _large_ranges(kernel)
+    else:
+        ranges, densities = {}, DENSITIES[size]
+    extents = {}
+    for members in index_classes(kernel):
+        low, high = ranges.get(members[0], SIZES.get(size, (1, 12)))
+        if size != "large" and members[0] in kernel.small:
+            low, high = min(low, 2), min(high, 6)
+        extent = draw(st.integers(low, high))
+        extents.update((i, extent) for i in members)
+    _, inputs = accesses(kernel.expression)
+    patterns = []
+    for tensor in inputs:
+        pattern = draw(st.sampled_from(("random",) * 6 + ("holes", "holes", "zero", "one", "full")))
+        if size == "large" and pattern == "full":  # keep large data sparse
+            pattern = "holes"
+        if pattern != "random":
+            patterns.append((tensor, pattern))
+    return DataSpec(extents=tuple(sorted(extents.items())), density=draw(st.sampled_from(densities)),
+                    seed=draw(st.integers(0, 2**31 - 1)), patterns=tuple(patterns),
+                    integers=draw(st.integers(0, 4)) == 0)
+
+
+@st.composite
+def cases(draw, data_per_kernel: int) -> Case:
+    kernel = draw(kernel_specs())
+    return Case(kernel, tuple(draw(data_specs(kernel)) for _ in range(data_per_kernel)))
+
+
+def generate(count: int, seed_value: int, data_per_kernel: int) -> list[Case]:
+    """``count`` cases: case n is drawn by the strategies from ``Random((seed_value, n))``,
+    so a seed names the same list on every run and a case does not depend on the others.
+
+    Hypothesis's own runner (``@given``) mutates earlier examples and returned a few
+    families and kernels many times over; a fresh seeded source per case keeps the draws
+    independent.  ``ConjectureData`` is Hypothesis's internal draw API (the one ``@given``
+    uses underneath).
+    """
+    from hypothesis.internal.conjecture.data import ConjectureData
+    strategy = cases(data_per_kernel)
+    return [ConjectureData(random=random.Random(f"{seed_value}:{n}")).draw(strategy) for n in range(count)]
+
+
+# ----------------------------------------------------------------------------- schedules
+
+
+def _random_order(rng: random.Random, statement_space) -> tuple[str, ...]:
+    """A permutation of the variables; half the time each tensor's positions keep their
+    storage order (a level cannot be scanned before the one above it), so more orders scan."""
+    order = list(statement_space.variables)
+    rng.shuffle(order)
+    if rng.random() < 0.5:
+        for placement in statement_space.placements.values():
+            physical = [p for p in placement.physical if p in order]
+            slots = sorted(order.index(p) for p in physical)
+            for slot, variable in zip(slots, physical):
+                order[slot] = variable
+    return tuple(order)
+
+
+def plan_schedule(kernel: KernelSpec) -> tuple:
+    """The concrete schedule of a kernel: ``()`` (default), ``("order", variables)``,
+    ``("recipe", steps)`` or ``("candidate", index, text)``.  Deterministic in the spec."""
+    if kernel.plan is not None:
+        return kernel.plan
+    rng = random.Random(kernel.schedule_seed)
+    if kernel.schedule == "default":
+        return ()
+    if kernel.schedule == "autoschedule":
+        result = spf.autoschedule(kernel.expression, kernel.layout_map, share=kernel.share_map,
+                                  progress=lambda line: None)
+        index = rng.randrange(len(result.candidates))
+        return ("candidate", index, str(result.candidates[index].schedule))
+    space = spf.iteration_space(kernel.expression, kernel.layout_map, share=kernel.share_map)
+    statement_space = space.statements[0]
+    if kernel.schedule == "order":
+        return ("order", _random_order(rng, statement_space))
+    steps = []
+    variables = list(statement_space.variables)
+    physical = [p for placement in statement_space.placements.values() for p in placement.physical]
+    if rng.random() < 0.5:
+        steps.append(("permute", _random_order(rng, statement_space)))
+    _, inputs = accesses(kernel.expression)
+    for tensor in inputs:
+        if rng.random() < 0.3:
+            steps.append(("find", tensor, rng.choice(RECIPE_TEMPLATES)))
+    if rng.random() < 0.4:
+        variable = rng.choice(physical if rng.random() < 0.8 else variables)
+        steps.append(("tile", variable, rng.choice((1, 2, 3, 4, 8, 32, 64))))
+        variables.insert(variables.index(variable), f"{variable}_tile")
+        physical.append(f"{variable}_tile")
+    if rng.random() < 0.75:
+        order = [v for v in (steps[0][1] if steps and steps[0][0] == "permute" else variables)]
+        for tiled in (s[1] for s in steps if s[0] == "tile"):
+            order.insert(order.index(tiled), f"{tiled}_tile")
+        outer = next(v for v in order if v in physical)  # the outermost loop, usually
+        variable = outer if rng.random() < 0.6 else rng.choice(physical if rng.random() < 0.8 else variables)
+        reduction = rng.choice((None, None, "privatize", "atomic"))
+        steps.append(("parallelize", variable, reduction, rng.choice(("dynamic,32",) * 4 + ("static", "guided,4"))))
+    return ("recipe", tuple(steps))
+
+
+def apply_recipe(kernel: KernelSpec, steps) -> spf.Recipe:
+    recipe = spf.recipe(kernel.expression, kernel.layout_map, share=kernel.share_map)
+    for step in steps:
+        if step[0] == "permute":
+            recipe = recipe.permute(*step[1])
+        elif step[0] == "find":
+            recipe = recipe.find(step[1], step[2])
+        elif step[0] == "tile":
+            recipe = recipe.tile(step[1], step[2])
+        else:
+            recipe = recipe.parallelize(step[1], reduction=step[2], schedule=step[3])
+    return recipe
+
+
+def compile_options(kernel: KernelSpec, plan: tuple) -> dict:
+    """The keyword arguments of ``spf.compile`` for this kernel and plan."""
+    options = {"find": kernel.find, "parallel": kernel.parallel}
+    if kernel.share:
+        options["share"] = kernel.share_map
+    if plan and plan[0] == "order":
+        options["order"] = list(plan[1])
+    elif plan and plan[0] == "recipe":
+        options["schedule"] = apply_recipe(kernel, plan[1])
+    elif plan and plan[0] == "candidate":
+        result = spf.autoschedule(kernel.expression, kernel.layout_map, share=kernel.share_map,
+                                  progress=lambda line: None)
+        options["schedule"] = result.candidates[plan[1]]
+    return options
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def _values(rng: np.random.Generator, count: int, integers: bool) -> np.ndarray:
+    """Non-zero values: integers in +-[1, 3] (exact sums), else magnitudes in [0.5, 2)."""
+    signs = rng.choice((-1.0, 1.0), size=count)
+    if integers:
+        return signs * rng.integers(1, 4, size=count)
+    return signs * rng.uniform(0.5, 2.0, size=count)
+
+
+def _thin_two_of_four(array: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """At most two non-zeros in each aligned group of four columns of each row (WARP24)."""
+    rows, columns = array.shape
+    for group in range(0, columns, 4):
+        block = array[:, group:group + 4]
+        for row in np.flatnonzero((block != 0).sum(axis=1) > 2):
+            nonzero = np.flatnonzero(block[row])
+            block[row, rng.choice(nonzero, size=len(nonzero) - 2, replace=False)] = 0
+    return array
+
+
+def dense_tensor(shape: tuple, layout: str, pattern: str, density: float, integers: bool,
+                 rng: np.random.Generator) -> np.ndarray:
+    """A random dense array with this pattern that the layout can hold."""
+    size = int(np.prod(shape)) if shape else 1
+    if pattern == "zero" or size == 0:
+        mask = np.zeros(shape, dtype=bool)
+    elif pattern == "one":
+        mask = np.zeros(size, dtype=bool)
+        mask[rng.integers(size)] = True
+        mask = mask.reshape(shape)
+    elif pattern == "full":
+        mask = np.ones(shape, dtype=bool)
+    else:
+        mask = rng.random(shape) < density
+        if pattern == "holes":  # empty rows, columns, fibers
+            for axis, extent in enumerate(shape):
+                emptied = rng.random(extent) < 0.3
+                index = [slice(None)] * len(shape)
+                index[axis] = emptied
+                mask[tuple(index)] = False
+    array = np.zeros(shape)
+    array[mask] = _values(rng, int(mask.sum()), integers)
+    if layout == "LOWER_TRI":
+        array = np.tril(array)
+    elif layout == "WARP24":
+        array = _thin_two_of_four(array, rng)
+    return array
+
+
+UNSORTED = {"SV_UNSORTED": ("idx", "val"), "COO_UNSORTED": ("row", "col", "val")}
+
+
+def pack_input(layout: str, array: np.ndarray, name: str, rng: np.random.Generator) -> spf.Tensor:
+    """``array`` packed into ``layout``; unsorted layouts get their entries shuffled (packing sorts them)."""
+    coords = np.argwhere(array != 0)
+    values = array[tuple(coords.T)] if len(coords) else np.zeros(0)
+    tensor = spf.pack(layout, (coords, values, array.shape), name=name)
+    if layout in UNSORTED:
+        fields = dict(tensor.fields)
+        permutation = rng.permutation(len(fields["val"]))
+        for array_name in UNSORTED[layout]:
+            fields[array_name] = fields[array_name][permutation]
+        tensor = spf.pack(layout, fields, name=name)
+    return tensor
+
+
+@dataclass
+class Data:
+    dense: dict  # tensor -> numpy array
+    inputs: dict  # tensor -> spf.Tensor
+    expected: np.ndarray
+    scale: np.ndarray = field(repr=False, default=None)  # sum of |terms|: the tolerance's scale
+
+
+def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
+    """The dense arrays, packed inputs and expected result of a data set."""
+    statement, inputs = accesses(kernel.expression)
+    extents = data.extent_map
+    patterns = dict(data.patterns)
+    layouts = kernel.layout_map
+    dense, packed = {}, {}
+    for position, (tensor, indices) in enumerate(inputs.items()):
+        rng = np.random.default_rng([data.seed, position])
+        shape = tuple(extents[i] for i in indices)
+        dense[tensor] = dense_tensor(shape, layouts[tensor], patterns.get(tensor, "random"), data.density,
+                                     data.integers, rng)
+        packed[tensor] = pack_input(layouts[tensor], dense[tensor], tensor, rng)
+    expected, scale = oracle(kernel, dense, packed, extents)
+    return Data(dense, packed, expected, scale)
+
+
+def einsum_terms(statement) -> list[tuple[float, str, list[str]]]:
+    """(coefficient, einsum subscripts, tensors) per term of the statement."""
+    letters: dict[str, str] = {}
+
+    def subscript(indices) -> str:
+        return "".join(letters.setdefault(i, "abcdefghijklmnopqrstuvwxyz"[len(letters)]) for i in indices)
+
+    output = subscript(statement.output.indices)
+    return [(term.coefficient, ",".join(subscript(f.indices) for f in term.factors) + "->" + output,
+             [f.tensor for f in term.factors]) for term in statement.terms]
+
+
+def oracle(kernel: KernelSpec, dense: dict, packed: dict, extents: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The expected result (numpy.einsum over the dense arrays) and its scale (the same over
+    absolute values).  A shared output holds the result at the shared tensor's stored
+    positions only (``share`` computes C<M> = ..., the masked product)."""
+    statement, _ = accesses(kernel.expression)
+    shape = tuple(extents[i] for i in statement.output.indices)
+    expected, scale = np.zeros(shape), np.zeros(shape)
+    for coefficient, subscripts, tensors in einsum_terms(statement):
+        expected = expected + coefficient * np.einsum(subscripts, *(dense[t] for t in tensors), optimize=True)
+        scale = scale + abs(coefficient) * np.einsum(subscripts, *(np.abs(dense[t]) for t in tensors),
+                                                      optimize=True)
+    for output, source in kernel.share:
+        expected = expected * stored_mask(packed[source], shape)
+    return expected, scale
+
+
+def stored_mask(tensor: spf.Tensor, shape: tuple) -> np.ndarray:
+    """True at the coordinates of the tensor's stored positions (padding included) inside ``shape``."""
+    coords, _ = tensor.stored()
+    mask = np.zeros(shape, dtype=bool)
+    if len(coords):
+        inside = np.all((coords >= 0) & (coords < np.asarray(shape)), axis=1)
+        mask[tuple(coords[inside].T)] = True
+    return mask

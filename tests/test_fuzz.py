@@ -1,0 +1,261 @@
+"""The differential fuzzer (tests/fuzz_cases.py, tests/fuzz_harness.py, tests/fuzz.py).
+
+1. The short profile: a few hundred (kernel, data) cases drawn with a fixed seed, every
+   variant of every kernel compared with numpy.einsum, parallel kernels on data that
+   spans several OpenMP chunks with two threads, repeated; no case may be wrong, crash,
+   hang, raise something other than an SpfError, or fail to compile.
+2. The generator: deterministic in its seed, covering every built-in layout, every find
+   policy, orders, recipes, autoscheduled candidates and parallel kernels; its data fits
+   the layouts (LOWER_TRI, WARP24) and the oracle masks shared outputs.
+3. The harness sees each class of failure: a wrong value, a dead worker (the results
+   before it kept, the data after it run), a hung worker, a slow one, C that does not
+   compile, a refusal; its workers run OpenMP with two threads beside a busy process;
+   minimization drops what a failure does not need; its reproducers run.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import spf
+from fuzz_cases import FAMILIES, FINDS, Case, DataSpec, KernelSpec, generate, make_data, plan_schedule
+from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, Failure, Result, WorkerPool, check_kernel, compare,
+                          minimize, openmp_threads, report, reproducer, run_cases)
+from fuzz import group_failures
+
+SHORT = PROFILES["short"]
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with WorkerPool(2, {"OMP_NUM_THREADS": "2"}) as workers:
+        yield workers
+
+
+@pytest.fixture(scope="module")
+def short_cases():
+    return generate(SHORT.kernels, SHORT.seed, SHORT.data_per_kernel)
+
+
+# ============================================================================= 1. the short profile
+
+
+def test_short_profile_has_no_failure(pool, short_cases):
+    tally = run_cases(short_cases, repeats=SHORT.repeats, timeout=120.0, pool=pool)
+    groups = group_failures(tally.failures)
+    report = [tally.summary()]
+    for cause, failures in groups:
+        report.append(f"\n{len(failures)} x {cause}\n{reproducer(failures[0])}")
+    assert not tally.failures, "\n".join(report)
+    # the run checked something: most kernels compiled, and parallel kernels ran repeatedly
+    assert tally.cases["ok"] >= len(short_cases) * SHORT.data_per_kernel // 3, report[0]
+    assert tally.kernels["built"] >= len(short_cases) // 2, report[0]
+    assert tally.runs > tally.cases["ok"], report[0]
+
+
+# ============================================================================= 2. the generator
+
+
+def test_generation_is_deterministic_in_the_seed():
+    assert generate(25, 3, 2) == generate(25, 3, 2)
+    assert generate(25, 3, 2) != generate(25, 4, 2)
+    assert generate(10, 3, 2) == generate(25, 3, 2)[:10]  # a case does not depend on the count
+
+
+def test_short_profile_covers_what_users_write(short_cases):
+    kernels = [case.kernel for case in short_cases]
+    used = {layout.split("(")[0].rsplit("/", 1)[-1].removesuffix(".layout")
+            for kernel in kernels for _, layout in kernel.layouts}
+    assert set(spf.layouts()) <= used, f"layouts never drawn: {sorted(set(spf.layouts()) - used)}"
+    assert {"CSR64", "COO3"} <= used  # user layout files
+    assert set(FINDS) == {kernel.find for kernel in kernels}
+    assert {"default", "order", "recipe", "autoschedule"} == {kernel.schedule for kernel in kernels}
+    assert {True, False} == {kernel.parallel for kernel in kernels}
+    assert any(kernel.share for kernel in kernels) and any("+=" in kernel.expression for kernel in kernels)
+    assert any(" * " in kernel.expression.split("=")[1].split("(")[0] for kernel in kernels)  # coefficients
+    families = {kernel.family for kernel in kernels}
+    assert len(families) >= len({f.name for f in FAMILIES}) - 4, sorted({f.name for f in FAMILIES} - families)
+    data = [d for case in short_cases for d in case.data]
+    assert any(0 in d.extent_map.values() for d in data)
+    assert any(set(d.extent_map.values()) == {1} for d in data)
+    assert any(pattern == "zero" for d in data for _, pattern in d.patterns)
+    assert any(pattern == "one" for d in data for _, pattern in d.patterns)
+    # parallel kernels get data sets whose outer loop spans several chunks of schedule(dynamic,32)
+    assert any(min(d.extent_map.values()) > 64 for case in short_cases if case.kernel.parallel for d in case.data)
+
+
+def test_data_fits_the_layouts_and_the_oracle_masks_shared_outputs():
+    kernel = KernelSpec("masked", "A(i,j) = B(i,j) * C(i,j)", (("B", "WARP24"), ("C", "LOWER_TRI"), ("A", "WARP24")),
+                        share=(("A", "B"),))
+    data = make_data(kernel, DataSpec((("i", 9), ("j", 9)), 0.9, seed=1))
+    B, C = data.dense["B"], data.dense["C"]
+    assert np.all(np.triu(C, 1) == 0) and np.count_nonzero(C) > 9
+    groups = (B != 0).reshape(9, -1)[:, :8].reshape(9, 2, 4).sum(axis=2)
+    assert groups.max() == 2  # at most two of each group of four columns, and the limit is reached
+    stored = data.inputs["B"].stored()[0]
+    mask = np.zeros((9, 9), dtype=bool)
+    mask[tuple(stored[np.all(stored < 9, axis=1)].T)] = True
+    np.testing.assert_array_equal(data.expected, B * C * mask)
+    unsorted = make_data(KernelSpec("dot", "a = x(i) * y(i)", (("x", "SV_UNSORTED"), ("y", "Dense"))),
+                         DataSpec((("i", 40),), 0.8, seed=2))
+    indices = unsorted.inputs["x"].fields["idx"]
+    assert np.any(np.diff(indices) < 0)  # really unsorted
+    assert unsorted.expected == pytest.approx(float(unsorted.dense["x"] @ unsorted.dense["y"]))
+
+
+def test_orders_and_recipes_are_plans_over_the_iteration_space():
+    kernel = KernelSpec("spmv", "y(i) = A(i,j) * x(j)", (("A", "CSR"), ("x", "SV"), ("y", "Dense")),
+                        schedule="order", schedule_seed=5)
+    variables = spf.iteration_space(kernel.expression, kernel.layout_map).statements[0].variables
+    kind, order = plan_schedule(kernel)
+    assert kind == "order" and sorted(order) == sorted(variables)
+    assert plan_schedule(kernel) == plan_schedule(kernel)
+    recipes = [plan_schedule(KernelSpec("spmv", kernel.expression, kernel.layouts, schedule="recipe",
+                                        schedule_seed=seed)) for seed in range(30)]
+    steps = {step[0] for _, plan in recipes for step in plan}
+    assert steps == {"permute", "find", "tile", "parallelize"}
+
+
+# ============================================================================= 3. the harness
+
+
+def test_comparison_sees_a_wrong_value_a_wrong_shape_and_nan():
+    expected = np.array([[1.0, -2.0], [0.0, 3.0]])
+    scale = np.abs(expected) + 1.0
+    assert compare(expected.copy(), expected, scale) == 0.0
+    assert compare(expected + 1e-14, expected, scale) <= RTOL
+    assert compare(expected + np.array([[0, 0], [1e-6, 0]]), expected, scale) > RTOL
+    assert compare(expected[:1], expected, scale) is None
+    assert compare(np.where(expected == 0, np.nan, expected), expected, scale) == np.inf
+    assert compare(2.0, np.float64(2.0), np.float64(2.0)) == 0.0
+
+
+def test_workers_run_openmp_with_two_threads(pool):
+    (_, outcome), = pool.run([(openmp_threads, ())], timeout=60)
+    assert outcome.kind == "done" and outcome.value == 2
+
+
+def test_workers_share_their_cpus_with_a_busy_process(pool):
+    """Races show when the kernel's threads are preempted (see WorkerPool)."""
+    outcomes = dict(pool.run([(os.sched_getaffinity, (0,)), (os.sched_getaffinity, (0,))], timeout=60))
+    assert {frozenset(o.value) for o in outcomes.values()} <= {frozenset(g) for g in pool.groups}
+    assert all(len(g) == min(2, len(os.sched_getaffinity(0))) for g in pool.groups)
+    assert pool.loads and all(process.poll() is None for process in pool.loads)
+
+
+def test_a_dead_worker_is_reported_and_replaced(pool):
+    outcomes = dict(pool.run([(os.abort, ()), (openmp_threads, ())], timeout=60))
+    assert outcomes[0].kind == "died" and outcomes[0].exitcode == -6
+    assert outcomes[1].kind == "done"
+
+
+SPMV = KernelSpec("spmv", "y(i) = A(i,j) * x(j)", (("A", "CSR"), ("x", "Dense"), ("y", "Dense")))
+TWO_DATA_SETS = (DataSpec((("i", 3), ("j", 3)), 1.0, seed=1), DataSpec((("i", 4), ("j", 5)), 0.5, seed=2))
+
+
+def _crash_on_the_second_data_set(kernel, data, repeats, first):
+    if first == 0:
+        check_kernel(kernel, data[:1], repeats)  # reports the first data set's result
+        report(("run", 1, 1, 0))
+        ctypes.string_at(1)  # reads address 1: the process dies as a crashing kernel would
+    return check_kernel(kernel, data, repeats, first)
+
+
+def _hang_on_the_first_data_set(kernel, data, repeats, first):
+    report(("run", 0, 0, 0))
+    time.sleep(60)
+
+
+def test_a_crash_is_counted_the_results_before_it_kept_and_the_next_data_set_run_in_a_new_worker(pool):
+    data = TWO_DATA_SETS + (DataSpec((("i", 5), ("j", 2)), 0.5, seed=3),)
+    tally = run_cases([Case(SPMV, data)], pool=pool, check=_crash_on_the_second_data_set)
+    assert (tally.cases["crash"], tally.cases["ok"]) == (1, 2) and tally.kernels["built"] == 1
+    crash = tally.failures[0]
+    assert crash.data == data[1] and crash.result.variant == 1 and crash.plan == ()
+    assert "signal 11" in crash.result.message and "while running the kernel" in crash.result.message
+
+
+def _stall_on_large_data(kernel, data, repeats, first):
+    if max(data[first].extent_map.values()) > 3:
+        report(("run", first, 0, 0))
+        time.sleep(60)
+    return check_kernel(kernel, data, repeats, first)
+
+
+def test_a_hang_is_counted_and_larger_data_sets_are_skipped(pool):
+    started = time.monotonic()
+    tally = run_cases([Case(SPMV, TWO_DATA_SETS)], pool=pool, timeout=3, check=_hang_on_the_first_data_set)
+    assert tally.cases["hang"] == 1 and tally.skipped == 1 and time.monotonic() - started < 60
+    assert tally.failures[0].data == TWO_DATA_SETS[0]
+    assert run_cases([Case(SPMV, TWO_DATA_SETS)], pool=pool).cases["ok"] == 2
+
+
+def test_a_kernel_that_stalls_on_large_data_but_is_right_on_smaller_data_is_slow(pool):
+    large = DataSpec((("i", 12), ("j", 14)), 0.5, seed=3)
+    tally = run_cases([Case(SPMV, (large, TWO_DATA_SETS[0]))], pool=pool, timeout=3, check=_stall_on_large_data)
+    assert (tally.cases["slow"], tally.cases["ok"], tally.skipped) == (1, 1, 0) and not tally.failures
+
+
+def _wrong_when_i_reaches_3(kernel, data, repeats, first):
+    checked = check_kernel(kernel, data, repeats, first)
+    for n in checked.results:
+        if data[n].extent_map["i"] >= 3:
+            checked.results[n] = Result("wrong", "pretend", runs=1, variant=0, variants=1)
+    return checked
+
+
+def test_minimization_drops_what_the_failure_does_not_need(pool):
+    kernel = replace(SPMV, parallel=True, schedule="recipe",
+                     plan=("recipe", (("tile", "pAi", 8), ("parallelize", "pAi_tile", None, "dynamic,32"))))
+    data = DataSpec((("i", 40), ("j", 30)), 0.3, seed=5)
+    failure = run_cases([Case(kernel, (data,))], pool=pool, check=_wrong_when_i_reaches_3).failures[0]
+    smaller = minimize(failure, pool, repeats=1, timeout=60, budget=30, check=_wrong_when_i_reaches_3)
+    assert smaller.kernel.parallel is False and smaller.plan == ()
+    assert 3 <= smaller.data.extent_map["i"] <= 5 and smaller.data.extent_map["j"] == 1 and smaller.data.integers
+    script = reproducer(smaller)
+    assert "parallel" not in script and "make_data" not in script  # small enough to be written out
+
+
+def test_c_that_does_not_compile_is_a_compile_failure_not_a_refusal(tmp_path):
+    kernel = KernelSpec("spmv", "y(i) = A(i,j) * x(j)", (("A", "CSR"), ("x", "Dense"), ("y", "Dense")))
+    environment = {"CC": "false", "SPF_CACHE_DIR": str(tmp_path), "OMP_NUM_THREADS": "2"}
+    with WorkerPool(1, environment) as failing:
+        tally = run_cases([Case(kernel, (DataSpec((("i", 2), ("j", 2)), 1.0, seed=1),))], pool=failing)
+    assert tally.cases["compile"] == 1 and tally.failures[0].cause.startswith("compile:")
+
+
+def test_refusals_are_counted_and_are_not_failures(pool):
+    kernel = KernelSpec("spmv", "y(i) = A(i,j) * x(j)", (("A", "CSR"), ("x", "SV_UNSORTED"), ("y", "Dense")),
+                        find="seqiter")
+    tally = run_cases([Case(kernel, (DataSpec((("i", 2), ("j", 2)), 1.0, seed=1),) * 2)], pool=pool)
+    assert tally.cases["refused"] == 2 and not tally.failures
+    assert any(line.startswith("find='seqiter' is not valid for x_idx(px)") for line in tally.refusals)
+    assert set(FAILURES) == set(CLASSES) - {"ok", "refused", "slow"}
+
+
+@pytest.mark.parametrize("extents, literal", [((("i", 4), ("j", 3)), True), ((("i", 90), ("j", 70)), False)],
+                         ids=["literal data", "generated data"])
+def test_reproducers_run(tmp_path, extents, literal):
+    kernel = KernelSpec("sddmm", "A(i,j) = B(i,j) * C(i,k) * D(k,j)",
+                        (("B", "COO_UNSORTED"), ("C", "Dense"), ("D", "Dense"), ("A", "COO_UNSORTED")),
+                        share=(("A", "B"),), schedule="recipe", parallel=True,
+                        plan=("recipe", (("parallelize", "pB", "atomic", "dynamic,32"),)))
+    data = DataSpec(extents + (("k", 2),), 0.3, seed=4)
+    result = Result("wrong", "pretend", runs=1, variant=0, variants=1, parallel_c=True)
+    script = reproducer(Failure(kernel, data, kernel.plan, result))
+    assert ("make_data" not in script) == literal
+    path = tmp_path / "reproducer.py"
+    path.write_text(script)
+    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "OMP_NUM_THREADS": "2"})
+    assert run.returncode == 0, script + run.stderr
+    errors = [float(line) for line in run.stdout.split()]
+    assert len(errors) == 20 and max(errors) < 1e-9  # this kernel is right: the script measures, it does not judge
