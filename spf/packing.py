@@ -205,15 +205,39 @@ def _integer_coordinates(coords: np.ndarray, name: str) -> np.ndarray:
 
 
 def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
-    """``(coords, values, shape)`` of scipy.sparse, dense numpy, or a (coords, values, shape) triple."""
+    """``(coords, values, shape)`` of scipy.sparse, dense numpy, or a (coords, values, shape) triple,
+    in lexicographic order without duplicates (scipy's are summed, a triple's refused)."""
+    coords, values, shape, duplicates = entries_of(data, name)
+    if duplicates == "sum":
+        import scipy.sparse as sparse
+        matrix = sparse.coo_array((values, tuple(coords.T)), shape=shape)
+        matrix.sum_duplicates()
+        coords = np.stack(matrix.coords, axis=1).astype(INDEX_DTYPE).reshape(-1, len(shape))
+        return coords, np.asarray(matrix.data, dtype=np.float64), shape
+    order = np.lexsort(coords.T[::-1]) if len(values) else np.arange(0)
+    coords, values = coords[order], values[order]
+    if len(values) > 1:
+        same = np.flatnonzero(np.all(coords[1:] == coords[:-1], axis=1))
+        if same.size:
+            bad = tuple(int(c) for c in coords[same[0]])
+            raise PackError(f"tensor {name}: coordinate {bad} appears more than once")
+    return coords, values, shape
+
+
+def entries_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple[int, ...], str]:
+    """``(coords[nnz, order], values, shape, duplicates)`` of the user's data, checked, in any order.
+
+    ``duplicates`` says what equal coordinates mean: ``"sum"`` for scipy.sparse (its own
+    rule), ``"refuse"`` for a (coords, values, shape) triple, ``"none"`` for dense arrays.
+    """
     import scipy.sparse as sparse
 
     if sparse.issparse(data):
         matrix = sparse.coo_array(data) if data.ndim != 2 else sparse.coo_matrix(data)
-        matrix.sum_duplicates()
         values = real_values(np.asarray(matrix.data), name)
         coords = np.stack(getattr(matrix, "coords", None) or (matrix.row, matrix.col), axis=1)
-        return coords.astype(INDEX_DTYPE).reshape(-1, matrix.ndim), values, tuple(int(s) for s in matrix.shape)
+        return (coords.astype(INDEX_DTYPE).reshape(-1, matrix.ndim), values.astype(np.float64, copy=False),
+                tuple(int(s) for s in matrix.shape), "sum")
     if isinstance(data, tuple) and len(data) == 3:
         coords, values, shape = data
         shape = arguments.shape(shape, name)
@@ -235,14 +259,7 @@ def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, 
             bad = tuple(int(c) for c in coords[outside[0]])
             raise PackError(f"tensor {name}: coordinate {bad} (entry {int(outside[0])}) is outside "
                             f"the shape {shape}")
-        order = np.lexsort(coords.T[::-1]) if len(values) else np.arange(0)
-        coords, values = coords[order], values[order]
-        if len(values) > 1:
-            same = np.flatnonzero(np.all(coords[1:] == coords[:-1], axis=1))
-            if same.size:
-                bad = tuple(int(c) for c in coords[same[0]])
-                raise PackError(f"tensor {name}: coordinate {bad} appears more than once")
-        return coords, values, shape
+        return coords, values.astype(np.float64, copy=False), shape, "refuse"
     if isinstance(data, np.ma.MaskedArray):
         raise PackError(f"tensor {name}: a masked array's masked entries would be read as numbers; "
                         "fill them first (e.g. .filled(0))")
@@ -258,7 +275,7 @@ def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, 
                         "of order 1 or more: give an array")
     check_real(array, name)
     coords = np.argwhere(array != 0).astype(INDEX_DTYPE).reshape(-1, array.ndim)
-    return coords, array[tuple(coords.T)].astype(np.float64), tuple(int(s) for s in array.shape)
+    return coords, array[tuple(coords.T)].astype(np.float64), tuple(int(s) for s in array.shape), "none"
 
 
 def read_tns(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
@@ -336,7 +353,7 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
                                 "layout (e.g. Dense2) or shape= with a dict of fields")
             layout = layout.resolve(len(shape))
         return from_fields(layout, data, name, shape)
-    coords, values, data_shape = coordinates_of(data, name)
+    coords, values, data_shape, duplicates = entries_of(data, name)
     if shape is not None:
         if len(shape) != len(data_shape) or any(s < d for s, d in zip(shape, data_shape)):
             raise PackError(f"tensor {name}: shape {shape} cannot hold data of shape {data_shape}")
@@ -351,13 +368,38 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
         extents = tuple(int(extent.evaluate(scalars)) for extent in layout.shape)
         if extents != data_shape:
             raise PackError(f"tensor {name}: layout {layout.spec} holds shape {extents}, not {data_shape}")
+    from spf.assemble import assemble, has_assembly
+    if has_assembly(layout):
+        columns = [coords[:, k] for k in range(len(data_shape))]
+        return assemble(layout, columns, values, data_shape, name,
+                        duplicates="refuse" if duplicates == "refuse" else "sum")
+    return reference_pack(layout, coords, values, data_shape, name, duplicates)
+
+
+def reference_pack(layout, coords: np.ndarray, values: np.ndarray, shape: tuple[int, ...], name: str,
+                   duplicates: str = "refuse") -> Tensor:
+    """Packing by the layout-reading Python packer (:class:`_Packer`), then a full check.
+
+    The reference the generated assembly is tested against, and the path of layouts it
+    does not assemble yet (padded levels of fixed width: ELL, WARP24).
+    """
+    coords, values, _ = coordinates_of((coords, values, shape), name) if duplicates != "sum" else \
+        coordinates_of(_summed(coords, values, shape), name)
     try:
-        fields = _Packer(layout, name).pack(coords, values, data_shape)
+        fields = _Packer(layout, name).pack(coords, values, shape)
     except UnboundNameError as error:
         raise _unreadable(layout, error, name) from None
-    checked, stored = _validate(layout, fields, name, data_shape, owned=True)
-    _require_input_stored(layout, stored, coords, values, data_shape, name)
-    return Tensor._from_checked(layout, data_shape, checked, name)
+    checked, stored = _validate(layout, fields, name, shape, owned=True)
+    _require_input_stored(layout, stored, coords, values, shape, name)
+    return Tensor._from_checked(layout, shape, checked, name)
+
+
+def _summed(coords: np.ndarray, values: np.ndarray, shape: tuple[int, ...]):
+    """(coords, values, shape) with equal coordinates summed, as scipy.sparse does."""
+    if not len(values):
+        return coords, values, shape
+    unique, inverse = np.unique(coords, axis=0, return_inverse=True)
+    return unique, np.bincount(inverse.reshape(-1), weights=values, minlength=len(unique)), shape
 
 
 def _require_input_stored(layout, stored, coords: np.ndarray, values: np.ndarray,

@@ -1,0 +1,393 @@
+"""Assembly: how a layout's arrays are built from a stream of coordinates and values.
+
+An output (or a converted tensor) in a sparse layout has index arrays whose values
+nobody knows in advance: they are uninterpreted functions the assembly must define
+so that the layout's relation and properties hold.  This module reads the layout's
+relation level by level (:mod:`spf.levels`) and decides, for each physical index,
+how assembly establishes it:
+
+* a **dense** level is determined by the coordinates (``pi = i``, or ``pI = i / R``
+  with ``pii = i - R*pI`` when ``0 <= pii < R``): its position is computed;
+* a **compressed** level is enumerated: the distinct values of its keys (the index
+  arrays on it, ``colIdx(pj) = j``) under one parent position get consecutive
+  positions, in the order the keys' properties require.  Its extent is either a
+  segment ``g(q) <= p < g(q+1)`` (the pointer array g counts the level's nodes per
+  parent and is their prefix sum) or a count field set by assembly (``0 <= p < nnz``).
+
+The entries are put in storage order (the sort key of an entry lists, level by
+level, the dense positions and the compressed levels' keys, negated where a key
+decreases), equal entries are summed, and one pass over the sorted entries creates
+a node of a compressed level wherever a key of that level or of an outer one
+changes.  :mod:`codegen.emit_assembly` writes that as C.
+
+A layout whose levels are not of these kinds (a padded level of fixed width whose
+positions are enumerated, as ELL's ``col(pi, pk)``) is refused with the level named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spf.layout_library.model import Arith, BinaryOp, Name, Negate, Number, ShapeRef
+from spf.errors import SpfError
+from spf.expressions import Affine, Constraint, UFCall
+from spf.levels import Level, read_levels
+from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
+
+
+class AssemblyRefused(SpfError):
+    """The assembly cannot establish a layout's arrays; the message names the level and why."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """One component of an entry's sort key: a C expression over the coordinates."""
+
+    expression: str
+    array: str | None = None  # the index array that stores it (compressed levels)
+    sign: int = 1  # -1 for keys stored in decreasing order
+
+
+@dataclass
+class AssemblyLevel:
+    """How assembly establishes one physical index."""
+
+    index: str
+    kind: str  # "dense" or "compressed"
+    keys: list[Key]  # dense: one key, the position itself
+    pointer: str | None = None  # compressed below a parent: the pointer array g of g(q) <= p < g(q+1)
+    pointer_argument: str | None = None  # q as a C expression over outer positions
+    count: str | None = None  # compressed at the root: the count field bounding it
+    order: str = "sorted"  # "sorted" (by the keys' properties) or "any" (no order property)
+
+
+@dataclass
+class AssemblyPlan:
+    """A layout's levels as assembly builds them, and the checks each entry must pass."""
+
+    layout: object
+    levels: list[AssemblyLevel]
+    values_index: str  # flat position in the value array, a C expression over positions
+    checks: list[tuple[str, str]] = field(default_factory=list)  # (C condition, what it means)
+    coordinates: tuple[str, ...] = ()
+
+    @property
+    def keys(self) -> list[Key]:
+        return [key for level in self.levels for key in level.keys]
+
+    def key_span(self, level_number: int) -> tuple[int, int]:
+        """The positions of a level's keys in the sort key, as [start, end)."""
+        start = sum(len(level.keys) for level in self.levels[:level_number])
+        return start, start + len(self.levels[level_number].keys)
+
+    def describe(self) -> list[str]:
+        """One line per level: what assembly does there and the property that allows it."""
+        lines = []
+        for level in self.levels:
+            if level.kind == "dense":
+                lines.append(f"{level.index}: dense, position = {level.keys[0].expression}")
+                continue
+            keys = ", ".join(f"{key.array} = {key.expression if key.sign > 0 else '-(' + key.expression + ')'}"
+                             for key in level.keys)
+            extent = (f"{level.pointer} counts its nodes per {level.pointer_argument} (prefix sum)"
+                      if level.pointer else f"{level.count} counts its nodes")
+            order = "in the order of its keys' properties" if level.order == "sorted" else "in sorted order"
+            lines.append(f"{level.index}: compressed, one node per distinct ({keys}) {order}; {extent}")
+        return lines
+
+
+# ----------------------------------------------------------------------------- C text of terms
+
+
+def coordinate_name(coordinate: str) -> str:
+    return f"x_{coordinate}"
+
+
+def position_name(index: str) -> str:
+    return f"p_{index}"
+
+
+def scalar_name(name: str) -> str:
+    return f"s_{name}"
+
+
+def arith_c(expression: Arith) -> str:
+    """A layout-file expression (dimensions, values index) as C over positions and scalars."""
+    if isinstance(expression, Number):
+        return str(expression.value)
+    if isinstance(expression, Name):
+        return expression.name  # replaced by the caller's naming
+    if isinstance(expression, Negate):
+        return f"(-{arith_c(expression.operand)})"
+    if isinstance(expression, BinaryOp):
+        op = expression.op
+        if op == "/":
+            return f"spf_floord({arith_c(expression.left)}, {arith_c(expression.right)})"
+        if op == "%":
+            return f"({arith_c(expression.left)} - ({arith_c(expression.right)}) * " \
+                   f"spf_floord({arith_c(expression.left)}, {arith_c(expression.right)}))"
+        return f"({arith_c(expression.left)} {op} {arith_c(expression.right)})"
+    if isinstance(expression, ShapeRef):
+        raise AssemblyRefused(f"cannot assemble an expression over shape[{expression.index}]")
+    raise AssemblyRefused(f"cannot assemble the expression {expression}")
+
+
+def rename(expression: Arith, naming: dict[str, str]) -> Arith:
+    return expression.substitute({name: Name(naming[name]) for name in expression.names() if name in naming})
+
+
+# ----------------------------------------------------------------------------- the solver
+
+
+class _Solver:
+    """Expresses physical indices and index-array values through the coordinates."""
+
+    def __init__(self, layout, reading, scalars: set[str]):
+        self.layout = layout
+        self.reading = reading
+        self.scalars = scalars
+        self.properties = [from_spec(s) for s in layout.properties]
+        # atom -> C expression over the coordinates (and scalars)
+        self.known: dict[object, str] = {}
+
+    def atom_c(self, atom) -> str | None:
+        if atom in self.known:
+            return self.known[atom]
+        if isinstance(atom, str) and atom in self.scalars:
+            return scalar_name(atom)
+        return None
+
+    def affine_c(self, expression: Affine, value_of) -> str | None:
+        parts = [str(expression.constant)] if expression.constant or not expression.terms else []
+        for atom, coefficient in expression.terms:
+            value = value_of(atom)
+            if value is None:
+                return None
+            parts.append(f"{coefficient} * ({value})" if coefficient != 1 else f"({value})")
+        return "(" + " + ".join(parts) + ")"
+
+    def constant_range(self, atom) -> tuple[int, int] | None:
+        """Inclusive range of an unknown atom when it is a compile-time constant."""
+        if isinstance(atom, UFCall):
+            for prop in self.properties:
+                if isinstance(prop, Range) and prop.arrays[0] == atom.function \
+                        and prop.low.is_constant and prop.high.is_constant:
+                    return prop.low.constant, prop.high.constant - 1
+            return None
+        level = next((l for l in self.reading.levels if l.index == atom), None)
+        if level is None or not all(e.is_constant for e in level.lower + level.upper):
+            return None
+        return max(e.constant for e in level.lower), min(e.constant for e in level.upper)
+
+    def solve(self, target) -> tuple[str, bool] | None:
+        """(C expression, exact) of ``target`` from a definition, or None.
+
+        Exact when every other term of the definition is known; a floor division when
+        the unknown rest lies within ``[0, coefficient)`` for every value it may take.
+        """
+        for coordinate, expression in self.reading.definitions.items():
+            coefficients = dict(expression.terms)
+            if target not in coefficients:
+                continue
+            own = coefficients.pop(target)
+            known = [f"{coordinate_name(coordinate)}"]
+            if expression.constant:
+                known.append(str(-expression.constant))
+            unknown = []
+            for atom, coefficient in coefficients.items():
+                value = self.atom_c(atom)
+                if value is None:
+                    unknown.append((atom, coefficient))
+                else:
+                    known.append(f"{-coefficient} * ({value})")
+            sign = 1
+            if own < 0:
+                own, sign = -own, -1
+                unknown = [(a, -c) for a, c in unknown]
+            numerator = " + ".join(known)
+            numerator = f"({numerator})" if sign > 0 else f"(-({numerator}))"
+            if not unknown:
+                return (numerator, True) if own == 1 else (f"spf_floord({numerator}, {own})", False)
+            low = high = 0
+            for atom, coefficient in unknown:
+                extent = self.constant_range(atom)
+                if extent is None:
+                    break
+                a, b = coefficient * extent[0], coefficient * extent[1]
+                low, high = low + min(a, b), high + max(a, b)
+            else:
+                if low >= 0 and high <= own - 1:
+                    return (f"spf_floord({numerator}, {own})" if own != 1 else numerator), False
+        return None
+
+    def fill_exact(self) -> None:
+        """Solve every physical index a definition gives exactly (``pi = i``), repeatedly."""
+        progress = True
+        while progress:
+            progress = False
+            for level in self.reading.levels:
+                if level.index in self.known:
+                    continue
+                solved = self.solve(level.index)
+                if solved is not None and solved[1]:
+                    self.known[level.index] = solved[0]
+                    progress = True
+
+    def order_of(self, call: UFCall) -> tuple[bool, int]:
+        """(ordered, sign) of a key array from its properties."""
+        for prop in self.properties:
+            if prop.arrays and prop.arrays[0] == call.function and isinstance(
+                    prop, (Monotonic, PeriodicMonotonic, CovaryingMonotonic)):
+                return True, (1 if prop.increasing else -1)
+        return False, 1
+
+
+# ----------------------------------------------------------------------------- the plan
+
+
+def plan_assembly(layout) -> AssemblyPlan:
+    """The assembly of ``layout``, or :class:`AssemblyRefused` naming the level it cannot build."""
+    try:
+        reading = read_levels(layout)
+    except SpfError as error:
+        raise AssemblyRefused(str(error)) from None
+    counts = {f.name for f in layout.counts}
+    scalars = {f.name for f in layout.scalars}
+    solver = _Solver(layout, reading, scalars - counts)
+    arrays = {f.name: f for f in layout.arrays}
+    levels: list[AssemblyLevel] = []
+    for level in reading.levels:
+        solver.fill_exact()
+        if level.index in solver.known:
+            levels.append(AssemblyLevel(level.index, "dense", [Key(solver.known[level.index])]))
+            continue
+        solved = solver.solve(level.index)
+        if solved is not None:
+            solver.known[level.index] = solved[0]
+            levels.append(AssemblyLevel(level.index, "dense", [Key(solved[0])]))
+            continue
+        levels.append(_compressed_level(layout, level, reading, solver, counts))
+    solver.fill_exact()
+    naming = {index: position_name(index) for index in layout.physical}
+    naming.update({name: scalar_name(name) for name in scalars})
+    value_field = arrays[layout.values_field]
+    values_index = _flat_index(layout.values_index, value_field.dimensions, naming, layout)
+    filled = {key.array for level in levels for key in level.keys if key.array} \
+        | {level.pointer for level in levels if level.pointer} | {layout.values_field}
+    for array in layout.arrays:
+        if array.name not in filled:
+            raise AssemblyRefused(f"layout {layout.spec}: array {array.name} is neither an index array of a "
+                                  "level, nor a level's pointer array, nor the values: assembly cannot fill it")
+    checks = _checks(layout, reading, levels, solver)
+    return AssemblyPlan(layout, levels, values_index, checks, tuple(layout.logical))
+
+
+def _compressed_level(layout, level: Level, reading, solver: _Solver, counts: set[str]) -> AssemblyLevel:
+    keys: list[Key] = []
+    ordered_any = False
+    for call in level.calls:
+        if not any(call in dict(e.terms) for e in reading.definitions.values()):
+            continue
+        if len(call.arguments) != 1 or call.arguments[0] != Affine.of(level.index):
+            raise AssemblyRefused(
+                f"layout {layout.spec}: level {level.index} is keyed by {call}, whose argument is not "
+                f"{level.index} itself: assembly builds index arrays with one entry per position "
+                f"(a padded level of fixed width, as ELL's, is not assembled yet)")
+        solved = solver.solve(call)
+        if solved is None:
+            raise AssemblyRefused(f"layout {layout.spec}: cannot derive {call} from the coordinates")
+        ordered, sign = solver.order_of(call)
+        ordered_any = ordered_any or ordered
+        solver.known[call] = solved[0]
+        keys.append(Key(solved[0], call.function, sign))
+    if not keys:
+        raise AssemblyRefused(f"layout {layout.spec}: physical index {level.index} is neither determined "
+                              "by the coordinates nor keyed by an index array")
+    segment = level.segment()
+    if segment is not None:
+        start, _ = segment
+        argument = start.arguments[0]
+        if any(True for _ in argument.calls()):
+            raise AssemblyRefused(f"layout {layout.spec}: the segment {start} of level {level.index} "
+                                  "is indexed through an index array")
+        naming = {index: position_name(index) for index in layout.physical}
+        for name in argument.names():
+            if name not in naming and name not in solver.scalars:
+                raise AssemblyRefused(f"layout {layout.spec}: the segment {start} of level {level.index} "
+                                      f"uses {name}, unknown during assembly")
+        text = solver.affine_c(argument, lambda atom: naming.get(atom) or solver.atom_c(atom))
+        return AssemblyLevel(level.index, "compressed", keys, pointer=start.function, pointer_argument=text,
+                             order="sorted" if ordered_any else "any")
+    # 0 <= p < count with a count field that assembly sets
+    upper_counts = [n for e in level.upper for n in e.names() if n in counts]
+    if all(e.is_constant and e.constant == 0 for e in level.lower) and len(level.upper) == 1 \
+            and upper_counts and level.upper[0] == Affine.of(upper_counts[0]) - 1:
+        return AssemblyLevel(level.index, "compressed", keys, count=upper_counts[0],
+                             order="sorted" if ordered_any else "any")
+    raise AssemblyRefused(
+        f"layout {layout.spec}: level {level.index} is enumerated (keyed by "
+        f"{', '.join(k.array for k in keys)}) but bounded neither by a pointer array "
+        f"(g(q) <= {level.index} < g(q+1)) nor by a count field (0 <= {level.index} < n): "
+        "a padded level of fixed width is not assembled yet")
+
+
+def _flat_index(indices, dimensions, naming: dict[str, str], layout) -> str:
+    """Row-major flat position of ``array[indices...]`` with the declared dimensions."""
+    text = None
+    for index, dimension in zip(indices, dimensions):
+        term = arith_c(rename(index, naming))
+        text = term if text is None else f"({text}) * ({arith_c(rename(dimension, naming))}) + {term}"
+    if text is None:
+        raise AssemblyRefused(f"layout {layout.spec}: the values have no index")
+    return text
+
+
+def _checks(layout, reading, levels: list[AssemblyLevel], solver: _Solver) -> list[tuple[str, str]]:
+    """Conditions every entry must satisfy for the layout to hold it, as C over its positions.
+
+    The bounds of dense levels (LOWER_TRI's ``pj <= pi``), the guards over coordinates and
+    dense positions (DIA's ``0 <= j < numCols``), the ranges of the keys, and every
+    definition recomputed from the solved terms (a floor division that loses a remainder
+    shows up there).
+    """
+    naming = {index: position_name(index) for index in layout.physical}
+    dense = {level.index for level in levels if level.kind == "dense"}
+
+    def value_of(atom):
+        if isinstance(atom, str) and atom in dense:
+            return naming[atom]
+        if isinstance(atom, str) and atom in layout.logical:
+            return coordinate_name(atom)
+        return solver.atom_c(atom)
+
+    checks: list[tuple[str, str]] = []
+    for level in reading.levels:
+        if level.index not in dense:
+            continue
+        for bound, op in [(e, ">=") for e in level.lower] + [(e, "<=") for e in level.upper]:
+            text = solver.affine_c(bound, value_of)
+            if text is not None:
+                checks.append((f"{naming[level.index]} {op} {text}",
+                               f"{level.index} {op} {bound}"))
+    for guard in reading.guards:
+        left = solver.affine_c(guard.left, value_of)
+        right = solver.affine_c(guard.right, value_of)
+        if left is not None and right is not None:
+            op = "==" if guard.op == "=" else guard.op
+            checks.append((f"{left} {op} {right}", str(guard)))
+    for level in levels:
+        for key in level.keys:
+            if key.array is None:
+                continue
+            for prop in solver.properties:
+                if isinstance(prop, Range) and prop.arrays[0] == key.array:
+                    low = solver.affine_c(prop.low, value_of)
+                    high = solver.affine_c(prop.high, value_of)
+                    if low is not None and high is not None:
+                        checks.append((f"{key.expression} >= {low} && {key.expression} < {high}",
+                                       f"{prop.text}"))
+    for coordinate, expression in reading.definitions.items():
+        text = solver.affine_c(expression, value_of)
+        if text is not None:
+            checks.append((f"{coordinate_name(coordinate)} == {text}", f"{coordinate} = {expression}"))
+    return checks

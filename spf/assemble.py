@@ -1,0 +1,183 @@
+"""Tensors built by generated assembly: packing from coordinates and conversion between layouts.
+
+For each layout, :mod:`codegen.assembly` plans how its arrays are established and
+:mod:`codegen.emit_assembly` writes the builder as C (compiled once, cached like
+every kernel).  :func:`assemble` runs it on a stream of coordinates and values:
+``begin`` checks and orders the entries and counts each compressed level's nodes,
+Python allocates the arrays the counts size, ``fill`` writes them.  The result is
+valid by construction (the builder establishes the layout's properties), so it
+becomes a Tensor without a second check.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from math import prod
+from typing import Sequence
+
+import numpy as np
+
+from spf.errors import OutOfMemoryError, PackError, SpfError
+from spf.memory import allocate, require
+
+INDEX_DTYPE = np.int64
+
+
+@dataclass
+class Builder:
+    """A layout's compiled assembly: its plan and the C functions ``begin``, ``fill``, ``free``."""
+
+    plan: object
+    begin: object
+    fill: object
+    free: object
+
+    @property
+    def compressed(self) -> list:
+        return [level for level in self.plan.levels if level.kind == "compressed"]
+
+
+_builders: dict[tuple, Builder] = {}
+
+
+def builder(layout) -> Builder:
+    """The compiled assembly of ``layout`` (cached per layout); AssemblyRefused when it has none."""
+    from spf.codegen.assembly import plan_assembly
+    from spf.codegen.build import build_shared_library, load_function
+    from spf.codegen.emit_assembly import assembly_source
+    from spf.codegen.structs import ctypes_struct, sanitize_identifier
+
+    key = (layout.spec, layout.path, hash(layout))
+    if key not in _builders:
+        plan = plan_assembly(layout)
+        prefix = "spf_assemble_" + sanitize_identifier(layout.name)
+        source = assembly_source(plan, prefix)
+        library = build_shared_library(source, name=prefix)
+        struct = ctypes.POINTER(ctypes_struct(layout))
+        pointer_array = ctypes.POINTER(ctypes.c_void_p)
+        begin = load_function(library, f"{prefix}_begin",
+                              [struct, ctypes.c_int64, pointer_array, ctypes.c_void_p, ctypes.c_void_p,
+                               ctypes.c_void_p], ctypes.c_void_p)
+        fill = load_function(library, f"{prefix}_fill", [ctypes.c_void_p, struct])
+        free = load_function(library, f"{prefix}_free", [ctypes.c_void_p], None)
+        _builders[key] = Builder(plan, begin, fill, free)
+    return _builders[key]
+
+
+def has_assembly(layout) -> bool:
+    """Whether generated assembly builds ``layout`` (else packing falls back to the Python packer)."""
+    from spf.codegen.assembly import AssemblyRefused, plan_assembly
+
+    key = (layout.spec, layout.path, hash(layout))
+    if key not in _plans:
+        try:
+            _plans[key] = plan_assembly(layout)
+        except AssemblyRefused:
+            _plans[key] = None
+    return _plans[key] is not None
+
+
+_plans: dict[tuple, object] = {}
+
+
+def _column(array: np.ndarray) -> tuple[int, int]:
+    """(address, stride in elements) of a 1-D int64 array or view."""
+    if array.dtype != INDEX_DTYPE or array.ndim != 1 or array.strides[0] % 8:
+        raise SpfError("assembly reads int64 coordinate columns")
+    return array.ctypes.data, array.strides[0] // 8 if len(array) > 1 else 1
+
+
+def assemble(layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: tuple[int, ...],
+             name: str = "tensor", duplicates: str = "sum"):
+    """The Tensor of ``layout`` holding the entries ``(columns[k][e] for k) -> values[e]``.
+
+    ``columns``: one int64 array (or strided view) per coordinate, every entry inside
+    ``shape``; ``values``: float64.  Entries may come in any order; equal coordinates
+    are summed (``duplicates="sum"``) or refused (``"refuse"``).  An entry the layout
+    cannot hold (above LOWER_TRI's diagonal) is refused with a PackError naming it.
+    """
+    from spf.codegen.structs import ctypes_struct
+    from spf.packing import Tensor
+
+    build = builder(layout)
+    plan = build.plan
+    n = len(values)
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    columns = [np.asarray(c) for c in columns]
+    scalars = dict(layout.compute_scalars(shape))
+    # the builder's own arrays: sort keys it computes, the order, one byte per entry
+    computed = sum(1 for key in plan.keys if key.sign < 0 or not key.expression.startswith("(x_")
+                   or key.expression.count("x_") != 1)
+    require((max(n, 1) * (8 * (computed + 2) + 1),), np.uint8, f"tensor {name}: assembly into {layout.spec}")
+    struct_type = ctypes_struct(layout)
+    struct = struct_type()
+    for field in layout.scalars:
+        setattr(struct, field.name, int(scalars.get(field.name, 0)))
+    addresses = (ctypes.c_void_p * max(len(columns), 1))()
+    strides = np.ones(max(len(columns), 1), dtype=np.int64)
+    for k, column in enumerate(columns):
+        addresses[k], strides[k] = _column(column)
+    report = np.zeros(len(build.compressed) + 4, dtype=np.int64)
+    handle = build.begin(ctypes.byref(struct), n, addresses, strides.ctypes.data, values.ctypes.data,
+                         report.ctypes.data)
+    slots = len(build.compressed)
+    if not handle:
+        first_bad = int(report[slots + 2])
+        if first_bad >= 0:
+            entry = tuple(int(c[first_bad]) for c in columns)
+            check = plan.checks[int(report[slots + 3])][1]
+            raise PackError(f"tensor {name}: the pattern does not fit layout {layout.spec}: entry {entry} "
+                            f"cannot be stored ({check} does not hold)")
+        raise OutOfMemoryError(f"tensor {name}: out of memory while assembling {n} entries into {layout.spec}")
+    try:
+        if duplicates == "refuse" and report[slots]:
+            first = int(report[slots + 1])
+            entry = tuple(int(c[first]) for c in columns)
+            raise PackError(f"tensor {name}: coordinate {entry} appears more than once")
+        fields = _allocate(layout, build, report[:slots], scalars, name)
+        for field in layout.fields:
+            if field.is_scalar:
+                setattr(struct, field.name, int(fields[field.name]))
+            else:
+                setattr(struct, field.name, fields[field.name].ctypes.data_as(type(getattr(struct, field.name))))
+    except BaseException:
+        build.free(handle)
+        raise
+    build.fill(handle, ctypes.byref(struct))  # frees the handle
+    return Tensor._from_checked(layout, tuple(shape), fields, name)
+
+
+def _allocate(layout, build: Builder, nodes: np.ndarray, scalars: dict, name: str) -> dict:
+    """Every field: the counts from the node counts, then the arrays they size."""
+    counts = {f.name for f in layout.counts}
+    for level, count in zip(build.compressed, nodes):
+        if level.count is not None:
+            scalars[level.count] = int(count)
+        for key in level.keys:
+            dimension = layout.field(key.array).dimensions[0].to_affine()
+            unknown = [a for a in dimension.names() if a in counts and a not in scalars]
+            if len(unknown) == 1 and dict(dimension.terms)[unknown[0]] == 1:
+                scalars[unknown[0]] = int(count) - dimension.constant
+    missing = sorted(counts - set(scalars))
+    if missing:
+        raise SpfError(f"layout {layout.spec}: assembly did not determine {missing}")
+    fields: dict[str, object] = {}
+    keys = {key.array for level in build.compressed for key in level.keys}
+    for field in layout.fields:
+        if field.is_scalar:
+            value = int(scalars[field.name])
+            limit = 2**31 if field.type == "int" else 2**63
+            if not -limit <= value < limit:
+                raise PackError(f"tensor {name}: {field.name} = {value} does not fit in {field.c_type} "
+                                f"(layout {layout.spec})")
+            fields[field.name] = value
+            continue
+        shape = tuple(int(d.evaluate(scalars)) for d in field.dimensions)
+        what = f"tensor {name}: array {field.name} of {layout.spec} ({field})"
+        if field.name in keys and prod(shape):
+            require(shape, field.numpy_dtype, what)
+            fields[field.name] = np.empty(shape, dtype=field.numpy_dtype)
+        else:
+            fields[field.name] = allocate(shape, field.numpy_dtype, what)
+    return fields

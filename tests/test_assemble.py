@@ -1,0 +1,214 @@
+"""Generated assembly (spf/assemble.py, codegen/assembly.py, codegen/emit_assembly.py).
+
+Every layout the assembly plans is built from coordinates in random order, with
+duplicates, empty rows, empty and one-entry tensors, and compared field by field with
+the reference Python packer; the result must also pass the full check of
+``spf.validate`` (the assembly claims validity by construction).  Refusals name the
+level or the entry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings, strategies as st
+
+import spf
+from conftest import REAL_MATRICES, REAL_TENSORS, data_available, load_matrix, load_tensor
+from spf.assemble import assemble, builder, has_assembly
+from spf.codegen.assembly import AssemblyRefused, plan_assembly
+from spf.packing import reference_pack, validate
+
+EXAMPLES = "examples/layouts"
+MATRIX_LAYOUTS = ["COO", "COO_UNSORTED", "CSR", "CSC", "DCSR", "DCSC", "DIA", "Dense2",
+                  "BCSR(R=2, C=2)", "BCSR(R=4, C=4)", "BCSR(R=3, C=1)"]
+VECTOR_LAYOUTS = ["SV", "SV_DEC", "SV_UNSORTED", "Dense1"]
+TENSOR3_LAYOUTS = ["CSF3", "CSF3_DENSE_LAST", "Dense3"]
+
+
+def _layout(name):
+    layout = spf.load_layout(name)
+    return layout
+
+
+def assert_same_as_reference(layout_name, coords, values, shape, duplicates="sum"):
+    layout = _layout(layout_name)
+    columns = [np.ascontiguousarray(coords[:, k]) for k in range(len(shape))]
+    got = assemble(layout, columns, values, shape, "T", duplicates=duplicates)
+    expected = reference_pack(layout, coords, values, shape, "T", duplicates=duplicates)
+    assert got.layout == expected.layout and got.shape == expected.shape
+    for field in expected.fields:
+        np.testing.assert_array_equal(np.asarray(got.fields[field]), np.asarray(expected.fields[field]),
+                                      err_msg=f"{layout_name}: field {field}")
+        if isinstance(expected.fields[field], np.ndarray):
+            assert got.fields[field].dtype == expected.fields[field].dtype, field
+    validate(layout, dict(got.fields), "T", shape)  # the assembly's claim: valid by construction
+    return got
+
+
+def _random_entries(rng, shape, count, duplicates=True):
+    coords = np.stack([rng.integers(0, max(s, 1), count) for s in shape], axis=1).astype(np.int64) \
+        if count and all(shape) else np.zeros((0, len(shape)), dtype=np.int64)
+    if not duplicates and len(coords):
+        coords = np.unique(coords, axis=0)
+        coords = coords[rng.permutation(len(coords))]
+    return coords, rng.standard_normal(len(coords))
+
+
+# ----------------------------------------------------------------------------- the plan
+
+
+def test_plan_reads_each_level_kind():
+    csr = plan_assembly(_layout("CSR"))
+    assert [(level.index, level.kind, level.pointer) for level in csr.levels] == \
+        [("pi", "dense", None), ("pj", "compressed", "rowPtr")]
+    coo = plan_assembly(_layout("COO"))
+    assert [(l.kind, l.count, [k.array for k in l.keys]) for l in coo.levels] == \
+        [("compressed", "nnz", ["row", "col"])]
+    bcsr = plan_assembly(_layout("BCSR(R=2, C=3)"))
+    assert [level.kind for level in bcsr.levels] == ["dense", "compressed", "dense", "dense"]
+    assert "spf_floord((x_j), 3)" in bcsr.levels[1].keys[0].expression
+    assert plan_assembly(_layout("SV_DEC")).levels[0].keys[0].sign == -1
+    dia = plan_assembly(_layout("DIA"))
+    assert dia.levels[0].count == "ndiag" and "x_j" in dia.levels[0].keys[0].expression
+    lines = csr.describe()
+    assert lines[0].startswith("pi: dense") and "rowPtr counts its nodes" in lines[1]
+
+
+@pytest.mark.parametrize("name, level", [("ELL", "pk"), ("WARP24", "pk")])
+def test_fixed_width_levels_are_refused_with_the_level(name, level):
+    with pytest.raises(AssemblyRefused, match=f"level {level}.*fixed width"):
+        plan_assembly(_layout(name))
+    assert not has_assembly(_layout(name))
+
+
+def test_an_array_no_level_fills_is_refused(tmp_path):
+    path = tmp_path / "EXTRA.layout"
+    path.write_text(
+        "layout EXTRA\nfield n: int = shape[0]\nfield len: int\nfield idx: int[len]\nfield tag: int[len]\n"
+        "field val: double[len]\nshape n\nrelation [p] -> [i] : 0 <= p < len and i = idx(p)\n"
+        "values val[p]\nproperty range(idx, 0, n)\n")
+    with pytest.raises(AssemblyRefused, match="array tag"):
+        plan_assembly(spf.load_layout(str(path)))
+
+
+# ----------------------------------------------------------------------------- against the reference
+
+
+@pytest.mark.parametrize("layout", MATRIX_LAYOUTS)
+def test_matrix_layouts_match_the_reference_packer(layout):
+    rng = np.random.default_rng(7)
+    for shape, count in [((37, 23), 200), ((1, 1), 1), ((5, 9), 0), ((0, 4), 0), ((64, 64), 1500)]:
+        coords, values = _random_entries(rng, shape, count)
+        assert_same_as_reference(layout, coords, values, shape)
+
+
+@pytest.mark.parametrize("layout", VECTOR_LAYOUTS)
+def test_vector_layouts_match_the_reference_packer(layout):
+    rng = np.random.default_rng(8)
+    for shape, count in [((50,), 30), ((1,), 1), ((7,), 0)]:
+        coords, values = _random_entries(rng, shape, count)
+        assert_same_as_reference(layout, coords, values, shape)
+
+
+@pytest.mark.parametrize("layout", TENSOR3_LAYOUTS + ["CSF4", "Dense4", f"{EXAMPLES}/COO3.layout"])
+def test_higher_order_layouts_match_the_reference_packer(layout):
+    rng = np.random.default_rng(9)
+    order = 4 if layout.endswith("4") else 3
+    for shape, count in [((6, 5, 4, 3)[:order], 80), ((1,) * order, 1), ((3,) * order, 0)]:
+        coords, values = _random_entries(rng, shape, count)
+        assert_same_as_reference(layout, coords, values, shape)
+
+
+def test_lower_triangular_holds_the_lower_triangle_and_refuses_an_entry_above_it():
+    rng = np.random.default_rng(10)
+    coords, values = _random_entries(rng, (20, 20), 90)
+    lower = coords[coords[:, 1] <= coords[:, 0]]
+    assert_same_as_reference("LOWER_TRI", lower, values[:len(lower)], (20, 20))
+    with pytest.raises(spf.PackError, match=r"entry \(2, 5\) cannot be stored \(pj <= pi"):
+        assemble(_layout("LOWER_TRI"), [np.array([1, 2]), np.array([0, 5])], np.ones(2), (20, 20), "T")
+
+
+def test_duplicates_are_summed_or_refused():
+    columns = [np.array([2, 0, 2, 1]), np.array([1, 0, 1, 1])]
+    summed = assemble(_layout("CSR"), columns, np.array([1.0, 2.0, 3.0, 4.0]), (3, 2), "T")
+    np.testing.assert_array_equal(summed.to_dense(), [[2, 0], [0, 4], [0, 4]])
+    with pytest.raises(spf.PackError, match=r"coordinate \(2, 1\) appears more than once"):
+        assemble(_layout("CSR"), columns, np.ones(4), (3, 2), "T", duplicates="refuse")
+    with pytest.raises(spf.PackError, match="appears more than once"):
+        spf.pack("CSR", (np.array([[2, 1], [2, 1]]), np.ones(2), (3, 2)))
+
+
+def test_orders_sorted_unsorted_and_beyond_a_counting_range():
+    """Already sorted (no move), unsorted rows (counting sort, then groups merge-sorted),
+    and first keys spread wider than a counting array (one merge sort of everything)."""
+    rng = np.random.default_rng(11)
+    coords, values = _random_entries(rng, (300, 300), 3000, duplicates=False)
+    ordered = np.lexsort(coords.T[::-1])
+    assert_same_as_reference("CSR", coords[ordered], values[ordered], (300, 300))
+    assert_same_as_reference("CSR", coords, values, (300, 300))
+    assert_same_as_reference("CSC", coords[ordered], values[ordered], (300, 300))
+    wide = (10**8, 10**8)
+    coords = rng.integers(0, 10**8, (500, 2)).astype(np.int64)
+    got = assemble(_layout("COO"), [coords[:, 0].copy(), coords[:, 1].copy()], np.arange(500.0), wide, "T")
+    order = np.lexsort(coords.T[::-1])
+    np.testing.assert_array_equal(got.fields["row"], coords[order, 0])
+    np.testing.assert_array_equal(got.fields["col"], coords[order, 1])
+    np.testing.assert_array_equal(got.fields["val"], np.arange(500.0)[order])
+
+
+def test_strided_coordinate_columns_are_read_in_place():
+    rng = np.random.default_rng(12)
+    coords, values = _random_entries(rng, (40, 30), 300, duplicates=False)
+    got = assemble(_layout("DCSR"), [coords[:, 0], coords[:, 1]], values, (40, 30), "T")  # views, stride 2
+    np.testing.assert_array_equal(got.to_dense(), sp.coo_matrix((values, tuple(coords.T)), (40, 30)).toarray())
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(MATRIX_LAYOUTS + ["LOWER_TRI"]), st.integers(0, 12), st.integers(1, 12),
+       st.integers(0, 60), st.integers(0, 2**32))
+def test_hypothesis_matrices(layout, rows, columns, count, seed):
+    if layout == "LOWER_TRI":
+        columns = rows
+    rng = np.random.default_rng(seed)
+    coords, values = _random_entries(rng, (rows, columns), count)
+    if layout == "LOWER_TRI":
+        keep = coords[:, 1] <= coords[:, 0]
+        coords, values = coords[keep], values[keep]
+    assert_same_as_reference(layout, coords, values, (rows, columns))
+
+
+def test_pack_goes_through_assembly_and_scipy_duplicates_are_summed():
+    matrix = sp.coo_matrix((np.array([1.0, 2.0, 5.0]), (np.array([0, 0, 2]), np.array([1, 1, 0]))), shape=(3, 3))
+    packed = spf.pack("CSR", matrix)
+    np.testing.assert_array_equal(packed.fields["colIdx"], [1, 0])
+    np.testing.assert_array_equal(packed.fields["data"], [3.0, 5.0])
+    np.testing.assert_array_equal(packed.fields["rowPtr"], [0, 1, 1, 2])
+
+
+def test_builders_are_compiled_once_per_layout():
+    first = builder(_layout("CSR"))
+    assert builder(_layout("CSR")) is first
+
+
+# ----------------------------------------------------------------------------- real data
+
+
+@pytest.mark.skipif(not data_available(), reason="../shared/data is not beside the project")
+@pytest.mark.parametrize("matrix", REAL_MATRICES)
+def test_real_matrices_match_the_reference_packer(matrix):
+    A = load_matrix(matrix).tocoo()
+    coords = np.stack([A.row, A.col], axis=1).astype(np.int64)
+    for layout in ["CSR", "CSC", "DCSR", "COO", "BCSR(R=4, C=4)"]:
+        assert_same_as_reference(layout, coords, A.data.astype(np.float64), A.shape)
+
+
+@pytest.mark.skipif(not data_available(), reason="../shared/data is not beside the project")
+@pytest.mark.parametrize("tensor", REAL_TENSORS)
+def test_real_tensors_match_the_reference_packer(tensor):
+    coords, values, shape = load_tensor(tensor)
+    if len(shape) == 3:
+        assert_same_as_reference("CSF3", coords, values, shape)
+    elif len(shape) == 4:
+        assert_same_as_reference("CSF4", coords, values, shape)
