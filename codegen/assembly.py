@@ -59,6 +59,7 @@ class AssemblyLevel:
     pointer_argument: str | None = None  # q as a C expression over outer positions
     count: str | None = None  # compressed at the root: the count field bounding it
     order: str = "sorted"  # "sorted" (by the keys' properties) or "any" (no order property)
+    order_property: str | None = None  # the property that orders the keys, as the layout states it
 
 
 @dataclass
@@ -70,6 +71,12 @@ class AssemblyPlan:
     values_index: str  # flat position in the value array, a C expression over positions
     checks: list[tuple[str, str]] = field(default_factory=list)  # (C condition, what it means)
     coordinates: tuple[str, ...] = ()
+    # count field -> (number of the compressed level among the compressed ones, minus what)
+    counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    @property
+    def compressed(self) -> list[AssemblyLevel]:
+        return [level for level in self.levels if level.kind == "compressed"]
 
     @property
     def keys(self) -> list[Key]:
@@ -85,18 +92,38 @@ class AssemblyPlan:
         lines = []
         for level in self.levels:
             if level.kind == "dense":
-                lines.append(f"{level.index}: dense, position = {level.keys[0].expression}")
+                lines.append(f"{level.index}: dense, computed from the coordinates: "
+                             f"{level.index} = {readable(level.keys[0].expression)}")
                 continue
-            keys = ", ".join(f"{key.array} = {key.expression if key.sign > 0 else '-(' + key.expression + ')'}"
-                             for key in level.keys)
-            extent = (f"{level.pointer} counts its nodes per {level.pointer_argument} (prefix sum)"
-                      if level.pointer else f"{level.count} counts its nodes")
-            order = "in the order of its keys' properties" if level.order == "sorted" else "in sorted order"
-            lines.append(f"{level.index}: compressed, one node per distinct ({keys}) {order}; {extent}")
+            keys = ", ".join(f"{key.array}({level.index}) = {readable(key.expression)}" for key in level.keys)
+            extent = (f"{level.pointer} counts them per {readable(level.pointer_argument)} and is their "
+                      "prefix sum" if level.pointer else f"{level.count} counts them")
+            order = (f"ordered as {level.order_property} requires" if level.order_property
+                     else "in increasing order (no property asks for one; any order would do)")
+            lines.append(f"{level.index}: compressed, one position per distinct {keys} under its parent, "
+                         f"{order}; {extent}")
         return lines
 
 
 # ----------------------------------------------------------------------------- C text of terms
+
+
+def readable(expression: str) -> str:
+    """A C expression of the plan as the layout's vocabulary writes it (for explain)."""
+    import re
+    text = expression.replace("x_", "").replace("p_", "").replace("s_", "")
+    text = re.sub(r"spf_floord\(([^,]*), (\d+)\)", r"floor(\1 / \2)", text)
+    text = re.sub(r"\((\w+)\)", r"\1", text)
+    text = re.sub(r"\((\w+)\)", r"\1", text)
+    return text[1:-1] if text.startswith("(") and text.endswith(")") and text.count("(") == 1 else text
+
+
+def shape_scalars(layout, tensor: str, extents: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(field, C expression) for each scalar field the shape defines (``numRows = shape[0]``),
+    over the C names of the extents and the tensor's struct (``C->numRows``)."""
+    naming = {f.name: f"{tensor}->{f.name}" for f in layout.scalars}
+    return [(f.name, arith_c(rename(f.definition, naming), extents)) for f in layout.scalars
+            if f.definition is not None]
 
 
 def coordinate_name(coordinate: str) -> str:
@@ -111,22 +138,24 @@ def scalar_name(name: str) -> str:
     return f"s_{name}"
 
 
-def arith_c(expression: Arith) -> str:
-    """A layout-file expression (dimensions, values index) as C over positions and scalars."""
+def arith_c(expression: Arith, shape: tuple[str, ...] = ()) -> str:
+    """A layout-file expression (dimensions, values index, a field's definition) as C over
+    positions and scalars; ``shape[k]`` becomes ``shape[k]``'s C name when given."""
+    if isinstance(expression, ShapeRef) and expression.index < len(shape):
+        return shape[expression.index]
     if isinstance(expression, Number):
         return str(expression.value)
     if isinstance(expression, Name):
         return expression.name  # replaced by the caller's naming
     if isinstance(expression, Negate):
-        return f"(-{arith_c(expression.operand)})"
+        return f"(-{arith_c(expression.operand, shape)})"
     if isinstance(expression, BinaryOp):
-        op = expression.op
+        op, left, right = expression.op, arith_c(expression.left, shape), arith_c(expression.right, shape)
         if op == "/":
-            return f"spf_floord({arith_c(expression.left)}, {arith_c(expression.right)})"
+            return f"spf_floord({left}, {right})"
         if op == "%":
-            return f"({arith_c(expression.left)} - ({arith_c(expression.right)}) * " \
-                   f"spf_floord({arith_c(expression.left)}, {arith_c(expression.right)}))"
-        return f"({arith_c(expression.left)} {op} {arith_c(expression.right)})"
+            return f"({left} - ({right}) * spf_floord({left}, {right}))"
+        return f"({left} {op} {right})"
     if isinstance(expression, ShapeRef):
         raise AssemblyRefused(f"cannot assemble an expression over shape[{expression.index}]")
     raise AssemblyRefused(f"cannot assemble the expression {expression}")
@@ -233,13 +262,13 @@ class _Solver:
                     self.known[level.index] = solved[0]
                     progress = True
 
-    def order_of(self, call: UFCall) -> tuple[bool, int]:
-        """(ordered, sign) of a key array from its properties."""
-        for prop in self.properties:
+    def order_of(self, call: UFCall) -> tuple[str | None, int]:
+        """(the property ordering a key array, or None; the sign of its order)."""
+        for spec, prop in zip(self.layout.properties, self.properties):
             if prop.arrays and prop.arrays[0] == call.function and isinstance(
                     prop, (Monotonic, PeriodicMonotonic, CovaryingMonotonic)):
-                return True, (1 if prop.increasing else -1)
-        return False, 1
+                return spec.text, (1 if prop.increasing else -1)
+        return None, 1
 
 
 # ----------------------------------------------------------------------------- the plan
@@ -279,12 +308,33 @@ def plan_assembly(layout) -> AssemblyPlan:
             raise AssemblyRefused(f"layout {layout.spec}: array {array.name} is neither an index array of a "
                                   "level, nor a level's pointer array, nor the values: assembly cannot fill it")
     checks = _checks(layout, reading, levels, solver)
-    return AssemblyPlan(layout, levels, values_index, checks, tuple(layout.logical))
+    plan = AssemblyPlan(layout, levels, values_index, checks, tuple(layout.logical))
+    plan.counts = _count_fields(layout, plan, counts)
+    return plan
+
+
+def _count_fields(layout, plan: AssemblyPlan, counts: set[str]) -> dict[str, tuple[int, int]]:
+    """How each count field follows from the levels' numbers of positions: a root level's
+    bound (``0 <= p < nnz0``), or an index array's length (``colIdx: int[nnz]``)."""
+    found: dict[str, tuple[int, int]] = {}
+    for slot, level in enumerate(plan.compressed):
+        if level.count is not None:
+            found.setdefault(level.count, (slot, 0))
+        for key in level.keys:
+            dimension = layout.field(key.array).dimensions[0].to_affine()
+            unknown = [a for a in dimension.names() if a in counts and a not in found]
+            if len(unknown) == 1 and dict(dimension.terms)[unknown[0]] == 1:
+                found[unknown[0]] = (slot, dimension.constant)
+    missing = sorted(counts - set(found))
+    if missing:
+        raise AssemblyRefused(f"layout {layout.spec}: assembly cannot tell the count field(s) {missing} "
+                              "from the numbers of positions of its levels")
+    return found
 
 
 def _compressed_level(layout, level: Level, reading, solver: _Solver, counts: set[str]) -> AssemblyLevel:
     keys: list[Key] = []
-    ordered_any = False
+    ordering: str | None = None
     for call in level.calls:
         if not any(call in dict(e.terms) for e in reading.definitions.values()):
             continue
@@ -297,7 +347,7 @@ def _compressed_level(layout, level: Level, reading, solver: _Solver, counts: se
         if solved is None:
             raise AssemblyRefused(f"layout {layout.spec}: cannot derive {call} from the coordinates")
         ordered, sign = solver.order_of(call)
-        ordered_any = ordered_any or ordered
+        ordering = ordering or ordered
         solver.known[call] = solved[0]
         keys.append(Key(solved[0], call.function, sign))
     if not keys:
@@ -317,13 +367,13 @@ def _compressed_level(layout, level: Level, reading, solver: _Solver, counts: se
                                       f"uses {name}, unknown during assembly")
         text = solver.affine_c(argument, lambda atom: naming.get(atom) or solver.atom_c(atom))
         return AssemblyLevel(level.index, "compressed", keys, pointer=start.function, pointer_argument=text,
-                             order="sorted" if ordered_any else "any")
+                             order="sorted" if ordering else "any", order_property=ordering)
     # 0 <= p < count with a count field that assembly sets
     upper_counts = [n for e in level.upper for n in e.names() if n in counts]
     if all(e.is_constant and e.constant == 0 for e in level.lower) and len(level.upper) == 1 \
             and upper_counts and level.upper[0] == Affine.of(upper_counts[0]) - 1:
         return AssemblyLevel(level.index, "compressed", keys, count=upper_counts[0],
-                             order="sorted" if ordered_any else "any")
+                             order="sorted" if ordering else "any", order_property=ordering)
     raise AssemblyRefused(
         f"layout {layout.spec}: level {level.index} is enumerated (keyed by "
         f"{', '.join(k.array for k in keys)}) but bounded neither by a pointer array "

@@ -21,8 +21,15 @@ from .assembly import AssemblyPlan, arith_c, coordinate_name, position_name, ren
 from .emit_c import PRELUDE
 from .structs import header_text, struct_name
 
-# report[] after the node counts of the compressed levels
+# report[] after the node counts of the compressed levels; then the coordinates of the
+# first bad entry and of the first duplicate (the input may be freed by then)
 DUPLICATES, FIRST_DUPLICATE, FIRST_BAD, BAD_CHECK = range(4)
+DROPPED = 255  # diff[] of an entry whose group sums to zero (not stored)
+
+
+def report_length(plan: AssemblyPlan) -> int:
+    compressed = sum(1 for level in plan.levels if level.kind == "compressed")
+    return compressed + 4 + 2 * len(plan.coordinates)
 
 
 def _key_is_coordinate(plan: AssemblyPlan, expression: str) -> int | None:
@@ -33,8 +40,20 @@ def _key_is_coordinate(plan: AssemblyPlan, expression: str) -> int | None:
     return None
 
 
-def assembly_source(plan: AssemblyPlan, prefix: str) -> str:
-    """C source (prelude, the layout's struct, the builder) for ``plan``; functions ``prefix_*``."""
+def assembly_prefix(digest: str) -> str:
+    """The builder's function prefix inside a kernel's library."""
+    return f"spf_assemble_{digest}"
+
+
+def assembly_prototypes(plan: AssemblyPlan, prefix: str) -> tuple[str, ...]:
+    """The builder's public functions a kernel's caller uses after the kernel ran."""
+    struct = f"struct {struct_name(plan.layout)}"
+    return (f"int {prefix}_fill(void *handle, {struct} *output);", f"void {prefix}_free(void *handle);")
+
+
+def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) -> str:
+    """C source of the builder for ``plan``, functions ``prefix_*``; ``standalone`` adds the
+    prelude and the layout's struct (a kernel's library has them already)."""
     layout = plan.layout
     struct = f"struct {struct_name(layout)}"
     keys = plan.keys
@@ -44,12 +63,15 @@ def assembly_source(plan: AssemblyPlan, prefix: str) -> str:
     scalars = [f for f in layout.scalars]
     in_place = [_key_is_coordinate(plan, key.expression) if key.sign > 0 else None for key in keys]
 
-    lines: list[str] = [PRELUDE, header_text([layout], [], f"SPF_ASSEMBLY_{prefix.upper()}_STRUCTS"),
-                        "#include <string.h>", ""]
+    lines: list[str] = [PRELUDE, header_text([layout], [], f"SPF_ASSEMBLY_{prefix.upper()}_STRUCTS")] \
+        if standalone else []
+    lines += ["#include <string.h>", ""]
     emit = lines.append
     emit(f"typedef struct {{\n  int64_t n;\n  const int64_t *x[{max(d, 1)}];\n  int64_t stride[{max(d, 1)}];\n"
          f"  const double *v;\n  int64_t *key[{max(m, 1)}];\n  int64_t key_stride[{max(m, 1)}];\n"
-         f"  int owned[{max(m, 1)}];\n  int64_t *perm;\n  unsigned char *diff;\n}} {prefix}_handle;\n")
+         f"  int owned[{max(m, 1)}];\n  int64_t *perm;\n  unsigned char *diff;\n"
+         f"  int64_t *input_x[{max(d, 1)}];\n  double *input_v;  /* the input, when the builder owns it */\n"
+         f"}} {prefix}_handle;\n")
     for k in range(m):
         emit(f"#define {prefix.upper()}_K{k}(h, e) ((h)->key[{k}][(e) * (h)->key_stride[{k}]])")
     emit("")
@@ -96,20 +118,29 @@ def assembly_source(plan: AssemblyPlan, prefix: str) -> str:
   }}
 }}
 """)
+    emit(f"static void {prefix}_bad_entry(const {prefix}_handle *h, int64_t e, int64_t *coordinates) {{")
+    emit(f"  for (int k = 0; k < {d}; k++) coordinates[k] = h->x[k][e * h->stride[k]];\n}}\n")
     emit(f"void {prefix}_free(void *handle) {{\n  {prefix}_handle *h = ({prefix}_handle *)handle;\n"
          "  if (!h) return;")
     emit(f"  for (int k = 0; k < {m}; k++) if (h->owned[k]) free(h->key[k]);")
-    emit("  free(h->perm);\n  free(h->diff);\n  free(h);\n}\n")
+    emit(f"  for (int k = 0; k < {d}; k++) free(h->input_x[k]);")
+    emit("  free(h->input_v);\n  free(h->perm);\n  free(h->diff);\n  free(h);\n}\n")
 
     # ---- begin
     report_base = len(compressed)
-    emit(f"void *{prefix}_begin(const {struct} *T, int64_t n, const int64_t *const *x, const int64_t *stride, "
-         "const double *v, int64_t *report) {")
-    emit(f"  for (int r = 0; r < {report_base + 4}; r++) report[r] = 0;")
+    emit(f"void *{prefix}_begin({struct} *T, int64_t n, const int64_t *const *x, const int64_t *stride, "
+         "const double *v, int64_t *report, int owns_input, int drop_zeros) {")
+    emit(f"  int64_t own_report[{report_length(plan)}];")
+    emit("  if (!report) report = own_report;")
+    emit(f"  for (int r = 0; r < {report_length(plan)}; r++) report[r] = 0;")
     emit(f"  report[{report_base + FIRST_DUPLICATE}] = -1; report[{report_base + FIRST_BAD}] = -1; "
          f"report[{report_base + BAD_CHECK}] = -1;")
     emit(f"  {prefix}_handle *h = ({prefix}_handle *)calloc(1, sizeof({prefix}_handle));")
-    emit("  if (!h) return NULL;")
+    emit("  if (!h) {")
+    emit(f"    if (owns_input) {{ for (int k = 0; k < {d}; k++) free((void *)x[k]); free((void *)v); }}")
+    emit("    return NULL;\n  }")
+    emit(f"  if (owns_input) {{ for (int k = 0; k < {d}; k++) h->input_x[k] = (int64_t *)x[k]; "
+         "h->input_v = (double *)v; }")
     emit("  h->n = n; h->v = v;")
     emit(f"  for (int k = 0; k < {d}; k++) {{ h->x[k] = x[k]; h->stride[k] = stride[k]; }}")
     materialized = []
@@ -127,7 +158,8 @@ def assembly_source(plan: AssemblyPlan, prefix: str) -> str:
     lines.extend(entry_values("    ", positions=True))
     for number, (condition, _) in enumerate(plan.checks):
         emit(f"    if (!({condition})) {{ report[{report_base + FIRST_BAD}] = e; "
-             f"report[{report_base + BAD_CHECK}] = {number}; {prefix}_free(h); return NULL; }}")
+             f"report[{report_base + BAD_CHECK}] = {number}; {prefix}_bad_entry(h, e, report + {report_base + 4}); "
+             f"{prefix}_free(h); return NULL; }}")
     for k in materialized:
         sign = "-" if keys[k].sign < 0 else ""
         emit(f"    h->key[{k}][e] = {sign}({keys[k].expression});")
@@ -182,16 +214,29 @@ def assembly_source(plan: AssemblyPlan, prefix: str) -> str:
     # first differences and node counts
     emit("  h->diff = (unsigned char *)malloc((size_t)(n > 0 ? n : 1));")
     emit(f"  if (!h->diff) {{ {prefix}_free(h); return NULL; }}")
-    emit("  for (int64_t t = 0; t < n; t++) {")
+    # a group: the entries equal in every key (summed into one); a group whose sum is zero
+    # is dropped when drop_zeros (DROPPED marks its entries), and later groups compare with
+    # the last group kept
+    emit("  for (int64_t t = 0, last = -1, end; t < n; t = end) {")
     emit("    const int64_t e = h->perm ? h->perm[t] : t;")
-    emit(f"    const int d = t == 0 ? 0 : {prefix}_first_difference(h, h->perm ? h->perm[t - 1] : t - 1, e);")
+    emit("    double sum = h->v[e];")
+    emit(f"    for (end = t + 1; end < n && {prefix}_first_difference(h, h->perm ? h->perm[end - 1] : end - 1, "
+         f"h->perm ? h->perm[end] : end) == {m}; end++) sum += h->v[h->perm ? h->perm[end] : end];")
+    emit(f"    if (drop_zeros && sum == 0.0) {{ memset(h->diff + t, {DROPPED}, (size_t)(end - t)); continue; }}")
+    emit(f"    const int d = last < 0 ? 0 : {prefix}_first_difference(h, h->perm ? h->perm[last] : last, e);")
     emit("    h->diff[t] = (unsigned char)d;")
+    emit(f"    if (end - t > 1) memset(h->diff + t + 1, {m}, (size_t)(end - t - 1));")
+    emit("    last = t;")
     for slot, number in enumerate(compressed):
         _, end = plan.key_span(number)
         emit(f"    report[{slot}] += d < {end};")
-    emit(f"    if (d == {m}) {{ if (report[{report_base + DUPLICATES}]++ == 0) "
-         f"report[{report_base + FIRST_DUPLICATE}] = e; }}")
+    emit(f"    if (end - t > 1) {{ if (report[{report_base + DUPLICATES}] == 0) {{ "
+         f"report[{report_base + FIRST_DUPLICATE}] = e; "
+         f"{prefix}_bad_entry(h, e, report + {report_base + 4 + d}); }} "
+         f"report[{report_base + DUPLICATES}] += end - t - 1; }}")
     emit("  }")
+    for count, (slot, offset) in plan.counts.items():
+        emit(f"  T->{count} = report[{slot}] - {offset};")
     emit("  return h;\n}\n")
 
     # ---- fill
@@ -201,11 +246,17 @@ def assembly_source(plan: AssemblyPlan, prefix: str) -> str:
     lines.extend(load("  "))
     for f in layout.arrays:
         emit(f"  {f.c_type} *const a_{f.name} = T->{f.name}; (void)a_{f.name};")
+    naming = {f.name: scalar_name(f.name) for f in layout.scalars}
+    for array in [level.pointer for level in plan.levels if level.pointer] + [layout.values_field]:
+        declared = layout.field(array)
+        length = " * ".join(f"({arith_c(rename(d, naming))})" for d in declared.dimensions)
+        emit(f"  memset(a_{array}, 0, (size_t)({length}) * sizeof(*a_{array}));")
     for number in compressed:
         emit(f"  int64_t {position_name(plan.levels[number].index)} = -1;")
     emit("  for (int64_t t = 0; t < n; t++) {")
     emit("    const int64_t e = h->perm ? h->perm[t] : t;")
-    emit("    const int d = h->diff[t]; (void)d;")
+    emit("    const int d = h->diff[t];")
+    emit(f"    if (d == {DROPPED}) continue;")
     lines.extend(entry_values("    ", positions=False))
     for number, level in enumerate(plan.levels):
         p = position_name(level.index)
@@ -226,7 +277,6 @@ def assembly_source(plan: AssemblyPlan, prefix: str) -> str:
         if level.pointer:
             pointer = layout.field(level.pointer)
             length = pointer.dimensions[0]
-            naming = {f.name: scalar_name(f.name) for f in layout.scalars}
             emit(f"  for (int64_t q = 0; q + 1 < {arith_c(rename(length, naming))}; q++) "
                  f"a_{level.pointer}[q + 1] += a_{level.pointer}[q];")
     emit(f"  {prefix}_free(h);")

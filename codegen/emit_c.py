@@ -200,6 +200,7 @@ class Emitter:
         self.exact_writes = False
         self.atomic = False  # inside a loop parallelised with atomic updates
         self.output_extent: tuple | None = None  # output array name and its length (C expression)
+        self.padded_values: set[str] = set()  # value arrays of padded layouts (their zeros are no entries)
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -228,7 +229,9 @@ class Emitter:
             target = None if node.parallel or self.accumulator else _fixed_target(node)
             if target is not None:
                 self.accumulator = self.fresh("sum")
-                self.accumulated = self.fresh("added") if self.exact_writes else None
+                # an assembled output holds exactly the entries that received a term
+                exact = self.exact_writes or target.stream is not None
+                self.accumulated = self.fresh("added") if exact else None
             added = self.accumulated
             variable = names.name(node.variable)
             init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
@@ -251,7 +254,8 @@ class Emitter:
                 return [loop]
             # the output position does not change inside the loop: sum in a register
             total, self.accumulator, self.accumulated = self.accumulator, None, None
-            update = self._update(self._output_reference(target), ident(total))
+            update = self._append(target, ident(total)) if target.stream is not None \
+                else self._update(self._output_reference(target), ident(total))
             if added is None:
                 return [declare(total, "double", const(0.0)), loop, update]
             return [declare(total, "double", const(0.0)), declare(added, "int", const(0)), loop,
@@ -417,12 +421,29 @@ class Emitter:
             product = read if product is None else binary("*", product, read)
         if node.coefficient != 1.0:
             product = binary("*", const(float(node.coefficient)), product)
-        if node.output is None:
-            return [assign(ident(f"{node.scalar_output}_sum"), product, "+=")]
         if self.accumulator:
             added = [assign(ident(self.accumulated), const(1))] if self.accumulated else []
-            return [assign(ident(self.accumulator), product, "+=")] + added
+            return self._padding_skipped(node, [assign(ident(self.accumulator), product, "+=")] + added)
+        if node.stream is not None:
+            return self._padding_skipped(node, [self._append(node, product)])
+        if node.output is None:
+            return [assign(ident(f"{node.scalar_output}_sum"), product, "+=")]
         return [self._update(self._output_reference(node), product)]
+
+    def _padding_skipped(self, node: Compute, items: list) -> list:
+        """For an assembled output, a zero read from a padded layout (a BCSR block's or a
+        dense operand's unstored entry) is no term: the output holds no entry for it."""
+        if node.stream is None:
+            return items
+        zeros = [binary("!=", c_ast.ArrayRef(ident(array), flat_index([arith(i, self.names) for i in indices],
+                                                                      dimensions, self.names)), const(0.0))
+                 for array, indices, dimensions in node.factors if array in self.padded_values]
+        return [c_ast.If(conjunction(zeros), block(items), None)] if zeros else items
+
+    def _append(self, node: Compute, value):
+        """Append the entry (its coordinates, ``value``) to the assembled output's stream."""
+        coordinates = [ident(self.names.name(index)) for index in node.stream]
+        return call(f"spf_append_{len(node.stream)}", c_ast.UnaryOp("&", ident("spf_entries")), *coordinates, value)
 
     def _update(self, target, value):
         """``target += value``, atomically inside a loop parallelised with atomics."""
@@ -527,7 +548,7 @@ class Emitter:
 def _fixed_target(loop: Loop) -> Compute | None:
     """The loop's only statement when its output position is fixed for the whole loop."""
     computes = [n for n in walk(loop.body) if isinstance(n, Compute)]
-    if len(computes) != 1 or computes[0].output is None:
+    if len(computes) != 1 or (computes[0].output is None and computes[0].stream is None):
         return None
     bound_inside = {loop.variable}
     for node in walk(loop.body):
@@ -535,10 +556,12 @@ def _fixed_target(loop: Loop) -> Compute | None:
             bound_inside.add(node.variable)
         if isinstance(node, Find):
             bound_inside.add(node.dimension)
-    _, indices, _ = computes[0].output
-    used = set()
-    for index in indices:
-        used |= index.names()
+    if computes[0].stream is not None:
+        used = set(computes[0].stream)
+    else:
+        used = set()
+        for index in computes[0].output[1]:
+            used |= index.names()
     return computes[0] if not (used & bound_inside) else None
 
 
@@ -602,12 +625,15 @@ class KernelSource:
     layouts: list
 
 
-def library_source(kernels: list[KernelSource], guard: str) -> tuple[str, str]:
-    """(C source, header) of a library holding several kernel functions over the same structs."""
+def library_source(kernels: list[KernelSource], guard: str, support: str = "",
+                   prototypes: tuple[str, ...] = ()) -> tuple[str, str]:
+    """(C source, header) of a library holding several kernel functions over the same structs;
+    ``support``: C the kernels call (an assembled output's stream and builder), with its
+    public ``prototypes``."""
     layouts = kernels[0].layouts
-    header = header_text(layouts, [k.prototype for k in kernels], guard)
+    header = header_text(layouts, [*prototypes, *(k.prototype for k in kernels)], guard)
     structs = header_text(layouts, [], guard + "_STRUCTS")
-    source = PRELUDE + "\n" + structs + "\n" + "\n".join(k.definition for k in kernels)
+    source = PRELUDE + "\n" + structs + "\n" + support + "\n" + "\n".join(k.definition for k in kernels)
     return source, header
 
 
@@ -630,17 +656,27 @@ def tensor_parameters(tensors: dict) -> tuple[list, list]:
 
 
 def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
-                    ranges: dict, zero_output: bool) -> KernelSource:
+                    ranges: dict, zero_output: bool, assembly: AssembledOutput | None = None) -> KernelSource:
     """The C source of a kernel running each statement's scanned loop nest in turn.
 
     ``tensors``: name -> (layout, placement names, is_output) in parameter order.
+    ``assembly``: an assembled output's builder: the kernel sets the output's scalars that
+    the shape gives, the nests append their entries to a stream, and the builder's
+    ``begin`` orders and counts them (the kernel takes ``spf_report`` and ``spf_handle``
+    for the caller's ``fill``).
     """
     output_name = statements[0].output.tensor
     scalar_output = output_name if output_name not in tensors else None
     emitter = Emitter(names, scalar_output, ranges)
+    emitter.padded_values = {mapping[layout.values_field] for layout, mapping, is_output in tensors.values()
+                             if layout.padded and not is_output}
     parameters, body = tensor_parameters(tensors)
     if scalar_output:
         parameters.append(declare(scalar_output, "double", pointer=True))
+    if assembly:
+        parameters.append(declare("spf_report", INDEX, pointer=True))
+        parameters.append(c_ast.Decl("spf_handle", [], [], [], [], c_ast.PtrDecl([], c_ast.PtrDecl(
+            [], c_ast.TypeDecl("spf_handle", [], None, c_ast.IdentifierType(["void"])))), None, None))
     defined = set()
     for scan in scans:
         for extent, expression in scan.extents.items():
@@ -650,10 +686,17 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     checks = [condition(c, names) for scan in scans for c in scan.shape_checks]
     if checks:
         body.append(c_ast.If(c_ast.UnaryOp("!", conjunction(checks)), c_ast.Return(const(SHAPE_MISMATCH)), None))
-    if not scalar_output:
+    if assembly:
+        for field, value in assembly.scalars:
+            body.extend(c_statements(f"{output_name}->{field} = {value};"))
+        body.extend(c_statements("spf_stream spf_entries = {0};"))
+        emitter.epilogue.append(call("spf_stream_release", c_ast.UnaryOp("&", ident("spf_entries"))))
+    elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
-    if zero_output:
+    if assembly:
+        pass  # the builder starts from nothing
+    elif zero_output:
         body.extend(_zero_output(tensors, output_name, names, scalar_output))
     elif scalar_output:
         body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
@@ -666,9 +709,87 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     body.extend(nests)
     if scalar_output:
         body.append(assign(c_ast.UnaryOp("*", ident(scalar_output)), ident(f"{scalar_output}_sum")))
+    if assembly:
+        body.extend(_begin_assembly(assembly, output_name))
     body.extend(emitter.epilogue)
-    body.append(c_ast.Return(const(0)))
+    body.append(c_ast.Return(ident("spf_status") if assembly else const(0)))
     return function_source(function_name, parameters, body, tensors)
+
+
+UNSTORABLE = 3  # an assembled output: an entry its layout cannot hold (report names it)
+
+
+@dataclass(frozen=True)
+class AssembledOutput:
+    """What a kernel needs to hand its entries to the output's builder."""
+
+    prefix: str  # of the builder's functions
+    first_bad: int  # where the builder's report says which entry the layout cannot hold
+    drop_zeros: bool  # entries summing to zero are not stored
+    report_length: int
+    scalars: tuple = ()  # (output field, C expression over the kernel's extents) the shape determines
+
+
+def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
+    """Hand the stream to the builder's ``begin`` (which owns it from then on)."""
+    return c_statements(f"""
+        int64_t spf_own_report[{assembly.report_length}];
+        if (!spf_report) spf_report = spf_own_report;
+        int spf_status = spf_entries.failed ? {OUT_OF_MEMORY} : 0;
+        if (!spf_status) {{
+          *spf_handle = {assembly.prefix}_begin({output}, spf_entries.n, (const int64_t *const *)spf_entries.x,
+                                                spf_unit_strides, spf_entries.v, spf_report, 1,
+                                                {int(assembly.drop_zeros)});
+          spf_stream_forget(&spf_entries);
+          if (!*spf_handle)
+            spf_status = spf_report[{assembly.first_bad}] >= 0 ? {UNSTORABLE} : {OUT_OF_MEMORY};
+        }}""")
+
+
+def c_statements(text: str) -> list:
+    """C statements parsed from text (pycparser), for code that reads best as C."""
+    from pycparser import c_parser
+    prelude = "typedef long int64_t; typedef struct spf_stream_ spf_stream;\n"
+    unit = c_parser.CParser().parse(prelude + "void spf_snippet(void) {" + text + "}")
+    return list(unit.ext[-1].body.block_items or [])
+
+
+def stream_source(order: int) -> str:
+    """The growable stream of an assembled output's entries (coordinates and values)."""
+    coordinates = ", ".join(f"int64_t c{k}" for k in range(order))
+    stores = " ".join(f"s->x[{k}][s->n] = c{k};" for k in range(order))
+    ones = ", ".join("1" for _ in range(order))
+    return f"""
+typedef struct spf_stream_ {{ int64_t n, capacity; int64_t *x[{order}]; double *v; int failed; }} spf_stream;
+static const int64_t spf_unit_strides[{order}] = {{{ones}}};
+static int spf_stream_grow(spf_stream *s) {{
+  const int64_t capacity = s->capacity ? 2 * s->capacity : 4096;
+  for (int k = 0; k < {order}; k++) {{
+    int64_t *x = (int64_t *)realloc(s->x[k], (size_t)capacity * sizeof(int64_t));
+    if (!x) {{ s->failed = 1; return 0; }}
+    s->x[k] = x;
+  }}
+  double *v = (double *)realloc(s->v, (size_t)capacity * sizeof(double));
+  if (!v) {{ s->failed = 1; return 0; }}
+  s->v = v;
+  s->capacity = capacity;
+  return 1;
+}}
+static inline void spf_append_{order}(spf_stream *s, {coordinates}, double value) {{
+  if (s->n == s->capacity && !spf_stream_grow(s)) return;
+  {stores}
+  s->v[s->n++] = value;
+}}
+static void spf_stream_forget(spf_stream *s) {{
+  for (int k = 0; k < {order}; k++) s->x[k] = 0;
+  s->v = 0;
+}}
+static void spf_stream_release(spf_stream *s) {{
+  for (int k = 0; k < {order}; k++) free(s->x[k]);
+  free(s->v);
+  spf_stream_forget(s);
+}}
+"""
 
 
 def function_source(function_name: str, parameters: list, body: list, tensors: dict) -> KernelSource:

@@ -17,7 +17,10 @@ from spf.packing import Tensor, _validate, pack
 
 from .build import build_shared_library, load_function
 from .auto import SiteModel, site_cost
-from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, KernelSource
+from spf.assemble import Builder, failure, finish
+
+from .emit_assembly import report_length
+from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource
 from .find import FindRefused, FindReport
 from .loops import render
 from .structs import ctypes_struct, marshal, output_struct
@@ -44,7 +47,10 @@ class Kernel:
     ranges: dict
     codegen_seconds: float = 0.0
     dependences: list = field(default_factory=list)
+    assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
+    assembly_prefix: str | None = None
     _functions: list = field(default_factory=list, repr=False)
+    _builder: object = field(default=None, repr=False)
 
     @property
     def function_name(self) -> str:
@@ -58,6 +64,13 @@ class Kernel:
             argument_types = [ctypes.POINTER(ctypes_struct(layout)) for layout, _, _ in self.tensors.values()]
             if self.output not in self.tensors:
                 argument_types.append(ctypes.POINTER(ctypes.c_double))
+            if self.assembly is not None:
+                argument_types += [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+                layout = self.tensors[self.output][0]
+                struct = ctypes.POINTER(ctypes_struct(layout))
+                self._builder = Builder(self.assembly, None,
+                                        load_function(path, f"{self.assembly_prefix}_fill", [ctypes.c_void_p, struct]),
+                                        load_function(path, f"{self.assembly_prefix}_free", [ctypes.c_void_p], None))
             self._functions = [load_function(path, k.function, argument_types) for k in self.kernels]
         return self
 
@@ -66,7 +79,7 @@ class Kernel:
         stats: dict[str, float] = {}
         lengths: dict[str, int] = {}
         for name, (layout, mapping, _) in self.tensors.items():
-            for field_name, value in fields[name].items():
+            for field_name, value in fields.get(name, {}).items():  # an assembled output has none yet
                 local = mapping.get(field_name, f"{name}_{field_name}")
                 if isinstance(value, np.ndarray):
                     lengths.setdefault(local, value.shape[0] if value.ndim else 1)
@@ -117,6 +130,14 @@ class Kernel:
             parts.append(f"  order: {', '.join(scanned.order)}")
             parts.append("loop nest:")
             parts.append("  " + render(scanned.nodes, "  ").lstrip())
+        if self.assembly is not None:
+            layout = self.tensors[self.output][0]
+            parts.append(f"assembly of {self.output} ({layout.spec}):")
+            parts.append("  the loop nests append each entry (coordinates, value) to a stream; begin puts the "
+                         "entries in storage order (one pass finds them already ordered, else a counting sort "
+                         "on the first key and merge sorts of the groups out of order), sums equal entries and "
+                         "counts each level's positions; fill writes the arrays the counts size")
+            parts.extend("  " + line for line in self.assembly.describe())
         if self.dependences:
             parts.append("parallel:")
             parts.extend("  " + d for d in self.dependences)
@@ -162,8 +183,16 @@ class Kernel:
         structs, keep_alive = [], []
         result = None
         outputs = {}
+        assembly = None
         for name, (layout, mapping, is_output) in self.tensors.items():
-            if is_output:
+            if is_output and self.assembly is not None:
+                shape = tuple(extents[i] for i in self.spaces[0].statement.output.indices)
+                struct = ctypes_struct(layout)()
+                for field_, value in layout.compute_scalars(shape).items():
+                    setattr(struct, field_, int(value))
+                assembly = Assembly(layout, self._builder, struct, shape, name)
+                alive = []
+            elif is_output:
                 fields, result = self._allocate_output(name, layout, mapping, inputs, extents)
                 outputs[name] = fields
                 struct, alive = output_struct(layout, fields, name)
@@ -181,7 +210,7 @@ class Kernel:
         variant = self.choose_variant(fields)
         self._require_find_state(variant, fields, extents)
         return BoundKernel(self._functions[variant], structs, keep_alive, result, scalar,
-                           self.variant_choices[variant])
+                           self.variant_choices[variant], assembly)
 
     def _extents(self, inputs: dict) -> dict[str, int]:
         extents: dict[str, tuple[int, str]] = {}
@@ -252,9 +281,16 @@ class BoundKernel:
     result: object
     scalar: ctypes.c_double | None
     choices: tuple = ()  # the find templates of the chosen variant
+    assembly: "Assembly | None" = None  # an assembled output: a new Tensor per call
 
     def __call__(self):
-        status = self.function(*self.structs)
+        if self.assembly is not None:
+            return self.assembly.run(self.function, self.structs, self._check)
+        self._check(self.function(*self.structs))
+        return self.scalar.value if self.scalar is not None else self.result
+
+    @staticmethod
+    def _check(status: int) -> None:
         if status == SHAPE_MISMATCH:
             raise SpfError("the kernel found that the tensors' shapes disagree")
         if status == OUT_OF_MEMORY:
@@ -262,4 +298,28 @@ class BoundKernel:
                                    "a per-thread copy of the output, a fused kernel's temporary)")
         if status != 0:
             raise SpfError(f"the kernel returned error code {status}")
-        return self.scalar.value if self.scalar is not None else self.result
+
+
+@dataclass
+class Assembly:
+    """An assembled output of a bound kernel: the kernel appends its entries and ``begin``s
+    the builder; then the arrays its counts size are allocated and filled."""
+
+    layout: object
+    builder: Builder
+    struct: object
+    shape: tuple
+    name: str
+
+    def run(self, function, structs: list, check) -> Tensor:
+        plan = self.builder.plan
+        report = np.zeros(report_length(plan), dtype=np.int64)
+        handle = ctypes.c_void_p()
+        status = function(*structs, report.ctypes.data, ctypes.byref(handle))
+        if status == UNSTORABLE:
+            raise failure(self.layout, plan, report, self.name, 0)
+        if status != 0:
+            if handle.value:
+                self.builder.free(handle)
+            check(status)
+        return finish(self.layout, self.builder, handle, report, self.struct, self.shape, self.name)

@@ -77,10 +77,11 @@ class Find:
 class Compute:
     """The statement: ``output[position] (+)= coefficient * product of inputs``."""
 
-    output: tuple[str, tuple, tuple] | None  # (array, indices, array dimensions); None: scalar output
+    output: tuple[str, tuple, tuple] | None  # (array, indices, array dimensions); None: scalar or stream
     factors: list[tuple[str, tuple, tuple]]
     coefficient: float = 1.0
     scalar_output: str | None = None
+    stream: tuple[str, ...] | None = None  # an assembled output: the coordinates of the entry produced
 
 
 @dataclass
@@ -170,6 +171,7 @@ def _used_names(node: Node) -> set[str]:
         for access in ([node.output] if node.output else []) + list(node.factors):
             for expression in list(access[1]) + list(access[2]):
                 used |= _expression_names(expression)
+        used |= set(node.stream or ())
     return used
 
 
@@ -242,8 +244,11 @@ def render(nodes: list[Node], indent: str = "") -> str:
             lines.append(f"{indent}start the state of find {node.find.variable} [{node.find.template}]")
         elif isinstance(node, Compute):
             factors = " * ".join(f"{a}[{', '.join(str(i) for i in idx)}]" for a, idx, _ in node.factors)
+            coefficient = "" if node.coefficient == 1 else f"{node.coefficient} * "
+            if node.stream is not None:
+                lines.append(f"{indent}append ({', '.join(node.stream)}) -> {coefficient}{factors} to the stream")
+                continue
             target = node.scalar_output if node.output is None else \
                 f"{node.output[0]}[{', '.join(str(i) for i in node.output[1])}]"
-            coefficient = "" if node.coefficient == 1 else f"{node.coefficient} * "
             lines.append(f"{indent}{target} += {coefficient}{factors}")
     return "\n".join(line for line in lines if line)

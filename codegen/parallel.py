@@ -113,6 +113,8 @@ def shared_writes(loop: Loop, output_array: str | None) -> list[str]:
     dependence test covers) nor private to an iteration (a temporary zeroed inside)."""
     private = {n.name for n in walk(loop.body) if isinstance(n, Temporary)}
     written = {n.output[0] for n in walk(loop.body) if isinstance(n, Compute) and n.output is not None}
+    if any(isinstance(n, Compute) and n.stream is not None for n in walk(loop.body)):
+        written.add("the stream of the assembled output's entries")
     return sorted(written - private - {output_array})
 
 
@@ -123,13 +125,15 @@ def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) 
     tested: list[str] = []
     for node in loop_path(nodes):
         if isinstance(node, Loop):
-            dependence = carried_dependence(statement_space, node.variable, outer)
-            tested.append(str(dependence))
             shared = shared_writes(node, output_array)
             if shared:
                 tested.append(f"loop {node.variable}: its iterations write {', '.join(shared)}, "
                               "declared outside it")
-            elif not dependence.carried:
+                outer.append(node.variable)
+                continue
+            dependence = carried_dependence(statement_space, node.variable, outer)
+            tested.append(str(dependence))
+            if not dependence.carried:
                 tested.append(f"loop {node.variable} runs in parallel")
                 return node.variable, tested
         outer.append(node.variable)

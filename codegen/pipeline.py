@@ -24,8 +24,10 @@ from spf.iteration_space import iteration_space
 from spf.recipe import Recipe, RecipeError
 
 from .auto import SiteModel, variants
+from .assembly import AssemblyRefused, plan_assembly, shape_scalars
 from .build import CFLAGS
-from .emit_c import array_ranges, kernel_function, kernel_names, library_source
+from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
+from .emit_c import AssembledOutput, array_ranges, kernel_function, kernel_names, library_source, stream_source
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
 from .kernel import Kernel
 from .loops import remove_dead_assignments
@@ -45,6 +47,7 @@ class Options:
     order: tuple | None = None
     recipe: Recipe | None = None
     flags: tuple = tuple(CFLAGS)
+    keep_zeros: bool = False  # an assembled output keeps entries that sum to zero (conversions do)
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class Compilation:
     kernels: list = field(default_factory=list)  # per variant, its C function
     source: str = ""
     header: str = ""
+    assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
 
     @property
     def statements(self) -> list:
@@ -76,7 +80,7 @@ class Compilation:
         options = self.options
         text = (f"{self.expression}|{sorted((k, v[0].spec) for k, v in self.tensors.items())}|"
                 f"{options.share or None}|{options.find}|{list(self.order) if self.order else None}|"
-                f"{options.parallel}|{options.recipe}")
+                f"{options.parallel}|{options.recipe}" + ("|keep zeros" if options.keep_zeros else ""))
         return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
@@ -98,8 +102,28 @@ def build_space(compilation: Compilation) -> Compilation:
         for name, placement in statement_space.placements.items():
             is_output = name == space.expression.output.tensor
             tensors.setdefault(name, (placement.layout, dict(placement.names), is_output))
+    output = space.expression.output.tensor
+    assembled = space.statements[0].assembled
+    if assembled is not None:
+        tensors[output] = (assembled, {f.name: f"{output}_{f.name}" for f in assembled.fields}, True)
     return dataclasses.replace(compilation, space=space, order=order,
                                tensors=parameter_order(space.expression, tensors))
+
+
+def plan_output_assembly(compilation: Compilation) -> Compilation:
+    """How the builder establishes an assembled output's arrays (codegen.assembly), or
+    the reason its layout cannot be assembled."""
+    layout = compilation.statements[0].assembled
+    if layout is None:
+        return compilation
+    output = compilation.space.expression.output.tensor
+    try:
+        plan = plan_assembly(layout)
+    except AssemblyRefused as refusal:
+        raise AssemblyRefused(f"output {output} cannot be assembled in {layout.spec}: {refusal} "
+                              f"(use a layout assembly builds, a Dense output, or share={{'{output}': ...}})") \
+            from None
+    return dataclasses.replace(compilation, assembly=plan)
 
 
 def synthesize_finds(compilation: Compilation) -> Compilation:
@@ -199,14 +223,25 @@ def emit(compilation: Compilation) -> Compilation:
     zero = not compilation.space.expression.accumulate
     digest = compilation.digest
     several = len(compilation.variant_scans) > 1
+    assembly, support, prototypes = None, "", ()
+    if compilation.assembly is not None:
+        plan = compilation.assembly
+        prefix = assembly_prefix(digest)
+        output = compilation.space.expression.output
+        extents = tuple(compilation.statements[0].extents[index] for index in output.indices)
+        assembly = AssembledOutput(prefix, len(plan.compressed) + FIRST_BAD, not compilation.options.keep_zeros,
+                                   report_length(plan), tuple(shape_scalars(plan.layout, output.tensor, extents)))
+        support = stream_source(len(plan.coordinates)) + assembly_source(plan, prefix, standalone=False)
+        prototypes = assembly_prototypes(plan, prefix)
     kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if several else ""), group,
-                               [s.statement for s in statements], compilation.tensors, names, ranges, zero)
+                               [s.statement for s in statements], compilation.tensors, names, ranges, zero,
+                               assembly)
                for k, group in enumerate(compilation.variant_scans)]
-    source, header = library_source(kernels, f"SPF_KERNEL_{digest.upper()}_H")
+    source, header = library_source(kernels, f"SPF_KERNEL_{digest.upper()}_H", support, prototypes)
     return dataclasses.replace(compilation, kernels=kernels, source=source, header=header)
 
 
-PASSES = (build_space, synthesize_finds, enumerate_variants, parallelize, guard_tiles, remove_dead_code, emit)
+PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, guard_tiles, remove_dead_code, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
@@ -218,15 +253,21 @@ def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
     return Kernel(compilation.expression, list(statements), compilation.variant_scans[0], compilation.reports,
                   compilation.kernels, compilation.combinations, models, compilation.source,
                   compilation.header, compilation.tensors, compilation.space.expression.output.tensor,
-                  list(compilation.options.flags), array_ranges(statements), seconds, compilation.dependences)
+                  list(compilation.options.flags), array_ranges(statements), seconds, compilation.dependences,
+                  assembly=compilation.assembly,
+                  assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None)
 
 
 # ----------------------------------------------------------------------------- the entry point
 
 
 def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
-                   parallel: bool = False, schedule=None, order=None, flags=None) -> Kernel:
-    """Compile ``expression`` for the given layouts (see ``spf.compile``)."""
+                   parallel: bool = False, schedule=None, order=None, flags=None, keep_zeros: bool = False) -> Kernel:
+    """Compile ``expression`` for the given layouts (see ``spf.compile``).
+
+    An assembled output stores the result's nonzeros, as scipy.sparse's products and sums
+    do; ``keep_zeros`` stores every entry the inputs produce, explicit zeros included
+    (what a conversion between layouts must do)."""
     if find not in FIND_POLICIES:
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
     from spf.autoscheduler.api import AutoSchedule, Candidate
@@ -255,7 +296,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
             raise RecipeError("give the loop order either as order= or in the recipe, not both")
         order = order or recipe.order
     options = Options(find, dict(share or {}), parallel, tuple(order) if order else None, recipe,
-                      tuple(flags or CFLAGS))
+                      tuple(flags or CFLAGS), keep_zeros)
     started = time.perf_counter()
     compilation = Compilation(expression, layouts, options)
     for step in PASSES:

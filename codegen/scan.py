@@ -415,6 +415,8 @@ def compute_node(space) -> Compute:
     output = statement.output
     if output.tensor in space.placements:
         return Compute(access(output.tensor), factors, float(term.coefficient))
+    if space.assembled is not None:
+        return Compute(None, factors, float(term.coefficient), stream=space.output_coordinates)
     return Compute(None, factors, float(term.coefficient), scalar_output=output.tensor)
 
 

@@ -4,6 +4,7 @@ The public interface (DESIGN.md):
 
 * :func:`layouts`, :func:`load_layout`: the declarative layout library;
 * :func:`pack`, :class:`Tensor`, :func:`read_tns`: packing data into layouts (inspectors);
+* :func:`convert`: a Tensor in another layout, by a generated copy kernel and assembly;
 * :func:`parse_statement`: tensor index notation;
 * :func:`iteration_space`: the iteration space of a statement over its layouts;
 * :class:`UFSet`: integer sets and relations with uninterpreted functions on islpy;
@@ -14,6 +15,7 @@ from spf.errors import (ArgumentError, IterationSpaceError, LayoutError, LayoutS
                         OutOfMemoryError, PackError, ParseError, PropertyViolation, SpfError, UnknownLayoutError)
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement
+from spf.assemble import convert
 from spf.packing import Tensor, from_fields, pack, read_tns
 from spf.recipe import Recipe, RecipeError, recipe
 from spf.sets import UFSet
@@ -80,5 +82,5 @@ __all__ = [
     "ArgumentError", "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
     "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
     "Recipe", "RecipeError", "UFSet", "autoschedule", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
-    "pack", "parse_statement", "read_tns",
+    "pack", "parse_statement", "read_tns", "convert",
 ]

@@ -18,10 +18,14 @@ from typing import Sequence
 
 import numpy as np
 
+from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, report_length
 from spf.errors import OutOfMemoryError, PackError, SpfError
 from spf.memory import allocate, require
 
 INDEX_DTYPE = np.int64
+FLAGS: list[str] | None = None
+"""Compiler flags of the builders and conversion kernels (None: the defaults); the
+sanitizer tests set ``SANITIZE_FLAGS`` here so packing runs sanitized too."""
 
 
 @dataclass
@@ -35,7 +39,7 @@ class Builder:
 
     @property
     def compressed(self) -> list:
-        return [level for level in self.plan.levels if level.kind == "compressed"]
+        return self.plan.compressed
 
 
 _builders: dict[tuple, Builder] = {}
@@ -48,17 +52,17 @@ def builder(layout) -> Builder:
     from spf.codegen.emit_assembly import assembly_source
     from spf.codegen.structs import ctypes_struct, sanitize_identifier
 
-    key = (layout.spec, layout.path, hash(layout))
+    key = (layout.spec, layout.path, hash(layout), tuple(FLAGS or ()))
     if key not in _builders:
         plan = plan_assembly(layout)
         prefix = "spf_assemble_" + sanitize_identifier(layout.name)
         source = assembly_source(plan, prefix)
-        library = build_shared_library(source, name=prefix)
+        library = build_shared_library(source, FLAGS, name=prefix)
         struct = ctypes.POINTER(ctypes_struct(layout))
         pointer_array = ctypes.POINTER(ctypes.c_void_p)
         begin = load_function(library, f"{prefix}_begin",
                               [struct, ctypes.c_int64, pointer_array, ctypes.c_void_p, ctypes.c_void_p,
-                               ctypes.c_void_p], ctypes.c_void_p)
+                               ctypes.c_void_p, ctypes.c_int, ctypes.c_int], ctypes.c_void_p)
         fill = load_function(library, f"{prefix}_fill", [ctypes.c_void_p, struct])
         free = load_function(library, f"{prefix}_free", [ctypes.c_void_p], None)
         _builders[key] = Builder(plan, begin, fill, free)
@@ -98,7 +102,6 @@ def assemble(layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: t
     cannot hold (above LOWER_TRI's diagonal) is refused with a PackError naming it.
     """
     from spf.codegen.structs import ctypes_struct
-    from spf.packing import Tensor
 
     build = builder(layout)
     plan = build.plan
@@ -118,24 +121,38 @@ def assemble(layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: t
     strides = np.ones(max(len(columns), 1), dtype=np.int64)
     for k, column in enumerate(columns):
         addresses[k], strides[k] = _column(column)
-    report = np.zeros(len(build.compressed) + 4, dtype=np.int64)
+    report = np.zeros(report_length(plan), dtype=np.int64)
     handle = build.begin(ctypes.byref(struct), n, addresses, strides.ctypes.data, values.ctypes.data,
-                         report.ctypes.data)
-    slots = len(build.compressed)
+                         report.ctypes.data, 0, 0)
     if not handle:
-        first_bad = int(report[slots + 2])
-        if first_bad >= 0:
-            entry = tuple(int(c[first_bad]) for c in columns)
-            check = plan.checks[int(report[slots + 3])][1]
-            raise PackError(f"tensor {name}: the pattern does not fit layout {layout.spec}: entry {entry} "
-                            f"cannot be stored ({check} does not hold)")
-        raise OutOfMemoryError(f"tensor {name}: out of memory while assembling {n} entries into {layout.spec}")
+        raise failure(layout, plan, report, name, n)
+    return finish(layout, build, handle, report, struct, tuple(shape), name, duplicates)
+
+
+def failure(layout, plan, report: np.ndarray, name: str, entries: int) -> SpfError:
+    """The error of a ``begin`` that returned no handle: an entry the layout cannot hold, or memory."""
+    slots = sum(1 for level in plan.levels if level.kind == "compressed")
+    if report[slots + FIRST_BAD] >= 0:
+        entry = tuple(int(c) for c in report[slots + 4:slots + 4 + len(plan.coordinates)])
+        check = plan.checks[int(report[slots + BAD_CHECK])][1]
+        return PackError(f"tensor {name}: the pattern does not fit layout {layout.spec}: entry {entry} "
+                         f"cannot be stored ({check} does not hold)")
+    return OutOfMemoryError(f"tensor {name}: out of memory while assembling {entries} entries into {layout.spec}")
+
+
+def finish(layout, build: Builder, handle, report: np.ndarray, struct, shape: tuple[int, ...], name: str,
+           duplicates: str = "sum"):
+    """After ``begin``: allocate the arrays its counts size, ``fill`` them, and make the Tensor."""
+    from spf.packing import Tensor
+
+    plan = build.plan
+    slots = len(build.compressed)
     try:
-        if duplicates == "refuse" and report[slots]:
-            first = int(report[slots + 1])
-            entry = tuple(int(c[first]) for c in columns)
+        if duplicates == "refuse" and report[slots + DUPLICATES]:
+            d = len(plan.coordinates)
+            entry = tuple(int(c) for c in report[slots + 4 + d:slots + 4 + 2 * d])
             raise PackError(f"tensor {name}: coordinate {entry} appears more than once")
-        fields = _allocate(layout, build, report[:slots], scalars, name)
+        fields = _allocate(layout, build, report[:slots], dict(layout.compute_scalars(shape)), name)
         for field in layout.fields:
             if field.is_scalar:
                 setattr(struct, field.name, int(fields[field.name]))
@@ -145,23 +162,13 @@ def assemble(layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: t
         build.free(handle)
         raise
     build.fill(handle, ctypes.byref(struct))  # frees the handle
-    return Tensor._from_checked(layout, tuple(shape), fields, name)
+    return Tensor._from_checked(layout, shape, fields, name)
 
 
 def _allocate(layout, build: Builder, nodes: np.ndarray, scalars: dict, name: str) -> dict:
     """Every field: the counts from the node counts, then the arrays they size."""
-    counts = {f.name for f in layout.counts}
-    for level, count in zip(build.compressed, nodes):
-        if level.count is not None:
-            scalars[level.count] = int(count)
-        for key in level.keys:
-            dimension = layout.field(key.array).dimensions[0].to_affine()
-            unknown = [a for a in dimension.names() if a in counts and a not in scalars]
-            if len(unknown) == 1 and dict(dimension.terms)[unknown[0]] == 1:
-                scalars[unknown[0]] = int(count) - dimension.constant
-    missing = sorted(counts - set(scalars))
-    if missing:
-        raise SpfError(f"layout {layout.spec}: assembly did not determine {missing}")
+    for count, (slot, offset) in build.plan.counts.items():
+        scalars[count] = int(nodes[slot]) - offset
     fields: dict[str, object] = {}
     keys = {key.array for level in build.compressed for key in level.keys}
     for field in layout.fields:
@@ -181,3 +188,45 @@ def _allocate(layout, build: Builder, nodes: np.ndarray, scalars: dict, name: st
         else:
             fields[field.name] = allocate(shape, field.numpy_dtype, what)
     return fields
+
+
+# ----------------------------------------------------------------------------- conversion
+
+_conversions: dict[tuple, object] = {}
+_INDICES = "ijklmnopqrstuvw"
+
+
+def convert(tensor, layout, name: str | None = None):
+    """``tensor`` stored in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
+
+    A generated copy kernel ``B(i,j) = A(i,j)`` from the tensor's layout into the target:
+    the source's loops produce its stored entries, the target's assembly stores them (its
+    explicit zeros included; a padded source's padding is no entry).  Anything
+    :func:`spf.pack` accepts may be given instead of a Tensor.
+    """
+    from spf import arguments
+    from spf.codegen.pipeline import compile_kernel
+    from spf.packing import Tensor, _load_layout, _resolve, pack
+
+    if not isinstance(tensor, Tensor):
+        return pack(layout, tensor, name or "tensor")
+    name = arguments.name(name if name is not None else tensor.name)
+    target = _resolve(_load_layout(layout), tensor.order)
+    if target.order != tensor.order:
+        raise PackError(f"tensor {name}: layout {target.spec} stores order-{target.order} tensors, "
+                        f"{tensor.name} has order {tensor.order}")
+    if target == tensor.layout:
+        return tensor if name == tensor.name else Tensor._from_checked(target, tensor.shape, dict(tensor.fields),
+                                                                       name)
+    if not has_assembly(target) or not any(f.is_index_array for f in target.fields):
+        return pack(target, tensor, name)  # dense targets, and ELL/WARP24 through the reference packer
+    if tensor.order > len(_INDICES):
+        raise PackError(f"tensor {name}: conversion handles order up to {len(_INDICES)}")
+    key = (tensor.layout.spec, tensor.layout.path, hash(tensor.layout), target.spec, target.path, hash(target),
+           tuple(FLAGS or ()))
+    if key not in _conversions:
+        indices = ",".join(_INDICES[:tensor.order])
+        _conversions[key] = compile_kernel(f"B({indices}) = A({indices})", {"A": tensor.layout, "B": target},
+                                           keep_zeros=True, flags=FLAGS)
+    result = _conversions[key](A=tensor)
+    return Tensor._from_checked(target, result.shape, dict(result.fields), name)

@@ -51,6 +51,12 @@ class StatementSpace:
     extents: dict[str, str]  # index -> constant bounding it
     properties: list[Property] = field(default_factory=list)
     assumptions: UFSet | None = None
+    assembled: object | None = None  # the output's layout when assembly builds its pattern
+
+    @property
+    def output_coordinates(self) -> tuple[str, ...]:
+        """The indices of the output's access: the coordinates of the entries it produces."""
+        return tuple(self.statement.output.indices)
 
     @property
     def variables(self) -> tuple[str, ...]:
@@ -90,6 +96,9 @@ class StatementSpace:
             shared = f" (shares {placement.shared_with}'s index arrays)" if placement.shared_with else ""
             lines.append(f"  {name}: {placement.layout.spec}{shared}, "
                          f"physical indices {', '.join(placement.physical)}")
+        if self.assembled is not None:
+            lines.append(f"  {self.statement.output.tensor}: {self.assembled.spec}, assembled from the "
+                         f"entries ({', '.join(self.output_coordinates)}) the space produces")
         lines.append(f"  variables: {', '.join(self.variables)} (the default loop order)")
         lines.append("  space: " + _wrap_text(str(self.set), "         "))
         if self.properties:
@@ -314,6 +323,7 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
     loaded = {t: _load(layouts[t], orders[t], t) for t in orders if t not in scalars}
 
     output = statement.output
+    assembled = None
     placements: dict[str, TensorPlacement] = {}
     seen_accesses: set[str] = set()
     for access in term.factors:
@@ -342,9 +352,8 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
                 f"{source} ({loaded[source].spec})")
         placements[output.tensor] = placement
     elif not output_is_dense:
-        raise IterationSpaceError(
-            f"output {output.tensor} has a sparse layout ({output_layout.spec}) but its sparsity "
-            f"is unknown: pass share={{'{output.tensor}': '<input>'}} or use a Dense output")
+        assembled = output_layout  # its pattern is what the inputs produce (notation checked every
+        # output index appears in the term)
     elif output_layout is not None:
         placements[output.tensor] = _placement(output.tensor, output_layout, output)
 
@@ -387,7 +396,7 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
             properties.append(from_spec(spec).renamed(placement.names))
         assumption_parts.append(_rename_formula(placement.layout.assumptions, placement.names))
     assumptions = UFSet.from_formula(space.variables, And(tuple(assumption_parts)))
-    return StatementSpace(statement, space, placements, extents, properties, assumptions)
+    return StatementSpace(statement, space, placements, extents, properties, assumptions, assembled)
 
 
 def iteration_space(expression: str | Statement, layouts: Mapping[str, object],
@@ -421,4 +430,9 @@ def iteration_space(expression: str | Statement, layouts: Mapping[str, object],
     unknown = set(layouts) - set(statement.tensors)
     if unknown:
         raise IterationSpaceError(f"layouts given for {sorted(unknown)}, which the statement does not use")
+    if spaces and spaces[0].assembled is not None and statement.accumulate:
+        output = statement.output.tensor
+        raise IterationSpaceError(
+            f"output {output} ({spaces[0].assembled.spec}) is assembled anew by each call: '+=' needs an "
+            f"output whose pattern is known (a Dense output, or share={{'{output}': ...}})")
     return IterationSpace(statement, spaces)

@@ -1,4 +1,4 @@
-"""Generated assembly (spf/assemble.py, codegen/assembly.py, codegen/emit_assembly.py).
+"""Packing by generated assembly (spf/assemble.py; the plans are tested in test_assembly.py).
 
 Every layout the assembly plans is built from coordinates in random order, with
 duplicates, empty rows, empty and one-entry tensors, and compared field by field with
@@ -17,7 +17,6 @@ from hypothesis import given, settings, strategies as st
 import spf
 from conftest import REAL_MATRICES, REAL_TENSORS, data_available, load_matrix, load_tensor
 from spf.assemble import assemble, builder, has_assembly
-from spf.codegen.assembly import AssemblyRefused, plan_assembly
 from spf.packing import reference_pack, validate
 
 EXAMPLES = "examples/layouts"
@@ -54,43 +53,6 @@ def _random_entries(rng, shape, count, duplicates=True):
         coords = np.unique(coords, axis=0)
         coords = coords[rng.permutation(len(coords))]
     return coords, rng.standard_normal(len(coords))
-
-
-# ----------------------------------------------------------------------------- the plan
-
-
-def test_plan_reads_each_level_kind():
-    csr = plan_assembly(_layout("CSR"))
-    assert [(level.index, level.kind, level.pointer) for level in csr.levels] == \
-        [("pi", "dense", None), ("pj", "compressed", "rowPtr")]
-    coo = plan_assembly(_layout("COO"))
-    assert [(l.kind, l.count, [k.array for k in l.keys]) for l in coo.levels] == \
-        [("compressed", "nnz", ["row", "col"])]
-    bcsr = plan_assembly(_layout("BCSR(R=2, C=3)"))
-    assert [level.kind for level in bcsr.levels] == ["dense", "compressed", "dense", "dense"]
-    assert "spf_floord((x_j), 3)" in bcsr.levels[1].keys[0].expression
-    assert plan_assembly(_layout("SV_DEC")).levels[0].keys[0].sign == -1
-    dia = plan_assembly(_layout("DIA"))
-    assert dia.levels[0].count == "ndiag" and "x_j" in dia.levels[0].keys[0].expression
-    lines = csr.describe()
-    assert lines[0].startswith("pi: dense") and "rowPtr counts its nodes" in lines[1]
-
-
-@pytest.mark.parametrize("name, level", [("ELL", "pk"), ("WARP24", "pk")])
-def test_fixed_width_levels_are_refused_with_the_level(name, level):
-    with pytest.raises(AssemblyRefused, match=f"level {level}.*fixed width"):
-        plan_assembly(_layout(name))
-    assert not has_assembly(_layout(name))
-
-
-def test_an_array_no_level_fills_is_refused(tmp_path):
-    path = tmp_path / "EXTRA.layout"
-    path.write_text(
-        "layout EXTRA\nfield n: int = shape[0]\nfield len: int\nfield idx: int[len]\nfield tag: int[len]\n"
-        "field val: double[len]\nshape n\nrelation [p] -> [i] : 0 <= p < len and i = idx(p)\n"
-        "values val[p]\nproperty range(idx, 0, n)\n")
-    with pytest.raises(AssemblyRefused, match="array tag"):
-        plan_assembly(spf.load_layout(str(path)))
 
 
 # ----------------------------------------------------------------------------- against the reference

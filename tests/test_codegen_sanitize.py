@@ -40,9 +40,11 @@ SCRIPT = textwrap.dedent('''
     import scipy.sparse as sp
 
     import spf
+    import spf.assemble
     from spf.codegen.build import SANITIZE_FLAGS
     from spf.codegen.pipeline import compile_kernel
 
+    spf.assemble.FLAGS = list(SANITIZE_FLAGS)  # packing's builders and conversions run sanitized too
     config = json.load(open(sys.argv[1]))
     runs = 0
     kernels = {}
@@ -59,6 +61,8 @@ SCRIPT = textwrap.dedent('''
 
     def results(k, **inputs):
         """The kernel's result, and each variant's when find="auto" compiled several."""
+        if k is None:
+            return [inputs["converted"]]
         out = [k(**inputs)]
         functions = getattr(k, "_functions", None) or []
         if len(functions) > 1 and hasattr(k, "bind"):
@@ -141,6 +145,19 @@ SCRIPT = textwrap.dedent('''
         k = compiled("A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"},
                      share={"A": "B"})
         check(f"SDDMM {name}", k, matrix.multiply(C @ D).toarray(), B=matrix, C=C, D=D)
+        # assembled outputs: products, sums, transposes, conversions
+        for output in ["CSR", "DCSR", "COO", "CSC", "BCSR(R=2,C=2)"]:
+            k = compiled("C(i,j) = A(i,k) * B(j,k)", {"A": "CSR", "B": "CSR", "C": output})
+            check(f"SpGEMM A*A^T into {output} {name}", k, (matrix @ matrix.T).toarray(), A=matrix, B=matrix)
+        other = sp.csr_matrix(matrix.multiply(rng.uniform(size=matrix.shape) < 0.7)) + sp.random(
+            rows, cols, density=0.01, format="csr", random_state=1)
+        k = compiled("C(i,j) = A(i,j) - B(i,j)", {"A": "CSR", "B": "CSC", "C": "CSR"})
+        check(f"A - B {name}", k, (matrix - other).toarray(), A=matrix, B=other)
+        k = compiled("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})
+        check(f"transpose {name}", k, matrix.T.toarray(), A=matrix)
+        packed = spf.pack("COO", matrix)
+        for layout in ["CSR", "CSC", "DCSC", "BCSR(R=4,C=4)", "DIA"]:
+            check(f"convert COO to {layout} {name}", None, matrix.toarray(), converted=spf.convert(packed, layout))
 
     for n, count_b, count_c in [(0, 0, 0), (1, 1, 1), (10, 0, 4), (200, 30, 60), (1000, 500, 500)]:
         b, c = sparse_vector(n, count_b, rng), sparse_vector(n, count_c, rng)
@@ -166,6 +183,10 @@ SCRIPT = textwrap.dedent('''
         k = compiled("A(i,j,k) = B(i,j,l) * C(k,l)", {"A": "CSF3_DENSE_LAST", "B": "CSF3", "C": "Dense"},
                      share={"A": "B"})
         check(f"TTM {name}", k, np.einsum("ijl,kl->ijk", B, C), B=data, C=C)
+        k = compiled("A(i,j,k) = B(i,j,l) * C(k,l)", {"A": "CSF3_DENSE_LAST", "B": "CSF3", "C": "Dense"})
+        check(f"TTM assembled {name}", k, np.einsum("ijl,kl->ijk", B, C), B=data, C=C)
+        k = compiled("A(k,i,j) = B(i,j,k)", {"A": "CSF3", "B": "CSF3"})
+        check(f"mode permutation {name}", k, B.transpose(2, 0, 1), B=data)
         C, D = rng.uniform(-1, 1, (shape[1], 8)), rng.uniform(-1, 1, (shape[2], 8))
         k = compiled("A(i,j) = B(i,k,l) * C(k,j) * D(l,j)", {"A": "Dense", "B": "CSF3", "C": "Dense", "D": "Dense"})
         check(f"MTTKRP {name}", k, np.einsum("ikl,kj,lj->ij", B, C, D), B=data, C=C, D=D)

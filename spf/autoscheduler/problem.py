@@ -142,8 +142,9 @@ def make_problem(expression: str | Statement, layouts: Mapping[str, object],
         levels, _ = storage_levels(layout, output.indices, output.tensor)
         if levels and output.tensor not in share:
             raise AutoscheduleError(
-                f"autoschedule: the output {output.tensor} is sparse ({layout.spec}); give it a dense layout, "
-                f"or share= the index arrays of the input with its sparsity")
+                f"autoschedule: the output {output.tensor} is sparse ({layout.spec}) and fused schedules "
+                f"write dense or shared outputs; compile it without a schedule (spf.compile assembles its "
+                f"pattern), give it a dense layout, or share= the index arrays of the input with its sparsity")
     if len(set(output.indices)) != len(output.indices):
         raise AutoscheduleError("autoschedule: an output index is repeated")
     text = str(statement) if not isinstance(expression, str) else expression

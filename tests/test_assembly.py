@@ -1,0 +1,302 @@
+"""Assembly plans (codegen/assembly.py) and the kernels whose outputs they build.
+
+A kernel whose output is in a sparse layout without ``share`` appends each entry it
+produces to a stream; the output's builder orders, sums and stores them.  Checked
+here against scipy / numpy: products (SpGEMM into every matrix layout the assembly
+builds), sums and differences co-iterated as unions, element-wise products,
+coefficients, transposes and mode permutations, conversions between layouts, order 3,
+empty and one-entry operands, hypothesis cases, real matrices; and the refusals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings, strategies as st
+
+import spf
+from conftest import REAL_MATRICES, data_available, load_matrix
+from spf.assemble import has_assembly
+from spf.codegen.assembly import AssemblyRefused, plan_assembly
+from spf.packing import validate
+
+MATRIX_OUTPUTS = ["CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR(R=2, C=2)", "BCSR(R=4, C=4)",
+                  "DIA"]
+MATRIX_INPUTS = ["CSR", "CSC", "DCSR", "COO", "BCSR(R=2, C=2)", "Dense2"]
+
+
+def stored(tensor) -> dict[tuple, float]:
+    """The entries a Tensor stores (padding of padded layouts dropped), by coordinates."""
+    coords, values, _ = tensor.to_coo()
+    return {tuple(int(c) for c in row): float(v) for row, v in zip(coords, values)}
+
+
+def expected(matrix, zeros: bool = False) -> dict[tuple, float]:
+    """scipy's entries of ``matrix``; its explicit zeros only with ``zeros`` (a kernel's
+    assembled output stores nonzeros, as scipy's products and sums do; a conversion keeps them)."""
+    coo = sp.coo_matrix(matrix)
+    coo.sum_duplicates()
+    return {(int(i), int(j)): float(v) for i, j, v in zip(coo.row, coo.col, coo.data) if zeros or v != 0}
+
+
+def assert_entries(tensor, want: dict, padded: bool = False):
+    got = stored(tensor)
+    if padded:  # padding slots hold zeros; compare where the reference has entries
+        got = {k: v for k, v in got.items() if v != 0}
+    assert set(got) == set(want), f"pattern: {len(set(got) ^ set(want))} entries differ"
+    for key, value in want.items():
+        assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-13), key
+
+
+def random(rows, cols, density, seed):
+    return sp.random(rows, cols, density=density, format="csr", random_state=seed)
+
+
+A, B = random(40, 30, 0.15, 1), random(30, 35, 0.15, 2)
+A2, D = random(40, 30, 0.2, 3), random(40, 35, 0.1, 4)
+
+
+# ----------------------------------------------------------------------------- the plan
+
+
+def test_plan_reads_each_level_kind():
+    csr = plan_assembly(spf.load_layout("CSR"))
+    assert [(level.index, level.kind, level.pointer) for level in csr.levels] == \
+        [("pi", "dense", None), ("pj", "compressed", "rowPtr")]
+    assert csr.counts == {"nnz": (0, 0)}
+    coo = plan_assembly(spf.load_layout("COO"))
+    assert [(l.kind, l.count, [k.array for k in l.keys]) for l in coo.levels] == \
+        [("compressed", "nnz", ["row", "col"])]
+    bcsr = plan_assembly(spf.load_layout("BCSR(R=2, C=3)"))
+    assert [level.kind for level in bcsr.levels] == ["dense", "compressed", "dense", "dense"]
+    assert "spf_floord((x_j), 3)" in bcsr.levels[1].keys[0].expression
+    assert plan_assembly(spf.load_layout("SV_DEC")).levels[0].keys[0].sign == -1
+    dia = plan_assembly(spf.load_layout("DIA"))
+    assert dia.levels[0].count == "ndiag" and "x_j" in dia.levels[0].keys[0].expression
+    csf = plan_assembly(spf.load_layout("CSF3"))
+    assert csf.counts == {"nnz0": (0, 0), "nnz1": (1, 0), "nnz2": (2, 0)}
+    lines = csr.describe()
+    assert lines[0] == "pi: dense, computed from the coordinates: pi = i"
+    assert "periodic_monotonic(colIdx, rowPtr, increasing, strict)" in lines[1]
+    assert "rowPtr counts them per pi and is their prefix sum" in lines[1]
+
+
+@pytest.mark.parametrize("name, level", [("ELL", "pk"), ("WARP24", "pk")])
+def test_fixed_width_levels_are_refused_with_the_level(name, level):
+    with pytest.raises(AssemblyRefused, match=f"level {level}.*fixed width"):
+        plan_assembly(spf.load_layout(name))
+    assert not has_assembly(spf.load_layout(name))
+
+
+def test_an_array_no_level_fills_is_refused(tmp_path):
+    path = tmp_path / "EXTRA.layout"
+    path.write_text(
+        "layout EXTRA\nfield n: int = shape[0]\nfield len: int\nfield idx: int[len]\nfield tag: int[len]\n"
+        "field val: double[len]\nshape n\nrelation [p] -> [i] : 0 <= p < len and i = idx(p)\n"
+        "values val[p]\nproperty range(idx, 0, n)\n")
+    with pytest.raises(AssemblyRefused, match="array tag"):
+        plan_assembly(spf.load_layout(str(path)))
+
+
+# ----------------------------------------------------------------------------- kernels with assembled outputs
+
+
+@pytest.mark.parametrize("output", MATRIX_OUTPUTS)
+def test_spgemm_into_every_matrix_layout(output):
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": output})
+    C = k(A=A, B=B)
+    assert isinstance(C, spf.Tensor) and C.layout.spec == spf.load_layout(output).spec
+    assert_entries(C, expected(A @ B), padded=C.layout.padded)
+    validate(C.layout, dict(C.fields), "C", C.shape)  # the builder's claim: valid by construction
+
+
+@pytest.mark.parametrize("left, right", [(a, b) for a in MATRIX_INPUTS for b in MATRIX_INPUTS][::3])
+def test_sums_differences_and_products_over_layout_pairs(left, right):
+    layouts = {"A": left, "B": right, "C": "CSR"}
+    assert_entries(spf.compile("C(i,j) = A(i,j) + B(i,j)", layouts)(A=A, B=A2), expected(A + A2))
+    assert_entries(spf.compile("C(i,j) = A(i,j) - 3 * B(i,j)", layouts)(A=A, B=A2), expected(A - 3 * A2))
+    assert_entries(spf.compile("C(i,j) = A(i,j) * B(i,j)", layouts)(A=A, B=A2), expected(A.multiply(A2)))
+
+
+def test_a_sum_takes_the_union_of_its_terms_patterns():
+    """B is A with a random subset of entries removed and new ones added (the issue's case)."""
+    rng = np.random.default_rng(5)
+    coo = A.tocoo()
+    keep = rng.random(coo.nnz) < 0.6
+    extra = random(40, 30, 0.05, 6).tocoo()
+    other = sp.coo_matrix((np.concatenate([coo.data[keep], extra.data]),
+                           (np.concatenate([coo.row[keep], extra.row]), np.concatenate([coo.col[keep], extra.col]))),
+                          shape=A.shape).tocsr()
+    k = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    assert_entries(k(A=A, B=other), expected(A + other))
+
+
+def test_products_plus_a_matrix_and_sparse_vectors():
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j) + D(i,j)", {"A": "CSR", "B": "CSR", "D": "CSR", "C": "CSR"})
+    assert_entries(k(A=A, B=B, D=D), expected(A @ B + D))
+    x = random(30, 1, 0.3, 7).toarray().ravel()
+    z = random(40, 1, 0.3, 8).toarray().ravel()
+    k = spf.compile("y(i) = A(i,j) * x(j) + z(i)", {"A": "CSR", "x": "SV", "z": "SV", "y": "SV"})
+    y = k(A=A, x=x, z=z)
+    reference = A @ x + z
+    structural = (abs(A) @ (x != 0) + (z != 0)) > 0
+    assert set(y.fields["idx"]) == set(np.flatnonzero(structural))
+    np.testing.assert_allclose(y.to_dense(), reference, rtol=1e-12, atol=1e-13)
+    for layout in ["SV", "SV_DEC", "SV_UNSORTED"]:
+        k = spf.compile("z(i) = x(i) + y(i)", {"x": "SV", "y": "SV", "z": layout})
+        w = k(x=x[:30], y=x[::-1].copy())
+        np.testing.assert_array_equal(w.to_dense(), x[:30] + x[::-1])
+
+
+def test_transposes_conversions_and_coefficients():
+    assert_entries(spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})(A=A), expected(A.T))
+    assert_entries(spf.compile("B(j,i) = A(i,j)", {"A": "COO", "B": "DCSC"})(A=A), expected(A.T))
+    for source in MATRIX_INPUTS:
+        for target in ["CSR", "CSC", "DCSR", "DCSC", "COO", "BCSR(R=2, C=2)", "DIA"]:
+            k = spf.compile("B(i,j) = A(i,j)", {"A": source, "B": target})
+            assert_entries(k(A=A), expected(A), padded=spf.load_layout(target).padded)
+    assert_entries(spf.compile("B(i,j) = 2.5 * A(i,j)", {"A": "CSR", "B": "COO"})(A=A), expected(2.5 * A))
+
+
+def test_order_three_copies_permutations_and_ttm_into_a_dense_last_level():
+    rng = np.random.default_rng(9)
+    coords = np.unique(rng.integers(0, 6, (70, 3)), axis=0)
+    values = rng.standard_normal(len(coords))
+    dense = np.zeros((6, 6, 6))
+    dense[tuple(coords.T)] = values
+    X = spf.pack("CSF3", (coords, values, (6, 6, 6)))
+    for expression, want in [("B(i,j,k) = A(i,j,k)", dense), ("B(k,i,j) = A(i,j,k)", dense.transpose(2, 0, 1)),
+                             ("B(j,k,i) = A(i,j,k)", dense.transpose(1, 2, 0))]:
+        B3 = spf.compile(expression, {"A": "CSF3", "B": "CSF3"})(A=X)
+        np.testing.assert_array_equal(B3.to_dense(), want)
+    U = rng.standard_normal((4, 6))
+    Y = spf.compile("Y(i,j,r) = X(i,j,k) * U(r,k)", {"X": "CSF3", "U": "Dense", "Y": "CSF3_DENSE_LAST"})(X=X, U=U)
+    np.testing.assert_allclose(Y.to_dense(), np.einsum("ijk,rk->ijr", dense, U), rtol=1e-12, atol=1e-13)
+    fibers = {tuple(c[:2]) for c in coords}
+    assert int(Y.fields["nnz1"]) == len(fibers)  # one dense fiber per (i, j) with an entry
+
+
+def test_empty_and_single_entry_operands():
+    empty = sp.csr_matrix((5, 4))
+    one = sp.csr_matrix(([2.0], ([3], [1])), shape=(5, 4))
+    for layout in ["CSR", "DCSR", "COO", "CSC"]:
+        k = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": layout})
+        assert stored(k(A=empty, B=empty)) == {}
+        assert stored(k(A=one, B=empty)) == {(3, 1): 2.0}
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    C = k(A=empty, B=sp.csr_matrix((4, 0)))
+    assert C.shape == (5, 0) and C.fields["nnz"] == 0 and list(C.fields["rowPtr"]) == [0] * 6
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(MATRIX_INPUTS), st.sampled_from(MATRIX_INPUTS), st.sampled_from(MATRIX_OUTPUTS),
+       st.integers(0, 9), st.integers(1, 9), st.integers(1, 9), st.floats(0, 0.6), st.integers(0, 2**31))
+def test_hypothesis_products_and_sums(left, right, output, rows, inner, cols, density, seed):
+    a, b = random(rows, inner, density, seed), random(inner, cols, density, seed + 1)
+    c = random(rows, inner, density, seed + 2)
+    padded = spf.load_layout(output).padded
+    product = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": left, "B": right, "C": output})
+    assert_entries(product(A=a, B=b), expected(a @ b), padded=padded)
+    total = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": left, "B": right, "C": output})
+    assert_entries(total(A=a, B=c), expected(a + c), padded=padded)
+
+
+@pytest.mark.parametrize("matrix", REAL_MATRICES[:6])
+def test_real_matrices_products_and_transposes(matrix):
+    if not data_available():
+        pytest.skip("../shared/data is not beside the project")
+    M = load_matrix(matrix)
+    if M.shape[0] == M.shape[1]:
+        k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+        assert_entries(k(A=M, B=M), expected(M @ M))
+    k = spf.compile("C(i,j) = A(i,k) * B(j,k)", {"A": "CSR", "B": "CSR", "C": "DCSR"})
+    assert_entries(k(A=M, B=M), expected(M @ M.T))
+    assert_entries(spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})(A=M), expected(M.T))
+    packed = spf.pack("CSR", M)
+    for layout in ["CSC", "DCSR", "DCSC", "COO", "BCSR(R=4, C=4)"]:
+        converted = spf.convert(packed, layout)
+        assert_entries(converted, expected(M, zeros=not converted.layout.padded), padded=converted.layout.padded)
+
+
+# ----------------------------------------------------------------------------- conversion
+
+CONVERTIBLE = ["COO", "COO_UNSORTED", "CSR", "CSC", "DCSR", "DCSC", "BCSR(R=2, C=2)", "BCSR(R=4, C=4)", "ELL",
+               "DIA", "Dense2"]
+
+
+@pytest.mark.parametrize("source", CONVERTIBLE)
+def test_convert_between_every_pair_of_matrix_layouts(source):
+    matrix = random(23, 17, 0.2, 11)
+    matrix.data[:4] = 0.0  # explicit zeros: a conversion keeps them (padded layouts cannot tell them)
+    original = spf.pack(source, matrix, name="M")
+    for target in CONVERTIBLE:
+        converted = spf.convert(original, target)
+        assert converted.layout == spf.load_layout(target)
+        assert converted.name == "M" and converted.shape == (23, 17)
+        np.testing.assert_array_equal(converted.to_dense(), matrix.toarray())
+        assert stored(converted) == stored(original) or original.layout.padded or converted.layout.padded
+    assert spf.convert(original, source) is original
+
+
+def test_convert_order_three_and_user_layouts():
+    rng = np.random.default_rng(12)
+    coords = np.unique(rng.integers(0, 5, (40, 3)), axis=0)
+    data = (coords, rng.standard_normal(len(coords)), (5, 5, 5))
+    csf = spf.pack("CSF3", data)
+    for target in ["examples/layouts/COO3.layout", "CSF3_DENSE_LAST", "Dense3"]:
+        converted = spf.convert(csf, target)
+        np.testing.assert_array_equal(converted.to_dense(), csf.to_dense())
+        np.testing.assert_array_equal(spf.convert(converted, "CSF3").to_dense(), csf.to_dense())
+    with pytest.raises(spf.PackError, match="stores order-2 tensors"):
+        spf.convert(csf, "CSR")
+    assert spf.convert(sp.eye(3, format="csr"), "COO").layout.spec == "COO"  # data as spf.pack takes it
+
+
+# ----------------------------------------------------------------------------- refusals and explain
+
+
+def test_layouts_assembly_cannot_build_are_refused_with_the_reason():
+    with pytest.raises(AssemblyRefused, match=r"output C cannot be assembled in ELL: .*level pk"):
+        spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "ELL"})
+    with pytest.raises(spf.SpfError, match=r"'\+=' needs an output whose pattern is known"):
+        spf.compile("C(i,j) += A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+
+
+LOWER_CSR = """layout LOWER_CSR
+description "CSR holding the lower triangle only"
+field numRows: int = shape[0]
+field numCols: int = shape[1]
+field nnz: int
+field rowPtr: int[numRows + 1]
+field colIdx: int[nnz]
+field data: double[nnz]
+shape numRows, numCols
+relation [pi, pj] -> [i, j] :
+    0 <= pi < numRows and rowPtr(pi) <= pj < rowPtr(pi + 1) and i = pi and j = colIdx(pj) and j <= i
+values data[pj]
+property monotonic(rowPtr, increasing, weak)
+property range(colIdx, 0, numCols)
+property periodic_monotonic(colIdx, rowPtr, increasing, strict)
+"""
+
+
+def test_an_entry_the_output_layout_cannot_hold_is_named(tmp_path):
+    path = tmp_path / "LOWER_CSR.layout"
+    path.write_text(LOWER_CSR)
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": str(path)})
+    upper = sp.csr_matrix(([1.0], ([0], [2])), shape=(3, 3))
+    with pytest.raises(spf.PackError, match=r"entry \(0, 2\) cannot be stored \(j <= i does not hold\)"):
+        k(A=upper, B=sp.eye(3, format="csr"))
+    lower = sp.csr_matrix(([1.0, 2.0], ([2, 1], [0, 1])), shape=(3, 3))
+    assert_entries(k(A=lower, B=sp.eye(3, format="csr")), expected(lower))
+
+
+def test_explain_shows_the_assembly_and_parallel_says_why_it_stays_serial():
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, parallel=True)
+    text = k.explain()
+    assert "assembly of C (CSR):" in text
+    assert "pj: compressed, one position per distinct colIdx(pj) = j" in text
+    assert "its iterations write the stream of the assembled output's entries" in text
+    assert "#pragma omp" not in k.c_source
+    np.testing.assert_allclose(k(A=A, B=B).to_dense(), (A @ B).toarray(), rtol=1e-12)
