@@ -112,6 +112,14 @@ class Tensor:
         order = np.lexsort(coords.T[::-1]) if len(values) else np.arange(0)
         return coords[order], values[order], tuple(self.shape)
 
+    def to_scipy(self):
+        """An order-1 or order-2 tensor as a scipy.sparse array: ``csr_array`` (``csc_array``,
+        ``coo_array``) over this Tensor's own read-only arrays when the layout is CSR (CSC,
+        a coordinate list) in form, with scipy's canonical flags set from its properties;
+        otherwise a new ``coo_array`` of :meth:`to_coo`'s entries (:mod:`spf.scipy_arrays`)."""
+        from spf.scipy_arrays import to_scipy
+        return to_scipy(self)
+
     def to_dense(self) -> np.ndarray:
         coords, values, shape = self.to_coo()
         dense = allocate(shape, np.result_type(values.dtype, np.float64), f"tensor {self.name}: to_dense()")

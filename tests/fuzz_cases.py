@@ -29,15 +29,15 @@ import spf
 REPOSITORY = Path(__file__).resolve().parent.parent
 USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must treat them as built-ins
     "CSR64": str(REPOSITORY / "examples" / "layouts" / "CSR64.layout"),
-    "COO3": str(REPOSITORY / "examples" / "layouts" / "COO3.layout"),
+    "COO3_UNSORTED": str(REPOSITORY / "examples" / "layouts" / "COO3_UNSORTED.layout"),
 }
 
 VECTORS = ("Dense", "SV", "SV_DEC", "SV_UNSORTED")
 SPARSE_MATRICES = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "LOWER_TRI", "DIA", "ELL",
                    "WARP24", "CSR64")
 MATRICES = ("Dense",) + SPARSE_MATRICES
-TENSORS3 = ("CSF3", "CSF3_DENSE_LAST", "COO3", "Dense")
-TENSORS4 = ("CSF4", "Dense")
+TENSORS3 = ("CSF3", "CSF3_DENSE_LAST", "COO3", "COO3_UNSORTED", "Dense")
+TENSORS4 = ("CSF4", "COO4", "Dense")
 DENSE = ("Dense",)
 
 FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "linear", "direct")
@@ -110,8 +110,8 @@ FAMILIES = (
     Family("mttkrp", "A(i,a) = B(i,j,k) * C(j,a) * D(k,a)", {"B": TENSORS3, "C": DENSE, "D": DENSE, "A": DENSE},
            small=("a",)),
     Family("inner3", "a = B(i,j,k) * C(i,j,k)", {"B": TENSORS3, "C": TENSORS3}),
-    Family("tttp", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)", {"T": ("CSF3", "CSF3_DENSE_LAST", "COO3"),
-           "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",)),
+    Family("tttp", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)", {"T": ("CSF3", "CSF3_DENSE_LAST", "COO3",
+           "COO3_UNSORTED"), "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",)),
     Family("ttv4", "A(i,j,k) = B(i,j,k,l) * c(l)", {"B": TENSORS4, "c": VECTORS, "A": DENSE}),
     Family("inner4", "a = B(i,j,k,l) * C(i,j,k,l)", {"B": TENSORS4, "C": TENSORS4}),
     # an output layout that needs assembly (no share): a refusal, never a crash
@@ -489,7 +489,8 @@ def dense_tensor(shape: tuple, layout: str, pattern: str, density: float, intege
     return array
 
 
-UNSORTED = {"SV_UNSORTED": ("idx", "val"), "COO_UNSORTED": ("row", "col", "val")}
+UNSORTED = {"SV_UNSORTED": ("idx", "val"), "COO_UNSORTED": ("row", "col", "val"),
+            USER_LAYOUTS["COO3_UNSORTED"]: ("idx0", "idx1", "idx2", "val")}
 
 
 def pack_input(layout: str, array: np.ndarray, name: str, rng: np.random.Generator) -> spf.Tensor:

@@ -23,7 +23,8 @@ EXAMPLES = "examples/layouts"
 MATRIX_LAYOUTS = ["COO", "COO_UNSORTED", "CSR", "CSC", "DCSR", "DCSC", "DIA", "Dense2",
                   "BCSR(R=2, C=2)", "BCSR(R=4, C=4)", "BCSR(R=3, C=1)"]
 VECTOR_LAYOUTS = ["SV", "SV_DEC", "SV_UNSORTED", "Dense1"]
-TENSOR3_LAYOUTS = ["CSF3", "CSF3_DENSE_LAST", "Dense3"]
+TENSOR3_LAYOUTS = ["CSF3", "CSF3_DENSE_LAST", "COO3", "Dense3"]
+TENSOR4_LAYOUTS = ["CSF4", "COO4", "Dense4"]
 
 
 def _layout(name):
@@ -74,10 +75,10 @@ def test_vector_layouts_match_the_reference_packer(layout):
         assert_same_as_reference(layout, coords, values, shape)
 
 
-@pytest.mark.parametrize("layout", TENSOR3_LAYOUTS + ["CSF4", "Dense4", f"{EXAMPLES}/COO3.layout"])
+@pytest.mark.parametrize("layout", TENSOR3_LAYOUTS + TENSOR4_LAYOUTS + [f"{EXAMPLES}/COO3_UNSORTED.layout"])
 def test_higher_order_layouts_match_the_reference_packer(layout):
     rng = np.random.default_rng(9)
-    order = 4 if layout.endswith("4") else 3
+    order = 4 if layout in TENSOR4_LAYOUTS else 3
     for shape, count in [((6, 5, 4, 3)[:order], 80), ((1,) * order, 1), ((3,) * order, 0)]:
         coords, values = _random_entries(rng, shape, count)
         assert_same_as_reference(layout, coords, values, shape)
@@ -149,6 +150,21 @@ def test_pack_goes_through_assembly_and_scipy_duplicates_are_summed():
     np.testing.assert_array_equal(packed.fields["rowPtr"], [0, 1, 1, 2])
 
 
+@pytest.mark.parametrize("order", [3, 4])
+def test_coordinate_lists_of_order_3_and_4_pack_by_generated_code(order, monkeypatch):
+    """spf.pack("COO3", data) is built by the assembly, never by the Python packer."""
+    layout = _layout(f"COO{order}")
+    assert has_assembly(layout)
+    assert [level.kind for level in plan_assembly(layout).levels] == ["compressed"]
+    monkeypatch.setattr(spf.packing, "reference_pack", lambda *args, **kwargs: pytest.fail("Python packer used"))
+    coords, values = _random_entries(np.random.default_rng(13), (7, 6, 5, 4)[:order], 120, duplicates=False)
+    packed = spf.pack(f"COO{order}", (coords, values, (7, 6, 5, 4)[:order]))
+    ordered = np.lexsort(coords.T[::-1])
+    for mode in range(order):
+        np.testing.assert_array_equal(packed.fields[f"idx{mode}"], coords[ordered, mode])
+    np.testing.assert_array_equal(packed.fields["val"], values[ordered])
+
+
 def test_builders_are_compiled_once_per_layout():
     first = builder(_layout("CSR"))
     assert builder(_layout("CSR")) is first
@@ -170,7 +186,5 @@ def test_real_matrices_match_the_reference_packer(matrix):
 @pytest.mark.parametrize("tensor", REAL_TENSORS)
 def test_real_tensors_match_the_reference_packer(tensor):
     coords, values, shape = load_tensor(tensor)
-    if len(shape) == 3:
-        assert_same_as_reference("CSF3", coords, values, shape)
-    elif len(shape) == 4:
-        assert_same_as_reference("CSF4", coords, values, shape)
+    for layout in (TENSOR3_LAYOUTS[:-1] if len(shape) == 3 else TENSOR4_LAYOUTS[:-1]):  # all but Dense
+        assert_same_as_reference(layout, coords, values, shape)

@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spf
-from conftest import (MATRICES, REAL_MATRICES, TENSORS, data_available, documented_finds, load_matrix, load_tensor,
-                      require_data)
+from conftest import (MATRICES, REAL_MATRICES, REAL_TENSORS, TENSORS, data_available, documented_finds, load_matrix,
+                      load_tensor, require_data)
 from spf.codegen.find import FindRefused
 
 FINDS = ("auto", "seqiter", "binary", "hashmap", "linear")
@@ -887,16 +887,17 @@ def mttkrp_reference(data: tuple, factors: list[np.ndarray]) -> np.ndarray:
     return result
 
 
-def check_mttkrp(data: tuple, rank: int, seed: int, B=None, dense: bool = True):
+def check_mttkrp(data: tuple, rank: int, seed: int, B=None, dense: bool = True, layout: str | None = None):
+    """MTTKRP of order 3 or 4 against the reference; ``layout``: B's, if not CSF's."""
     shape = data[2]
     rng = np.random.default_rng(seed)
     factors = [rng.uniform(-1, 1, (extent, rank)) for extent in shape[1:]]
     names = ["C", "D", "E"][:len(factors)]
     if len(shape) == 3:
-        k = kernel(MTTKRP, MTTKRP_LAYOUTS)
+        k = kernel(MTTKRP, {**MTTKRP_LAYOUTS, **({"B": layout} if layout else {})})
         subscripts = "ikl,kj,lj->ij"
     else:
-        k = kernel(MTTKRP4, MTTKRP4_LAYOUTS)
+        k = kernel(MTTKRP4, {**MTTKRP4_LAYOUTS, **({"B": layout} if layout else {})})
         subscripts = "iklm,kj,lj,mj->ij"
     result = k(B=data if B is None else B, **dict(zip(names, factors)))
     assert isinstance(result, np.ndarray)
@@ -942,6 +943,87 @@ def test_mttkrp4_real(name):
         pytest.skip(f"no 4-way tensor in {TENSORS}")
     data, B = real_tensor(name)
     check_mttkrp(data, rank=8, seed=16, B=B, dense=False)
+
+
+# ----------------------------------------------------------------------------- coordinate lists (COO3, COO4)
+
+TTV = "A(i,j) = B(i,j,k) * c(k)"
+TTV4 = "A(i,j,k) = B(i,j,k,l) * c(l)"
+DENSE_REFERENCE_LIMIT = 4_000_000  # elements: a real tensor this small is also checked by einsum over its dense copy
+
+
+def ttv_reference(data: tuple, c: np.ndarray) -> np.ndarray:
+    """The tensor times c along its last mode, summed entry by entry from the coordinates."""
+    coords, values, shape = data
+    result = np.zeros(shape[:-1])
+    np.add.at(result, tuple(coords[:, :-1].T), values * c[coords[:, -1]])
+    return result
+
+
+def check_ttv(data: tuple, seed: int, vector: str = "Dense", B=None) -> None:
+    """TTV over B in the coordinate list of its order, c dense or sparse (a find over c)."""
+    coords, values, shape = data
+    order = len(shape)
+    rng = np.random.default_rng(seed)
+    c = rng.uniform(-1, 1, shape[-1]) * (rng.random(shape[-1]) < (0.5 if vector == "SV" else 1.0))
+    k = kernel(TTV if order == 3 else TTV4, {"A": "Dense", "B": f"COO{order}", "c": vector})
+    expected = ttv_reference(data, c)
+    if np.prod(shape, dtype=float) <= DENSE_REFERENCE_LIMIT:
+        assert_close(expected, np.einsum("ijk,k->ij" if order == 3 else "ijkl,l->ijk", dense_tensor(data), c))
+    assert_every_variant(k, expected, B=data if B is None else B, c=c if vector == "Dense" else
+                         sparse_vector(np.flatnonzero(c), c[c != 0], len(c)))
+
+
+@pytest.mark.parametrize("vector", ["Dense", "SV"])
+@pytest.mark.parametrize("name", list(RANDOM_TENSORS))
+def test_ttv_coo3_random(name, vector):
+    shape, count = RANDOM_TENSORS[name]
+    check_ttv(random_tensor(shape, count, seed=20), seed=21, vector=vector)
+
+
+@pytest.mark.parametrize("vector", ["Dense", "SV"])
+@pytest.mark.parametrize("name", list(RANDOM_TENSORS4))
+def test_ttv_coo4_random(name, vector):
+    shape, count = RANDOM_TENSORS4[name]
+    check_ttv(random_tensor(shape, count, seed=22), seed=23, vector=vector)
+
+
+@pytest.mark.parametrize("name", list(RANDOM_TENSORS))
+def test_mttkrp_coo3_random(name):
+    shape, count = RANDOM_TENSORS[name]
+    check_mttkrp(random_tensor(shape, count, seed=24), rank=4, seed=25, layout="COO3")
+
+
+@pytest.mark.parametrize("name", list(RANDOM_TENSORS4))
+def test_mttkrp_coo4_random(name):
+    shape, count = RANDOM_TENSORS4[name]
+    check_mttkrp(random_tensor(shape, count, seed=26), rank=3, seed=27, layout="COO4")
+
+
+def real_coordinate_list(name: str):
+    """(coords, values, shape) of a real tensor and the tensor packed as spf.read_tns gives it."""
+    require_data()
+    data = load_tensor(name)
+    return data, spf.pack(f"COO{len(data[2])}", spf.read_tns(TENSORS / f"{name}.tns"), "B")
+
+
+@pytest.mark.parametrize("name", REAL_TENSORS)
+def test_ttv_and_mttkrp_coo3_real(name):
+    data, B = real_coordinate_list(name)
+    assert B.layout.name == "COO3"
+    check_ttv(data, seed=28, B=B)
+    check_mttkrp(data, rank=8, seed=29, B=B, dense=np.prod(data[2], dtype=float) <= DENSE_REFERENCE_LIMIT,
+                 layout="COO3")
+
+
+@pytest.mark.parametrize("name", TENSORS4)
+def test_mttkrp_coo4_real(name):
+    require_data()
+    if name == "(no 4-way tensor)":
+        pytest.skip(f"no 4-way tensor in {TENSORS}")
+    data, B = real_coordinate_list(name)
+    assert B.layout.name == "COO4"
+    check_mttkrp(data, rank=8, seed=30, B=B, dense=False, layout="COO4")
 
 
 # ============================================================================= inputs and errors

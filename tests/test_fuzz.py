@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import spf
-from fuzz_cases import FAMILIES, FINDS, Case, DataSpec, KernelSpec, generate, make_data, plan_schedule
+from fuzz_cases import FAMILIES, FINDS, USER_LAYOUTS, Case, DataSpec, KernelSpec, generate, make_data, plan_schedule
 from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, Failure, Result, WorkerPool, check_kernel, compare,
                           minimize, openmp_threads, report, reproducer, run_cases)
 from fuzz import group_failures
@@ -75,7 +75,9 @@ def test_short_profile_covers_what_users_write(short_cases):
     used = {layout.split("(")[0].rsplit("/", 1)[-1].removesuffix(".layout")
             for kernel in kernels for _, layout in kernel.layouts}
     assert set(spf.layouts()) <= used, f"layouts never drawn: {sorted(set(spf.layouts()) - used)}"
-    assert {"CSR64", "COO3"} <= used  # user layout files
+    user_files = {layout for kernel in kernels for _, layout in kernel.layouts if layout.endswith(".layout")}
+    assert set(USER_LAYOUTS.values()) <= user_files  # user layout files, read from their paths
+    assert not set(USER_LAYOUTS) & set(spf.layouts())  # none of which is a built-in
     assert set(FINDS) == {kernel.find for kernel in kernels}
     assert {"default", "order", "recipe", "autoschedule"} == {kernel.schedule for kernel in kernels}
     assert {True, False} == {kernel.parallel for kernel in kernels}
@@ -109,6 +111,13 @@ def test_data_fits_the_layouts_and_the_oracle_masks_shared_outputs():
     indices = unsorted.inputs["x"].fields["idx"]
     assert np.any(np.diff(indices) < 0)  # really unsorted
     assert unsorted.expected == pytest.approx(float(unsorted.dense["x"] @ unsorted.dense["y"]))
+    user = make_data(KernelSpec("inner3", "a = B(i,j,k) * C(i,j,k)", (("B", USER_LAYOUTS["COO3_UNSORTED"]),
+                                                                       ("C", "COO3"))),
+                     DataSpec((("i", 6), ("j", 5), ("k", 4)), 0.8, seed=3))
+    fields = user.inputs["B"].fields
+    keys = fields["idx0"] * 20 + fields["idx1"] * 4 + fields["idx2"]
+    assert np.any(np.diff(keys) < 0)  # the user layout's entries are really unsorted
+    assert user.expected == pytest.approx(float(np.sum(user.dense["B"] * user.dense["C"])))
 
 
 def test_orders_and_recipes_are_plans_over_the_iteration_space():

@@ -26,8 +26,8 @@ MATRIX_LAYOUTS = ["CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "
 # Layouts that hold some matrices only: the data is first cut to what they can hold.
 RESTRICTED_MATRIX_LAYOUTS = ["LOWER_TRI", "WARP24"]
 VECTOR_LAYOUTS = ["SV", "SV_DEC", "SV_UNSORTED", "Dense1", "Dense"]
-ORDER3_LAYOUTS = ["CSF3", "CSF3_DENSE_LAST", "Dense3", "Dense"]
-ORDER4_LAYOUTS = ["CSF4", "Dense4", "Dense"]
+ORDER3_LAYOUTS = ["CSF3", "CSF3_DENSE_LAST", "COO3", "Dense3", "Dense"]
+ORDER4_LAYOUTS = ["CSF4", "COO4", "Dense4", "Dense"]
 
 # Padded layouts store zeros that are not entries, and to_coo drops every stored zero.
 PADDED = {"Dense1", "Dense2", "Dense3", "Dense4", "Dense", "BCSR", "LOWER_TRI", "DIA", "ELL",
@@ -286,7 +286,7 @@ def with_explicit_zeros(rng, shape, density=0.5, zero_share=0.4):
 
 
 NON_PADDED = ([layout for layout in MATRIX_LAYOUTS if not is_padded(layout)]
-              + [layout for layout in VECTOR_LAYOUTS if not is_padded(layout)] + ["CSF3", "CSF4"])
+              + [layout for layout in VECTOR_LAYOUTS if not is_padded(layout)] + ["CSF3", "CSF4", "COO3", "COO4"])
 
 
 @pytest.mark.parametrize("layout", NON_PADDED)
@@ -476,34 +476,11 @@ def test_real_matrices_are_all_there():
     assert len(real_files(MATRICES, ".mtx")) == 47
 
 
-def coordinate_layout_file(folder: Path, order: int) -> str:
-    """A sorted coordinate-list layout of the given order (COO3, COO4), as a user would write it."""
-    names = [f"c{k}" for k in range(order)]
-    logical = ["i", "j", "k", "l"][:order]
-    lines = [f"layout COO{order}", f'description "sorted coordinate list of order {order}"', ""]
-    lines += [f"field n{k}: int = shape[{k}]" for k in range(order)]
-    lines += ["field nnz: int"] + [f"field {n}: int[nnz]" for n in names] + ["field val: double[nnz]", ""]
-    lines += [f"shape {', '.join(f'n{k}' for k in range(order))}"]
-    definitions = " and ".join(f"{x} = {n}(p)" for x, n in zip(logical, names))
-    lines += [f"relation [p] -> [{', '.join(logical)}] : 0 <= p < nnz and {definitions}", "values val[p]", ""]
-    lines += [f"property range({n}, 0, n{k})" for k, n in enumerate(names)]
-    lines += [f"property covarying_monotonic({', '.join(names)}, increasing)"]
-    path = folder / f"COO{order}.layout"
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
-
-
-@pytest.fixture(scope="module")
-def coordinate_layouts(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("layouts")
-    return {order: coordinate_layout_file(folder, order) for order in (3, 4)}
-
-
-def real_tensor_layouts(coords, shape, coordinate_layouts) -> list[str]:
+def real_tensor_layouts(coords, shape) -> list[str]:
     """Every layout of the tensor's order that can hold it within the memory bounds."""
     order = len(shape)
     size = int(np.prod(shape, dtype=np.float64))
-    layouts = [coordinate_layouts[order]]
+    layouts = [f"COO{order}"]
     if order == 3:
         layouts.append("CSF3")
         fibers = len(np.unique(coords[:, :2], axis=0))
@@ -519,15 +496,15 @@ def real_tensor_layouts(coords, shape, coordinate_layouts) -> list[str]:
 
 
 @pytest.mark.parametrize("name", real_files(TENSORS, ".tns"))
-def test_real_tensor_round_trip(name, coordinate_layouts):
+def test_real_tensor_round_trip(name):
     require_data()
     coords, values, shape = load_tensor(name)
     assert len(shape) in (3, 4)
-    for layout in real_tensor_layouts(coords, shape, coordinate_layouts):
+    for layout in real_tensor_layouts(coords, shape):
         keep = values != 0 if is_padded(layout) else np.ones(len(values), dtype=bool)
         tensor = spf.pack(layout, (coords, values, shape), name=name)
         assert_holds_exactly(tensor, coords[keep], values[keep], shape,
-                             context=f"{Path(layout).stem} on {name}")
+                             context=f"{layout} on {name}")
 
 
 # ----------------------------------------------------------------------------- corrupted fields
@@ -828,6 +805,25 @@ def test_read_tns_of_order_four_then_pack(tmp_path):
     assert shape == (2, 2, 3, 4)
     tensor = spf.pack("CSF4", (coords, values, shape), name="T")
     assert_holds_exactly(tensor, [[0, 1, 2, 3], [1, 0, 0, 0]], [1.0, 2.0], shape)
+
+
+@pytest.mark.parametrize("order", [3, 4])
+def test_read_tns_packs_into_the_coordinate_list_of_its_order(order, tmp_path):
+    """FROSTT data is a coordinate list: spf.pack("COO3", spf.read_tns(path)) sorts it, and
+    refuses a coordinate given twice."""
+    lines = ["2 1 1 1 5.0", "1 2 3 1 -1.5", "1 2 1 2 2.0", "1 1 3 1 0.25"]
+    path = write(tmp_path / "unsorted.tns", "\n".join(" ".join(line.split()[:order] + [line.split()[-1]])
+                                                     for line in lines) + "\n")
+    tensor = spf.pack(f"COO{order}", spf.read_tns(path), name="T")
+    stored = np.stack([tensor.fields[f"idx{mode}"] for mode in range(order)], axis=1)
+    expected = np.array([[int(c) - 1 for c in line.split()[:order]] for line in lines])
+    order_of = np.lexsort(expected.T[::-1])
+    np.testing.assert_array_equal(stored, expected[order_of])
+    np.testing.assert_array_equal(tensor.fields["val"], np.array([5.0, -1.5, 2.0, 0.25])[order_of])
+    assert tensor.fields["nnz"] == len(lines)
+    write(path, "1 1 1 1 1.0\n" * 2 if order == 4 else "1 1 1 1.0\n" * 2)
+    with pytest.raises(PackError, match=r"coordinate \(0, 0, 0(, 0)?\) appears more than once"):
+        spf.pack(f"COO{order}", spf.read_tns(path), name="T")
 
 
 @RANDOM_SETTINGS
