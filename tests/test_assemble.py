@@ -17,6 +17,7 @@ from hypothesis import given, settings, strategies as st
 import spf
 from conftest import REAL_MATRICES, REAL_TENSORS, data_available, load_matrix, load_tensor
 from spf.assemble import assemble, builder, has_assembly
+from spf.codegen.assembly import plan_assembly
 from spf.packing import reference_pack, validate
 
 EXAMPLES = "examples/layouts"

@@ -244,7 +244,7 @@ def test_convert_order_three_and_user_layouts():
     coords = np.unique(rng.integers(0, 5, (40, 3)), axis=0)
     data = (coords, rng.standard_normal(len(coords)), (5, 5, 5))
     csf = spf.pack("CSF3", data)
-    for target in ["examples/layouts/COO3.layout", "CSF3_DENSE_LAST", "Dense3"]:
+    for target in ["COO3", "examples/layouts/COO3_UNSORTED.layout", "CSF3_DENSE_LAST", "Dense3"]:
         converted = spf.convert(csf, target)
         np.testing.assert_array_equal(converted.to_dense(), csf.to_dense())
         np.testing.assert_array_equal(spf.convert(converted, "CSF3").to_dense(), csf.to_dense())
