@@ -19,7 +19,7 @@ import spf
 from spf.codegen.build import _compile, _compiler_command
 from spf.codegen.find import FIND_POLICIES
 from spf.codegen.kernel import Kernel
-from spf.codegen.structs import header_text
+from spf.codegen.structs import header_text, struct_name
 
 EXPRESSION_HELP = "a statement in tensor index notation, e.g. 'y(i) = A(i,j) * x(j)'"
 LAYOUT_HELP = ("the layout of one tensor: a built-in name (spf layouts), NAME(k=v, ...) for "
@@ -95,7 +95,17 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
     preferred = kernel.kernels[0]
     prototype = preferred.prototype.replace(f"{preferred.function}(", f"{name}(", 1)
     arguments = list(kernel.tensors) + ([] if kernel.output in kernel.tensors else [kernel.output])
+    if kernel.assembly is not None:
+        arguments += ["spf_report", "spf_handle"]
     wrapper = (f"{prototype[:-1]}\n{{\n  return {preferred.function}({', '.join(arguments)});\n}}\n")
+    assembled: list[str] = []
+    if kernel.assembly is not None:
+        output_layout = kernel.tensors[kernel.output][0]
+        struct = f"struct {struct_name(output_layout)}"
+        assembled = [f"int {name}_fill(void *handle, {struct} *{kernel.output});",
+                     f"void {name}_free(void *handle);"]
+        wrapper += (f"{assembled[0][:-1]}\n{{\n  return {kernel.assembly_prefix}_fill(handle, {kernel.output});\n}}\n"
+                    f"{assembled[1][:-1]}\n{{\n  {kernel.assembly_prefix}_free(handle);\n}}\n")
 
     def finds(choices: tuple) -> str:
         described = [f"find {report.variable}: {choice}" for report, choice in zip(kernel.reports, choices)]
@@ -114,10 +124,29 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
                   "with other find templates (spf's Python side picks one per call by cost):"]
         lines += [f"  {variant.function}: {finds(choices)}"
                   for variant, choices in zip(kernel.kernels[1:], kernel.variant_choices[1:])]
-    prototypes = [_comment(lines) + prototype] + [variant.prototype for variant in kernel.kernels]
+    if kernel.assembly is not None:
+        lines += [""] + _assembly_lines(kernel, name)
+    prototypes = [_comment(lines) + prototype] + assembled + [variant.prototype for variant in kernel.kernels]
     layouts = [layout for layout, _, _ in kernel.tensors.values()]
     header = header_text(layouts, prototypes, f"SPF_{name.upper()}_H")
     return f"{kernel.c_source}\n{wrapper}", header
+
+
+def _assembly_lines(kernel: Kernel, name: str) -> list[str]:
+    """The header's account of an assembled output: the calls in order, the arrays to allocate."""
+    from spf.codegen.emit_assembly import report_length
+    out = kernel.output
+    layout = kernel.tensors[out][0]
+    counts = ", ".join(sorted(kernel.assembly.counts)) or "no count"
+    arrays = ", ".join(f"{f.name}[{']['.join(str(d) for d in f.dimensions)}]" for f in layout.arrays)
+    return [f"{out} ({layout.spec}) is assembled: its pattern is what the kernel computes.",
+            f"  1. {name}(..., &{out}, report, &handle) computes; it sets {out}'s scalars (the shape",
+            f"     and {counts}) and keeps the entries in handle. report: NULL, or {report_length(kernel.assembly)}",
+            "     int64_t that name the entry the layout cannot hold when it returns 3.",
+            f"  2. The caller allocates {out}'s arrays: {arrays}.",
+            f"  3. {name}_fill(handle, &{out}) writes them (returns 0) and frees handle;",
+            f"     {name}_free(handle) frees it without writing (e.g. when an allocation failed).",
+            "  Return 3: an entry of the result cannot be stored in the output's layout."]
 
 
 def write_library(kernel: Kernel, directory: Path, name: str) -> list[Path]:

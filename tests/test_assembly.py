@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 
 import spf
-from conftest import REAL_MATRICES, data_available, load_matrix
+from conftest import REAL_MATRICES, REPOSITORY, data_available, load_matrix
 from spf.assemble import has_assembly
 from spf.codegen.assembly import AssemblyRefused, plan_assembly
 from spf.packing import validate
@@ -263,28 +263,11 @@ def test_layouts_assembly_cannot_build_are_refused_with_the_reason():
         spf.compile("C(i,j) += A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
 
 
-LOWER_CSR = """layout LOWER_CSR
-description "CSR holding the lower triangle only"
-field numRows: int = shape[0]
-field numCols: int = shape[1]
-field nnz: int
-field rowPtr: int[numRows + 1]
-field colIdx: int[nnz]
-field data: double[nnz]
-shape numRows, numCols
-relation [pi, pj] -> [i, j] :
-    0 <= pi < numRows and rowPtr(pi) <= pj < rowPtr(pi + 1) and i = pi and j = colIdx(pj) and j <= i
-values data[pj]
-property monotonic(rowPtr, increasing, weak)
-property range(colIdx, 0, numCols)
-property periodic_monotonic(colIdx, rowPtr, increasing, strict)
-"""
+LOWER_CSR = REPOSITORY / "tests" / "data" / "LOWER_CSR.layout"  # CSR restricted to j <= i
 
 
-def test_an_entry_the_output_layout_cannot_hold_is_named(tmp_path):
-    path = tmp_path / "LOWER_CSR.layout"
-    path.write_text(LOWER_CSR)
-    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": str(path)})
+def test_an_entry_the_output_layout_cannot_hold_is_named():
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": str(LOWER_CSR)})
     upper = sp.csr_matrix(([1.0], ([0], [2])), shape=(3, 3))
     with pytest.raises(spf.PackError, match=r"entry \(0, 2\) cannot be stored \(j <= i does not hold\)"):
         k(A=upper, B=sp.eye(3, format="csr"))

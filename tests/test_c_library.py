@@ -24,6 +24,7 @@ from spf.codegen.structs import ctypes_struct, marshal
 from tests.conftest import REPOSITORY, load_matrix, matrix_path
 
 EXAMPLE = REPOSITORY / "examples" / "spmv_app" / "main.c"
+SPGEMM_EXAMPLE = REPOSITORY / "examples" / "spgemm_app" / "main.c"
 USER_LAYOUT = REPOSITORY / "examples" / "layouts" / "CSR64.layout"
 SPMV = "y(i) = A(i,j) * x(j)"
 
@@ -148,7 +149,8 @@ def test_header_states_the_abi(build):
                    "the caller allocates and frees every array, the output's included",
                    f"{SHAPE_MISMATCH} when the tensors' shapes disagree (nothing is written)",
                    f"{OUT_OF_MEMORY} when a temporary (a find's table or positions, a per-thread copy of the "
-                   "output, a fused kernel's temporary) cannot be allocated",
+                   "output, a fused kernel's temporary, an assembled output's entries) cannot be allocated",
+                   "3 when an entry of an assembled output cannot be stored in its layout",
                    "kernels keep no global state"]:
         assert phrase in text, phrase
 
@@ -314,3 +316,100 @@ def test_python_kernel_binds_in_the_same_order():
                      kernel.c_source)
     A, B, D = (sparse.random(7, 7, density=0.3, format="csr", random_state=seed) for seed in (11, 12, 13))
     np.testing.assert_allclose(kernel(A=A, B=B, D=D), ((A + B) @ D).toarray(), rtol=1e-12, atol=1e-12)
+
+
+# ----------------------------------------------------------------------------- assembled outputs from C
+
+
+@pytest.fixture(scope="module")
+def spgemm_app(tmp_path_factory) -> Path:
+    """examples/spgemm_app/main.c linked against the library its Makefile makes."""
+    directory = tmp_path_factory.mktemp("spgemm")
+    spf_compile("C(i,j) = A(i,k) * B(j,k)", "-l", "A=CSR", "-l", "B=CSR", "-l", "C=CSR",
+                "-o", str(directory / "spgemm"))
+    executable = directory / "spgemm_app"
+    subprocess.run(["cc", "-O2", "-Wall", "-Wextra", "-Werror", str(SPGEMM_EXAMPLE), f"-I{directory}",
+                    f"-L{directory}", "-lspgemm", f"-Wl,-rpath,{directory}", "-o", str(executable)], check=True)
+    return executable
+
+
+def run_spgemm_app(app: Path, matrix: Path):
+    """The app's output (a Matrix Market file) as scipy CSR, and its text."""
+    result = subprocess.run([str(app), str(matrix)], capture_output=True, text=True, check=True)
+    lines = result.stdout.splitlines()
+    rows, cols, count = (int(word) for word in lines[1].split())
+    entries = [line.split() for line in lines[2:]]
+    assert len(entries) == count
+    if not entries:
+        return sparse.csr_matrix((rows, cols)), entries
+    i, j, v = zip(*((int(a) - 1, int(b) - 1, float(c)) for a, b, c in entries))
+    return sparse.csr_matrix((v, (i, j)), shape=(rows, cols)), entries
+
+
+def assert_spgemm(app: Path, path: Path, matrix) -> None:
+    got, entries = run_spgemm_app(app, path)
+    expected = (matrix @ matrix.T).tocsr()
+    expected.eliminate_zeros()
+    expected.sort_indices()
+    # the app prints rows in order and columns increasing within each row: CSR's order
+    assert [(int(a), int(b)) for a, b, _ in entries] == sorted((int(a), int(b)) for a, b, _ in entries)
+    assert got.nnz == expected.nnz
+    np.testing.assert_array_equal(got.indptr, expected.indptr)
+    np.testing.assert_array_equal(got.indices, expected.indices)
+    np.testing.assert_allclose(got.data, expected.data, rtol=1e-12)
+
+
+@pytest.mark.parametrize("rows, cols, count", [(6, 4, 10), (1, 1, 1), (3, 5, 0), (30, 20, 120)])
+def test_spgemm_app_matches_scipy(spgemm_app, tmp_path, rows, cols, count):
+    entries = random_entries(rows, cols, count, seed=rows + cols + count)
+    path = write_matrix_market(tmp_path / "m.mtx", rows, cols, entries)
+    assert_spgemm(spgemm_app, path, sparse.csr_matrix(scipy.io.mmread(path)))
+
+
+@pytest.mark.parametrize("name", ["494_bus", "west0479", "lp_e226"])
+def test_spgemm_app_on_real_matrices(spgemm_app, name):
+    assert_spgemm(spgemm_app, matrix_path(name), load_matrix(name))
+
+
+def test_an_assembled_output_from_c_with_a_report_and_a_dropped_result(tmp_path):
+    """The two-call protocol by hand: the kernel sets the counts, _free drops a result,
+    a second call fills; return 3 and the report name an entry the layout cannot hold."""
+    lower = REPOSITORY / "tests" / "data" / "LOWER_CSR.layout"
+    spf_compile("C(i,j) = A(i,j) + B(i,j)", "-l", "A=COO", "-l", "B=COO", "-l", f"C={lower}",
+                "-o", str(tmp_path / "add"))
+    program = tmp_path / "add.c"
+    program.write_text("""
+#include <stdio.h>
+#include <stdlib.h>
+#include "add.h"
+int main(void)
+{
+    int row[] = {0, 2, 2}, col[] = {0, 1, 2};
+    double a[] = {1.0, 2.0, 3.0}, b[] = {4.0, -2.0, 5.0};
+    struct spf_COO A = {3, 3, 3, row, col, a}, B = {3, 3, 3, row, col, b};
+    struct spf_LOWER_CSR C = {0};
+    void *handle = NULL;
+    if (add(&A, &B, &C, NULL, &handle) != 0) return 1;
+    add_free(handle);                         /* dropped unfilled */
+    if (add(&A, &B, &C, NULL, &handle) != 0) return 1;
+    printf("%d %d %d\\n", C.numRows, C.numCols, C.nnz);
+    C.rowPtr = malloc(4 * sizeof(int)); C.colIdx = malloc(C.nnz * sizeof(int));
+    C.data = malloc(C.nnz * sizeof(double));
+    if (add_fill(handle, &C) != 0) return 1;
+    for (int i = 0; i < 3; i++)
+        for (int p = C.rowPtr[i]; p < C.rowPtr[i + 1]; p++) printf("%d %d %g\\n", i, C.colIdx[p], C.data[p]);
+    int upper_row[] = {0}, upper_col[] = {2};
+    double one[] = {1.0};
+    struct spf_COO U = {3, 3, 1, upper_row, upper_col, one};
+    int64_t report[32];
+    int status = add(&U, &U, &C, report, &handle);
+    printf("status %d\\n", status);
+    return 0;
+}
+""")
+    executable = tmp_path / "add"
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", str(program), f"-I{tmp_path}", f"-L{tmp_path}", "-ladd",
+                    f"-Wl,-rpath,{tmp_path}", "-o", str(executable)], check=True)
+    lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.splitlines()
+    # (2, 1) sums to zero and is not stored; (2, 2) is (the diagonal is in the lower triangle)
+    assert lines == ["3 3 2", "0 0 5", "2 2 8", "status 3"]

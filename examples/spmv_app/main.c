@@ -5,113 +5,16 @@
  *   cc -O2 main.c -Ibuild -Lbuild -lspmv -Wl,-rpath,"$PWD/build" -o spmv_app
  *   ./spmv_app matrix.mtx
  *
- * Reads a coordinate matrix (real, integer or pattern; general or symmetric), builds
- * CSR with sorted rows and duplicates summed (what the CSR layout's properties ask
- * for), sets x[j] = j + 1, calls spmv() and prints y, one value per line (%.17g).
+ * Reads a coordinate matrix (real, integer or pattern; general or symmetric) into CSR
+ * with sorted rows and duplicates summed (../common/matrix_market.h), sets x[j] = j + 1,
+ * calls spmv() and prints y, one value per line (%.17g).
  */
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <strings.h> /* strcasecmp: the banner's words are case-insensitive */
 
-#include "spmv.h" /* struct spf_CSR, struct spf_Dense1, int spmv(...) */
-
-struct entry {
-    int row, col;
-    double value;
-};
-
-static int fail(const char *message, const char *detail)
-{
-    fprintf(stderr, "spmv_app: %s%s\n", message, detail);
-    return 1;
-}
-
-/* malloc of count elements; never NULL for count = 0 unless out of memory. */
-static void *allocate(size_t count, size_t size)
-{
-    return malloc(count > 0 ? count * size : 1);
-}
-
-/* Entries by row, then column. */
-static int compare_entries(const void *a, const void *b)
-{
-    const struct entry *x = a, *y = b;
-    if (x->row != y->row)
-        return x->row < y->row ? -1 : 1;
-    return (x->col > y->col) - (x->col < y->col);
-}
-
-/*
- * Read a Matrix Market coordinate file into a list of 0-based entries (both triangles of
- * a symmetric matrix). Returns 0 on success, else prints why and returns 1.
- */
-static int read_matrix_market(FILE *file, int *rows, int *cols, struct entry **entries, long *count)
-{
-    char line[1024], object[64], format[64], field[64], symmetry[64];
-    if (!fgets(line, sizeof line, file)
-        || sscanf(line, "%%%%MatrixMarket %63s %63s %63s %63s", object, format, field, symmetry) != 4)
-        return fail("not a Matrix Market file: ", "the first line is not a %%MatrixMarket banner");
-    if (strcasecmp(object, "matrix") != 0 || strcasecmp(format, "coordinate") != 0)
-        return fail("only coordinate matrices are supported, not ", format);
-    int pattern = strcasecmp(field, "pattern") == 0;
-    if (!pattern && strcasecmp(field, "real") != 0 && strcasecmp(field, "integer") != 0)
-        return fail("unsupported field (real, integer or pattern): ", field);
-    int symmetric = strcasecmp(symmetry, "symmetric") == 0;
-    if (!symmetric && strcasecmp(symmetry, "general") != 0)
-        return fail("unsupported symmetry (general or symmetric): ", symmetry);
-
-    long stored;
-    do {
-        if (!fgets(line, sizeof line, file))
-            return fail("no size line", "");
-    } while (line[0] == '%' || line[0] == '\n');
-    if (sscanf(line, "%d %d %ld", rows, cols, &stored) != 3 || *rows < 0 || *cols < 0 || stored < 0)
-        return fail("malformed size line: ", line);
-
-    *entries = allocate((size_t)(symmetric ? 2 * stored : stored), sizeof **entries);
-    if (!*entries)
-        return fail("out of memory", "");
-    *count = 0;
-    for (long k = 0; k < stored; k++) {
-        long row, col;
-        double value = 1.0;
-        int read = pattern ? fscanf(file, "%ld %ld", &row, &col) : fscanf(file, "%ld %ld %lf", &row, &col, &value);
-        if (read != (pattern ? 2 : 3))
-            return fail("truncated or malformed entry list", "");
-        if (row < 1 || row > *rows || col < 1 || col > *cols)
-            return fail("entry out of range", "");
-        (*entries)[(*count)++] = (struct entry){(int)row - 1, (int)col - 1, value};
-        if (symmetric && row != col)
-            (*entries)[(*count)++] = (struct entry){(int)col - 1, (int)row - 1, value};
-    }
-    return 0;
-}
-
-/*
- * CSR arrays from entries: rows in order, columns increasing within a row, duplicates
- * summed. Returns the number of stored entries.
- */
-static int build_csr(int rows, struct entry *entries, long count, int *rowPtr, int *colIdx, double *data)
-{
-    qsort(entries, (size_t)count, sizeof *entries, compare_entries);
-    int nnz = 0;
-    memset(rowPtr, 0, (size_t)(rows + 1) * sizeof *rowPtr);
-    for (long k = 0; k < count; k++) {
-        if (k > 0 && entries[k].row == entries[k - 1].row && entries[k].col == entries[k - 1].col) {
-            data[nnz - 1] += entries[k].value;
-            continue;
-        }
-        colIdx[nnz] = entries[k].col;
-        data[nnz] = entries[k].value;
-        rowPtr[entries[k].row + 1]++;
-        nnz++;
-    }
-    for (int i = 0; i < rows; i++)
-        rowPtr[i + 1] += rowPtr[i];
-    return nnz;
-}
+#include "spmv.h"                    /* struct spf_CSR, struct spf_Dense1, int spmv(...) */
+#include "../common/matrix_market.h" /* read_csr */
 
 int main(int argc, char **argv)
 {
@@ -119,49 +22,33 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s MATRIX.mtx\n", argv[0]);
         return 2;
     }
-    FILE *file = fopen(argv[1], "r");
-    if (!file)
-        return fail("cannot open ", argv[1]);
-    int rows, cols;
-    long count;
-    struct entry *entries = NULL;
-    int status = read_matrix_market(file, &rows, &cols, &entries, &count);
-    fclose(file);
-    if (status != 0)
-        return status;
-    if (count > 2147483647L)
-        return fail("more entries than the CSR layout's int nnz holds", "");
+    struct spf_CSR A;
+    if (read_csr(argv[1], &A, "spmv_app") != 0)
+        return 1;
 
     /* The caller allocates every array, the output's included (see the ABI in spmv.h). */
-    int *rowPtr = allocate((size_t)rows + 1, sizeof *rowPtr);
-    int *colIdx = allocate((size_t)count, sizeof *colIdx);
-    double *data = allocate((size_t)count, sizeof *data);
-    double *x = allocate((size_t)cols, sizeof *x);
-    double *y = allocate((size_t)rows, sizeof *y);
-    if (!rowPtr || !colIdx || !data || !x || !y)
+    double *x = allocate((size_t)A.numCols, sizeof *x);
+    double *y = allocate((size_t)A.numRows, sizeof *y);
+    if (!x || !y)
         return fail("out of memory", "");
-    int nnz = build_csr(rows, entries, count, rowPtr, colIdx, data);
-    for (int j = 0; j < cols; j++)
+    for (int j = 0; j < A.numCols; j++)
         x[j] = j + 1.0;
 
-    /* The structs have exactly the fields of layouts/CSR.layout and layouts/Dense1.layout. */
-    struct spf_CSR A = {.numRows = rows, .numCols = cols, .nnz = nnz, .rowPtr = rowPtr, .colIdx = colIdx,
-                        .data = data};
-    struct spf_Dense1 xv = {.N0 = cols, .vals = x};
-    struct spf_Dense1 yv = {.N0 = rows, .vals = y};
-    status = spmv(&A, &xv, &yv);
+    /* The structs have exactly the fields of layouts/Dense1.layout. */
+    struct spf_Dense1 xv = {.N0 = A.numCols, .vals = x};
+    struct spf_Dense1 yv = {.N0 = A.numRows, .vals = y};
+    int status = spmv(&A, &xv, &yv);
     if (status != 0) {
         fprintf(stderr, "spmv_app: the kernel returned %d (%s)\n", status,
                 status == 1 ? "shapes disagree" : status == 2 ? "out of memory" : "unknown error");
         return 1;
     }
-    for (int i = 0; i < rows; i++)
+    for (int i = 0; i < A.numRows; i++)
         printf("%.17g\n", y[i]);
 
-    free(entries);
-    free(rowPtr);
-    free(colIdx);
-    free(data);
+    free(A.rowPtr);
+    free(A.colIdx);
+    free(A.data);
     free(x);
     free(y);
     return 0;
