@@ -441,3 +441,56 @@ def _checks(layout, reading, levels: list[AssemblyLevel], solver: _Solver) -> li
         if text is not None:
             checks.append((f"{coordinate_name(coordinate)} == {text}", f"{coordinate} = {expression}"))
     return checks
+
+
+# ----------------------------------------------------------------------------- strategy
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """Gustavson's workspace for the output's last level: entries are summed into a dense
+    accumulator over one coordinate, grouped by the others, and each group is flushed
+    to the stream once, in the order of the level's key, equal coordinates merged."""
+
+    coordinate: str  # the coordinate the accumulator spans
+    position: int  # its place among the output's coordinates
+    order: int  # +1 / -1: the key's storage order (also +1 when no property asks for one)
+
+    def describe(self, others: tuple[str, ...]) -> str:
+        grouped = f"whenever ({', '.join(others)}) changes" if others else "once at the end"
+        return (f"strategy: workspace over {self.coordinate} (a dense accumulator with the list of the "
+                f"coordinates touched, flushed {grouped}, in {'increasing' if self.order > 0 else 'decreasing'} "
+                f"order: sorted, or read in order from the accumulator when they are dense), "
+                "then the builder below")
+
+
+def choose_workspace(plan: AssemblyPlan, statements: list, order: list[str]) -> Workspace | None:
+    """A workspace where it pays: one statement whose loop order binds every other output
+    coordinate before the last level's key coordinate and before any summed index, and a
+    last level keyed by that coordinate alone with the values at its positions.  (Always valid: the builder still
+    orders and sums whatever the workspace flushes; the loop order only decides whether
+    the flushed groups arrive in storage order, each once.)"""
+    if len(statements) != 1 or not plan.levels:
+        return None
+    last = plan.levels[-1]
+    if last.kind != "compressed" or len(last.keys) != 1:
+        return None
+    key = last.keys[0].expression.replace(" ", "").strip("()")
+    coordinates = plan.coordinates
+    if not key.startswith("x_") or key[2:] not in coordinates:
+        return None
+    coordinate = key[2:]
+    if plan.values_index.strip("()") != position_name(last.index):
+        return None
+    others = [c for c in coordinates if c != coordinate]
+    if any(coordinate_name(coordinate) in k.expression for level in plan.levels[:-1] for k in level.keys):
+        return None
+    if coordinate not in order or any(c not in order or order.index(c) > order.index(coordinate) for c in others):
+        return None
+    # a summed index bound before the other coordinates would flush a group per term
+    last_other = max((order.index(c) for c in others), default=-1)
+    statement = statements[0].statement
+    summed = set(statement.indices) - set(statement.output.indices)
+    if any(index in order and order.index(index) < last_other for index in summed):
+        return None
+    return Workspace(coordinate, coordinates.index(coordinate), last.keys[0].sign)

@@ -201,6 +201,7 @@ class Emitter:
         self.atomic = False  # inside a loop parallelised with atomic updates
         self.output_extent: tuple | None = None  # output array name and its length (C expression)
         self.padded_values: set[str] = set()  # value arrays of padded layouts (their zeros are no entries)
+        self.workspace = False  # an assembled output's entries go through a workspace
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -441,9 +442,14 @@ class Emitter:
         return [c_ast.If(conjunction(zeros), block(items), None)] if zeros else items
 
     def _append(self, node: Compute, value):
-        """Append the entry (its coordinates, ``value``) to the assembled output's stream."""
+        """Append the entry (its coordinates, ``value``) to the assembled output's stream,
+        through the workspace when there is one."""
         coordinates = [ident(self.names.name(index)) for index in node.stream]
-        return call(f"spf_append_{len(node.stream)}", c_ast.UnaryOp("&", ident("spf_entries")), *coordinates, value)
+        stream = c_ast.UnaryOp("&", ident("spf_entries"))
+        if self.workspace:
+            return call(f"spf_workspace_add_{len(node.stream)}", c_ast.UnaryOp("&", ident("spf_accumulator")),
+                        stream, *coordinates, value)
+        return call(f"spf_append_{len(node.stream)}", stream, *coordinates, value)
 
     def _update(self, target, value):
         """``target += value``, atomically inside a loop parallelised with atomics."""
@@ -691,6 +697,15 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
         body.extend(c_statements("spf_stream spf_entries = {0};"))
         emitter.epilogue.append(call("spf_stream_release", c_ast.UnaryOp("&", ident("spf_entries"))))
+        if assembly.workspace is not None:
+            emitter.workspace = True
+            body.extend(c_statements(f"""
+                spf_workspace spf_accumulator;
+                if (!spf_workspace_init(&spf_accumulator, {assembly.workspace_extent}, {int(assembly.drop_zeros)})) {{
+                  spf_workspace_release(&spf_accumulator);
+                  return {OUT_OF_MEMORY};
+                }}"""))
+            emitter.epilogue.append(call("spf_workspace_release", c_ast.UnaryOp("&", ident("spf_accumulator"))))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
@@ -728,11 +743,17 @@ class AssembledOutput:
     drop_zeros: bool  # entries summing to zero are not stored
     report_length: int
     scalars: tuple = ()  # (output field, C expression over the kernel's extents) the shape determines
+    workspace: object = None  # codegen.assembly.Workspace, or None: entries go to the stream directly
+    workspace_extent: str | None = None  # C name of the extent the workspace's accumulator spans
+    order: int = 0  # the output's number of coordinates
 
 
 def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
     """Hand the stream to the builder's ``begin`` (which owns it from then on)."""
+    flush = f"spf_workspace_flush_{assembly.order}(&spf_accumulator, &spf_entries);" \
+        if assembly.workspace is not None else ""
     return c_statements(f"""
+        {flush}
         int64_t spf_own_report[{assembly.report_length}];
         if (!spf_report) spf_report = spf_own_report;
         int spf_status = spf_entries.failed ? {OUT_OF_MEMORY} : 0;
@@ -749,47 +770,12 @@ def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
 def c_statements(text: str) -> list:
     """C statements parsed from text (pycparser), for code that reads best as C."""
     from pycparser import c_parser
-    prelude = "typedef long int64_t; typedef struct spf_stream_ spf_stream;\n"
+    prelude = "typedef long int64_t; typedef struct spf_stream_ spf_stream; typedef struct spf_workspace_ spf_workspace;\n"
     unit = c_parser.CParser().parse(prelude + "void spf_snippet(void) {" + text + "}")
     return list(unit.ext[-1].body.block_items or [])
 
 
-def stream_source(order: int) -> str:
-    """The growable stream of an assembled output's entries (coordinates and values)."""
-    coordinates = ", ".join(f"int64_t c{k}" for k in range(order))
-    stores = " ".join(f"s->x[{k}][s->n] = c{k};" for k in range(order))
-    ones = ", ".join("1" for _ in range(order))
-    return f"""
-typedef struct spf_stream_ {{ int64_t n, capacity; int64_t *x[{order}]; double *v; int failed; }} spf_stream;
-static const int64_t spf_unit_strides[{order}] = {{{ones}}};
-static int spf_stream_grow(spf_stream *s) {{
-  const int64_t capacity = s->capacity ? 2 * s->capacity : 4096;
-  for (int k = 0; k < {order}; k++) {{
-    int64_t *x = (int64_t *)realloc(s->x[k], (size_t)capacity * sizeof(int64_t));
-    if (!x) {{ s->failed = 1; return 0; }}
-    s->x[k] = x;
-  }}
-  double *v = (double *)realloc(s->v, (size_t)capacity * sizeof(double));
-  if (!v) {{ s->failed = 1; return 0; }}
-  s->v = v;
-  s->capacity = capacity;
-  return 1;
-}}
-static inline void spf_append_{order}(spf_stream *s, {coordinates}, double value) {{
-  if (s->n == s->capacity && !spf_stream_grow(s)) return;
-  {stores}
-  s->v[s->n++] = value;
-}}
-static void spf_stream_forget(spf_stream *s) {{
-  for (int k = 0; k < {order}; k++) s->x[k] = 0;
-  s->v = 0;
-}}
-static void spf_stream_release(spf_stream *s) {{
-  for (int k = 0; k < {order}; k++) free(s->x[k]);
-  free(s->v);
-  spf_stream_forget(s);
-}}
-"""
+
 
 
 def function_source(function_name: str, parameters: list, body: list, tensors: dict) -> KernelSource:

@@ -49,6 +49,7 @@ class Kernel:
     dependences: list = field(default_factory=list)
     assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
     assembly_prefix: str | None = None
+    workspace: object = None  # codegen.assembly.Workspace of the assembled output, if any
     _functions: list = field(default_factory=list, repr=False)
     _builder: object = field(default=None, repr=False)
 
@@ -133,10 +134,14 @@ class Kernel:
         if self.assembly is not None:
             layout = self.tensors[self.output][0]
             parts.append(f"assembly of {self.output} ({layout.spec}):")
-            parts.append("  the loop nests append each entry (coordinates, value) to a stream; begin puts the "
-                         "entries in storage order (one pass finds them already ordered, else a counting sort "
-                         "on the first key and merge sorts of the groups out of order), sums equal entries and "
-                         "counts each level's positions; fill writes the arrays the counts size")
+            if self.workspace is not None:
+                others = tuple(c for c in self.assembly.coordinates if c != self.workspace.coordinate)
+                parts.append("  " + self.workspace.describe(others))
+            else:
+                parts.append("  strategy: the loop nests append each entry (coordinates, value) to a stream")
+            parts.append("  builder: begin puts the entries in storage order (one pass finds them already ordered, "
+                         "else a counting sort on the first key and merge sorts of the groups out of order), sums "
+                         "equal entries and counts each level's positions; fill writes the arrays the counts size")
             parts.extend("  " + line for line in self.assembly.describe())
         if self.dependences:
             parts.append("parallel:")

@@ -24,10 +24,11 @@ from spf.iteration_space import iteration_space
 from spf.recipe import Recipe, RecipeError
 
 from .auto import SiteModel, variants
-from .assembly import AssemblyRefused, plan_assembly, shape_scalars
+from .assembly import AssemblyRefused, choose_workspace, plan_assembly, shape_scalars
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
-from .emit_c import AssembledOutput, array_ranges, kernel_function, kernel_names, library_source, stream_source
+from .emit_c import AssembledOutput, array_ranges, kernel_function, kernel_names, library_source
+from .emit_stream import stream_source, workspace_source
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
 from .kernel import Kernel
 from .loops import remove_dead_assignments
@@ -69,6 +70,7 @@ class Compilation:
     source: str = ""
     header: str = ""
     assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
+    workspace: object = None  # codegen.assembly.Workspace when the output's entries go through one
 
     @property
     def statements(self) -> list:
@@ -223,22 +225,27 @@ def emit(compilation: Compilation) -> Compilation:
     zero = not compilation.space.expression.accumulate
     digest = compilation.digest
     several = len(compilation.variant_scans) > 1
-    assembly, support, prototypes = None, "", ()
+    assembly, support, prototypes, workspace = None, "", (), None
     if compilation.assembly is not None:
         plan = compilation.assembly
         prefix = assembly_prefix(digest)
         output = compilation.space.expression.output
         extents = tuple(compilation.statements[0].extents[index] for index in output.indices)
+        workspace = choose_workspace(plan, compilation.statements, compilation.variant_scans[0][0].order)
+        order = len(plan.coordinates)
         assembly = AssembledOutput(prefix, len(plan.compressed) + FIRST_BAD, not compilation.options.keep_zeros,
-                                   report_length(plan), tuple(shape_scalars(plan.layout, output.tensor, extents)))
-        support = stream_source(len(plan.coordinates)) + assembly_source(plan, prefix, standalone=False)
+                                   report_length(plan), tuple(shape_scalars(plan.layout, output.tensor, extents)),
+                                   workspace, extents[workspace.position] if workspace else None, order)
+        support = stream_source(order) + assembly_source(plan, prefix, standalone=False)
+        if workspace is not None:
+            support += workspace_source(order, workspace.position, workspace.order)
         prototypes = assembly_prototypes(plan, prefix)
     kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if several else ""), group,
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,
                                assembly)
                for k, group in enumerate(compilation.variant_scans)]
     source, header = library_source(kernels, f"SPF_KERNEL_{digest.upper()}_H", support, prototypes)
-    return dataclasses.replace(compilation, kernels=kernels, source=source, header=header)
+    return dataclasses.replace(compilation, kernels=kernels, source=source, header=header, workspace=workspace)
 
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, guard_tiles, remove_dead_code, emit)
@@ -254,7 +261,7 @@ def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
                   compilation.kernels, compilation.combinations, models, compilation.source,
                   compilation.header, compilation.tensors, compilation.space.expression.output.tensor,
                   list(compilation.options.flags), array_ranges(statements), seconds, compilation.dependences,
-                  assembly=compilation.assembly,
+                  assembly=compilation.assembly, workspace=compilation.workspace,
                   assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None)
 
 

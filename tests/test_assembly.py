@@ -283,3 +283,39 @@ def test_explain_shows_the_assembly_and_parallel_says_why_it_stays_serial():
     assert "its iterations write the stream of the assembled output's entries" in text
     assert "#pragma omp" not in k.c_source
     np.testing.assert_allclose(k(A=A, B=B).to_dense(), (A @ B).toarray(), rtol=1e-12)
+
+
+# ----------------------------------------------------------------------------- the workspace
+
+
+def test_spgemm_goes_through_a_workspace_and_sums_through_the_stream():
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    assert "strategy: workspace over j" in k.explain() and "spf_workspace_add_2" in k.c_source
+    total = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    assert "strategy: the loop nests append each entry" in total.explain()
+    assert "spf_workspace_add" not in total.c_source
+    # j bound before i: no workspace, the stream and the builder's sort
+    column_first = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSC", "B": "CSC", "C": "CSR"})
+    assert "spf_workspace_add" not in column_first.c_source
+    assert_entries(column_first(A=A, B=B), expected(A @ B))
+
+
+@pytest.mark.parametrize("left", ["COO_UNSORTED", "DCSR", "COO", "CSR"])
+def test_workspace_groups_that_repeat_or_arrive_out_of_order_are_merged_by_the_builder(left):
+    """Rows of an unsorted COO come in any order and repeat: the workspace flushes a row
+    each time it is left, the builder sums the pieces (and drops what sums to zero)."""
+    a = random(25, 20, 0.3, 13)
+    b = random(20, 30, 0.3, 14)
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": left, "B": "CSR", "C": "CSR"})
+    assert_entries(k(A=a, B=b), expected(a @ b))
+    cancel = sp.vstack([a, -a]).tocsr()  # C's lower half is minus its upper half
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": left, "B": "CSR", "C": "DCSR"})
+    assert_entries(k(A=cancel, B=b), expected(cancel @ b))
+
+
+def test_a_dense_row_is_read_in_order_from_the_accumulator():
+    dense_rows = sp.csr_matrix(np.ones((3, 40)))
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    C = k(A=dense_rows, B=sp.csr_matrix(np.eye(40)[::-1]))
+    assert_entries(C, expected(dense_rows @ np.eye(40)[::-1]))
+    assert list(C.fields["colIdx"][:40]) == list(range(40))

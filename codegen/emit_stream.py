@@ -1,0 +1,141 @@
+"""The kernel's side of assembly in C: the stream of an assembled output's entries, and
+Gustavson's workspace that merges and orders them group by group before they enter it.
+
+The stream is a growable list of (coordinates, value), handed to the output's builder
+(:mod:`codegen.emit_assembly`) when the loop nests are done.  With a workspace
+(:class:`codegen.assembly.Workspace`), the statement adds into a dense accumulator over
+one coordinate; whenever the other coordinates change, the touched coordinates are put
+in order (a sort, or a scan of the accumulator when they are dense in their range) and
+flushed to the stream, each once.
+"""
+
+from __future__ import annotations
+
+
+def stream_source(order: int) -> str:
+    """The growable stream of an assembled output's entries (coordinates and values)."""
+    coordinates = ", ".join(f"int64_t c{k}" for k in range(order))
+    stores = " ".join(f"s->x[{k}][s->n] = c{k};" for k in range(order))
+    ones = ", ".join("1" for _ in range(order))
+    return f"""
+typedef struct spf_stream_ {{ int64_t n, capacity; int64_t *x[{order}]; double *v; int failed; }} spf_stream;
+static const int64_t spf_unit_strides[{order}] = {{{ones}}};
+static int spf_stream_grow(spf_stream *s) {{
+  const int64_t capacity = s->capacity ? 2 * s->capacity : 4096;
+  for (int k = 0; k < {order}; k++) {{
+    int64_t *x = (int64_t *)realloc(s->x[k], (size_t)capacity * sizeof(int64_t));
+    if (!x) {{ s->failed = 1; return 0; }}
+    s->x[k] = x;
+  }}
+  double *v = (double *)realloc(s->v, (size_t)capacity * sizeof(double));
+  if (!v) {{ s->failed = 1; return 0; }}
+  s->v = v;
+  s->capacity = capacity;
+  return 1;
+}}
+static inline void spf_append_{order}(spf_stream *s, {coordinates}, double value) {{
+  if (s->n == s->capacity && !spf_stream_grow(s)) return;
+  {stores}
+  s->v[s->n++] = value;
+}}
+static void spf_stream_forget(spf_stream *s) {{
+  for (int k = 0; k < {order}; k++) s->x[k] = 0;
+  s->v = 0;
+}}
+static void spf_stream_release(spf_stream *s) {{
+  for (int k = 0; k < {order}; k++) free(s->x[k]);
+  free(s->v);
+  spf_stream_forget(s);
+}}
+"""
+
+
+def workspace_source(order: int, position: int, direction: int) -> str:
+    """``spf_workspace_add_<order>`` and ``spf_workspace_flush_<order>``: the accumulator over
+    coordinate number ``position``, flushed in increasing (``direction`` 1) or decreasing order."""
+    coordinates = ", ".join(f"int64_t c{k}" for k in range(order))
+    others = [k for k in range(order) if k != position]
+    changed = " || ".join(f"w->prefix[{n}] != c{k}" for n, k in enumerate(others)) or "0"
+    keep = " ".join(f"w->prefix[{n}] = c{k};" for n, k in enumerate(others))
+    flushed = ", ".join("c" if k == position else f"w->prefix[{others.index(k)}]" for k in range(order))
+    forward = direction > 0
+    return f"""
+typedef struct spf_workspace_ {{
+  double *acc; int64_t *stamp; int64_t *touched; int64_t extent, count, group, low, high;
+  int64_t prefix[{max(len(others), 1)}]; int started, drop_zeros;
+}} spf_workspace;
+
+static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros) {{
+  w->acc = (double *)calloc((size_t)(extent > 0 ? extent : 1), sizeof(double));
+  w->stamp = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));
+  w->touched = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));
+  if (!w->acc || !w->stamp || !w->touched) return 0;
+  for (int64_t c = 0; c < extent; c++) w->stamp[c] = -1;
+  w->extent = extent; w->count = 0; w->group = 0; w->low = extent; w->high = -1;
+  w->started = 0; w->drop_zeros = drop_zeros;
+  return 1;
+}}
+
+static void spf_workspace_release(spf_workspace *w) {{
+  free(w->acc); free(w->stamp); free(w->touched);
+  w->acc = 0; w->stamp = 0; w->touched = 0;
+}}
+
+/* ascending sort of a[0..n): quicksort on the middle of three, insertion sort below 24 */
+static void spf_sort_index(int64_t *a, int64_t n) {{
+  while (n > 24) {{
+    const int64_t x = a[0], y = a[n / 2], z = a[n - 1];
+    const int64_t pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+    int64_t i = 0, j = n - 1;
+    for (;;) {{
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i >= j) break;
+      const int64_t t = a[i]; a[i] = a[j]; a[j] = t;
+      i++; j--;
+    }}
+    if (j + 1 < n - j - 1) {{ spf_sort_index(a, j + 1); a += j + 1; n -= j + 1; }}
+    else {{ spf_sort_index(a + j + 1, n - j - 1); n = j + 1; }}
+  }}
+  for (int64_t i = 1; i < n; i++) {{
+    const int64_t v = a[i];
+    int64_t j = i;
+    while (j > 0 && a[j - 1] > v) {{ a[j] = a[j - 1]; j--; }}
+    a[j] = v;
+  }}
+}}
+
+static void spf_workspace_flush_{order}(spf_workspace *w, spf_stream *s) {{
+  const int64_t count = w->count;
+  if (count == 0) return;
+  if (count * 8 >= w->high - w->low + 1) {{  /* dense in its range: read the accumulator in order */
+    int64_t n = 0;
+    for (int64_t c = w->low; c <= w->high; c++)
+      if (w->stamp[c] == w->group) w->touched[n++] = c;
+  }} else {{
+    spf_sort_index(w->touched, count);
+  }}
+  for (int64_t t = 0; t < count; t++) {{
+    const int64_t c = w->touched[{"t" if forward else "count - 1 - t"}];
+    const double value = w->acc[c];
+    w->acc[c] = 0.0;
+    if (w->drop_zeros && value == 0.0) continue;
+    spf_append_{order}(s, {flushed}, value);
+  }}
+  w->count = 0; w->group++; w->low = w->extent; w->high = -1;
+}}
+
+static inline void spf_workspace_add_{order}(spf_workspace *w, spf_stream *s, {coordinates}, double value) {{
+  if (w->started && ({changed})) spf_workspace_flush_{order}(w, s);
+  {keep}
+  w->started = 1;
+  const int64_t c = c{position};
+  if (w->stamp[c] != w->group) {{
+    w->stamp[c] = w->group;
+    w->touched[w->count++] = c;
+    if (c < w->low) w->low = c;
+    if (c > w->high) w->high = c;
+  }}
+  w->acc[c] += value;
+}}
+"""
