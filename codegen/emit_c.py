@@ -30,6 +30,7 @@ SHAPE_MISMATCH, OUT_OF_MEMORY = 1, 2
 PRELUDE = """\
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 static inline int spf_threads(void) { return omp_get_max_threads(); }
@@ -445,9 +446,11 @@ class Emitter:
         """Append the entry (its coordinates, ``value``) to the assembled output's stream,
         through the workspace when there is one."""
         coordinates = [ident(self.names.name(index)) for index in node.stream]
-        stream = c_ast.UnaryOp("&", ident("spf_entries"))
+        mine = call("spf_thread")
+        stream = c_ast.UnaryOp("&", c_ast.ArrayRef(ident("spf_streams"), mine))
         if self.workspace:
-            return call(f"spf_workspace_add_{len(node.stream)}", c_ast.UnaryOp("&", ident("spf_accumulator")),
+            return call(f"spf_workspace_add_{len(node.stream)}",
+                        c_ast.UnaryOp("&", c_ast.ArrayRef(ident("spf_accumulators"), mine)),
                         stream, *coordinates, value)
         return call(f"spf_append_{len(node.stream)}", stream, *coordinates, value)
 
@@ -695,17 +698,33 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     if assembly:
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
-        body.extend(c_statements("spf_stream spf_entries = {0};"))
+        # one stream (and workspace) per thread: a parallel loop's threads append apart
+        body.extend(c_statements(f"""
+            const int spf_stream_count = spf_threads();
+            spf_stream spf_entries = {{0}};
+            spf_stream *spf_streams = (spf_stream *)calloc((size_t)spf_stream_count, sizeof(spf_stream));
+            if (!spf_streams) return {OUT_OF_MEMORY};"""))
+        emitter.epilogue.append(c_statements(f"""
+            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) spf_stream_release(&spf_streams[spf_t]);""")[0])
+        emitter.epilogue.append(call("free", ident("spf_streams")))
         emitter.epilogue.append(call("spf_stream_release", c_ast.UnaryOp("&", ident("spf_entries"))))
         if assembly.workspace is not None:
             emitter.workspace = True
             body.extend(c_statements(f"""
-                spf_workspace spf_accumulator;
-                if (!spf_workspace_init(&spf_accumulator, {assembly.workspace_extent}, {int(assembly.drop_zeros)})) {{
-                  spf_workspace_release(&spf_accumulator);
+                spf_workspace *spf_accumulators = (spf_workspace *)calloc((size_t)spf_stream_count,
+                                                                        sizeof(spf_workspace));
+                if (!spf_accumulators || !spf_workspaces_init(spf_accumulators, spf_stream_count,
+                                                             {assembly.workspace_extent}, {int(assembly.drop_zeros)})) {{
+                  for (int spf_t = 0; spf_accumulators && spf_t < spf_stream_count; spf_t++)
+                    spf_workspace_release(&spf_accumulators[spf_t]);
+                  free(spf_accumulators);
+                  free(spf_streams);
                   return {OUT_OF_MEMORY};
                 }}"""))
-            emitter.epilogue.append(call("spf_workspace_release", c_ast.UnaryOp("&", ident("spf_accumulator"))))
+            emitter.epilogue.append(c_statements("""
+                for (int spf_t = 0; spf_t < spf_stream_count; spf_t++)
+                  spf_workspace_release(&spf_accumulators[spf_t]);""")[0])
+            emitter.epilogue.append(call("free", ident("spf_accumulators")))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
@@ -750,13 +769,14 @@ class AssembledOutput:
 
 def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
     """Hand the stream to the builder's ``begin`` (which owns it from then on)."""
-    flush = f"spf_workspace_flush_{assembly.order}(&spf_accumulator, &spf_entries);" \
-        if assembly.workspace is not None else ""
+    flush = (f"for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) "
+             f"spf_workspace_flush_{assembly.order}(&spf_accumulators[spf_t], &spf_streams[spf_t]);"
+             if assembly.workspace is not None else "")
     return c_statements(f"""
         {flush}
         int64_t spf_own_report[{assembly.report_length}];
         if (!spf_report) spf_report = spf_own_report;
-        int spf_status = spf_entries.failed ? {OUT_OF_MEMORY} : 0;
+        int spf_status = spf_streams_join(spf_streams, spf_stream_count, &spf_entries) ? 0 : {OUT_OF_MEMORY};
         if (!spf_status) {{
           *spf_handle = {assembly.prefix}_begin({output}, spf_entries.n, (const int64_t *const *)spf_entries.x,
                                                 spf_unit_strides, spf_entries.v, spf_report, 1,
@@ -770,7 +790,8 @@ def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
 def c_statements(text: str) -> list:
     """C statements parsed from text (pycparser), for code that reads best as C."""
     from pycparser import c_parser
-    prelude = "typedef long int64_t; typedef struct spf_stream_ spf_stream; typedef struct spf_workspace_ spf_workspace;\n"
+    prelude = ("typedef long int64_t; typedef unsigned long size_t; typedef struct spf_stream_ spf_stream; "
+               "typedef struct spf_workspace_ spf_workspace;\n")
     unit = c_parser.CParser().parse(prelude + "void spf_snippet(void) {" + text + "}")
     return list(unit.ext[-1].body.block_items or [])
 

@@ -42,6 +42,32 @@ static void spf_stream_forget(spf_stream *s) {{
   for (int k = 0; k < {order}; k++) s->x[k] = 0;
   s->v = 0;
 }}
+/* the threads' streams, one after the other in thread order, into *joined (0: out of memory) */
+static int spf_streams_join(spf_stream *streams, int threads, spf_stream *joined) {{
+  int64_t total = 0;
+  for (int t = 0; t < threads; t++) {{
+    if (streams[t].failed) return 0;
+    total += streams[t].n;
+  }}
+  if (threads == 1) {{ *joined = streams[0]; spf_stream_forget(&streams[0]); return 1; }}
+  for (int k = 0; k < {order}; k++) {{
+    joined->x[k] = (int64_t *)malloc((size_t)(total > 0 ? total : 1) * sizeof(int64_t));
+    if (!joined->x[k]) return 0;
+  }}
+  joined->v = (double *)malloc((size_t)(total > 0 ? total : 1) * sizeof(double));
+  if (!joined->v) return 0;
+  int64_t at = 0;
+  for (int t = 0; t < threads; t++) {{
+    const int64_t n = streams[t].n;
+    if (n == 0) continue;
+    for (int k = 0; k < {order}; k++) memcpy(joined->x[k] + at, streams[t].x[k], (size_t)n * sizeof(int64_t));
+    memcpy(joined->v + at, streams[t].v, (size_t)n * sizeof(double));
+    at += n;
+  }}
+  joined->n = joined->capacity = total;
+  return 1;
+}}
+
 static void spf_stream_release(spf_stream *s) {{
   for (int k = 0; k < {order}; k++) free(s->x[k]);
   free(s->v);
@@ -79,6 +105,13 @@ static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros) 
 static void spf_workspace_release(spf_workspace *w) {{
   free(w->acc); free(w->stamp); free(w->touched);
   w->acc = 0; w->stamp = 0; w->touched = 0;
+}}
+
+/* one workspace per thread (0: out of memory; release them all either way) */
+static int spf_workspaces_init(spf_workspace *w, int threads, int64_t extent, int drop_zeros) {{
+  int ok = 1;
+  for (int t = 0; t < threads; t++) ok = spf_workspace_init(&w[t], extent, drop_zeros) && ok;
+  return ok;
 }}
 
 /* ascending sort of a[0..n): quicksort on the middle of three, insertion sort below 24 */

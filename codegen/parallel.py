@@ -84,6 +84,16 @@ def mark_parallel_loops(statements, variant_scans, output_array: str | None, rec
         if loop_node is None:
             raise RecipeError(f"parallelize({variable!r}): {variable} is not a loop in this order "
                               "(it is assigned or found)")
+        if statements[0].assembled is not None:
+            shared = shared_writes(loop_node, output_array)
+            if shared:
+                raise RecipeError(f"parallelize({variable!r}): its iterations write {', '.join(shared)}, "
+                                  "declared outside it")
+            tested.append(f"loop {variable} runs in parallel: each thread hands its entries to its own "
+                          "stream (static chunks); the builder merges them")
+            for group in variant_scans:
+                mark_parallel(group[0].nodes, variable, None, "static")
+            return tested
         dependence = carried_dependence(statements[0], variable, outer)
         tested.append(str(dependence))
         if dependence.carried and reduction is None:
@@ -100,8 +110,9 @@ def mark_parallel_loops(statements, variant_scans, output_array: str | None, rec
             loop, lines = parallel_loop(statement_space, variant_scans[0][k].nodes, output_array)
             tested += lines
             if loop is not None:
+                schedule = "static" if statement_space.assembled is not None else "dynamic,32"
                 for group in variant_scans:
-                    mark_parallel(group[k].nodes, loop)
+                    mark_parallel(group[k].nodes, loop, schedule=schedule)
     return tested
 
 
@@ -113,9 +124,13 @@ def shared_writes(loop: Loop, output_array: str | None) -> list[str]:
     dependence test covers) nor private to an iteration (a temporary zeroed inside)."""
     private = {n.name for n in walk(loop.body) if isinstance(n, Temporary)}
     written = {n.output[0] for n in walk(loop.body) if isinstance(n, Compute) and n.output is not None}
-    if any(isinstance(n, Compute) and n.stream is not None for n in walk(loop.body)):
-        written.add("the stream of the assembled output's entries")
     return sorted(written - private - {output_array})
+
+
+def appends_entries(loop: Loop) -> bool:
+    """Whether the loop hands entries to an assembled output (each thread has its own
+    stream and workspace, and the builder merges whatever they hold)."""
+    return any(isinstance(n, Compute) and n.stream is not None for n in walk(loop.body))
 
 
 def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) -> tuple[str | None, list[str]]:
@@ -131,6 +146,12 @@ def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) 
                               "declared outside it")
                 outer.append(node.variable)
                 continue
+            if statement_space.assembled is not None and appends_entries(node):
+                tested.append(f"loop {node.variable} runs in parallel: each thread hands its entries of "
+                              f"{statement_space.statement.output.tensor} to its own stream (in static "
+                              "chunks, so the streams in thread order keep the loop's order); the builder "
+                              "merges them")
+                return node.variable, tested
             dependence = carried_dependence(statement_space, node.variable, outer)
             tested.append(str(dependence))
             if not dependence.carried:

@@ -149,6 +149,8 @@ SCRIPT = textwrap.dedent('''
         for output in ["CSR", "DCSR", "COO", "CSC", "BCSR(R=2,C=2)"]:
             k = compiled("C(i,j) = A(i,k) * B(j,k)", {"A": "CSR", "B": "CSR", "C": output})
             check(f"SpGEMM A*A^T into {output} {name}", k, (matrix @ matrix.T).toarray(), A=matrix, B=matrix)
+        k = compiled("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, parallel=True)
+        check(f"SpGEMM Gustavson parallel {name}", k, (matrix @ transposed).toarray(), A=matrix, B=transposed)
         other = sp.csr_matrix(matrix.multiply(rng.uniform(size=matrix.shape) < 0.7)) + sp.random(
             rows, cols, density=0.01, format="csr", random_state=1)
         k = compiled("C(i,j) = A(i,j) - B(i,j)", {"A": "CSR", "B": "CSC", "C": "CSR"})
