@@ -94,7 +94,7 @@ typedef struct spf_workspace_ {{
 static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros) {{
   w->acc = (double *)calloc((size_t)(extent > 0 ? extent : 1), sizeof(double));
   w->stamp = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));
-  w->touched = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));
+  w->touched = (int64_t *)malloc((size_t)(extent > 0 ? 2 * extent : 1) * sizeof(int64_t));  /* + radix scratch */
   if (!w->acc || !w->stamp || !w->touched) return 0;
   for (int64_t c = 0; c < extent; c++) w->stamp[c] = -1;
   w->extent = extent; w->count = 0; w->group = 0; w->low = extent; w->high = -1;
@@ -138,6 +138,19 @@ static void spf_sort_index(int64_t *a, int64_t n) {{
   }}
 }}
 
+/* ascending LSD radix sort of a[0..n) (values in [low, high]) by bytes, through scratch */
+static void spf_radix_sort_index(int64_t *a, int64_t *scratch, int64_t n, int64_t low, int64_t high) {{
+  int64_t *from = a, *to = scratch;
+  for (int shift = 0; shift == 0 || ((high - low) >> shift) > 0; shift += 8) {{
+    int64_t count[257] = {{0}};
+    for (int64_t i = 0; i < n; i++) count[(((from[i] - low) >> shift) & 255) + 1]++;
+    for (int b = 0; b < 256; b++) count[b + 1] += count[b];
+    for (int64_t i = 0; i < n; i++) to[count[((from[i] - low) >> shift) & 255]++] = from[i];
+    int64_t *swap = from; from = to; to = swap;
+  }}
+  if (from != a) memcpy(a, from, (size_t)n * sizeof(int64_t));
+}}
+
 static void spf_workspace_flush_{order}(spf_workspace *w, spf_stream *s) {{
   const int64_t count = w->count;
   if (count == 0) return;
@@ -145,6 +158,8 @@ static void spf_workspace_flush_{order}(spf_workspace *w, spf_stream *s) {{
     int64_t n = 0;
     for (int64_t c = w->low; c <= w->high; c++)
       if (w->stamp[c] == w->group) w->touched[n++] = c;
+  }} else if (count >= 96) {{  /* two or three byte passes beat comparisons */
+    spf_radix_sort_index(w->touched, w->touched + w->extent, count, w->low, w->high);
   }} else {{
     spf_sort_index(w->touched, count);
   }}

@@ -349,3 +349,17 @@ def test_parallel_recipe_on_an_assembled_output(openmp_threads):
     assert "schedule(static)" in k.c_source
     for _ in range(3):
         assert_entries(k(A=a, B=b), expected(a @ b))
+
+
+def test_a_wide_sparse_row_is_radix_sorted_and_a_short_one_compared():
+    """Rows of C with >= 96 entries spread wider than 8x their count take the radix sort,
+    shorter ones the comparison sort, dense ones the accumulator scan."""
+    rng = np.random.default_rng(20)
+    ones = sp.csr_matrix(np.ones((2, 60)))
+    spread = sp.random(60, 200_000, density=5 / 200_000, format="csr", random_state=rng)
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    C = k(A=ones, B=spread)
+    assert C.fields["nnz"] >= 2 * 96
+    assert_entries(C, expected(ones @ spread))
+    few = sp.random(60, 200_000, density=1 / 200_000, format="csr", random_state=rng)
+    assert_entries(k(A=ones, B=few), expected(ones @ few))
