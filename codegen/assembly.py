@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from spf.layout_library.model import Arith, BinaryOp, Name, Negate, Number, ShapeRef
 from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall
-from spf.levels import Level, read_levels
+from spf.levels import Level, read_levels, remainder_fits
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
 
 
@@ -237,16 +237,8 @@ class _Solver:
             numerator = f"({numerator})" if sign > 0 else f"(-({numerator}))"
             if not unknown:
                 return (numerator, True) if own == 1 else (f"spf_floord({numerator}, {own})", False)
-            low = high = 0
-            for atom, coefficient in unknown:
-                extent = self.constant_range(atom)
-                if extent is None:
-                    break
-                a, b = coefficient * extent[0], coefficient * extent[1]
-                low, high = low + min(a, b), high + max(a, b)
-            else:
-                if low >= 0 and high <= own - 1:
-                    return (f"spf_floord({numerator}, {own})" if own != 1 else numerator), False
+            if remainder_fits(unknown, own, self.constant_range):
+                return (f"spf_floord({numerator}, {own})" if own != 1 else numerator), False
         return None
 
     def fill_exact(self) -> None:

@@ -118,6 +118,19 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) ->
   }}
 }}
 """)
+    if m:
+        emit(f"""/* the end of the group of equal first keys (everything when from is 0) starting at
+   start in perm's order, and whether it is in order by the keys from `from` on */
+static int64_t {prefix}_group_end(const {prefix}_handle *h, int64_t start, int from, int *ordered) {{
+  int64_t end = start + 1;
+  *ordered = 1;
+  while (end < h->n && (from == 0 || {prefix.upper()}_K0(h, h->perm[end]) == {prefix.upper()}_K0(h, h->perm[start]))) {{
+    if (*ordered && {prefix}_compare(h, h->perm[end - 1], h->perm[end], from) > 0) *ordered = 0;
+    end++;
+  }}
+  return end;
+}}
+""")
     emit(f"static void {prefix}_bad_entry(const {prefix}_handle *h, int64_t e, int64_t *coordinates) {{")
     emit(f"  for (int k = 0; k < {d}; k++) coordinates[k] = h->x[k][e * h->stride[k]];\n}}\n")
     emit(f"void {prefix}_free(void *handle) {{\n  {prefix}_handle *h = ({prefix}_handle *)handle;\n"
@@ -188,24 +201,16 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) ->
     /* groups of equal first keys (or everything) not yet in order: merge sort them */
     int64_t largest = 0;
     for (int64_t start = 0, end; start < n; start = end) {{
-      end = start + 1;
-      int ordered = 1;
-      while (end < n && (from == 0 || {prefix.upper()}_K0(h, h->perm[end]) == {prefix.upper()}_K0(h, h->perm[start]))) {{
-        if (ordered && {prefix}_compare(h, h->perm[end - 1], h->perm[end], from) > 0) ordered = 0;
-        end++;
-      }}
+      int ordered;
+      end = {prefix}_group_end(h, start, from, &ordered);
       if (!ordered && end - start > largest) largest = end - start;
     }}
     if (largest > 0 && {m} > from) {{
       int64_t *tmp = (int64_t *)malloc((size_t)largest * sizeof(int64_t));
       if (!tmp) {{ {prefix}_free(h); return NULL; }}
       for (int64_t start = 0, end; start < n; start = end) {{
-        end = start + 1;
-        int ordered = 1;
-        while (end < n && (from == 0 || {prefix.upper()}_K0(h, h->perm[end]) == {prefix.upper()}_K0(h, h->perm[start]))) {{
-          if (ordered && {prefix}_compare(h, h->perm[end - 1], h->perm[end], from) > 0) ordered = 0;
-          end++;
-        }}
+        int ordered;
+        end = {prefix}_group_end(h, start, from, &ordered);
         if (!ordered) {prefix}_merge_sort(h, h->perm + start, tmp, end - start, from);
       }}
       free(tmp);

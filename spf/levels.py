@@ -56,6 +56,20 @@ class LayoutLevels:
     guards: list[Constraint]
 
 
+def remainder_fits(unknown: list[tuple[object, int]], divisor: int, range_of) -> bool:
+    """Whether ``sum(coefficient * atom)`` over the ``unknown`` terms stays within
+    ``[0, divisor)`` for every value the atoms may take (``range_of(atom)``: an inclusive
+    constant range, or None when unknown), so ``c = divisor*p + rest`` gives ``p = c / divisor``."""
+    low = high = 0
+    for atom, coefficient in unknown:
+        extent = range_of(atom)
+        if extent is None:
+            return False
+        a, b = coefficient * extent[0], coefficient * extent[1]
+        low, high = low + min(a, b), high + max(a, b)
+    return low >= 0 and high <= divisor - 1
+
+
 def _innermost(names: set[str], physical: tuple[str, ...]) -> int:
     positions = [physical.index(n) for n in names if n in physical]
     return max(positions, default=-1)

@@ -30,7 +30,7 @@ import numpy as np
 from spf import arguments
 from spf.errors import ArgumentError, PackError, PropertyViolation, SpfError, UnboundNameError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
-from spf.levels import LayoutLevels, read_levels
+from spf.levels import LayoutLevels, read_levels, remainder_fits
 from spf.memory import allocate, require
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
 
@@ -798,16 +798,8 @@ class _Packer:
                 if np.any(known % own):
                     continue
                 return np.broadcast_to(known // own, (rows,)).astype(INDEX_DTYPE)
-            low = high = 0
-            for atom, coefficient in unknown:
-                extent = self._range_of(atom, scalars)
-                if extent is None:
-                    break
-                a, b = coefficient * extent[0], coefficient * extent[1]
-                low, high = low + min(a, b), high + max(a, b)
-            else:
-                if low >= 0 and high <= own - 1:
-                    return np.broadcast_to(known // own, (rows,)).astype(INDEX_DTYPE)
+            if remainder_fits(unknown, own, lambda atom: self._range_of(atom, scalars)):
+                return np.broadcast_to(known // own, (rows,)).astype(INDEX_DTYPE)
         return None
 
     def _known(self, atom, env, scalars):
