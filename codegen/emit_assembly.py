@@ -69,7 +69,8 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) ->
     emit = lines.append
     emit(f"typedef struct {{\n  int64_t n;\n  const int64_t *x[{max(d, 1)}];\n  int64_t stride[{max(d, 1)}];\n"
          f"  const double *v;\n  int64_t *key[{max(m, 1)}];\n  int64_t key_stride[{max(m, 1)}];\n"
-         f"  int owned[{max(m, 1)}];\n  int64_t *perm;\n  unsigned char *diff;\n"
+         f"  int owned[{max(m, 1)}];\n  int64_t *origin;  /* sorted position -> entry, once gathered */\n"
+         f"  double *sorted_v;\n  unsigned char *diff;\n"
          f"  int64_t *input_x[{max(d, 1)}];\n  double *input_v;  /* the input, when the builder owns it */\n"
          f"}} {prefix}_handle;\n")
     for k in range(m):
@@ -80,14 +81,14 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) ->
         return [f"{indent}const int64_t {scalar_name(f.name)} = T->{f.name}; (void){scalar_name(f.name)};"
                 for f in scalars]
 
-    def entry_values(indent: str, positions: bool) -> list[str]:
+    def entry_values(indent: str) -> list[str]:
+        """An entry's coordinates and dense positions, for the checks and the computed keys."""
         out = [f"{indent}const int64_t {coordinate_name(c)} = h->x[{k}][e * h->stride[{k}]]; "
                f"(void){coordinate_name(c)};" for k, c in enumerate(plan.coordinates)]
-        if positions:
-            for level in plan.levels:
-                if level.kind == "dense":
-                    out.append(f"{indent}const int64_t {position_name(level.index)} = {level.keys[0].expression}; "
-                               f"(void){position_name(level.index)};")
+        for level in plan.levels:
+            if level.kind == "dense":
+                out.append(f"{indent}const int64_t {position_name(level.index)} = {level.keys[0].expression}; "
+                           f"(void){position_name(level.index)};")
         return out
 
     # comparison and first difference
@@ -100,7 +101,7 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) ->
     for k in range(m):
         emit(f"  if ({prefix.upper()}_K{k}(h, a) != {prefix.upper()}_K{k}(h, b)) return {k};")
     emit(f"  return {m};\n}}\n")
-    # merge sort of perm[0..count) by the keys from `from` on, stable
+    # merge sort of the positions perm[0..count) by the keys from `from` on, stable
     emit(f"""static void {prefix}_merge_sort(const {prefix}_handle *h, int64_t *perm, int64_t *tmp, int64_t count, int from) {{
   for (int64_t width = 1; width < count; width *= 2) {{
     for (int64_t low = 0; low < count; low += 2 * width) {{
@@ -120,15 +121,30 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) ->
 """)
     if m:
         emit(f"""/* the end of the group of equal first keys (everything when from is 0) starting at
-   start in perm's order, and whether it is in order by the keys from `from` on */
+   start, and whether it is in order by the keys from `from` on */
 static int64_t {prefix}_group_end(const {prefix}_handle *h, int64_t start, int from, int *ordered) {{
   int64_t end = start + 1;
   *ordered = 1;
-  while (end < h->n && (from == 0 || {prefix.upper()}_K0(h, h->perm[end]) == {prefix.upper()}_K0(h, h->perm[start]))) {{
-    if (*ordered && {prefix}_compare(h, h->perm[end - 1], h->perm[end], from) > 0) *ordered = 0;
+  while (end < h->n && (from == 0 || {prefix.upper()}_K0(h, end) == {prefix.upper()}_K0(h, start))) {{
+    if (*ordered && {prefix}_compare(h, end - 1, end, from) > 0) *ordered = 0;
     end++;
   }}
   return end;
+}}
+
+/* the keys, values and origins of positions [start, start + count) put in the order of
+   position[] (a permutation of them), through scratch */
+static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int64_t *position, int64_t count,
+                             int64_t *scratch) {{
+  for (int k = 0; k < {m}; k++) {{
+    for (int64_t i = 0; i < count; i++) scratch[i] = h->key[k][position[i]];
+    memcpy(h->key[k] + start, scratch, (size_t)count * sizeof(int64_t));
+  }}
+  for (int64_t i = 0; i < count; i++) scratch[i] = h->origin[position[i]];
+  memcpy(h->origin + start, scratch, (size_t)count * sizeof(int64_t));
+  double *values = h->sorted_v;
+  for (int64_t i = 0; i < count; i++) ((double *)scratch)[i] = values[position[i]];
+  memcpy(values + start, scratch, (size_t)count * sizeof(double));
 }}
 """)
     emit(f"static void {prefix}_bad_entry(const {prefix}_handle *h, int64_t e, int64_t *coordinates) {{")
@@ -137,7 +153,7 @@ static int64_t {prefix}_group_end(const {prefix}_handle *h, int64_t start, int f
          "  if (!h) return;")
     emit(f"  for (int k = 0; k < {m}; k++) if (h->owned[k]) free(h->key[k]);")
     emit(f"  for (int k = 0; k < {d}; k++) free(h->input_x[k]);")
-    emit("  free(h->input_v);\n  free(h->perm);\n  free(h->diff);\n  free(h);\n}\n")
+    emit("  free(h->input_v);\n  free(h->origin);\n  free(h->sorted_v);\n  free(h->diff);\n  free(h);\n}\n")
 
     # ---- begin
     report_base = len(compressed)
@@ -168,7 +184,7 @@ static int64_t {prefix}_group_end(const {prefix}_handle *h, int64_t start, int f
     lines.extend(load("  "))
     # checks and computed keys
     emit("  for (int64_t e = 0; e < n; e++) {")
-    lines.extend(entry_values("    ", positions=True))
+    lines.extend(entry_values("    "))
     for number, (condition, _) in enumerate(plan.checks):
         emit(f"    if (!({condition})) {{ report[{report_base + FIRST_BAD}] = e; "
              f"report[{report_base + BAD_CHECK}] = {number}; {prefix}_bad_entry(h, e, report + {report_base + 4}); "
@@ -181,23 +197,36 @@ static int64_t {prefix}_group_end(const {prefix}_handle *h, int64_t start, int f
     emit("  int sorted = 1;")
     emit(f"  for (int64_t t = 1; t < n && sorted; t++) sorted = {prefix}_compare(h, t - 1, t, 0) <= 0;")
     emit("  if (!sorted) {")
-    emit("    h->perm = (int64_t *)malloc((size_t)n * sizeof(int64_t));")
-    emit(f"    if (!h->perm) {{ {prefix}_free(h); return NULL; }}")
+    emit("    int64_t *perm = (int64_t *)malloc((size_t)n * sizeof(int64_t));")
+    emit(f"    if (!perm) {{ {prefix}_free(h); return NULL; }}")
     if m:
         emit(f"""    int64_t low = {prefix.upper()}_K0(h, 0), high = low;
     for (int64_t e = 1; e < n; e++) {{ const int64_t k = {prefix.upper()}_K0(h, e); low = spf_min(low, k); high = spf_max(high, k); }}
     const int64_t range = high - low + 1;
     int64_t *count = range <= n + (1 << 20) ? (int64_t *)calloc((size_t)range + 1, sizeof(int64_t)) : NULL;
     int from = 1;
-    if (count) {{
+    if (count) {{  /* stable counting sort on the first key */
       for (int64_t e = 0; e < n; e++) count[{prefix.upper()}_K0(h, e) - low + 1]++;
       for (int64_t r = 0; r < range; r++) count[r + 1] += count[r];
-      for (int64_t e = 0; e < n; e++) h->perm[count[{prefix.upper()}_K0(h, e) - low]++] = e;
+      for (int64_t e = 0; e < n; e++) perm[count[{prefix.upper()}_K0(h, e) - low]++] = e;
       free(count);
     }} else {{
-      for (int64_t e = 0; e < n; e++) h->perm[e] = e;
+      for (int64_t e = 0; e < n; e++) perm[e] = e;
       from = 0;
     }}
+    /* gather keys and values in that order: from here on everything reads positions in order */
+    for (int k = 0; k < {m}; k++) {{
+      int64_t *gathered = (int64_t *)malloc((size_t)n * sizeof(int64_t));
+      if (!gathered) {{ free(perm); {prefix}_free(h); return NULL; }}
+      for (int64_t t = 0; t < n; t++) gathered[t] = h->key[k][perm[t] * h->key_stride[k]];
+      if (h->owned[k]) free(h->key[k]);
+      h->key[k] = gathered; h->key_stride[k] = 1; h->owned[k] = 1;
+    }}
+    h->sorted_v = (double *)malloc((size_t)n * sizeof(double));
+    if (!h->sorted_v) {{ free(perm); {prefix}_free(h); return NULL; }}
+    for (int64_t t = 0; t < n; t++) h->sorted_v[t] = v[perm[t]];
+    h->v = h->sorted_v;
+    h->origin = perm;
     /* groups of equal first keys (or everything) not yet in order: merge sort them */
     int64_t largest = 0;
     for (int64_t start = 0, end; start < n; start = end) {{
@@ -206,14 +235,17 @@ static int64_t {prefix}_group_end(const {prefix}_handle *h, int64_t start, int f
       if (!ordered && end - start > largest) largest = end - start;
     }}
     if (largest > 0 && {m} > from) {{
-      int64_t *tmp = (int64_t *)malloc((size_t)largest * sizeof(int64_t));
-      if (!tmp) {{ {prefix}_free(h); return NULL; }}
+      int64_t *work = (int64_t *)malloc((size_t)largest * 3 * sizeof(int64_t));
+      if (!work) {{ {prefix}_free(h); return NULL; }}
       for (int64_t start = 0, end; start < n; start = end) {{
         int ordered;
         end = {prefix}_group_end(h, start, from, &ordered);
-        if (!ordered) {prefix}_merge_sort(h, h->perm + start, tmp, end - start, from);
+        if (ordered) continue;
+        for (int64_t i = 0; i < end - start; i++) work[i] = start + i;
+        {prefix}_merge_sort(h, work, work + largest, end - start, from);
+        {prefix}_permute(h, start, work, end - start, work + 2 * largest);
       }}
-      free(tmp);
+      free(work);
     }}""")
     emit("  }")
     # first differences and node counts
@@ -223,12 +255,12 @@ static int64_t {prefix}_group_end(const {prefix}_handle *h, int64_t start, int f
     # is dropped when drop_zeros (DROPPED marks its entries), and later groups compare with
     # the last group kept
     emit("  for (int64_t t = 0, last = -1, end; t < n; t = end) {")
-    emit("    const int64_t e = h->perm ? h->perm[t] : t;")
-    emit("    double sum = h->v[e];")
-    emit(f"    for (end = t + 1; end < n && {prefix}_first_difference(h, h->perm ? h->perm[end - 1] : end - 1, "
-         f"h->perm ? h->perm[end] : end) == {m}; end++) sum += h->v[h->perm ? h->perm[end] : end];")
+    emit("    const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */")
+    emit("    double sum = h->v[t];")
+    emit(f"    for (end = t + 1; end < n && {prefix}_first_difference(h, end - 1, end) == {m}; end++) "
+         "sum += h->v[end];")
     emit(f"    if (drop_zeros && sum == 0.0) {{ memset(h->diff + t, {DROPPED}, (size_t)(end - t)); continue; }}")
-    emit(f"    const int d = last < 0 ? 0 : {prefix}_first_difference(h, h->perm ? h->perm[last] : last, e);")
+    emit(f"    const int d = last < 0 ? 0 : {prefix}_first_difference(h, last, t);")
     emit("    h->diff[t] = (unsigned char)d;")
     emit(f"    if (end - t > 1) memset(h->diff + t + 1, {m}, (size_t)(end - t - 1));")
     emit("    last = t;")
@@ -259,24 +291,23 @@ static int64_t {prefix}_group_end(const {prefix}_handle *h, int64_t start, int f
     for number in compressed:
         emit(f"  int64_t {position_name(plan.levels[number].index)} = -1;")
     emit("  for (int64_t t = 0; t < n; t++) {")
-    emit("    const int64_t e = h->perm ? h->perm[t] : t;")
     emit("    const int d = h->diff[t];")
     emit(f"    if (d == {DROPPED}) continue;")
-    lines.extend(entry_values("    ", positions=False))
     for number, level in enumerate(plan.levels):
         p = position_name(level.index)
-        if level.kind == "dense":
-            emit(f"    const int64_t {p} = {level.keys[0].expression}; (void){p};")
+        start, end = plan.key_span(number)
+        if level.kind == "dense":  # the key of a dense level is its position
+            emit(f"    const int64_t {p} = {prefix.upper()}_K{start}(h, t); (void){p};")
             continue
-        _, end = plan.key_span(number)
         emit(f"    if (d < {end}) {{")
         emit(f"      {p}++;")
-        for key in level.keys:
-            emit(f"      a_{key.array}[{p}] = {key.expression};")
+        for offset, key in enumerate(level.keys):
+            sign = "-" if key.sign < 0 else ""
+            emit(f"      a_{key.array}[{p}] = {sign}{prefix.upper()}_K{start + offset}(h, t);")
         if level.pointer:
             emit(f"      a_{level.pointer}[{level.pointer_argument} + 1]++;")
         emit("    }")
-    emit(f"    a_{layout.values_field}[{plan.values_index}] += h->v[e];")
+    emit(f"    a_{layout.values_field}[{plan.values_index}] += h->v[t];")
     emit("  }")
     for level in plan.levels:
         if level.pointer:

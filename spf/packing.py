@@ -215,7 +215,8 @@ def _integer_coordinates(coords: np.ndarray, name: str) -> np.ndarray:
 def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     """``(coords, values, shape)`` of scipy.sparse, dense numpy, or a (coords, values, shape) triple,
     in lexicographic order without duplicates (scipy's are summed, a triple's refused)."""
-    coords, values, shape, duplicates = entries_of(data, name)
+    columns, values, shape, duplicates = entries_of(data, name)
+    coords = np.stack(columns, axis=1).reshape(-1, len(shape)) if columns else np.zeros((len(values), 0), INDEX_DTYPE)
     if duplicates == "sum":
         import scipy.sparse as sparse
         matrix = sparse.coo_array((values, tuple(coords.T)), shape=shape)
@@ -232,8 +233,9 @@ def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, 
     return coords, values, shape
 
 
-def entries_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple[int, ...], str]:
-    """``(coords[nnz, order], values, shape, duplicates)`` of the user's data, checked, in any order.
+def entries_of(data, name: str = "tensor") -> tuple[list[np.ndarray], np.ndarray, tuple[int, ...], str]:
+    """``(columns, values, shape, duplicates)`` of the user's data, checked, in any order:
+    one int64 array (or strided view) of coordinates per mode, float64 values.
 
     ``duplicates`` says what equal coordinates mean: ``"sum"`` for scipy.sparse (its own
     rule), ``"refuse"`` for a (coords, values, shape) triple, ``"none"`` for dense arrays.
@@ -242,10 +244,11 @@ def entries_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tupl
 
     if sparse.issparse(data):
         matrix = sparse.coo_array(data) if data.ndim != 2 else sparse.coo_matrix(data)
-        values = real_values(np.asarray(matrix.data), name)
-        coords = np.stack(getattr(matrix, "coords", None) or (matrix.row, matrix.col), axis=1)
-        return (coords.astype(INDEX_DTYPE).reshape(-1, matrix.ndim), values.astype(np.float64, copy=False),
-                tuple(int(s) for s in matrix.shape), "sum")
+        check_real(np.asarray(matrix.data), name)
+        values = np.asarray(matrix.data).astype(np.float64, copy=False)
+        columns = [np.asarray(c).astype(INDEX_DTYPE, copy=False)
+                   for c in (getattr(matrix, "coords", None) or (matrix.row, matrix.col))]
+        return columns, values, tuple(int(s) for s in matrix.shape), "sum"
     if isinstance(data, tuple) and len(data) == 3:
         coords, values, shape = data
         shape = arguments.shape(shape, name)
@@ -267,7 +270,7 @@ def entries_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tupl
             bad = tuple(int(c) for c in coords[outside[0]])
             raise PackError(f"tensor {name}: coordinate {bad} (entry {int(outside[0])}) is outside "
                             f"the shape {shape}")
-        return coords, values.astype(np.float64, copy=False), shape, "refuse"
+        return [coords[:, k] for k in range(len(shape))], values.astype(np.float64, copy=False), shape, "refuse"
     if isinstance(data, np.ma.MaskedArray):
         raise PackError(f"tensor {name}: a masked array's masked entries would be read as numbers; "
                         "fill them first (e.g. .filled(0))")
@@ -283,7 +286,8 @@ def entries_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tupl
                         "of order 1 or more: give an array")
     check_real(array, name)
     coords = np.argwhere(array != 0).astype(INDEX_DTYPE).reshape(-1, array.ndim)
-    return coords, array[tuple(coords.T)].astype(np.float64), tuple(int(s) for s in array.shape), "none"
+    return ([coords[:, k] for k in range(array.ndim)], array[tuple(coords.T)].astype(np.float64),
+            tuple(int(s) for s in array.shape), "none")
 
 
 def read_tns(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
@@ -361,7 +365,7 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
                                 "layout (e.g. Dense2) or shape= with a dict of fields")
             layout = layout.resolve(len(shape))
         return from_fields(layout, data, name, shape)
-    coords, values, data_shape, duplicates = entries_of(data, name)
+    columns, values, data_shape, duplicates = entries_of(data, name)
     if shape is not None:
         if len(shape) != len(data_shape) or any(s < d for s, d in zip(shape, data_shape)):
             raise PackError(f"tensor {name}: shape {shape} cannot hold data of shape {data_shape}")
@@ -378,9 +382,10 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
             raise PackError(f"tensor {name}: layout {layout.spec} holds shape {extents}, not {data_shape}")
     from spf.assemble import assemble, has_assembly
     if has_assembly(layout):
-        columns = [coords[:, k] for k in range(len(data_shape))]
         return assemble(layout, columns, values, data_shape, name,
                         duplicates="refuse" if duplicates == "refuse" else "sum")
+    coords = np.stack(columns, axis=1).reshape(-1, len(data_shape)) if columns else \
+        np.zeros((len(values), 0), INDEX_DTYPE)
     return reference_pack(layout, coords, values, data_shape, name, duplicates)
 
 
