@@ -170,13 +170,20 @@ def _ctype(field) -> type:
     return SCALAR_CTYPES[field.type]
 
 
+_struct_of_layout: dict = {}
+
+
 def ctypes_struct(layout) -> type[ctypes.Structure]:
     """The ctypes Structure matching :func:`struct_declaration` (one class per struct name and fields)."""
+    known = _struct_of_layout.get(layout) if not isinstance(layout, str) else None
+    if known is not None:
+        return known
     layout = as_layout(layout)
     members = tuple((field.name, _ctype(field)) for field in layout.fields)
     key = (struct_name(layout), members)
     if key not in _structs:
         _structs[key] = type(struct_name(layout), (ctypes.Structure,), {"_fields_": list(members)})
+    _struct_of_layout[layout] = _structs[key]
     return _structs[key]
 
 
