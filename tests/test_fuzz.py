@@ -32,8 +32,8 @@ from fuzz_cases import (FAMILIES, FINDS, LOWER_OUTPUTS, MATRIX_OUTPUTS, SPARSE_V
                         generate,
                         make_data, plan_schedule)
 from spf.assemble import has_assembly
-from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, Failure, Result, WorkerPool, check_kernel, compare,
-                          compare_assembled, minimize, openmp_threads, report, reproducer, run_cases)
+from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, RTOL_ASSEMBLED, Failure, Result, WorkerPool, check_kernel,
+                          compare, compare_assembled, minimize, openmp_threads, report, reproducer, run_cases)
 from fuzz import group_failures
 
 SHORT = PROFILES["short"]
@@ -234,7 +234,9 @@ def test_the_oracle_of_assembled_outputs_sees_each_broken_claim():
             "BCSR(R=2, C=2)", np.eye(3, k=0) * [0, 0, 1], np.ones((3, 3))),
     }
     for problem, (error, message) in problems.items():
-        assert error > RTOL and problem in message, (problem, message)
+        assert error > RTOL_ASSEMBLED and problem in message, (problem, message)
+    assert compare_assembled(A, "CSR", expected * (1 + 1e-13), scale)[0] <= RTOL_ASSEMBLED  # rounding
+    assert "2 with other values" in compare_assembled(A, "CSR", expected * (1 + 1e-10), scale)[1]
 
 
 def test_workers_run_openmp_with_two_threads(pool):
