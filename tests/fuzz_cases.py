@@ -387,14 +387,37 @@ def _large_ranges(kernel: KernelSpec) -> tuple[dict, tuple]:
     return ranges, densities
 
 
+HUGE = (1_100_000, 1_400_000)  # beyond the builders' counting sort (a key range over 2**20 + the entries)
+
+
+def _huge_ranges(kernel: KernelSpec, draw) -> tuple[dict, tuple]:
+    """Extent ranges with one index class (drawn) of a million and more, so a builder whose
+    first key runs over it merge-sorts; every other index 1 to 3 (1 beside tensors of order
+    3 or more) so no dense array grows past a few million elements.  ({}, ()) where no
+    class fits: one a tensor reads twice (LOWER_TRI, A(i,i)), or a DIA tensor (a diagonal
+    per entry, each as long as the rows)."""
+    statement, inputs = accesses(kernel.expression)
+    tensors = list(inputs.values()) + [statement.output.indices]
+    classes = [c for c in index_classes(kernel) if all(sum(i in c for i in ind) <= 1 for ind in tensors)]
+    if not classes or any(layout == "DIA" for _, layout in kernel.layouts):
+        return {}, ()
+    huge = draw(st.sampled_from(classes))
+    other = (1, 3) if max(len(ind) for ind in tensors) <= 2 else (1, 1)
+    ranges = {i: HUGE if i in huge else other for members in index_classes(kernel) for i in members}
+    return ranges, (2e-5, 1e-4, 1e-3)
+
+
 @st.composite
 def data_specs(draw, kernel: KernelSpec) -> DataSpec:
     parallel = kernel.parallel or (kernel.schedule in ("recipe", "autoschedule"))
     size = draw(st.sampled_from(("large", "large", "large", "small", "tiny", "medium") if parallel
-                                else ("tiny", "small", "small", "small", "medium", "large")))
+                                else ("tiny", "small", "small", "small", "medium", "large", "huge")))
+    if size == "huge":
+        ranges, densities = _huge_ranges(kernel, draw)
+        size = size if ranges else "small"
     if size == "large":
         ranges, densities = _large_ranges(kernel)
-    else:
+    elif size != "huge":
         ranges, densities = {}, DENSITIES[size]
     extents = {}
     for members in index_classes(kernel):
@@ -409,7 +432,7 @@ def data_specs(draw, kernel: KernelSpec) -> DataSpec:
     for tensor in inputs:
         pattern = draw(st.sampled_from(("random",) * 6 + ("holes", "holes", "zero", "one", "full", "zeros", "zeros")
                                        + ("cancel",) * (3 if tensor in cancelling else 0)))
-        if size == "large" and pattern == "full":  # keep large data sparse
+        if size in ("large", "huge") and pattern == "full":  # keep large data sparse
             pattern = "holes"
         if pattern != "random":
             patterns.append((tensor, pattern))
