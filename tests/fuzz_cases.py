@@ -648,9 +648,9 @@ def is_padded(layout: str, order: int) -> bool:
 def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
     """The dense arrays, packed inputs and expected result of a data set.
 
-    An input of a matrix output restricted to a lower triangle (LOWER_TRI) or to two of
-    four columns (WARP24, a conversion's target) holds only what the output can hold:
-    its lower triangle in its access order (a product of lower triangles is one).
+    When the output is LOWER_TRI (or a conversion's target WARP24), each order-2 input
+    keeps only what that layout holds, in its own index order: a product or sum of lower
+    triangles is lower triangular.
     """
     statement, inputs = accesses(kernel.expression)
     extents = data.extent_map
