@@ -12,7 +12,9 @@ into a concrete plan against the iteration space's variables (in the worker, whe
 refusal or an exception is classified like any other).  :func:`make_data` builds the
 dense arrays and the packed inputs of a data set, and :func:`oracle` the expected
 result with ``numpy.einsum`` (masked by the shared tensor's stored positions when the
-output shares its sparsity).
+output shares its sparsity).  A sparse output without ``share`` is assembled by spf
+(:func:`assembled_output`); a ``convert`` case calls ``spf.convert`` instead of compiling,
+and its data set also gives the entries the result must store (explicit zeros included).
 """
 
 from __future__ import annotations
@@ -33,12 +35,19 @@ USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must trea
 }
 
 VECTORS = ("Dense", "SV", "SV_DEC", "SV_UNSORTED")
+SPARSE_VECTORS = VECTORS[1:]
 SPARSE_MATRICES = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "LOWER_TRI", "DIA", "ELL",
                    "WARP24", "CSR64")
 MATRICES = ("Dense",) + SPARSE_MATRICES
 TENSORS3 = ("CSF3", "CSF3_DENSE_LAST", "COO3", "COO3_UNSORTED", "Dense")
 TENSORS4 = ("CSF4", "COO4", "Dense")
 DENSE = ("Dense",)
+# outputs whose pattern the kernel computes (assembled): every matrix layout the assembly
+# builds, and ELL and WARP24 (padded fixed-width levels), which it must refuse with an SpfError
+MATRIX_OUTPUTS = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "DIA", "CSR64", "ELL", "WARP24")
+LOWER_OUTPUTS = MATRIX_OUTPUTS + ("LOWER_TRI",)  # where inputs restricted to their lower triangles give one
+TENSOR3_OUTPUTS = ("CSF3", "COO3", "CSF3_DENSE_LAST", "COO3_UNSORTED")
+TENSOR4_OUTPUTS = ("CSF4", "COO4")
 
 FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "linear", "direct")
 RECIPE_TEMPLATES = ("seqiter", "binary", "hashmap", "linear")
@@ -52,6 +61,7 @@ class Family:
     ``small``: indices that stay short in large data sets (the rank of a dense factor).
     ``share``: output -> input whose sparsity it uses (the output takes that input's layout).
     ``autoschedule``: compile the autoscheduler's candidates instead of orders and recipes.
+    ``convert``: no kernel: ``spf.convert`` of the input into the output's layout.
     """
 
     name: str
@@ -60,6 +70,7 @@ class Family:
     share: tuple = ()
     small: tuple = ()
     autoschedule: bool = False
+    convert: bool = False
 
 
 FAMILIES = (
@@ -114,8 +125,40 @@ FAMILIES = (
            "COO3_UNSORTED"), "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",)),
     Family("ttv4", "A(i,j,k) = B(i,j,k,l) * c(l)", {"B": TENSORS4, "c": VECTORS, "A": DENSE}),
     Family("inner4", "a = B(i,j,k,l) * C(i,j,k,l)", {"B": TENSORS4, "C": TENSORS4}),
-    # an output layout that needs assembly (no share): a refusal, never a crash
-    Family("sparse-output", "y(i) = A(i,j) * x(j)", {"A": MATRICES, "x": VECTORS, "y": ("SV", "SV_UNSORTED")}),
+    # outputs whose pattern the kernel computes (no share): the loop nests append the entries, the
+    # output layout's builder assembles them (products, unions, transposes, copies, mode permutations)
+    Family("assembled-spgemm", "C(i,j) = A(i,k) * B(k,j)", {"A": MATRICES, "B": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-spgemm", "C(i,j) = A(i,k) * B(k,j)",
+           {"A": ("CSR", "CSC", "DCSR", "COO"), "B": ("CSR", "CSC", "DCSC", "COO_UNSORTED"), "C": MATRIX_OUTPUTS}),
+    Family("assembled-spgemm-abt", "C(i,j) = A(i,k) * B(j,k)", {"A": MATRICES, "B": MATRICES, "C": MATRIX_OUTPUTS}),
+    Family("assembled-sum", "C(i,j) = A(i,j) + B(i,j)", {"A": MATRICES, "B": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-sum", "C(i,j) = A(i,j) - 2 * B(i,j) + D(i,j)",
+           {"A": MATRICES, "B": MATRICES, "D": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-sum", "C(i,j) = A(i,k) * B(k,j) + D(i,j)",
+           {"A": MATRICES, "B": MATRICES, "D": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-sum", "z(i) = x(i) + y(i)", {"x": VECTORS, "y": VECTORS, "z": SPARSE_VECTORS}),
+    Family("assembled-elementwise", "C(i,j) = A(i,j) * B(i,j)", {"A": MATRICES, "B": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-elementwise", "z(i) = x(i) * y(i)", {"x": VECTORS, "y": VECTORS, "z": SPARSE_VECTORS}),
+    Family("assembled-spmv", "y(i) = A(i,j) * x(j)", {"A": MATRICES, "x": VECTORS, "y": SPARSE_VECTORS}),
+    Family("assembled-spmv", "y(i) = A(i,j) * x(j) + z(i)",
+           {"A": MATRICES, "x": VECTORS, "z": VECTORS, "y": SPARSE_VECTORS}),
+    Family("assembled-transpose", "B(j,i) = A(i,j)", {"A": MATRICES, "B": MATRIX_OUTPUTS}),
+    Family("assembled-copy", "B(i,j) = A(i,j)", {"A": MATRICES, "B": LOWER_OUTPUTS}),
+    Family("assembled-copy3", "B(i,j,k) = A(i,j,k)", {"A": TENSORS3, "B": TENSOR3_OUTPUTS}),
+    Family("assembled-copy3", "B(k,i,j) = A(i,j,k)", {"A": TENSORS3, "B": TENSOR3_OUTPUTS}),
+    Family("assembled-copy3", "B(j,i,k) = A(i,j,k)", {"A": TENSORS3, "B": TENSOR3_OUTPUTS}),
+    Family("assembled-copy4", "B(i,j,k,l) = A(i,j,k,l)", {"A": TENSORS4, "B": TENSOR4_OUTPUTS}),
+    Family("assembled-copy4", "B(l,j,i,k) = A(i,j,k,l)", {"A": TENSORS4, "B": TENSOR4_OUTPUTS}),
+    Family("assembled-ttv", "A(i,j) = B(i,j,k) * c(k)", {"B": TENSORS3, "c": VECTORS, "A": MATRIX_OUTPUTS}),
+    Family("assembled-ttm", "A(i,j,l) = B(i,j,k) * C(k,l)",
+           {"B": TENSORS3, "C": MATRICES, "A": ("CSF3_DENSE_LAST", "CSF3_DENSE_LAST", "CSF3", "COO3")}, small=("l",)),
+    # spf.convert between layouts (explicit zeros kept where neither layout is padded)
+    Family("convert", "B(i,j) = A(i,j)", {"A": MATRICES, "B": LOWER_OUTPUTS + DENSE},
+           convert=True),
+    Family("convert", "B(i,j) = A(i,j)", {"A": MATRICES, "B": LOWER_OUTPUTS}, convert=True),
+    Family("convert", "y(i) = x(i)", {"x": VECTORS, "y": VECTORS}, convert=True),
+    Family("convert", "B(i,j,k) = A(i,j,k)", {"A": TENSORS3, "B": TENSORS3}, convert=True),
+    Family("convert", "B(i,j,k,l) = A(i,j,k,l)", {"A": TENSORS4, "B": TENSORS4}, convert=True),
     # autoscheduled fused kernels (SparseAuto's kernels; several sparse operands co-iterated by finds)
     Family("fused-K1", "A(i,l) = B(i,j) * C(i,k) * D(j,k) * E(j,l)",
            {"B": ("CSR", "DCSR", "COO", "CSC"), "C": DENSE, "D": DENSE, "E": DENSE, "A": DENSE},
@@ -150,6 +193,7 @@ class KernelSpec:
     ``schedule``: "default", "order" (a permutation of the variables), "recipe" or
     "autoschedule" (one candidate).  ``plan``: the concrete order, recipe steps or
     candidate index once known (:func:`plan_schedule`); a minimized case sets it.
+    ``convert``: no kernel is compiled: ``spf.convert`` stores the input in the output's layout.
     """
 
     family: str
@@ -162,6 +206,7 @@ class KernelSpec:
     schedule_seed: int = 0
     plan: tuple | None = None
     small: tuple = ()
+    convert: bool = False
 
     @property
     def layout_map(self) -> dict:
@@ -175,7 +220,9 @@ class KernelSpec:
 @dataclass(frozen=True)
 class DataSpec:
     """One data set: ``extents`` index -> extent; ``patterns`` tensor -> "zero", "one",
-    "full" or "holes" (random with empty rows and columns), else random at ``density``."""
+    "full", "holes" (random with empty rows and columns), "zeros" (random, a third of the
+    stored entries explicit zeros) or "cancel" (:func:`cancellable`: at random positions,
+    the values that make the terms before it sum to zero), else random at ``density``."""
 
     extents: tuple
     density: float
@@ -195,6 +242,43 @@ class Case:
 
 
 # ----------------------------------------------------------------------------- strategies
+
+
+def is_dense(layout: str) -> bool:
+    """Whether a layout spec names the Dense family or one of its members (a kernel's dense output is an array)."""
+    return layout == "Dense" or (layout.startswith("Dense") and layout[5:].isdigit())
+
+
+def assembled_output(kernel: KernelSpec) -> tuple[str, str] | None:
+    """(output, layout spec) when the result is a Tensor whose pattern spf computes: a sparse
+    output without ``share`` (assembled by the kernel), or any target of ``spf.convert``."""
+    statement = spf.parse_statement(kernel.expression)
+    output = statement.output.tensor
+    layout = kernel.layout_map.get(output)
+    if kernel.convert:
+        return output, layout
+    if layout is None or is_dense(layout) or output in dict(kernel.share):
+        return None
+    return output, layout
+
+
+def cancellable(kernel: KernelSpec) -> list[str]:
+    """Inputs whose values can cancel the terms before theirs (B in ``C = A + B``, D in
+    ``C = A*B + D``): the single factor of a term after the first, read once, over a
+    permutation of the output's indices; every tensor of the earlier terms is drawn first."""
+    if kernel.convert:
+        return []
+    statement, _ = accesses(kernel.expression)
+    indices = statement.output.indices
+    reads = [f.tensor for term in statement.terms for f in term.factors]
+    found = []
+    for term in statement.terms[1:]:
+        if len(term.factors) == 1:
+            factor = term.factors[0]
+            if reads.count(factor.tensor) == 1 and sorted(factor.indices) == sorted(indices) \
+                    and len(set(indices)) == len(indices):
+                found.append(factor.tensor)
+    return found
 
 
 def layout_spec(name: str, rows: int = 2, columns: int = 2) -> str:
@@ -230,6 +314,8 @@ def kernel_specs(draw) -> KernelSpec:
     for output, source in family.share:
         layouts[output] = layouts[source]
     expression = family.expression
+    if family.convert:
+        return KernelSpec(family=family.name, expression=expression, layouts=tuple(layouts.items()), convert=True)
     if not family.autoschedule:
         if draw(st.integers(0, 6)) == 0:
             coefficient = draw(st.sampled_from(COEFFICIENTS))
@@ -261,8 +347,9 @@ def index_classes(kernel: KernelSpec) -> list[list[str]]:
         return i
 
     layouts = kernel.layout_map
-    for tensor, ind in inputs.items():
-        if layouts.get(tensor) == "LOWER_TRI" and len(set(ind)) == 2:
+    output = statement.output
+    for tensor, ind in list(inputs.items()) + [(output.tensor, output.indices)]:
+        if layouts.get(tensor) == "LOWER_TRI" and len(set(ind)) == 2 and root(ind[0]) != root(ind[1]):
             parent[root(ind[1])] = root(ind[0])
     for output, source in kernel.share:
         for a, b in zip(statement.output.indices, inputs[source]):
@@ -300,14 +387,39 @@ def _large_ranges(kernel: KernelSpec) -> tuple[dict, tuple]:
     return ranges, densities
 
 
+HUGE = (1_100_000, 1_400_000)  # beyond the builders' counting sort (a key range over 2**20 + the entries)
+
+
+def _huge_ranges(kernel: KernelSpec, draw) -> tuple[dict, tuple]:
+    """Extent ranges with one index class (drawn) of a million and more, so a builder whose
+    first key runs over it merge-sorts; every other index 1 to 3 (1 beside tensors of order
+    3 or more) so no dense array grows past a few million elements.  ({}, ()) where no
+    class fits: one a tensor reads twice (LOWER_TRI, A(i,i)), a DIA tensor (a diagonal
+    per entry, each as long as the rows), or a random loop order (a dense loop over the
+    index around another that grows with it, such as WARP24's groups, runs for hours at
+    a quarter of the extent too: a hang that is only the data's)."""
+    statement, inputs = accesses(kernel.expression)
+    tensors = list(inputs.values()) + [statement.output.indices]
+    classes = [c for c in index_classes(kernel) if all(sum(i in c for i in ind) <= 1 for ind in tensors)]
+    if not classes or kernel.schedule == "order" or any(layout == "DIA" for _, layout in kernel.layouts):
+        return {}, ()
+    huge = draw(st.sampled_from(classes))
+    other = (1, 3) if max(len(ind) for ind in tensors) <= 2 else (1, 1)
+    ranges = {i: HUGE if i in huge else other for members in index_classes(kernel) for i in members}
+    return ranges, (2e-5, 1e-4, 1e-3)
+
+
 @st.composite
 def data_specs(draw, kernel: KernelSpec) -> DataSpec:
     parallel = kernel.parallel or (kernel.schedule in ("recipe", "autoschedule"))
     size = draw(st.sampled_from(("large", "large", "large", "small", "tiny", "medium") if parallel
-                                else ("tiny", "small", "small", "small", "medium", "large")))
+                                else ("tiny", "small", "small", "small", "medium", "large", "huge")))
+    if size == "huge":
+        ranges, densities = _huge_ranges(kernel, draw)
+        size = size if ranges else "small"
     if size == "large":
         ranges, densities = _large_ranges(kernel)
-    else:
+    elif size != "huge":
         ranges, densities = {}, DENSITIES[size]
     extents = {}
     for members in index_classes(kernel):
@@ -318,9 +430,11 @@ def data_specs(draw, kernel: KernelSpec) -> DataSpec:
         extents.update((i, extent) for i in members)
     _, inputs = accesses(kernel.expression)
     patterns = []
+    cancelling = cancellable(kernel)
     for tensor in inputs:
-        pattern = draw(st.sampled_from(("random",) * 6 + ("holes", "holes", "zero", "one", "full")))
-        if size == "large" and pattern == "full":  # keep large data sparse
+        pattern = draw(st.sampled_from(("random",) * 6 + ("holes", "holes", "zero", "one", "full", "zeros", "zeros")
+                                       + ("cancel",) * (3 if tensor in cancelling else 0)))
+        if size in ("large", "huge") and pattern == "full":  # keep large data sparse
             pattern = "holes"
         if pattern != "random":
             patterns.append((tensor, pattern))
@@ -397,7 +511,8 @@ def plan_schedule(kernel: KernelSpec) -> tuple:
         steps.append(("tile", variable, rng.choice((1, 2, 3, 4, 8, 32, 64))))
         variables.insert(variables.index(variable), f"{variable}_tile")
         physical.append(f"{variable}_tile")
-    if rng.random() < 0.75:
+    # every loop of a kernel with an assembled output writes its stream: parallelize is refused there
+    if rng.random() < (0.75 if assembled_output(kernel) is None else 0.1):
         order = [v for v in (steps[0][1] if steps and steps[0][0] == "permute" else variables)]
         for tiled in (s[1] for s in steps if s[0] == "tile"):
             order.insert(order.index(tiled), f"{tiled}_tile")
@@ -482,10 +597,15 @@ def dense_tensor(shape: tuple, layout: str, pattern: str, density: float, intege
                 mask[tuple(index)] = False
     array = np.zeros(shape)
     array[mask] = _values(rng, int(mask.sum()), integers)
+    return restrict(array, layout, rng)
+
+
+def restrict(array: np.ndarray, layout: str, rng: np.random.Generator) -> np.ndarray:
+    """The part of ``array`` the layout can hold: LOWER_TRI's lower triangle, WARP24's two of four."""
     if layout == "LOWER_TRI":
-        array = np.tril(array)
-    elif layout == "WARP24":
-        array = _thin_two_of_four(array, rng)
+        return np.tril(array)
+    if layout == "WARP24":
+        return _thin_two_of_four(array, rng)
     return array
 
 
@@ -493,9 +613,13 @@ UNSORTED = {"SV_UNSORTED": ("idx", "val"), "COO_UNSORTED": ("row", "col", "val")
             USER_LAYOUTS["COO3_UNSORTED"]: ("idx0", "idx1", "idx2", "val")}
 
 
-def pack_input(layout: str, array: np.ndarray, name: str, rng: np.random.Generator) -> spf.Tensor:
-    """``array`` packed into ``layout``; unsorted layouts get their entries shuffled (packing sorts them)."""
-    coords = np.argwhere(array != 0)
+def pack_input(layout: str, array: np.ndarray, name: str, rng: np.random.Generator,
+               coords: np.ndarray | None = None) -> spf.Tensor:
+    """``array`` packed into ``layout``, storing the entries at ``coords`` (default: its
+    nonzeros; zeros there are explicit zeros); unsorted layouts get their entries shuffled
+    (packing sorts them)."""
+    if coords is None:
+        coords = np.argwhere(array != 0)
     values = array[tuple(coords.T)] if len(coords) else np.zeros(0)
     tensor = spf.pack(layout, (coords, values, array.shape), name=name)
     if layout in UNSORTED:
@@ -513,23 +637,70 @@ class Data:
     inputs: dict  # tensor -> spf.Tensor
     expected: np.ndarray
     scale: np.ndarray = field(repr=False, default=None)  # sum of |terms|: the tolerance's scale
+    coords: dict = field(repr=False, default_factory=dict)  # tensor -> its stored coordinates (explicit zeros too)
+    entries: dict | None = field(repr=False, default=None)  # a conversion's expected stored entries
+
+
+def is_padded(layout: str, order: int) -> bool:
+    """Whether the layout stores positions that are no entries (dense blocks, fibers, padding slots)."""
+    loaded = spf.load_layout(layout)
+    return bool((loaded.resolve(order) if hasattr(loaded, "resolve") else loaded).padded)
 
 
 def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
-    """The dense arrays, packed inputs and expected result of a data set."""
+    """The dense arrays, packed inputs and expected result of a data set.
+
+    When the output is LOWER_TRI (or a conversion's target WARP24), each order-2 input
+    keeps only what that layout holds, in its own index order: a product or sum of lower
+    triangles is lower triangular.
+    """
     statement, inputs = accesses(kernel.expression)
     extents = data.extent_map
     patterns = dict(data.patterns)
     layouts = kernel.layout_map
-    dense, packed = {}, {}
+    output_layout = layouts.get(statement.output.tensor, "Dense")
+    dense, packed, stored = {}, {}, {}
     for position, (tensor, indices) in enumerate(inputs.items()):
         rng = np.random.default_rng([data.seed, position])
         shape = tuple(extents[i] for i in indices)
-        dense[tensor] = dense_tensor(shape, layouts[tensor], patterns.get(tensor, "random"), data.density,
-                                     data.integers, rng)
-        packed[tensor] = pack_input(layouts[tensor], dense[tensor], tensor, rng)
+        pattern = patterns.get(tensor, "random")
+        array = dense_tensor(shape, layouts[tensor], "random" if pattern in ("zeros", "cancel") else pattern,
+                             data.density, data.integers, rng)
+        if pattern == "cancel":
+            array = _cancelling(statement, tensor, dense, array, rng)
+        if len(shape) == 2 and (output_layout == "LOWER_TRI" or (kernel.convert and output_layout == "WARP24")):
+            array = restrict(array, output_layout, rng)
+        array = restrict(array, layouts[tensor], rng)
+        coords = np.argwhere(array != 0)
+        if pattern == "zeros" and len(coords):
+            array[tuple(coords[rng.random(len(coords)) < 0.35].T)] = 0.0  # stored, with value zero
+        dense[tensor], stored[tensor] = array, coords
+        packed[tensor] = pack_input(layouts[tensor], array, tensor, rng, coords)
     expected, scale = oracle(kernel, dense, packed, extents)
-    return Data(dense, packed, expected, scale)
+    entries = None
+    if kernel.convert:
+        (source, indices), = inputs.items()
+        coords = stored[source]
+        values = dense[source][tuple(coords.T)] if len(coords) else np.zeros(0)
+        keep = (values != 0) | (not is_padded(layouts[source], len(indices)) and
+                                not is_padded(output_layout, len(indices)))
+        entries = {tuple(int(c) for c in row): float(v) for row, v in zip(coords[keep], values[keep])}
+    return Data(dense, packed, expected, scale, stored, entries)
+
+
+def _cancelling(statement, tensor: str, dense: dict, array: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``array`` where, at random positions, the tensor's term cancels the terms before it
+    (``tensor`` is :func:`cancellable`: those terms' tensors are in ``dense`` already)."""
+    terms = einsum_terms(statement)
+    index = next(n for n, term in enumerate(statement.terms) if term.factors[0].tensor == tensor
+                 and len(term.factors) == 1)
+    earlier = sum(coefficient * np.einsum(subscripts, *(dense[t] for t in tensors), optimize=True)
+                  for coefficient, subscripts, tensors in terms[:index])
+    factor = statement.terms[index].factors[0]
+    target = -np.transpose(earlier, [statement.output.indices.index(i) for i in factor.indices]) \
+        / terms[index][0]
+    chosen = (target != 0) & (rng.random(array.shape) < 0.6)
+    return np.where(chosen, target, array)
 
 
 def einsum_terms(statement) -> list[tuple[float, str, list[str]]]:

@@ -2,7 +2,8 @@
 
 1. The short profile: a few hundred (kernel, data) cases drawn with a fixed seed, every
    variant of every kernel compared with numpy.einsum, parallel kernels on data that
-   spans several OpenMP chunks with two threads, repeated; no case may be wrong, crash,
+   spans several OpenMP chunks with two threads, repeated, sparse outputs spf assembles
+   checked for their layout, fields and stored entries; no case may be wrong, crash,
    hang, raise something other than an SpfError, or fail to compile.
 2. The generator: deterministic in its seed, covering every built-in layout, every find
    policy, orders, recipes, autoscheduled candidates and parallel kernels; its data fits
@@ -26,9 +27,13 @@ import numpy as np
 import pytest
 
 import spf
-from fuzz_cases import FAMILIES, FINDS, USER_LAYOUTS, Case, DataSpec, KernelSpec, generate, make_data, plan_schedule
-from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, Failure, Result, WorkerPool, check_kernel, compare,
-                          minimize, openmp_threads, report, reproducer, run_cases)
+from fuzz_cases import (FAMILIES, FINDS, LOWER_OUTPUTS, MATRIX_OUTPUTS, SPARSE_VECTORS, TENSOR3_OUTPUTS,
+                        TENSOR4_OUTPUTS, USER_LAYOUTS, Case, DataSpec, KernelSpec, accesses, assembled_output, cancellable,
+                        generate,
+                        make_data, plan_schedule)
+from spf.assemble import has_assembly
+from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, RTOL_ASSEMBLED, Failure, Result, WorkerPool, check_kernel,
+                          compare, compare_assembled, minimize, openmp_threads, report, reproducer, run_cases)
 from fuzz import group_failures
 
 SHORT = PROFILES["short"]
@@ -59,6 +64,8 @@ def test_short_profile_has_no_failure(pool, short_cases):
     assert tally.cases["ok"] >= len(short_cases) * SHORT.data_per_kernel // 3, report[0]
     assert tally.kernels["built"] >= len(short_cases) // 2, report[0]
     assert tally.runs > tally.cases["ok"], report[0]
+    # sparse outputs spf assembles (kernels and conversions) were checked, not only refused
+    assert tally.assembled["ok"] >= len(short_cases) * SHORT.data_per_kernel // 6, report[0]
 
 
 # ============================================================================= 2. the generator
@@ -94,6 +101,34 @@ def test_short_profile_covers_what_users_write(short_cases):
     assert any(min(d.extent_map.values()) > 64 for case in short_cases if case.kernel.parallel for d in case.data)
 
 
+def _name(layout: str) -> str:
+    return layout.split("(")[0].rsplit("/", 1)[-1].removesuffix(".layout")
+
+
+def test_short_profile_covers_sparse_outputs_spf_assembles(short_cases):
+    """Assembled outputs in every layout the assembly builds (and the two it refuses), from
+    products, sums, element-wise products, transposes, copies and mode permutations with the
+    usual options, on data with explicit zeros and cancelling terms; conversions both ways."""
+    assembled = [case for case in short_cases if assembled_output(case.kernel) and not case.kernel.convert]
+    outputs = {_name(assembled_output(case.kernel)[1]) for case in assembled}
+    every = set(MATRIX_OUTPUTS + LOWER_OUTPUTS + SPARSE_VECTORS + TENSOR3_OUTPUTS + TENSOR4_OUTPUTS)
+    assert outputs == every, f"output layouts never assembled: {sorted(every - outputs)}"
+    assert {"ELL", "WARP24"} <= outputs and not has_assembly(spf.load_layout("ELL"))  # refusals, drawn too
+    families = {case.kernel.family for case in assembled}
+    assert families == {f.name for f in FAMILIES if f.name.startswith("assembled-")}, families
+    kernels = [case.kernel for case in assembled]
+    assert {"default", "order", "recipe"} == {kernel.schedule for kernel in kernels}
+    assert {True, False} == {kernel.parallel for kernel in kernels} and len({k.find for k in kernels}) > 3
+    assert any("+=" in kernel.expression for kernel in kernels)  # refused: an assembled output starts anew
+    patterns = {pattern for case in assembled for d in case.data for _, pattern in d.patterns}
+    assert {"zeros", "cancel", "zero", "one"} <= patterns
+    # an index of over a million: the first key's range exceeds the builders' counting sort (merge sort)
+    assert any(max(d.extent_map.values(), default=0) > 2**20 for case in assembled for d in case.data)
+    conversions = [case.kernel for case in short_cases if case.kernel.convert]
+    assert len({_name(k.layouts[0][1]) for k in conversions} | {_name(k.layouts[1][1]) for k in conversions}) >= 12
+    assert {len(accesses(k.expression)[0].output.indices) for k in conversions} >= {1, 2, 3}
+
+
 def test_data_fits_the_layouts_and_the_oracle_masks_shared_outputs():
     kernel = KernelSpec("masked", "A(i,j) = B(i,j) * C(i,j)", (("B", "WARP24"), ("C", "LOWER_TRI"), ("A", "WARP24")),
                         share=(("A", "B"),))
@@ -118,6 +153,26 @@ def test_data_fits_the_layouts_and_the_oracle_masks_shared_outputs():
     keys = fields["idx0"] * 20 + fields["idx1"] * 4 + fields["idx2"]
     assert np.any(np.diff(keys) < 0)  # the user layout's entries are really unsorted
     assert user.expected == pytest.approx(float(np.sum(user.dense["B"] * user.dense["C"])))
+
+
+def test_data_has_explicit_zeros_cancelling_terms_and_a_conversions_entries():
+    kernel = KernelSpec("assembled-sum", "C(i,j) = A(i,j) - 2 * B(i,j) + D(i,j)",
+                        (("A", "CSR"), ("B", "COO"), ("D", "DCSR"), ("C", "CSR")))
+    assert cancellable(kernel) == ["B", "D"]  # the single factors of the later terms
+    assert cancellable(replace(kernel, expression="C(i,j) = A(i,k) * B(k,j) + D(i,j)")) == ["D"]
+    data = make_data(kernel, DataSpec((("i", 9), ("j", 9)), 0.5, seed=1, patterns=(("A", "zeros"), ("B", "cancel"))))
+    A, B = data.dense["A"], data.dense["B"]
+    cancelled = (A != 0) & (A - 2 * B == 0)
+    assert cancelled.sum() >= 5 and np.all(data.expected[cancelled] == data.dense["D"][cancelled])
+    coords, values, _ = data.inputs["A"].to_coo()
+    assert np.count_nonzero(values == 0) >= 3 and len(values) == len(data.coords["A"])  # stored explicit zeros
+    for target, zeros in [("CSC", True), ("BCSR(R=2, C=2)", False)]:  # a padded layout has no explicit zeros
+        convert = KernelSpec("convert", "B(i,j) = A(i,j)", (("A", "COO"), ("B", target)), convert=True)
+        entries = make_data(convert, DataSpec((("i", 9), ("j", 9)), 0.5, seed=1, patterns=(("A", "zeros"),))).entries
+        assert any(v == 0 for v in entries.values()) == zeros and sum(v != 0 for v in entries.values()) >= 20
+    lower = KernelSpec("assembled-spgemm", "C(i,j) = A(i,k) * B(k,j)", (("A", "CSR"), ("B", "CSC"), ("C", "LOWER_TRI")))
+    data = make_data(lower, DataSpec((("i", 7), ("j", 7), ("k", 7)), 0.9, seed=2))
+    assert np.count_nonzero(data.expected) > 7 and not np.any(np.triu(data.expected, 1))  # what LOWER_TRI holds
 
 
 def test_orders_and_recipes_are_plans_over_the_iteration_space():
@@ -145,6 +200,45 @@ def test_comparison_sees_a_wrong_value_a_wrong_shape_and_nan():
     assert compare(expected[:1], expected, scale) is None
     assert compare(np.where(expected == 0, np.nan, expected), expected, scale) == np.inf
     assert compare(2.0, np.float64(2.0), np.float64(2.0)) == 0.0
+
+
+def test_the_oracle_of_assembled_outputs_sees_each_broken_claim():
+    A = spf.pack("CSR", (np.array([[0, 1], [2, 0]]), np.array([1.5, -2.0]), (3, 3)), name="A")
+    expected = A.to_dense()
+    scale = np.abs(expected) + 1.0
+    fields = dict(A.fields)
+
+    def built(layout="CSR", **changed):  # what a builder might return (not checked)
+        return spf.Tensor._from_checked(spf.load_layout(layout), (3, 3), {**fields, **changed}, "C")
+
+    assert compare_assembled(A, "CSR", expected, scale) == (0.0, "")
+    problems = {
+        "not a Tensor in CSR": compare_assembled(expected, "CSR", expected, scale),
+        "a Tensor in CSR, not in CSC": compare_assembled(A, "CSC", expected, scale),
+        "shape (3, 3), expected (3, 4)": compare_assembled(A, "CSR", np.zeros((3, 4)), np.ones((3, 4))),
+        "field colIdx is int64": compare_assembled(built(colIdx=np.array([1, 0])), "CSR", expected, scale),
+        "its fields break the layout": compare_assembled(built(colIdx=np.array([2, 5], dtype=np.int32)), "CSR",
+                                                         expected, scale),
+        "stores an explicit zero at (1, 1)": compare_assembled(
+            spf.pack("CSR", (np.array([[0, 1], [1, 1], [2, 0]]), np.array([1.5, 0.0, -2.0]), (3, 3))), "CSR",
+            expected, scale),
+        "1 missing (first (1, 2) = 4.0)": compare_assembled(A, "CSR", expected + np.eye(3, k=1) * [0, 0, 4], scale),
+        "1 with other values (first (0, 1): 1.5, expected 1.0)": compare_assembled(
+            A, "CSR", expected - np.eye(3, k=1) * [0, 0.5, 0], scale),
+        "1 missing (first (1, 1) = 0.0)": compare_assembled(A, "CSR", expected, scale,
+                                                             {(0, 1): 1.5, (1, 1): 0.0, (2, 0): -2.0}),
+        "stores 7.0 at (3, 3), outside the shape": compare_assembled(spf.Tensor._from_checked(
+            spf.load_layout("BCSR(R=2, C=2)"), (3, 3), {"numRows": 3, "numCols": 3, "numBlockRows": 2,
+                                                         "numBlockCols": 2, "nnzBlocks": 1,
+                                                         "rowPtr": np.array([0, 0, 1], dtype=np.int32),
+                                                         "col": np.array([1], dtype=np.int32),
+                                                         "val": np.array([[[1.0, 0.0], [0.0, 7.0]]])}, "C"),
+            "BCSR(R=2, C=2)", np.eye(3, k=0) * [0, 0, 1], np.ones((3, 3))),
+    }
+    for problem, (error, message) in problems.items():
+        assert error > RTOL_ASSEMBLED and problem in message, (problem, message)
+    assert compare_assembled(A, "CSR", expected * (1 + 1e-13), scale)[0] <= RTOL_ASSEMBLED  # rounding
+    assert "2 with other values" in compare_assembled(A, "CSR", expected * (1 + 1e-10), scale)[1]
 
 
 def test_workers_run_openmp_with_two_threads(pool):
@@ -268,3 +362,21 @@ def test_reproducers_run(tmp_path, extents, literal):
     assert run.returncode == 0, script + run.stderr
     errors = [float(line) for line in run.stdout.split()]
     assert len(errors) == 20 and max(errors) < 1e-9  # this kernel is right: the script measures, it does not judge
+
+
+@pytest.mark.parametrize("kernel", [
+    KernelSpec("assembled-spgemm", "C(i,j) = A(i,k) * B(k,j)", (("A", "CSR"), ("B", "COO_UNSORTED"), ("C", "DCSC")),
+               schedule="order", plan=("order", ("pAi", "i", "pAj", "k", "pB", "j"))),
+    KernelSpec("convert", "B(i,j) = A(i,j)", (("A", "COO_UNSORTED"), ("B", "CSC")), convert=True)],
+    ids=["assembled output", "conversion"])
+def test_reproducers_of_sparse_outputs_show_their_layout_and_entries(tmp_path, kernel):
+    data = DataSpec((("i", 5), ("j", 4), ("k", 4)), 0.5, seed=4, patterns=(("A", "zeros"),))
+    script = reproducer(Failure(kernel, data, kernel.plan, Result("wrong", "pretend", runs=1, variant=0, variants=1)))
+    path = tmp_path / "reproducer.py"
+    path.write_text(script)
+    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, script + run.stderr
+    layout, entries = run.stdout.splitlines()
+    assert layout == f"{kernel.layouts[-1][1]} (5, 4)"
+    assert entries == "0 [] 0.0"  # no coordinate twice, the wanted entries (explicit zeros of a conversion too)
+    assert ("0.0" in script.split("spf.pack")[1]) and "validate(got.layout" in script
