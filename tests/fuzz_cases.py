@@ -511,8 +511,7 @@ def plan_schedule(kernel: KernelSpec) -> tuple:
         steps.append(("tile", variable, rng.choice((1, 2, 3, 4, 8, 32, 64))))
         variables.insert(variables.index(variable), f"{variable}_tile")
         physical.append(f"{variable}_tile")
-    # every loop of a kernel with an assembled output writes its stream: parallelize is refused there
-    if rng.random() < (0.75 if assembled_output(kernel) is None else 0.1):
+    if rng.random() < 0.75:
         order = [v for v in (steps[0][1] if steps and steps[0][0] == "permute" else variables)]
         for tiled in (s[1] for s in steps if s[0] == "tile"):
             order.insert(order.index(tiled), f"{tiled}_tile")

@@ -563,7 +563,8 @@ class Tally:
         lines.append("  " + ", ".join(f"{kind} {self.cases[kind]}" for kind in CLASSES))
         if self.assembled:
             lines.append("  of which sparse outputs spf assembles (kernels, spf.convert): "
-                         + ", ".join(f"{kind} {self.assembled[kind]}" for kind in CLASSES if self.assembled[kind]))
+                         + ", ".join(f"{kind} {self.assembled[kind]}" for kind in CLASSES if self.assembled[kind])
+                         + f" ({self.assembled['parallel C']} ok with an OpenMP loop)")
         lines.append(f"  kernels: {self.kernels['specs']} specs, {self.kernels['built']} compiled and run "
                      f"({self.kernels['distinct C']} distinct C sources), {self.kernels['refused']} refused, "
                      f"{self.kernels['failed']} failed to compile or raised"
@@ -627,6 +628,7 @@ def run_cases(cases: list[Case], jobs: int = 2, repeats: int = 3, timeout: float
         tally.cases[result.kind] += 1
         if assembled_output(case.kernel) is not None:
             tally.assembled[result.kind] += 1
+            tally.assembled["parallel C"] += result.kind == "ok" and result.parallel_c
         tally.runs += result.runs
         if result.kind == "refused":
             tally.refusals[_refusal_line(result.message)] += 1

@@ -66,6 +66,7 @@ def test_short_profile_has_no_failure(pool, short_cases):
     assert tally.runs > tally.cases["ok"], report[0]
     # sparse outputs spf assembles (kernels and conversions) were checked, not only refused
     assert tally.assembled["ok"] >= len(short_cases) * SHORT.data_per_kernel // 6, report[0]
+    assert tally.assembled["parallel C"] >= 10, report[0]  # threads with their own streams, run under load
 
 
 # ============================================================================= 2. the generator
