@@ -447,22 +447,72 @@ class Workspace:
     coordinate: str  # the coordinate the accumulator spans
     position: int  # its place among the output's coordinates
     order: int  # +1 / -1: the key's storage order (also +1 when no property asks for one)
+    sorted: bool = True  # False when the layout asks no order of the key: groups flush as touched
+    direct: "DirectRows | None" = None  # the groups can go straight into the layout's arrays
 
     def describe(self, others: tuple[str, ...]) -> str:
         grouped = f"whenever ({', '.join(others)}) changes" if others else "once at the end"
-        return (f"strategy: workspace over {self.coordinate} (a dense accumulator with the list of the "
-                f"coordinates touched, flushed {grouped}, in {'increasing' if self.order > 0 else 'decreasing'} "
-                f"order: sorted, or read in order from the accumulator when they are dense), "
-                "then the builder below")
+        ordering = (f"in {'increasing' if self.order > 0 else 'decreasing'} order: sorted, or read in order "
+                    "from the accumulator when they are dense" if self.sorted
+                    else "in the order first touched (the layout asks no order of the key)")
+        text = (f"strategy: workspace over {self.coordinate} (a dense accumulator with the list of the "
+                f"coordinates touched, flushed {grouped}, {ordering})")
+        if self.direct is None:
+            return text + ", then the builder below"
+        return text + ", then " + self.direct.describe()
 
 
-def choose_workspace(plan: AssemblyPlan, statements: list, order: list[str]) -> Workspace | None:
-    """A workspace where it pays: one statement whose loop order binds every other output
-    coordinate before the last level's key coordinate and before any summed index, and a
-    last level keyed by that coordinate alone with the values at its positions.  (Always valid: the builder still
-    orders and sums whatever the workspace flushes; the loop order only decides whether
-    the flushed groups arrive in storage order, each once.)"""
-    if len(statements) != 1 or not plan.levels:
+@dataclass(frozen=True)
+class DirectRows:
+    """A layout of one dense level over coordinate ``outer`` and, under it, one compressed
+    level keyed by ``inner`` alone (CSR, CSC, an unsorted CSR): a workspace's groups, each
+    one ``outer`` with its distinct ``inner`` keys in storage order, are the level's
+    segments as they stand.  When the groups arrive with ``outer`` strictly increasing (a
+    run-time test, one comparison per group: the loop order makes it hold or not), the
+    kernel hands them over as the arrays; otherwise they go through the builder."""
+
+    outer: str
+    inner: str
+    pointer: str  # the pointer array the group sizes fill
+
+    def describe(self) -> str:
+        return (f"the groups straight into {self.pointer} and the keys and values as they stand when "
+                f"({self.outer}) arrives strictly increasing (tested per group at run time; the workspace "
+                f"flushes each group's keys distinct, in the order the layout asks), else through the builder "
+                f"below")
+
+
+def direct_rows(plan: AssemblyPlan) -> DirectRows | None:
+    """The plan as :class:`DirectRows`, or None when it has another shape."""
+    if len(plan.levels) != 2 or len(plan.coordinates) != 2:
+        return None
+    outer_level, inner_level = plan.levels
+
+    def coordinate_of(key: Key) -> str | None:
+        text = key.expression.replace(" ", "").strip("()")
+        return text[2:] if key.sign > 0 and text.startswith("x_") and text[2:] in plan.coordinates else None
+
+    if outer_level.kind != "dense" or inner_level.kind != "compressed" or len(inner_level.keys) != 1:
+        return None
+    outer, inner = coordinate_of(outer_level.keys[0]), coordinate_of(inner_level.keys[0])
+    if outer is None or inner is None or outer == inner or inner_level.pointer is None:
+        return None
+    if (inner_level.pointer_argument or "").replace(" ", "").strip("()") != position_name(outer_level.index):
+        return None
+    if plan.values_index.strip("()") != position_name(inner_level.index):
+        return None
+    return DirectRows(outer, inner, inner_level.pointer)
+
+
+def choose_workspace(plan: AssemblyPlan, statements: list, orders: list[list[str]]) -> Workspace | None:
+    """A workspace where it pays: every statement's loop order (``orders``, one per
+    statement) binds every other output coordinate before the last level's key
+    coordinate and before any summed index, and a last level keyed by that coordinate
+    alone with the values at its positions.  (Always valid: the builder still orders and
+    sums whatever the workspace flushes; the loop order only decides whether the flushed
+    groups arrive in storage order, each once; a sum's statements do when their nests
+    are fused, codegen.fusion.)"""
+    if not statements or not plan.levels:
         return None
     last = plan.levels[-1]
     if last.kind != "compressed" or len(last.keys) != 1:
@@ -477,12 +527,15 @@ def choose_workspace(plan: AssemblyPlan, statements: list, order: list[str]) -> 
     others = [c for c in coordinates if c != coordinate]
     if any(coordinate_name(coordinate) in k.expression for level in plan.levels[:-1] for k in level.keys):
         return None
-    if coordinate not in order or any(c not in order or order.index(c) > order.index(coordinate) for c in others):
-        return None
-    # a summed index bound before the other coordinates would flush a group per term
-    last_other = max((order.index(c) for c in others), default=-1)
-    statement = statements[0].statement
-    summed = set(statement.indices) - set(statement.output.indices)
-    if any(index in order and order.index(index) < last_other for index in summed):
-        return None
-    return Workspace(coordinate, coordinates.index(coordinate), last.keys[0].sign)
+    for statement_space, order in zip(statements, orders):
+        if coordinate not in order or any(c not in order or order.index(c) > order.index(coordinate) for c in others):
+            return None
+        # a summed index bound before the other coordinates would flush a group per term
+        last_other = max((order.index(c) for c in others), default=-1)
+        statement = statement_space.statement
+        summed = set(statement.indices) - set(statement.output.indices)
+        if any(index in order and order.index(index) < last_other for index in summed):
+            return None
+    direct = direct_rows(plan)
+    return Workspace(coordinate, coordinates.index(coordinate), last.keys[0].sign, sorted=last.order != "any",
+                     direct=direct if direct is not None and direct.inner == coordinate else None)

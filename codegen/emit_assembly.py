@@ -17,7 +17,7 @@ keys that is not already ordered, a merge sort on the rest.
 
 from __future__ import annotations
 
-from .assembly import AssemblyPlan, arith_c, coordinate_name, position_name, rename, scalar_name
+from .assembly import AssemblyPlan, arith_c, coordinate_name, direct_rows, position_name, rename, scalar_name
 from .emit_c import PRELUDE
 from .structs import header_text, struct_name
 
@@ -72,6 +72,8 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) ->
          f"  int owned[{max(m, 1)}];\n  int64_t *origin;  /* sorted position -> entry, once gathered */\n"
          f"  double *sorted_v;\n  unsigned char *diff;\n"
          f"  int64_t *input_x[{max(d, 1)}];\n  double *input_v;  /* the input, when the builder owns it */\n"
+         f"  int64_t groups, *group_outer, *group_end;  /* adopted rows (adopt_rows) */\n"
+         f"  {_row_key_type(plan)} *row_keys;\n  double *row_values;\n"
          f"}} {prefix}_handle;\n")
     for k in range(m):
         emit(f"#define {prefix.upper()}_K{k}(h, e) ((h)->key[{k}][(e) * (h)->key_stride[{k}]])")
@@ -153,7 +155,11 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
          "  if (!h) return;")
     emit(f"  for (int k = 0; k < {m}; k++) if (h->owned[k]) free(h->key[k]);")
     emit(f"  for (int k = 0; k < {d}; k++) free(h->input_x[k]);")
-    emit("  free(h->input_v);\n  free(h->origin);\n  free(h->sorted_v);\n  free(h->diff);\n  free(h);\n}\n")
+    emit("  free(h->input_v);\n  free(h->origin);\n  free(h->sorted_v);\n  free(h->diff);")
+    emit("  free(h->group_outer);\n  free(h->group_end);\n  free(h->row_keys);\n  free(h->row_values);\n  free(h);\n}\n")
+    rows = direct_rows(plan)
+    if rows is not None:
+        lines.extend(_adopt_rows(plan, prefix, struct, rows, load))
 
     # ---- begin
     report_base = len(compressed)
@@ -284,6 +290,11 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
     for f in layout.arrays:
         emit(f"  {f.c_type} *const a_{f.name} = T->{f.name}; (void)a_{f.name};")
     naming = {f.name: scalar_name(f.name) for f in layout.scalars}
+    if rows is not None:
+        lines.extend(_fill_rows(plan, prefix, rows, naming))
+        take = _take_rows(plan, prefix, struct, rows, naming, load)
+    else:
+        take = []
     for array in [level.pointer for level in plan.levels if level.pointer] + [layout.values_field]:
         declared = layout.field(array)
         length = " * ".join(f"({arith_c(rename(d, naming))})" for d in declared.dimensions)
@@ -317,4 +328,109 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
                  f"a_{level.pointer}[q + 1] += a_{level.pointer}[q];")
     emit(f"  {prefix}_free(h);")
     emit("  return 0;\n}\n")
+    lines.extend(take)
     return "\n".join(lines)
+
+
+def _adopt_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> list[str]:
+    """``NAME_adopt_rows``: entries already in storage order, as groups (one ``outer``
+    coordinate each, in strictly increasing order) of distinct ``inner`` keys, become the
+    handle as they stand; each entry still passes the layout's checks.  The handle owns
+    the arrays from the call on (freed on failure too)."""
+    outer, inner = plan.levels
+    base = len(plan.compressed)
+    position = {c: k for k, c in enumerate(plan.coordinates)}
+    out = [f"void *{prefix}_adopt_rows({struct} *T, int64_t n, {_row_key_type(plan)} *keys, double *values, "
+           "int64_t groups,",
+           "                       int64_t *group_outer, int64_t *group_end, int64_t *report) {",
+           f"  for (int r = 0; r < {report_length(plan)}; r++) report[r] = 0;",
+           f"  report[{base + FIRST_DUPLICATE}] = -1; report[{base + FIRST_BAD}] = -1; report[{base + BAD_CHECK}] = -1;",
+           f"  {prefix}_handle *h = ({prefix}_handle *)calloc(1, sizeof({prefix}_handle));",
+           "  if (!h) { free(keys); free(values); free(group_outer); free(group_end); return NULL; }",
+           "  h->n = n; h->groups = groups; h->group_outer = group_outer; h->group_end = group_end;",
+           "  h->row_keys = keys; h->row_values = values;"]
+    out += load("  ")
+    out += ["  for (int64_t g = 0, e = 0; g < groups; g++) {",
+            f"    const int64_t {coordinate_name(rows.outer)} = group_outer[g]; (void){coordinate_name(rows.outer)};",
+            f"    const int64_t {position_name(outer.index)} = {outer.keys[0].expression}; "
+            f"(void){position_name(outer.index)};",
+            "    for (; e < group_end[g]; e++) {",
+            f"      const int64_t {coordinate_name(rows.inner)} = keys[e]; (void){coordinate_name(rows.inner)};",
+            f"      const int64_t {position_name(inner.index)} = e; (void){position_name(inner.index)};"]
+    for number, (condition, _) in enumerate(plan.checks):
+        out.append(f"      if (!({condition})) {{ report[{base + FIRST_BAD}] = e; report[{base + BAD_CHECK}] = {number}; "
+                   f"report[{base + 4 + position[rows.outer]}] = {coordinate_name(rows.outer)}; "
+                   f"report[{base + 4 + position[rows.inner]}] = {coordinate_name(rows.inner)}; "
+                   f"{prefix}_free(h); return NULL; }}")
+    out += ["    }", "  }", "  report[0] = n;"]
+    for count, (slot, offset) in plan.counts.items():
+        out.append(f"  T->{count} = report[{slot}] - {offset};")
+    out += ["  return h;", "}", ""]
+    return out
+
+
+def _row_key_type(plan: AssemblyPlan) -> str:
+    """The C type of adopted rows' keys: the key array's own (int64_t for other plans)."""
+    rows = direct_rows(plan)
+    return plan.layout.field(plan.levels[-1].keys[0].array).c_type if rows is not None else "int64_t"
+
+
+def _fill_rows(plan: AssemblyPlan, prefix: str, rows, naming: dict) -> list[str]:
+    """The start of ``NAME_fill`` for a handle of adopted rows: the pointer array from the
+    group sizes, the keys and values copied as they stand."""
+    layout = plan.layout
+    outer, inner = plan.levels
+    pointer = layout.field(rows.pointer)
+    length = arith_c(rename(pointer.dimensions[0], naming))
+    key = inner.keys[0].array
+    return [
+        "  if (h->group_end) {",
+        f"    memset(a_{rows.pointer}, 0, (size_t)({length}) * sizeof(*a_{rows.pointer}));",
+        "    for (int64_t g = 0; g < h->groups; g++) {",
+        f"      const int64_t {coordinate_name(rows.outer)} = h->group_outer[g];",
+        f"      const int64_t {position_name(outer.index)} = {outer.keys[0].expression};",
+        f"      a_{rows.pointer}[{inner.pointer_argument} + 1] = h->group_end[g] - (g ? h->group_end[g - 1] : 0);",
+        "    }",
+        f"    for (int64_t q = 0; q + 1 < {length}; q++) a_{rows.pointer}[q + 1] += a_{rows.pointer}[q];",
+        f"    for (int64_t e = 0; e < n; e++) a_{key}[e] = h->row_keys[e];",
+        f"    memcpy(a_{layout.values_field}, h->row_values, (size_t)n * sizeof(double));",
+        f"    {prefix}_free(h);",
+        "    return 0;",
+        "  }",
+    ]
+
+
+def _take_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, naming: dict, load) -> list[str]:
+    """``NAME_take(handle, T)``: for a handle of adopted rows, its own key and value arrays
+    become T's (no copy) and the pointer array is allocated and filled here; the caller
+    frees the three with ``free``.  Returns 1 (nothing done) for any other handle, 2 when
+    out of memory; then ``fill`` or ``free`` the handle as usual."""
+    layout = plan.layout
+    outer, inner = plan.levels
+    pointer = layout.field(rows.pointer)
+    length = arith_c(rename(pointer.dimensions[0], naming))
+    key = inner.keys[0].array
+    return [
+        f"int {prefix}_take(void *handle, {struct} *T) {{",
+        f"  {prefix}_handle *h = ({prefix}_handle *)handle;",
+        "  if (!h->group_end) return 1;",
+        *load("  "),
+        f"  const int64_t length = {length};",
+        f"  {pointer.c_type} *a_{rows.pointer} = ({pointer.c_type} *)calloc((size_t)(length > 0 ? length : 1), "
+        f"sizeof({pointer.c_type}));",
+        f"  if (!a_{rows.pointer}) return 2;",
+        "  for (int64_t g = 0; g < h->groups; g++) {",
+        f"    const int64_t {coordinate_name(rows.outer)} = h->group_outer[g];",
+        f"    const int64_t {position_name(outer.index)} = {outer.keys[0].expression};",
+        f"    a_{rows.pointer}[{inner.pointer_argument} + 1] = h->group_end[g] - (g ? h->group_end[g - 1] : 0);",
+        "  }",
+        f"  for (int64_t q = 0; q + 1 < length; q++) a_{rows.pointer}[q + 1] += a_{rows.pointer}[q];",
+        f"  T->{rows.pointer} = a_{rows.pointer};",
+        f"  T->{key} = h->row_keys;",
+        f"  T->{layout.values_field} = h->row_values;",
+        "  h->row_keys = 0; h->row_values = 0;",
+        f"  {prefix}_free(h);",
+        "  return 0;",
+        "}",
+        "",
+    ]

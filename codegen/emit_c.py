@@ -202,7 +202,8 @@ class Emitter:
         self.atomic = False  # inside a loop parallelised with atomic updates
         self.output_extent: tuple | None = None  # output array name and its length (C expression)
         self.padded_values: set[str] = set()  # value arrays of padded layouts (their zeros are no entries)
-        self.workspace = False  # an assembled output's entries go through a workspace
+        self.workspace: str | None = None  # the add of the workspace an assembled output's entries go through
+        self.stream_type: str | None = None  # the C type of an assembled output's per-thread streams
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -242,7 +243,8 @@ class Emitter:
             self.atomic = self.atomic or node.reduction == "atomic"
             self.exact_writes = self.exact_writes or (node.parallel and node.reduction is None)
             thread_state = self.nodes(node.thread_state)  # names the states the body uses
-            loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(self.nodes(node.body)))
+            mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
+            loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(mine + self.nodes(node.body)))
             self.atomic, self.exact_writes = atomic_before, exact_before
             clause = self._schedule_clause(node) + self._reduction_clause(node)
             if node.parallel and node.reduction == "privatize" and not self.scalar_output:
@@ -442,17 +444,26 @@ class Emitter:
                  for array, indices, dimensions in node.factors if array in self.padded_values]
         return [c_ast.If(conjunction(zeros), block(items), None)] if zeros else items
 
+    def _thread_sinks(self, thread) -> list:
+        """Pointers to thread ``thread``'s stream (and workspace) of an assembled output,
+        declared once per function and again in each parallel loop's body, not looked up
+        per entry."""
+        if self.stream_type is None:
+            return []
+        sinks = [declare("spf_my_stream", self.stream_type, c_ast.UnaryOp(
+            "&", c_ast.ArrayRef(ident("spf_streams"), thread)), pointer=True)]
+        if self.workspace:
+            sinks.append(declare("spf_my_accumulator", "spf_workspace", c_ast.UnaryOp(
+                "&", c_ast.ArrayRef(ident("spf_accumulators"), thread)), pointer=True))
+        return sinks
+
     def _append(self, node: Compute, value):
         """Append the entry (its coordinates, ``value``) to the assembled output's stream,
         through the workspace when there is one."""
         coordinates = [ident(self.names.name(index)) for index in node.stream]
-        mine = call("spf_thread")
-        stream = c_ast.UnaryOp("&", c_ast.ArrayRef(ident("spf_streams"), mine))
         if self.workspace:
-            return call(f"spf_workspace_add_{len(node.stream)}",
-                        c_ast.UnaryOp("&", c_ast.ArrayRef(ident("spf_accumulators"), mine)),
-                        stream, *coordinates, value)
-        return call(f"spf_append_{len(node.stream)}", stream, *coordinates, value)
+            return call(self.workspace, ident("spf_my_accumulator"), ident("spf_my_stream"), *coordinates, value)
+        return call(f"spf_append_{len(node.stream)}", ident("spf_my_stream"), *coordinates, value)
 
     def _update(self, target, value):
         """``target += value``, atomically inside a loop parallelised with atomics."""
@@ -698,33 +709,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     if assembly:
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
-        # one stream (and workspace) per thread: a parallel loop's threads append apart
-        body.extend(c_statements(f"""
-            const int spf_stream_count = spf_threads();
-            spf_stream spf_entries = {{0}};
-            spf_stream *spf_streams = (spf_stream *)calloc((size_t)spf_stream_count, sizeof(spf_stream));
-            if (!spf_streams) return {OUT_OF_MEMORY};"""))
-        emitter.epilogue.append(c_statements(f"""
-            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) spf_stream_release(&spf_streams[spf_t]);""")[0])
-        emitter.epilogue.append(call("free", ident("spf_streams")))
-        emitter.epilogue.append(call("spf_stream_release", c_ast.UnaryOp("&", ident("spf_entries"))))
-        if assembly.workspace is not None:
-            emitter.workspace = True
-            body.extend(c_statements(f"""
-                spf_workspace *spf_accumulators = (spf_workspace *)calloc((size_t)spf_stream_count,
-                                                                        sizeof(spf_workspace));
-                if (!spf_accumulators || !spf_workspaces_init(spf_accumulators, spf_stream_count,
-                                                             {assembly.workspace_extent}, {int(assembly.drop_zeros)})) {{
-                  for (int spf_t = 0; spf_accumulators && spf_t < spf_stream_count; spf_t++)
-                    spf_workspace_release(&spf_accumulators[spf_t]);
-                  free(spf_accumulators);
-                  free(spf_streams);
-                  return {OUT_OF_MEMORY};
-                }}"""))
-            emitter.epilogue.append(c_statements("""
-                for (int spf_t = 0; spf_t < spf_stream_count; spf_t++)
-                  spf_workspace_release(&spf_accumulators[spf_t]);""")[0])
-            emitter.epilogue.append(call("free", ident("spf_accumulators")))
+        body.extend(_assembly_state(assembly, emitter))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
@@ -766,9 +751,65 @@ class AssembledOutput:
     workspace_extent: str | None = None  # C name of the extent the workspace's accumulator spans
     order: int = 0  # the output's number of coordinates
 
+    @property
+    def rows(self) -> bool:
+        """The workspace flushes into rows the builder may adopt as they stand."""
+        return self.workspace is not None and self.workspace.direct is not None
+
+
+def _assembly_state(assembly: AssembledOutput, emitter) -> list:
+    """Declare the per-thread streams (and workspaces) the nests append to, and free them
+    in the epilogue: a parallel loop's threads append apart."""
+    stream = "spf_rows" if assembly.rows else "spf_stream"
+    body = c_statements(f"""
+        const int spf_stream_count = spf_threads();
+        {stream} *spf_streams = ({stream} *)calloc((size_t)spf_stream_count, sizeof({stream}));
+        if (!spf_streams) return {OUT_OF_MEMORY};""")
+    if assembly.rows:
+        body += c_statements("spf_rows_init(spf_streams, spf_stream_count);")
+        emitter.epilogue.append(c_statements("""
+            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) spf_rows_release(&spf_streams[spf_t]);""")[0])
+    else:
+        body += c_statements("spf_stream spf_entries = {0};")
+        emitter.epilogue.append(c_statements("""
+            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) spf_stream_release(&spf_streams[spf_t]);""")[0])
+    emitter.epilogue.append(call("free", ident("spf_streams")))
+    if not assembly.rows:
+        emitter.epilogue.append(call("spf_stream_release", c_ast.UnaryOp("&", ident("spf_entries"))))
+    if assembly.workspace is not None:
+        emitter.workspace = "spf_workspace_add_rows" if assembly.rows else f"spf_workspace_add_{assembly.order}"
+        body.extend(c_statements(f"""
+            spf_workspace *spf_accumulators = (spf_workspace *)calloc((size_t)spf_stream_count,
+                                                                    sizeof(spf_workspace));
+            if (!spf_accumulators || !spf_workspaces_init(spf_accumulators, spf_stream_count,
+                                                         {assembly.workspace_extent}, {int(assembly.drop_zeros)},
+                                                         {int(assembly.workspace.sorted)})) {{
+              for (int spf_t = 0; spf_accumulators && spf_t < spf_stream_count; spf_t++)
+                spf_workspace_release(&spf_accumulators[spf_t]);
+              free(spf_accumulators);
+              free(spf_streams);
+              return {OUT_OF_MEMORY};
+            }}"""))
+        emitter.epilogue.append(c_statements("""
+            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++)
+              spf_workspace_release(&spf_accumulators[spf_t]);""")[0])
+        emitter.epilogue.append(call("free", ident("spf_accumulators")))
+    emitter.stream_type = stream
+    return body + emitter._thread_sinks(const(0))
+
 
 def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
-    """Hand the stream to the builder's ``begin`` (which owns it from then on)."""
+    """Hand the stream to the builder's ``begin`` (which owns it from then on), or the
+    rows to ``spf_rows_hand_over``."""
+    if assembly.rows:
+        return c_statements(f"""
+            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++)
+              spf_workspace_flush_rows(&spf_accumulators[spf_t], &spf_streams[spf_t]);
+            int64_t spf_own_report[{assembly.report_length}];
+            if (!spf_report) spf_report = spf_own_report;
+            int spf_status = 0;
+            *spf_handle = spf_rows_hand_over({output}, spf_streams, spf_stream_count, spf_accumulators, spf_report,
+                                             {int(assembly.drop_zeros)}, &spf_status);""")
     flush = (f"for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) "
              f"spf_workspace_flush_{assembly.order}(&spf_accumulators[spf_t], &spf_streams[spf_t]);"
              if assembly.workspace is not None else "")
@@ -791,7 +832,7 @@ def c_statements(text: str) -> list:
     """C statements parsed from text (pycparser), for code that reads best as C."""
     from pycparser import c_parser
     prelude = ("typedef long int64_t; typedef unsigned long size_t; typedef struct spf_stream_ spf_stream; "
-               "typedef struct spf_workspace_ spf_workspace;\n")
+               "typedef struct spf_workspace_ spf_workspace; typedef struct spf_rows_ spf_rows;\n")
     unit = c_parser.CParser().parse(prelude + "void spf_snippet(void) {" + text + "}")
     return list(unit.ext[-1].body.block_items or [])
 

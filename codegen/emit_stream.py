@@ -88,17 +88,20 @@ def workspace_source(order: int, position: int, direction: int) -> str:
     return f"""
 typedef struct spf_workspace_ {{
   double *acc; int64_t *stamp; int64_t *touched; int64_t extent, count, group, low, high;
-  int64_t prefix[{max(len(others), 1)}]; int started, drop_zeros;
+  int64_t prefix[{max(len(others), 1)}]; int drop_zeros, sorted;
+  int64_t run_merges, dense_scans, radix_sorts, comparison_sorts;  /* how each group was ordered */
 }} spf_workspace;
 
-static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros) {{
+static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros, int sorted) {{
   w->acc = (double *)calloc((size_t)(extent > 0 ? extent : 1), sizeof(double));
   w->stamp = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));
   w->touched = (int64_t *)malloc((size_t)(extent > 0 ? 2 * extent : 1) * sizeof(int64_t));  /* + radix scratch */
   if (!w->acc || !w->stamp || !w->touched) return 0;
   for (int64_t c = 0; c < extent; c++) w->stamp[c] = -1;
   w->extent = extent; w->count = 0; w->group = 0; w->low = extent; w->high = -1;
-  w->started = 0; w->drop_zeros = drop_zeros;
+  for (int k = 0; k < {max(len(others), 1)}; k++) w->prefix[k] = INT64_MIN;  /* no group yet */
+  w->drop_zeros = drop_zeros; w->sorted = sorted;
+  w->run_merges = w->dense_scans = w->radix_sorts = w->comparison_sorts = 0;
   return 1;
 }}
 
@@ -108,9 +111,9 @@ static void spf_workspace_release(spf_workspace *w) {{
 }}
 
 /* one workspace per thread (0: out of memory; release them all either way) */
-static int spf_workspaces_init(spf_workspace *w, int threads, int64_t extent, int drop_zeros) {{
+static int spf_workspaces_init(spf_workspace *w, int threads, int64_t extent, int drop_zeros, int sorted) {{
   int ok = 1;
-  for (int t = 0; t < threads; t++) ok = spf_workspace_init(&w[t], extent, drop_zeros) && ok;
+  for (int t = 0; t < threads; t++) ok = spf_workspace_init(&w[t], extent, drop_zeros, sorted) && ok;
   return ok;
 }}
 
@@ -151,18 +154,50 @@ static void spf_radix_sort_index(int64_t *a, int64_t *scratch, int64_t n, int64_
   if (from != a) memcpy(a, from, (size_t)n * sizeof(int64_t));
 }}
 
-static void spf_workspace_flush_{order}(spf_workspace *w, spf_stream *s) {{
+/* the touched coordinates in storage order (or as touched, when the layout asks no order) */
+static void spf_workspace_order(spf_workspace *w) {{
   const int64_t count = w->count;
-  if (count == 0) return;
+  if (!w->sorted) return;
+  int64_t *const touched = w->touched;
+  int64_t second = 0;  /* where a second ascending run starts (0: one run, -1: more than two) */
+  int64_t low = touched[0], high = touched[0];
+  for (int64_t t = 1; t < count; t++) {{
+    const int64_t c = touched[t];
+    low = c < low ? c : low;
+    high = c > high ? c : high;
+    if (c < touched[t - 1]) second = second ? -1 : t;
+  }}
+  w->low = low; w->high = high;
+  if (second >= 0) {{  /* already in order, or two runs (a sum's terms): merge them */
+    if (second) {{
+      int64_t *const merged = touched + w->extent;
+      int64_t a = 0, b = second, m = 0;
+      while (a < second && b < count) merged[m++] = touched[a] < touched[b] ? touched[a++] : touched[b++];
+      while (a < second) merged[m++] = touched[a++];
+      while (b < count) merged[m++] = touched[b++];
+      memcpy(touched, merged, (size_t)count * sizeof(int64_t));
+    }}
+    w->run_merges++;
+    return;
+  }}
   if (count * 8 >= w->high - w->low + 1) {{  /* dense in its range: read the accumulator in order */
     int64_t n = 0;
     for (int64_t c = w->low; c <= w->high; c++)
       if (w->stamp[c] == w->group) w->touched[n++] = c;
+    w->dense_scans++;
   }} else if (count >= 96) {{  /* two or three byte passes beat comparisons */
     spf_radix_sort_index(w->touched, w->touched + w->extent, count, w->low, w->high);
+    w->radix_sorts++;
   }} else {{
     spf_sort_index(w->touched, count);
+    w->comparison_sorts++;
   }}
+}}
+
+static void spf_workspace_flush_{order}(spf_workspace *w, spf_stream *s) {{
+  const int64_t count = w->count;
+  if (count == 0) return;
+  spf_workspace_order(w);
   for (int64_t t = 0; t < count; t++) {{
     const int64_t c = w->touched[{"t" if forward else "count - 1 - t"}];
     const double value = w->acc[c];
@@ -173,17 +208,176 @@ static void spf_workspace_flush_{order}(spf_workspace *w, spf_stream *s) {{
   w->count = 0; w->group++; w->low = w->extent; w->high = -1;
 }}
 
-static inline void spf_workspace_add_{order}(spf_workspace *w, spf_stream *s, {coordinates}, double value) {{
-  if (w->started && ({changed})) spf_workspace_flush_{order}(w, s);
-  {keep}
-  w->started = 1;
+{_workspace_add(f"spf_workspace_add_{order}", "spf_stream", f"spf_workspace_flush_{order}", order, position)}
+"""
+
+
+def _workspace_add(name: str, sink: str, flush: str, order: int, position: int) -> str:
+    """The workspace's add: flush the group when the other coordinates change, then sum in."""
+    coordinates = ", ".join(f"int64_t c{k}" for k in range(order))
+    others = [k for k in range(order) if k != position]
+    changed = " || ".join(f"w->prefix[{n}] != c{k}" for n, k in enumerate(others)) or "0"
+    keep = " ".join(f"w->prefix[{n}] = c{k};" for n, k in enumerate(others))
+    return f"""static inline void {name}(spf_workspace *w, {sink} *s, {coordinates}, double value) {{
+  if ({changed}) {{ {flush}(w, s); {keep} }}  /* a new group: the last one goes out */
   const int64_t c = c{position};
   if (w->stamp[c] != w->group) {{
     w->stamp[c] = w->group;
     w->touched[w->count++] = c;
-    if (c < w->low) w->low = c;
-    if (c > w->high) w->high = c;
   }}
   w->acc[c] += value;
+}}"""
+
+
+ROW_STRATEGIES = ("groups handed over as the arrays", "groups through the builder",
+                  "groups already in order or merged from two sorted runs", "groups read in order from the accumulator",
+                  "groups radix-sorted", "groups sorted by comparisons")
+
+
+def kernel_report_length(plan, workspace) -> int:
+    """The length of a kernel's report: the builder's, then (rows) how often each strategy ran."""
+    from .emit_assembly import report_length
+    return report_length(plan) + (len(ROW_STRATEGIES) if workspace is not None and workspace.direct else 0)
+
+
+def rows_source(position: int, direction: int, prefix: str, struct: str, key_type: str, first_bad: int,
+                statistics: int, out_of_memory: int, unstorable: int) -> str:
+    """The workspace flushing into rows (:class:`codegen.assembly.DirectRows`): per thread,
+    the keys and values of each group and the group's ``outer`` coordinate; at the end
+    ``spf_rows_hand_over`` gives them to the builder's ``adopt_rows`` as they stand when
+    the groups arrived in storage order (``outer`` strictly increasing over the threads
+    in turn), else to its ``begin`` as a stream of entries.  It also writes how often
+    each strategy ran (:data:`ROW_STRATEGIES`) at ``report[statistics]``.  Keys are kept in
+    ``key_type``, the C type of the layout's key array, so the arrays can become the
+    layout's own (``NAME_take``)."""
+    other = 1 - position
+    forward = direction > 0
+    return f"""
+typedef struct spf_rows_ {{
+  int64_t n, capacity, groups, group_capacity;
+  {key_type} *key; double *v; int64_t *outer, *end;
+  int failed, ordered;
+}} spf_rows;
+
+static int spf_rows_reserve(spf_rows *r, int64_t more) {{
+  if (r->n + more > r->capacity) {{
+    int64_t capacity = r->capacity ? 2 * r->capacity : 4096;
+    while (capacity < r->n + more) capacity *= 2;
+    {key_type} *key = ({key_type} *)realloc(r->key, (size_t)capacity * sizeof({key_type}));
+    if (!key) return 0;
+    r->key = key;
+    double *v = (double *)realloc(r->v, (size_t)capacity * sizeof(double));
+    if (!v) return 0;
+    r->v = v;
+    r->capacity = capacity;
+  }}
+  if (r->groups == r->group_capacity) {{
+    const int64_t capacity = r->group_capacity ? 2 * r->group_capacity : 1024;
+    int64_t *outer = (int64_t *)realloc(r->outer, (size_t)capacity * sizeof(int64_t));
+    if (!outer) return 0;
+    r->outer = outer;
+    int64_t *end = (int64_t *)realloc(r->end, (size_t)capacity * sizeof(int64_t));
+    if (!end) return 0;
+    r->end = end;
+    r->group_capacity = capacity;
+  }}
+  return 1;
+}}
+
+static void spf_rows_release(spf_rows *r) {{
+  free(r->key); free(r->v); free(r->outer); free(r->end);
+  r->key = 0; r->v = 0; r->outer = 0; r->end = 0;
+}}
+
+static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {{
+  const int64_t count = w->count;
+  if (count == 0) return;
+  spf_workspace_order(w);
+  const int room = !r->failed && spf_rows_reserve(r, count);
+  if (!room) r->failed = 1;
+  int64_t n = r->n;
+  {key_type} *restrict key = r->key;
+  double *restrict v = r->v;
+  for (int64_t t = 0; t < count; t++) {{
+    const int64_t c = w->touched[{"t" if forward else "count - 1 - t"}];
+    const double value = w->acc[c];
+    w->acc[c] = 0.0;
+    if (!room || (w->drop_zeros && value == 0.0)) continue;
+    key[n] = ({key_type})c; v[n++] = value;  /* c < the workspace's extent, the key's range */
+  }}
+  if (room && n > r->n) {{
+    const int64_t outer = w->prefix[0];
+    if (r->groups && outer <= r->outer[r->groups - 1]) r->ordered = 0;
+    r->outer[r->groups] = outer;
+    r->end[r->groups++] = n;
+    r->n = n;
+  }}
+  w->count = 0; w->group++; w->low = w->extent; w->high = -1;
+}}
+
+{_workspace_add("spf_workspace_add_rows", "spf_rows", "spf_workspace_flush_rows", 2, position)}
+
+static int spf_rows_init(spf_rows *r, int threads) {{
+  for (int t = 0; t < threads; t++) {{ memset(&r[t], 0, sizeof(spf_rows)); r[t].ordered = 1; }}
+  return 1;
+}}
+
+/* the threads' rows (released here) to the builder: see rows_source */
+static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const spf_workspace *w,
+                                int64_t *report, int drop_zeros, int *status) {{
+  int64_t n = 0, groups = 0, last = 0;
+  int ordered = 1, seen = 0;
+  void *handle = 0;
+  for (int t = 0; t < threads; t++) {{
+    if (rows[t].failed) {{ *status = {out_of_memory}; goto done; }}
+    n += rows[t].n; groups += rows[t].groups;
+    if (!rows[t].groups) continue;
+    if (!rows[t].ordered || (seen && rows[t].outer[0] <= last)) ordered = 0;
+    last = rows[t].outer[rows[t].groups - 1]; seen = 1;
+  }}
+  {key_type} *key = rows[0].key;
+  int64_t *outer = rows[0].outer, *end = rows[0].end;
+  double *v = rows[0].v;
+  if (threads > 1) {{
+    key = ({key_type} *)malloc((size_t)(n > 0 ? n : 1) * sizeof({key_type}));
+    v = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    outer = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
+    end = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
+    if (!key || !v || !outer || !end) {{ free(key); free(v); free(outer); free(end); *status = {out_of_memory}; goto done; }}
+    for (int64_t t = 0, at = 0, g = 0; t < threads; t++) {{
+      memcpy(key + at, rows[t].key, (size_t)rows[t].n * sizeof({key_type}));
+      memcpy(v + at, rows[t].v, (size_t)rows[t].n * sizeof(double));
+      for (int64_t k = 0; k < rows[t].groups; k++, g++) {{ outer[g] = rows[t].outer[k]; end[g] = rows[t].end[k] + at; }}
+      at += rows[t].n;
+    }}
+  }} else {{
+    rows[0].key = 0; rows[0].v = 0; rows[0].outer = 0; rows[0].end = 0;
+  }}
+  if (ordered) {{
+    handle = {prefix}_adopt_rows(T, n, key, v, groups, outer, end, report);
+  }} else {{  /* the entries' coordinates in full, and the builder orders them */
+    int64_t *expanded = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    int64_t *wide = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    if (expanded && wide)
+      for (int64_t g = 0, e = 0; g < groups; g++)
+        for (; e < end[g]; e++) {{ expanded[e] = outer[g]; wide[e] = key[e]; }}
+    free(outer); free(end); free(key);
+    if (!expanded || !wide) {{ free(expanded); free(wide); free(v); *status = {out_of_memory}; goto done; }}
+    const int64_t *x[2];
+    x[{position}] = wide; x[{other}] = expanded;
+    handle = {prefix}_begin(T, n, x, spf_unit_strides, v, report, 1, drop_zeros);
+  }}
+  *status = handle ? 0 : report[{first_bad}] >= 0 ? {unstorable} : {out_of_memory};
+  report[{statistics}] = ordered ? groups : 0;
+  report[{statistics} + 1] = ordered ? 0 : groups;
+  for (int t = 0; t < threads; t++) {{
+    report[{statistics} + 2] += w[t].run_merges;
+    report[{statistics} + 3] += w[t].dense_scans;
+    report[{statistics} + 4] += w[t].radix_sorts;
+    report[{statistics} + 5] += w[t].comparison_sorts;
+  }}
+done:
+  for (int t = 0; t < threads; t++) spf_rows_release(&rows[t]);
+  return handle;
 }}
 """

@@ -17,9 +17,10 @@ from spf.packing import Tensor, _validate, pack
 
 from .build import build_shared_library, load_function
 from .auto import SiteModel, site_cost
-from spf.assemble import Builder, failure, finish
+from spf.assemble import Builder, failure, finish, take
 
 from .emit_assembly import report_length
+from .emit_stream import ROW_STRATEGIES, kernel_report_length
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource
 from .find import FindRefused, FindReport
 from .loops import render
@@ -50,6 +51,8 @@ class Kernel:
     assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
     assembly_prefix: str | None = None
     workspace: object = None  # codegen.assembly.Workspace of the assembled output, if any
+    # how often each run-time strategy of the assembly ran, over this kernel's calls so far
+    assembly_statistics: dict = field(default_factory=dict)
     _functions: list = field(default_factory=list, repr=False)
     _builder: object = field(default=None, repr=False)
 
@@ -69,9 +72,12 @@ class Kernel:
                 argument_types += [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
                 layout = self.tensors[self.output][0]
                 struct = ctypes.POINTER(ctypes_struct(layout))
+                take = (load_function(path, f"{self.assembly_prefix}_take", [ctypes.c_void_p, struct])
+                        if self.workspace is not None and self.workspace.direct is not None else None)
                 self._builder = Builder(self.assembly, None,
                                         load_function(path, f"{self.assembly_prefix}_fill", [ctypes.c_void_p, struct]),
-                                        load_function(path, f"{self.assembly_prefix}_free", [ctypes.c_void_p], None))
+                                        load_function(path, f"{self.assembly_prefix}_free", [ctypes.c_void_p], None),
+                                        take)
             self._functions = [load_function(path, k.function, argument_types) for k in self.kernels]
         return self
 
@@ -130,7 +136,8 @@ class Kernel:
             parts.append(str(space))
             parts.append(f"  order: {', '.join(scanned.order)}")
             parts.append("loop nest:")
-            parts.append("  " + render(scanned.nodes, "  ").lstrip())
+            parts.append("  " + render(scanned.nodes, "  ").lstrip() if scanned.nodes else
+                         "  (fused: runs inside the first statement's loop, iteration by iteration)")
         if self.assembly is not None:
             layout = self.tensors[self.output][0]
             parts.append(f"assembly of {self.output} ({layout.spec}):")
@@ -143,6 +150,9 @@ class Kernel:
                          "else a counting sort on the first key and merge sorts of the groups out of order), sums "
                          "equal entries and counts each level's positions; fill writes the arrays the counts size")
             parts.extend("  " + line for line in self.assembly.describe())
+            if self.assembly_statistics:
+                counts = ", ".join(f"{strategy} {count}" for strategy, count in self.assembly_statistics.items())
+                parts.append(f"  run-time choices over the calls so far: {counts}")
         if self.dependences:
             parts.append("parallel:")
             parts.extend("  " + d for d in self.dependences)
@@ -195,7 +205,8 @@ class Kernel:
                 struct = ctypes_struct(layout)()
                 for field_, value in layout.compute_scalars(shape).items():
                     setattr(struct, field_, int(value))
-                assembly = Assembly(layout, self._builder, struct, shape, name)
+                assembly = Assembly(layout, self._builder, struct, shape, name,
+                                    kernel_report_length(self.assembly, self.workspace), self.assembly_statistics)
                 alive = []
             elif is_output:
                 fields, result = self._allocate_output(name, layout, mapping, inputs, extents)
@@ -315,16 +326,25 @@ class Assembly:
     struct: object
     shape: tuple
     name: str
+    report_length: int
+    statistics: dict  # strategy -> how often it ran, added to after each call
 
     def run(self, function, structs: list, check) -> Tensor:
         plan = self.builder.plan
-        report = np.zeros(report_length(plan), dtype=np.int64)
+        report = np.zeros(self.report_length, dtype=np.int64)
         handle = ctypes.c_void_p()
         status = function(*structs, report.ctypes.data, ctypes.byref(handle))
+        base = report_length(plan)
+        if status == 0 and self.report_length > base:
+            for strategy, count in zip(ROW_STRATEGIES, report[base:]):
+                self.statistics[strategy] = self.statistics.get(strategy, 0) + int(count)
         if status == UNSTORABLE:
             raise failure(self.layout, plan, report, self.name, 0)
         if status != 0:
             if handle.value:
                 self.builder.free(handle)
             check(status)
+        taken = take(self.layout, self.builder, handle, self.struct, self.shape, self.name)
+        if taken is not None:
+            return taken
         return finish(self.layout, self.builder, handle, report, self.struct, self.shape, self.name)

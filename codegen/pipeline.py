@@ -1,7 +1,8 @@
 """``spf.compile`` as a chain of passes, each a function from one stage to the next.
 
     options ─▶ iteration space (tiled by the recipe) ─▶ scan with find synthesis
-      ─▶ variants (one per combination of proven finds) ─▶ parallel loops ─▶ tile guards
+      ─▶ variants (one per combination of proven finds) ─▶ parallel loops
+      ─▶ a sum's nests fused (assembled outputs) ─▶ tile guards
       ─▶ dead assignments removed ─▶ C ─▶ Kernel
 
 A :class:`Compilation` holds what the passes have made so far; each pass returns a new
@@ -27,14 +28,16 @@ from .auto import SiteModel, variants
 from .assembly import AssemblyRefused, choose_workspace, plan_assembly, shape_scalars
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
-from .emit_c import AssembledOutput, array_ranges, kernel_function, kernel_names, library_source
-from .emit_stream import stream_source, workspace_source
+from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, kernel_function, kernel_names,
+                     library_source)
+from .emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
+from .fusion import fuse_statement_nests
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
 from .kernel import Kernel
 from .loops import remove_dead_assignments
 from .parallel import mark_parallel_loops
 from .scan import ScanError, scan
-from .structs import parameter_order
+from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
 
 
@@ -198,6 +201,18 @@ def parallelize(compilation: Compilation) -> Compilation:
     return dataclasses.replace(compilation, dependences=tested)
 
 
+def fuse_nests(compilation: Compilation) -> Compilation:
+    """One loop for a sum's statements into an assembled output (codegen.fusion), so its
+    rows arrive once each, the union of the terms co-iterated row by row."""
+    if compilation.assembly is None or len(compilation.statements) < 2:
+        return compilation
+    indices = tuple(compilation.space.expression.output.indices)
+    groups = [fuse_statement_nests(group, indices) for group in compilation.variant_scans]
+    if any(group is None for group in groups):
+        return compilation
+    return dataclasses.replace(compilation, variant_scans=groups)
+
+
 def guard_tiles(compilation: Compilation) -> Compilation:
     """Fig. 8's tile guards around linear finds over tiled, monotone arrays."""
     recipe = compilation.options.recipe
@@ -231,14 +246,21 @@ def emit(compilation: Compilation) -> Compilation:
         prefix = assembly_prefix(digest)
         output = compilation.space.expression.output
         extents = tuple(compilation.statements[0].extents[index] for index in output.indices)
-        workspace = choose_workspace(plan, compilation.statements, compilation.variant_scans[0][0].order)
+        workspace = choose_workspace(plan, compilation.statements,
+                                     [scanned.order for scanned in compilation.variant_scans[0]])
         order = len(plan.coordinates)
-        assembly = AssembledOutput(prefix, len(plan.compressed) + FIRST_BAD, not compilation.options.keep_zeros,
-                                   report_length(plan), tuple(shape_scalars(plan.layout, output.tensor, extents)),
+        first_bad = len(plan.compressed) + FIRST_BAD
+        assembly = AssembledOutput(prefix, first_bad, not compilation.options.keep_zeros,
+                                   kernel_report_length(plan, workspace),
+                                   tuple(shape_scalars(plan.layout, output.tensor, extents)),
                                    workspace, extents[workspace.position] if workspace else None, order)
         support = stream_source(order) + assembly_source(plan, prefix, standalone=False)
         if workspace is not None:
             support += workspace_source(order, workspace.position, workspace.order)
+        if assembly.rows:
+            key_type = plan.layout.field(plan.levels[-1].keys[0].array).c_type
+            support += rows_source(workspace.position, workspace.order, prefix, f"struct {struct_name(plan.layout)}",
+                                   key_type, first_bad, report_length(plan), OUT_OF_MEMORY, UNSTORABLE)
         prototypes = assembly_prototypes(plan, prefix)
     kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if several else ""), group,
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,
@@ -248,7 +270,8 @@ def emit(compilation: Compilation) -> Compilation:
     return dataclasses.replace(compilation, kernels=kernels, source=source, header=header, workspace=workspace)
 
 
-PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, guard_tiles, remove_dead_code, emit)
+PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
+          guard_tiles, remove_dead_code, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:

@@ -53,7 +53,7 @@ def load_layout(spec: str | os.PathLike, **parameters: int) -> Layout | LayoutFa
         checked = {name: check_parameter_value(name, value) for name, value in bindings.items()}
     except LayoutSpecError as error:
         raise LayoutSpecError(f"layout {spec}: {error}") from None
-    resolved = path.resolve()
+    resolved = _resolved(path)
     try:
         modification_time = resolved.stat().st_mtime_ns
     except OSError as error:
@@ -62,6 +62,13 @@ def load_layout(spec: str | os.PathLike, **parameters: int) -> Layout | LayoutFa
     if isinstance(loaded, LayoutFamily) and checked:
         loaded.layouts()  # every member must accept the parameters
     return loaded
+
+
+@functools.lru_cache(maxsize=512)
+def _resolved(path: Path) -> Path:
+    """``path.resolve()``, remembered: a realpath walk per call was most of the cost of
+    loading an already loaded layout."""
+    return path.resolve()
 
 
 def parse_layout_text(text: str, path: str = "<string>",

@@ -36,6 +36,7 @@ class Builder:
     begin: object
     fill: object
     free: object
+    take: object = None  # a kernel's NAME_take, when its workspace hands rows over (DirectRows)
 
     @property
     def compressed(self) -> list:
@@ -165,12 +166,69 @@ def finish(layout, build: Builder, handle, report: np.ndarray, struct, shape: tu
     return Tensor._from_checked(layout, shape, fields, name)
 
 
+def take(layout, build: Builder, handle, struct, shape: tuple[int, ...], name: str):
+    """After ``begin``, the Tensor over the handle's own arrays when ``NAME_take`` can give
+    them (rows handed over as they stand: no copy, no second allocation), else None (the
+    handle is untouched; :func:`finish` fills arrays allocated here instead)."""
+    from spf.packing import Tensor
+
+    if build.take is None or build.take(handle, ctypes.byref(struct)) != 0:
+        return None
+    scalars, arrays = _struct_fields(layout, type(struct))
+    fields: dict[str, object] = {field: getattr(struct, field) for field in scalars}
+    owner = _Malloced([ctypes.c_void_p.from_buffer(struct, offset).value for _, offset, _, _ in arrays])
+    for (field, _, dimensions, dtype), address in zip(arrays, owner.addresses):
+        length = prod(int(d.evaluate(fields)) for d in dimensions)
+        if not address or not length:
+            fields[field] = np.empty(0, dtype=dtype)
+            continue
+        memory = (ctypes.c_char * (length * dtype.itemsize)).from_address(address)
+        memory.owner = owner  # the arrays' memory goes when the last of them does
+        fields[field] = np.frombuffer(memory, dtype=dtype)
+    return Tensor._from_checked(layout, shape, fields, name)
+
+
+_layout_fields: dict[tuple, tuple] = {}
+
+
+def _struct_fields(layout, struct_type) -> tuple:
+    """(scalar names, [(array name, offset in the struct, dimensions, dtype)]), per layout."""
+    key = (id(layout), struct_type)
+    if key not in _layout_fields:
+        scalars = tuple(f.name for f in layout.fields if f.is_scalar)
+        arrays = tuple((f.name, getattr(struct_type, f.name).offset, f.dimensions, np.dtype(f.numpy_dtype))
+                       for f in layout.fields if not f.is_scalar)
+        _layout_fields[key] = (layout, scalars, arrays)  # the layout kept alive: its id stays its own
+    return _layout_fields[key][1:]
+
+
+class _Malloced:
+    """Arrays a kernel allocated with ``malloc`` and handed to numpy arrays: freed with
+    ``free`` when the last of those arrays goes."""
+
+    __slots__ = ("addresses",)
+    _free = None
+
+    def __init__(self, addresses: list[int | None]):
+        self.addresses = addresses
+
+    def __del__(self) -> None:
+        if _Malloced._free is None:
+            _Malloced._free = ctypes.CDLL(None).free
+            _Malloced._free.argtypes = [ctypes.c_void_p]
+            _Malloced._free.restype = None
+        for address in self.addresses:
+            if address:
+                _Malloced._free(address)
+
+
 def _allocate(layout, build: Builder, nodes: np.ndarray, scalars: dict, name: str) -> dict:
-    """Every field: the counts from the node counts, then the arrays they size."""
+    """Every field: the counts from the node counts, then the arrays they size (the index
+    arrays fill writes whole are left unzeroed)."""
     for count, (slot, offset) in build.plan.counts.items():
         scalars[count] = int(nodes[slot]) - offset
     fields: dict[str, object] = {}
-    keys = {key.array for level in build.compressed for key in level.keys}
+    keys = {key.array for level in build.plan.compressed for key in level.keys}  # fill writes them whole
     for field in layout.fields:
         if field.is_scalar:
             value = int(scalars[field.name])
@@ -181,6 +239,9 @@ def _allocate(layout, build: Builder, nodes: np.ndarray, scalars: dict, name: st
             fields[field.name] = value
             continue
         shape = tuple(int(d.evaluate(scalars)) for d in field.dimensions)
+        if 0 <= min(shape, default=0) and prod(shape) * field.numpy_dtype.itemsize <= _SMALL:
+            fields[field.name] = (np.empty if field.name in keys else np.zeros)(shape, dtype=field.numpy_dtype)
+            continue
         what = f"tensor {name}: array {field.name} of {layout.spec} ({field})"
         if field.name in keys and prod(shape):
             require(shape, field.numpy_dtype, what)
@@ -188,6 +249,9 @@ def _allocate(layout, build: Builder, nodes: np.ndarray, scalars: dict, name: st
         else:
             fields[field.name] = allocate(shape, field.numpy_dtype, what)
     return fields
+
+
+_SMALL = 1 << 24  # bytes: an array below this needs no look at the machine's memory first
 
 
 # ----------------------------------------------------------------------------- conversion

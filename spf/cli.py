@@ -134,14 +134,15 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
 
 def _assembly_lines(kernel: Kernel, name: str) -> list[str]:
     """The header's account of an assembled output: the calls in order, the arrays to allocate."""
-    from spf.codegen.emit_assembly import report_length
+    from spf.codegen.emit_stream import kernel_report_length
     out = kernel.output
     layout = kernel.tensors[out][0]
     counts = ", ".join(sorted(kernel.assembly.counts)) or "no count"
+    length = kernel_report_length(kernel.assembly, kernel.workspace)
     arrays = ", ".join(f"{f.name}[{']['.join(str(d) for d in f.dimensions)}]" for f in layout.arrays)
     return [f"{out} ({layout.spec}) is assembled: its pattern is what the kernel computes.",
             f"  1. {name}(..., &{out}, report, &handle) computes; it sets {out}'s scalars (the shape",
-            f"     and {counts}) and keeps the entries in handle. report: NULL, or {report_length(kernel.assembly)}",
+            f"     and {counts}) and keeps the entries in handle. report: NULL, or {length}",
             "     int64_t that name the entry the layout cannot hold when it returns 3.",
             f"  2. The caller allocates {out}'s arrays: {arrays}.",
             f"  3. {name}_fill(handle, &{out}) writes them (returns 0) and frees handle;",

@@ -10,6 +10,7 @@ its shape and its size.
 
 from __future__ import annotations
 
+import functools
 import os
 from math import prod
 from typing import Sequence
@@ -19,6 +20,7 @@ import numpy as np
 from spf.errors import OutOfMemoryError, SpfError
 
 
+@functools.lru_cache(maxsize=1)
 def physical_memory() -> int | None:
     """Bytes of physical memory, or None when the system does not say."""
     try:

@@ -289,10 +289,11 @@ def test_explain_shows_the_assembly():
 
 def test_spgemm_goes_through_a_workspace_and_sums_through_the_stream():
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
-    assert "strategy: workspace over j" in k.explain() and "spf_workspace_add_2" in k.c_source
-    total = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    assert "strategy: workspace over j" in k.explain() and "spf_workspace_add_rows(" in k.c_source
+    total = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSC", "C": "CSR"})  # B: j first
     assert "strategy: the loop nests append each entry" in total.explain()
     assert "spf_workspace_add" not in total.c_source
+    assert_entries(total(A=A2, B=sp.csr_matrix(A2 * 2 + sp.eye(40, 30))), expected(A2 * 3 + sp.eye(40, 30)))
     # j bound before i: no workspace, the stream and the builder's sort
     column_first = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSC", "B": "CSC", "C": "CSR"})
     assert "spf_workspace_add" not in column_first.c_source
@@ -307,6 +308,14 @@ def test_workspace_groups_that_repeat_or_arrive_out_of_order_are_merged_by_the_b
     b = random(20, 30, 0.3, 14)
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": left, "B": "CSR", "C": "CSR"})
     assert_entries(k(A=a, B=b), expected(a @ b))
+    assert k.assembly_statistics["groups through the builder"] == 0  # packed: rows in order
+    if left == "COO_UNSORTED":  # rows shuffled: they repeat and come back
+        coo = a.tocoo()
+        order = np.random.default_rng(0).permutation(coo.nnz)
+        shuffled = spf.Tensor(left, a.shape, {"numRows": 25, "numCols": 20, "nnz": coo.nnz, "row": coo.row[order],
+                                              "col": coo.col[order], "val": coo.data[order]})
+        assert_entries(k(A=shuffled, B=b), expected(a @ b))
+        assert k.assembly_statistics["groups through the builder"] > 0
     cancel = sp.vstack([a, -a]).tocsr()  # C's lower half is minus its upper half
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": left, "B": "CSR", "C": "DCSR"})
     assert_entries(k(A=cancel, B=b), expected(cancel @ b))
@@ -334,6 +343,9 @@ def test_parallel_assembled_outputs_on_two_threads(openmp_threads, output):
     padded = spf.load_layout(output).padded
     for _ in range(5):
         assert_entries(k(A=a, B=b), expected(a @ b), padded=padded)
+    if output == "CSR":  # each thread's rows follow the previous thread's: handed over as they stand
+        assert k.assembly_statistics["groups handed over as the arrays"] > 0
+        assert k.assembly_statistics["groups through the builder"] == 0
     total = spf.compile("C(i,j) = A(i,j) - B(i,j)", {"A": "CSR", "B": "COO_UNSORTED", "C": output},
                         parallel=True)
     c = random(400, 300, 0.05, 17)
@@ -353,7 +365,8 @@ def test_parallel_recipe_on_an_assembled_output(openmp_threads):
 
 def test_a_wide_sparse_row_is_radix_sorted_and_a_short_one_compared():
     """Rows of C with >= 96 entries spread wider than 8x their count take the radix sort,
-    shorter ones the comparison sort, dense ones the accumulator scan."""
+    shorter ones the comparison sort, dense ones the accumulator scan, rows touched in
+    order (or as two ascending runs, a sum's) a merge."""
     rng = np.random.default_rng(20)
     ones = sp.csr_matrix(np.ones((2, 60)))
     spread = sp.random(60, 200_000, density=5 / 200_000, format="csr", random_state=rng)
@@ -363,3 +376,76 @@ def test_a_wide_sparse_row_is_radix_sorted_and_a_short_one_compared():
     assert_entries(C, expected(ones @ spread))
     few = sp.random(60, 200_000, density=1 / 200_000, format="csr", random_state=rng)
     assert_entries(k(A=ones, B=few), expected(ones @ few))
+    k(A=ones, B=sp.csr_matrix(np.ones((60, 10))))
+    backwards = k(A=sp.csr_matrix(np.ones((2, 40))), B=sp.csr_matrix(np.eye(40)[::-1]))
+    assert list(backwards.fields["colIdx"][:40]) == list(range(40))
+    two_runs = sp.csr_matrix(np.array([[1.0, 1.0]]))
+    B2 = sp.csr_matrix(([1.0] * 6, ([0, 0, 0, 1, 1, 1], [1, 5, 9, 0, 5, 7])), shape=(2, 10))
+    assert list(k(A=two_runs, B=B2).fields["colIdx"]) == [0, 1, 5, 7, 9]
+    counts = k.assembly_statistics
+    assert counts["groups radix-sorted"] == 2 and counts["groups sorted by comparisons"] == 2
+    assert counts["groups read in order from the accumulator"] == 2
+    assert counts["groups already in order or merged from two sorted runs"] == 3
+    assert "run-time choices over the calls so far: groups handed over as the arrays 9" in k.explain()
+
+
+@pytest.mark.parametrize("output", ["CSR", "CSC", "CSR_UNSORTED"])
+def test_rows_in_storage_order_are_handed_over_as_the_layouts_arrays(output):
+    """A workspace whose groups are a compressed level's segments (CSR's rows, CSC's
+    columns) under a loop order that visits them increasing: no builder pass at all."""
+    inputs = "CSC" if output == "CSC" else "CSR"  # the loop order binds C's outer coordinate first
+    order = ["pBj", "j", "pBi", "k", "pAj", "pAi", "i"] if output == "CSC" else None
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": inputs, "B": inputs, "C": output}, order=order)
+    assert "then the groups straight into" in k.explain()
+    a, b = random(60, 45, 0.1, 31), random(45, 50, 0.1, 32)
+    a = sp.vstack([a[:3], sp.csr_matrix((1, 45)), a[4:]]).tocsr()  # row 3 empty
+    C = k(A=a, B=b)
+    assert_entries(C, expected(a @ b))
+    validate(C.layout, dict(C.fields), "C", C.shape)
+    assert k.assembly_statistics["groups through the builder"] == 0
+    assert k.assembly_statistics["groups handed over as the arrays"] == (a @ b).tocsr().getnnz(
+        axis=0 if output == "CSC" else 1).astype(bool).sum()
+    if output == "CSR_UNSORTED":
+        assert "in the order first touched" in k.explain()
+        assert sum(v for s, v in k.assembly_statistics.items() if "sort" in s or "read in order" in s) == 0
+    empty = k(A=sp.csr_matrix((60, 45)), B=b)
+    assert empty.fields["nnz"] == 0 and not np.any(empty.fields["rowPtr" if output != "CSC" else "colPtr"])
+
+
+@pytest.mark.parametrize("expression, terms", [
+    ("C(i,j) = A(i,j) + B(i,j)", lambda a, b, d: a + b),
+    ("C(i,j) = A(i,j) - B(i,j)", lambda a, b, d: a - b),
+    ("C(i,j) = A(i,j) + B(i,j) + D(i,j)", lambda a, b, d: a + b + d),
+    ("C(i,j) = 2 * A(i,j) - D(i,j)", lambda a, b, d: 2 * a - d),
+])
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_sums_nests_are_fused_so_each_row_arrives_once(openmp_threads, expression, terms, parallel):
+    """codegen.fusion: the statements' loops over the rows become one, the workspace sees
+    each row of C whole, and the rows are handed over without the builder."""
+    a, b, d = random(500, 300, 0.03, 41), random(500, 300, 0.03, 42), random(500, 300, 0.03, 43)
+    b = sp.csr_matrix(b + a.multiply(sp.random(500, 300, density=0.5, random_state=44).astype(bool)) * -1.0)
+    layouts = {name: "CSR" for name in "ABCD"}
+    k = spf.compile(expression, {n: l for n, l in layouts.items() if f"{n}(" in expression}, parallel=parallel)
+    assert "(fused: runs inside the first statement's loop" in k.explain()
+    for _ in range(3 if parallel else 1):
+        assert_entries(k(**{n: m for n, m in zip("ABD", (a, b, d)) if f"{n}(" in expression}), expected(terms(a, b, d)))
+    assert k.assembly_statistics["groups through the builder"] == 0
+    assert k.assembly_statistics["groups handed over as the arrays"] > 0
+
+
+def test_a_product_plus_a_matrix_fuses_and_nests_with_finds_do_not():
+    a, b, d = random(60, 40, 0.1, 45), random(40, 50, 0.1, 46), random(60, 50, 0.1, 47)
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j) + D(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR", "D": "CSR"})
+    assert "(fused: runs inside" in k.explain()
+    assert_entries(k(A=a, B=b, D=d), expected(a @ b + d))
+    assert k.assembly_statistics["groups through the builder"] == 0
+    # an element-wise product searches B's row for A's columns: a find, so no fusion
+    product = spf.compile("C(i,j) = A(i,j) * B(i,j) + D(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR", "D": "CSR"})
+    assert "(fused" not in product.explain()
+    assert_entries(product(A=a @ b, B=d, D=d), expected((a @ b).multiply(d) + d))
+
+
+def test_a_layout_of_another_shape_keeps_the_builder():
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "DCSR"})
+    assert "strategy: workspace over j" in k.explain() and "then the groups straight into" not in k.explain()
+    assert "spf_rows" not in k.c_source
