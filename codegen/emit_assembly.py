@@ -160,6 +160,7 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
     rows = direct_rows(plan)
     if rows is not None:
         lines.extend(_adopt_rows(plan, prefix, struct, rows, load))
+        lines.extend(_bucket_rows(plan, prefix, struct, rows, load))
 
     # ---- begin
     report_base = len(compressed)
@@ -199,6 +200,8 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
         sign = "-" if keys[k].sign < 0 else ""
         emit(f"    h->key[{k}][e] = {sign}({keys[k].expression});")
     emit("  }")
+    if rows is not None:
+        emit(f"  if ({prefix}_bucket(h, T, report, drop_zeros)) return h;")
     # storage order
     emit("  int sorted = 1;")
     emit(f"  for (int64_t t = 1; t < n && sorted; t++) sorted = {prefix}_compare(h, t - 1, t, 0) <= 0;")
@@ -367,6 +370,130 @@ def _adopt_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> lis
         out.append(f"  T->{count} = report[{slot}] - {offset};")
     out += ["  return h;", "}", ""]
     return out
+
+
+def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> list[str]:
+    """``NAME_bucket``: checked entries into rows by one stable counting sort on the outer
+    coordinate (CSR from COO, CSC from a row-major stream: a conversion's usual case);
+    a segment whose keys do not come out strictly increasing is sorted (with its
+    values) and its equal keys summed (counted in the report as duplicates; sums of zero
+    dropped with ``drop_zeros``), so the segments are in storage order with distinct
+    keys; then the handle holds the rows as :func:`_adopt_rows` makes them.  Returns 0
+    (nothing changed) when the outer extent is far larger than the entries (the general
+    path's merge sort is cheaper) or memory runs out."""
+    layout = plan.layout
+    naming = {f.name: scalar_name(f.name) for f in layout.scalars}
+    position = {c: k for k, c in enumerate(plan.coordinates)}
+    o, i = position[rows.outer], position[rows.inner]
+    d = len(plan.coordinates)
+    base = len(plan.compressed)
+    extent = f"({arith_c(rename(layout.field(rows.pointer).dimensions[0], naming))}) - 1"
+    key_type = _row_key_type(plan)
+    return [
+        f"/* stable sort of the pairs (k[a], v[a]) by k: equal keys keep their order, so sums of",
+        "   duplicates add in the entries' order (as scipy and the general path do) */",
+        f"static void {prefix}_sort_pairs({key_type} *k, double *v, int64_t n, {key_type} *sk, double *sv) {{",
+        "  if (n <= 32) {",
+        "    for (int64_t a = 1; a < n; a++) {",
+        f"      const {key_type} t = k[a]; const double u = v[a];",
+        "      int64_t b = a;",
+        "      while (b > 0 && k[b - 1] > t) { k[b] = k[b - 1]; v[b] = v[b - 1]; b--; }",
+        "      k[b] = t; v[b] = u;",
+        "    }",
+        "    return;",
+        "  }",
+        "  const int64_t half = n / 2;",
+        f"  {prefix}_sort_pairs(k, v, half, sk, sv);",
+        f"  {prefix}_sort_pairs(k + half, v + half, n - half, sk, sv);",
+        "  if (k[half - 1] <= k[half]) return;",
+        "  int64_t a = 0, b = half, m = 0;",
+        "  while (a < half && b < n) { if (k[b] < k[a]) { sk[m] = k[b]; sv[m++] = v[b++]; } "
+        "else { sk[m] = k[a]; sv[m++] = v[a++]; } }",
+        "  while (a < half) { sk[m] = k[a]; sv[m++] = v[a++]; }",
+        "  while (b < n) { sk[m] = k[b]; sv[m++] = v[b++]; }",
+        f"  memcpy(k, sk, (size_t)n * sizeof({key_type})); memcpy(v, sv, (size_t)n * sizeof(double));",
+        "}",
+        "",
+        f"static int {prefix}_bucket({prefix}_handle *h, {struct} *T, int64_t *report, int drop_zeros) {{",
+        "  const int64_t n = h->n;",
+        *load("  "),
+        f"  const int64_t extent = {extent};",
+        "  if (extent < 0 || extent > 4 * n + (1 << 16)) return 0;",
+        f"  const int64_t *const xo = h->x[{o}], *const xi = h->x[{i}];",
+        f"  const int64_t so = h->stride[{o}], si = h->stride[{i}];",
+        "  int64_t *start = (int64_t *)calloc((size_t)extent + 2, sizeof(int64_t));",
+        "  if (!start) return 0;",
+        "  for (int64_t e = 0; e < n; e++) if (!drop_zeros || h->v[e] != 0.0) start[xo[e * so] + 1]++;",
+        "  int64_t groups = 0;",
+        "  for (int64_t r = 0; r < extent; r++) { groups += start[r + 1] > 0; start[r + 1] += start[r]; }",
+        "  const int64_t kept = start[extent];",
+        f"  {key_type} *keys = ({key_type} *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof({key_type}));",
+        "  double *values = (double *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof(double));",
+        "  int64_t *group_outer = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));",
+        "  int64_t *group_end = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));",
+        "  if (!keys || !values || !group_outer || !group_end) {",
+        "    free(start); free(keys); free(values); free(group_outer); free(group_end); return 0;",
+        "  }",
+        "  for (int64_t e = 0; e < n; e++) {",
+        "    if (drop_zeros && h->v[e] == 0.0) continue;",
+        "    const int64_t p = start[xo[e * so]]++;",
+        f"    keys[p] = ({key_type})xi[e * si]; values[p] = h->v[e];",
+        "  }",
+        "  /* start[r] is now the end of segment r: sort those out of order, then sum equal keys */",
+        "  int ordered = 1;",
+        f"  {key_type} *scratch_keys = 0;",
+        "  double *scratch_values = 0;",
+        "  for (int64_t r = 0, begin = 0; r < extent; begin = start[r], r++) {",
+        "    int64_t p = begin + 1;",
+        "    while (p < start[r] && keys[p - 1] < keys[p]) p++;",
+        "    if (p >= start[r]) continue;",
+        "    if (ordered) {  /* the first segment out of order: scratch for the merges */",
+        "      ordered = 0;",
+        f"      scratch_keys = ({key_type} *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof({key_type}));",
+        "      scratch_values = (double *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof(double));",
+        "      if (!scratch_keys || !scratch_values) {",
+        "        free(scratch_keys); free(scratch_values); free(start); free(keys); free(values);",
+        "        free(group_outer); free(group_end); return 0;",
+        "      }",
+        "    }",
+        f"    {prefix}_sort_pairs(keys + begin, values + begin, start[r] - begin, scratch_keys, scratch_values);",
+        "  }",
+        "  free(scratch_keys); free(scratch_values);",
+        "  int64_t w = 0, g = 0;",
+        "  for (int64_t r = 0, begin = 0; r < extent; begin = start[r], r++) {",
+        "    const int64_t first = w;",
+        "    if (ordered) {",
+        "      w = start[r];",
+        "    } else {",
+        "      for (int64_t p = begin; p < start[r]; p++) {",
+        "        if (w > first && keys[w - 1] == keys[p]) {",
+        f"          if (report[{base + DUPLICATES}]++ == 0) {{",
+        f"            report[{base + FIRST_DUPLICATE}] = 0;  /* the entry's number is not kept here */",
+        f"            report[{base + 4 + d + o}] = r; report[{base + 4 + d + i}] = keys[p];",
+        "          }",
+        "          values[w - 1] += values[p];",
+        "        } else {",
+        "          keys[w] = keys[p]; values[w++] = values[p];",
+        "        }",
+        "      }",
+        "      if (drop_zeros) {  /* a sum of zero is no entry */",
+        "        int64_t kept_here = first;",
+        "        for (int64_t p = first; p < w; p++)",
+        "          if (values[p] != 0.0) { keys[kept_here] = keys[p]; values[kept_here++] = values[p]; }",
+        "        w = kept_here;",
+        "      }",
+        "    }",
+        "    if (w > first) { group_outer[g] = r; group_end[g++] = w; }",
+        "  }",
+        "  free(start);",
+        "  h->groups = g; h->group_outer = group_outer; h->group_end = group_end;",
+        "  h->row_keys = keys; h->row_values = values; h->n = w;",
+        "  report[0] = w;",
+        *[f"  T->{count} = report[{slot}] - {offset};" for count, (slot, offset) in plan.counts.items()],
+        "  return 1;",
+        "}",
+        "",
+    ]
 
 
 def _row_key_type(plan: AssemblyPlan) -> str:

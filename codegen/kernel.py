@@ -19,6 +19,7 @@ from .build import build_shared_library, load_function
 from .auto import SiteModel, site_cost
 from spf.assemble import Builder, failure, finish, take
 
+from .assembly import direct_rows
 from .emit_assembly import report_length
 from .emit_stream import ROW_STRATEGIES, kernel_report_length
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource
@@ -73,7 +74,7 @@ class Kernel:
                 layout = self.tensors[self.output][0]
                 struct = ctypes.POINTER(ctypes_struct(layout))
                 take = (load_function(path, f"{self.assembly_prefix}_take", [ctypes.c_void_p, struct])
-                        if self.workspace is not None and self.workspace.direct is not None else None)
+                        if direct_rows(self.assembly) is not None else None)
                 self._builder = Builder(self.assembly, None,
                                         load_function(path, f"{self.assembly_prefix}_fill", [ctypes.c_void_p, struct]),
                                         load_function(path, f"{self.assembly_prefix}_free", [ctypes.c_void_p], None),

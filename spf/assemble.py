@@ -48,7 +48,7 @@ _builders: dict[tuple, Builder] = {}
 
 def builder(layout) -> Builder:
     """The compiled assembly of ``layout`` (cached per layout); AssemblyRefused when it has none."""
-    from spf.codegen.assembly import plan_assembly
+    from spf.codegen.assembly import direct_rows, plan_assembly
     from spf.codegen.build import build_shared_library, load_function
     from spf.codegen.emit_assembly import assembly_source
     from spf.codegen.structs import ctypes_struct, sanitize_identifier
@@ -66,7 +66,9 @@ def builder(layout) -> Builder:
                                ctypes.c_void_p, ctypes.c_int, ctypes.c_int], ctypes.c_void_p)
         fill = load_function(library, f"{prefix}_fill", [ctypes.c_void_p, struct])
         free = load_function(library, f"{prefix}_free", [ctypes.c_void_p], None)
-        _builders[key] = Builder(plan, begin, fill, free)
+        take = load_function(library, f"{prefix}_take", [ctypes.c_void_p, struct]) \
+            if direct_rows(plan) is not None else None
+        _builders[key] = Builder(plan, begin, fill, free, take)
     return _builders[key]
 
 
@@ -127,7 +129,11 @@ def assemble(layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: t
                          report.ctypes.data, 0, 0)
     if not handle:
         raise failure(layout, plan, report, name, n)
-    return finish(layout, build, handle, report, struct, tuple(shape), name, duplicates)
+    if duplicates == "refuse" and report[len(build.compressed) + DUPLICATES]:
+        return finish(layout, build, handle, report, struct, tuple(shape), name, duplicates)  # raises
+    taken = take(layout, build, handle, struct, tuple(shape), name)
+    return taken if taken is not None else finish(layout, build, handle, report, struct, tuple(shape), name,
+                                                  duplicates)
 
 
 def failure(layout, plan, report: np.ndarray, name: str, entries: int) -> SpfError:
@@ -184,7 +190,8 @@ def take(layout, build: Builder, handle, struct, shape: tuple[int, ...], name: s
             continue
         memory = (ctypes.c_char * (length * dtype.itemsize)).from_address(address)
         memory.owner = owner  # the arrays' memory goes when the last of them does
-        fields[field] = np.frombuffer(memory, dtype=dtype)
+        # through a read-only buffer: no view of the Tensor's arrays can be made writable
+        fields[field] = np.frombuffer(memoryview(memory).toreadonly(), dtype=dtype)
     return Tensor._from_checked(layout, shape, fields, name)
 
 

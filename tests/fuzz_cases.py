@@ -37,14 +37,15 @@ USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must trea
 VECTORS = ("Dense", "SV", "SV_DEC", "SV_UNSORTED")
 SPARSE_VECTORS = VECTORS[1:]
 SPARSE_MATRICES = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "LOWER_TRI", "DIA", "ELL",
-                   "WARP24", "CSR64")
+                   "WARP24", "CSR64", "CSR_UNSORTED")
 MATRICES = ("Dense",) + SPARSE_MATRICES
 TENSORS3 = ("CSF3", "CSF3_DENSE_LAST", "COO3", "COO3_UNSORTED", "Dense")
 TENSORS4 = ("CSF4", "COO4", "Dense")
 DENSE = ("Dense",)
 # outputs whose pattern the kernel computes (assembled): every matrix layout the assembly
 # builds, and ELL and WARP24 (padded fixed-width levels), which it must refuse with an SpfError
-MATRIX_OUTPUTS = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "DIA", "CSR64", "ELL", "WARP24")
+MATRIX_OUTPUTS = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "DIA", "CSR64", "ELL", "WARP24",
+                  "CSR_UNSORTED")
 LOWER_OUTPUTS = MATRIX_OUTPUTS + ("LOWER_TRI",)  # where inputs restricted to their lower triangles give one
 TENSOR3_OUTPUTS = ("CSF3", "COO3", "CSF3_DENSE_LAST", "COO3_UNSORTED")
 TENSOR4_OUTPUTS = ("CSF4", "COO4")
@@ -626,6 +627,12 @@ def pack_input(layout: str, array: np.ndarray, name: str, rng: np.random.Generat
         permutation = rng.permutation(len(fields["val"]))
         for array_name in UNSORTED[layout]:
             fields[array_name] = fields[array_name][permutation]
+        tensor = spf.pack(layout, fields, name=name)
+    if layout == "CSR_UNSORTED":  # each row's entries shuffled within the row
+        fields = dict(tensor.fields)
+        rows = np.repeat(np.arange(array.shape[0]), np.diff(fields["rowPtr"]))
+        permutation = np.lexsort((rng.random(len(rows)), rows))
+        fields["colIdx"], fields["data"] = fields["colIdx"][permutation], fields["data"][permutation]
         tensor = spf.pack(layout, fields, name=name)
     return tensor
 

@@ -21,7 +21,7 @@ from spf.codegen.assembly import plan_assembly
 from spf.packing import reference_pack, validate
 
 EXAMPLES = "examples/layouts"
-MATRIX_LAYOUTS = ["COO", "COO_UNSORTED", "CSR", "CSC", "DCSR", "DCSC", "DIA", "Dense2",
+MATRIX_LAYOUTS = ["COO", "COO_UNSORTED", "CSR", "CSR_UNSORTED", "CSC", "DCSR", "DCSC", "DIA", "Dense2",
                   "BCSR(R=2, C=2)", "BCSR(R=4, C=4)", "BCSR(R=3, C=1)"]
 VECTOR_LAYOUTS = ["SV", "SV_DEC", "SV_UNSORTED", "Dense1"]
 TENSOR3_LAYOUTS = ["CSF3", "CSF3_DENSE_LAST", "COO3", "Dense3"]
@@ -120,6 +120,27 @@ def test_orders_sorted_unsorted_and_beyond_a_counting_range():
     np.testing.assert_array_equal(got.fields["row"], coords[order, 0])
     np.testing.assert_array_equal(got.fields["col"], coords[order, 1])
     np.testing.assert_array_equal(got.fields["val"], np.arange(500.0)[order])
+
+
+@pytest.mark.parametrize("layout", ["CSR", "CSC", "CSR_UNSORTED"])
+def test_rows_come_from_one_counting_sort_and_become_the_arrays(layout):
+    """A layout of one dense and one compressed level: a counting sort on the outer
+    coordinate puts the entries in their segments, segments out of order are sorted and
+    their duplicates summed, and the kernel's arrays become the Tensor's (no copy).  A
+    dense level far longer than the entries takes the general path."""
+    rng = np.random.default_rng(12)
+    coords, values = _random_entries(rng, (200, 150), 4000)  # duplicates, rows in any order
+    got = assert_same_as_reference(layout, coords, values, (200, 150))
+    owner = got.fields["data"]
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    assert owner.base is not None and not isinstance(owner.base, np.ndarray)  # the kernel's malloc'd memory
+    zeros = assemble(_layout(layout), [np.array([1, 1, 0]), np.array([2, 2, 0])], np.array([1.0, -1.0, 0.0]),
+                     (3, 3), "T")
+    assert zeros.fields["nnz"] == 2 and list(zeros.fields["data"]) == [0.0, 0.0]  # packing keeps zeros
+    tall = (10**7, 5) if layout != "CSC" else (5, 10**7)
+    few = np.array([[4, 1], [2, 3], [4, 0]]) if layout != "CSC" else np.array([[1, 4], [3, 2], [0, 4]])
+    assert_same_as_reference(layout, few, np.array([1.0, 2.0, 3.0]), tall)
 
 
 def test_strided_coordinate_columns_are_read_in_place():

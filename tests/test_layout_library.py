@@ -26,8 +26,8 @@ from spf.layout_library import (Layout, LayoutFamily, LayoutSpecError, available
                                 load_layout, parse_layout_text)
 
 BUILTIN_NAMES = [
-    "BCSR", "COO", "COO3", "COO4", "COO_UNSORTED", "CSC", "CSF3", "CSF3_DENSE_LAST", "CSF4", "CSR", "DCSC",
-    "DCSR", "DIA", "Dense", "Dense1", "Dense2", "Dense3", "Dense4", "ELL", "LOWER_TRI", "SV",
+    "BCSR", "COO", "COO3", "COO4", "COO_UNSORTED", "CSC", "CSF3", "CSF3_DENSE_LAST", "CSF4", "CSR",
+    "CSR_UNSORTED", "DCSC", "DCSR", "DIA", "Dense", "Dense1", "Dense2", "Dense3", "Dense4", "ELL", "LOWER_TRI", "SV",
     "SV_DEC", "SV_UNSORTED", "WARP24",
 ]
 
