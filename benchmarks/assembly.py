@@ -1,20 +1,28 @@
 """Sparse outputs and packing: spf's assembled outputs against scipy.sparse and GraphBLAS.
 
 Run: python benchmarks/assembly.py [--wait-idle 600] [--matrices N] [--pack-nnz 20000000] [--quick]
-(results/assembly.txt: ``--wait-idle 600``; a few minutes, 6 GB of memory for the packing part)
+(results/assembly.txt: ``--wait-idle 600``; about 15 minutes, 6 GB of memory for the packing part)
 
 Parts, in one process:
 
 1. **SpGEMM** C = A·Aᵀ with A and Aᵀ in CSR (Aᵀ built once, outside the timing, for every
-   system), C in CSR with sorted columns: spf ``C(i,j) = A(i,k) * B(k,j)`` (Gustavson's
-   workspace, then the CSR builder), scipy's ``A @ At`` (columns unsorted), GraphBLAS
-   ``mxm`` (one thread), on the real square matrices with n <= 70k (the smallest N).
+   system) on the real square matrices with n <= 70k (all of them, or the N smallest;
+   those whose product has more than 20M entries are left out): spf
+   ``C(i,j) = A(i,k) * B(k,j)`` into CSR with sorted columns (Gustavson's workspace,
+   its rows handed over as the arrays), into CSR_UNSORTED (rows not sorted), and the
+   sorted kernel parallel at 2 threads; scipy's ``A @ At`` (1 thread, columns
+   unsorted) and GraphBLAS ``mxm`` (one thread).
 2. **A + B** in CSR, B being A with 40% of its entries removed and 5% new ones: spf
-   ``C(i,j) = A(i,j) + B(i,j)``, scipy ``A + B``, GraphBLAS ``ewise_add``.
-3. **CSR -> CSC**: ``spf.convert(A, "CSC")`` against scipy's ``tocsc()``.
+   ``C(i,j) = A(i,j) + B(i,j)`` (the two statements' nests fused, one workspace),
+   scipy ``A + B``, GraphBLAS ``ewise_add``.
+3. **CSR -> CSC**: ``spf.convert(A, "CSC")`` against scipy's ``tocsc()``, and the
+   transposition ``B(j,i) = A(i,j)`` into CSR against scipy's ``A.T.tocsr()``.
 4. **Packing** ``--pack-nnz`` uniformly random entries from COO into CSR and BCSR(4,4),
    and DIA of ca-GrQc: time and peak memory (each in its own process) against scipy's
    ``tocsr()``, ``tobsr((4, 4))`` and ``dia_matrix``.
+
+After each part, how often each run-time strategy of the assembly ran
+(``kernel.assembly_statistics``, summed over the calls of that part).
 
 Every spf result is checked against scipy's (pattern and values, rtol 1e-12) before
 timing.  Systems are timed in blocks of calls (GraphBLAS's wheel has its own OpenMP
@@ -39,14 +47,15 @@ import scipy.sparse as sparse
 
 import spf
 from common import geometric_mean, serial_graphblas
-from parallel import Load
+from parallel import TRIAD_SOURCE, Load, OpenMP
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 SPGEMM = "C(i,j) = A(i,k) * B(k,j)"
 
 
-def square_matrices(limit: int) -> list[tuple[str, sparse.csr_matrix]]:
-    """The real square matrices with n <= 70k, smallest first (by nonzeros)."""
+def square_matrices(limit: int | None) -> list[tuple[str, sparse.csr_matrix]]:
+    """The real square matrices with n <= 70k, smallest first (by nonzeros); with ``limit``
+    the first ``limit``.  A matrix whose A·Aᵀ would hold more than 20M entries is left out."""
     rows = []
     for line in (DATA / "MANIFEST.tsv").read_text().splitlines()[1:]:
         fields = line.split("\t")
@@ -55,8 +64,26 @@ def square_matrices(limit: int) -> list[tuple[str, sparse.csr_matrix]]:
         shape = fields[4].split("x")
         if shape[0] == shape[1] and int(shape[0]) <= 70_000:
             rows.append((int(fields[5]), Path(fields[0]).stem))
-    chosen = [name for _, name in sorted(rows)[:limit]]
-    return [(name, sparse.csr_matrix(scipy.io.mmread(DATA / "matrices" / f"{name}.mtx"))) for name in chosen]
+    chosen = []
+    for _, name in sorted(rows):
+        if limit is not None and len(chosen) == limit:
+            break
+        A = sparse.csr_matrix(scipy.io.mmread(DATA / "matrices" / f"{name}.mtx"))
+        if A.nnz and np.diff(A.indptr)[A.indices].astype(np.int64).sum() > 5 * 20_000_000 \
+                and (A @ A.T).nnz > 20_000_000:
+            print(f"  {name}: A*At holds more than 20M entries, left out")
+            continue
+        chosen.append((name, A))
+    return chosen
+
+
+def strategies(kernels) -> str:
+    """How often each run-time strategy ran, summed over ``kernels``."""
+    total: dict[str, int] = {}
+    for kernel in kernels:
+        for strategy, count in kernel.assembly_statistics.items():
+            total[strategy] = total.get(strategy, 0) + count
+    return "; ".join(f"{strategy}: {count}" for strategy, count in total.items() if count) or "none"
 
 
 def block_medians(systems: dict, budget: float, least: int = 5) -> dict[str, float]:
@@ -80,14 +107,32 @@ def block_medians(systems: dict, budget: float, least: int = 5) -> dict[str, flo
     return {name: statistics.median(values) for name, values in times.items()}
 
 
-def same(tensor: spf.Tensor, expected) -> None:
+def same_entries(tensor: spf.Tensor, expected) -> None:
+    """Pattern and values equal to scipy's, in whatever order each row stores them."""
+    got = sparse.csr_matrix(tensor.to_scipy())
+    got.sort_indices()
+    same(got, expected)
+
+
+def same(tensor, expected) -> None:
     expected = sparse.csr_matrix(expected)
     expected.eliminate_zeros()
     expected.sort_indices()
-    got = sparse.csr_matrix(tensor.to_scipy())
+    got = sparse.csr_matrix(tensor.to_scipy() if isinstance(tensor, spf.Tensor) else tensor)
     assert got.nnz == expected.nnz, (got.nnz, expected.nnz)
     assert np.array_equal(got.indptr, expected.indptr) and np.array_equal(got.indices, expected.indices)
     assert np.allclose(got.data, expected.data, rtol=1e-12, atol=0)
+
+
+def openmp() -> OpenMP:
+    """The kernels' OpenMP runtime, its thread count set and checked inside a parallel region."""
+    import ctypes
+    from spf.codegen.build import build_shared_library, load_function
+    library = build_shared_library(TRIAD_SOURCE, name="triad")
+    omp = OpenMP(load_function(library, "threads_in_parallel", [], ctypes.c_int))
+    omp.verify(2)
+    omp.verify(1)
+    return omp
 
 
 def triad_bandwidth() -> float:
@@ -108,33 +153,50 @@ def table(title: str, rows: list[tuple], columns: list[str]) -> None:
         print("  " + "  ".join(f"{v:>14.3f}" if isinstance(v, float) else f"{str(v):>14s}" for v in row))
 
 
-def part_spgemm(matrices, gb, budget: float) -> None:
-    kernel = spf.compile(SPGEMM, {"A": "CSR", "B": "CSR", "C": "CSR"})
-    rows, ratios, gb_ratios = [], [], []
+def part_spgemm(matrices, gb, omp, budget: float) -> None:
+    layouts = {"A": "CSR", "B": "CSR", "C": "CSR"}
+    kernel = spf.compile(SPGEMM, layouts)
+    unsorted = spf.compile(SPGEMM, dict(layouts, C="CSR_UNSORTED"))
+    parallel = spf.compile(SPGEMM, layouts, parallel=True)
+    rows, ratios = [], {"spf": [], "unsorted": [], "2 threads": [], "graphblas/spf": []}
     for name, A in matrices:
         At = sparse.csr_matrix(A.T)
-        bound = kernel.bind(A=spf.pack("CSR", A), B=spf.pack("CSR", At))
-        same(bound(), A @ At)
-        systems = {"scipy": lambda: A @ At, "spf": bound}
+        TA, TT = spf.pack("CSR", A), spf.pack("CSR", At)
+        bound, bound_unsorted, bound_parallel = (k.bind(A=TA, B=TT) for k in (kernel, unsorted, parallel))
+        expected = A @ At
+        same(bound(), expected)
+        same_entries(bound_unsorted(), expected)
+        omp.set_threads(2)
+        same(bound_parallel(), expected)
+        omp.set_threads(1)
+        systems = {"scipy": lambda: A @ At, "spf": bound, "unsorted": bound_unsorted}
         if gb is not None:
             GA, GT = gb.io.from_scipy_sparse(A), gb.io.from_scipy_sparse(At)
             systems["graphblas"] = lambda: GA.mxm(GT).new()
         t = block_medians(systems, budget)
-        ratio = t["scipy"] / t["spf"]
-        ratios.append(ratio)
-        row = [name, (A @ At).nnz, t["scipy"] * 1e3, t["spf"] * 1e3, ratio]
+        omp.set_threads(2)
+        t.update(block_medians({"2 threads": bound_parallel}, budget))
+        omp.set_threads(1)
+        for system in ("spf", "unsorted", "2 threads"):
+            ratios[system].append(t["scipy"] / t[system])
+        row = [name, expected.nnz, t["scipy"] * 1e3, t["spf"] * 1e3, ratios["spf"][-1], ratios["unsorted"][-1],
+               ratios["2 threads"][-1]]
         if gb is not None:
-            gb_ratios.append(t["graphblas"] / t["spf"])
-            row += [t["graphblas"] * 1e3, gb_ratios[-1]]
+            ratios["graphblas/spf"].append(t["graphblas"] / t["spf"])
+            row += [t["graphblas"] * 1e3, ratios["graphblas/spf"][-1]]
         rows.append(tuple(row))
-    table("SpGEMM C = A*At, CSR x CSR -> CSR (sorted), 1 thread; times in ms",
-          rows, ["matrix", "nnz(C)", "scipy", "spf", "scipy/spf"] + (["graphblas", "gb/spf"] if gb else []))
-    print(f"  geometric mean scipy/spf: {geometric_mean(ratios):.3f}" +
-          (f"; graphblas/spf: {geometric_mean(gb_ratios):.3f}" if gb else ""))
+    table("SpGEMM C = A*At, CSR x CSR -> CSR (sorted) at 1 thread, CSR_UNSORTED, and at 2 threads; times in ms; "
+          "ratios scipy (1 thread) / spf", rows,
+          ["matrix", "nnz(C)", "scipy", "spf", "scipy/spf", "unsorted", "2 threads"] +
+          (["graphblas", "gb/spf"] if gb else []))
+    print("  geometric means: " + ", ".join(f"{system} {geometric_mean(values):.3f}"
+                                            for system, values in ratios.items() if values))
+    print(f"  run-time strategies (sorted, unsorted, 2 threads): {strategies([kernel, unsorted, parallel])}")
 
 
 def part_add_and_convert(matrices, gb, budget: float) -> None:
     add = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    transpose = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})
     rows, ratios, gb_ratios, conversion = [], [], [], []
     for number, (name, A) in enumerate(matrices):
         rng = np.random.default_rng(number)
@@ -159,17 +221,24 @@ def part_add_and_convert(matrices, gb, budget: float) -> None:
             gb_ratios.append(t["graphblas"] / t["spf"])
             row += [t["graphblas"] * 1e3, gb_ratios[-1]]
         rows.append(tuple(row))
-        converted = spf.convert(TA, "CSC")
-        assert np.array_equal(converted.to_dense(), A.toarray()) if A.shape[0] <= 5000 else True
-        c = block_medians({"scipy": lambda: A.tocsc(), "spf": lambda: spf.convert(TA, "CSC")}, budget)
-        conversion.append((name, c["scipy"] * 1e3, c["spf"] * 1e3, c["scipy"] / c["spf"]))
+        same(spf.convert(TA, "CSC").to_scipy(), A)
+        transposed = transpose.bind(A=TA)
+        same(transposed(), A.T)
+        c = block_medians({"scipy tocsc": lambda: A.tocsc(), "spf convert": lambda: spf.convert(TA, "CSC"),
+                           "scipy A.T.tocsr": lambda: A.T.tocsr(), "spf B(j,i) = A(i,j)": transposed}, budget)
+        conversion.append((name, c["scipy tocsc"] * 1e3, c["spf convert"] * 1e3,
+                           c["scipy tocsc"] / c["spf convert"], c["scipy A.T.tocsr"] * 1e3,
+                           c["spf B(j,i) = A(i,j)"] * 1e3, c["scipy A.T.tocsr"] / c["spf B(j,i) = A(i,j)"]))
     table("A + B, CSR, 1 thread; times in ms", rows,
           ["matrix", "scipy", "spf", "scipy/spf"] + (["graphblas", "gb/spf"] if gb else []))
     print(f"  geometric mean scipy/spf: {geometric_mean(ratios):.3f}" +
           (f"; graphblas/spf: {geometric_mean(gb_ratios):.3f}" if gb else ""))
-    table("CSR -> CSC: spf.convert against scipy's tocsc(); times in ms", conversion,
-          ["matrix", "scipy", "spf", "scipy/spf"])
-    print(f"  geometric mean scipy/spf: {geometric_mean([r[3] for r in conversion]):.3f}")
+    print(f"  run-time strategies: {strategies([add])}")
+    table("CSR -> CSC (spf.convert against scipy's tocsc()) and the transposition into CSR "
+          "(B(j,i) = A(i,j) against A.T.tocsr()); times in ms", conversion,
+          ["matrix", "scipy tocsc", "spf", "scipy/spf", "scipy .T", "spf", "scipy/spf"])
+    print(f"  geometric means scipy/spf: convert {geometric_mean([r[3] for r in conversion]):.3f}, "
+          f"transposition {geometric_mean([r[6] for r in conversion]):.3f}")
 
 
 PACK = """
@@ -241,7 +310,8 @@ def part_packing(nnz: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matrices", type=int, default=15, help="the N smallest square real matrices (default 15)")
+    parser.add_argument("--matrices", type=int, default=None,
+                        help="the N smallest square real matrices (default: every one with n <= 70k)")
     parser.add_argument("--pack-nnz", type=int, default=20_000_000)
     parser.add_argument("--budget", type=float, default=1.0, help="seconds of timing per system and input")
     parser.add_argument("--wait-idle", type=float, default=0.0)
@@ -256,9 +326,11 @@ def main() -> None:
         load.wait_until_idle(arguments.wait_idle)
     print(f"spf assembly benchmark; triad (numpy, 1 thread) {triad_bandwidth():.1f} GB/s")
     gb = serial_graphblas()
+    omp = openmp()
+    omp.set_threads(1)
     matrices = square_matrices(arguments.matrices)
     load.lap()
-    part_spgemm(matrices, gb, arguments.budget)
+    part_spgemm(matrices, gb, omp, arguments.budget)
     load.report("SpGEMM")
     part_add_and_convert(matrices, gb, arguments.budget)
     load.report("A + B and conversion")

@@ -709,7 +709,8 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     if assembly:
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
-        body.extend(_assembly_state(assembly, emitter))
+        parallel = any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes))
+        body.extend(_assembly_state(assembly, emitter, parallel))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
@@ -757,12 +758,12 @@ class AssembledOutput:
         return self.workspace is not None and self.workspace.direct is not None
 
 
-def _assembly_state(assembly: AssembledOutput, emitter) -> list:
+def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool) -> list:
     """Declare the per-thread streams (and workspaces) the nests append to, and free them
-    in the epilogue: a parallel loop's threads append apart."""
+    in the epilogue: a parallel loop's threads append apart (one of each without one)."""
     stream = "spf_rows" if assembly.rows else "spf_stream"
     body = c_statements(f"""
-        const int spf_stream_count = spf_threads();
+        const int spf_stream_count = {"spf_threads()" if parallel else "1"};
         {stream} *spf_streams = ({stream} *)calloc((size_t)spf_stream_count, sizeof({stream}));
         if (!spf_streams) return {OUT_OF_MEMORY};""")
     if assembly.rows:

@@ -344,11 +344,14 @@ static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const 
     outer = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
     end = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
     if (!key || !v || !outer || !end) {{ free(key); free(v); free(outer); free(end); *status = {out_of_memory}; goto done; }}
-    for (int64_t t = 0, at = 0, g = 0; t < threads; t++) {{
+    /* each thread copies its own rows to their place, in parallel */
+    #pragma omp parallel for schedule(static, 1) num_threads(threads)
+    for (int t = 0; t < threads; t++) {{
+      int64_t at = 0, g = 0;
+      for (int u = 0; u < t; u++) {{ at += rows[u].n; g += rows[u].groups; }}
       memcpy(key + at, rows[t].key, (size_t)rows[t].n * sizeof({key_type}));
       memcpy(v + at, rows[t].v, (size_t)rows[t].n * sizeof(double));
-      for (int64_t k = 0; k < rows[t].groups; k++, g++) {{ outer[g] = rows[t].outer[k]; end[g] = rows[t].end[k] + at; }}
-      at += rows[t].n;
+      for (int64_t k = 0; k < rows[t].groups; k++) {{ outer[g + k] = rows[t].outer[k]; end[g + k] = rows[t].end[k] + at; }}
     }}
   }} else {{
     rows[0].key = 0; rows[0].v = 0; rows[0].outer = 0; rows[0].end = 0;

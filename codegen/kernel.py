@@ -56,6 +56,7 @@ class Kernel:
     assembly_statistics: dict = field(default_factory=dict)
     _functions: list = field(default_factory=list, repr=False)
     _builder: object = field(default=None, repr=False)
+    _report_length: int = field(default=0, repr=False)  # of an assembled output's report
 
     @property
     def function_name(self) -> str:
@@ -75,6 +76,7 @@ class Kernel:
                 struct = ctypes.POINTER(ctypes_struct(layout))
                 take = (load_function(path, f"{self.assembly_prefix}_take", [ctypes.c_void_p, struct])
                         if direct_rows(self.assembly) is not None else None)
+                self._report_length = kernel_report_length(self.assembly, self.workspace)
                 self._builder = Builder(self.assembly, None,
                                         load_function(path, f"{self.assembly_prefix}_fill", [ctypes.c_void_p, struct]),
                                         load_function(path, f"{self.assembly_prefix}_free", [ctypes.c_void_p], None),
@@ -120,6 +122,8 @@ class Kernel:
     def _require_find_state(self, variant: int, fields: dict[str, dict], extents: dict[str, int]) -> None:
         """Refuse find state the C kernel would allocate beyond this machine's memory: a hash
         map's table spans its array's value range, kept positions span an index's extent."""
+        if not self.site_models:
+            return  # no find, no state
         stats, _ = self._statistics(fields)
         for model, choice in zip(self.site_models, self.variant_choices[variant]):
             entries = self._table_size(model, choice, stats)
@@ -206,8 +210,8 @@ class Kernel:
                 struct = ctypes_struct(layout)()
                 for field_, value in layout.compute_scalars(shape).items():
                     setattr(struct, field_, int(value))
-                assembly = Assembly(layout, self._builder, struct, shape, name,
-                                    kernel_report_length(self.assembly, self.workspace), self.assembly_statistics)
+                assembly = Assembly(layout, self._builder, struct, shape, name, self._report_length,
+                                    self.assembly_statistics)
                 alive = []
             elif is_output:
                 fields, result = self._allocate_output(name, layout, mapping, inputs, extents)

@@ -35,8 +35,16 @@ def sanitize_identifier(text: str) -> str:
 def struct_name(layout) -> str:
     """The C struct tag of a layout: ``spf_CSR``, ``spf_BCSR_R2_C3`` (parameters in declaration order)."""
     layout = as_layout(layout)
+    known = _struct_names.get(id(layout))
+    if known is not None and known[0] is layout:
+        return known[1]
     bound = "".join(f"_{key}{value}" for key, value in layout.parameters.items())
-    return _NOT_IDENTIFIER.sub("_", f"spf_{layout.name}{bound}")
+    name = _NOT_IDENTIFIER.sub("_", f"spf_{layout.name}{bound}")
+    _struct_names[id(layout)] = (layout, name)  # the layout kept: its id stays its own
+    return name
+
+
+_struct_names: dict[int, tuple] = {}
 
 
 def as_layout(layout):
@@ -254,10 +262,15 @@ def marshal(tensor, layout=None) -> tuple[ctypes.Structure, list[np.ndarray]]:
     """The struct of a Tensor (arrays converted to the declared dtype, flattened) and the arrays to keep alive.
 
     ``layout`` defaults to the tensor's; a different struct than the tensor's is refused.
+    A Tensor's struct is made once and kept with it (kernels only read an input's struct).
     """
     layout = as_layout(layout) if layout is not None else tensor.layout
-    if struct_name(layout) != struct_name(tensor.layout):
+    name = struct_name(layout)
+    if name != struct_name(tensor.layout):
         raise SpfError(f"tensor {tensor.name} is stored in {tensor.layout.spec}, not {layout.spec}")
+    made = getattr(tensor, "_structs", None)  # a Tensor is read-only: its struct is made once
+    if made is not None and name in made:
+        return made[name]
 
     def convert(value, field) -> np.ndarray:
         try:
@@ -266,7 +279,10 @@ def marshal(tensor, layout=None) -> tuple[ctypes.Structure, list[np.ndarray]]:
             raise SpfError(f"tensor {tensor.name}: field {field.name} is not a {field.type} array: "
                            f"{error}") from None
 
-    return _fill(layout, tensor.fields, tensor.name, tensor.shape, convert)
+    marshalled = _fill(layout, tensor.fields, tensor.name, tensor.shape, convert)
+    if made is not None:
+        made[name] = marshalled
+    return marshalled
 
 
 def output_struct(layout, fields: Mapping[str, object], name: str = "output"

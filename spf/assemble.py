@@ -267,6 +267,24 @@ _conversions: dict[tuple, object] = {}
 _INDICES = "ijklmnopqrstuvw"
 
 
+_builtin_targets: dict[tuple, object] = {}
+_by_identity: dict[tuple, tuple] = {}  # (id(source layout), id(target)) -> (source, target, kernel)
+
+
+def _target(layout, order: int):
+    """The Layout of a conversion's target; built-in names are looked up once (their files
+    are part of the installation), paths and Layouts every time."""
+    from spf.layout_library.loader import _is_path
+    from spf.packing import _load_layout, _resolve
+
+    if not isinstance(layout, str) or _is_path(layout):
+        return _resolve(_load_layout(layout), order)
+    key = (layout, order)
+    if key not in _builtin_targets:
+        _builtin_targets[key] = _resolve(_load_layout(layout), order)
+    return _builtin_targets[key]
+
+
 def convert(tensor, layout, name: str | None = None):
     """``tensor`` stored in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
 
@@ -277,12 +295,15 @@ def convert(tensor, layout, name: str | None = None):
     """
     from spf import arguments
     from spf.codegen.pipeline import compile_kernel
-    from spf.packing import Tensor, _load_layout, _resolve, pack
+    from spf.packing import Tensor, pack
 
     if not isinstance(tensor, Tensor):
         return pack(layout, tensor, name or "tensor")
     name = arguments.name(name if name is not None else tensor.name)
-    target = _resolve(_load_layout(layout), tensor.order)
+    target = _target(layout, tensor.order)
+    known = _by_identity.get((id(tensor.layout), id(target)))
+    if known is not None and known[0] is tensor.layout and known[1] is target:
+        return known[2](A=tensor)._renamed(name)  # this pair's kernel, found without hashing layouts
     if target.order != tensor.order:
         raise PackError(f"tensor {name}: layout {target.spec} stores order-{target.order} tensors, "
                         f"{tensor.name} has order {tensor.order}")
@@ -299,5 +320,5 @@ def convert(tensor, layout, name: str | None = None):
         indices = ",".join(_INDICES[:tensor.order])
         _conversions[key] = compile_kernel(f"B({indices}) = A({indices})", {"A": tensor.layout, "B": target},
                                            keep_zeros=True, flags=FLAGS)
-    result = _conversions[key](A=tensor)
-    return Tensor._from_checked(target, result.shape, dict(result.fields), name)
+    _by_identity[(id(tensor.layout), id(target))] = (tensor.layout, target, _conversions[key])
+    return _conversions[key](A=tensor)._renamed(name)

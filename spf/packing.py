@@ -52,7 +52,7 @@ class Tensor:
     therefore use a Tensor without checking it again.
     """
 
-    __slots__ = ("layout", "shape", "fields", "name")
+    __slots__ = ("layout", "shape", "fields", "name", "_structs")
 
     def __init__(self, layout, shape: Sequence[int], fields: Mapping[str, object], name: str = "tensor"):
         name = arguments.name(name)
@@ -71,12 +71,21 @@ class Tensor:
         tensor._settle(layout, tuple(shape), fields, name, written)
         return tensor
 
+    def _renamed(self, name: str) -> "Tensor":
+        """The same Tensor (layout, shape, the very same read-only fields) under another name."""
+        tensor = type(self).__new__(type(self))
+        for attribute, value in (("layout", self.layout), ("shape", self.shape), ("fields", self.fields),
+                                 ("name", name), ("_structs", {})):
+            object.__setattr__(tensor, attribute, value)
+        return tensor
+
     def _settle(self, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
                 written: str | None = None) -> None:
         frozen = {key: _read_only(value, key != written) if isinstance(value, np.ndarray) else value
                   for key, value in fields.items()}
+        # _structs: the C structs kernels read this Tensor through, made once (codegen.structs.marshal)
         for attribute, value in (("layout", layout), ("shape", shape),
-                                 ("fields", MappingProxyType(frozen)), ("name", name)):
+                                 ("fields", MappingProxyType(frozen)), ("name", name), ("_structs", {})):
             object.__setattr__(self, attribute, value)
 
     def __setattr__(self, attribute: str, value) -> None:
@@ -139,6 +148,8 @@ def _read_only(array: np.ndarray, freeze_memory: bool = True) -> np.ndarray:
     """A read-only view of ``array``.  With ``freeze_memory`` the array that owns the memory
     is made read-only too, so the view's flag cannot be set back (numpy refuses to make a
     view writable when its base is not)."""
+    if isinstance(array.base, memoryview) and array.base.readonly:
+        return array  # over a read-only buffer (memory a kernel handed over): no view can be made writable
     view = array.view()
     if freeze_memory:
         owner = array
