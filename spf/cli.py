@@ -17,6 +17,7 @@ from pathlib import Path
 
 import spf
 from spf.codegen.build import _compile, _compiler_command
+from spf.codegen.assembly import direct_rows
 from spf.codegen.find import FIND_POLICIES
 from spf.codegen.kernel import Kernel
 from spf.codegen.structs import header_text, struct_name
@@ -106,6 +107,9 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
                      f"void {name}_free(void *handle);"]
         wrapper += (f"{assembled[0][:-1]}\n{{\n  return {kernel.assembly_prefix}_fill(handle, {kernel.output});\n}}\n"
                     f"{assembled[1][:-1]}\n{{\n  {kernel.assembly_prefix}_free(handle);\n}}\n")
+        if direct_rows(kernel.assembly) is not None:
+            assembled.append(f"int {name}_take(void *handle, {struct} *{kernel.output});")
+            wrapper += f"{assembled[2][:-1]}\n{{\n  return {kernel.assembly_prefix}_take(handle, {kernel.output});\n}}\n"
 
     def finds(choices: tuple) -> str:
         described = [f"find {report.variable}: {choice}" for report, choice in zip(kernel.reports, choices)]
@@ -147,6 +151,10 @@ def _assembly_lines(kernel: Kernel, name: str) -> list[str]:
             f"  2. The caller allocates {out}'s arrays: {arrays}.",
             f"  3. {name}_fill(handle, &{out}) writes them (returns 0) and frees handle;",
             f"     {name}_free(handle) frees it without writing (e.g. when an allocation failed).",
+            *([f"  Or, instead of 2 and 3: {name}_take(handle, &{out}) returns 0 after pointing {out}'s",
+               "     arrays at memory the kernel allocated (free each with free()) and freeing handle;",
+               f"     it returns 1 (nothing done) when the result is not held as rows: then 2 and 3."]
+              if direct_rows(kernel.assembly) is not None else []),
             "  Return 3: an entry of the result cannot be stored in the output's layout."]
 
 

@@ -371,6 +371,39 @@ def test_spgemm_app_on_real_matrices(spgemm_app, name):
     assert_spgemm(spgemm_app, matrix_path(name), load_matrix(name))
 
 
+def test_rows_taken_from_c_are_the_callers_to_free(tmp_path):
+    """NAME_take: a CSR result the kernel holds as rows becomes C's arrays (the caller
+    frees them); for any other result it returns 1 and fill works as usual."""
+    spf_compile("C(i,j) = A(i,k) * B(k,j)", "-l", "A=CSR", "-l", "B=CSR", "-l", "C=CSR", "-o", str(tmp_path / "mm"))
+    assert "int mm_take(void *handle, struct spf_CSR *C);" in (tmp_path / "mm.h").read_text()
+    program = tmp_path / "mm.c"
+    program.write_text("""
+#include <stdio.h>
+#include <stdlib.h>
+#include "mm.h"
+int main(void)
+{
+    int ptr[] = {0, 2, 2, 3}, col[] = {0, 2, 1};
+    double a[] = {1.0, 2.0, 3.0};
+    struct spf_CSR A = {3, 3, 3, ptr, col, a}, C = {0};
+    void *handle = NULL;
+    if (mm(&A, &A, &C, NULL, &handle) != 0) return 1;
+    if (mm_take(handle, &C) != 0) return 2;
+    for (int i = 0; i < 3; i++)
+        for (int p = C.rowPtr[i]; p < C.rowPtr[i + 1]; p++) printf("%d %d %g\\n", i, C.colIdx[p], C.data[p]);
+    free(C.rowPtr); free(C.colIdx); free(C.data);
+    return 0;
+}
+""")
+    executable = tmp_path / "mm"
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=address", str(program), f"-I{tmp_path}",
+                    f"-L{tmp_path}", "-lmm", f"-Wl,-rpath,{tmp_path}", "-o", str(executable)], check=True)
+    lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.splitlines()
+    matrix = sparse.csr_matrix(([1.0, 2.0, 3.0], [0, 2, 1], [0, 2, 2, 3]), shape=(3, 3))
+    expected = sparse.coo_matrix(matrix @ matrix)
+    assert lines == [f"{i} {j} {v:g}" for i, j, v in sorted(zip(expected.row, expected.col, expected.data))]
+
+
 def test_an_assembled_output_from_c_with_a_report_and_a_dropped_result(tmp_path):
     """The two-call protocol by hand: the kernel sets the counts, _free drops a result,
     a second call fills; return 3 and the report name an entry the layout cannot hold."""

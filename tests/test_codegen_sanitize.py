@@ -155,6 +155,20 @@ SCRIPT = textwrap.dedent('''
             rows, cols, density=0.01, format="csr", random_state=1)
         k = compiled("C(i,j) = A(i,j) - B(i,j)", {"A": "CSR", "B": "CSC", "C": "CSR"})
         check(f"A - B {name}", k, (matrix - other).toarray(), A=matrix, B=other)
+        # rows handed over (serial and unsorted), a sum's fused nests, rows out of order
+        for output in ["CSR", "CSR_UNSORTED"]:
+            k = compiled("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": output})
+            check(f"SpGEMM rows into {output} {name}", k, (matrix @ transposed).toarray(), A=matrix, B=transposed)
+        k = compiled("C(i,j) = A(i,j) + B(i,j) - 2 * D(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR", "D": "CSR"})
+        check(f"A + B - 2D fused {name}", k, (matrix + other - 2 * matrix).toarray(), A=matrix, B=other, D=matrix)
+        k = compiled("C(i,j) = A(i,k) * B(k,j)", {"A": "COO_UNSORTED", "B": "CSR", "C": "CSR"})
+        check(f"SpGEMM from COO_UNSORTED {name}", k, (matrix @ transposed).toarray(), A=matrix, B=transposed)
+        doubled = sp.coo_matrix((np.concatenate([matrix.tocoo().data, -matrix.tocoo().data[::2]]),
+                                 (np.concatenate([matrix.tocoo().row, matrix.tocoo().row[::2]]),
+                                  np.concatenate([matrix.tocoo().col, matrix.tocoo().col[::2]]))), shape=matrix.shape)
+        for layout in ["CSR", "CSC"]:  # duplicates summed in the rows' counting sort
+            check(f"pack COO with duplicates into {layout} {name}", None, doubled.toarray(),
+                  converted=spf.pack(layout, doubled))
         k = compiled("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})
         check(f"transpose {name}", k, matrix.T.toarray(), A=matrix)
         packed = spf.pack("COO", matrix)
