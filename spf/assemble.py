@@ -185,13 +185,8 @@ def take(layout, build: Builder, handle, struct, shape: tuple[int, ...], name: s
     owner = _Malloced([ctypes.c_void_p.from_buffer(struct, offset).value for _, offset, _, _ in arrays])
     for (field, _, dimensions, dtype), address in zip(arrays, owner.addresses):
         length = prod(int(d.evaluate(fields)) for d in dimensions)
-        if not address or not length:
-            fields[field] = np.empty(0, dtype=dtype)
-            continue
-        memory = (ctypes.c_char * (length * dtype.itemsize)).from_address(address)
-        memory.owner = owner  # the arrays' memory goes when the last of them does
-        # through a read-only buffer: no view of the Tensor's arrays can be made writable
-        fields[field] = np.frombuffer(memoryview(memory).toreadonly(), dtype=dtype)
+        fields[field] = _Adopted(address, length, dtype, owner).array() if address and length \
+            else np.empty(0, dtype=dtype)
     return Tensor._from_checked(layout, shape, fields, name)
 
 
@@ -207,6 +202,21 @@ def _struct_fields(layout, struct_type) -> tuple:
                        for f in layout.fields if not f.is_scalar)
         _layout_fields[key] = (layout, scalars, arrays)  # the layout kept alive: its id stays its own
     return _layout_fields[key][1:]
+
+
+class _Adopted:
+    """A read-only numpy array over memory a kernel allocated, keeping ``owner`` (which
+    frees it) alive as the array's base: numpy refuses to make such an array writable."""
+
+    __slots__ = ("__array_interface__", "owner")
+
+    def __init__(self, address: int, length: int, dtype: np.dtype, owner: "_Malloced"):
+        self.__array_interface__ = {"data": (address, True), "shape": (length,), "typestr": dtype.str,
+                                    "version": 3}
+        self.owner = owner
+
+    def array(self) -> np.ndarray:
+        return np.asarray(self)
 
 
 class _Malloced:

@@ -148,8 +148,8 @@ def _read_only(array: np.ndarray, freeze_memory: bool = True) -> np.ndarray:
     """A read-only view of ``array``.  With ``freeze_memory`` the array that owns the memory
     is made read-only too, so the view's flag cannot be set back (numpy refuses to make a
     view writable when its base is not)."""
-    if isinstance(array.base, memoryview) and array.base.readonly:
-        return array  # over a read-only buffer (memory a kernel handed over): no view can be made writable
+    if not array.flags.writeable and getattr(array.base, "__array_interface__", {}).get("data", (0, False))[1]:
+        return array  # over memory a kernel handed over, declared read-only: no view can be made writable
     view = array.view()
     if freeze_memory:
         owner = array
