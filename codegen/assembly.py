@@ -452,8 +452,9 @@ class Workspace:
 
     def describe(self, others: tuple[str, ...]) -> str:
         grouped = f"whenever ({', '.join(others)}) changes" if others else "once at the end"
-        ordering = (f"in {'increasing' if self.order > 0 else 'decreasing'} order: sorted, or read in order "
-                    "from the accumulator when they are dense" if self.sorted
+        ordering = (f"in {'increasing' if self.order > 0 else 'decreasing'} order, chosen per group at run "
+                    "time: kept when touched in order, merged when two ascending runs, read from a bitmap "
+                    "when their range spans few words, else radix- or comparison-sorted" if self.sorted
                     else "in the order first touched (the layout asks no order of the key)")
         text = (f"strategy: workspace over {self.coordinate} (a dense accumulator with the list of the "
                 f"coordinates touched, flushed {grouped}, {ordering})")

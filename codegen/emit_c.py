@@ -762,23 +762,30 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool) -> list:
     """Declare the per-thread streams (and workspaces) the nests append to, and free them
     in the epilogue: a parallel loop's threads append apart (one of each without one)."""
     stream = "spf_rows" if assembly.rows else "spf_stream"
+    count = "spf_threads()" if parallel else "1"
+    if assembly.rows:  # workspaces and rows from the library's scratch, given back at the end
+        emitter.workspace = "spf_workspace_add_rows"
+        body = c_statements(f"""
+            const int spf_stream_count = {count};
+            spf_scratch *spf_call_scratch = spf_scratch_get(spf_stream_count, {assembly.workspace_extent},
+                                                            {int(assembly.drop_zeros)}, {int(assembly.workspace.sorted)});
+            if (!spf_call_scratch) return {OUT_OF_MEMORY};
+            spf_rows *spf_streams = spf_call_scratch->rows;
+            spf_workspace *spf_accumulators = spf_call_scratch->workspaces;""")
+        emitter.epilogue.append(call("spf_scratch_put", ident("spf_call_scratch")))
+        emitter.stream_type = stream
+        return body + emitter._thread_sinks(const(0))
     body = c_statements(f"""
-        const int spf_stream_count = {"spf_threads()" if parallel else "1"};
+        const int spf_stream_count = {count};
         {stream} *spf_streams = ({stream} *)calloc((size_t)spf_stream_count, sizeof({stream}));
-        if (!spf_streams) return {OUT_OF_MEMORY};""")
-    if assembly.rows:
-        body += c_statements("spf_rows_init(spf_streams, spf_stream_count);")
-        emitter.epilogue.append(c_statements("""
-            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) spf_rows_release(&spf_streams[spf_t]);""")[0])
-    else:
-        body += c_statements("spf_stream spf_entries = {0};")
-        emitter.epilogue.append(c_statements("""
-            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) spf_stream_release(&spf_streams[spf_t]);""")[0])
+        if (!spf_streams) return {OUT_OF_MEMORY};
+        spf_stream spf_entries = {{0}};""")
+    emitter.epilogue.append(c_statements("""
+        for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) spf_stream_release(&spf_streams[spf_t]);""")[0])
     emitter.epilogue.append(call("free", ident("spf_streams")))
-    if not assembly.rows:
-        emitter.epilogue.append(call("spf_stream_release", c_ast.UnaryOp("&", ident("spf_entries"))))
+    emitter.epilogue.append(call("spf_stream_release", c_ast.UnaryOp("&", ident("spf_entries"))))
     if assembly.workspace is not None:
-        emitter.workspace = "spf_workspace_add_rows" if assembly.rows else f"spf_workspace_add_{assembly.order}"
+        emitter.workspace = f"spf_workspace_add_{assembly.order}"
         body.extend(c_statements(f"""
             spf_workspace *spf_accumulators = (spf_workspace *)calloc((size_t)spf_stream_count,
                                                                     sizeof(spf_workspace));
@@ -833,7 +840,8 @@ def c_statements(text: str) -> list:
     """C statements parsed from text (pycparser), for code that reads best as C."""
     from pycparser import c_parser
     prelude = ("typedef long int64_t; typedef unsigned long size_t; typedef struct spf_stream_ spf_stream; "
-               "typedef struct spf_workspace_ spf_workspace; typedef struct spf_rows_ spf_rows;\n")
+               "typedef struct spf_workspace_ spf_workspace; typedef struct spf_rows_ spf_rows; "
+               "typedef struct spf_scratch_ spf_scratch;\n")
     unit = c_parser.CParser().parse(prelude + "void spf_snippet(void) {" + text + "}")
     return list(unit.ext[-1].body.block_items or [])
 

@@ -87,7 +87,7 @@ def workspace_source(order: int, position: int, direction: int) -> str:
     forward = direction > 0
     return f"""
 typedef struct spf_workspace_ {{
-  double *acc; int64_t *stamp; int64_t *touched; int64_t extent, count, group, low, high;
+  double *acc; int64_t *stamp; int64_t *touched; uint64_t *bits; int64_t extent, count, group, low, high;
   int64_t prefix[{max(len(others), 1)}]; int drop_zeros, sorted;
   int64_t run_merges, dense_scans, radix_sorts, comparison_sorts;  /* how each group was ordered */
 }} spf_workspace;
@@ -96,7 +96,8 @@ static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros, 
   w->acc = (double *)calloc((size_t)(extent > 0 ? extent : 1), sizeof(double));
   w->stamp = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));
   w->touched = (int64_t *)malloc((size_t)(extent > 0 ? 2 * extent : 1) * sizeof(int64_t));  /* + radix scratch */
-  if (!w->acc || !w->stamp || !w->touched) return 0;
+  w->bits = (uint64_t *)calloc((size_t)(extent / 64 + 1), sizeof(uint64_t));
+  if (!w->acc || !w->stamp || !w->touched || !w->bits) return 0;
   for (int64_t c = 0; c < extent; c++) w->stamp[c] = -1;
   w->extent = extent; w->count = 0; w->group = 0; w->low = extent; w->high = -1;
   for (int k = 0; k < {max(len(others), 1)}; k++) w->prefix[k] = INT64_MIN;  /* no group yet */
@@ -106,8 +107,8 @@ static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros, 
 }}
 
 static void spf_workspace_release(spf_workspace *w) {{
-  free(w->acc); free(w->stamp); free(w->touched);
-  w->acc = 0; w->stamp = 0; w->touched = 0;
+  free(w->acc); free(w->stamp); free(w->touched); free(w->bits);
+  w->acc = 0; w->stamp = 0; w->touched = 0; w->bits = 0;
 }}
 
 /* one workspace per thread (0: out of memory; release them all either way) */
@@ -180,10 +181,15 @@ static void spf_workspace_order(spf_workspace *w) {{
     w->run_merges++;
     return;
   }}
-  if (count * 8 >= w->high - w->low + 1) {{  /* dense in its range: read the accumulator in order */
+  if ((w->high >> 6) - (w->low >> 6) < 4 * count) {{  /* few words in its range: a bitmap, read in order */
+    uint64_t *const bits = w->bits;
+    for (int64_t t = 0; t < count; t++) bits[touched[t] >> 6] |= (uint64_t)1 << (touched[t] & 63);
     int64_t n = 0;
-    for (int64_t c = w->low; c <= w->high; c++)
-      if (w->stamp[c] == w->group) w->touched[n++] = c;
+    for (int64_t word = w->low >> 6; word <= w->high >> 6; word++) {{
+      uint64_t b = bits[word];
+      bits[word] = 0;
+      while (b) {{ touched[n++] = word * 64 + __builtin_ctzll(b); b &= b - 1; }}
+    }}
     w->dense_scans++;
   }} else if (count >= 96) {{  /* two or three byte passes beat comparisons */
     spf_radix_sort_index(w->touched, w->touched + w->extent, count, w->low, w->high);
@@ -230,7 +236,8 @@ def _workspace_add(name: str, sink: str, flush: str, order: int, position: int) 
 
 
 ROW_STRATEGIES = ("groups handed over as the arrays", "groups through the builder",
-                  "groups already in order or merged from two sorted runs", "groups read in order from the accumulator",
+                  "groups already in order or merged from two sorted runs",
+                  "groups read in order from a bitmap of the coordinates touched",
                   "groups radix-sorted", "groups sorted by comparisons")
 
 
@@ -317,11 +324,6 @@ static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {{
 
 {_workspace_add("spf_workspace_add_rows", "spf_rows", "spf_workspace_flush_rows", 2, position)}
 
-static int spf_rows_init(spf_rows *r, int threads) {{
-  for (int t = 0; t < threads; t++) {{ memset(&r[t], 0, sizeof(spf_rows)); r[t].ordered = 1; }}
-  return 1;
-}}
-
 /* the threads' rows (released here) to the builder: see rows_source */
 static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const spf_workspace *w,
                                 int64_t *report, int drop_zeros, int *status) {{
@@ -335,26 +337,20 @@ static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const 
     if (!rows[t].ordered || (seen && rows[t].outer[0] <= last)) ordered = 0;
     last = rows[t].outer[rows[t].groups - 1]; seen = 1;
   }}
-  {key_type} *key = rows[0].key;
-  int64_t *outer = rows[0].outer, *end = rows[0].end;
-  double *v = rows[0].v;
-  if (threads > 1) {{
-    key = ({key_type} *)malloc((size_t)(n > 0 ? n : 1) * sizeof({key_type}));
-    v = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-    outer = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
-    end = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
-    if (!key || !v || !outer || !end) {{ free(key); free(v); free(outer); free(end); *status = {out_of_memory}; goto done; }}
-    /* each thread copies its own rows to their place, in parallel */
-    #pragma omp parallel for schedule(static, 1) num_threads(threads)
-    for (int t = 0; t < threads; t++) {{
-      int64_t at = 0, g = 0;
-      for (int u = 0; u < t; u++) {{ at += rows[u].n; g += rows[u].groups; }}
-      memcpy(key + at, rows[t].key, (size_t)rows[t].n * sizeof({key_type}));
-      memcpy(v + at, rows[t].v, (size_t)rows[t].n * sizeof(double));
-      for (int64_t k = 0; k < rows[t].groups; k++) {{ outer[g + k] = rows[t].outer[k]; end[g + k] = rows[t].end[k] + at; }}
-    }}
-  }} else {{
-    rows[0].key = 0; rows[0].v = 0; rows[0].outer = 0; rows[0].end = 0;
+  /* the result's own arrays, exactly sized: the rows' buffers stay with the scratch */
+  {key_type} *key = ({key_type} *)malloc((size_t)(n > 0 ? n : 1) * sizeof({key_type}));
+  double *v = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+  int64_t *outer = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
+  int64_t *end = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
+  if (!key || !v || !outer || !end) {{ free(key); free(v); free(outer); free(end); *status = {out_of_memory}; goto done; }}
+  /* each thread copies its own rows to their place, in parallel */
+  #pragma omp parallel for schedule(static, 1) num_threads(threads) if(threads > 1)
+  for (int t = 0; t < threads; t++) {{
+    int64_t at = 0, g = 0;
+    for (int u = 0; u < t; u++) {{ at += rows[u].n; g += rows[u].groups; }}
+    memcpy(key + at, rows[t].key, (size_t)rows[t].n * sizeof({key_type}));
+    memcpy(v + at, rows[t].v, (size_t)rows[t].n * sizeof(double));
+    for (int64_t k = 0; k < rows[t].groups; k++) {{ outer[g + k] = rows[t].outer[k]; end[g + k] = rows[t].end[k] + at; }}
   }}
   if (ordered) {{
     handle = {prefix}_adopt_rows(T, n, key, v, groups, outer, end, report);
@@ -380,7 +376,65 @@ static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const 
     report[{statistics} + 5] += w[t].comparison_sorts;
   }}
 done:
-  for (int t = 0; t < threads; t++) spf_rows_release(&rows[t]);
   return handle;
+}}
+
+/* The scratch of a call (per-thread workspaces and rows), kept between calls: one set is
+   held by the library (taken and given back atomically, so concurrent calls each get
+   their own) while it is at most SPF_SCRATCH_KEPT bytes, and reused when it has as many
+   threads and an accumulator at least as wide; its memory then needs no new pages. */
+#define SPF_SCRATCH_KEPT ((int64_t)64 << 20)
+typedef struct spf_scratch_ {{ int threads; int64_t extent; spf_workspace *workspaces; spf_rows *rows; }} spf_scratch;
+static spf_scratch *spf_spare_scratch = 0;
+
+static void spf_scratch_free(spf_scratch *s) {{
+  if (!s) return;
+  for (int t = 0; t < s->threads; t++) {{
+    if (s->workspaces) spf_workspace_release(&s->workspaces[t]);
+    if (s->rows) spf_rows_release(&s->rows[t]);
+  }}
+  free(s->workspaces); free(s->rows); free(s);
+}}
+
+static spf_scratch *spf_scratch_get(int threads, int64_t extent, int drop_zeros, int sorted) {{
+  spf_scratch *s = __atomic_exchange_n(&spf_spare_scratch, (spf_scratch *)0, __ATOMIC_ACQ_REL);
+  if (s && (s->threads != threads || s->extent < extent)) {{ spf_scratch_free(s); s = 0; }}
+  if (!s) {{
+    s = (spf_scratch *)calloc(1, sizeof(spf_scratch));
+    if (!s) return 0;
+    s->threads = threads; s->extent = extent;
+    s->workspaces = (spf_workspace *)calloc((size_t)threads, sizeof(spf_workspace));
+    s->rows = (spf_rows *)calloc((size_t)threads, sizeof(spf_rows));
+    if (!s->workspaces || !s->rows || !spf_workspaces_init(s->workspaces, threads, extent, drop_zeros, sorted)) {{
+      spf_scratch_free(s);
+      return 0;
+    }}
+  }}
+  for (int t = 0; t < threads; t++) {{  /* as new: the accumulator is all zeros after each flush */
+    spf_workspace *w = &s->workspaces[t];
+    w->count = 0; w->group++; w->low = w->extent; w->high = -1;
+    w->prefix[0] = INT64_MIN; w->drop_zeros = drop_zeros; w->sorted = sorted;
+    w->run_merges = w->dense_scans = w->radix_sorts = w->comparison_sorts = 0;
+    spf_rows *r = &s->rows[t];
+    r->n = 0; r->groups = 0; r->failed = 0; r->ordered = 1;
+  }}
+  return s;
+}}
+
+static void spf_scratch_put(spf_scratch *s) {{
+  if (!s) return;
+  for (int t = 0; t < s->threads; t++) {{  /* a call that stopped early may leave a group unflushed */
+    spf_workspace *w = &s->workspaces[t];
+    for (int64_t k = 0; k < w->count; k++) w->acc[w->touched[k]] = 0.0;
+    w->count = 0;
+  }}
+  int64_t bytes = s->threads * s->extent * (int64_t)(sizeof(double) + 3 * sizeof(int64_t) + 1);
+  for (int t = 0; t < s->threads; t++)
+    bytes += s->rows[t].capacity * (int64_t)(sizeof({key_type}) + sizeof(double)) +
+             s->rows[t].group_capacity * (int64_t)(2 * sizeof(int64_t));
+  spf_scratch *empty = 0;
+  if (bytes > SPF_SCRATCH_KEPT ||
+      !__atomic_compare_exchange_n(&spf_spare_scratch, &empty, s, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    spf_scratch_free(s);
 }}
 """

@@ -125,8 +125,10 @@ ABI_COMMENT = (
     "  takes two more arguments and two more calls: see its kernel's comment;",
     "- kernels do not keep any pointer after they return, and free none (an",
     "  assembled output's handle is freed by NAME_fill or NAME_free);",
-    "- thread-safety: kernels keep no global state; a kernel may be called",
-    "  concurrently on different outputs.",
+    "- thread-safety: kernels keep no global state but one set of scratch",
+    "  memory of an assembled output (its workspace and rows, at most 64 MiB,",
+    "  taken and given back atomically) for their next call; a kernel may be",
+    "  called concurrently on different outputs.",
 )
 
 

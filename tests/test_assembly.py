@@ -384,7 +384,7 @@ def test_a_wide_sparse_row_is_radix_sorted_and_a_short_one_compared():
     assert list(k(A=two_runs, B=B2).fields["colIdx"]) == [0, 1, 5, 7, 9]
     counts = k.assembly_statistics
     assert counts["groups radix-sorted"] == 2 and counts["groups sorted by comparisons"] == 2
-    assert counts["groups read in order from the accumulator"] == 2
+    assert counts["groups read in order from a bitmap of the coordinates touched"] == 2
     assert counts["groups already in order or merged from two sorted runs"] == 3
     assert "run-time choices over the calls so far: groups handed over as the arrays 9" in k.explain()
 
@@ -443,6 +443,33 @@ def test_a_product_plus_a_matrix_fuses_and_nests_with_finds_do_not():
     product = spf.compile("C(i,j) = A(i,j) * B(i,j) + D(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR", "D": "CSR"})
     assert "(fused" not in product.explain()
     assert_entries(product(A=a @ b, B=d, D=d), expected((a @ b).multiply(d) + d))
+
+
+def test_the_scratch_of_one_call_serves_the_next_and_concurrent_calls_get_their_own():
+    """The workspaces and rows a call used are kept by the library for the next call
+    (wider, narrower, emptier operands) and taken atomically, so threads calling the same
+    kernel at once never share them."""
+    import threading
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    shapes = [(300, 200, 250), (5, 7, 3), (300, 200, 900), (1, 1, 1), (0, 4, 5), (120, 80, 900)]
+    operands = [(random(m, n, 0.05, m + n), random(n, q, 0.05, n + q)) for m, n, q in shapes]
+    for a, b in operands + operands[::-1]:
+        assert_entries(k(A=a, B=b), expected(a @ b))
+    failures = []
+
+    def worker(seed):
+        a, b = random(200, 150, 0.05, seed), random(150, 300, 0.05, seed + 1)
+        bound = k.bind(A=a, B=b)
+        for _ in range(30):
+            if stored(bound()) != expected(a @ b):
+                failures.append(seed)
+
+    threads = [threading.Thread(target=worker, args=(50 + 2 * t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures
 
 
 def test_a_layout_of_another_shape_keeps_the_builder():
