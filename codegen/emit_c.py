@@ -204,6 +204,7 @@ class Emitter:
         self.padded_values: set[str] = set()  # value arrays of padded layouts (their zeros are no entries)
         self.workspace: str | None = None  # the add of the workspace an assembled output's entries go through
         self.stream_type: str | None = None  # the C type of an assembled output's per-thread streams
+        self.group_coordinate: str | None = None  # rows: the outer coordinate, grouped where it is bound
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -224,7 +225,8 @@ class Emitter:
                 value = affine(node.value, names)
                 if node.divisor != 1:
                     value = binary("/", value, const(node.divisor))
-            return [declare(names.name(node.variable), INDEX, value, const_=True)]
+            return [declare(names.name(node.variable), INDEX, value, const_=True)] + \
+                self._group_at(node.variable)
         if isinstance(node, Guard):
             conditions = [condition(c, names) for c in node.conditions]
             return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), None)]
@@ -244,6 +246,7 @@ class Emitter:
             self.exact_writes = self.exact_writes or (node.parallel and node.reduction is None)
             thread_state = self.nodes(node.thread_state)  # names the states the body uses
             mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
+            mine += self._group_at(node.variable)
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(mine + self.nodes(node.body)))
             self.atomic, self.exact_writes = atomic_before, exact_before
             clause = self._schedule_clause(node) + self._reduction_clause(node)
@@ -457,10 +460,21 @@ class Emitter:
                 "&", c_ast.ArrayRef(ident("spf_accumulators"), thread)), pointer=True))
         return sinks
 
+    def _group_at(self, variable: str) -> list:
+        """Where the nest binds the rows' outer coordinate: start its group (see _append)."""
+        if self.group_coordinate is None or variable != self.group_coordinate:
+            return []
+        return [call("spf_workspace_group_rows", ident("spf_my_accumulator"), ident("spf_my_stream"),
+                     ident(self.names.name(variable)))]
+
     def _append(self, node: Compute, value):
         """Append the entry (its coordinates, ``value``) to the assembled output's stream,
-        through the workspace when there is one."""
+        through the workspace when there is one; into rows whose outer coordinate every
+        entry's nest binds first, only the inner coordinate (the group started there)."""
         coordinates = [ident(self.names.name(index)) for index in node.stream]
+        if self.group_coordinate is not None:
+            inner = next(index for index in node.stream if index != self.group_coordinate)
+            return call("spf_workspace_put", ident("spf_my_accumulator"), ident(self.names.name(inner)), value)
         if self.workspace:
             return call(self.workspace, ident("spf_my_accumulator"), ident("spf_my_stream"), *coordinates, value)
         return call(f"spf_append_{len(node.stream)}", ident("spf_my_stream"), *coordinates, value)
@@ -710,7 +724,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
         parallel = any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes))
-        body.extend(_assembly_state(assembly, emitter, parallel))
+        body.extend(_assembly_state(assembly, emitter, parallel, scans))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
@@ -758,13 +772,34 @@ class AssembledOutput:
         return self.workspace is not None and self.workspace.direct is not None
 
 
-def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool) -> list:
+def _bound_before_entries(nodes: list, coordinate: str, bound: bool = False) -> bool:
+    """Whether every entry a nest appends is below an assignment or loop binding
+    ``coordinate``, with no parallel loop between the two (then the workspace's group can
+    start there: the thread that appends is the one that bound it)."""
+    for node in nodes:
+        if isinstance(node, Assign) and node.variable == coordinate:
+            bound = True
+        elif isinstance(node, Compute) and node.stream is not None and not bound:
+            return False
+        elif isinstance(node, Loop) and node.parallel and bound:
+            return False
+        elif isinstance(node, (Loop, Guard, Find, TileGuard, Block)):
+            inner = bound or (isinstance(node, Loop) and node.variable == coordinate)
+            if not _bound_before_entries(node.body, coordinate, inner):
+                return False
+    return True
+
+
+def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: list) -> list:
     """Declare the per-thread streams (and workspaces) the nests append to, and free them
     in the epilogue: a parallel loop's threads append apart (one of each without one)."""
     stream = "spf_rows" if assembly.rows else "spf_stream"
     count = "spf_threads()" if parallel else "1"
     if assembly.rows:  # workspaces and rows from the library's scratch, given back at the end
         emitter.workspace = "spf_workspace_add_rows"
+        outer = assembly.workspace.direct.outer
+        if all(_bound_before_entries(scan.nodes, outer) for scan in scans):
+            emitter.group_coordinate = outer
         body = c_statements(f"""
             const int spf_stream_count = {count};
             spf_scratch *spf_call_scratch = spf_scratch_get(spf_stream_count, {assembly.workspace_extent},

@@ -324,6 +324,20 @@ static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {{
 
 {_workspace_add("spf_workspace_add_rows", "spf_rows", "spf_workspace_flush_rows", 2, position)}
 
+/* where the nest binds the outer coordinate: a new group when it changed, so the entries
+   below need no test of their own (spf_workspace_put) */
+static inline void spf_workspace_group_rows(spf_workspace *w, spf_rows *s, int64_t outer) {{
+  if (w->prefix[0] != outer) {{ spf_workspace_flush_rows(w, s); w->prefix[0] = outer; }}
+}}
+
+static inline void spf_workspace_put(spf_workspace *w, int64_t c, double value) {{
+  if (w->stamp[c] != w->group) {{
+    w->stamp[c] = w->group;
+    w->touched[w->count++] = c;
+  }}
+  w->acc[c] += value;
+}}
+
 /* the threads' rows (released here) to the builder: see rows_source */
 static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const spf_workspace *w,
                                 int64_t *report, int drop_zeros, int *status) {{

@@ -363,6 +363,25 @@ def test_parallel_recipe_on_an_assembled_output(openmp_threads):
         assert_entries(k(A=a, B=b), expected(a @ b))
 
 
+def test_a_rows_group_starts_where_its_row_is_bound_unless_a_parallel_loop_is_between(openmp_threads):
+    """The workspace's group test moves to where the nest binds i, and each entry only
+    adds; a parallel loop inside the row (each thread its own workspace) keeps the test
+    per entry, since the thread that adds is not the one that bound i."""
+    layouts = {"A": "CSR", "B": "CSR", "C": "CSR"}
+    a, b = random(400, 150, 0.05, 61), random(150, 120, 0.05, 62)
+    kernel = spf.compile("C(i,j) = A(i,k) * B(k,j)", layouts)
+    body = kernel.c_source[kernel.c_source.index("int spf_kernel_"):]
+    assert "spf_workspace_group_rows(spf_my_accumulator, spf_my_stream, i)" in body
+    assert "spf_workspace_put(spf_my_accumulator, j," in body
+    inner = spf.compile("C(i,j) = A(i,k) * B(k,j)", layouts,
+                        schedule=spf.recipe("C(i,j) = A(i,k) * B(k,j)", layouts).parallelize("pAj"))
+    body = inner.c_source[inner.c_source.index("int spf_kernel_"):]
+    assert "spf_workspace_group_rows(spf_my" not in body and "spf_workspace_add_rows(spf_my" in body
+    for k in (kernel, inner):
+        for _ in range(3):
+            assert_entries(k(A=a, B=b), expected(a @ b))
+
+
 def test_a_wide_sparse_row_is_radix_sorted_and_a_short_one_compared():
     """Rows of C with >= 96 entries spread wider than 8x their count take the radix sort,
     shorter ones the comparison sort, dense ones the accumulator scan, rows touched in
