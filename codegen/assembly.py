@@ -444,11 +444,12 @@ class Workspace:
     accumulator over one coordinate, grouped by the others, and each group is flushed
     to the stream once, in the order of the level's key, equal coordinates merged."""
 
-    coordinate: str  # the coordinate the accumulator spans
+    coordinate: str  # the output index (the expression's name) the accumulator spans
     position: int  # its place among the output's coordinates
     order: int  # +1 / -1: the key's storage order (also +1 when no property asks for one)
     sorted: bool = True  # False when the layout asks no order of the key: groups flush as touched
     direct: "DirectRows | None" = None  # the groups can go straight into the layout's arrays
+    outer: str | None = None  # with direct: the expression's index that is the rows' outer coordinate
 
     def describe(self, others: tuple[str, ...]) -> str:
         grouped = f"whenever ({', '.join(others)}) changes" if others else "once at the end"
@@ -460,7 +461,7 @@ class Workspace:
                 f"coordinates touched, flushed {grouped}, {ordering})")
         if self.direct is None:
             return text + ", then the builder below"
-        return text + ", then " + self.direct.describe()
+        return text + ", then " + self.direct.describe(self.outer)
 
 
 @dataclass(frozen=True)
@@ -476,9 +477,10 @@ class DirectRows:
     inner: str
     pointer: str  # the pointer array the group sizes fill
 
-    def describe(self) -> str:
+    def describe(self, outer: str | None = None) -> str:
+        """``outer``: the expression's name of the outer coordinate (default the layout's)."""
         return (f"the groups straight into {self.pointer} and the keys and values as they stand when "
-                f"({self.outer}) arrives strictly increasing (tested per group at run time; the workspace "
+                f"({outer or self.outer}) arrives strictly increasing (tested per group at run time; the workspace "
                 f"flushes each group's keys distinct, in the order the layout asks), else through the builder "
                 f"below")
 
@@ -528,15 +530,23 @@ def choose_workspace(plan: AssemblyPlan, statements: list, orders: list[list[str
     others = [c for c in coordinates if c != coordinate]
     if any(coordinate_name(coordinate) in k.expression for level in plan.levels[:-1] for k in level.keys):
         return None
+    # the layout's coordinates are the output access's indices, position by position
+    # (B(j,i) = A(i,j): the layout's row is the expression's j)
+    output = tuple(statements[0].statement.output.indices)
+    if len(output) != len(coordinates):
+        return None
+    index_of = dict(zip(coordinates, output))
+    index, other_indices = index_of[coordinate], [index_of[c] for c in others]
     for statement_space, order in zip(statements, orders):
-        if coordinate not in order or any(c not in order or order.index(c) > order.index(coordinate) for c in others):
+        if index not in order or any(c not in order or order.index(c) > order.index(index) for c in other_indices):
             return None
         # a summed index bound before the other coordinates would flush a group per term
-        last_other = max((order.index(c) for c in others), default=-1)
+        last_other = max((order.index(c) for c in other_indices), default=-1)
         statement = statement_space.statement
         summed = set(statement.indices) - set(statement.output.indices)
-        if any(index in order and order.index(index) < last_other for index in summed):
+        if any(i in order and order.index(i) < last_other for i in summed):
             return None
     direct = direct_rows(plan)
-    return Workspace(coordinate, coordinates.index(coordinate), last.keys[0].sign, sorted=last.order != "any",
-                     direct=direct if direct is not None and direct.inner == coordinate else None)
+    direct = direct if direct is not None and direct.inner == coordinate else None
+    return Workspace(index, coordinates.index(coordinate), last.keys[0].sign, sorted=last.order != "any",
+                     direct=direct, outer=index_of[direct.outer] if direct is not None else None)

@@ -797,7 +797,7 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
     count = "spf_threads()" if parallel else "1"
     if assembly.rows:  # workspaces and rows from the library's scratch, given back at the end
         emitter.workspace = "spf_workspace_add_rows"
-        outer = assembly.workspace.direct.outer
+        outer = assembly.workspace.outer
         if all(_bound_before_entries(scan.nodes, outer) for scan in scans):
             emitter.group_coordinate = outer
         body = c_statements(f"""

@@ -147,7 +147,7 @@ class Kernel:
             layout = self.tensors[self.output][0]
             parts.append(f"assembly of {self.output} ({layout.spec}):")
             if self.workspace is not None:
-                others = tuple(c for c in self.assembly.coordinates if c != self.workspace.coordinate)
+                others = tuple(c for c in self.spaces[0].statement.output.indices if c != self.workspace.coordinate)
                 parts.append("  " + self.workspace.describe(others))
             else:
                 parts.append("  strategy: the loop nests append each entry (coordinates, value) to a stream")

@@ -491,6 +491,23 @@ def test_the_scratch_of_one_call_serves_the_next_and_concurrent_calls_get_their_
     assert not failures
 
 
+def test_a_permuted_output_names_the_workspace_by_the_expressions_indices():
+    """The layout's coordinates are the output access's indices by position: C(j,i) into
+    CSC has its columns keyed by the expression's i.  B(j,i) = A(i,j) into CSR binds the
+    output's row (j) last, so no workspace groups by it (once a wrong grouping that the
+    rows' hand-over turned into A itself)."""
+    a, b = random(50, 40, 0.1, 71), random(40, 30, 0.1, 72)
+    k = spf.compile("C(j,i) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSC"})
+    assert "workspace over j" in k.explain() and "when (i) arrives strictly increasing" in k.explain()
+    assert_entries(k(A=a, B=b), expected((a @ b).T))
+    assert k.assembly_statistics["groups handed over as the arrays"] > 0
+    explicit = sp.csr_matrix(a)
+    explicit.data[::3] = 0.0  # explicit zeros are no entries of a kernel's result
+    transpose = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})
+    assert "strategy: the loop nests append each entry" in transpose.explain()
+    assert_entries(transpose(A=explicit), expected(explicit.T))
+
+
 def test_a_layout_of_another_shape_keeps_the_builder():
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "DCSR"})
     assert "strategy: workspace over j" in k.explain() and "then the groups straight into" not in k.explain()
