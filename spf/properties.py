@@ -309,13 +309,13 @@ class PeriodicMonotonic(Property):
         if values.size < 2 or pointer.size < 2:
             return None
         # pair (x, x+1) is inside a segment unless a segment starts at x+1, or the pair
-        # reaches outside [pointer[0], pointer[-1]), where no segment is
-        boundary = np.zeros(values.size + 1, dtype=bool)
+        # reaches outside [pointer[0], pointer[-1]), where no segment is (one pass, no
+        # array of positions: this checks every CSR that packing shares with scipy)
+        ok = _numpy_compare(values[:-1], self.op, values[1:])
         starts = pointer[(pointer > 0) & (pointer < values.size)]
-        boundary[starts] = True
-        positions = np.arange(values.size - 1)
-        inside = ~boundary[1:values.size] & (positions >= pointer[0]) & (positions + 1 < pointer[-1])
-        ok = _numpy_compare(values[:-1], self.op, values[1:]) | ~inside
+        ok[starts - 1] = True
+        ok[:max(int(pointer[0]), 0)] = True
+        ok[max(int(pointer[-1]) - 1, 0):] = True
         bad = np.flatnonzero(~ok)
         if bad.size:
             x = int(bad[0])
