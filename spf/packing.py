@@ -145,17 +145,19 @@ class Tensor:
 
 
 def _read_only(array: np.ndarray, freeze_memory: bool = True) -> np.ndarray:
-    """A read-only view of ``array``.  With ``freeze_memory`` the array that owns the memory
-    is made read-only too, so the view's flag cannot be set back (numpy refuses to make a
-    view writable when its base is not)."""
+    """A read-only view of ``array``.  With ``freeze_memory``, ``array`` and every array it is
+    a view of, up to the one that owns the memory, are made read-only too: the view's flag
+    cannot be set back (numpy refuses to make a view writable when its base is not), and
+    whoever holds ``array`` (a scipy matrix whose arrays :func:`pack` shares) cannot write
+    through it (numpy checks only the written array's own flag)."""
     if not array.flags.writeable and getattr(array.base, "__array_interface__", {}).get("data", (0, False))[1]:
         return array  # over memory a kernel handed over, declared read-only: no view can be made writable
     view = array.view()
     if freeze_memory:
-        owner = array
-        while isinstance(owner.base, np.ndarray):
-            owner = owner.base
-        owner.flags.writeable = False
+        link = array
+        while isinstance(link, np.ndarray):
+            link.flags.writeable = False
+            link = link.base
     view.flags.writeable = False
     return view
 
@@ -352,7 +354,8 @@ def read_tns(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, tuple[int
 # ----------------------------------------------------------------------------- pack
 
 
-def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None) -> Tensor:
+def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
+         copy: bool | None = None) -> Tensor:
     """Store ``data`` in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
 
     ``data``: scipy.sparse, a dense numpy array, ``(coords, values, shape)``, a
@@ -362,11 +365,29 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
     non-zeros in a group of four for WARP24) is refused with a PackError naming an entry;
     so are complex values, non-integer coordinates or extents, and arrays too large for
     this machine's memory (before they are allocated).
+
+    ``copy`` is numpy's (``np.asarray``): by default (None) the Tensor shares memory with a
+    scipy matrix whose own arrays already are the layout's (csr into CSR, csc into CSC, coo
+    into COO or COO_UNSORTED, or a layout file of the same form; the declared dtypes, int32
+    for ``int``; C-contiguous; every property checked on the arrays, no duplicates), and
+    then those arrays, in the scipy object too, become read-only, as a Tensor's arrays
+    are: writing to them raises numpy's ValueError instead of corrupting the Tensor.
+    Otherwise the data is copied as it is packed.  ``copy=True`` always copies, leaving the
+    input writable; ``copy=False`` never copies, and raises a PackError saying why when it
+    would have to.
     """
     name = arguments.name(name)
     layout = _load_layout(layout)
     if shape is not None:
         shape = arguments.shape(shape, name)
+    if copy not in (None, True, False):
+        raise ArgumentError(f"copy must be None, True or False, got {copy!r}")
+    if copy is not True:
+        shared, reason = _shared(layout, data, name, shape)
+        if shared is not None:
+            return shared
+        if copy is False:
+            raise PackError(f"tensor {name}: copy=False, but packing into {_spec(layout)} needs a copy: {reason}")
     if isinstance(data, Tensor):
         data = data.to_coo()
     if isinstance(data, Mapping):
@@ -398,6 +419,27 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None)
     coords = np.stack(columns, axis=1).reshape(-1, len(data_shape)) if columns else \
         np.zeros((len(values), 0), INDEX_DTYPE)
     return reference_pack(layout, coords, values, data_shape, name, duplicates)
+
+
+def _shared(layout, data, name: str, shape: tuple[int, ...] | None) -> tuple[Tensor | None, str]:
+    """``(Tensor over the arrays of the scipy object data, "")``, or ``(None, why not)``."""
+    import scipy.sparse as sparse
+    from spf.scipy_arrays import shared_fields
+
+    if not sparse.issparse(data):
+        return None, f"only scipy.sparse data is shared, not {type(data).__name__}"
+    data_shape = tuple(int(extent) for extent in data.shape)
+    if shape is not None and shape != data_shape:
+        return None, f"shape {shape} is not the data's {data_shape}"
+    layout = _resolve(layout, len(data_shape))
+    fields, reason = shared_fields(layout, data, name)
+    if fields is None:
+        return None, reason
+    return Tensor._from_checked(layout, data_shape, fields, name), ""
+
+
+def _spec(layout) -> str:
+    return getattr(layout, "spec", None) or layout.name
 
 
 def reference_pack(layout, coords: np.ndarray, values: np.ndarray, shape: tuple[int, ...], name: str,

@@ -1,34 +1,101 @@
-"""A Tensor of order 1 or 2 as a scipy.sparse array (:meth:`spf.Tensor.to_scipy`).
+"""scipy.sparse arrays that are a layout's arrays, both ways: :meth:`spf.Tensor.to_scipy`,
+and :func:`spf.pack` of scipy data without a copy.
 
-Where the layout's relation *is* one of scipy's formats, scipy gets the Tensor's own
-read-only arrays, not copies.  That is read off the relation level by level
-(:mod:`spf.levels`), so a user layout of the same form shares its arrays too:
+Where the layout's relation *is* one of scipy's formats, the two share their arrays.  That
+is read off the relation level by level (:mod:`spf.levels`), not off the layout's name, so
+a user layout of the same form shares its arrays too:
 
 * CSR (CSC): a dense level over the rows (columns), then a level delimited by a
   pointer array ``g(p) <= q < g(p + 1)`` whose index array gives the other coordinate;
 * COO: one level of positions whose index arrays give every coordinate.
 
-scipy sorts a compressed array's indices *in place* unless it knows they are sorted, which
-read-only arrays forbid; so a compressed layout shares its arrays only when its properties
-say each segment is strictly increasing (``periodic_monotonic(F, g, increasing, strict)``),
-and then scipy is told (``has_canonical_format``).  scipy's COO operations build new arrays,
-so every coordinate list of order 2 shares; it is canonical when its coordinates are
-declared lexicographically increasing (``covarying_monotonic``).  A sparse vector shares
-only when declared strictly increasing (a 1-D ``coo_array`` converts to CSR over the same
-arrays, then sorts them in place).  Any other layout (padded, blocked,
-doubly compressed, unsorted segments, ...) goes through its stored entries, as
-:meth:`~spf.Tensor.to_coo` gives them, into a new ``coo_array``.
+To scipy: scipy sorts a compressed array's indices *in place* unless it knows they are
+sorted, which read-only arrays forbid; so a compressed layout shares its arrays only when
+its properties say each segment is strictly increasing (``periodic_monotonic(F, g,
+increasing, strict)``), and then scipy is told (``has_canonical_format``).  scipy's COO
+operations build new arrays, so every coordinate list of order 2 shares; it is canonical
+when its coordinates are declared lexicographically increasing (``covarying_monotonic``).
+A sparse vector shares only when declared strictly increasing (a 1-D ``coo_array``
+converts to CSR over the same arrays, then sorts them in place).  Any other layout
+(padded, blocked, doubly compressed, unsorted segments, ...) goes through its stored
+entries, as :meth:`~spf.Tensor.to_coo` gives them, into a new ``coo_array``.
+
+From scipy (:func:`shared_fields`): the scipy object's arrays become the layout's fields
+when they already are them: the same format, each array of the field's declared dtype,
+C-contiguous, in memory numpy owns (so it can be made read-only), and, checked here on the
+arrays themselves (scipy's ``has_sorted_indices`` and ``has_canonical_format`` flags are not
+trusted), scipy's meaning is the layout's (pointers from 0 to nnz, non-decreasing;
+coordinates inside the shape; no coordinate stored twice, which scipy would sum) and every
+property and assumption of the layout holds.  Each check is a vectorised pass over the
+arrays, sorting only to look for duplicates in unsorted input.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
 
 import numpy as np
 import scipy
 from scipy import sparse
 
 from spf.errors import SpfError
-from spf.expressions import Affine, UFCall
-from spf.levels import read_levels
+from spf.expressions import Affine, Constraint, UFCall, conjuncts
+from spf.levels import Level, read_levels
+from spf.properties import CovaryingMonotonic, Injective, Monotonic, PeriodicMonotonic, Range, from_spec
+
+
+@dataclass(frozen=True)
+class Form:
+    """How a layout's relation is one of scipy's formats.
+
+    ``format``: "csr", "csc" or "coo"; ``pointer``: the field that is ``indptr`` (csr, csc);
+    ``coordinates``: the fields that are ``indices`` (csr, csc) or the coordinates in mode
+    order (coo); ``values``: the field that is ``data``; ``level``: the level whose bounds
+    must be ``[0, extent)``, the dense level (csr, csc) or the positions (coo); ``mode``:
+    the coordinate the dense level gives (csr, csc).
+    """
+
+    format: str
+    pointer: str | None
+    coordinates: tuple[str, ...]
+    values: str
+    level: Level
+    mode: int | None = None
+
+
+def form(layout) -> Form | None:
+    """The scipy format ``layout``'s relation is, or None."""
+    if layout.padded:
+        return None
+    try:
+        reading = read_levels(layout)
+    except SpfError:
+        return None
+    if reading.guards or [str(index) for index in layout.values_index] != [reading.levels[-1].index]:
+        return None
+    if len(reading.levels) == 2 and layout.order == 2:
+        outer, inner = reading.levels
+        dense = [mode for mode, name in enumerate(layout.logical)
+                 if reading.definitions[name] == Affine.of(outer.index)]
+        segment = inner.segment()
+        if len(dense) != 1 or segment is None or segment[0].arguments != (Affine.of(outer.index),):
+            return None
+        indices = _array_at(reading.definitions[layout.logical[1 - dense[0]]], inner.index)
+        if indices is None:
+            return None
+        return Form("csr" if dense[0] == 0 else "csc", segment[0].function, (indices,), layout.values_field,
+                    outer, dense[0])
+    if len(reading.levels) == 1:
+        level = reading.levels[0]
+        arrays = tuple(_array_at(reading.definitions[name], level.index) for name in layout.logical)
+        if None in arrays or len(set(arrays)) != len(arrays):
+            return None
+        return Form("coo", None, arrays, layout.values_field, level)
+    return None
+
+
+# ----------------------------------------------------------------------------- to scipy
 
 
 def to_scipy(tensor) -> sparse.sparray:
@@ -58,66 +125,54 @@ def one_dimensional_arrays() -> bool:
 
 def _shared(tensor) -> sparse.sparray | None:
     """The scipy array over the tensor's own arrays, or None when the layout is none of scipy's formats."""
-    layout = tensor.layout
-    if layout.padded:
-        return None
-    reading = read_levels(layout)
-    if reading.guards or [str(index) for index in layout.values_index] != [reading.levels[-1].index]:
+    found = form(tensor.layout)
+    if found is None:
         return None
     scalars = {name: value for name, value in tensor.fields.items() if not isinstance(value, np.ndarray)}
-    values = tensor.fields[layout.values_field]
-    if len(reading.levels) == 2 and tensor.order == 2:
-        return _compressed(tensor, reading, scalars, values)
-    if len(reading.levels) == 1:
-        return _coordinates(tensor, reading, scalars, values)
-    return None
+    if found.format == "coo":
+        return _coordinates(tensor, found, scalars)
+    return _compressed(tensor, found, scalars)
 
 
-def _compressed(tensor, reading, scalars, values) -> sparse.sparray | None:
-    outer, inner = reading.levels
-    dense = [mode for mode, name in enumerate(tensor.layout.logical)
-             if reading.definitions[name] == Affine.of(outer.index)]
-    segment = inner.segment()
-    if len(dense) != 1 or segment is None or segment[0].arguments != (Affine.of(outer.index),):
+def _compressed(tensor, found: Form, scalars) -> sparse.sparray | None:
+    extent = tensor.shape[found.mode]
+    if _bounds(found.level, scalars) != (0, extent - 1):
         return None
-    mode = dense[0]
-    extent = tensor.shape[mode]
-    if _bounds(outer, scalars) != (0, extent - 1):
-        return None
-    indices = _array_at(reading.definitions[tensor.layout.logical[1 - mode]], inner.index)
-    pointer = segment[0].function
-    if indices is None:
-        return None
-    if not any(p.kind == "periodic_monotonic" and p.arrays == (indices,) and p.period_array == pointer
-               and p.increasing and p.strict for p in tensor.layout.properties):
+    if not _sorted_segments(tensor.layout, found):
         return None  # scipy would sort unsorted segments in place
-    pointers, indices = tensor.fields[pointer], tensor.fields[indices]
+    values = tensor.fields[found.values]
+    pointers, indices = tensor.fields[found.pointer], tensor.fields[found.coordinates[0]]
     if pointers.shape != (extent + 1,) or pointers[0] != 0 or not pointers[-1] == len(indices) == len(values):
         return None
-    kind = sparse.csr_array if mode == 0 else sparse.csc_array
+    kind = sparse.csr_array if found.format == "csr" else sparse.csc_array
     array = kind((values, indices, pointers), shape=tensor.shape, copy=False)
     array.has_canonical_format = True  # sorted, no duplicates: scipy never sorts in place
     return array
 
 
-def _coordinates(tensor, reading, scalars, values) -> sparse.sparray | None:
-    level = reading.levels[0]
-    arrays = [_array_at(reading.definitions[name], level.index) for name in tensor.layout.logical]
-    bounds = _bounds(level, scalars)
-    if None in arrays or bounds is None or bounds[0] != 0 or len(set(arrays)) != len(arrays):
+def _coordinates(tensor, found: Form, scalars) -> sparse.sparray | None:
+    bounds = _bounds(found.level, scalars)
+    if bounds is None or bounds[0] != 0:
         return None
     count = bounds[1] + 1
-    coordinates = [tensor.fields[name] for name in arrays]
+    values = tensor.fields[found.values]
+    coordinates = [tensor.fields[name] for name in found.coordinates]
     if any(array.shape != (count,) for array in coordinates + [values]):
         return None
-    canonical = any((p.kind == "covarying_monotonic" and p.arrays == tuple(arrays) and p.increasing)
-                    or (p.kind == "monotonic" and p.arrays == tuple(arrays) and p.increasing and p.strict)
+    canonical = any((p.kind == "covarying_monotonic" and p.arrays == found.coordinates and p.increasing)
+                    or (p.kind == "monotonic" and p.arrays == found.coordinates and p.increasing and p.strict)
                     for p in tensor.layout.properties)
     if tensor.order == 1 and not canonical:
         return None  # a 1-D coo_array's tocsr() keeps its arrays, then sorts them in place
     array = sparse.coo_array((values, tuple(coordinates)), shape=tensor.shape, copy=False)
     array.has_canonical_format = canonical
     return array
+
+
+def _sorted_segments(layout, found: Form) -> bool:
+    """Whether the layout declares each segment of its compressed level strictly increasing."""
+    return any(p.kind == "periodic_monotonic" and p.arrays == found.coordinates and p.period_array == found.pointer
+               and p.increasing and p.strict for p in layout.properties)
 
 
 def _array_at(expression: Affine, index: str) -> str | None:
@@ -139,3 +194,124 @@ def _bounds(level, scalars) -> tuple[int, int] | None:
             return None
         ends.append(int(bound.evaluate(scalars, {})))
     return ends[0], ends[1]
+
+
+# ----------------------------------------------------------------------------- from scipy
+
+
+def shared_fields(layout, data, name: str = "tensor") -> tuple[dict[str, object] | None, str]:
+    """``(fields, "")``: ``layout``'s fields over the arrays of the scipy object ``data``
+    themselves, checked as :func:`spf.packing.validate` would; or ``(None, why not)``."""
+    found = form(layout)
+    if found is None:
+        return None, f"layout {layout.spec} is none of scipy's formats (CSR, CSC, COO) in form"
+    if data.format != found.format or data.ndim != layout.order:
+        return None, (f"the data is a {data.ndim}-D {data.format} {type(data).__name__}, layout {layout.spec} "
+                      f"is {found.format} of order {layout.order}")
+    if found.format == "coo":
+        coordinates = getattr(data, "coords", None) or (data.row, data.col)
+        given = dict(zip(found.coordinates, coordinates))
+    else:
+        given = {found.pointer: data.indptr, found.coordinates[0]: data.indices}
+    given[found.values] = data.data
+    declared = {field.name: field for field in layout.arrays}
+    if set(declared) != set(given):
+        return None, f"layout {layout.spec} has arrays besides scipy's ({', '.join(sorted(set(declared) - set(given)))})"
+    for field, array in given.items():
+        reason = _unsharable(array, declared[field])
+        if reason:
+            return None, f"array {field}: {reason}"
+    shape = tuple(int(extent) for extent in data.shape)
+    scalars = _scalars(layout, shape, given)
+    if isinstance(scalars, str):
+        return None, scalars
+    for field, array in given.items():
+        expected = tuple(int(d.evaluate(scalars)) for d in declared[field].dimensions)
+        if array.shape != expected:
+            return None, f"array {field} has shape {array.shape}, {declared[field]} needs {expected}"
+    fields = {**scalars, **given}
+    reason = _scipy_meaning(found, fields, scalars, shape) or _layout_holds(layout, fields, scalars)
+    return (None, reason) if reason else (fields, "")
+
+
+def _unsharable(array: np.ndarray, declared) -> str:
+    """Why ``array`` cannot be the field ``declared`` as it is (empty when it can)."""
+    if array.dtype != declared.numpy_dtype:
+        return f"dtype {array.dtype}, the layout declares {declared.type} ({declared.numpy_dtype})"
+    if array.ndim != len(declared.dimensions) or not array.flags.c_contiguous or not array.flags.aligned:
+        return "not a C-contiguous, aligned array of the declared shape"
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if owner.base is not None or not owner.flags.owndata:
+        return (f"its memory belongs to a {type(owner.base).__name__}, not to a numpy array, so it cannot be "
+                "made read-only")
+    return ""
+
+
+def _scalars(layout, shape: tuple[int, ...], given: Mapping[str, np.ndarray]) -> dict[str, int] | str:
+    """The scalar fields: from the shape, and each count from the length of an array it sizes."""
+    try:
+        scalars = dict(layout.compute_scalars(shape))
+    except SpfError as error:
+        return str(error)
+    for field in layout.arrays:
+        length = field.dimensions[0].to_affine() if len(field.dimensions) == 1 else None
+        if length is not None and len(length.terms) == 1 and length.terms[0][1] == 1 \
+                and length.terms[0][0] not in scalars:  # count + constant
+            scalars[length.terms[0][0]] = len(given[field.name]) - length.constant
+    for field in layout.scalars:
+        if field.name not in scalars:
+            return f"field {field.name} is not given by the shape or an array's length"
+        info = np.iinfo(field.numpy_dtype)
+        if not max(0, info.min) <= scalars[field.name] <= info.max:
+            return f"field {field.name} = {scalars[field.name]} does not fit in {field.type}"
+    return scalars
+
+
+def _scipy_meaning(found: Form, fields, scalars, shape: tuple[int, ...]) -> str:
+    """Why scipy's reading of the arrays differs from the layout's (empty when it does not):
+    the level bounds, pointers, coordinates inside the shape, a coordinate stored twice."""
+    checks: list = []
+    if found.format == "coo":
+        if _bounds(found.level, scalars) != (0, len(fields[found.values]) - 1):
+            return f"the positions of the coordinate list do not run over [0, {len(fields[found.values])})"
+        checks += [Range((array,), low=Affine.of(0), high=Affine.of(extent))
+                   for array, extent in zip(found.coordinates, shape)]
+        in_order, distinct = CovaryingMonotonic(found.coordinates), Injective(found.coordinates)
+        segments = None
+    else:
+        pointer, indices = fields[found.pointer], fields[found.coordinates[0]]
+        if _bounds(found.level, scalars) != (0, shape[found.mode] - 1):
+            return f"the {found.format} level does not run over [0, {shape[found.mode]})"
+        if pointer[0] != 0 or pointer[-1] != len(indices) or len(indices) != len(fields[found.values]):
+            return (f"{found.pointer} runs from {pointer[0]} to {pointer[-1]}, not from 0 to "
+                    f"{len(indices)} entries")
+        checks += [Monotonic((found.pointer,), increasing=True, strict=False),
+                   Range((found.coordinates[0],), low=Affine.of(0), high=Affine.of(shape[1 - found.mode]))]
+        in_order = PeriodicMonotonic((found.coordinates[0], found.pointer), increasing=True, strict=True)
+        distinct = Injective(("segment", found.coordinates[0]))
+        segments = lambda: np.repeat(np.arange(len(pointer) - 1), np.diff(pointer))  # noqa: E731
+    for check in checks:
+        broken = check.check(fields, scalars)
+        if broken:
+            return f"{broken[0]}: {broken[1]}"
+    if in_order.check(fields, scalars) is None:
+        return ""  # strictly increasing: no coordinate twice
+    arrays = fields if segments is None else {**fields, "segment": segments()}
+    broken = distinct.check(arrays, scalars)
+    return f"{broken[0]}: {broken[1]} (scipy sums them)" if broken else ""
+
+
+def _layout_holds(layout, fields, scalars) -> str:
+    """Why the layout's properties or assumptions do not hold of ``fields`` (empty when they do)."""
+    from spf.packing import _holds
+
+    for spec in layout.properties:
+        broken = from_spec(spec).check(fields, scalars)
+        if broken:
+            return f"array {broken[0]} breaks property {spec.text}: {broken[1]}"
+    for constraint in conjuncts(layout.assumptions):
+        if isinstance(constraint, Constraint) and not _holds(constraint, fields):
+            return f"assumption {constraint} of {layout.spec} does not hold"
+    return ""
