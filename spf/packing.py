@@ -256,7 +256,15 @@ def entries_of(data, name: str = "tensor") -> tuple[list[np.ndarray], np.ndarray
     import scipy.sparse as sparse
 
     if sparse.issparse(data):
-        matrix = sparse.coo_array(data) if data.ndim != 2 else sparse.coo_matrix(data)
+        from spf.scipy_arrays import check_structure
+        check_structure(data, name)
+        if data.format in ("csr", "csc", "bsr") and data.indptr[-1] < len(data.indices):
+            data = data.copy()
+            data.prune()  # scipy's conversions would read the entries past indptr's end
+        try:
+            matrix = sparse.coo_array(data) if data.ndim != 2 else sparse.coo_matrix(data)
+        except ValueError as error:  # scipy's own checks: a coordinate outside the shape, ...
+            raise PackError(f"tensor {name}: scipy cannot read the {data.format} matrix: {error}") from None
         check_real(np.asarray(matrix.data), name)
         values = np.asarray(matrix.data).astype(np.float64, copy=False)
         columns = [np.asarray(c).astype(INDEX_DTYPE, copy=False)

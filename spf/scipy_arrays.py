@@ -39,10 +39,10 @@ import numpy as np
 import scipy
 from scipy import sparse
 
-from spf.errors import SpfError
+from spf.errors import PackError, SpfError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.levels import Level, read_levels
-from spf.properties import CovaryingMonotonic, Injective, Monotonic, PeriodicMonotonic, Range, from_spec
+from spf.properties import CovaryingMonotonic, Injective, PeriodicMonotonic, Range, from_spec
 
 
 @dataclass(frozen=True)
@@ -199,9 +199,45 @@ def _bounds(level, scalars) -> tuple[int, int] | None:
 # ----------------------------------------------------------------------------- from scipy
 
 
+def check_structure(data, name: str = "tensor") -> None:
+    """Refuse (PackError) a compressed scipy matrix (csr, csc, bsr) whose ``indptr`` or
+    ``indices`` do not describe a matrix of its shape.  scipy checks them when the matrix is
+    built, not after its arrays are changed, and its conversions trust them: an ``indptr``
+    that runs past the entries makes ``tocoo()`` write out of bounds."""
+    if data.format not in ("csr", "csc", "bsr"):
+        return
+    major, minor = (1, data.shape[0]) if data.ndim == 1 else \
+        (data.shape[::-1] if data.format == "csc" else data.shape)
+    if data.format == "bsr":
+        major, minor = major // data.blocksize[0], minor // data.blocksize[1]
+    indptr, indices = np.asarray(data.indptr), np.asarray(data.indices)
+    problem = ""
+    if indptr.ndim != 1 or indices.ndim != 1 or indptr.dtype.kind not in "iu" or indices.dtype.kind not in "iu":
+        problem = f"indptr ({indptr.dtype}, {indptr.ndim}-D) and indices ({indices.dtype}, {indices.ndim}-D) " \
+                  "must be 1-D integer arrays"
+    elif len(indptr) != major + 1:
+        problem = f"indptr has {len(indptr)} elements, the shape {data.shape} needs {major + 1}"
+    elif indptr[0] != 0 or not 0 <= indptr[-1] <= min(len(indices), len(data.data)):
+        problem = (f"indptr runs from {indptr[0]} to {indptr[-1]}, not from 0 to at most the "
+                   f"{min(len(indices), len(data.data))} stored entries")
+    elif np.any(indptr[1:] < indptr[:-1]):
+        position = int(np.flatnonzero(indptr[1:] < indptr[:-1])[0])
+        problem = f"indptr decreases: indptr[{position}] = {indptr[position]} > indptr[{position + 1}] = " \
+                  f"{indptr[position + 1]}"
+    else:
+        stored = indices[:indptr[-1]]
+        outside = np.flatnonzero((stored < 0) | (stored >= minor))
+        if outside.size:
+            problem = f"indices[{int(outside[0])}] = {stored[outside[0]]} is outside [0, {minor})"
+    if problem:
+        raise PackError(f"tensor {name}: the scipy {data.format} matrix is malformed: {problem}")
+
+
 def shared_fields(layout, data, name: str = "tensor") -> tuple[dict[str, object] | None, str]:
     """``(fields, "")``: ``layout``'s fields over the arrays of the scipy object ``data``
-    themselves, checked as :func:`spf.packing.validate` would; or ``(None, why not)``."""
+    themselves, checked as :func:`spf.packing.validate` would; or ``(None, why not)``.
+    A malformed compressed matrix is refused (:func:`check_structure`)."""
+    check_structure(data, name)
     found = form(layout)
     if found is None:
         return None, f"layout {layout.spec} is none of scipy's formats (CSR, CSC, COO) in form"
@@ -271,35 +307,32 @@ def _scalars(layout, shape: tuple[int, ...], given: Mapping[str, np.ndarray]) ->
 
 def _scipy_meaning(found: Form, fields, scalars, shape: tuple[int, ...]) -> str:
     """Why scipy's reading of the arrays differs from the layout's (empty when it does not):
-    the level bounds, pointers, coordinates inside the shape, a coordinate stored twice."""
-    checks: list = []
+    the level bounds, entries beyond the pointers' end, coordinates outside the shape, a
+    coordinate stored twice.  (:func:`check_structure` has checked csr's and csc's pointers
+    and indices.)"""
+    values = fields[found.values]
     if found.format == "coo":
-        if _bounds(found.level, scalars) != (0, len(fields[found.values]) - 1):
-            return f"the positions of the coordinate list do not run over [0, {len(fields[found.values])})"
-        checks += [Range((array,), low=Affine.of(0), high=Affine.of(extent))
-                   for array, extent in zip(found.coordinates, shape)]
-        in_order, distinct = CovaryingMonotonic(found.coordinates), Injective(found.coordinates)
-        segments = None
+        if _bounds(found.level, scalars) != (0, len(values) - 1):
+            return f"the positions of the coordinate list do not run over [0, {len(values)})"
+        for array, extent in zip(found.coordinates, shape):
+            broken = Range((array,), low=Affine.of(0), high=Affine.of(extent)).check(fields, scalars)
+            if broken:
+                return f"{broken[0]}: {broken[1]}"
+        if CovaryingMonotonic(found.coordinates).check(fields, scalars) is None:
+            return ""  # lexicographically increasing: no coordinate twice
+        broken = Injective(found.coordinates).check(fields, scalars)
     else:
         pointer, indices = fields[found.pointer], fields[found.coordinates[0]]
         if _bounds(found.level, scalars) != (0, shape[found.mode] - 1):
             return f"the {found.format} level does not run over [0, {shape[found.mode]})"
-        if pointer[0] != 0 or pointer[-1] != len(indices) or len(indices) != len(fields[found.values]):
-            return (f"{found.pointer} runs from {pointer[0]} to {pointer[-1]}, not from 0 to "
-                    f"{len(indices)} entries")
-        checks += [Monotonic((found.pointer,), increasing=True, strict=False),
-                   Range((found.coordinates[0],), low=Affine.of(0), high=Affine.of(shape[1 - found.mode]))]
+        if pointer[-1] != len(indices) or len(indices) != len(values):
+            return (f"{found.pointer} ends at {pointer[-1]}, before the {len(indices)} indices and "
+                    f"{len(values)} values (scipy ignores the rest)")
         in_order = PeriodicMonotonic((found.coordinates[0], found.pointer), increasing=True, strict=True)
-        distinct = Injective(("segment", found.coordinates[0]))
-        segments = lambda: np.repeat(np.arange(len(pointer) - 1), np.diff(pointer))  # noqa: E731
-    for check in checks:
-        broken = check.check(fields, scalars)
-        if broken:
-            return f"{broken[0]}: {broken[1]}"
-    if in_order.check(fields, scalars) is None:
-        return ""  # strictly increasing: no coordinate twice
-    arrays = fields if segments is None else {**fields, "segment": segments()}
-    broken = distinct.check(arrays, scalars)
+        if in_order.check(fields, scalars) is None:
+            return ""  # strictly increasing within each segment: no coordinate twice
+        segment = np.repeat(np.arange(len(pointer) - 1), np.diff(pointer))
+        broken = Injective(("segment", found.coordinates[0])).check({**fields, "segment": segment}, scalars)
     return f"{broken[0]}: {broken[1]} (scipy sums them)" if broken else ""
 
 

@@ -114,6 +114,14 @@ def inputs() -> Inputs:
         layouts={"A": "CSR", "x": "Dense", "y": "Dense"})
 
 
+def with_arrays(matrix, **arrays):
+    """A copy of the scipy matrix with arrays replaced after construction (scipy checks them only then)."""
+    matrix = matrix.copy()
+    for attribute, value in arrays.items():
+        setattr(matrix, attribute, value)
+    return matrix
+
+
 def changed(fields: dict, **changes) -> dict:
     """A copy of ``fields`` with ``changes`` (None removes a field)."""
     copy = {key: value.copy() if isinstance(value, np.ndarray) else value for key, value in fields.items()}
@@ -557,6 +565,19 @@ def _pack_cases():
          "values must be real numbers, got dtype datetime64[D]", spf.PackError),
         ("pack: complex numpy", lambda d: spf.pack("Dense", d.x_complex), "values are complex (complex128)",
          spf.PackError),
+        ("pack: a coo matrix with a row outside the shape",
+         lambda d: spf.pack("CSR", with_arrays(d.A.tocoo(), row=np.array([0, 0, 1, 3], dtype=np.int32))),
+         "tensor tensor: scipy cannot read the coo matrix: axis 0 index 3 exceeds matrix dimension 3", spf.PackError),
+        ("pack: a csr matrix with a column outside the shape",
+         lambda d: spf.pack("CSR", with_arrays(d.A, indices=np.array([0, 2, 5, 0], dtype=np.int32))),
+         "the scipy csr matrix is malformed: indices[2] = 5 is outside [0, 3)", spf.PackError),
+        ("pack: copy=False of a dense array", lambda d: spf.pack("CSR", MATRIX, copy=False),
+         "copy=False, but packing into CSR needs a copy: only scipy.sparse data is shared, not ndarray",
+         spf.PackError),
+        ("pack: copy=False of a csc matrix into CSR", lambda d: spf.pack("CSR", d.A.tocsc(), copy=False),
+         "needs a copy: the data is a 2-D csc csc_matrix, layout CSR is csr of order 2", spf.PackError),
+        ("pack: copy a str", lambda d: spf.pack("CSR", d.A, copy="yes"), "copy must be None, True or False, got 'yes'",
+         spf.ArgumentError),
         ("pack: complex scipy", lambda d: spf.pack("CSR", d.A_complex), "values are complex (complex128)",
          spf.PackError),
         ("pack: complex values in a triple", lambda d: spf.pack("COO", (d.coords, d.values * 1j, (3, 3))),
@@ -997,6 +1018,29 @@ def test_the_issue_reproducers_do_not_crash():
         + lines.count("refused: AttributeError") == 9
     assert "result [1.0, 1.0, 1.0]" in lines
     assert "refused hand-built: True" in lines
+
+
+def test_a_scipy_matrix_with_a_corrupted_indptr_is_refused_before_scipy_reads_it():
+    """scipy checks indptr when a matrix is built, not after its arrays change, and its
+    conversions trust it: tocoo() of such a matrix wrote out of bounds (a crash, or a hang)."""
+    result = run_isolated("""
+        import numpy as np, scipy.sparse as sp, spf
+        k = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+        for kind, layout in ((sp.csr_matrix, "CSR"), (sp.csc_array, "CSC"), (sp.csr_matrix, "DCSR")):
+            for indptr in ([0, 2, 100, 4, 5], [0, 2, 3, 9, 5], [0, 2, 3], [1, 2, 3, 4, 5]):
+                matrix = kind(sp.random(4, 4, density=0.4, format="csr", random_state=1))
+                matrix.data[:] = 1.0
+                matrix.indptr = np.array(indptr, dtype=matrix.indptr.dtype)
+                for call in (lambda: spf.pack(layout, matrix, copy=None), lambda: spf.pack(layout, matrix, copy=True),
+                             lambda: k(A=matrix, x=np.ones(4))):
+                    try:
+                        call()
+                        print("ACCEPTED", layout, indptr)
+                    except spf.PackError as error:
+                        print("refused:", "matrix is malformed: indptr" in str(error))
+    """)
+    lines = assert_survived(result)
+    assert lines == ["refused: True"] * 36, lines
 
 
 def test_valid_tensors_from_corrupted_fields_never_crash_a_kernel():
