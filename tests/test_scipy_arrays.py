@@ -18,6 +18,7 @@ from hypothesis import given, settings, strategies as st
 
 import spf
 import spf.scipy_arrays
+from spf.scipy_arrays import one_dimensional_arrays
 from conftest import REAL_MATRICES, REPOSITORY, load_matrix
 
 CSR64 = str(REPOSITORY / "examples" / "layouts" / "CSR64.layout")
@@ -312,3 +313,349 @@ def test_order_three_and_more_is_refused_with_the_order(layout, order):
     with pytest.raises(spf.SpfError, match=f"tensor T: to_scipy.. returns scipy.sparse arrays of order 1 or 2; "
                                            f"this tensor has order {order}"):
         tensor.to_scipy()
+
+
+# ----------------------------------------------------------------------------- pack: scipy's arrays as the layout's
+
+ROWS = """# CSR in form, under other names, segments in any order (duplicates are not declared away)
+layout ROWS
+field m: int = shape[0]
+field n: int = shape[1]
+field stored: int
+field start: int[m + 1]
+field column: int[stored]
+field value: double[stored]
+shape m, n
+relation [r, q] -> [i, j] : 0 <= r < m and start(r) <= q < start(r + 1) and i = r and j = column(q)
+values value[q]
+assume start(0) = 0 and start(m) = stored
+property monotonic(start, increasing, weak)
+property range(column, 0, n)
+"""
+COLUMNS = ROWS.replace("ROWS", "COLUMNS").replace("i = r and j = column(q)", "j = r and i = column(q)") \
+    .replace("field m: int = shape[0]\nfield n: int = shape[1]", "field m: int = shape[1]\nfield n: int = shape[0]") \
+    .replace("shape m, n", "shape n, m") + "property periodic_monotonic(column, start, increasing, strict)\n"
+COO3_UNSORTED = str(REPOSITORY / "examples" / "layouts" / "COO3_UNSORTED.layout")
+
+
+@pytest.fixture(scope="module")
+def user_layouts(tmp_path_factory) -> dict[str, str]:
+    """ROWS (CSR in form, any order) and COLUMNS (CSC in form, sorted), written as files."""
+    directory = tmp_path_factory.mktemp("layouts")
+    paths = {}
+    for name, text in (("ROWS", ROWS), ("COLUMNS", COLUMNS)):
+        paths[name] = str(directory / f"{name}.layout")
+        Path(paths[name]).write_text(text)
+    return paths
+
+
+def rows_reversed(matrix) -> sp.csr_matrix:
+    """``matrix`` as CSR with each row's entries in decreasing column order (distinct, unsorted)."""
+    csr = sp.csr_matrix(matrix)
+    rows = np.repeat(np.arange(csr.shape[0]), np.diff(csr.indptr))
+    order = np.lexsort((-csr.indices, rows))
+    return sp.csr_matrix((csr.data[order], csr.indices[order], csr.indptr), shape=csr.shape)
+
+
+def shuffled_coo(matrix, seed: int = 0) -> sp.coo_matrix:
+    coo = sp.coo_matrix(matrix)
+    order = np.random.default_rng(seed).permutation(coo.nnz)
+    return sp.coo_matrix((coo.data[order], (coo.row[order], coo.col[order])), shape=coo.shape)
+
+
+COMPRESSED = ("indptr", "indices", "data")
+COORDINATES = ("row", "col", "data")
+# layout -> (the scipy object packed, scipy's arrays in the order of the layout's fields, those fields)
+SHARING = {
+    "CSR from csr_matrix": ("CSR", sp.csr_matrix, COMPRESSED, ("rowPtr", "colIdx", "data")),
+    "CSR from csr_array": ("CSR", sp.csr_array, COMPRESSED, ("rowPtr", "colIdx", "data")),
+    "CSC from csc_matrix": ("CSC", sp.csc_matrix, COMPRESSED, ("colPtr", "rowIdx", "data")),
+    "CSC from csc_array": ("CSC", sp.csc_array, COMPRESSED, ("colPtr", "rowIdx", "data")),
+    "COO from a sorted coo_matrix": ("COO", lambda m: sp.csr_matrix(m).tocoo(), COORDINATES, ("row", "col", "val")),
+    "COO_UNSORTED from a shuffled coo_matrix": ("COO_UNSORTED", shuffled_coo, COORDINATES, ("row", "col", "val")),
+    "ROWS (any order) from csr with reversed rows": ("ROWS", rows_reversed, COMPRESSED, ("start", "column", "value")),
+    "COLUMNS from csc_array": ("COLUMNS", sp.csc_array, COMPRESSED, ("start", "column", "value")),
+}
+
+
+def layout_of(layout: str, user_layouts) -> str:
+    return user_layouts.get(layout, layout)
+
+
+def assert_shares(tensor, data, attributes, fields) -> None:
+    for attribute, field in zip(attributes, fields):
+        theirs, mine = getattr(data, attribute), tensor.fields[field]
+        assert np.shares_memory(mine, theirs) or mine.size == 0, f"{field} is a copy of {attribute}"
+        assert not theirs.flags.writeable, f"the scipy object's {attribute} is still writable"
+
+
+def assert_copied(tensor, data) -> None:
+    """No field of ``tensor`` shares memory with an array of the scipy object ``data``."""
+    for array in scipy_arrays(data):
+        for field, value in tensor.fields.items():
+            if isinstance(value, np.ndarray):
+                assert not np.shares_memory(value, array), f"{field} shares memory with the input"
+
+
+def scipy_arrays(data) -> list[np.ndarray]:
+    if not sp.issparse(data):
+        return []
+    if data.format == "coo":
+        return [data.data, *data.coords]
+    return [data.data, data.indices, data.indptr]
+
+
+def same_tensor(tensor, reference) -> None:
+    """The same layout, shape and entries (storage order may differ only where the layout
+    does not fix it: an unsorted layout keeps the input's order when it shares)."""
+    assert tensor.layout == reference.layout and tensor.shape == reference.shape
+    for got, expected in zip(tensor.to_coo(), reference.to_coo()):
+        np.testing.assert_array_equal(got, expected)
+    if any(p.kind in ("periodic_monotonic", "covarying_monotonic") for p in tensor.layout.properties):
+        for field, value in reference.fields.items():
+            np.testing.assert_array_equal(tensor.fields[field], value, err_msg=field)
+
+
+@pytest.mark.parametrize("name", list(MATRICES))
+@pytest.mark.parametrize("case", list(SHARING))
+def test_pack_shares_scipys_arrays_when_they_are_the_layouts(case, name, user_layouts):
+    """csr into CSR, csc into CSC, a coordinate list into COO or COO_UNSORTED, and layout files
+    of the same form under other names (read off the relation): no array is copied, the
+    Tensor equals the copied one (explicit zeros kept), and to_scipy() gives the input back."""
+    layout, make, attributes, fields = SHARING[case]
+    data = make(MATRICES[name])
+    copied = spf.pack(layout_of(layout, user_layouts), data, name="A", copy=True)
+    assert_copied(copied, data)
+    tensor = spf.pack(layout_of(layout, user_layouts), data, name="A")
+    assert_shares(tensor, data, attributes, fields)
+    same_tensor(tensor, copied)
+    assert len(tensor.to_coo()[1]) == data.nnz  # explicit zeros are entries, as when copied
+    assert_same_matrix(tensor.to_scipy(), MATRICES[name])
+    assert spf.pack(layout_of(layout, user_layouts), data, name="A", copy=False).fields.keys() == tensor.fields.keys()
+
+
+@pytest.mark.parametrize("layout, indices, shared", [("SV", [1, 3, 4], True), ("SV_UNSORTED", [4, 1, 3], True),
+                                                     ("SV", [4, 1, 3], False), ("SV_DEC", [4, 3, 1], True),
+                                                     ("SV_DEC", [1, 3, 4], False)])
+def test_pack_shares_a_one_dimensional_coo_array(layout, indices, shared):
+    """A sparse vector is a coordinate list; its declared order (SV increasing, SV_DEC
+    decreasing, SV_UNSORTED none) is checked on scipy's indices like any property."""
+    if not one_dimensional_arrays():
+        pytest.skip("this scipy has no 1-D sparse arrays")
+    vector = sp.coo_array((np.array([1.5, -2.0, 3.0]), (np.array(indices, dtype=np.int32),)), shape=(6,))
+    tensor = spf.pack(layout, vector, name="x")
+    assert np.shares_memory(tensor.fields["idx"], vector.coords[0]) == shared
+    assert np.shares_memory(tensor.values, vector.data) == shared
+    np.testing.assert_array_equal(tensor.to_dense(), vector.toarray())
+
+
+@pytest.mark.parametrize("layout, shared", [("COO3", False), (COO3_UNSORTED, False), ("COO3_64", True),
+                                            ("COO3_UNSORTED_64", True)])
+def test_pack_shares_a_three_dimensional_coo_array(layout, shared, tmp_path):
+    """scipy keeps int64 coordinates for more than two dimensions: COO3's ``int`` fields are
+    not them; the same layout files with ``int64`` fields share them."""
+    if layout.endswith("_64"):
+        source = COO3_UNSORTED if "UNSORTED" in layout else spf.load_layout("COO3").path
+        text = Path(source).read_text().replace("int[nnz]", "int64[nnz]")
+        original = Path(source).stem
+        path = tmp_path / f"{layout}.layout"
+        path.write_text(text.replace(f"layout {original}\n", f"layout {layout}\n"))
+        layout = str(path)
+    coords = np.array([[0, 1, 2], [1, 0, 0], [1, 2, 1], [3, 0, 2]])
+    if "UNSORTED" in layout:
+        coords = coords[::-1].copy()
+    data = sp.coo_array((np.array([1.0, 0.0, -2.5, 4.0]), tuple(np.ascontiguousarray(coords.T))), shape=(4, 3, 3))
+    tensor = spf.pack(layout, data, name="T")
+    for field, coordinate in zip(("idx0", "idx1", "idx2"), data.coords):
+        assert np.shares_memory(tensor.fields[field], coordinate) == shared
+    np.testing.assert_array_equal(tensor.to_dense(), data.toarray())
+
+
+def with_arrays(matrix, **arrays):
+    """A copy of the scipy object ``matrix`` whose named arrays are replaced (set after
+    construction, where scipy does not look at them again)."""
+    matrix = matrix.copy()
+    for attribute, value in arrays.items():
+        setattr(matrix, attribute, value)
+    return matrix
+
+
+def csr_with_duplicates() -> sp.csr_matrix:
+    """Row 1 stores column 2 twice (scipy sums them), in order but not strictly."""
+    return sp.csr_matrix((np.array([1.0, 2.0, 3.0, 0.0, 5.0]), np.array([0, 2, 2, 4, 1], dtype=np.int32),
+                          np.array([0, 1, 4, 5], dtype=np.int32)), shape=(3, 5))
+
+
+def bytearray_data(matrix) -> sp.csr_matrix:
+    """CSR whose values live in a bytearray (memory numpy does not own, so cannot freeze)."""
+    csr = sp.csr_matrix(matrix)
+    values = np.frombuffer(bytearray(csr.data.tobytes()), dtype=np.float64)
+    return sp.csr_matrix((values, csr.indices, csr.indptr), shape=csr.shape, copy=False)
+
+
+MATRIX = MATRICES["random 37x23"]
+# a condition of sharing fails: pack copies as before; copy=False says which condition
+COPIED = {
+    "unsorted indices into CSR": ("CSR", lambda: rows_reversed(MATRIX), "breaks property periodic_monotonic"),
+    "a duplicate in a row into CSR": ("CSR", csr_with_duplicates, "both hold (1, 2) (scipy sums them)"),
+    "a duplicate in a row into a layout of any order": ("ROWS", csr_with_duplicates, "(scipy sums them)"),
+    "int64 indices": ("CSR", lambda: with_arrays(sp.csr_matrix(MATRIX), indices=sp.csr_matrix(MATRIX).indices
+                                                 .astype(np.int64), indptr=sp.csr_matrix(MATRIX).indptr.astype(np.int64)),
+                      "dtype int64, the layout declares int (int32)"),
+    "float32 values": ("CSR", lambda: sp.csr_matrix(MATRIX, dtype=np.float32), "array data: dtype float32"),
+    "strided values": ("CSR", lambda: with_arrays(sp.csr_matrix(MATRIX), data=np.repeat(MATRIX.data, 2)[::2]),
+                       "not a C-contiguous"),
+    "values in a bytearray": ("CSR", lambda: bytearray_data(MATRIX), "not to a numpy array"),
+    "entries past indptr's end": ("CSR", lambda: with_arrays(sp.csr_matrix(MATRIX), data=np.append(MATRIX.data, 7.0),
+                                                             indices=np.append(MATRIX.indices, 0).astype(np.int32)),
+                                  "ends at"),
+    "csc into CSR": ("CSR", lambda: sp.csc_matrix(MATRIX), "the data is a 2-D csc csc_matrix, layout CSR is csr"),
+    "csr into CSC": ("CSC", lambda: sp.csr_array(MATRIX), "layout CSC is csc"),
+    "csr into DCSR": ("DCSR", lambda: sp.csr_matrix(MATRIX), "none of scipy's formats"),
+    "coo into CSR": ("CSR", lambda: sp.coo_matrix(MATRIX), "the data is a 2-D coo"),
+    "an unsorted coo into COO": ("COO", lambda: shuffled_coo(MATRIX), "breaks property monotonic(row, increasing"),
+    "a duplicate into COO_UNSORTED": ("COO_UNSORTED", lambda: sp.coo_matrix(
+        (np.array([1.0, 2.0, 3.0]), (np.array([2, 0, 2]), np.array([1, 1, 1]))), shape=(3, 3)), "(scipy sums them)"),
+    "bsr into BCSR": ("BCSR(R=2, C=2)", lambda: sp.bsr_matrix(sp.random(6, 8, density=0.3, random_state=3),
+                                                              blocksize=(2, 2)), "none of scipy's formats"),
+    "a dense array": ("CSR", lambda: MATRIX.toarray(), "only scipy.sparse data is shared, not ndarray"),
+}
+
+
+@pytest.mark.parametrize("case", list(COPIED))
+def test_pack_copies_when_scipys_arrays_are_not_the_layouts(case, user_layouts):
+    layout, make, reason = COPIED[case]
+    data = make()
+    writable = [array.flags.writeable for array in scipy_arrays(data)]
+    tensor = spf.pack(layout_of(layout, user_layouts), data, name="A")
+    assert_copied(tensor, data)
+    assert [array.flags.writeable for array in scipy_arrays(data)] == writable  # nothing frozen
+    same_tensor(tensor, spf.pack(layout_of(layout, user_layouts), data, name="A", copy=True))
+    expected = sp.csr_array(data.astype(np.float64) if sp.issparse(data) else data)
+    expected.sum_duplicates()
+    if tensor.layout.padded:
+        expected.eliminate_zeros()
+    assert_same_matrix(tensor.to_scipy(), expected)
+    with pytest.raises(spf.PackError, match="copy=False") as refused:
+        spf.pack(layout_of(layout, user_layouts), data, name="A", copy=False)
+    assert reason in str(refused.value)
+
+
+@pytest.mark.parametrize("layout, make", [("CSR", lambda: rows_reversed(MATRIX)),
+                                          ("COO", lambda: shuffled_coo(MATRIX))])
+def test_scipys_sorted_flags_are_not_trusted(layout, make):
+    """A matrix wrongly flagged sorted and canonical is checked, found unsorted, and sorted as it is copied."""
+    data = make()
+    if data.format == "csr":
+        data.has_sorted_indices = True
+    data.has_canonical_format = True
+    tensor = spf.pack(layout, data, name="A")
+    assert_copied(tensor, data)
+    same_tensor(tensor, spf.pack(layout, sp.csr_matrix(MATRIX), name="A", copy=True))
+    with pytest.raises(spf.PackError, match="breaks property (periodic_)?monotonic"):
+        spf.pack(layout, data, name="A", copy=False)
+
+
+def test_copy_true_leaves_the_input_writable_and_independent():
+    data = MATRIX.copy()
+    tensor = spf.pack("CSR", data, copy=True)
+    assert_copied(tensor, data)
+    data.data[:] = 0.0
+    data.indices[0] = 22
+    assert tensor.to_scipy().toarray().tolist() == MATRIX.toarray().tolist()
+
+
+def test_shared_arrays_are_read_only_in_the_input_too():
+    """Writing into the scipy object after a sharing pack raises numpy's read-only ValueError,
+    for the matrix's arrays and for the arrays it was built on, instead of changing the Tensor."""
+    csr = sp.csr_matrix(MATRIX)
+    data, indices, indptr = csr.data.copy(), csr.indices.copy(), csr.indptr.copy()
+    matrix = sp.csr_matrix((data, indices, indptr), shape=csr.shape, copy=False)
+    assert np.shares_memory(matrix.data, data)
+    tensor = spf.pack("CSR", matrix, name="A")
+    for write in (lambda: matrix.data.__setitem__(0, 99.0), lambda: matrix.indices.__setitem__(0, 5),
+                  lambda: matrix.indptr.__setitem__(1, 0), lambda: data.__setitem__(0, 99.0),
+                  lambda: matrix.data.__imul__(2), lambda: matrix.__imul__(2)):
+        with pytest.raises(ValueError, match="read-only"):
+            write()
+    assert_same_matrix(tensor.to_scipy(), MATRIX)
+    assert (matrix @ np.ones(23) == MATRIX @ np.ones(23)).all()  # reading works as before
+    again = spf.pack("CSR", tensor.to_scipy(), name="B")  # a shared round trip stays shared
+    assert np.shares_memory(again.values, data)
+
+
+def test_a_kernel_given_a_scipy_matrix_shares_it():
+    """A kernel packs a scipy argument as pack does: CSR shares, so the matrix becomes read-only."""
+    matrix, x = MATRIX.copy(), np.random.default_rng(10).uniform(-1, 1, 23)
+    spmv = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+    np.testing.assert_allclose(spmv(A=matrix, x=x), MATRIX @ x, rtol=1e-12, atol=1e-12)
+    assert not matrix.data.flags.writeable
+    kept = MATRIX.copy()
+    spmv(A=spf.pack("CSR", kept, name="A", copy=True), x=x)
+    assert kept.data.flags.writeable
+
+
+def shares_oracle(layout: str, data) -> bool:
+    """Whether ``data``'s arrays are ``layout``'s, decided entry by entry in Python."""
+    if data.format != FORMATS[layout] or data.data.dtype != np.float64:
+        return False
+    if data.format == "coo":
+        entries = list(zip(data.row.tolist(), data.col.tolist()))
+        indices = (data.row, data.col)
+        ordered = layout == "COO_UNSORTED" or all(a < b for a, b in zip(entries, entries[1:]))
+        distinct = len(set(entries)) == len(entries)
+    else:
+        indices = (data.indices, data.indptr)
+        segments = [data.indices[data.indptr[k]:data.indptr[k + 1]].tolist() for k in range(len(data.indptr) - 1)]
+        ordered = all(a < b for segment in segments for a, b in zip(segment, segment[1:]))
+        distinct = ordered
+    return all(array.dtype == np.int32 for array in indices) and ordered and distinct
+
+
+FORMATS = {"CSR": "csr", "CSC": "csc", "COO": "coo", "COO_UNSORTED": "coo"}
+FIELDS = {"CSR": ("rowPtr", "colIdx", "data"), "CSC": ("colPtr", "rowIdx", "data"), "COO": ("row", "col", "val"),
+          "COO_UNSORTED": ("row", "col", "val")}  # scipy's arrays in COMPRESSED or COORDINATES order
+
+
+@settings(max_examples=80)
+@given(st.sampled_from(list(FORMATS)), st.sampled_from(["the layout's", "csr", "csc", "coo"]),
+       st.sampled_from(["none", "shuffled", "a duplicate", "int64 indices", "float32 values"]),
+       st.integers(0, 7), st.integers(0, 7), st.sampled_from([0.0, 0.2, 0.6]), st.integers(0, 2**32 - 1))
+def test_hypothesis_pack_shares_exactly_when_the_arrays_are_the_layouts(layout, form, change, rows, columns,
+                                                                        density, seed):
+    """Whether pack shares is decided entry by entry in Python (:func:`shares_oracle`); either
+    way the Tensor holds scipy's matrix, duplicates summed."""
+    form = FORMATS[layout] if form == "the layout's" else form
+    coo = sp.coo_matrix(random_matrix((rows, columns), density, seed, explicit_zeros=1))
+    row, col, values = coo.row, coo.col, coo.data
+    if change == "a duplicate" and coo.nnz:
+        row, col, values = np.append(row, row[0]), np.append(col, col[0]), np.append(values, 1.0)
+    if change == "shuffled":
+        order = np.random.default_rng(seed).permutation(len(values))
+        row, col, values = row[order], col[order], values[order]
+    index_dtype = np.int64 if change == "int64 indices" else np.int32
+    if form == "coo":
+        data = sp.coo_matrix((values, (row.astype(index_dtype), col.astype(index_dtype))), shape=(rows, columns))
+        data.row, data.col = data.row.astype(index_dtype), data.col.astype(index_dtype)  # scipy would narrow
+    else:  # from the coordinates as they are: segments in their order, duplicates kept
+        major, minor = (row, col) if form == "csr" else (col, row)
+        order = np.argsort(major, kind="stable")
+        indptr = np.searchsorted(major[order], np.arange(data_extent(form, rows, columns) + 1))
+        kind = sp.csr_matrix if form == "csr" else sp.csc_matrix
+        data = kind((values[order], minor[order], indptr), shape=(rows, columns))
+        data.indices, data.indptr = data.indices.astype(index_dtype), data.indptr.astype(index_dtype)
+    if change == "float32 values":
+        data.data = data.data.astype(np.float32)
+    attributes = COORDINATES if form == "coo" else COMPRESSED
+    expected = sp.csr_array(data.astype(np.float64))
+    expected.sum_duplicates()
+    tensor = spf.pack(layout, data, name="A")
+    if shares_oracle(layout, data):
+        assert_shares(tensor, data, attributes, FIELDS[layout])
+    else:
+        assert_copied(tensor, data)
+    assert_same_matrix(tensor.to_scipy(), expected)
+
+
+def data_extent(form: str, rows: int, columns: int) -> int:
+    return rows if form == "csr" else columns
