@@ -391,7 +391,7 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
     if copy not in (None, True, False):
         raise ArgumentError(f"copy must be None, True or False, got {copy!r}")
     if copy is not True:
-        shared, reason = _shared(layout, data, name, shape)
+        shared, reason = _shared_tensor(layout, data, name, shape)
         if shared is not None:
             return shared
         if copy is False:
@@ -429,7 +429,7 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
     return reference_pack(layout, coords, values, data_shape, name, duplicates)
 
 
-def _shared(layout, data, name: str, shape: tuple[int, ...] | None) -> tuple[Tensor | None, str]:
+def _shared_tensor(layout, data, name: str, shape: tuple[int, ...] | None) -> tuple[Tensor | None, str]:
     """``(Tensor over the arrays of the scipy object data, "")``, or ``(None, why not)``."""
     import scipy.sparse as sparse
     from spf.scipy_arrays import shared_fields

@@ -261,6 +261,9 @@ def shared_fields(layout, data, name: str = "tensor") -> tuple[dict[str, object]
     scalars = _scalars(layout, shape, given)
     if isinstance(scalars, str):
         return None, scalars
+    extents = tuple(int(extent.evaluate(scalars)) for extent in layout.shape)
+    if extents != shape:
+        return None, f"layout {layout.spec} holds shape {extents}, not {shape}"
     for field, array in given.items():
         expected = tuple(int(d.evaluate(scalars)) for d in declared[field].dimensions)
         if array.shape != expected:
