@@ -375,8 +375,8 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
     this machine's memory (before they are allocated).
 
     ``copy`` is numpy's (``np.asarray``): by default (None) the Tensor shares memory with a
-    scipy matrix whose own arrays already are the layout's (csr into CSR, csc into CSC, coo
-    into COO or COO_UNSORTED, or a layout file of the same form; the declared dtypes, int32
+    scipy matrix whose own arrays already are the layout's (csr into CSR or CSR_UNSORTED,
+    csc into CSC, coo into COO or COO_UNSORTED, or a layout file of the same form; the declared dtypes, int32
     for ``int``; C-contiguous; every property checked on the arrays, no duplicates), and
     then those arrays, in the scipy object too, become read-only, as a Tensor's arrays
     are: writing to them raises numpy's ValueError instead of corrupting the Tensor.

@@ -373,6 +373,7 @@ SHARING = {
     "CSC from csc_array": ("CSC", sp.csc_array, COMPRESSED, ("colPtr", "rowIdx", "data")),
     "COO from a sorted coo_matrix": ("COO", lambda m: sp.csr_matrix(m).tocoo(), COORDINATES, ("row", "col", "val")),
     "COO_UNSORTED from a shuffled coo_matrix": ("COO_UNSORTED", shuffled_coo, COORDINATES, ("row", "col", "val")),
+    "CSR_UNSORTED from csr with reversed rows": ("CSR_UNSORTED", rows_reversed, COMPRESSED, ("rowPtr", "colIdx", "data")),
     "ROWS (any order) from csr with reversed rows": ("ROWS", rows_reversed, COMPRESSED, ("start", "column", "value")),
     "COLUMNS from csc_array": ("COLUMNS", sp.csc_array, COMPRESSED, ("start", "column", "value")),
 }
@@ -499,6 +500,7 @@ COPIED = {
     "unsorted indices into CSR": ("CSR", lambda: rows_reversed(MATRIX), "breaks property periodic_monotonic"),
     "a duplicate in a row into CSR": ("CSR", csr_with_duplicates, "both hold (1, 2) (scipy sums them)"),
     "a duplicate in a row into a layout of any order": ("ROWS", csr_with_duplicates, "(scipy sums them)"),
+    "a duplicate in a row into CSR_UNSORTED": ("CSR_UNSORTED", csr_with_duplicates, "(scipy sums them)"),
     "int64 indices": ("CSR", lambda: with_arrays(sp.csr_matrix(MATRIX), indices=sp.csr_matrix(MATRIX).indices
                                                  .astype(np.int64), indptr=sp.csr_matrix(MATRIX).indptr.astype(np.int64)),
                       "dtype int64, the layout declares int (int32)"),
