@@ -144,14 +144,21 @@ class Tensor:
         return f"Tensor({self.name}: {self.layout.spec}, shape={self.shape})"
 
 
+def handed_over(array: np.ndarray) -> bool:
+    """Whether ``array`` is numpy over memory a kernel handed over, declared read-only: numpy
+    refuses to make it or any view of it writable, and only the kernel's owner frees it."""
+    return not array.flags.writeable and \
+        bool(getattr(array.base, "__array_interface__", {}).get("data", (0, False))[1])
+
+
 def _read_only(array: np.ndarray, freeze_memory: bool = True) -> np.ndarray:
     """A read-only view of ``array``.  With ``freeze_memory``, ``array`` and every array it is
     a view of, up to the one that owns the memory, are made read-only too: the view's flag
     cannot be set back (numpy refuses to make a view writable when its base is not), and
     whoever holds ``array`` (a scipy matrix whose arrays :func:`pack` shares) cannot write
     through it (numpy checks only the written array's own flag)."""
-    if not array.flags.writeable and getattr(array.base, "__array_interface__", {}).get("data", (0, False))[1]:
-        return array  # over memory a kernel handed over, declared read-only: no view can be made writable
+    if handed_over(array):
+        return array  # no view can be made writable
     view = array.view()
     if freeze_memory:
         link = array

@@ -22,7 +22,8 @@ entries, as :meth:`~spf.Tensor.to_coo` gives them, into a new ``coo_array``.
 
 From scipy (:func:`shared_fields`): the scipy object's arrays become the layout's fields
 when they already are them: the same format, each array of the field's declared dtype,
-C-contiguous, in memory numpy owns (so it can be made read-only), and, checked here on the
+C-contiguous, in memory numpy owns (so it can be made read-only) or that a kernel handed
+over read-only (a Tensor's, back from :meth:`~spf.Tensor.to_scipy`), and, checked here on the
 arrays themselves (scipy's ``has_sorted_indices`` and ``has_canonical_format`` flags are not
 trusted), scipy's meaning is the layout's (pointers from 0 to nnz, non-decreasing;
 coordinates inside the shape; no coordinate stored twice, which scipy would sum) and every
@@ -279,10 +280,12 @@ def _unsharable(array: np.ndarray, declared) -> str:
         return f"dtype {array.dtype}, the layout declares {declared.type} ({declared.numpy_dtype})"
     if array.ndim != len(declared.dimensions) or not array.flags.c_contiguous or not array.flags.aligned:
         return "not a C-contiguous, aligned array of the declared shape"
+    from spf.packing import handed_over
+
     owner = array
     while isinstance(owner.base, np.ndarray):
         owner = owner.base
-    if owner.base is not None or not owner.flags.owndata:
+    if (owner.base is not None or not owner.flags.owndata) and not handed_over(owner):
         return (f"its memory belongs to a {type(owner.base).__name__}, not to a numpy array, so it cannot be "
                 "made read-only")
     return ""

@@ -586,6 +586,18 @@ def test_shared_arrays_are_read_only_in_the_input_too():
     assert np.shares_memory(again.values, data)
 
 
+@pytest.mark.parametrize("layout", ["CSR", "CSC", "COO", "COO_UNSORTED"])
+def test_a_tensors_scipy_array_packs_back_without_a_copy(layout):
+    """to_scipy() then pack: the arrays (numpy's, or memory the builder handed over, read-only
+    either way) are shared both ways."""
+    tensor = spf.pack(layout, MATRIX.copy(), name="A", copy=True)
+    again = spf.pack(layout, tensor.to_scipy(), name="A")
+    for field, value in tensor.fields.items():
+        if isinstance(value, np.ndarray):
+            assert np.shares_memory(again.fields[field], value), field
+    same_tensor(again, tensor)
+
+
 def test_a_kernel_given_a_scipy_matrix_shares_it():
     """A kernel packs a scipy argument as pack does: CSR shares, so the matrix becomes read-only."""
     matrix, x = MATRIX.copy(), np.random.default_rng(10).uniform(-1, 1, 23)
