@@ -177,7 +177,8 @@ class Kernel:
         runs only the C function (what an application linking the library pays).
 
         A Tensor in the kernel's layout is used as it is (a Tensor is valid by construction
-        and read-only); anything else is packed, which checks it."""
+        and read-only); anything else is packed into a copy, which checks it and leaves the
+        caller's arrays writable (``spf.pack`` first to share a scipy matrix's arrays)."""
         expected = [name for name, (_, _, is_output) in self.tensors.items() if not is_output]
         if positional:
             raise ArgumentError(f"give the inputs by name, e.g. kernel({', '.join(f'{n}=...' for n in expected)}); "
@@ -197,8 +198,8 @@ class Kernel:
             value = arguments[name]
             if isinstance(value, Tensor) and (value.layout is layout or value.layout == layout):
                 inputs[name] = value
-            else:
-                inputs[name] = pack(layout, value, name=name)
+            else:  # a copy: a kernel call leaves the caller's arrays as they were (spf.pack shares)
+                inputs[name] = pack(layout, value, name=name, copy=True)
         extents = self._extents(inputs)
         structs, keep_alive = [], []
         result = None

@@ -598,15 +598,16 @@ def test_a_tensors_scipy_array_packs_back_without_a_copy(layout):
     same_tensor(again, tensor)
 
 
-def test_a_kernel_given_a_scipy_matrix_shares_it():
-    """A kernel packs a scipy argument as pack does: CSR shares, so the matrix becomes read-only."""
+def test_a_kernel_given_a_scipy_matrix_leaves_it_writable_and_a_packed_one_is_shared():
+    """A kernel call packs a scipy argument into a copy (the caller's matrix stays as it
+    was); spf.pack shares it (read-only from then on) for calls that should not copy."""
     matrix, x = MATRIX.copy(), np.random.default_rng(10).uniform(-1, 1, 23)
     spmv = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
     np.testing.assert_allclose(spmv(A=matrix, x=x), MATRIX @ x, rtol=1e-12, atol=1e-12)
-    assert not matrix.data.flags.writeable
-    kept = MATRIX.copy()
-    spmv(A=spf.pack("CSR", kept, name="A", copy=True), x=x)
-    assert kept.data.flags.writeable
+    assert matrix.data.flags.writeable and matrix.indices.flags.writeable
+    shared = spf.pack("CSR", matrix, name="A")
+    assert np.shares_memory(shared.fields["colIdx"], matrix.indices) and not matrix.data.flags.writeable
+    np.testing.assert_allclose(spmv(A=shared, x=x), MATRIX @ x, rtol=1e-12, atol=1e-12)
 
 
 def shares_oracle(layout: str, data) -> bool:
