@@ -73,9 +73,10 @@ PRODUCT_OUTPUTS = ["CSR", "CSC", "DCSR", "COO"]
 TENSOR_LAYOUTS = {3: ["COO3", "CSF3"], 4: ["COO4", "CSF4"]}
 INDICES = "ijkl"
 TTM_COLUMNS = 4
-# Tensor.to_coo enumerates every DIA slot with ~100 bytes of temporaries each (8.6 GB
-# for 4elt's 666 MB of arrays): larger DIA results are read here by diagonals instead.
-DIA_ENUMERATION_LIMIT = 10_000_000
+# Tensor.to_coo and validate enumerate every DIA slot, with ~100 bytes of temporaries
+# each (8.6 GB and 38 s for 4elt's 666 MB of arrays): DIA results with more slots are
+# read here by diagonals instead, and their properties (the offsets') checked here.
+DIA_ENUMERATION_LIMIT = 1_000_000
 MARK = "@@"  # a sanitized child's lines to its parent
 
 
@@ -247,8 +248,8 @@ def compare(tensor, want: tuple[np.ndarray, np.ndarray], shape: tuple[int, ...])
         def first(keys, source_keys, source_values):
             if not len(keys):
                 return ""
-            position = np.searchsorted(source_keys, keys[0])
-            return f" (first {tuple(int(c) for c in np.unravel_index(keys[0], shape))} = {source_values[position]!r})"
+            coords = tuple(int(c) for c in np.unravel_index(keys[0], shape))
+            return f" (first {coords} = {float(source_values[np.searchsorted(source_keys, keys[0])])!r})"
         raise Mismatch(f"pattern: {len(got_keys)} entries, expected {len(want_keys)}; {len(extra)} only in spf"
                        f"{first(extra, got_keys, got_values)}, {len(missing)} only in the reference"
                        f"{first(missing, want_keys, want_values)}")
@@ -258,7 +259,7 @@ def compare(tensor, want: tuple[np.ndarray, np.ndarray], shape: tuple[int, ...])
         worst = int(np.argmax(np.abs(got_values - want_values) * bad))
         raise Mismatch(f"values: {int(bad.sum())} of {len(want_keys)} entries differ beyond rtol {RTOL:g}; worst at "
                        f"{tuple(int(c) for c in np.unravel_index(want_keys[worst], shape))}: spf "
-                       f"{got_values[worst]!r}, reference {want_values[worst]!r}")
+                       f"{float(got_values[worst])!r}, reference {float(want_values[worst])!r}")
     return f"{len(want_keys)} entries"
 
 
@@ -547,10 +548,10 @@ def run_sanitized(options, argv: list[str], report: Callable[[Record], None]) ->
             with tempfile.TemporaryFile(mode="w+") as errors:
                 process = subprocess.Popen([sys.executable, __file__, *child, "--sanitized-child", str(resume)],
                                            env=environment, stdout=subprocess.PIPE, stderr=errors, text=True)
-                running = None
+                running, began = None, time.perf_counter()
                 for line in process.stdout:
                     if line.startswith(f"{MARK}begin "):
-                        running = int(line.split()[1])
+                        running, began = int(line.split()[1]), time.perf_counter()
                     elif line.startswith(f"{MARK}record "):
                         report(Record(**json.loads(line[len(f"{MARK}record "):])))
                         running = None
@@ -561,16 +562,18 @@ def run_sanitized(options, argv: list[str], report: Callable[[Record], None]) ->
                     return
                 errors.seek(0)
                 text = errors.read()
-            reports = [l.strip() for l in text.splitlines() if "ERROR: AddressSanitizer" in l or "runtime error" in l
-                       or l.startswith("SUMMARY:")]
-            cause = reports[0] if reports else f"child exited with status {process.returncode}: " + \
-                " | ".join(text.strip().splitlines()[-3:])
+            lines = text.strip().splitlines()
+            reports = [line.strip() for line in lines if line.startswith("SUMMARY:") or "runtime error:" in line]
+            cause = reports[0] if reports else f"the child exited with status {process.returncode}"
+            start = next((n for n, line in enumerate(lines) if "ERROR:" in line or "runtime error:" in line), 0)
             if running is None:
-                print(f"the sanitized child stopped outside a check: {cause}")
                 report(Record("(sanitized child)", "between checks", "FAIL", 0.0, cause, ""))
+                print("\n".join("    " + line for line in lines[-20:]))
                 return
             check = next(itertools.islice((c for c in checks(options) if c.label), running, None))
-            report(Record(check.data, check.label, "FAIL", 0.0, f"sanitizer: {cause}", check.reproducer))
+            report(Record(check.data, check.label, "FAIL", time.perf_counter() - began, f"sanitizer: {cause}",
+                          check.reproducer))
+            print("\n".join("    " + line for line in lines[start:start + 16]), flush=True)
             resume = running + 1
 
 
