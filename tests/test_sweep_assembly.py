@@ -1,7 +1,7 @@
 """tests/sweep_assembly.py (the by-hand sweep of assembled outputs over the real data) kept
 from rotting: every check it makes on two small matrices and a small tensor passes,
-and a wrong result, a result that breaks its layout's properties, and a dropped entry
-in a conversion are each reported as a FAIL with exit status 1."""
+a wrong result, a result that breaks its layout's properties, and a dropped entry in a
+conversion are each reported as a FAIL with exit status 1; --sanitize runs in a child."""
 
 from __future__ import annotations
 
@@ -68,3 +68,18 @@ def test_a_conversion_that_drops_an_entry_makes_the_sweep_fail(monkeypatch, caps
     assert "summary: 2 checks on 1 data sets: 0 OK, 2 FAIL, 0 SKIP" in out
     assert "reproduce: spf.convert(spf.pack('CSR', karate), 'CSC')" in out
     assert "155 entries, expected 156; 0 only in spf, 1 only in the reference (first (33, 32) = 1.0)" in out
+
+
+def test_sanitized_checks_run_in_a_child(capsys):
+    """--sanitize: the checks run in a child that preloads the sanitizer runtimes; its
+    records reach the parent's lines and summary."""
+    from spf.codegen.build import sanitizer_environment
+    try:
+        sanitizer_environment()
+    except spf.SpfError as error:
+        pytest.skip(f"no sanitizer runtime: {error}")
+    assert sweep.main(["--sanitize", "--only", "^karate$", "--check", r"^(pack CSR|convert CSR -> CSC)$"]) == 0
+    out = capsys.readouterr().out
+    assert "sanitizers: on" in out
+    assert "summary: 2 checks on 1 data sets: 2 OK, 0 FAIL, 0 SKIP" in out
+    assert "karate                     convert CSR -> CSC" in out
