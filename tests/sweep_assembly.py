@@ -1,13 +1,13 @@
 """Assembled outputs on every real matrix and tensor in ../shared/data, checked against scipy / numpy.
 
-    .venv/bin/python tests/sweep_assembly.py                           # everything (long: an hour or more)
+    .venv/bin/python tests/sweep_assembly.py                           # everything (45 minutes here)
     .venv/bin/python tests/sweep_assembly.py --only '^(karate|lp_afiro)$' --check 'A\\*A'
     .venv/bin/python tests/sweep_assembly.py --sanitize --only '^(karate|west0067|nations)$'
 
 Issue 11's first acceptance item, run by hand (pytest does not collect it;
-tests/test_sweep_assembly.py runs it on two small matrices).  The data are the files
-listed in ../shared/data/MANIFEST.tsv (or $SPF_DATA), smallest first; nothing is copied
-or written.  Per matrix A:
+tests/test_sweep_assembly.py runs it on two small matrices and a tensor).  The data are
+the files listed in ../shared/data/MANIFEST.tsv (or $SPF_DATA), smallest first; nothing
+is copied or written.  Per matrix A:
 
 * A*A (square A) and A*A^T into CSR, CSC, DCSR and COO, where nnz(C) <= --max-nnz
   (flops first; when they exceed it, the exact count of a row-chunked scipy product);
@@ -44,7 +44,6 @@ import argparse
 import csv
 import itertools
 import json
-import os
 import re
 import subprocess
 import sys
