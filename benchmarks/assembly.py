@@ -16,7 +16,8 @@ Parts, in one process:
    ``C(i,j) = A(i,j) + B(i,j)`` (the two statements' nests fused, one workspace),
    scipy ``A + B``, GraphBLAS ``ewise_add``.
 3. **CSR -> CSC**: ``spf.convert(A, "CSC")`` against scipy's ``tocsc()``, and the
-   transposition ``B(j,i) = A(i,j)`` into CSR against scipy's ``A.T.tocsr()``.
+   transposition ``B(j,i) = A(i,j)`` into CSR (two phases: count, then fill), at 1 and
+   2 threads, against scipy's ``A.T.tocsr()``.
 4. **Packing** ``--pack-nnz`` uniformly random entries from COO into CSR and BCSR(4,4),
    and DIA of ca-GrQc: time and peak memory (each in its own process) against scipy's
    ``tocsr()``, ``tobsr((4, 4))`` and ``dia_matrix``.
@@ -197,9 +198,10 @@ def part_spgemm(matrices, gb, omp, budget: float) -> None:
     print(f"  run-time strategies (sorted, unsorted, 2 threads): {strategies([kernel, unsorted, parallel])}")
 
 
-def part_add_and_convert(matrices, gb, budget: float) -> None:
+def part_add_and_convert(matrices, gb, omp, budget: float) -> None:
     add = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
     transpose = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})
+    transpose_parallel = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"}, parallel=True)
     rows, ratios, gb_ratios, conversion = [], [], [], []
     for number, (name, A) in enumerate(matrices):
         rng = np.random.default_rng(number)
@@ -225,13 +227,18 @@ def part_add_and_convert(matrices, gb, budget: float) -> None:
             row += [t["graphblas"] * 1e3, gb_ratios[-1]]
         rows.append(tuple(row))
         same(spf.convert(TA, "CSC").to_scipy(), A, zeros=True)
-        transposed = transpose.bind(A=TA)
+        transposed, in_parallel = transpose.bind(A=TA), transpose_parallel.bind(A=TA)
         same(transposed(), A.T)
         c = block_medians({"scipy tocsc": lambda: A.tocsc(), "spf convert": lambda: spf.convert(TA, "CSC"),
                            "scipy A.T.tocsr": lambda: A.T.tocsr(), "spf B(j,i) = A(i,j)": transposed}, budget)
+        omp.set_threads(2)
+        same(in_parallel(), A.T)
+        c.update(block_medians({"2 threads": in_parallel}, budget))
+        omp.set_threads(1)
         conversion.append((name, c["scipy tocsc"] * 1e3, c["spf convert"] * 1e3,
                            c["scipy tocsc"] / c["spf convert"], c["scipy A.T.tocsr"] * 1e3,
-                           c["spf B(j,i) = A(i,j)"] * 1e3, c["scipy A.T.tocsr"] / c["spf B(j,i) = A(i,j)"]))
+                           c["spf B(j,i) = A(i,j)"] * 1e3, c["scipy A.T.tocsr"] / c["spf B(j,i) = A(i,j)"],
+                           c["2 threads"] * 1e3, c["scipy A.T.tocsr"] / c["2 threads"]))
     table("A + B, CSR, 1 thread; times in ms", rows,
           ["matrix", "scipy", "spf", "scipy/spf"] + (["graphblas", "gb/spf"] if gb else []))
     print(f"  geometric mean scipy/spf: {geometric_mean(ratios):.3f}" +
@@ -239,9 +246,13 @@ def part_add_and_convert(matrices, gb, budget: float) -> None:
     print(f"  run-time strategies: {strategies([add])}")
     table("CSR -> CSC (spf.convert against scipy's tocsc()) and the transposition into CSR "
           "(B(j,i) = A(i,j) against A.T.tocsr()); times in ms", conversion,
-          ["matrix", "scipy tocsc", "spf", "scipy/spf", "scipy .T", "spf", "scipy/spf"])
+          ["matrix", "scipy tocsc", "spf", "scipy/spf", "scipy .T", "spf", "scipy/spf", "2 threads", "scipy/2t"])
     print(f"  geometric means scipy/spf: convert {geometric_mean([r[3] for r in conversion]):.3f}, "
-          f"transposition {geometric_mean([r[6] for r in conversion]):.3f}")
+          f"transposition {geometric_mean([r[6] for r in conversion]):.3f}, "
+          f"transposition at 2 threads {geometric_mean([r[8] for r in conversion]):.3f}")
+    from spf.assemble import _conversions
+    print(f"  run-time strategies (convert, transposition, 2 threads): "
+          f"{strategies(list(_conversions.values()) + [transpose, transpose_parallel])}")
 
 
 PACK = """
@@ -339,7 +350,7 @@ def main() -> None:
         part_spgemm(matrices, gb, omp, arguments.budget)
         load.report("SpGEMM")
     if "add" in parts:
-        part_add_and_convert(matrices, gb, arguments.budget)
+        part_add_and_convert(matrices, gb, omp, arguments.budget)
         load.report("A + B and conversion")
     if "pack" in parts:
         part_packing(arguments.pack_nnz)

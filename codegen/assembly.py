@@ -550,3 +550,64 @@ def choose_workspace(plan: AssemblyPlan, statements: list, orders: list[list[str
     direct = direct if direct is not None and direct.inner == coordinate else None
     return Workspace(index, coordinates.index(coordinate), last.keys[0].sign, sorted=last.order != "any",
                      direct=direct, outer=index_of[direct.outer] if direct is not None else None)
+
+
+@dataclass(frozen=True)
+class TwoPhase:
+    """Count, prefix sum, fill (scipy's ``tocsc``, TACO's assemble then compute) for a
+    layout of :class:`DirectRows`' shape whose outer coordinate the loop nest does not
+    bind first (a transposition, CSR to CSC): the nest runs once counting each row's
+    entries into the pointer array's place, and once more putting every entry at its
+    row's next position.  Valid whatever the order in which the nest produces the
+    entries: a row whose keys do not come out strictly increasing (an input with
+    duplicates, a loop order that does not give them sorted) is sorted and its equal keys
+    summed afterwards, one test per entry deciding."""
+
+    rows: DirectRows
+    outer: str  # the expression's index that is the rows' outer coordinate
+    inner: str  # the expression's index stored as the key
+
+    def describe(self) -> str:
+        return (f"strategy: two phases: the loop nest counts each {self.outer}'s entries, a prefix sum makes "
+                f"{self.rows.pointer}, and the nest runs again putting each entry ({self.inner}, value) at its "
+                f"{self.outer}'s next position; a row whose keys do not come out strictly increasing is then "
+                "sorted and its equal keys summed (tested per row at run time)")
+
+
+def choose_two_phase(plan: AssemblyPlan, statements: list, scans: list[list]) -> TwoPhase | None:
+    """Two phases where they apply: one statement, no summed index (each iteration is
+    one entry, so counting iterations counts entries), a :class:`DirectRows` layout, and
+    one loop nest without finds (it runs twice: its finds' state would be set up twice)
+    whose parallel loop, if any, is outside every other loop and keeps no state per
+    thread (the phases split it into the same chunks, codegen.parallel.split_into_chunks)."""
+    from .loops import Find, Loop, StateInit, Temporary, walk
+    rows = direct_rows(plan)
+    if rows is None or len(statements) != 1 or len(scans) != 1 or len(scans[0]) != 1:
+        return None
+    statement = statements[0].statement
+    output = tuple(statement.output.indices)
+    if len(output) != 2 or set(statement.indices) != set(output) or len(set(output)) != 2:
+        return None
+    nodes = scans[0][0].nodes
+    for node in walk(nodes):
+        if isinstance(node, (Find, StateInit, Temporary)):
+            return None
+    parallel = [node for node in walk(nodes) if isinstance(node, Loop) and node.parallel]
+    if parallel and (len(parallel) > 1 or parallel[0].thread_state or parallel[0].reduction is not None
+                     or any(isinstance(node, Loop) for node in _outside(nodes, parallel[0]))):
+        return None
+    index_of = dict(zip(plan.coordinates, output))
+    return TwoPhase(rows, index_of[rows.outer], index_of[rows.inner])
+
+
+def _outside(nodes: list, target) -> list:
+    """The nodes enclosing ``target`` in the nest."""
+    from .loops import Block, Find, Guard, Loop, TileGuard
+    for node in nodes:
+        if node is target:
+            return []
+        if isinstance(node, (Loop, Guard, Find, TileGuard, Block)):
+            found = _outside(node.body, target)
+            if found is not None:
+                return [node] + found
+    return None

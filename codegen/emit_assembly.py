@@ -74,6 +74,9 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) ->
          f"  int64_t *input_x[{max(d, 1)}];\n  double *input_v;  /* the input, when the builder owns it */\n"
          f"  int64_t groups, *group_outer, *group_end;  /* adopted rows (adopt_rows) */\n"
          f"  {_row_key_type(plan)} *row_keys;\n  double *row_values;\n"
+         f"  int64_t sorted_rows;  /* rows sorted after a bucket or two-phase fill */\n"
+         f"  {_row_pointer_type(plan)} *row_pointer;  /* rows as the layout's pointer array (two phases) */\n"
+         f"  int64_t row_count;  /* its number of rows */\n"
          f"}} {prefix}_handle;\n")
     for k in range(m):
         emit(f"#define {prefix.upper()}_K{k}(h, e) ((h)->key[{k}][(e) * (h)->key_stride[{k}]])")
@@ -156,7 +159,7 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
     emit(f"  for (int k = 0; k < {m}; k++) if (h->owned[k]) free(h->key[k]);")
     emit(f"  for (int k = 0; k < {d}; k++) free(h->input_x[k]);")
     emit("  free(h->input_v);\n  free(h->origin);\n  free(h->sorted_v);\n  free(h->diff);")
-    emit("  free(h->group_outer);\n  free(h->group_end);\n  free(h->row_keys);\n  free(h->row_values);\n  free(h);\n}\n")
+    emit("  free(h->group_outer);\n  free(h->group_end);\n  free(h->row_keys);\n  free(h->row_values);\n  free(h->row_pointer);\n  free(h);\n}\n")
     rows = direct_rows(plan)
     if rows is not None:
         lines.extend(_adopt_rows(plan, prefix, struct, rows, load))
@@ -338,37 +341,102 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
 def _adopt_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> list[str]:
     """``NAME_adopt_rows``: entries already in storage order, as groups (one ``outer``
     coordinate each, in strictly increasing order) of distinct ``inner`` keys, become the
-    handle as they stand; each entry still passes the layout's checks.  The handle owns
-    the arrays from the call on (freed on failure too)."""
+    handle as they stand; each entry still passes the layout's checks
+    (``NAME_check_rows``).  The handle owns the arrays from the call on (freed on failure
+    too)."""
+    base = len(plan.compressed)
+    return [
+        *_check_rows(plan, prefix, struct, rows, load),
+        f"void *{prefix}_adopt_rows({struct} *T, int64_t n, {_row_key_type(plan)} *keys, double *values, "
+        "int64_t groups,",
+        "                       int64_t *group_outer, int64_t *group_end, int64_t *report) {",
+        f"  for (int r = 0; r < {report_length(plan)}; r++) report[r] = 0;",
+        f"  report[{base + FIRST_DUPLICATE}] = -1; report[{base + FIRST_BAD}] = -1; report[{base + BAD_CHECK}] = -1;",
+        f"  {prefix}_handle *h = ({prefix}_handle *)calloc(1, sizeof({prefix}_handle));",
+        "  if (!h) { free(keys); free(values); free(group_outer); free(group_end); return NULL; }",
+        "  h->n = n; h->groups = groups; h->group_outer = group_outer; h->group_end = group_end;",
+        "  h->row_keys = keys; h->row_values = values;",
+        f"  if (!{prefix}_check_rows(h, T, report, 0)) {{ {prefix}_free(h); return NULL; }}",
+        "  return h;",
+        "}",
+        "",
+    ]
+
+
+def _check_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> list[str]:
+    """``NAME_check_rows(h, T, report, ordered)``: every entry of a handle of rows against
+    the layout's checks; 0 (the report names the first entry failing) when one fails, else
+    1, with the node count and the count fields set.  ``ordered`` (when not NULL) tells
+    whether every row's keys are strictly increasing.
+
+    Rows hold a few entries each, so the passes are flat where they can be: the checks
+    of the key alone and the order test (descents over all the keys, less those at row
+    starts) run over every entry at once, without early exits, so they vectorize; a row's
+    own checks run once per row, and only checks of both the row and the key entry by
+    entry within it.  Only when something fails is it walked again to name the entry."""
+    import re
     outer, inner = plan.levels
     base = len(plan.compressed)
     position = {c: k for k, c in enumerate(plan.coordinates)}
-    out = [f"void *{prefix}_adopt_rows({struct} *T, int64_t n, {_row_key_type(plan)} *keys, double *values, "
-           "int64_t groups,",
-           "                       int64_t *group_outer, int64_t *group_end, int64_t *report) {",
-           f"  for (int r = 0; r < {report_length(plan)}; r++) report[r] = 0;",
-           f"  report[{base + FIRST_DUPLICATE}] = -1; report[{base + FIRST_BAD}] = -1; report[{base + BAD_CHECK}] = -1;",
-           f"  {prefix}_handle *h = ({prefix}_handle *)calloc(1, sizeof({prefix}_handle));",
-           "  if (!h) { free(keys); free(values); free(group_outer); free(group_end); return NULL; }",
-           "  h->n = n; h->groups = groups; h->group_outer = group_outer; h->group_end = group_end;",
-           "  h->row_keys = keys; h->row_values = values;"]
+    outer_names = {coordinate_name(rows.outer), position_name(outer.index)}
+    inner_names = {coordinate_name(rows.inner), position_name(inner.index)}
+
+    def mentions(condition: str, names: set[str]) -> bool:
+        return any(re.search(rf"\b{name}\b", condition) for name in names)
+
+    key_checks = [c for c, _ in plan.checks if not mentions(c, outer_names)]
+    row_checks = [c for c, _ in plan.checks if not mentions(c, inner_names) and mentions(c, outer_names)]
+    both_checks = [c for c, _ in plan.checks if mentions(c, inner_names) and mentions(c, outer_names)]
+
+    def passes(conditions: list[str]) -> str:
+        return " && ".join(f"({c})" for c in conditions) or "1"
+
+    out = [f"static int {prefix}_check_rows({prefix}_handle *h, {struct} *T, int64_t *report, int *ordered) {{",
+           f"  const {_row_pointer_type(plan)} *const pointer = h->row_pointer;",
+           "  const int64_t n = h->n, groups = pointer ? h->row_count : h->groups;",
+           "  const int64_t *const group_outer = h->group_outer, *const group_end = h->group_end;",
+           f"  const {_row_key_type(plan)} *const keys = h->row_keys;",
+           "  int good = 1;",
+           "  int64_t descents = 0, descents_at_starts = 0;"]
     out += load("  ")
-    out += ["  for (int64_t g = 0, e = 0; g < groups; g++) {",
-            f"    const int64_t {coordinate_name(rows.outer)} = group_outer[g]; (void){coordinate_name(rows.outer)};",
+    entry = [f"const int64_t {coordinate_name(rows.inner)} = keys[e]; (void){coordinate_name(rows.inner)};",
+             f"const int64_t {position_name(inner.index)} = e; (void){position_name(inner.index)};"]
+    if key_checks:
+        out += ["  for (int64_t e = 0; e < n; e++) {", *("    " + line for line in entry),
+                f"    good &= {passes(key_checks)};", "  }"]
+    out += ["  for (int64_t e = 1; e < n; e++) descents += keys[e - 1] >= keys[e];",
+            "  for (int64_t g = 0, begin = 0; g < groups; g++) {",
+            f"    const int64_t {coordinate_name(rows.outer)} = pointer ? g : group_outer[g]; "
+            f"(void){coordinate_name(rows.outer)};",
             f"    const int64_t {position_name(outer.index)} = {outer.keys[0].expression}; "
             f"(void){position_name(outer.index)};",
-            "    for (; e < group_end[g]; e++) {",
-            f"      const int64_t {coordinate_name(rows.inner)} = keys[e]; (void){coordinate_name(rows.inner)};",
-            f"      const int64_t {position_name(inner.index)} = e; (void){position_name(inner.index)};"]
+            "    const int64_t end = pointer ? (int64_t)pointer[g + 1] : group_end[g];",
+            "    const int64_t at = begin < 1 ? 1 : begin > n - 1 ? n - 1 : begin;  /* in [1, n) when n > 1 */",
+            "    if (n > 1) descents_at_starts += (begin > 0) & (begin < end) & (keys[at - 1] >= keys[at]);"]
+    if row_checks:
+        out.append(f"    if (begin < end) good &= {passes(row_checks)};")
+    if both_checks:
+        out += ["    for (int64_t e = begin; e < end; e++) {", *("      " + line for line in entry),
+                f"      good &= {passes(both_checks)};", "    }"]
+    out += ["    begin = end;", "  }",
+            "  if (!good) {  /* name the first entry that fails */",
+            "    for (int64_t g = 0, e = 0; g < groups; g++) {",
+            f"      const int64_t {coordinate_name(rows.outer)} = pointer ? g : group_outer[g]; "
+            f"(void){coordinate_name(rows.outer)};",
+            f"      const int64_t {position_name(outer.index)} = {outer.keys[0].expression}; "
+            f"(void){position_name(outer.index)};",
+            "      for (const int64_t end = pointer ? (int64_t)pointer[g + 1] : group_end[g]; e < end; e++) {",
+            *("        " + line for line in entry)]
     for number, (condition, _) in enumerate(plan.checks):
-        out.append(f"      if (!({condition})) {{ report[{base + FIRST_BAD}] = e; report[{base + BAD_CHECK}] = {number}; "
+        out.append(f"        if (!({condition})) {{ report[{base + FIRST_BAD}] = e; report[{base + BAD_CHECK}] = {number}; "
                    f"report[{base + 4 + position[rows.outer]}] = {coordinate_name(rows.outer)}; "
                    f"report[{base + 4 + position[rows.inner]}] = {coordinate_name(rows.inner)}; "
-                   f"{prefix}_free(h); return NULL; }}")
-    out += ["    }", "  }", "  report[0] = n;"]
+                   "return 0; }")
+    out += ["      }", "    }", "  }",
+            "  if (ordered) *ordered = descents == descents_at_starts;", "  report[0] = n;"]
     for count, (slot, offset) in plan.counts.items():
         out.append(f"  T->{count} = report[{slot}] - {offset};")
-    out += ["  return h;", "}", ""]
+    out += ["  return 1;", "}", ""]
     return out
 
 
@@ -389,6 +457,7 @@ def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> li
     base = len(plan.compressed)
     extent = f"({arith_c(rename(layout.field(rows.pointer).dimensions[0], naming))}) - 1"
     key_type = _row_key_type(plan)
+    pointer_type = _row_pointer_type(plan)
     return [
         f"/* stable sort of the pairs (k[a], v[a]) by k: equal keys keep their order, so sums of",
         "   duplicates add in the entries' order (as scipy and the general path do) */",
@@ -414,6 +483,9 @@ def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> li
         f"  memcpy(k, sk, (size_t)n * sizeof({key_type})); memcpy(v, sv, (size_t)n * sizeof(double));",
         "}",
         "",
+        f"static int {prefix}_segments({prefix}_handle *h, {struct} *T, int64_t *report, int drop_zeros,",
+        f"                             {key_type} *keys, double *values, int64_t *start, int64_t extent);",
+        "",
         f"static int {prefix}_bucket({prefix}_handle *h, {struct} *T, int64_t *report, int drop_zeros) {{",
         "  const int64_t n = h->n;",
         *load("  "),
@@ -424,22 +496,36 @@ def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> li
         "  int64_t *start = (int64_t *)calloc((size_t)extent + 2, sizeof(int64_t));",
         "  if (!start) return 0;",
         "  for (int64_t e = 0; e < n; e++) if (!drop_zeros || h->v[e] != 0.0) start[xo[e * so] + 1]++;",
-        "  int64_t groups = 0;",
-        "  for (int64_t r = 0; r < extent; r++) { groups += start[r + 1] > 0; start[r + 1] += start[r]; }",
+        "  for (int64_t r = 0; r < extent; r++) start[r + 1] += start[r];",
         "  const int64_t kept = start[extent];",
         f"  {key_type} *keys = ({key_type} *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof({key_type}));",
         "  double *values = (double *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof(double));",
-        "  int64_t *group_outer = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));",
-        "  int64_t *group_end = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));",
-        "  if (!keys || !values || !group_outer || !group_end) {",
-        "    free(start); free(keys); free(values); free(group_outer); free(group_end); return 0;",
-        "  }",
+        "  if (!keys || !values) { free(start); free(keys); free(values); return 0; }",
         "  for (int64_t e = 0; e < n; e++) {",
         "    if (drop_zeros && h->v[e] == 0.0) continue;",
         "    const int64_t p = start[xo[e * so]]++;",
         f"    keys[p] = ({key_type})xi[e * si]; values[p] = h->v[e];",
         "  }",
-        "  /* start[r] is now the end of segment r: sort those out of order, then sum equal keys */",
+        f"  const int done = {prefix}_segments(h, T, report, drop_zeros, keys, values, start, extent);",
+        "  free(start);",
+        "  return done;",
+        "}",
+        "",
+        "/* segments r = [start[r-1], start[r]) of keys and values (start[r] is the end of",
+        "   segment r, start[-1] = 0) into the handle's rows: those whose keys are not strictly",
+        "   increasing sorted and their equal keys summed, sums of zero dropped with drop_zeros.",
+        "   The handle owns keys and values from the call on; 0 when memory runs out. */",
+        f"static int {prefix}_segments({prefix}_handle *h, {struct} *T, int64_t *report, int drop_zeros,",
+        f"                             {key_type} *keys, double *values, int64_t *start, int64_t extent) {{",
+        "  (void)T;",
+        "  int64_t groups = 0;",
+        "  for (int64_t r = 0, begin = 0; r < extent; begin = start[r], r++) groups += start[r] > begin;",
+        "  const int64_t kept = extent > 0 ? start[extent - 1] : 0;",
+        "  int64_t *group_outer = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));",
+        "  int64_t *group_end = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));",
+        "  if (!group_outer || !group_end) {",
+        "    free(keys); free(values); free(group_outer); free(group_end); return 0;",
+        "  }",
         "  int ordered = 1;",
         f"  {key_type} *scratch_keys = 0;",
         "  double *scratch_values = 0;",
@@ -452,10 +538,11 @@ def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> li
         f"      scratch_keys = ({key_type} *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof({key_type}));",
         "      scratch_values = (double *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof(double));",
         "      if (!scratch_keys || !scratch_values) {",
-        "        free(scratch_keys); free(scratch_values); free(start); free(keys); free(values);",
+        "        free(scratch_keys); free(scratch_values); free(keys); free(values);",
         "        free(group_outer); free(group_end); return 0;",
         "      }",
         "    }",
+        "    h->sorted_rows++;",
         f"    {prefix}_sort_pairs(keys + begin, values + begin, start[r] - begin, scratch_keys, scratch_values);",
         "  }",
         "  free(scratch_keys); free(scratch_values);",
@@ -485,7 +572,6 @@ def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> li
         "    }",
         "    if (w > first) { group_outer[g] = r; group_end[g++] = w; }",
         "  }",
-        "  free(start);",
         "  h->groups = g; h->group_outer = group_outer; h->group_end = group_end;",
         "  h->row_keys = keys; h->row_values = values; h->n = w;",
         "  report[0] = w;",
@@ -493,7 +579,55 @@ def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> li
         "  return 1;",
         "}",
         "",
+        "/* a two-phase kernel's rows (codegen.assembly.TwoPhase): the layout's pointer array",
+        "   (rows r = [pointer[r], pointer[r+1]) of keys and values) with every entry checked as",
+        "   NAME_adopt_rows does; rows whose keys are not strictly increasing (found by the same",
+        "   pass) go through NAME_segments (sorted, equal keys summed) and are checked again.",
+        "   zeros_put: the kernel put entries whose value is zero; with drop_zeros they are dropped",
+        "   first (and sums of equal keys that cancel, in a row sorted).",
+        "   The handle owns the arrays from the call on (freed on failure too).",
+        "   statistics[0..1]: the rows kept as filled, the rows sorted */",
+        f"void *{prefix}_adopt_pointer({struct} *T, {key_type} *keys, double *values, {pointer_type} *pointer,",
+        "                            int64_t extent, int64_t *report, int drop_zeros, int zeros_put,",
+        "                            int64_t *statistics) {",
+        f"  for (int r = 0; r < {report_length(plan)}; r++) report[r] = 0;",
+        f"  report[{base + FIRST_DUPLICATE}] = -1; report[{base + FIRST_BAD}] = -1; report[{base + BAD_CHECK}] = -1;",
+        f"  {prefix}_handle *h = ({prefix}_handle *)calloc(1, sizeof({prefix}_handle));",
+        "  if (!h) { free(keys); free(values); free(pointer); return NULL; }",
+        "  if (drop_zeros && zeros_put) {  /* the kernel put zeros too: drop them */",
+        "    int64_t w = 0;",
+        "    for (int64_t r = 0, begin = 0; r < extent; r++) {",
+        "      const int64_t end = pointer[r + 1];",
+        "      for (int64_t e = begin; e < end; e++) if (values[e] != 0.0) { keys[w] = keys[e]; values[w++] = values[e]; }",
+        f"      begin = end; pointer[r + 1] = ({pointer_type})w;",
+        "    }",
+        "  }",
+        "  h->row_pointer = pointer; h->row_count = extent; h->n = pointer[extent];",
+        "  h->row_keys = keys; h->row_values = values;",
+        "  int ordered = 1;",
+        f"  if (!{prefix}_check_rows(h, T, report, &ordered)) {{ {prefix}_free(h); return NULL; }}",
+        "  if (!ordered) {",
+        "    int64_t *ends = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));",
+        f"    if (!ends) {{ {prefix}_free(h); return NULL; }}",
+        "    for (int64_t r = 0; r < extent; r++) ends[r] = pointer[r + 1];",
+        "    free(pointer); h->row_pointer = 0; h->row_keys = 0; h->row_values = 0;",
+        f"    const int done = {prefix}_segments(h, T, report, drop_zeros, keys, values, ends, extent);",
+        "    free(ends);",
+        f"    if (!done || !{prefix}_check_rows(h, T, report, 0)) {{ {prefix}_free(h); return NULL; }}",
+        "    statistics[0] = h->groups - h->sorted_rows; statistics[1] = h->sorted_rows;",
+        "  } else {",
+        "    statistics[0] = extent; statistics[1] = 0;",
+        "  }",
+        "  return h;",
+        "}",
+        "",
     ]
+
+
+def _row_pointer_type(plan: AssemblyPlan) -> str:
+    """The C type of the pointer array of a plan of rows (int64_t for other plans)."""
+    rows = direct_rows(plan)
+    return plan.layout.field(rows.pointer).c_type if rows is not None else "int64_t"
 
 
 def _row_key_type(plan: AssemblyPlan) -> str:
@@ -511,6 +645,13 @@ def _fill_rows(plan: AssemblyPlan, prefix: str, rows, naming: dict) -> list[str]
     length = arith_c(rename(pointer.dimensions[0], naming))
     key = inner.keys[0].array
     return [
+        "  if (h->row_pointer) {",
+        f"    memcpy(a_{rows.pointer}, h->row_pointer, (size_t)({length}) * sizeof(*a_{rows.pointer}));",
+        f"    memcpy(a_{key}, h->row_keys, (size_t)n * sizeof(*a_{key}));",
+        f"    memcpy(a_{layout.values_field}, h->row_values, (size_t)n * sizeof(double));",
+        f"    {prefix}_free(h);",
+        "    return 0;",
+        "  }",
         "  if (h->group_end) {",
         f"    memset(a_{rows.pointer}, 0, (size_t)({length}) * sizeof(*a_{rows.pointer}));",
         "    for (int64_t g = 0; g < h->groups; g++) {",
@@ -540,6 +681,12 @@ def _take_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, naming: dict,
     return [
         f"int {prefix}_take(void *handle, {struct} *T) {{",
         f"  {prefix}_handle *h = ({prefix}_handle *)handle;",
+        "  if (h->row_pointer) {  /* the two-phase kernel's own arrays, as they are */",
+        f"    T->{rows.pointer} = h->row_pointer; T->{key} = h->row_keys; T->{layout.values_field} = h->row_values;",
+        "    h->row_pointer = 0; h->row_keys = 0; h->row_values = 0;",
+        f"    {prefix}_free(h);",
+        "    return 0;",
+        "  }",
         "  if (!h->group_end) return 1;",
         *load("  "),
         f"  const int64_t length = {length};",

@@ -20,7 +20,7 @@ from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
 from .parallel import privatize_find_state
-from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
+from .loops import Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
 from .scan import readable_names
 from .structs import header_text, struct_name
 
@@ -38,6 +38,21 @@ static inline int spf_thread(void) { return omp_get_thread_num(); }
 #else
 static inline int spf_threads(void) { return 1; }
 static inline int spf_thread(void) { return 0; }
+#endif
+
+/* a result's large array on transparent huge pages, as numpy allocates its arrays: one
+   page fault per 2 MiB, not per 4 KiB, on first touch (freed with free) */
+#ifdef __linux__
+#include <sys/mman.h>
+static void *spf_malloc_large(size_t bytes) {
+  if (bytes < ((size_t)4 << 20)) return malloc(bytes);
+  void *p = 0;
+  if (posix_memalign(&p, (size_t)2 << 20, bytes)) return 0;
+  madvise(p, bytes, MADV_HUGEPAGE);
+  return p;
+}
+#else
+static void *spf_malloc_large(size_t bytes) { return malloc(bytes); }
 #endif
 
 static inline int64_t spf_min(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -205,6 +220,10 @@ class Emitter:
         self.workspace: str | None = None  # the add of the workspace an assembled output's entries go through
         self.stream_type: str | None = None  # the C type of an assembled output's per-thread streams
         self.group_coordinate: str | None = None  # rows: the outer coordinate, grouped where it is bound
+        self.phase: str | None = None  # two phases (codegen.assembly.TwoPhase): "count" or "fill"
+        self.two_phase = None  # the TwoPhase strategy, with phase
+        self.drop_zeros = True  # an assembled output stores no entry whose value is zero
+        self.rows_extent: str | None = None  # two phases: the C name of the rows' extent
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -231,7 +250,8 @@ class Emitter:
             conditions = [condition(c, names) for c in node.conditions]
             return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), None)]
         if isinstance(node, Loop):
-            target = None if node.parallel or self.accumulator else _fixed_target(node)
+            # (a two-phase kernel counts or puts every iteration: none is a sum)
+            target = None if node.parallel or self.accumulator or self.phase else _fixed_target(node)
             if target is not None:
                 self.accumulator = self.fresh("sum")
                 # an assembled output holds exactly the entries that received a term
@@ -275,6 +295,8 @@ class Emitter:
             return self.state_init(node)
         if isinstance(node, Block):
             return [block(self.nodes(node.body))]
+        if isinstance(node, Chunks):
+            return self.chunks(node)
         if isinstance(node, Temporary):
             return self.temporary(node)
         if isinstance(node, TileGuard):
@@ -310,6 +332,26 @@ class Emitter:
                        declare(high, INDEX, upper_bound(node.upper, names), const_=True),
                        declare(key, INDEX, affine(node.key, names), const_=True),
                        c_ast.If(condition, block(self.nodes(node.body)), None)])]
+
+    def chunks(self, node: Chunks) -> list:
+        """A two-phase kernel's parallel loop: chunk t of the range (its own counters,
+        ``spf_my``) on one thread; the count and the fill split it the same way."""
+        extent = self.rows_extent
+        head = c_statements(f"""
+            const int64_t spf_low = {self._c_text(lower_bound(node.lower, self.names))};
+            const int64_t spf_span = {self._c_text(upper_bound(node.upper, self.names))} - spf_low + 1;
+            const int64_t spf_first = spf_low + (spf_span > 0 ? spf_span * spf_chunk / spf_team : 0);
+            const int64_t spf_last = spf_low + (spf_span > 0 ? spf_span * (spf_chunk + 1) / spf_team : 0) - 1;
+            spf_pointer_type *const spf_my = spf_counts + spf_chunk * ({extent} + 1);""")
+        loop = c_ast.For(c_ast.DeclList([declare("spf_chunk", INDEX, const(0))]),
+                         binary("<", ident("spf_chunk"), ident("spf_team")), c_ast.UnaryOp("p++", ident("spf_chunk")),
+                         block(head + self.nodes(node.body)))
+        zeros = " reduction(|: spf_zeros)" if self.phase == "fill" and self.drop_zeros else ""
+        return [c_ast.Pragma(f"omp parallel for schedule(static, 1) num_threads(spf_team){zeros}"), loop]
+
+    @staticmethod
+    def _c_text(expression) -> str:
+        return c_generator.CGenerator().visit(expression)
 
     @staticmethod
     def _schedule_clause(node: Loop) -> str:
@@ -471,6 +513,8 @@ class Emitter:
         """Append the entry (its coordinates, ``value``) to the assembled output's stream,
         through the workspace when there is one; into rows whose outer coordinate every
         entry's nest binds first, only the inner coordinate (the group started there)."""
+        if self.phase is not None:
+            return self._two_phase_entry(node, value)
         coordinates = [ident(self.names.name(index)) for index in node.stream]
         if self.group_coordinate is not None:
             inner = next(index for index in node.stream if index != self.group_coordinate)
@@ -478,6 +522,18 @@ class Emitter:
         if self.workspace:
             return call(self.workspace, ident("spf_my_accumulator"), ident("spf_my_stream"), *coordinates, value)
         return call(f"spf_append_{len(node.stream)}", ident("spf_my_stream"), *coordinates, value)
+
+    def _two_phase_entry(self, node: Compute, value):
+        """An entry of a two-phase kernel: counted in its row (``count``), or put at its
+        row's next position (``fill``).  Zeros are counted and put too (no test on the
+        hot path); the fill only notes that one was seen, and the builder drops them."""
+        outer = self.names.name(self.two_phase.outer)
+        inner = self.names.name(self.two_phase.inner)
+        if self.phase == "count":
+            return block(c_statements(f"spf_my[{outer} + 1]++;"))
+        text = (f"const int64_t spf_at = spf_my[{outer}]++; spf_keys[spf_at] = (spf_key){inner}; "
+                "spf_values[spf_at] = spf_value;" + (" spf_zeros |= spf_value == 0.0;" if self.drop_zeros else ""))
+        return block([declare("spf_value", "double", value, const_=True)] + c_statements(text))
 
     def _update(self, target, value):
         """``target += value``, atomically inside a loop parallelised with atomics."""
@@ -724,7 +780,8 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
         parallel = any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes))
-        body.extend(_assembly_state(assembly, emitter, parallel, scans))
+        if assembly.two_phase is None:
+            body.extend(_assembly_state(assembly, emitter, parallel, scans))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
@@ -734,11 +791,20 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         body.extend(_zero_output(tensors, output_name, names, scalar_output))
     elif scalar_output:
         body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
-    nests: list = []
-    for scan in scans:
-        nest = emitter.nodes(privatize_find_state(place_find_state(scan.nodes)))
-        guards = [condition(c, names) for c in scan.entry_guards]
-        nests.extend([c_ast.If(conjunction(guards), block(nest), None)] if guards else nest)
+    def emit_nests(count: bool = False) -> list:
+        nests: list = []
+        for number, scan in enumerate(scans):
+            nodes = assembly.count_nodes[number] if count else scan.nodes
+            nest = emitter.nodes(privatize_find_state(place_find_state(nodes)))
+            guards = [condition(c, names) for c in scan.entry_guards]
+            nests.extend([c_ast.If(conjunction(guards), block(nest), None)] if guards else nest)
+        return nests
+
+    if assembly and assembly.two_phase is not None:
+        chunked = any(isinstance(node, Chunks) for scan in scans for node in walk(scan.nodes))
+        body.extend(_two_phase_kernel(assembly, emitter, emit_nests, output_name, chunked))
+        return function_source(function_name, parameters, body, tensors)
+    nests = emit_nests()
     body.extend(emitter.entry)
     body.extend(nests)
     if scalar_output:
@@ -765,6 +831,12 @@ class AssembledOutput:
     workspace: object = None  # codegen.assembly.Workspace, or None: entries go to the stream directly
     workspace_extent: str | None = None  # C name of the extent the workspace's accumulator spans
     order: int = 0  # the output's number of coordinates
+    two_phase: object = None  # codegen.assembly.TwoPhase: the nest counts, then fills the rows
+    rows_extent: str | None = None  # with two_phase: C name of the extent of the rows' outer coordinate
+    key_type: str = "int64_t"  # with two_phase: the C type of the layout's key array
+    pointer_type: str = "int64_t"  # with two_phase: the C type of the layout's pointer array
+    statistics: int = 0  # with two_phase: where in the report the run-time choices are counted
+    count_nodes: tuple = ()  # with two_phase: each scan's nest for the count phase (codegen.projection)
 
     @property
     def rows(self) -> bool:
@@ -871,10 +943,91 @@ def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
         }}""")
 
 
+def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: str, parallel: bool) -> list:
+    """The body of a two-phase kernel (codegen.assembly.TwoPhase) after its checks.
+
+    Serial: the nest counts each row's entries into the layout's pointer array (at
+    ``r + 1``); a prefix sum; key and value arrays of exactly that length; the nest again
+    puts each entry at ``pointer[r]++``, which leaves the end of row r there, and a shift
+    by one makes it the pointer array again.  Parallel (the nest's parallel loop split
+    into per-thread chunks, codegen.parallel.split_into_chunks): each chunk counts into
+    its own counters; the prefix sum over rows, then chunks, turns each chunk's counters
+    into the positions where its entries of each row start (chunk t's after chunk t-1's:
+    the serial order) and gives the pointer array; each chunk fills from its own.  Then
+    the builder's ``adopt_pointer`` makes the handle."""
+    emitter.two_phase, emitter.drop_zeros = assembly.two_phase, assembly.drop_zeros
+    extent = assembly.rows_extent
+    emitter.rows_extent = extent
+    setup = c_statements(f"""
+        typedef {assembly.key_type} spf_key;
+        typedef {assembly.pointer_type} spf_pointer_type;
+        int64_t spf_own_report[{assembly.report_length}];
+        if (!spf_report) spf_report = spf_own_report;
+        spf_pointer_type *spf_pointer = (spf_pointer_type *)calloc((size_t){extent} + 2, sizeof(spf_pointer_type));
+        if (!spf_pointer) return {OUT_OF_MEMORY};""")
+    if parallel:  # counters per chunk: at most 64M of them (else one chunk)
+        setup += c_statements(f"""
+            int64_t spf_team = spf_threads();
+            if (spf_team * ({extent} + 1) > ((int64_t)1 << 26)) spf_team = 1;
+            spf_pointer_type *spf_counts = (spf_pointer_type *)calloc((size_t)(spf_team * ({extent} + 1)),
+                                                                      sizeof(spf_pointer_type));
+            if (!spf_counts) {{ free(spf_pointer); return {OUT_OF_MEMORY}; }}""")
+        prefix = c_statements(f"""
+            int64_t spf_n = 0;
+            for (int64_t spf_r = 0; spf_r < {extent}; spf_r++) {{
+              for (int64_t spf_c = 0; spf_c < spf_team; spf_c++) {{
+                spf_pointer_type *const spf_counted = spf_counts + spf_c * ({extent} + 1);
+                const int64_t spf_here = spf_counted[spf_r + 1];
+                spf_counted[spf_r] = (spf_pointer_type)spf_n;
+                spf_n += spf_here;
+              }}
+              spf_pointer[spf_r + 1] = (spf_pointer_type)spf_n;
+            }}""")
+        release = "free(spf_counts);"
+    else:
+        setup += c_statements("spf_pointer_type *const spf_my = spf_pointer;")
+        prefix = c_statements(f"""
+            int64_t spf_n = 0;
+            for (int64_t spf_r = 1; spf_r <= {extent}; spf_r++) {{
+              spf_n += spf_pointer[spf_r];
+              spf_pointer[spf_r] = (spf_pointer_type)spf_n;
+            }}""")
+        release = ""
+    emitter.phase = "count"
+    count = emit_nests(count=True)
+    middle = c_statements(f"""
+        if (spf_n != (int64_t)(spf_pointer_type)spf_n) {{
+          free(spf_pointer); {release}
+          for (int spf_k = 0; spf_k < {assembly.report_length}; spf_k++) spf_report[spf_k] = 0;
+          spf_report[{assembly.first_bad}] = -1;
+          return {OUT_OF_MEMORY};
+        }}
+        spf_key *spf_keys = (spf_key *)spf_malloc_large((size_t)(spf_n > 0 ? spf_n : 1) * sizeof(spf_key));
+        double *spf_values = (double *)spf_malloc_large((size_t)(spf_n > 0 ? spf_n : 1) * sizeof(double));
+        if (!spf_keys || !spf_values) {{ free(spf_keys); free(spf_values); free(spf_pointer); {release} return {OUT_OF_MEMORY}; }}
+        int spf_zeros = 0;""")
+    emitter.phase = "fill"
+    fill = emit_nests()
+    emitter.phase = None
+    shift = "" if parallel else f"""
+        memmove(spf_pointer + 1, spf_pointer, (size_t){extent} * sizeof(spf_pointer_type));
+        spf_pointer[0] = 0;"""
+    end = c_statements(f"""{shift}
+        {release}
+        *spf_handle = {assembly.prefix}_adopt_pointer({output}, spf_keys, spf_values, spf_pointer, {extent},
+                                                      spf_report, {int(assembly.drop_zeros)}, spf_zeros,
+                                                      spf_report + {assembly.statistics});
+        const int spf_status = *spf_handle ? 0 : spf_report[{assembly.first_bad}] >= 0 ? {UNSTORABLE} : {OUT_OF_MEMORY};""")
+    return (setup + emitter.entry + [block(count)] + prefix + middle + [block(fill)] + end + emitter.epilogue
+            + [c_ast.Return(ident("spf_status"))])
+
+
 def c_statements(text: str) -> list:
     """C statements parsed from text (pycparser), for code that reads best as C."""
     from pycparser import c_parser
-    prelude = ("typedef long int64_t; typedef unsigned long size_t; typedef struct spf_stream_ spf_stream; "
+    prelude = ("typedef long int64_t; typedef int int32_t; typedef unsigned long size_t; typedef int spf_key; "
+               "typedef int spf_pointer_type; typedef long spf_team_t; "
+               "typedef struct spf_stream_ spf_stream; "
                "typedef struct spf_workspace_ spf_workspace; typedef struct spf_rows_ spf_rows; "
                "typedef struct spf_scratch_ spf_scratch;\n")
     unit = c_parser.CParser().parse(prelude + "void spf_snippet(void) {" + text + "}")

@@ -241,10 +241,20 @@ ROW_STRATEGIES = ("groups handed over as the arrays", "groups through the builde
                   "groups radix-sorted", "groups sorted by comparisons")
 
 
-def kernel_report_length(plan, workspace) -> int:
-    """The length of a kernel's report: the builder's, then (rows) how often each strategy ran."""
+TWO_PHASE_STRATEGIES = ("rows filled in storage order", "rows sorted after the fill")
+
+
+def run_time_strategies(workspace, two_phase=None) -> tuple[str, ...]:
+    """The run-time choices a kernel counts after the builder's report, in that order."""
+    if two_phase is not None:
+        return TWO_PHASE_STRATEGIES
+    return ROW_STRATEGIES if workspace is not None and workspace.direct else ()
+
+
+def kernel_report_length(plan, workspace, two_phase=None) -> int:
+    """The length of a kernel's report: the builder's, then how often each run-time choice ran."""
     from .emit_assembly import report_length
-    return report_length(plan) + (len(ROW_STRATEGIES) if workspace is not None and workspace.direct else 0)
+    return report_length(plan) + len(run_time_strategies(workspace, two_phase))
 
 
 def rows_source(position: int, direction: int, prefix: str, struct: str, key_type: str, first_bad: int,

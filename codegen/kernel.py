@@ -21,7 +21,7 @@ from spf.assemble import Builder, failure, finish, take
 
 from .assembly import direct_rows
 from .emit_assembly import report_length
-from .emit_stream import ROW_STRATEGIES, kernel_report_length
+from .emit_stream import kernel_report_length, run_time_strategies
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource
 from .find import FindRefused, FindReport
 from .loops import render
@@ -52,6 +52,7 @@ class Kernel:
     assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
     assembly_prefix: str | None = None
     workspace: object = None  # codegen.assembly.Workspace of the assembled output, if any
+    two_phase: object = None  # codegen.assembly.TwoPhase of the assembled output, if any
     # how often each run-time strategy of the assembly ran, over this kernel's calls so far
     assembly_statistics: dict = field(default_factory=dict)
     _functions: list = field(default_factory=list, repr=False)
@@ -76,7 +77,7 @@ class Kernel:
                 struct = ctypes.POINTER(ctypes_struct(layout))
                 take = (load_function(path, f"{self.assembly_prefix}_take", [ctypes.c_void_p, struct])
                         if direct_rows(self.assembly) is not None else None)
-                self._report_length = kernel_report_length(self.assembly, self.workspace)
+                self._report_length = kernel_report_length(self.assembly, self.workspace, self.two_phase)
                 self._builder = Builder(self.assembly, None,
                                         load_function(path, f"{self.assembly_prefix}_fill", [ctypes.c_void_p, struct]),
                                         load_function(path, f"{self.assembly_prefix}_free", [ctypes.c_void_p], None),
@@ -149,11 +150,15 @@ class Kernel:
             if self.workspace is not None:
                 others = tuple(c for c in self.spaces[0].statement.output.indices if c != self.workspace.coordinate)
                 parts.append("  " + self.workspace.describe(others))
+            elif self.two_phase is not None:
+                parts.append("  " + self.two_phase.describe())
             else:
                 parts.append("  strategy: the loop nests append each entry (coordinates, value) to a stream")
-            parts.append("  builder: begin puts the entries in storage order (one pass finds them already ordered, "
-                         "else a counting sort on the first key and merge sorts of the groups out of order), sums "
-                         "equal entries and counts each level's positions; fill writes the arrays the counts size")
+            if self.two_phase is None:
+                parts.append("  builder: begin puts the entries in storage order (one pass finds them already ordered, "
+                             "else a counting sort on the first key and merge sorts of the groups out of order), "
+                             "sums equal entries and counts each level's positions; fill writes the arrays the "
+                             "counts size")
             parts.extend("  " + line for line in self.assembly.describe())
             if self.assembly_statistics:
                 counts = ", ".join(f"{strategy} {count}" for strategy, count in self.assembly_statistics.items())
@@ -212,7 +217,8 @@ class Kernel:
                 for field_, value in layout.compute_scalars(shape).items():
                     setattr(struct, field_, int(value))
                 assembly = Assembly(layout, self._builder, struct, shape, name, self._report_length,
-                                    self.assembly_statistics)
+                                    self.assembly_statistics,
+                                    run_time_strategies(self.workspace, self.two_phase))
                 alive = []
             elif is_output:
                 fields, result = self._allocate_output(name, layout, mapping, inputs, extents)
@@ -334,6 +340,7 @@ class Assembly:
     name: str
     report_length: int
     statistics: dict  # strategy -> how often it ran, added to after each call
+    strategies: tuple = ()  # the names of the run-time choices the kernel counts after the builder's report
 
     def run(self, function, structs: list, check) -> Tensor:
         plan = self.builder.plan
@@ -342,7 +349,7 @@ class Assembly:
         status = function(*structs, report.ctypes.data, ctypes.byref(handle))
         base = report_length(plan)
         if status == 0 and self.report_length > base:
-            for strategy, count in zip(ROW_STRATEGIES, report[base:]):
+            for strategy, count in zip(self.strategies, report[base:]):
                 self.statistics[strategy] = self.statistics.get(strategy, 0) + int(count)
         if status == UNSTORABLE:
             raise failure(self.layout, plan, report, self.name, 0)

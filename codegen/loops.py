@@ -106,6 +106,17 @@ class Block:
 
 
 @dataclass
+class Chunks:
+    """A parallel loop's iterations ``[max(lower), min(upper)]`` split into one contiguous
+    chunk per thread, in order: chunk t runs the body with ``spf_first``..``spf_last``
+    its own part of the range (a two-phase kernel counts and fills the same chunks)."""
+
+    lower: list[Bound]
+    upper: list[Bound]
+    body: list["Node"] = field(default_factory=list)
+
+
+@dataclass
 class Temporary:
     """A dense temporary of a fused schedule, zeroed here: a scalar (``size`` None) is
     declared here too; an array (``size`` elements) is allocated once per kernel call."""
@@ -125,13 +136,13 @@ class StateInit:
     per_thread: bool = False
 
 
-Node = Union[Loop, Assign, Guard, Find, Compute, StateInit, TileGuard, Block, Temporary]
+Node = Union[Loop, Assign, Guard, Find, Compute, StateInit, TileGuard, Block, Temporary, Chunks]
 
 
 def walk(nodes: list[Node]) -> Iterator[Node]:
     for node in nodes:
         yield node
-        if isinstance(node, (Loop, Guard, Find, TileGuard, Block)):
+        if isinstance(node, (Loop, Guard, Find, TileGuard, Block, Chunks)):
             yield from walk(node.body)
 
 
@@ -150,7 +161,7 @@ def _expression_names(value) -> set[str]:
 def _used_names(node: Node) -> set[str]:
     """Names a node reads itself (not counting its body)."""
     used: set[str] = set()
-    if isinstance(node, Loop):
+    if isinstance(node, (Loop, Chunks)):
         for bound in node.lower + node.upper:
             used |= _expression_names(bound)
     elif isinstance(node, Guard):
@@ -200,7 +211,7 @@ def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
         for item in items:
             if isinstance(item, Assign) and item.variable not in live:
                 continue
-            if isinstance(item, (Loop, Guard, Find, TileGuard, Block)):
+            if isinstance(item, (Loop, Guard, Find, TileGuard, Block, Chunks)):
                 item.body = prune(item.body)
             kept.append(item)
         return kept
@@ -237,6 +248,11 @@ def render(nodes: list[Node], indent: str = "") -> str:
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Block):
             lines.append(render(node.body, indent))
+        elif isinstance(node, Chunks):
+            low = ", ".join(str(b) for b in node.lower)
+            high = ", ".join(str(b) for b in node.upper)
+            lines.append(f"{indent}for each thread's chunk spf_first .. spf_last of {low} .. {high} (parallel):")
+            lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Temporary):
             size = "a scalar" if node.size is None else f"{node.size} elements"
             lines.append(f"{indent}{node.name} = 0  ({size})")

@@ -266,3 +266,23 @@ def _take_states(items: list[Node], loop: Loop, finds: set[int], taken: list[Sta
             item.body = _take_states(item.body, loop, finds, taken)
         kept.append(item)
     return kept
+
+
+def split_into_chunks(nodes: list[Node]) -> list[Node]:
+    """The nest with its parallel loop (at most one, outside every other loop) as
+    :class:`Chunks`: one contiguous, ordered chunk of its range per thread, the loop
+    inside running over ``spf_first .. spf_last``.  A two-phase kernel counts and fills
+    the same chunks, so each thread's entries land in the places it counted for them."""
+    from spf.expressions import Affine
+    from .loops import Bound, Chunks
+
+    out: list[Node] = []
+    for node in nodes:
+        if isinstance(node, Loop) and node.parallel:
+            inner = Loop(node.variable, [Bound(Affine.of("spf_first"))], [Bound(Affine.of("spf_last"))], node.body)
+            out.append(Chunks(node.lower, node.upper, [inner]))
+            continue
+        if isinstance(node, (Guard, Block)):
+            node.body = split_into_chunks(node.body)
+        out.append(node)
+    return out

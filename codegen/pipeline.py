@@ -3,7 +3,8 @@
     options ─▶ iteration space (tiled by the recipe) ─▶ scan with find synthesis
       ─▶ variants (one per combination of proven finds) ─▶ parallel loops
       ─▶ a sum's nests fused (assembled outputs) ─▶ tile guards
-      ─▶ dead assignments removed ─▶ C ─▶ Kernel
+      ─▶ dead assignments removed ─▶ an assembled output's strategy (two phases, a
+      workspace or the stream) ─▶ C ─▶ Kernel
 
 A :class:`Compilation` holds what the passes have made so far; each pass returns a new
 one, as loopy's transformations each return a new kernel.  The loop nests inside are
@@ -25,7 +26,7 @@ from spf.iteration_space import iteration_space
 from spf.recipe import Recipe, RecipeError
 
 from .auto import SiteModel, variants
-from .assembly import AssemblyRefused, choose_workspace, plan_assembly, shape_scalars
+from .assembly import AssemblyRefused, choose_two_phase, choose_workspace, plan_assembly, shape_scalars
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
 from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, kernel_function, kernel_names,
@@ -35,7 +36,8 @@ from .fusion import fuse_statement_nests
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
 from .kernel import Kernel
 from .loops import remove_dead_assignments
-from .parallel import mark_parallel_loops
+from .parallel import mark_parallel_loops, split_into_chunks
+from .projection import count_nest
 from .scan import ScanError, scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
@@ -74,6 +76,8 @@ class Compilation:
     header: str = ""
     assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
     workspace: object = None  # codegen.assembly.Workspace when the output's entries go through one
+    two_phase: object = None  # codegen.assembly.TwoPhase when the nest counts, then fills the rows
+    count_nodes: tuple = ()  # with two_phase: each statement's nest for the count phase
 
     @property
     def statements(self) -> list:
@@ -232,6 +236,28 @@ def remove_dead_code(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def choose_assembly(compilation: Compilation) -> Compilation:
+    """How an assembled output's entries reach its arrays: two phases where they apply
+    (a copy or permutation: no entry summed from several iterations; the nest's parallel
+    loop, if any, split into per-thread chunks, and the count phase's nest projected,
+    codegen.projection), else a workspace where it pays, else the stream into the builder."""
+    plan = compilation.assembly
+    if plan is None:
+        return compilation
+    two_phase = choose_two_phase(plan, compilation.statements, compilation.variant_scans)
+    if two_phase is None:
+        workspace = choose_workspace(plan, compilation.statements,
+                                     [scanned.order for scanned in compilation.variant_scans[0]])
+        return dataclasses.replace(compilation, workspace=workspace)
+    padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
+              if layout.padded and not is_output}
+    for scanned in compilation.variant_scans[0]:
+        scanned.nodes = split_into_chunks(scanned.nodes)
+    count_nodes = tuple(count_nest(scanned.nodes, two_phase.outer, padded, space.properties)
+                        for scanned, space in zip(compilation.variant_scans[0], compilation.statements))
+    return dataclasses.replace(compilation, two_phase=two_phase, count_nodes=count_nodes)
+
+
 def emit(compilation: Compilation) -> Compilation:
     """One C function per variant, in one library source with its header."""
     statements = compilation.statements
@@ -240,20 +266,25 @@ def emit(compilation: Compilation) -> Compilation:
     zero = not compilation.space.expression.accumulate
     digest = compilation.digest
     several = len(compilation.variant_scans) > 1
-    assembly, support, prototypes, workspace = None, "", (), None
+    assembly, support, prototypes = None, "", ()
+    workspace, two_phase = compilation.workspace, compilation.two_phase
     if compilation.assembly is not None:
         plan = compilation.assembly
         prefix = assembly_prefix(digest)
         output = compilation.space.expression.output
         extents = tuple(compilation.statements[0].extents[index] for index in output.indices)
-        workspace = choose_workspace(plan, compilation.statements,
-                                     [scanned.order for scanned in compilation.variant_scans[0]])
         order = len(plan.coordinates)
         first_bad = len(plan.compressed) + FIRST_BAD
+        key_type = pointer_type = "int64_t"
+        if two_phase is not None:
+            key_type = plan.layout.field(plan.levels[-1].keys[0].array).c_type
+            pointer_type = plan.layout.field(two_phase.rows.pointer).c_type
         assembly = AssembledOutput(prefix, first_bad, not compilation.options.keep_zeros,
-                                   kernel_report_length(plan, workspace),
+                                   kernel_report_length(plan, workspace, two_phase),
                                    tuple(shape_scalars(plan.layout, output.tensor, extents)),
-                                   workspace, extents[workspace.position] if workspace else None, order)
+                                   workspace, extents[workspace.position] if workspace else None, order,
+                                   two_phase, extents[output.indices.index(two_phase.outer)] if two_phase else None,
+                                   key_type, pointer_type, report_length(plan), compilation.count_nodes)
         support = stream_source(order) + assembly_source(plan, prefix, standalone=False)
         if workspace is not None:
             support += workspace_source(order, workspace.position, workspace.order)
@@ -267,11 +298,11 @@ def emit(compilation: Compilation) -> Compilation:
                                assembly)
                for k, group in enumerate(compilation.variant_scans)]
     source, header = library_source(kernels, f"SPF_KERNEL_{digest.upper()}_H", support, prototypes)
-    return dataclasses.replace(compilation, kernels=kernels, source=source, header=header, workspace=workspace)
+    return dataclasses.replace(compilation, kernels=kernels, source=source, header=header)
 
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
-          guard_tiles, remove_dead_code, emit)
+          guard_tiles, remove_dead_code, choose_assembly, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
@@ -285,6 +316,7 @@ def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
                   compilation.header, compilation.tensors, compilation.space.expression.output.tensor,
                   list(compilation.options.flags), array_ranges(statements), seconds, compilation.dependences,
                   assembly=compilation.assembly, workspace=compilation.workspace,
+                  two_phase=compilation.two_phase,
                   assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None)
 
 

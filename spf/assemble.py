@@ -279,6 +279,7 @@ _INDICES = "ijklmnopqrstuvw"
 
 _builtin_targets: dict[tuple, object] = {}
 _by_identity: dict[tuple, tuple] = {}  # (id(source layout), id(target)) -> (source, target, kernel)
+_by_spec: dict[tuple, tuple] = {}  # (id(source layout), a built-in target's spec) -> (source, kernel)
 
 
 def _target(layout, order: int):
@@ -309,6 +310,10 @@ def convert(tensor, layout, name: str | None = None):
 
     if not isinstance(tensor, Tensor):
         return pack(layout, tensor, name or "tensor")
+    if name is None and isinstance(layout, str):  # a pair converted before, by the target's spec
+        known = _by_spec.get((id(tensor.layout), layout))
+        if known is not None and known[0] is tensor.layout:
+            return known[1](A=tensor)._renamed(tensor.name)
     name = arguments.name(name if name is not None else tensor.name)
     target = _target(layout, tensor.order)
     known = _by_identity.get((id(tensor.layout), id(target)))
@@ -331,4 +336,6 @@ def convert(tensor, layout, name: str | None = None):
         _conversions[key] = compile_kernel(f"B({indices}) = A({indices})", {"A": tensor.layout, "B": target},
                                            keep_zeros=True, flags=FLAGS)
     _by_identity[(id(tensor.layout), id(target))] = (tensor.layout, target, _conversions[key])
+    if isinstance(layout, str) and (layout, tensor.order) in _builtin_targets:  # a built-in's spec: for good
+        _by_spec[(id(tensor.layout), layout)] = (tensor.layout, _conversions[key])
     return _conversions[key](A=tensor)._renamed(name)

@@ -142,7 +142,7 @@ def _assembly_lines(kernel: Kernel, name: str) -> list[str]:
     out = kernel.output
     layout = kernel.tensors[out][0]
     counts = ", ".join(sorted(kernel.assembly.counts)) or "no count"
-    length = kernel_report_length(kernel.assembly, kernel.workspace)
+    length = kernel_report_length(kernel.assembly, kernel.workspace, kernel.two_phase)
     arrays = ", ".join(f"{f.name}[{']['.join(str(d) for d in f.dimensions)}]" for f in layout.arrays)
     return [f"{out} ({layout.spec}) is assembled: its pattern is what the kernel computes.",
             f"  1. {name}(..., &{out}, report, &handle) computes; it sets {out}'s scalars (the shape",

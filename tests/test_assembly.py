@@ -505,7 +505,7 @@ def test_a_permuted_output_names_the_workspace_by_the_expressions_indices():
     explicit = sp.csr_matrix(a)
     explicit.data[::3] = 0.0  # explicit zeros are no entries of a kernel's result
     transpose = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})
-    assert "strategy: the loop nests append each entry" in transpose.explain()
+    assert "strategy: two phases" in transpose.explain() and "workspace" not in transpose.explain()
     assert_entries(transpose(A=explicit), expected(explicit.T))
 
 
@@ -513,3 +513,106 @@ def test_a_layout_of_another_shape_keeps_the_builder():
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "DCSR"})
     assert "strategy: workspace over j" in k.explain() and "then the groups straight into" not in k.explain()
     assert "spf_rows" not in k.c_source
+
+
+# ----------------------------------------------------------------------------- two phases
+
+
+def sorted_rows(tensor) -> bool:
+    """Whether every row (column, for CSC) of a CSR-shaped result holds strictly increasing keys."""
+    matrix = tensor.to_scipy()
+    pointer, keys = matrix.indptr, matrix.indices
+    return all(np.all(np.diff(keys[pointer[r]:pointer[r + 1]]) > 0) for r in range(len(pointer) - 1))
+
+
+@pytest.mark.parametrize("shape, density, seed", [((60, 45), 0.1, 81), ((1, 1), 1.0, 82), ((30, 70), 0.0, 83),
+                                                  ((200, 3), 0.5, 84), ((3, 200), 0.5, 85)])
+def test_two_phases_transpose_and_convert(shape, density, seed):
+    """The transposition into CSR and the conversion CSR -> CSC count, then fill the rows
+    (codegen.assembly.TwoPhase): scipy's entries, rows sorted; a kernel drops explicit
+    zeros, a conversion keeps them."""
+    a = random(*shape, density, seed)
+    if a.nnz:
+        a.data[::4] = 0.0
+    transpose = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})
+    assert transpose.two_phase is not None and transpose.workspace is None
+    result = transpose(A=a)
+    assert_entries(result, expected(a.T))
+    assert sorted_rows(result)
+    validate(result.layout, dict(result.fields), "B", result.shape)
+    assert transpose.assembly_statistics["rows sorted after the fill"] == 0
+    assert transpose.assembly_statistics["rows filled in storage order"] == shape[1]
+    converted = spf.convert(spf.pack("CSR", a), "CSC")
+    assert_entries(converted, expected(a, zeros=True))
+    assert sorted_rows(converted) and converted.to_scipy().nnz == a.nnz
+    to_csr = spf.compile("B(j,i) = A(i,j)", {"A": "CSC", "B": "CSC"})  # A's columns are B's rows
+    assert_entries(to_csr(A=a.tocsc()), expected(a.T))
+
+
+def test_two_phases_sort_rows_that_come_out_of_order_and_sum_duplicates(tmp_path):
+    """From a shuffled COO_UNSORTED the rows' keys arrive out of order: those rows are
+    sorted after the fill.  From a coordinate list that may repeat coordinates (a user
+    layout without COO_UNSORTED's ``injective``) equal keys are summed too, and sums that
+    cancel are dropped."""
+    rng = np.random.default_rng(86)
+    a = random(30, 20, 0.3, 86).tocoo()
+    order = rng.permutation(a.nnz)
+    shuffled = spf.Tensor("COO_UNSORTED", a.shape, {"numRows": 30, "numCols": 20, "nnz": a.nnz,
+                                                    "row": a.row[order], "col": a.col[order], "val": a.data[order]})
+    k = spf.compile("B(j,i) = A(i,j)", {"A": "COO_UNSORTED", "B": "CSR"})
+    assert k.two_phase is not None
+    result = k(A=shuffled)
+    assert_entries(result, expected(a.T))
+    assert sorted_rows(result)
+    validate(result.layout, dict(result.fields), "B", result.shape)
+    assert k.assembly_statistics["rows sorted after the fill"] > 0
+
+    path = tmp_path / "COO_REPEATS.layout"
+    path.write_text((REPOSITORY / "layouts" / "COO_UNSORTED.layout").read_text()
+                    .replace("layout COO_UNSORTED", "layout COO_REPEATS")
+                    .replace("property injective(row, col)", ""))
+    rows = np.concatenate([a.row, a.row[:10], a.row[10:15]])
+    cols = np.concatenate([a.col, a.col[:10], a.col[10:15]])
+    values = np.concatenate([a.data, a.data[:10], -a.data[10:15]])  # 10 doubled, 5 cancelled
+    repeats = spf.Tensor(str(path), a.shape, {"numRows": 30, "numCols": 20, "nnz": len(rows),
+                                              "row": rows, "col": cols, "val": values})
+    k = spf.compile("B(j,i) = A(i,j)", {"A": str(path), "B": "CSR"})
+    result = k(A=repeats)
+    reference = sp.coo_matrix((values, (rows, cols)), shape=a.shape).tocsr()
+    reference.sum_duplicates()
+    assert_entries(result, expected(reference.T))
+    assert len(stored(result)) == a.nnz - 5
+    assert sorted_rows(result)
+
+
+def test_two_phases_check_the_layout_entry_by_entry(tmp_path):
+    """A user layout of CSR's shape whose guard relates row and key (strictly lower
+    triangular): a transposition into it checks every entry, and names the first one it
+    cannot hold."""
+    path = tmp_path / "STRICT_LOWER_CSR.layout"
+    path.write_text((REPOSITORY / "layouts" / "CSR.layout").read_text()
+                    .replace("layout CSR", "layout STRICT_LOWER_CSR")
+                    .replace("i = pi and j = colIdx(pj)", "i = pi and j = colIdx(pj) and j < i"))
+    k = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": str(path)})
+    assert k.two_phase is not None
+    upper = sp.triu(random(40, 40, 0.2, 87), k=1, format="csr")
+    assert_entries(k(A=upper), expected(upper.T))
+    lower = sp.tril(random(40, 40, 0.2, 88), k=-1, format="csr")
+    first = sp.csr_matrix(lower.T)
+    row = int(np.flatnonzero(np.diff(first.indptr))[0])
+    entry = (row, int(first.indices[first.indptr[row]]))  # the first in storage order
+    with pytest.raises(spf.SpfError, match=rf"entry \({entry[0]}, {entry[1]}\) cannot be stored \(j < i does not hold"):
+        k(A=lower)
+
+
+def test_two_phases_are_not_chosen_where_they_do_not_apply():
+    """Summed indices (each iteration is not one entry), a sum's statements, and finds
+    keep the workspace or the stream."""
+    product = spf.compile("C(j,i) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    assert product.two_phase is None
+    total = spf.compile("C(j,i) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    assert total.two_phase is None
+    a, b = random(30, 20, 0.2, 89), random(30, 20, 0.2, 90)
+    assert_entries(total(A=a, B=b), expected((a + b).T))
+    masked = spf.compile("C(j,i) = A(i,j) * B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    assert_entries(masked(A=a, B=b), expected(a.multiply(b).T))

@@ -446,3 +446,46 @@ int main(void)
     lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.splitlines()
     # (2, 1) sums to zero and is not stored; (2, 2) is (the diagonal is in the lower triangle)
     assert lines == ["3 3 2", "0 0 5", "2 2 8", "status 3"]
+
+
+def test_a_transposition_from_c_by_take_and_by_fill(tmp_path):
+    """B(j,i) = A(i,j) into CSR runs in two phases (count, then fill): its result is C's
+    arrays by NAME_take, or filled into the caller's arrays after the counts (ASan)."""
+    spf_compile("B(j,i) = A(i,j)", "-l", "A=CSR", "-l", "B=CSR", "-o", str(tmp_path / "tr"))
+    program = tmp_path / "tr.c"
+    program.write_text("""
+#include <stdio.h>
+#include <stdlib.h>
+#include "tr.h"
+static void show(const struct spf_CSR *B)
+{
+    for (int i = 0; i < B->numRows; i++)
+        for (int p = B->rowPtr[i]; p < B->rowPtr[i + 1]; p++) printf("%d %d %g\\n", i, B->colIdx[p], B->data[p]);
+}
+int main(void)
+{
+    int ptr[] = {0, 2, 2, 4}, col[] = {0, 3, 1, 3};
+    double a[] = {1.0, 2.0, 3.0, 0.0};  /* an explicit zero: no entry of the result */
+    struct spf_CSR A = {3, 4, 4, ptr, col, a}, B = {0};
+    void *handle = NULL;
+    if (tr(&A, &B, NULL, &handle) != 0) return 1;
+    if (tr_take(handle, &B) != 0) return 2;
+    printf("%d %d %d\\n", B.numRows, B.numCols, B.nnz);
+    show(&B);
+    free(B.rowPtr); free(B.colIdx); free(B.data);
+    struct spf_CSR F = {0};
+    if (tr(&A, &F, NULL, &handle) != 0) return 3;
+    F.rowPtr = malloc((F.numRows + 1) * sizeof(int)); F.colIdx = malloc(F.nnz * sizeof(int));
+    F.data = malloc(F.nnz * sizeof(double));
+    if (tr_fill(handle, &F) != 0) return 4;
+    show(&F);
+    free(F.rowPtr); free(F.colIdx); free(F.data);
+    return 0;
+}
+""")
+    executable = tmp_path / "tr"
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=address", str(program), f"-I{tmp_path}",
+                    f"-L{tmp_path}", "-ltr", f"-Wl,-rpath,{tmp_path}", "-o", str(executable)], check=True)
+    lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.splitlines()
+    entries = ["0 0 1", "1 2 3", "3 0 2"]
+    assert lines == ["4 3 3"] + entries + entries

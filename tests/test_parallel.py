@@ -197,3 +197,35 @@ def test_explain_names_the_parallel_loop_or_says_none_runs_in_parallel():
     assert "  loop pAi runs in parallel" in k.explain()
     coo = spf.compile(SPMV, {"A": "COO", "x": "Dense", "y": "Dense"}, parallel=True)
     assert re.search(r"loop pA carries a dependence.*\n  no loop runs in parallel", coo.explain())
+
+
+# ============================================================================= 4. two phases
+
+
+@pytest.mark.parametrize("source, output", [("CSR", "CSR"), ("COO_UNSORTED", "CSR"), ("CSC", "CSC"),
+                                            ("BCSR(R=2, C=2)", "CSR_UNSORTED")])
+def test_two_phase_transposition_in_parallel_chunks(source, output, openmp_threads):
+    """B(j,i) = A(i,j) with parallel=True: count and fill split the source's outer loop
+    into the same chunk per thread, each with its own counters, the chunks' entries of a
+    row in the serial order; zeros dropped, rows out of order (an unsorted source)
+    sorted; as scipy, call after call."""
+    k = spf.compile("B(j,i) = A(i,j)", {"A": source, "B": output}, parallel=True)
+    assert k.two_phase is not None and "spf_team" in k.c_source
+    assert "for each thread's chunk" in k.explain()
+    a = sp.random(700, 500, density=0.03, format="csr", random_state=11)
+    a.data[::7] = 0.0
+    want = sp.csr_matrix(a.T)
+    want.eliminate_zeros()
+    tensor = spf.pack(source, a)
+    if source == "COO_UNSORTED":  # entries in any order: rows come out of order
+        fields = dict(tensor.fields)
+        order = np.random.default_rng(3).permutation(fields["nnz"])
+        fields.update(row=fields["row"][order], col=fields["col"][order], val=fields["val"][order])
+        tensor = spf.Tensor(source, a.shape, fields)
+    for _ in range(CALLS):
+        got = k(A=tensor).to_scipy()
+        assert got.shape == want.shape and abs(got - want).max() == 0 and got.nnz == want.nnz
+        if output != "CSR_UNSORTED":
+            assert got.has_sorted_indices
+    if source == "COO_UNSORTED":
+        assert k.assembly_statistics["rows sorted after the fill"] > 0
