@@ -965,10 +965,15 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         if (!spf_report) spf_report = spf_own_report;
         spf_pointer_type *spf_pointer = (spf_pointer_type *)calloc((size_t){extent} + 2, sizeof(spf_pointer_type));
         if (!spf_pointer) return {OUT_OF_MEMORY};""")
-    if parallel:  # counters per chunk: at most 64M of them (else one chunk)
+    if parallel:  # counters per chunk: at most 64M of them, and a chunk of 2048 iterations at least
+        chunks = next(node for scan_nodes in assembly.count_nodes for node in walk(list(scan_nodes))
+                      if isinstance(node, Chunks))
+        outer_span = (f"({emitter._c_text(upper_bound(chunks.upper, emitter.names))} - "
+                      f"{emitter._c_text(lower_bound(chunks.lower, emitter.names))} + 1)")
         setup += c_statements(f"""
             int64_t spf_team = spf_threads();
             if (spf_team * ({extent} + 1) > ((int64_t)1 << 26)) spf_team = 1;
+            if (spf_team > 1 && {outer_span} < 2048 * spf_team) spf_team = spf_max(1, {outer_span} / 2048);
             spf_pointer_type *spf_counts = (spf_pointer_type *)calloc((size_t)(spf_team * ({extent} + 1)),
                                                                       sizeof(spf_pointer_type));
             if (!spf_counts) {{ free(spf_pointer); return {OUT_OF_MEMORY}; }}""")
@@ -1017,7 +1022,8 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         *spf_handle = {assembly.prefix}_adopt_pointer({output}, spf_keys, spf_values, spf_pointer, {extent},
                                                       spf_report, {int(assembly.drop_zeros)}, spf_zeros,
                                                       spf_report + {assembly.statistics});
-        const int spf_status = *spf_handle ? 0 : spf_report[{assembly.first_bad}] >= 0 ? {UNSTORABLE} : {OUT_OF_MEMORY};""")
+        const int spf_status = *spf_handle ? 0 : spf_report[{assembly.first_bad}] >= 0 ? {UNSTORABLE} : {OUT_OF_MEMORY};
+        if (*spf_handle) spf_report[{assembly.statistics} + 2] = {"spf_team > 1 ? spf_team : 0" if parallel else "0"};""")
     return (setup + emitter.entry + [block(count)] + prefix + middle + [block(fill)] + end + emitter.epilogue
             + [c_ast.Return(ident("spf_status"))])
 

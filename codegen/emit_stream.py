@@ -241,7 +241,8 @@ ROW_STRATEGIES = ("groups handed over as the arrays", "groups through the builde
                   "groups radix-sorted", "groups sorted by comparisons")
 
 
-TWO_PHASE_STRATEGIES = ("rows filled in storage order", "rows sorted after the fill")
+TWO_PHASE_STRATEGIES = ("rows filled in storage order", "rows sorted after the fill",
+                        "chunks counted and filled by threads of their own")
 
 
 def run_time_strategies(workspace, two_phase=None) -> tuple[str, ...]:

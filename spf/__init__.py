@@ -11,6 +11,14 @@ The public interface (DESIGN.md):
 * :func:`compile`: C kernels from expressions and layouts (:mod:`spf.codegen`).
 """
 
+import os as _os
+
+# Parallel kernels' threads sleep rather than spin while they wait: with another busy
+# process on the machine, spinning threads made a parallel kernel 5-30x slower than its
+# serial run.  libgomp reads this once, when the first parallel kernel loads it; a value
+# the user set is kept.
+_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
 from spf.errors import (ArgumentError, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
                         OutOfMemoryError, PackError, ParseError, PropertyViolation, SpfError, UnknownLayoutError)
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space

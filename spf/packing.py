@@ -111,8 +111,16 @@ class Tensor:
         """``(coords[nnz, order], values[nnz], shape)`` in lexicographic coordinate order.
 
         Padded layouts (dense blocks, padding slots) drop their stored zeros; other
-        layouts return every stored entry, explicit zeros included.
+        layouts return every stored entry, explicit zeros included.  A padded layout's
+        slots may far outnumber its entries (DIA's diagonals over a mesh: 83M slots for
+        92k entries), so its entries come from a generated copy kernel into a coordinate
+        list, which reads each slot once and keeps only entries, rather than from the
+        coordinates of every slot.
         """
+        coordinate_list = _COORDINATE_LISTS.get(len(self.shape))
+        if self.layout.padded and coordinate_list is not None:
+            from spf.assemble import convert
+            return convert(self, coordinate_list).to_coo()
         coords, values = self.stored()
         inside = np.all((coords >= 0) & (coords < np.asarray(self.shape, dtype=INDEX_DTYPE)), axis=1) \
             if coords.size else np.ones(len(values), dtype=bool)
@@ -142,6 +150,9 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"Tensor({self.name}: {self.layout.spec}, shape={self.shape})"
+
+
+_COORDINATE_LISTS = {2: "COO", 3: "COO3", 4: "COO4"}  # a sorted coordinate list per order
 
 
 def handed_over(array: np.ndarray) -> bool:

@@ -250,6 +250,26 @@ def test_padded_layout_stores_padding_that_to_coo_drops():
     assert_holds_exactly(tensor, [[0, 1], [1, 0]], [2.0, 3.0], (2, 2), dense)
 
 
+@pytest.mark.parametrize("layout", ["DIA", "BCSR(R=2, C=2)", "BCSR(R=4, C=4)", "ELL", "Dense2", "LOWER_TRI"])
+def test_a_padded_layouts_entries_come_from_a_copy_kernel_as_from_its_slots(layout):
+    """to_coo of a padded layout goes through a generated copy into COO (its slots can far
+    outnumber its entries: DIA over a mesh); the entries are those of every slot that
+    holds a nonzero, in lexicographic order, as the enumeration of the slots gives."""
+    rng = np.random.default_rng(17)
+    dense = random_sparse(rng, (23, 23), 0.15)
+    dense[3, 3] = 0.0
+    if layout == "LOWER_TRI":
+        dense = np.tril(dense)
+    tensor = spf.pack(layout, dense, name="A")
+    coords, values, shape = tensor.to_coo()
+    slots, slot_values = tensor.stored()
+    inside = np.all((slots >= 0) & (slots < 23), axis=1) & (slot_values != 0)
+    order = np.lexsort(slots[inside].T[::-1])
+    np.testing.assert_array_equal(coords, slots[inside][order])
+    np.testing.assert_array_equal(values, slot_values[inside][order])
+    assert shape == (23, 23) and len(values) == np.count_nonzero(dense)
+
+
 def test_repacking_a_tensor_into_another_layout():
     dense = random_sparse(np.random.default_rng(5), (7, 6), 0.4)
     csr = spf.pack("CSR", dense, name="A")

@@ -212,7 +212,7 @@ def test_two_phase_transposition_in_parallel_chunks(source, output, openmp_threa
     k = spf.compile("B(j,i) = A(i,j)", {"A": source, "B": output}, parallel=True)
     assert k.two_phase is not None and "spf_team" in k.c_source
     assert "for each thread's chunk" in k.explain()
-    a = sp.random(700, 500, density=0.03, format="csr", random_state=11)
+    a = sp.random(9000, 6000, density=0.0008, format="csr", random_state=11)  # 2048 rows a chunk at least
     a.data[::7] = 0.0
     want = sp.csr_matrix(a.T)
     want.eliminate_zeros()
@@ -227,5 +227,9 @@ def test_two_phase_transposition_in_parallel_chunks(source, output, openmp_threa
         assert got.shape == want.shape and abs(got - want).max() == 0 and got.nnz == want.nnz
         if output != "CSR_UNSORTED":
             assert got.has_sorted_indices
+    assert k.assembly_statistics["chunks counted and filled by threads of their own"] == 2 * CALLS
     if source == "COO_UNSORTED":
         assert k.assembly_statistics["rows sorted after the fill"] > 0
+    small = sp.random(300, 200, density=0.05, format="csr", random_state=12)  # too few rows to split
+    assert abs(k(A=small).to_scipy() - small.T).max() == 0
+    assert k.assembly_statistics["chunks counted and filled by threads of their own"] == 2 * CALLS
