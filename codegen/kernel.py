@@ -13,7 +13,7 @@ import numpy as np
 
 from spf.errors import ArgumentError, OutOfMemoryError, SpfError
 from spf.memory import allocate, require
-from spf.packing import Tensor, _validate, pack
+from spf.packing import Tensor, _validate, borrow, pack
 
 from .build import build_shared_library, load_function
 from .auto import SiteModel, site_cost
@@ -53,11 +53,19 @@ class Kernel:
     assembly_prefix: str | None = None
     workspace: object = None  # codegen.assembly.Workspace of the assembled output, if any
     two_phase: object = None  # codegen.assembly.TwoPhase of the assembled output, if any
+    cache_key: str = ""  # of the whole-kernel cache (codegen.kernel_cache)
+    cached: str = ""  # "memory" or "disk" when this kernel came from that cache, else ""
     # how often each run-time strategy of the assembly ran, over this kernel's calls so far
     assembly_statistics: dict = field(default_factory=dict)
     _functions: list = field(default_factory=list, repr=False)
     _builder: object = field(default=None, repr=False)
     _report_length: int = field(default=0, repr=False)  # of an assembled output's report
+
+    @property
+    def _shared_sources(self) -> set[str]:
+        """The inputs whose index arrays the output shares (``share=``): its result keeps them."""
+        layout, mapping, _ = self.tensors.get(self.output, (None, {}, True))
+        return {local.split("_", 1)[0] for local in mapping.values() if not local.startswith(f"{self.output}_")}
 
     @property
     def function_name(self) -> str:
@@ -175,7 +183,7 @@ class Kernel:
 
     # -- running
     def __call__(self, *positional, **arguments):
-        return self.bind(*positional, **arguments)()
+        return self._bind(positional, arguments, borrow_inputs=True)()
 
     def bind(self, *positional, **arguments) -> "BoundKernel":
         """Pack and marshal the inputs and allocate the output once; calling the result
@@ -183,7 +191,12 @@ class Kernel:
 
         A Tensor in the kernel's layout is used as it is (a Tensor is valid by construction
         and read-only); anything else is packed into a copy, which checks it and leaves the
-        caller's arrays writable (``spf.pack`` first to share a scipy matrix's arrays)."""
+        caller's arrays writable (``spf.pack`` first to share a scipy matrix's arrays).
+        (A plain call ``kernel(A=...)`` instead reads a scipy matrix or numpy array that
+        already is the layout's in place, checked, for that one call: spf.packing.borrow.)"""
+        return self._bind(positional, arguments, borrow_inputs=False)
+
+    def _bind(self, positional, arguments, borrow_inputs: bool) -> "BoundKernel":
         expected = [name for name, (_, _, is_output) in self.tensors.items() if not is_output]
         if positional:
             raise ArgumentError(f"give the inputs by name, e.g. kernel({', '.join(f'{n}=...' for n in expected)}); "
@@ -203,7 +216,9 @@ class Kernel:
             value = arguments[name]
             if isinstance(value, Tensor) and (value.layout is layout or value.layout == layout):
                 inputs[name] = value
-            else:  # a copy: a kernel call leaves the caller's arrays as they were (spf.pack shares)
+            elif borrow_inputs and name not in self._shared_sources:
+                inputs[name] = borrow(layout, value, name=name)  # checked, read in place for this one call
+            else:  # a copy (a bound kernel runs again later; a shared output keeps the arrays)
                 inputs[name] = pack(layout, value, name=name, copy=True)
         extents = self._extents(inputs)
         structs, keep_alive = [], []

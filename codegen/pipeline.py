@@ -35,6 +35,7 @@ from .emit_stream import kernel_report_length, rows_source, stream_source, works
 from .fusion import fuse_statement_nests
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
 from .kernel import Kernel
+from .kernel_cache import kernel_key, lookup, store
 from .loops import remove_dead_assignments
 from .parallel import mark_parallel_loops, split_into_chunks
 from .projection import count_nest
@@ -332,23 +333,10 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     (what a conversion between layouts must do)."""
     if find not in FIND_POLICIES:
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
-    from spf.autoscheduler.api import AutoSchedule, Candidate
-    if isinstance(schedule, AutoSchedule):
-        raise SpfError("schedule= takes one candidate: pass autoschedule(...).select(**tensors) "
-                       "(or .default() when the sizes are unknown)")
-    if isinstance(schedule, Candidate):
-        from spf.autoscheduler.problem import make_problem
-        if make_problem(expression, layouts, share) != schedule.problem:
-            raise SpfError("the autoscheduled candidate was made for another expression, layouts or share: "
-                           f"{schedule.problem.expression!r}")
-        if order is not None:
-            raise SpfError("order= does not apply to an autoscheduled candidate (its tree fixes the loops)")
-        from .fused import compile_schedule
-        return compile_schedule(schedule, find=find, parallel=parallel, flags=flags)
+    if schedule is not None and not isinstance(schedule, Recipe):
+        return _compile_candidate(expression, layouts, find, share, parallel, schedule, order, flags)
     recipe = None
     if schedule is not None:
-        if not isinstance(schedule, Recipe):
-            raise SpfError(f"schedule must be a recipe (spf.recipe(...)), got {type(schedule).__name__}")
         recipe = schedule
         if recipe.expression != expression or recipe.layout_map != dict(layouts) \
                 or recipe.share_map != dict(share or {}):
@@ -359,8 +347,38 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         order = order or recipe.order
     options = Options(find, dict(share or {}), parallel, tuple(order) if order else None, recipe,
                       tuple(flags or CFLAGS), keep_zeros)
+    try:
+        key = kernel_key(expression, layouts, options)
+    except SpfError:  # a layout that does not load: the passes say what is wrong with it
+        key = None
+    cached = lookup(key) if key else None
+    if cached is not None:
+        return cached
     started = time.perf_counter()
     compilation = Compilation(expression, layouts, options)
     for step in PASSES:
         compilation = step(compilation)
-    return to_kernel(compilation, time.perf_counter() - started)
+    kernel = to_kernel(compilation, time.perf_counter() - started)
+    if key:
+        store(key, kernel)
+    return kernel
+
+
+def _compile_candidate(expression: str, layouts: dict, find: str, share, parallel: bool, schedule, order, flags):
+    """An autoscheduled candidate's kernel (codegen.fused), or the reason ``schedule`` is
+    neither a candidate nor a recipe.  (Imported here: the autoscheduler loads sympy,
+    which a compile from the kernel cache does not need.)"""
+    from spf.autoscheduler.api import AutoSchedule, Candidate
+    if isinstance(schedule, AutoSchedule):
+        raise SpfError("schedule= takes one candidate: pass autoschedule(...).select(**tensors) "
+                       "(or .default() when the sizes are unknown)")
+    if not isinstance(schedule, Candidate):
+        raise SpfError(f"schedule must be a recipe (spf.recipe(...)), got {type(schedule).__name__}")
+    from spf.autoscheduler.problem import make_problem
+    if make_problem(expression, layouts, share) != schedule.problem:
+        raise SpfError("the autoscheduled candidate was made for another expression, layouts or share: "
+                       f"{schedule.problem.expression!r}")
+    if order is not None:
+        raise SpfError("order= does not apply to an autoscheduled candidate (its tree fixes the loops)")
+    from .fused import compile_schedule
+    return compile_schedule(schedule, find=find, parallel=parallel, flags=flags)

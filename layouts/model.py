@@ -337,8 +337,25 @@ def _frozen_mapping(values: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType(dict(values))
 
 
+class _PicklableMappings:
+    """Pickling for a frozen dataclass holding read-only mappings (a compiled kernel
+    cached on disk holds its layouts): the mappings travel as dicts and are frozen again."""
+
+    _MAPPINGS = ("parameters", "locations")
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        for name in self._MAPPINGS:
+            state[name] = dict(state[name])
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, MappingProxyType(dict(value)) if name in self._MAPPINGS else value)
+
+
 @dataclass(frozen=True)
-class Layout:
+class Layout(_PicklableMappings):
     """A storage format with its parameters bound (``BCSR(R=2, C=3)``).
 
     Parameter values are substituted everywhere: in ``relation``, ``assumptions``,
@@ -450,7 +467,7 @@ class Layout:
 
 
 @dataclass(frozen=True)
-class LayoutFamily:
+class LayoutFamily(_PicklableMappings):
     """Layouts chosen by tensor order: ``resolve(2)`` of ``Dense`` is ``Dense2``."""
 
     name: str

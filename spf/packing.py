@@ -21,6 +21,8 @@ by construction, and its arrays are read-only, so kernels read it without checki
 
 from __future__ import annotations
 
+import functools
+
 import os
 from types import MappingProxyType
 from typing import Mapping, Sequence
@@ -63,12 +65,13 @@ class Tensor:
 
     @classmethod
     def _from_checked(cls, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
-                      written: str | None = None) -> "Tensor":
+                      written: str | None = None, borrowed: bool = False) -> "Tensor":
         """A Tensor from fields :func:`_validate` has just accepted and nothing else
         references (the packer's own arrays): no second check, no copy.  ``written``: a
-        field a kernel keeps writing (an output's values), read-only only in this Tensor."""
+        field a kernel keeps writing (an output's values), read-only only in this Tensor.
+        ``borrowed``: every array is read-only only in this Tensor (:func:`borrow`)."""
         tensor = cls.__new__(cls)
-        tensor._settle(layout, tuple(shape), fields, name, written)
+        tensor._settle(layout, tuple(shape), fields, name, written, borrowed)
         return tensor
 
     def _renamed(self, name: str) -> "Tensor":
@@ -80,9 +83,9 @@ class Tensor:
         return tensor
 
     def _settle(self, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
-                written: str | None = None) -> None:
-        frozen = {key: _read_only(value, key != written) if isinstance(value, np.ndarray) else value
-                  for key, value in fields.items()}
+                written: str | None = None, borrowed: bool = False) -> None:
+        frozen = {key: _read_only(value, key != written and not borrowed) if isinstance(value, np.ndarray)
+                  else value for key, value in fields.items()}
         # _structs: the C structs kernels read this Tensor through, made once (codegen.structs.marshal)
         for attribute, value in (("layout", layout), ("shape", shape),
                                  ("fields", MappingProxyType(frozen)), ("name", name), ("_structs", {})):
@@ -408,10 +411,14 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
         shape = arguments.shape(shape, name)
     if copy not in (None, True, False):
         raise ArgumentError(f"copy must be None, True or False, got {copy!r}")
+    shared, reason = _shared_tensor(layout, data, name, shape, copy=copy is True)
+    if shared is not None:
+        return shared
+    if isinstance(data, np.ndarray) and not isinstance(data, np.ma.MaskedArray) and data.ndim >= 1 \
+            and data.dtype != object and _resolve(layout, data.ndim).order == data.ndim \
+            and _row_major(_resolve(layout, data.ndim)) and shape in (None, data.shape):
+        return _dense_tensor(_resolve(layout, data.ndim), data, name, copy)
     if copy is not True:
-        shared, reason = _shared_tensor(layout, data, name, shape)
-        if shared is not None:
-            return shared
         if copy is False:
             raise PackError(f"tensor {name}: copy=False, but packing into {_spec(layout)} needs a copy: {reason}")
     if isinstance(data, Tensor):
@@ -447,8 +454,88 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
     return reference_pack(layout, coords, values, data_shape, name, duplicates)
 
 
-def _shared_tensor(layout, data, name: str, shape: tuple[int, ...] | None) -> tuple[Tensor | None, str]:
-    """``(Tensor over the arrays of the scipy object data, "")``, or ``(None, why not)``."""
+def borrow(layout, data, name: str = "tensor") -> Tensor:
+    """For the span of one kernel call: a Tensor over the caller's own arrays when they
+    already are the layout's (a scipy matrix in form, as :func:`pack` would share it; a
+    float64 C-ordered numpy array for a row-major dense layout), checked as packing
+    checks them but left writable for the caller (read-only only in this Tensor), so the
+    call neither copies nor freezes them; anything else is packed into a copy.  Not for
+    a Tensor that outlives the call: the caller may change the arrays afterwards."""
+    import scipy.sparse as sparse
+    from spf.scipy_arrays import shared_fields
+
+    layout = _load_layout(layout)
+    if sparse.issparse(data):
+        shape = tuple(int(extent) for extent in data.shape)
+        resolved = _resolve(layout, len(shape))
+        fields, _ = shared_fields(resolved, data, name)
+        if fields is not None:
+            return Tensor._from_checked(resolved, shape, fields, name, borrowed=True)
+    elif isinstance(data, np.ndarray) and type(data) is np.ndarray and data.ndim >= 1 \
+            and data.dtype == np.float64 and data.flags.c_contiguous and _resolve(layout, data.ndim).order == data.ndim \
+            and _row_major(_resolve(layout, data.ndim)):
+        resolved = _resolve(layout, data.ndim)
+        check_real(data, name)
+        shape = tuple(int(extent) for extent in data.shape)
+        fields = {**resolved.compute_scalars(shape), resolved.values_field: data}
+        return Tensor._from_checked(resolved, shape, fields, name, borrowed=True)
+    return pack(layout, data, name=name, copy=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _row_major(layout) -> bool:
+    """Whether ``layout`` stores a numpy array as it is: its only array holds the values,
+    one dimension per mode, the extents the shape's, indexed by positions equal to the
+    coordinates in order (Dense1..Dense4 and layout files of that form)."""
+    if not getattr(layout, "padded", False) or len(layout.fields) != layout.order + 1 or len(layout.arrays) != 1:
+        return False
+    values = layout.arrays[0]
+    if values.name != layout.values_field or len(values.dimensions) != layout.order:
+        return False
+    try:
+        reading = read_levels(layout)
+    except SpfError:
+        return False
+    if reading.guards or any(level.calls for level in reading.levels):
+        return False
+    physical = tuple(layout.physical)
+    if [str(index) for index in layout.values_index] != list(physical):
+        return False
+    scalars = {field.name: field.definition for field in layout.scalars}
+    for mode, (coordinate, position) in enumerate(zip(layout.logical, physical)):
+        if reading.definitions.get(coordinate) != Affine.of(position):
+            return False
+        level = reading.levels[mode]
+        if [str(bound) for bound in level.lower] != ["0"] or len(level.upper) != 1:
+            return False
+        extent = str(layout.shape[mode])
+        if str(level.upper[0]) != f"{extent} - 1" or str(values.dimensions[mode]) != extent \
+                or str(scalars.get(extent)) != f"shape[{mode}]":
+            return False
+    return True
+
+
+def _dense_tensor(layout, array: np.ndarray, name: str, copy: bool | None) -> Tensor:
+    """A numpy array in a row-major dense layout (:func:`_row_major`): its values as float64,
+    copied (``copy=False``: shared when already float64 and C-contiguous, then read-only)."""
+    check_real(array, name)
+    shape = tuple(int(extent) for extent in array.shape)
+    if copy is False:
+        if array.dtype != np.float64 or not array.flags.c_contiguous:
+            raise PackError(f"tensor {name}: copy=False, but packing into {_spec(layout)} needs a copy: the array "
+                            f"is {array.dtype}{'' if array.flags.c_contiguous else ', not C-contiguous'}, "
+                            "not float64 in C order")
+        values = array
+    else:
+        values = np.array(array, dtype=np.float64, order="C", copy=True)
+    fields = {**layout.compute_scalars(shape), layout.values_field: values}
+    return Tensor._from_checked(layout, shape, fields, name)
+
+
+def _shared_tensor(layout, data, name: str, shape: tuple[int, ...] | None,
+                   copy: bool = False) -> tuple[Tensor | None, str]:
+    """``(Tensor over the arrays of the scipy object data, "")``, or ``(None, why not)``;
+    with ``copy``, over copies of them (checked as they are: no repacking needed)."""
     import scipy.sparse as sparse
     from spf.scipy_arrays import shared_fields
 
@@ -461,6 +548,9 @@ def _shared_tensor(layout, data, name: str, shape: tuple[int, ...] | None) -> tu
     fields, reason = shared_fields(layout, data, name)
     if fields is None:
         return None, reason
+    if copy:
+        fields = {key: np.array(value, copy=True) if isinstance(value, np.ndarray) else value
+                  for key, value in fields.items()}
     return Tensor._from_checked(layout, data_shape, fields, name), ""
 
 

@@ -33,6 +33,8 @@ arrays, sorting only to look for duplicates in unsorted input.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -65,8 +67,9 @@ class Form:
     mode: int | None = None
 
 
+@functools.lru_cache(maxsize=256)
 def form(layout) -> Form | None:
-    """The scipy format ``layout``'s relation is, or None."""
+    """The scipy format ``layout``'s relation is, or None (read once per layout)."""
     if layout.padded:
         return None
     try:

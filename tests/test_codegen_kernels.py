@@ -1048,6 +1048,30 @@ def test_packed_inputs_are_used_directly(monkeypatch):
     assert_close(k(A=spf.pack("COO", matrix, "A"), x=x), matrix @ x)
 
 
+def test_a_call_reads_the_callers_arrays_in_place_and_leaves_them_writable():
+    """kernel(A=scipy_csr, x=numpy) checks A's and x's own arrays and reads them in place for
+    that call: no copy, and the caller's arrays stay writable; bind() copies (a bound kernel
+    runs again later, after the caller may have changed them); a malformed matrix is refused."""
+    matrix = sp.random(60, 50, density=0.1, format="csr", random_state=4)
+    x = np.linspace(-1, 1, 50)
+    k = kernel(SPMV, spmv_layouts("CSR"))
+    assert_close(k(A=matrix, x=x), matrix @ x)
+    assert matrix.indices.flags.writeable and matrix.data.flags.writeable and x.flags.writeable
+    bound = k.bind(A=matrix, x=x)
+    matrix.data *= 2.0
+    x[0] = 5.0
+    assert_close(bound(), (matrix @ (x * 0 + np.linspace(-1, 1, 50))) / 2.0)  # bound to copies
+    assert_close(k(A=matrix, x=x), matrix @ x)  # a new call reads the arrays as they are now
+    unsorted = matrix.copy()
+    unsorted.indices[[0, 1]] = unsorted.indices[[1, 0]]
+    unsorted.has_sorted_indices = False
+    assert_close(k(A=unsorted, x=x), unsorted @ x)  # not the layout's form: packed into a copy
+    broken = matrix.copy()
+    broken.indices[3] = 10**6
+    with pytest.raises(spf.SpfError):
+        k(A=broken, x=x)
+
+
 @pytest.mark.parametrize("expression, layouts, arguments, index", [
     (SPMV, spmv_layouts("CSR"), {"A": sp.csr_matrix((5, 7)), "x": np.ones(6)}, "j"),
     (SPMM, spmm_layouts("CSR", "CSR"), {"A": sp.csr_matrix((3, 4)), "B": sp.csr_matrix((5, 2))}, "k"),

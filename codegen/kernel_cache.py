@@ -1,0 +1,127 @@
+"""The whole-kernel cache: a compiled :class:`~codegen.kernel.Kernel` (its iteration
+spaces, find proofs, loop nests, C and metadata) kept for the process and on disk, so a
+repeated ``spf.compile`` skips isl and Z3.
+
+The key is everything that decides the kernel: the expression, each tensor's layout as
+loaded (its parsed content, and for a family the state of its member files), the
+options (find policy, share, parallel, loop order, recipe, C flags, kept zeros) and spf's
+own source (the modification time and size of every module and built-in layout file, so
+editing spf invalidates every entry).  The C compiler is not part of it: the shared
+library is cached apart, under the compiler's identity (:mod:`codegen.build`).
+
+On disk an entry is a pickle in ``cache_directory()/kernels``, written to a temporary
+file and renamed into place, as the libraries are, so concurrent processes never read
+half an entry; one that cannot be read (another spf's, a damaged file) is compiled again
+and replaced.  An autoscheduled candidate is not cached (its tree is the schedule).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import os
+import pickle
+from pathlib import Path
+
+from .build import _temporary_beside, cache_directory
+
+_memory: dict[str, object] = {}  # key -> Kernel, as first compiled or loaded in this process
+
+
+@functools.lru_cache(maxsize=1)
+def source_stamp() -> str:
+    """spf's own source as (path, modification time, size) of every module and built-in
+    layout file, hashed: computed once per process."""
+    import spf
+    import spf.codegen
+    import spf.layout_library
+
+    entries = []
+    for package in (spf, spf.codegen, spf.layout_library):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")) + sorted(root.glob("*.layout")):
+            status = path.stat()
+            entries.append((str(path), status.st_mtime_ns, status.st_size))
+    return hashlib.sha256(json.dumps(entries).encode()).hexdigest()
+
+
+def _layout_key(value) -> object:
+    """What identifies a layout argument's content: a built-in spec itself; otherwise the
+    loaded layout's full description (a file's parsed text, parameters bound), and a
+    family's member files by their state."""
+    from spf.layout_library.loader import _is_path
+    from spf.layout_library.model import LayoutFamily
+    from spf.packing import _load_layout
+
+    if isinstance(value, str) and not _is_path(value):
+        return ["built-in", value]  # its file is part of source_stamp()
+    layout = _load_layout(value)
+    key = [repr(layout)]
+    if isinstance(layout, LayoutFamily):
+        for path in layout.member_paths:
+            try:
+                status = os.stat(path)
+                key.append((path, status.st_mtime_ns, status.st_size))
+            except OSError:
+                key.append((path, None))
+    return key
+
+
+def kernel_key(expression: str, layouts: dict, options) -> str:
+    """The cache key of a compile (see the module docstring)."""
+    text = json.dumps([source_stamp(), expression, sorted((name, _layout_key(value)) for name, value in layouts.items()),
+                       options.find, sorted(options.share.items()), options.parallel,
+                       list(options.order) if options.order else None, repr(options.recipe), list(options.flags),
+                       options.keep_zeros], default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _path(key: str) -> Path:
+    directory = cache_directory() / "kernels"
+    directory.mkdir(exist_ok=True)
+    return directory / f"{key[:32]}.pickle"
+
+
+def _fresh(kernel, where: str):
+    """A kernel of its own for the caller (its run-time statistics start at zero; the
+    loaded library, if any, is shared)."""
+    return dataclasses.replace(kernel, assembly_statistics={}, cached=where)
+
+
+def lookup(key: str):
+    """The cached kernel of ``key`` (from memory, else from disk), or None."""
+    kernel = _memory.get(key)
+    if kernel is not None:
+        return _fresh(kernel, "memory")
+    try:
+        with open(_path(key), "rb") as handle:
+            kernel = pickle.load(handle)
+    except FileNotFoundError:
+        return None
+    except Exception:  # another spf's entry or a damaged file: compile again
+        return None
+    if getattr(kernel, "cache_key", None) != key:
+        return None
+    _memory[key] = kernel
+    return _fresh(kernel, "disk")
+
+
+def store(key: str, kernel) -> None:
+    """Keep ``kernel`` for ``key`` in memory and on disk (best effort: a full disk or a
+    read-only cache directory only costs the next process a compile)."""
+    kernel = dataclasses.replace(kernel, cache_key=key, assembly_statistics={}, cached="",
+                                 _functions=[], _builder=None, _report_length=0)
+    _memory[key] = kernel
+    try:
+        path = _path(key)
+        temporary = _temporary_beside(path)
+        with open(temporary, "wb") as handle:
+            pickle.dump(kernel, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        try:
+            temporary.unlink(missing_ok=True)
+        except (OSError, UnboundLocalError):
+            pass
