@@ -354,6 +354,24 @@ def test_parallel_assembled_outputs_on_two_threads(openmp_threads, output):
         assert_entries(total(A=a, B=c), expected(a - c), padded=padded)
 
 
+def test_parallel_rows_become_the_arrays_over_calls_of_changing_sizes(openmp_threads):
+    """Thread 0's rows become the result's arrays and the other thread's are copied after
+    them in blocks of 65536 entries (several here); the next call reserves what the last
+    one needed, so calls alternate larger and smaller results, and halves left empty."""
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, parallel=True)
+    big = random(2000, 1500, 0.01, 81)
+    small = random(300, 1500, 0.02, 82)
+    top = sp.vstack([big[:1000], sp.csr_matrix((1000, 1500))]).tocsr()  # thread 1's rows all empty
+    bottom = sp.vstack([sp.csr_matrix((1000, 1500)), big[1000:]]).tocsr()  # thread 0's rows all empty
+    b = random(1500, 1800, 0.01, 83)
+    assert (big[1000:] @ b).nnz > 3 * 65536
+    for a in (big, small, big, top, bottom, sp.csr_matrix((2000, 1500)), big, small):
+        C = k(A=a, B=b)
+        assert_entries(C, expected(a @ b))
+        validate(C.layout, dict(C.fields), "C", C.shape)
+    assert k.assembly_statistics["groups through the builder"] == 0
+
+
 def test_parallel_recipe_on_an_assembled_output(openmp_threads):
     a, b = random(300, 200, 0.05, 18), random(200, 250, 0.05, 19)
     layouts = {"A": "CSR", "B": "CSR", "C": "CSR"}
