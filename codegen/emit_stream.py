@@ -181,7 +181,7 @@ static void spf_workspace_order(spf_workspace *w) {{
     w->run_merges++;
     return;
   }}
-  if ((w->high >> 6) - (w->low >> 6) < 4 * count) {{  /* few words in its range: a bitmap, read in order */
+  if ((w->high >> 6) - (w->low >> 6) < 2 * count) {{  /* few words in its range (2 per entry at most): a bitmap, read in order */
     uint64_t *const bits = w->bits;
     for (int64_t t = 0; t < count; t++) bits[touched[t] >> 6] |= (uint64_t)1 << (touched[t] & 63);
     int64_t n = 0;
