@@ -295,13 +295,14 @@ static void spf_advise_huge(void *p, size_t bytes) {{
 #endif
 }}
 
-/* r's key and value arrays resized to hold capacity entries (0: out of memory, r unchanged
-   but for what was already resized) */
+/* r's key and value arrays resized to hold capacity entries (0: out of memory; r->capacity
+   then still fits both arrays) */
 static int spf_rows_resize(spf_rows *r, int64_t capacity) {{
   const size_t count = (size_t)(capacity > 0 ? capacity : 1);
   {key_type} *key = ({key_type} *)realloc(r->key, count * sizeof({key_type}));
   if (!key) return 0;
   r->key = key;
+  if (capacity < r->capacity) r->capacity = capacity;
   double *v = (double *)realloc(r->v, count * sizeof(double));
   if (!v) return 0;
   r->v = v;
@@ -315,6 +316,7 @@ static int spf_rows_resize_groups(spf_rows *r, int64_t capacity) {{
   int64_t *outer = (int64_t *)realloc(r->outer, count * sizeof(int64_t));
   if (!outer) return 0;
   r->outer = outer;
+  if (capacity < r->group_capacity) r->group_capacity = capacity;
   int64_t *end = (int64_t *)realloc(r->end, count * sizeof(int64_t));
   if (!end) return 0;
   r->end = end;
