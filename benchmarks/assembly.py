@@ -54,13 +54,14 @@ DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 SPGEMM = "C(i,j) = A(i,k) * B(k,j)"
 
 
-def square_matrices(limit: int | None) -> list[tuple[str, sparse.csr_matrix]]:
+def square_matrices(limit: int | None, only: set[str] | None = None) -> list[tuple[str, sparse.csr_matrix]]:
     """The real square matrices with n <= 70k, smallest first (by nonzeros); with ``limit``
-    the first ``limit``.  A matrix whose A·Aᵀ would hold more than 20M entries is left out."""
+    the first ``limit``, with ``only`` those named.  A matrix whose A·Aᵀ would hold more
+    than 20M entries is left out."""
     rows = []
     for line in (DATA / "MANIFEST.tsv").read_text().splitlines()[1:]:
         fields = line.split("\t")
-        if fields[1] != "matrix":
+        if fields[1] != "matrix" or (only is not None and Path(fields[0]).stem not in only):
             continue
         shape = fields[4].split("x")
         if shape[0] == shape[1] and int(shape[0]) <= 70_000:
@@ -326,6 +327,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matrices", type=int, default=None,
                         help="the N smallest square real matrices (default: every one with n <= 70k)")
+    parser.add_argument("--only", default=None, help="comma-separated matrix names (e.g. rajat01,EX5)")
     parser.add_argument("--pack-nnz", type=int, default=20_000_000)
     parser.add_argument("--budget", type=float, default=1.0, help="seconds of timing per system and input")
     parser.add_argument("--wait-idle", type=float, default=0.0)
@@ -343,7 +345,7 @@ def main() -> None:
     gb = serial_graphblas()
     omp = openmp()
     omp.set_threads(1)
-    matrices = square_matrices(arguments.matrices)
+    matrices = square_matrices(arguments.matrices, set(arguments.only.split(",")) if arguments.only else None)
     parts = arguments.parts.split(",")
     load.lap()
     if "spgemm" in parts:

@@ -35,9 +35,11 @@ PRELUDE = """\
 #include <omp.h>
 static inline int spf_threads(void) { return omp_get_max_threads(); }
 static inline int spf_thread(void) { return omp_get_thread_num(); }
+static inline int spf_team_size(void) { return omp_get_num_threads(); }
 #else
 static inline int spf_threads(void) { return 1; }
 static inline int spf_thread(void) { return 0; }
+static inline int spf_team_size(void) { return 1; }
 #endif
 
 /* a result's large array on transparent huge pages, as numpy allocates its arrays: one
@@ -267,8 +269,14 @@ class Emitter:
             thread_state = self.nodes(node.thread_state)  # names the states the body uses
             mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
             mine += self._group_at(node.variable)
-            loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), block(mine + self.nodes(node.body)))
+            body = block(mine + self.nodes(node.body))
+            loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
             self.atomic, self.exact_writes = atomic_before, exact_before
+            if node.parallel and node.schedule == "balanced":
+                pointer = segment_pointer(node)
+                if pointer is not None and node.reduction is None:
+                    return self._balanced(node, thread_state, body, pointer)
+                node.schedule = "static"
             clause = self._schedule_clause(node) + self._reduction_clause(node)
             if node.parallel and node.reduction == "privatize" and not self.scalar_output:
                 return self._privatized(node, thread_state, loop)
@@ -352,6 +360,44 @@ class Emitter:
     @staticmethod
     def _c_text(expression) -> str:
         return c_generator.CGenerator().visit(expression)
+
+    def _balanced(self, node: Loop, thread_state: list, body, pointer: UFCall) -> list:
+        """A parallel loop split into one contiguous part per thread, in thread order (as
+        ``schedule(static)``, so the threads' streams joined in order keep the loop's order),
+        the parts holding equal work: iteration ``p`` weighs 1 plus its segment's length
+        ``pointer(p + 1) - pointer(p)`` (the trip count of the loop below), so each split is
+        a binary search over ``p + pointer(p)``.  A running maximum keeps the parts disjoint
+        and in order whatever the pointer holds: only the balance relies on it being monotonic."""
+        variable = self.names.name(node.variable)
+        read = self._c_text(array_read(pointer, self.names))
+        first = self._c_text(lower_bound(node.lower, self.names))
+        last = self._c_text(upper_bound(node.upper, self.names))
+        split = c_statements(f"""
+            const int64_t spf_first = {first}, spf_last = {last};
+            int64_t spf_from = spf_first, spf_to = spf_last + 1;
+            const int spf_parts = spf_team_size(), spf_part = spf_thread();
+            if (spf_parts > 1 && spf_first <= spf_last) {{
+              int64_t spf_base, spf_total;
+              {{ const int64_t {variable} = spf_first; spf_base = {read}; }}
+              {{ const int64_t {variable} = spf_last + 1; spf_total = spf_last + 1 - spf_first + ({read} - spf_base); }}
+              int64_t spf_split = spf_first;
+              for (int spf_k = 1; spf_k <= spf_part + 1 && spf_k < spf_parts; spf_k++) {{
+                const int64_t spf_goal = spf_total / spf_parts * spf_k + spf_total % spf_parts * spf_k / spf_parts;
+                int64_t spf_low = spf_split, spf_high = spf_last + 1;
+                while (spf_low < spf_high) {{
+                  const int64_t spf_middle = spf_low + (spf_high - spf_low) / 2;
+                  int64_t spf_weight;
+                  {{ const int64_t {variable} = spf_middle; spf_weight = spf_middle - spf_first + ({read} - spf_base); }}
+                  if (spf_weight >= spf_goal) spf_high = spf_middle; else spf_low = spf_middle + 1;
+                }}
+                if (spf_k == spf_part) spf_from = spf_low;
+                spf_split = spf_low;
+              }}
+              if (spf_part + 1 < spf_parts) spf_to = spf_split;
+            }}""")
+        loop = c_ast.For(c_ast.DeclList([declare(variable, INDEX, ident("spf_from"))]),
+                         binary("<", ident(variable), ident("spf_to")), c_ast.UnaryOp("p++", ident(variable)), body)
+        return [c_ast.Pragma("omp parallel"), block(thread_state + split + [loop])]
 
     @staticmethod
     def _schedule_clause(node: Loop) -> str:
@@ -1026,6 +1072,19 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         if (*spf_handle) spf_report[{assembly.statistics} + 2] = {"spf_team > 1 ? spf_team : 0" if parallel else "0"};""")
     return (setup + emitter.entry + [block(count)] + prefix + middle + [block(fill)] + end + emitter.epilogue
             + [c_ast.Return(ident("spf_status"))])
+
+def segment_pointer(loop: Loop) -> UFCall | None:
+    """The UF ``f`` a loop's body reads at ``f(v)`` and ``f(v + 1)`` (``v`` the loop's
+    variable), both directly in the body so every iteration reads them: a compressed
+    level's pointer, whose difference is the length of the segment the loop below runs
+    over (a balanced split weighs the iterations by it)."""
+    variable = Affine.of(loop.variable)
+    reads = [node.value for node in loop.body if isinstance(node, Assign) and isinstance(node.value, UFCall)
+             and node.divisor == 1 and len(node.value.arguments) == 1]
+    for read in reads:
+        if read.arguments[0] == variable and UFCall(read.function, (variable + 1,)) in reads:
+            return read
+    return None
 
 
 def c_statements(text: str) -> list:

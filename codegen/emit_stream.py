@@ -181,7 +181,7 @@ static void spf_workspace_order(spf_workspace *w) {{
     w->run_merges++;
     return;
   }}
-  if ((w->high >> 6) - (w->low >> 6) < 4 * count) {{  /* few words in its range: a bitmap, read in order */
+  if ((w->high >> 6) - (w->low >> 6) < 2 * count) {{  /* few words in its range (2 per entry at most): a bitmap, read in order */
     uint64_t *const bits = w->bits;
     for (int64_t t = 0; t < count; t++) bits[touched[t] >> 6] |= (uint64_t)1 << (touched[t] & 63);
     int64_t n = 0;
@@ -267,7 +267,8 @@ def rows_source(position: int, direction: int, prefix: str, struct: str, key_typ
     in turn), else to its ``begin`` as a stream of entries.  It also writes how often
     each strategy ran (:data:`ROW_STRATEGIES`) at ``report[statistics]``.  Keys are kept in
     ``key_type``, the C type of the layout's key array, so the arrays can become the
-    layout's own (``NAME_take``)."""
+    layout's own (``NAME_take``): thread 0's buffers are the result's arrays, not copied
+    (the other threads' rows are copied after its own, in parallel)."""
     other = 1 - position
     forward = direction > 0
     return f"""
@@ -275,36 +276,70 @@ typedef struct spf_rows_ {{
   int64_t n, capacity, groups, group_capacity;
   {key_type} *key; double *v; int64_t *outer, *end;
   int failed, ordered;
+  int64_t hint, group_hint;  /* sizes the last call needed: the first reservation of the next */
 }} spf_rows;
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+/* large arrays in transparent huge pages where the system offers them on request (as
+   numpy does): a first touch then costs one fault per 2 MiB instead of per 4 KiB */
+static void spf_advise_huge(void *p, size_t bytes) {{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)1 << 21;
+  if (!p || bytes < 2 * huge) return;
+  const uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1), to = ((uintptr_t)p + bytes) & ~(huge - 1);
+  if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE);
+#else
+  (void)p; (void)bytes;
+#endif
+}}
+
+/* r's key and value arrays resized to hold capacity entries (0: out of memory; r->capacity
+   then still fits both arrays) */
+static int spf_rows_resize(spf_rows *r, int64_t capacity) {{
+  const size_t count = (size_t)(capacity > 0 ? capacity : 1);
+  {key_type} *key = ({key_type} *)realloc(r->key, count * sizeof({key_type}));
+  if (!key) return 0;
+  r->key = key;
+  if (capacity < r->capacity) r->capacity = capacity;
+  double *v = (double *)realloc(r->v, count * sizeof(double));
+  if (!v) return 0;
+  r->v = v;
+  if (capacity > r->capacity) {{ spf_advise_huge(key, count * sizeof({key_type})); spf_advise_huge(v, count * sizeof(double)); }}
+  r->capacity = capacity;
+  return 1;
+}}
+
+static int spf_rows_resize_groups(spf_rows *r, int64_t capacity) {{
+  const size_t count = (size_t)(capacity > 0 ? capacity : 1);
+  int64_t *outer = (int64_t *)realloc(r->outer, count * sizeof(int64_t));
+  if (!outer) return 0;
+  r->outer = outer;
+  if (capacity < r->group_capacity) r->group_capacity = capacity;
+  int64_t *end = (int64_t *)realloc(r->end, count * sizeof(int64_t));
+  if (!end) return 0;
+  r->end = end;
+  r->group_capacity = capacity;
+  return 1;
+}}
 
 static int spf_rows_reserve(spf_rows *r, int64_t more) {{
   if (r->n + more > r->capacity) {{
-    int64_t capacity = r->capacity ? 2 * r->capacity : 4096;
+    int64_t capacity = r->capacity ? 2 * r->capacity : spf_max(4096, r->hint);
     while (capacity < r->n + more) capacity *= 2;
-    {key_type} *key = ({key_type} *)realloc(r->key, (size_t)capacity * sizeof({key_type}));
-    if (!key) return 0;
-    r->key = key;
-    double *v = (double *)realloc(r->v, (size_t)capacity * sizeof(double));
-    if (!v) return 0;
-    r->v = v;
-    r->capacity = capacity;
+    if (!spf_rows_resize(r, capacity)) return 0;
   }}
   if (r->groups == r->group_capacity) {{
-    const int64_t capacity = r->group_capacity ? 2 * r->group_capacity : 1024;
-    int64_t *outer = (int64_t *)realloc(r->outer, (size_t)capacity * sizeof(int64_t));
-    if (!outer) return 0;
-    r->outer = outer;
-    int64_t *end = (int64_t *)realloc(r->end, (size_t)capacity * sizeof(int64_t));
-    if (!end) return 0;
-    r->end = end;
-    r->group_capacity = capacity;
+    const int64_t capacity = r->group_capacity ? 2 * r->group_capacity : spf_max(1024, r->group_hint + 1);
+    if (!spf_rows_resize_groups(r, capacity)) return 0;
   }}
   return 1;
 }}
 
 static void spf_rows_release(spf_rows *r) {{
   free(r->key); free(r->v); free(r->outer); free(r->end);
-  r->key = 0; r->v = 0; r->outer = 0; r->end = 0;
+  r->key = 0; r->v = 0; r->outer = 0; r->end = 0; r->capacity = r->group_capacity = 0;
 }}
 
 static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {{
@@ -362,20 +397,33 @@ static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const 
     if (!rows[t].ordered || (seen && rows[t].outer[0] <= last)) ordered = 0;
     last = rows[t].outer[rows[t].groups - 1]; seen = 1;
   }}
-  /* the result's own arrays, exactly sized: the rows' buffers stay with the scratch */
-  {key_type} *key = ({key_type} *)malloc((size_t)(n > 0 ? n : 1) * sizeof({key_type}));
-  double *v = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-  int64_t *outer = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
-  int64_t *end = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));
-  if (!key || !v || !outer || !end) {{ free(key); free(v); free(outer); free(end); *status = {out_of_memory}; goto done; }}
-  /* each thread copies its own rows to their place, in parallel */
-  #pragma omp parallel for schedule(static, 1) num_threads(threads) if(threads > 1)
-  for (int t = 0; t < threads; t++) {{
-    int64_t at = 0, g = 0;
-    for (int u = 0; u < t; u++) {{ at += rows[u].n; g += rows[u].groups; }}
-    memcpy(key + at, rows[t].key, (size_t)rows[t].n * sizeof({key_type}));
-    memcpy(v + at, rows[t].v, (size_t)rows[t].n * sizeof(double));
+  /* thread 0's buffers become the result's arrays: resized to the result (in place when
+     last call's size, its hint, reserved enough), the other threads' rows copied after
+     its own in parallel, then taken from the scratch (the rows start anew next call) */
+  spf_rows *const first = &rows[0];
+  const int64_t n0 = first->n, g0 = first->groups;
+  if (!spf_rows_resize(first, n) || !spf_rows_resize_groups(first, groups)) {{ *status = {out_of_memory}; goto done; }}
+  {key_type} *const key = first->key;
+  double *const v = first->v;
+  int64_t *const outer = first->outer, *const end = first->end;
+  first->key = 0; first->v = 0; first->outer = 0; first->end = 0; first->capacity = first->group_capacity = 0;
+  first->hint = n; first->group_hint = groups;
+  const int64_t block = (int64_t)1 << 16;  /* entries a thread copies at a time */
+  int64_t blocks = 0;
+  for (int t = 1; t < threads; t++) {{ blocks += (rows[t].n + block - 1) / block; rows[t].hint = rows[t].n; }}
+  #pragma omp parallel for schedule(static) num_threads(threads) if(threads > 1 && blocks > 1)
+  for (int64_t b = 0; b < blocks; b++) {{
+    int t = 1;
+    int64_t at = n0, from = b;
+    while (from >= (rows[t].n + block - 1) / block) {{ from -= (rows[t].n + block - 1) / block; at += rows[t].n; t++; }}
+    from *= block;
+    const int64_t count = spf_min(block, rows[t].n - from);
+    memcpy(key + at + from, rows[t].key + from, (size_t)count * sizeof({key_type}));
+    memcpy(v + at + from, rows[t].v + from, (size_t)count * sizeof(double));
+  }}
+  for (int64_t t = 1, at = n0, g = g0; t < threads; t++) {{
     for (int64_t k = 0; k < rows[t].groups; k++) {{ outer[g + k] = rows[t].outer[k]; end[g + k] = rows[t].end[k] + at; }}
+    at += rows[t].n; g += rows[t].groups;
   }}
   if (ordered) {{
     handle = {prefix}_adopt_rows(T, n, key, v, groups, outer, end, report);
@@ -407,7 +455,9 @@ done:
 /* The scratch of a call (per-thread workspaces and rows), kept between calls: one set is
    held by the library (taken and given back atomically, so concurrent calls each get
    their own) while it is at most SPF_SCRATCH_KEPT bytes, and reused when it has as many
-   threads and an accumulator at least as wide; its memory then needs no new pages. */
+   threads and an accumulator at least as wide; its memory then needs no new pages.
+   Thread 0's rows leave with each result (they are its arrays): the scratch keeps their
+   sizes, so the next call reserves them at once, from memory the last result gave back. */
 #define SPF_SCRATCH_KEPT ((int64_t)64 << 20)
 typedef struct spf_scratch_ {{ int threads; int64_t extent; spf_workspace *workspaces; spf_rows *rows; }} spf_scratch;
 static spf_scratch *spf_spare_scratch = 0;

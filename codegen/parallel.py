@@ -59,6 +59,11 @@ def find_loop(nodes: list[Node], variable: str) -> tuple[Loop | None, list[str]]
     return search(nodes, [])
 
 
+BALANCED = ("one contiguous part of the loop per thread, in thread order; the parts hold equal work where the "
+            "body reads a pointer at the loop's variable and the next (each iteration weighs 1 plus its "
+            "segment's length), else equal counts")
+
+
 def mark_parallel(nodes: list[Node], variable: str, reduction: str | None = None,
                   schedule: str = "dynamic,32") -> None:
     """Run the first loop over ``variable`` with OpenMP."""
@@ -90,9 +95,9 @@ def mark_parallel_loops(statements, variant_scans, output_array: str | None, rec
                 raise RecipeError(f"parallelize({variable!r}): its iterations write {', '.join(shared)}, "
                                   "declared outside it")
             tested.append(f"loop {variable} runs in parallel: each thread hands its entries to its own "
-                          "stream (static chunks); the builder merges them")
+                          f"stream ({BALANCED}); the builder merges them")
             for group in variant_scans:
-                mark_parallel(group[0].nodes, variable, None, "static")
+                mark_parallel(group[0].nodes, variable, None, "balanced")
             return tested
         dependence = carried_dependence(statements[0], variable, outer)
         tested.append(str(dependence))
@@ -110,7 +115,7 @@ def mark_parallel_loops(statements, variant_scans, output_array: str | None, rec
             loop, lines = parallel_loop(statement_space, variant_scans[0][k].nodes, output_array)
             tested += lines
             if loop is not None:
-                schedule = "static" if statement_space.assembled is not None else "dynamic,32"
+                schedule = "balanced" if statement_space.assembled is not None else "dynamic,32"
                 for group in variant_scans:
                     mark_parallel(group[k].nodes, loop, schedule=schedule)
     return tested
@@ -148,9 +153,8 @@ def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) 
                 continue
             if statement_space.assembled is not None and appends_entries(node):
                 tested.append(f"loop {node.variable} runs in parallel: each thread hands its entries of "
-                              f"{statement_space.statement.output.tensor} to its own stream (in static "
-                              "chunks, so the streams in thread order keep the loop's order); the builder "
-                              "merges them")
+                              f"{statement_space.statement.output.tensor} to its own stream ({BALANCED}, "
+                              "so the streams in thread order keep the loop's order); the builder merges them")
                 return node.variable, tested
             dependence = carried_dependence(statement_space, node.variable, outer)
             tested.append(str(dependence))

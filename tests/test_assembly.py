@@ -335,11 +335,13 @@ def test_a_dense_row_is_read_in_order_from_the_accumulator():
 
 @pytest.mark.parametrize("output", ["CSR", "DCSR", "COO", "CSC", "BCSR(R=2, C=2)"])
 def test_parallel_assembled_outputs_on_two_threads(openmp_threads, output):
-    """Each thread appends to its own stream (and workspace) over a static chunk of rows;
-    the streams, joined in thread order, go to one builder.  400 rows: both threads work."""
+    """Each thread appends to its own stream (and workspace) over one contiguous part of
+    the rows, the parts split by A's row lengths (A's rowPtr read at pAi and pAi + 1); the
+    streams, joined in thread order, go to one builder.  400 rows: both threads work."""
     a, b = random(400, 300, 0.05, 15), random(300, 350, 0.05, 16)
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": output}, parallel=True)
-    assert "#pragma omp parallel for schedule(static)" in k.c_source
+    assert "spf_weight = (spf_middle - spf_first) + (A_rowPtr[pAi] - spf_base)" in k.c_source
+    assert "for (int64_t pAi = spf_from; pAi < spf_to; pAi++)" in k.c_source
     assert "loop pAi runs in parallel: each thread hands its entries of C to its own stream" in k.explain()
     padded = spf.load_layout(output).padded
     for _ in range(5):
@@ -354,12 +356,36 @@ def test_parallel_assembled_outputs_on_two_threads(openmp_threads, output):
         assert_entries(total(A=a, B=c), expected(a - c), padded=padded)
 
 
+def test_parallel_rows_become_the_arrays_over_calls_of_changing_sizes(openmp_threads):
+    """Thread 0's rows become the result's arrays and the other thread's are copied after
+    them in blocks of 65536 entries (several here); the next call reserves what the last
+    one needed, so calls alternate larger and smaller results, halves left empty, the
+    work in a few rows (the parts split by work), and fewer rows than threads."""
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, parallel=True)
+    big = random(2000, 1500, 0.01, 81)
+    small = random(300, 1500, 0.02, 82)
+    top = sp.vstack([big[:1000], sp.csr_matrix((1000, 1500))]).tocsr()  # thread 1's rows all empty
+    bottom = sp.vstack([sp.csr_matrix((1000, 1500)), big[1000:]]).tocsr()  # thread 0's rows all empty
+    b = random(1500, 1800, 0.01, 83)
+    assert (big[1000:] @ b).nnz > 3 * 65536
+    skewed = sp.vstack([random(20, 1500, 0.5, 84), random(1980, 1500, 0.001, 85)]).tocsr()  # work in 20 rows
+    for a in (big, small, big, top, bottom, sp.csr_matrix((2000, 1500)), big, skewed, small, skewed[:1]):
+        C = k(A=a, B=b)
+        assert_entries(C, expected(a @ b))
+        validate(C.layout, dict(C.fields), "C", C.shape)
+    assert k.assembly_statistics["groups through the builder"] == 0
+
+
 def test_parallel_recipe_on_an_assembled_output(openmp_threads):
     a, b = random(300, 200, 0.05, 18), random(200, 250, 0.05, 19)
     layouts = {"A": "CSR", "B": "CSR", "C": "CSR"}
     recipe = spf.recipe("C(i,j) = A(i,k) * B(k,j)", layouts).parallelize("pAi")
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", layouts, schedule=recipe)
-    assert "schedule(static)" in k.c_source
+    assert "for (int64_t pAi = spf_from; pAi < spf_to; pAi++)" in k.c_source
+    coo = spf.compile("C(i,j) = A(i,k) * B(k,j)", dict(layouts, A="COO"), parallel=True)
+    assert "#pragma omp parallel for schedule(static)" in coo.c_source  # no pointer to weigh by
+    for _ in range(3):
+        assert_entries(coo(A=a, B=b), expected(a @ b))
     for _ in range(3):
         assert_entries(k(A=a, B=b), expected(a @ b))
 
