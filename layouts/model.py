@@ -392,6 +392,23 @@ class Layout(_PicklableMappings):
     def __hash__(self) -> int:
         return hash((self.name, self.path, tuple(sorted(self.parameters.items()))))
 
+    def __eq__(self, other) -> bool:
+        """Equal when every compared field is (the generated comparison, through a text of
+        them made once per object: a kernel compares its layouts with its inputs' on every
+        call, and a layout loaded from the kernel cache is another object than the loader's)."""
+        if self is other:
+            return True
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return hash(self) == hash(other) and self._comparison_text() == other._comparison_text()
+
+    def _comparison_text(self) -> str:
+        text = self.__dict__.get("_comparison")
+        if text is None:
+            text = repr(self)  # every field that compares (locations do not) and nothing else
+            object.__setattr__(self, "_comparison", text)
+        return text
+
     @property
     def order(self) -> int:
         return len(self.shape)

@@ -464,6 +464,15 @@ def borrow(layout, data, name: str = "tensor") -> Tensor:
     import scipy.sparse as sparse
     from spf.scipy_arrays import shared_fields
 
+    if isinstance(data, np.ndarray) and type(data) is np.ndarray and data.ndim >= 1 and data.dtype == np.float64 \
+            and data.flags.c_contiguous:  # (the common case first: a kernel's layout is loaded already)
+        resolved = _resolve(layout if hasattr(layout, "fields") or hasattr(layout, "resolve")
+                            else _load_layout(layout), data.ndim)
+        if resolved.order == data.ndim and _row_major(resolved):
+            shape = tuple(int(extent) for extent in data.shape)
+            fields = {**resolved.compute_scalars(shape), resolved.values_field: data}
+            return Tensor._from_checked(resolved, shape, fields, name, borrowed=True)
+        return pack(layout, data, name=name, copy=True)
     layout = _load_layout(layout)
     if sparse.issparse(data):
         shape = tuple(int(extent) for extent in data.shape)
@@ -471,14 +480,6 @@ def borrow(layout, data, name: str = "tensor") -> Tensor:
         fields, _ = shared_fields(resolved, data, name)
         if fields is not None:
             return Tensor._from_checked(resolved, shape, fields, name, borrowed=True)
-    elif isinstance(data, np.ndarray) and type(data) is np.ndarray and data.ndim >= 1 \
-            and data.dtype == np.float64 and data.flags.c_contiguous and _resolve(layout, data.ndim).order == data.ndim \
-            and _row_major(_resolve(layout, data.ndim)):
-        resolved = _resolve(layout, data.ndim)
-        check_real(data, name)
-        shape = tuple(int(extent) for extent in data.shape)
-        fields = {**resolved.compute_scalars(shape), resolved.values_field: data}
-        return Tensor._from_checked(resolved, shape, fields, name, borrowed=True)
     return pack(layout, data, name=name, copy=True)
 
 
