@@ -404,7 +404,7 @@ def _check_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> lis
     if key_checks:
         out += ["  for (int64_t e = 0; e < n; e++) {", *("    " + line for line in entry),
                 f"    good &= {passes(key_checks)};", "  }"]
-    out += ["  for (int64_t e = 1; e < n; e++) descents += keys[e - 1] >= keys[e];",
+    out += ["  if (ordered) for (int64_t e = 1; e < n; e++) descents += keys[e - 1] >= keys[e];",
             "  for (int64_t g = 0, begin = 0; g < groups; g++) {",
             f"    const int64_t {coordinate_name(rows.outer)} = pointer ? g : group_outer[g]; "
             f"(void){coordinate_name(rows.outer)};",
@@ -412,7 +412,7 @@ def _check_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> lis
             f"(void){position_name(outer.index)};",
             "    const int64_t end = pointer ? (int64_t)pointer[g + 1] : group_end[g];",
             "    const int64_t at = begin < 1 ? 1 : begin > n - 1 ? n - 1 : begin;  /* in [1, n) when n > 1 */",
-            "    if (n > 1) descents_at_starts += (begin > 0) & (begin < end) & (keys[at - 1] >= keys[at]);"]
+            "    if (ordered && n > 1) descents_at_starts += (begin > 0) & (begin < end) & (keys[at - 1] >= keys[at]);"]
     if row_checks:
         out.append(f"    if (begin < end) good &= {passes(row_checks)};")
     if both_checks:

@@ -42,20 +42,27 @@ static inline int spf_thread(void) { return 0; }
 static inline int spf_team_size(void) { return 1; }
 #endif
 
-/* a result's large array on transparent huge pages, as numpy allocates its arrays: one
-   page fault per 2 MiB, not per 4 KiB, on first touch (freed with free) */
+/* a large array on transparent huge pages (the 2 MiB pages inside it), as numpy asks for
+   its arrays: one page fault per 2 MiB, not per 4 KiB, on first touch */
 #ifdef __linux__
 #include <sys/mman.h>
+#endif
+static void spf_advise_huge(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)1 << 21;
+  if (!p || bytes < 2 * huge) return;
+  const uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1), to = ((uintptr_t)p + bytes) & ~(huge - 1);
+  if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE);
+#else
+  (void)p; (void)bytes;
+#endif
+}
+
 static void *spf_malloc_large(size_t bytes) {
-  if (bytes < ((size_t)4 << 20)) return malloc(bytes);
-  void *p = 0;
-  if (posix_memalign(&p, (size_t)2 << 20, bytes)) return 0;
-  madvise(p, bytes, MADV_HUGEPAGE);
+  void *p = malloc(bytes);
+  spf_advise_huge(p, bytes);
   return p;
 }
-#else
-static void *spf_malloc_large(size_t bytes) { return malloc(bytes); }
-#endif
 
 static inline int64_t spf_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t spf_max(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -1091,7 +1098,7 @@ def c_statements(text: str) -> list:
     """C statements parsed from text (pycparser), for code that reads best as C."""
     from pycparser import c_parser
     prelude = ("typedef long int64_t; typedef int int32_t; typedef unsigned long size_t; typedef int spf_key; "
-               "typedef int spf_pointer_type; typedef long spf_team_t; "
+               "typedef int spf_pointer_type; "
                "typedef struct spf_stream_ spf_stream; "
                "typedef struct spf_workspace_ spf_workspace; typedef struct spf_rows_ spf_rows; "
                "typedef struct spf_scratch_ spf_scratch;\n")

@@ -279,22 +279,6 @@ typedef struct spf_rows_ {{
   int64_t hint, group_hint;  /* sizes the last call needed: the first reservation of the next */
 }} spf_rows;
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-/* large arrays in transparent huge pages where the system offers them on request (as
-   numpy does): a first touch then costs one fault per 2 MiB instead of per 4 KiB */
-static void spf_advise_huge(void *p, size_t bytes) {{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const uintptr_t huge = (uintptr_t)1 << 21;
-  if (!p || bytes < 2 * huge) return;
-  const uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1), to = ((uintptr_t)p + bytes) & ~(huge - 1);
-  if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE);
-#else
-  (void)p; (void)bytes;
-#endif
-}}
-
 /* r's key and value arrays resized to hold capacity entries (0: out of memory; r->capacity
    then still fits both arrays) */
 static int spf_rows_resize(spf_rows *r, int64_t capacity) {{

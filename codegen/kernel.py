@@ -7,6 +7,7 @@ input's sparsity, and a float for scalar outputs.  :mod:`codegen.pipeline` makes
 from __future__ import annotations
 
 import ctypes
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,7 +62,7 @@ class Kernel:
     _builder: object = field(default=None, repr=False)
     _report_length: int = field(default=0, repr=False)  # of an assembled output's report
 
-    @property
+    @functools.cached_property
     def _shared_sources(self) -> set[str]:
         """The inputs whose index arrays the output shares (``share=``): its result keeps them."""
         layout, mapping, _ = self.tensors.get(self.output, (None, {}, True))

@@ -414,10 +414,9 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
     shared, reason = _shared_tensor(layout, data, name, shape, copy=copy is True)
     if shared is not None:
         return shared
-    if isinstance(data, np.ndarray) and not isinstance(data, np.ma.MaskedArray) and data.ndim >= 1 \
-            and data.dtype != object and _resolve(layout, data.ndim).order == data.ndim \
-            and _row_major(_resolve(layout, data.ndim)) and shape in (None, data.shape):
-        return _dense_tensor(_resolve(layout, data.ndim), data, name, copy)
+    dense = _dense_target(layout, data) if shape in (None, getattr(data, "shape", None)) else None
+    if dense is not None:
+        return _dense_tensor(dense, data, name, copy)
     if copy is not True:
         if copy is False:
             raise PackError(f"tensor {name}: copy=False, but packing into {_spec(layout)} needs a copy: {reason}")
@@ -461,26 +460,26 @@ def borrow(layout, data, name: str = "tensor") -> Tensor:
     checks them but left writable for the caller (read-only only in this Tensor), so the
     call neither copies nor freezes them; anything else is packed into a copy.  Not for
     a Tensor that outlives the call: the caller may change the arrays afterwards."""
-    import scipy.sparse as sparse
-    from spf.scipy_arrays import shared_fields
-
-    if isinstance(data, np.ndarray) and type(data) is np.ndarray and data.ndim >= 1 and data.dtype == np.float64 \
-            and data.flags.c_contiguous:  # (the common case first: a kernel's layout is loaded already)
-        resolved = _resolve(layout if hasattr(layout, "fields") or hasattr(layout, "resolve")
-                            else _load_layout(layout), data.ndim)
-        if resolved.order == data.ndim and _row_major(resolved):
-            shape = tuple(int(extent) for extent in data.shape)
-            fields = {**resolved.compute_scalars(shape), resolved.values_field: data}
-            return Tensor._from_checked(resolved, shape, fields, name, borrowed=True)
-        return pack(layout, data, name=name, copy=True)
-    layout = _load_layout(layout)
-    if sparse.issparse(data):
-        shape = tuple(int(extent) for extent in data.shape)
-        resolved = _resolve(layout, len(shape))
-        fields, _ = shared_fields(resolved, data, name)
-        if fields is not None:
-            return Tensor._from_checked(resolved, shape, fields, name, borrowed=True)
+    if not (hasattr(layout, "fields") or hasattr(layout, "resolve")):  # a kernel's layouts are loaded
+        layout = _load_layout(layout)
+    dense = _dense_target(layout, data)
+    if dense is not None and data.dtype == np.float64 and data.flags.c_contiguous:
+        return _dense_tensor(dense, data, name, copy=False, borrowed=True)
+    if dense is None:
+        shared, _ = _shared_tensor(layout, data, name, None, borrowed=True)
+        if shared is not None:
+            return shared
     return pack(layout, data, name=name, copy=True)
+
+
+def _dense_target(layout, data):
+    """The row-major dense layout (:func:`_row_major`) ``layout`` is for a numpy array
+    ``data`` of its order, or None."""
+    if not isinstance(data, np.ndarray) or isinstance(data, np.ma.MaskedArray) or data.ndim < 1 \
+            or data.dtype == object:
+        return None
+    resolved = _resolve(layout, data.ndim)
+    return resolved if resolved.order == data.ndim and _row_major(resolved) else None
 
 
 @functools.lru_cache(maxsize=256)
@@ -516,9 +515,10 @@ def _row_major(layout) -> bool:
     return True
 
 
-def _dense_tensor(layout, array: np.ndarray, name: str, copy: bool | None) -> Tensor:
+def _dense_tensor(layout, array: np.ndarray, name: str, copy: bool | None, borrowed: bool = False) -> Tensor:
     """A numpy array in a row-major dense layout (:func:`_row_major`): its values as float64,
-    copied (``copy=False``: shared when already float64 and C-contiguous, then read-only)."""
+    copied (``copy=False``: shared when already float64 and C-contiguous, then read-only;
+    ``borrowed``, read-only only in the Tensor: :func:`borrow`)."""
     check_real(array, name)
     shape = tuple(int(extent) for extent in array.shape)
     if copy is False:
@@ -530,13 +530,14 @@ def _dense_tensor(layout, array: np.ndarray, name: str, copy: bool | None) -> Te
     else:
         values = np.array(array, dtype=np.float64, order="C", copy=True)
     fields = {**layout.compute_scalars(shape), layout.values_field: values}
-    return Tensor._from_checked(layout, shape, fields, name)
+    return Tensor._from_checked(layout, shape, fields, name, borrowed=borrowed)
 
 
 def _shared_tensor(layout, data, name: str, shape: tuple[int, ...] | None,
-                   copy: bool = False) -> tuple[Tensor | None, str]:
+                   copy: bool = False, borrowed: bool = False) -> tuple[Tensor | None, str]:
     """``(Tensor over the arrays of the scipy object data, "")``, or ``(None, why not)``;
-    with ``copy``, over copies of them (checked as they are: no repacking needed)."""
+    with ``copy``, over copies of them (checked as they are: no repacking needed); with
+    ``borrowed``, over them but read-only only in the Tensor (:func:`borrow`)."""
     import scipy.sparse as sparse
     from spf.scipy_arrays import shared_fields
 
@@ -552,7 +553,7 @@ def _shared_tensor(layout, data, name: str, shape: tuple[int, ...] | None,
     if copy:
         fields = {key: np.array(value, copy=True) if isinstance(value, np.ndarray) else value
                   for key, value in fields.items()}
-    return Tensor._from_checked(layout, data_shape, fields, name), ""
+    return Tensor._from_checked(layout, data_shape, fields, name, borrowed=borrowed), ""
 
 
 def _spec(layout) -> str:

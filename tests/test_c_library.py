@@ -371,6 +371,15 @@ def test_spgemm_app_on_real_matrices(spgemm_app, name):
     assert_spgemm(spgemm_app, matrix_path(name), load_matrix(name))
 
 
+def run_program_with(library: str, program: Path, directory: Path) -> list[str]:
+    """``program`` built against the generated ``lib{library}.so`` in ``directory`` under
+    AddressSanitizer, run; its output lines."""
+    executable = directory / library
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=address", str(program), f"-I{directory}",
+                    f"-L{directory}", f"-l{library}", f"-Wl,-rpath,{directory}", "-o", str(executable)], check=True)
+    return subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.splitlines()
+
+
 def test_rows_taken_from_c_are_the_callers_to_free(tmp_path):
     """NAME_take: a CSR result the kernel holds as rows becomes C's arrays (the caller
     frees them); for any other result it returns 1 and fill works as usual."""
@@ -395,10 +404,7 @@ int main(void)
     return 0;
 }
 """)
-    executable = tmp_path / "mm"
-    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=address", str(program), f"-I{tmp_path}",
-                    f"-L{tmp_path}", "-lmm", f"-Wl,-rpath,{tmp_path}", "-o", str(executable)], check=True)
-    lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.splitlines()
+    lines = run_program_with("mm", program, tmp_path)
     matrix = sparse.csr_matrix(([1.0, 2.0, 3.0], [0, 2, 1], [0, 2, 2, 3]), shape=(3, 3))
     expected = sparse.coo_matrix(matrix @ matrix)
     assert lines == [f"{i} {j} {v:g}" for i, j, v in sorted(zip(expected.row, expected.col, expected.data))]
@@ -483,9 +489,6 @@ int main(void)
     return 0;
 }
 """)
-    executable = tmp_path / "tr"
-    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=address", str(program), f"-I{tmp_path}",
-                    f"-L{tmp_path}", "-ltr", f"-Wl,-rpath,{tmp_path}", "-o", str(executable)], check=True)
-    lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.splitlines()
+    lines = run_program_with("tr", program, tmp_path)
     entries = ["0 0 1", "1 2 3", "3 0 2"]
     assert lines == ["4 3 3"] + entries + entries
