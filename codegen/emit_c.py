@@ -23,6 +23,7 @@ from .parallel import privatize_find_state
 from .loops import Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
 from .scan import readable_names
 from .structs import header_text, struct_name
+from .zeroing import BLOCK_ENTRIES
 
 INDEX = "int64_t"
 SHAPE_MISMATCH, OUT_OF_MEMORY = 1, 2
@@ -62,6 +63,20 @@ static void *spf_malloc_large(size_t bytes) {
   void *p = malloc(bytes);
   spf_advise_huge(p, bytes);
   return p;
+}
+
+/* the work (iterations plus the segments they walk) one more thread must get before waking it
+   pays: SPF_PARALLEL_GRAIN in the environment when the library loads, else 65536 (as
+   GraphBLAS's chunk); smaller inputs run on fewer threads, the smallest on one */
+static int64_t spf_grain = 65536;
+__attribute__((constructor)) static void spf_read_grain(void) {
+  const char *text = getenv("SPF_PARALLEL_GRAIN");
+  const long long grain = text ? strtoll(text, NULL, 10) : 0;
+  if (grain >= 1) spf_grain = grain;
+}
+static inline int spf_team_for(int64_t work) {
+  const int64_t most = work / spf_grain, threads = spf_threads();
+  return most < 1 ? 1 : (int)(most < threads ? most : threads);
 }
 
 static inline int64_t spf_min(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -279,11 +294,15 @@ class Emitter:
             body = block(mine + self.nodes(node.body))
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
             self.atomic, self.exact_writes = atomic_before, exact_before
-            if node.parallel and node.schedule == "balanced":
+            if node.parallel and node.schedule == "balanced" and node.reduction is None:
                 pointer = segment_pointer(node)
-                if pointer is not None and node.reduction is None:
+                if pointer is not None or node.parts_at is not None:
                     return self._balanced(node, thread_state, body, pointer)
+            if node.parallel and node.schedule == "balanced":
                 node.schedule = "static"
+            if node.zero_rows is not None and not node.parallel:
+                stop = binary("+", upper_bound(node.upper, names), const(1))
+                return self._zeroing_blocks(node, lower_bound(node.lower, names), stop, body)
             clause = self._schedule_clause(node) + self._reduction_clause(node)
             if node.parallel and node.reduction == "privatize" and not self.scalar_output:
                 return self._privatized(node, thread_state, loop)
@@ -368,25 +387,48 @@ class Emitter:
     def _c_text(expression) -> str:
         return c_generator.CGenerator().visit(expression)
 
-    def _balanced(self, node: Loop, thread_state: list, body, pointer: UFCall) -> list:
+    def _balanced(self, node: Loop, thread_state: list, body, pointer: UFCall | None) -> list:
         """A parallel loop split into one contiguous part per thread, in thread order (as
         ``schedule(static)``, so the threads' streams joined in order keep the loop's order),
         the parts holding equal work: iteration ``p`` weighs 1 plus its segment's length
         ``pointer(p + 1) - pointer(p)`` (the trip count of the loop below), so each split is
         a binary search over ``p + pointer(p)``.  A running maximum keeps the parts disjoint
-        and in order whatever the pointer holds: only the balance relies on it being monotonic."""
+        and in order whatever the pointer holds: only the balance relies on it being monotonic.
+        With ``parts_at`` (f, increasing), each split then moves on to the first position
+        where the monotonic ``f`` changes (a binary search too), so no value of ``f`` is in
+        two parts.  The team is as large as the work pays for (``spf_team_for``)."""
         variable = self.names.name(node.variable)
-        read = self._c_text(array_read(pointer, self.names))
+        read = self._c_text(array_read(pointer, self.names)) if pointer is not None else "0"
         first = self._c_text(lower_bound(node.lower, self.names))
         last = self._c_text(upper_bound(node.upper, self.names))
-        split = c_statements(f"""
+        work = c_statements(f"""
             const int64_t spf_first = {first}, spf_last = {last};
+            int64_t spf_base = 0, spf_total = 0;
+            if (spf_first <= spf_last) {{
+              {{ const int64_t {variable} = spf_first; spf_base = {read}; }}
+              {{ const int64_t {variable} = spf_last + 1; spf_total = spf_last + 1 - spf_first + ({read} - spf_base); }}
+            }}
+            const int spf_want = spf_team_for(spf_total);""")
+        boundary = ""
+        if node.parts_at is not None:
+            function, increasing = node.parts_at
+            changed = ">" if increasing else "<"
+            at = self._c_text(array_read(UFCall(function, (Affine.of(node.variable),)), self.names))
+            boundary = f"""
+                if (spf_low > spf_first && spf_low <= spf_last) {{
+                  int64_t spf_before, spf_after = spf_last + 1;
+                  {{ const int64_t {variable} = spf_low - 1; spf_before = {at}; }}
+                  while (spf_low < spf_after) {{
+                    const int64_t spf_middle = spf_low + (spf_after - spf_low) / 2;
+                    int64_t spf_value;
+                    {{ const int64_t {variable} = spf_middle; spf_value = {at}; }}
+                    if (spf_value {changed} spf_before) spf_after = spf_middle; else spf_low = spf_middle + 1;
+                  }}
+                }}"""
+        split = c_statements(f"""
             int64_t spf_from = spf_first, spf_to = spf_last + 1;
             const int spf_parts = spf_team_size(), spf_part = spf_thread();
             if (spf_parts > 1 && spf_first <= spf_last) {{
-              int64_t spf_base, spf_total;
-              {{ const int64_t {variable} = spf_first; spf_base = {read}; }}
-              {{ const int64_t {variable} = spf_last + 1; spf_total = spf_last + 1 - spf_first + ({read} - spf_base); }}
               int64_t spf_split = spf_first;
               for (int spf_k = 1; spf_k <= spf_part + 1 && spf_k < spf_parts; spf_k++) {{
                 const int64_t spf_goal = spf_total / spf_parts * spf_k + spf_total % spf_parts * spf_k / spf_parts;
@@ -397,14 +439,48 @@ class Emitter:
                   {{ const int64_t {variable} = spf_middle; spf_weight = spf_middle - spf_first + ({read} - spf_base); }}
                   if (spf_weight >= spf_goal) spf_high = spf_middle; else spf_low = spf_middle + 1;
                 }}
+                {boundary}
                 if (spf_k == spf_part) spf_from = spf_low;
                 spf_split = spf_low;
               }}
               if (spf_part + 1 < spf_parts) spf_to = spf_split;
             }}""")
-        loop = c_ast.For(c_ast.DeclList([declare(variable, INDEX, ident("spf_from"))]),
-                         binary("<", ident(variable), ident("spf_to")), c_ast.UnaryOp("p++", ident(variable)), body)
-        return [c_ast.Pragma("omp parallel"), block(thread_state + split + [loop])]
+        if node.zero_rows is not None:
+            loop = self._zeroing_blocks(node, ident("spf_from"), ident("spf_to"), body)
+        else:
+            loop = [c_ast.For(c_ast.DeclList([declare(variable, INDEX, ident("spf_from"))]),
+                              binary("<", ident(variable), ident("spf_to")), c_ast.UnaryOp("p++", ident(variable)),
+                              body)]
+        return [block(work + [c_ast.Pragma("omp parallel num_threads(spf_want)"),
+                              block(thread_state + split + loop)])]
+
+    def _zeroing_blocks(self, node: Loop, start, stop, body) -> list:
+        """The loop over ``[start, stop)`` in blocks, each zeroing the output rows it is
+        about to write (codegen.zeroing), so they are zeroed while in cache."""
+        zeroing, names = node.zero_rows, self.names
+        inner = const(1)
+        for dimension in zeroing.inner:
+            inner = binary("*", inner, arith(dimension, names))
+        extent = self._c_text(arith(zeroing.extent, names))
+        inner_text = self._c_text(inner)
+        variable = names.name(node.variable)
+        skeleton = c_statements(f"""
+            {{
+              const int64_t spf_row_size = {inner_text};
+              const int64_t spf_block_rows = spf_row_size > 0 && spf_row_size < {BLOCK_ENTRIES}
+                                             ? {BLOCK_ENTRIES} / spf_row_size : 1;
+              const int64_t spf_stop = {self._c_text(stop)};
+              for (int64_t spf_block = {self._c_text(start)}; spf_block < spf_stop; spf_block += spf_block_rows) {{
+                const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                const int64_t spf_zero_to = spf_min(spf_block_end, {extent}) * spf_row_size;
+                for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                  {zeroing.array}[spf_zero] = 0.0;
+                for (int64_t {variable} = spf_block; {variable} < spf_block_end; {variable}++)
+                  spf_loop_body();
+              }}
+            }}""")
+        _replace_marker(skeleton, "spf_loop_body", body)
+        return skeleton
 
     @staticmethod
     def _schedule_clause(node: Loop) -> str:
@@ -841,7 +917,13 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     if assembly:
         pass  # the builder starts from nothing
     elif zero_output:
-        body.extend(_zero_output(tensors, output_name, names, scalar_output))
+        folded = [(scan, node) for scan in scans for node in walk(scan.nodes)
+                  if isinstance(node, Loop) and node.zero_rows is not None]
+        if folded and not scalar_output:
+            body.extend(_zero_rows_not_reached(*folded[0], names, emitter))
+        else:
+            parallel = any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes))
+            body.extend(_zero_output(tensors, output_name, names, scalar_output, parallel))
     elif scalar_output:
         body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
     def emit_nests(count: bool = False) -> list:
@@ -1094,6 +1176,22 @@ def segment_pointer(loop: Loop) -> UFCall | None:
     return None
 
 
+def _replace_marker(items: list, marker: str, replacement) -> bool:
+    """Put ``replacement`` where the parsed statements call ``marker()``, in place."""
+    for node in items:
+        for name, child in list(node.children()):
+            if isinstance(child, c_ast.FuncCall) and isinstance(child.name, c_ast.ID) and child.name.name == marker:
+                field, _, index = name.partition("[")
+                if index:
+                    getattr(node, field)[int(index[:-1])] = replacement
+                else:
+                    setattr(node, field, replacement)
+                return True
+            if _replace_marker([child], marker, replacement):
+                return True
+    return False
+
+
 def c_statements(text: str) -> list:
     """C statements parsed from text (pycparser), for code that reads best as C."""
     from pycparser import c_parser
@@ -1121,16 +1219,49 @@ def function_source(function_name: str, parameters: list, body: list, tensors: d
     return KernelSource(function_name, generator.visit(c_ast.FileAST([definition])), prototype, layouts)
 
 
-def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | None) -> list:
+def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | None,
+                 parallel: bool = False) -> list:
+    """Zero the whole output before the nests (by the kernel's threads when it has a
+    parallel loop, so each thread first touches a part of it)."""
     if scalar_output:
         return [declare(f"{scalar_output}_sum", "double", const(0.0))]
     layout, mapping, _ = tensors[output]
     array = mapping[layout.values_field]
     size = _value_count(layout, mapping, names)
     position = "spf_zero"
-    return [c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
-                      binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
-                      assign(c_ast.ArrayRef(ident(array), ident(position)), const(0.0)))]
+    loop = c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
+                     binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
+                     assign(c_ast.ArrayRef(ident(array), ident(position)), const(0.0)))
+    if not parallel:
+        return [loop]
+    team = c_generator.CGenerator().visit(size)
+    return [c_ast.Pragma(f"omp parallel for schedule(static) num_threads(spf_team_for({team}))"), loop]
+
+
+def _zero_rows_not_reached(scan, loop: Loop, names: Names, emitter: "Emitter") -> list:
+    """Zero the output rows the nest's blocks do not zero themselves (codegen.zeroing):
+    those outside its outermost loop's range, or all of them when the nest does not run."""
+    zeroing = loop.zero_rows
+    text = emitter._c_text
+    extent = text(arith(zeroing.extent, names))
+    inner = const(1)
+    for dimension in zeroing.inner:
+        inner = binary("*", inner, arith(dimension, names))
+    guards = [condition(c, names) for c in list(scan.entry_guards) + list(zeroing.guards)]
+    runs = text(conjunction(guards)) if guards else "1"
+    return c_statements(f"""
+        {{
+          const int64_t spf_row_size = {text(inner)};
+          int64_t spf_reached_from = {extent}, spf_reached_to = {extent};
+          if ({runs}) {{
+            spf_reached_from = spf_min(spf_max({text(lower_bound(loop.lower, names))}, 0), {extent});
+            spf_reached_to = spf_max(spf_reached_from, spf_min({text(upper_bound(loop.upper, names))} + 1, {extent}));
+          }}
+          for (int64_t spf_zero = 0; spf_zero < spf_reached_from * spf_row_size; spf_zero++)
+            {zeroing.array}[spf_zero] = 0.0;
+          for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < {extent} * spf_row_size; spf_zero++)
+            {zeroing.array}[spf_zero] = 0.0;
+        }}""")
 
 
 def _value_count(layout, mapping, names: Names):

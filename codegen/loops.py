@@ -36,6 +36,8 @@ class Loop:
     thread_state: list["Node"] = field(default_factory=list)  # find states each thread starts (parallel)
     reduction: str | None = None  # parallel loop updating shared output entries: "privatize" or "atomic"
     schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
+    parts_at: tuple | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
+    zero_rows: object = None  # codegen.zeroing.RowZeroing: blocks of iterations zero their output rows first
 
 
 @dataclass
@@ -137,6 +139,26 @@ class StateInit:
 
 
 Node = Union[Loop, Assign, Guard, Find, Compute, StateInit, TileGuard, Block, Temporary, Chunks]
+
+
+def copied_from(index, nodes: list[Node]) -> str | None:
+    """The variable an index (an Arith name, as in an output position) equals: followed
+    back through the nodes' assignments of one variable to another (``py0 = i``, ``i = pAi``)."""
+    from spf.layout_library.model import Name
+    if not isinstance(index, Name):
+        return None
+    copies = {}
+    for node in walk(nodes):
+        if isinstance(node, Assign) and isinstance(node.value, Affine) and node.divisor == 1:
+            value = node.value
+            if value.constant == 0 and len(value.terms) == 1 and value.terms[0][1] == 1 \
+                    and isinstance(value.terms[0][0], str):
+                copies[node.variable] = value.terms[0][0]
+    name, seen = index.name, set()
+    while name in copies and name not in seen:
+        seen.add(name)
+        name = copies[name]
+    return name
 
 
 def walk(nodes: list[Node]) -> Iterator[Node]:

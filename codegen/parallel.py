@@ -17,9 +17,11 @@ loop they tested, which ``explain()`` prints.
 from __future__ import annotations
 
 from spf.dependences import carried_dependence
+from spf.expressions import Affine, UFCall
 from spf.recipe import RecipeError
 
-from .loops import Assign, Block, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
+from .loops import (Assign, Block, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, copied_from,
+                    walk)
 
 SCOPES = (Loop, Guard, Find, TileGuard, Block)
 
@@ -65,13 +67,14 @@ BALANCED = ("one contiguous part of the loop per thread, in thread order; the pa
 
 
 def mark_parallel(nodes: list[Node], variable: str, reduction: str | None = None,
-                  schedule: str = "dynamic,32") -> None:
+                  schedule: str = "dynamic,32", parts_at: tuple | None = None) -> None:
     """Run the first loop over ``variable`` with OpenMP."""
     for node in walk(nodes):
         if isinstance(node, Loop) and node.variable == variable:
             node.parallel = True
             node.reduction = reduction
             node.schedule = schedule
+            node.parts_at = parts_at
             return
 
 
@@ -112,12 +115,11 @@ def mark_parallel_loops(statements, variant_scans, output_array: str | None, rec
             mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None, recipe.schedule)
     elif parallel:
         for k, statement_space in enumerate(statements):
-            loop, lines = parallel_loop(statement_space, variant_scans[0][k].nodes, output_array)
+            loop, lines, parts = parallel_loop(statement_space, variant_scans[0][k].nodes, output_array)
             tested += lines
             if loop is not None:
-                schedule = "balanced" if statement_space.assembled is not None else "dynamic,32"
                 for group in variant_scans:
-                    mark_parallel(group[k].nodes, loop, schedule=schedule)
+                    mark_parallel(group[k].nodes, loop, schedule="balanced", parts_at=parts)
     return tested
 
 
@@ -138,13 +140,23 @@ def appends_entries(loop: Loop) -> bool:
     return any(isinstance(n, Compute) and n.stream is not None for n in walk(loop.body))
 
 
-def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) -> tuple[str | None, list[str]]:
+def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) \
+        -> tuple[str | None, list[str], tuple | None]:
     """The outermost loop of the nest's first branch whose iterations share nothing
-    unsafely, and one line per loop tested."""
+    unsafely, one line per loop tested, and where its parts must be cut (``Loop.parts_at``)
+    when only parts cut there share nothing."""
     outer: list[str] = []
     tested: list[str] = []
+    read_from_arrays: set[str] = set()  # variables assigned an array read on the way down
     for node in loop_path(nodes):
         if isinstance(node, Loop):
+            if outer and _segment_loop(node, read_from_arrays):
+                tested.append(f"loop {node.variable}: walks one segment of a compressed level inside loop "
+                              f"{outer[-1]} (short trip counts, a fork and join per outer iteration); "
+                              "it stays serial")
+                outer.append(node.variable)
+                read_from_arrays |= _array_reads(node.body)
+                continue
             shared = shared_writes(node, output_array)
             if shared:
                 tested.append(f"loop {node.variable}: its iterations write {', '.join(shared)}, "
@@ -155,15 +167,64 @@ def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) 
                 tested.append(f"loop {node.variable} runs in parallel: each thread hands its entries of "
                               f"{statement_space.statement.output.tensor} to its own stream ({BALANCED}, "
                               "so the streams in thread order keep the loop's order); the builder merges them")
-                return node.variable, tested
+                return node.variable, tested, None
             dependence = carried_dependence(statement_space, node.variable, outer)
             tested.append(str(dependence))
             if not dependence.carried:
                 tested.append(f"loop {node.variable} runs in parallel")
-                return node.variable, tested
+                return node.variable, tested, None
+            parts = parts_at_changes(node, statement_space.properties, output_array)
+            if parts is not None and not outer:
+                tested.append(f"loop {node.variable} runs in parallel in parts cut where {parts[0]}({node.variable}) "
+                              f"changes: {parts[0]} is monotonic, so the iterations that update one element of "
+                              f"{statement_space.statement.output} (one value of {parts[0]}) are all in one part")
+                return node.variable, tested, parts
         outer.append(node.variable)
+        read_from_arrays |= _array_reads(node.body)
     tested.append("no loop runs in parallel")
-    return None, tested
+    return None, tested, None
+
+
+def parts_at_changes(loop: Loop, properties, output_array: str | None) -> tuple[str, bool] | None:
+    """``(f, increasing)`` when every write of the output is at a first coordinate
+    ``f(v)`` that the loop's body reads at the loop's variable ``v`` (each iteration), with
+    ``f`` monotonic (COO's rows): the iterations updating one output element share
+    ``f(v)``, a contiguous run of ``v``, so parts of the loop cut where ``f(v)`` changes
+    update disjoint elements, with no copies of the output to merge."""
+    from spf.properties import Monotonic
+    writes = [node for node in walk(loop.body) if isinstance(node, Compute)]
+    if output_array is None or not writes or any(node.output is None or node.output[0] != output_array
+                                                 for node in writes):
+        return None
+    origins = {copied_from(node.output[1][0], loop.body) for node in writes}
+    reads = {node.variable: node.value for node in loop.body
+             if isinstance(node, Assign) and isinstance(node.value, UFCall) and node.divisor == 1
+             and node.value.arguments == (Affine.of(loop.variable),)}
+    if len(origins) != 1 or next(iter(origins)) not in reads:
+        return None
+    function = reads[next(iter(origins))].function
+    for prop in properties:
+        if isinstance(prop, Monotonic) and prop.arrays[0] == function:
+            return function, prop.increasing
+    return None
+
+
+def _array_reads(nodes: list[Node]) -> set[str]:
+    """Variables the nodes (not the loops inside them) assign an array read."""
+    found = set()
+    for node in nodes:
+        if isinstance(node, Assign) and not isinstance(node.value, Affine):
+            found.add(node.variable)
+        elif isinstance(node, (Guard, Block)):
+            found |= _array_reads(node.body)
+    return found
+
+
+def _segment_loop(loop: Loop, read_from_arrays: set[str]) -> bool:
+    """Whether the loop's bounds come from arrays (a segment of a compressed level, as
+    long as one row of the matrix): data decides its trip count, usually a short one."""
+    bounds = [bound.expression for bound in loop.lower + loop.upper]
+    return any(name in read_from_arrays for bound in bounds for name in bound.names())
 
 
 def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> list[str]:

@@ -3,7 +3,8 @@
     options ─▶ iteration space (tiled by the recipe) ─▶ scan with find synthesis
       ─▶ variants (one per combination of proven finds) ─▶ parallel loops
       ─▶ a sum's nests fused (assembled outputs) ─▶ tile guards
-      ─▶ dead assignments removed ─▶ an assembled output's strategy (two phases, a
+      ─▶ dead assignments removed ─▶ a dense output zeroed by the loop that writes it
+      ─▶ an assembled output's strategy (two phases, a
       workspace or the stream) ─▶ C ─▶ Kernel
 
 A :class:`Compilation` holds what the passes have made so far; each pass returns a new
@@ -42,6 +43,7 @@ from .projection import count_nest
 from .scan import ScanError, scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
+from .zeroing import fold_output_zeroing
 
 
 @dataclass(frozen=True)
@@ -237,6 +239,20 @@ def remove_dead_code(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def fold_zeroing(compilation: Compilation) -> Compilation:
+    """A dense output zeroed by the blocks of the loop that writes it (codegen.zeroing)
+    rather than by a pass of its own, where the nest's outer loop runs over its rows."""
+    output = compilation.space.expression.output.tensor
+    if compilation.assembly is not None or compilation.space.expression.accumulate \
+            or output not in compilation.tensors:
+        return compilation
+    layout, mapping, _ = compilation.tensors[output]
+    for group in compilation.variant_scans:
+        if len(group) == 1:
+            fold_output_zeroing(group[0].nodes, mapping[layout.values_field])
+    return compilation
+
+
 def choose_assembly(compilation: Compilation) -> Compilation:
     """How an assembled output's entries reach its arrays: two phases where they apply
     (a copy or permutation: no entry summed from several iterations; the nest's parallel
@@ -303,7 +319,7 @@ def emit(compilation: Compilation) -> Compilation:
 
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
-          guard_tiles, remove_dead_code, choose_assembly, emit)
+          guard_tiles, remove_dead_code, fold_zeroing, choose_assembly, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:

@@ -88,7 +88,7 @@ def main(argv=None) -> int:
 
     print(f"{len(cases)} kernels x {data_per_kernel} data sets, seed {seed}, {options.jobs} workers x "
           f"{options.threads} OpenMP threads, {repeats} runs per parallel variant", flush=True)
-    with WorkerPool(options.jobs, {"OMP_NUM_THREADS": str(options.threads)}, load=not options.no_load) as pool:
+    with WorkerPool(options.jobs, {"OMP_NUM_THREADS": str(options.threads), "SPF_PARALLEL_GRAIN": "1"}, load=not options.no_load) as pool:
         tally = run_cases(cases, repeats=repeats, timeout=options.timeout, pool=pool, progress=progress)
         summary = tally.summary()
         print(summary)

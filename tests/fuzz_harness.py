@@ -617,7 +617,7 @@ def run_cases(cases: list[Case], jobs: int = 2, repeats: int = 3, timeout: float
     started = time.monotonic()
     tally = Tally()
     own = pool is None
-    pool = pool or WorkerPool(jobs, {"OMP_NUM_THREADS": str(threads)})
+    pool = pool or WorkerPool(jobs, {"OMP_NUM_THREADS": str(threads), "SPF_PARALLEL_GRAIN": "1"})
     sources: set[int] = set()
     tasks = [(check, (case.kernel, case.data, repeats, 0)) for case in cases]
     retries: dict[int, tuple] = {}  # task -> (case, data index, message) of a retry at a quarter of the extents

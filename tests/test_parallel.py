@@ -128,7 +128,7 @@ def test_hashmap_table_filled_before_the_parallel_loop_is_shared(openmp_threads)
     source = k.c_source
     fill = source.index("_table_1[")
     assert fill < source.index("#pragma omp parallel")
-    assert "spf_thread()" not in source.split("int spf_kernel")[1]
+    assert "_table_1_all" not in source  # no slice per thread
     assert_every_variant(k, A @ dense, A=A, x=x)
 
 
@@ -195,7 +195,7 @@ def test_fused_kernel_parallel_loop_is_right(openmp_threads):
 def test_explain_names_the_parallel_loop_or_says_none_runs_in_parallel():
     k = spf.compile(SPMV, {"A": "CSR", "x": "Dense", "y": "Dense"}, parallel=True)
     assert "  loop pAi runs in parallel" in k.explain()
-    coo = spf.compile(SPMV, {"A": "COO", "x": "Dense", "y": "Dense"}, parallel=True)
+    coo = spf.compile(SPMV, {"A": "COO_UNSORTED", "x": "Dense", "y": "Dense"}, parallel=True)
     assert re.search(r"loop pA carries a dependence.*\n  no loop runs in parallel", coo.explain())
 
 
@@ -233,3 +233,64 @@ def test_two_phase_transposition_in_parallel_chunks(source, output, openmp_threa
     small = sp.random(300, 200, density=0.05, format="csr", random_state=12)  # too few rows to split
     assert abs(k(A=small).to_scipy() - small.T).max() == 0
     assert k.assembly_statistics["chunks counted and filled by threads of their own"] == 2 * CALLS
+
+
+def test_segment_loop_inside_a_serial_loop_stays_serial(openmp_threads):
+    # CSC SpMV: the column loop carries a dependence on y; the row loop inside walks one
+    # column's segment, too short to pay for a fork and join per column
+    k = spf.compile(SPMV, {"A": "CSC", "x": "Dense", "y": "Dense"}, parallel=True)
+    assert "segment of a compressed level" in k.explain()
+    assert "#pragma omp parallel" not in k.c_source.split("int spf_kernel")[1]
+    A = sp.random(400, 300, density=0.05, format="csc", random_state=9)
+    x = np.random.default_rng(1).random(300)
+    np.testing.assert_allclose(k(A=A, x=x), A @ x)
+
+
+def test_dense_loop_inside_a_segment_loop_may_still_run_in_parallel(openmp_threads):
+    # the loop over i (all rows, bounds from the shape) below B's segment loop is tested
+    A, B = matrices()
+    order = ["pBi", "pBj", "j", "i", "k", "pAi", "pC0", "pAj", "pC1"]
+    k = spf.compile(SPMSPM, {"A": "CSR", "B": "CSR", "C": "Dense"}, order=order, find="seqiter", parallel=True)
+    assert "loop pBj: walks one segment" in k.explain() and "loop i runs in parallel" in k.explain()
+
+
+def coo_with_one_long_row(rows: int, cols: int, long_row: int, seed: int) -> sp.coo_matrix:
+    """One entry per row, and one row holding most entries: a split in its middle must move."""
+    rng = np.random.default_rng(seed)
+    row = np.concatenate([np.arange(rows), np.full(cols, long_row)])
+    col = np.concatenate([rng.integers(0, cols, rows), np.arange(cols)])
+    A = sp.coo_matrix((rng.random(row.size), (row, col)), shape=(rows, cols)).tocsr()
+    return A.tocoo()
+
+
+@pytest.mark.parametrize("shape, long_row", [((400, 3000), 200), ((400, 3000), 0), ((1, 5000), 0),
+                                             ((3000, 50), 2999)])
+def test_coo_rows_split_at_row_boundaries(shape, long_row, openmp_threads):
+    # COO SpMV: iterations over entries update y(row); parts cut where the monotonic row
+    # changes update disjoint elements, with no per-thread copies of y
+    k = spf.compile(SPMV, {"A": "COO", "x": "Dense", "y": "Dense"}, parallel=True)
+    assert "parts cut where A_row(pA) changes" in k.explain()
+    assert "copies" not in k.c_source
+    A = coo_with_one_long_row(*shape, long_row, 5)
+    x = np.random.default_rng(6).random(shape[1])
+    for _ in range(CALLS):
+        np.testing.assert_allclose(k(A=A, x=x), A @ x, rtol=1e-12)
+
+
+def test_coo_spmm_and_empty_input_split_at_row_boundaries(openmp_threads):
+    k = spf.compile(SPMSPM, {"A": "COO", "B": "Dense", "C": "Dense"}, parallel=True)
+    assert "parts cut where" in k.explain()
+    A = sp.random(2000, 300, density=0.02, format="coo", random_state=7).tocsr().tocoo()
+    B = np.random.default_rng(8).random((300, 5))
+    for _ in range(CALLS):
+        np.testing.assert_allclose(k(A=A, B=B), A @ B, rtol=1e-12)
+    np.testing.assert_array_equal(k(A=sp.coo_matrix((40, 300)), B=B), np.zeros((40, 5)))
+
+
+def test_unsorted_coordinates_are_not_split_at_rows(openmp_threads):
+    # no monotonic row array: iterations of one row may be anywhere, so the loop is serial
+    k = spf.compile(SPMV, {"A": "COO_UNSORTED", "x": "Dense", "y": "Dense"}, parallel=True)
+    assert "parts cut where" not in k.explain() and "no loop runs in parallel" in k.explain()
+    A = sp.random(500, 300, density=0.05, format="coo", random_state=9)
+    x = np.random.default_rng(10).random(300)
+    np.testing.assert_allclose(k(A=A, x=x), A @ x, rtol=1e-12)

@@ -1,0 +1,124 @@
+"""The dense output zeroed by the blocks of the loop that writes it (codegen.zeroing).
+
+The blocks must zero every row the nest does not write (empty rows, rows outside the
+loop's range, every row when the nest does not run), serially and with each thread
+zeroing its own part.  A bound kernel reuses its output array, so each test spoils the
+previous result before calling again: a row left unzeroed shows as NaN.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import spf
+from spf.codegen.loops import Loop, walk
+from spf.codegen.pipeline import PASSES, Compilation, Options
+from spf.codegen.zeroing import fold_output_zeroing
+
+SPMV = "y(i) = A(i,j) * x(j)"
+SPMM = "C(i,j) = A(i,k) * B(k,j)"
+
+
+def folded_loops(expression: str, layouts: dict, parallel: bool = False) -> list[Loop]:
+    compilation = Compilation(expression, layouts, Options(parallel=parallel))
+    for compile_pass in PASSES[:-1]:
+        compilation = compile_pass(compilation)
+    return [node for group in compilation.variant_scans for scanned in group for node in walk(scanned.nodes)
+            if isinstance(node, Loop) and node.zero_rows is not None]
+
+
+def spoil_and_rerun(bound, expected) -> None:
+    for _ in range(3):
+        bound.result[...] = np.nan
+        result = bound()
+        np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-12)
+
+
+def csr_with_empty_rows(rows: int, cols: int, seed: int) -> sp.csr_matrix:
+    A = sp.random(rows, cols, density=0.02, format="lil", random_state=seed)
+    A[rows // 3: rows // 2, :] = 0  # a run of empty rows longer than a block
+    A[-5:, :] = 0  # and empty rows at the end
+    return A.tocsr()
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_spmv_rows_are_zeroed_by_the_blocks(parallel, openmp_threads):
+    assert folded_loops(SPMV, {"y": "Dense", "A": "CSR", "x": "Dense"}, parallel)
+    k = spf.compile(SPMV, {"y": "Dense", "A": "CSR", "x": "Dense"}, parallel=parallel)
+    assert "spf_block_rows" in k.c_source
+    A = csr_with_empty_rows(9000, 700, 1)
+    x = np.random.default_rng(2).random(700)
+    spoil_and_rerun(k.bind(A=A, x=x), A @ x)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_spmm_rows_of_several_entries_are_zeroed(parallel, openmp_threads):
+    k = spf.compile(SPMM, {"C": "Dense", "A": "CSR", "B": "Dense"}, parallel=parallel)
+    assert "spf_block_rows" in k.c_source
+    A = csr_with_empty_rows(3000, 200, 3)
+    B = np.random.default_rng(4).random((200, 37))
+    spoil_and_rerun(k.bind(A=A, B=B), A @ B)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_every_row_is_zeroed_when_the_nest_does_not_run(parallel, openmp_threads):
+    # no columns: the nest's entry guard fails, and the rows are zeroed before it
+    k = spf.compile(SPMV, {"y": "Dense", "A": "CSR", "x": "Dense"}, parallel=parallel)
+    A = sp.csr_matrix((50, 0))
+    spoil_and_rerun(k.bind(A=A, x=np.zeros(0)), np.zeros(50))
+
+
+@pytest.mark.parametrize("layouts, expression", [
+    ({"y": "Dense", "A": "DCSR", "x": "Dense"}, SPMV),  # rows are coordinates, not positions
+    ({"y": "Dense", "A": "COO", "x": "Dense"}, SPMV),
+    ({"y": "Dense", "A": "CSC", "x": "Dense"}, SPMV),  # the outer loop runs over columns
+    ({"y": "Dense", "A": "CSR", "x": "Dense"}, "y(i) += A(i,j) * x(j)"),  # nothing to zero
+])
+def test_other_nests_zero_the_whole_output_first(layouts, expression, openmp_threads):
+    assert not folded_loops(expression, layouts)
+    k = spf.compile(expression, layouts)
+    A = csr_with_empty_rows(500, 300, 5)
+    x = np.random.default_rng(6).random(300)
+    bound = k.bind(A=A, x=x)
+    if "+=" in expression:
+        bound.result[...] = 1.0
+        np.testing.assert_allclose(bound(), 1.0 + A @ x)
+    else:
+        spoil_and_rerun(bound, A @ x)
+
+
+def test_a_nest_writing_rows_other_than_its_loop_variable_is_not_folded():
+    # y(j) from a CSR loop over rows: row i's iterations write other rows
+    assert not folded_loops("y(j) = A(i,j) * x(i)", {"y": "Dense", "A": "CSR", "x": "Dense"})
+    assert fold_output_zeroing([], "y_vals") is None
+
+
+def test_default_grain_runs_small_inputs_correctly_on_one_thread(tmp_path):
+    # without the tests' SPF_PARALLEL_GRAIN=1, an input below the grain runs on one thread
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "small.py"
+    script.write_text(
+        "import numpy as np, scipy.sparse as sp, spf\n"
+        "k = spf.compile('y(i) = A(i,j) * x(j)', {'y': 'Dense', 'A': 'CSR', 'x': 'Dense'}, parallel=True)\n"
+        "A = sp.random(300, 200, density=0.05, format='csr', random_state=1); x = np.arange(200.0)\n"
+        "assert np.allclose(k(A=A, x=x), A @ x)\n"
+        "print('ok')\n")
+    environment = {name: value for name, value in os.environ.items() if name != "SPF_PARALLEL_GRAIN"}
+    environment["OMP_NUM_THREADS"] = "2"
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=environment,
+                          timeout=600)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_parallel_nest_not_folded_zeroes_on_the_kernel_threads(openmp_threads):
+    # COO: the nest writes rows A_row(pA), not its loop's variable; the zeroing before it
+    # is split among the threads (each first touches a part of y)
+    k = spf.compile(SPMV, {"y": "Dense", "A": "COO", "x": "Dense"}, parallel=True)
+    assert "omp parallel for schedule(static) num_threads(spf_team_for(y_N0))" in k.c_source
+    A = csr_with_empty_rows(4000, 300, 7).tocoo()
+    x = np.random.default_rng(8).random(300)
+    spoil_and_rerun(k.bind(A=A, x=x), A @ x)
