@@ -26,7 +26,7 @@ from .emit_stream import kernel_report_length, run_time_strategies
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource
 from .find import FindRefused, FindReport
 from .loops import render
-from .structs import ctypes_struct, marshal, output_struct
+from .structs import ctypes_struct, dense_plan, marshal, output_struct
 
 __all__ = ["BoundKernel", "FindRefused", "Kernel"]
 
@@ -281,6 +281,11 @@ class Kernel:
     def _allocate_output(self, name, layout, mapping, inputs, extents):
         statement = self.spaces[0].statement
         shape = tuple(extents[i] for i in statement.output.indices)
+        plan = dense_plan(layout)
+        if plan is not None and all(local.startswith(f"{name}_") for local in mapping.values()):
+            # a dense row-major output of its own: the caller gets the array itself
+            values = allocate(shape, np.float64, f"output {name}: the values of {layout.spec}")
+            return {**{field_: shape[axis] for field_, axis in plan[1]}, plan[2]: values}, values
         fields: dict[str, object] = dict(layout.compute_scalars(shape))
         shared_source = None
         for field_ in layout.fields:

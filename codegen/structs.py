@@ -260,6 +260,47 @@ def _fill(layout, fields: Mapping[str, object], tensor: str, shape: Sequence[int
     return struct, keep_alive
 
 
+_dense_plans: dict = {}
+
+
+def dense_plan(layout) -> tuple | None:
+    """For a dense row-major layout (each scalar field ``shape[k]``, the values an array
+    of exactly those extents, no index array): its struct class, the axis of each scalar
+    field, and the values field; else None.  Its struct is then filled from the values
+    array alone, without evaluating the layout's expressions on every call."""
+    if layout in _dense_plans:
+        return _dense_plans[layout]
+    plan = None
+    if not layout.index_arrays and layout.values_field is not None:
+        probe = tuple(range(2, 2 + layout.order * 3, 3))  # distinct extents, one per axis
+        try:
+            scalars = layout.compute_scalars(probe)
+        except SpfError:
+            scalars = {}
+        values = layout.field(layout.values_field)
+        axes = {name: probe.index(value) for name, value in scalars.items() if value in probe}
+        if scalars and len(axes) == len(layout.scalars) == len(scalars) and values.type == "double" \
+                and tuple(int(d.evaluate(scalars)) for d in values.dimensions) == probe:
+            plan = (ctypes_struct(layout), tuple(axes.items()), values.name, _ctype(values))
+    _dense_plans[layout] = plan
+    return plan
+
+
+def dense_struct(layout, values: np.ndarray) -> ctypes.Structure | None:
+    """The struct of a dense row-major layout over a float64 C-contiguous array of the
+    layout's order (its shape gives the scalar fields), or None when either is not so."""
+    plan = dense_plan(layout)
+    if plan is None or values.dtype != np.float64 or not values.flags.c_contiguous \
+            or values.ndim != layout.order:
+        return None
+    struct_class, axes, values_field, pointer = plan
+    struct = struct_class()
+    for name, axis in axes:
+        setattr(struct, name, values.shape[axis])
+    setattr(struct, values_field, values.ctypes.data_as(pointer))
+    return struct
+
+
 def marshal(tensor, layout=None) -> tuple[ctypes.Structure, list[np.ndarray]]:
     """The struct of a Tensor (arrays converted to the declared dtype, flattened) and the arrays to keep alive.
 
@@ -273,6 +314,13 @@ def marshal(tensor, layout=None) -> tuple[ctypes.Structure, list[np.ndarray]]:
     made = getattr(tensor, "_structs", None)  # a Tensor is read-only: its struct is made once
     if made is not None and name in made:
         return made[name]
+    values = tensor.fields.get(layout.values_field)
+    if isinstance(values, np.ndarray) and values.shape == tuple(tensor.shape):
+        struct = dense_struct(layout, values)
+        if struct is not None:
+            if made is not None:
+                made[name] = (struct, [values])
+            return struct, [values]
 
     def convert(value, field) -> np.ndarray:
         try:
@@ -311,4 +359,9 @@ def output_struct(layout, fields: Mapping[str, object], name: str = "output"
             raise SpfError(f"tensor {name}: output field {field.name} {problem}")
         return value.reshape(-1)  # a view: contiguous
 
+    values = fields.get(layout.values_field)
+    if isinstance(values, np.ndarray) and values.flags.writeable:
+        struct = dense_struct(layout, values)
+        if struct is not None and all(fields.get(field) == getattr(struct, field) for field, _ in dense_plan(layout)[1]):
+            return struct, [values]
     return _fill(layout, fields, name, None, convert)

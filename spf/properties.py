@@ -146,6 +146,8 @@ class Range(Property):
         values = np.asarray(arrays[self.arrays[0]])
         low = int(self.low.evaluate(scalars, {}))
         high = int(self.high.evaluate(scalars, {}))
+        if not values.size or (values.min() >= low and values.max() < high):  # two reductions, no temporaries
+            return None
         bad = np.flatnonzero((values < low) | (values >= high))
         if bad.size:
             index = np.unravel_index(bad[0], values.shape)
@@ -316,6 +318,8 @@ class PeriodicMonotonic(Property):
         ok[starts - 1] = True
         ok[:max(int(pointer[0]), 0)] = True
         ok[max(int(pointer[-1]) - 1, 0):] = True
+        if ok.all():
+            return None
         bad = np.flatnonzero(~ok)
         if bad.size:
             x = int(bad[0])

@@ -230,8 +230,8 @@ def check_structure(data, name: str = "tensor") -> None:
                   f"{indptr[position + 1]}"
     else:
         stored = indices[:indptr[-1]]
-        outside = np.flatnonzero((stored < 0) | (stored >= minor))
-        if outside.size:
+        if stored.size and (stored.min() < 0 or stored.max() >= minor):  # two reductions, no temporaries
+            outside = np.flatnonzero((stored < 0) | (stored >= minor))
             problem = f"indices[{int(outside[0])}] = {stored[outside[0]]} is outside [0, {minor})"
     if problem:
         raise PackError(f"tensor {name}: the scipy {data.format} matrix is malformed: {problem}")
