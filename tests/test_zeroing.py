@@ -95,17 +95,27 @@ def test_a_nest_writing_rows_other_than_its_loop_variable_is_not_folded():
     assert fold_output_zeroing([], "y_vals") is None
 
 
-def test_default_grain_runs_small_inputs_correctly_on_one_thread(tmp_path):
-    # without the tests' SPF_PARALLEL_GRAIN=1, an input below the grain runs on one thread
+def test_default_grain_runs_small_inputs_on_one_thread_and_large_ones_on_two(tmp_path):
+    # without the tests' SPF_PARALLEL_GRAIN=1: inputs below 65536 units of work per thread
+    # run on one thread, larger ones on two (a dense output, and an assembled one whose
+    # per-thread rows the second thread then never fills)
     import os
     import subprocess
     import sys
-    script = tmp_path / "small.py"
+    script = tmp_path / "grain.py"
     script.write_text(
         "import numpy as np, scipy.sparse as sp, spf\n"
-        "k = spf.compile('y(i) = A(i,j) * x(j)', {'y': 'Dense', 'A': 'CSR', 'x': 'Dense'}, parallel=True)\n"
-        "A = sp.random(300, 200, density=0.05, format='csr', random_state=1); x = np.arange(200.0)\n"
-        "assert np.allclose(k(A=A, x=x), A @ x)\n"
+        "spmv = spf.compile('y(i) = A(i,j) * x(j)', {'y': 'Dense', 'A': 'CSR', 'x': 'Dense'}, parallel=True)\n"
+        "spgemm = spf.compile('C(i,j) = A(i,k) * B(k,j)', {'A': 'CSR', 'B': 'CSR', 'C': 'CSR'}, parallel=True)\n"
+        "for rows, per_row in ((300, 10), (60000, 8)):\n"
+        "    rng = np.random.default_rng(rows)\n"
+        "    m = rows * per_row\n"
+        "    A = sp.coo_matrix((rng.random(m), (rng.integers(0, rows, m), rng.integers(0, rows, m))),\n"
+        "                      shape=(rows, rows)).tocsr()\n"
+        "    x = rng.random(rows)\n"
+        "    assert np.allclose(spmv(A=A, x=x), A @ x)\n"
+        "    C = spgemm(A=A, B=A).to_scipy()\n"
+        "    assert abs(C - A @ A).max() < 1e-12\n"
         "print('ok')\n")
     environment = {name: value for name, value in os.environ.items() if name != "SPF_PARALLEL_GRAIN"}
     environment["OMP_NUM_THREADS"] = "2"
