@@ -267,6 +267,18 @@ def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, 
     return coords, values, shape
 
 
+def _pydata_coordinates(data) -> tuple | None:
+    """``(coords[order, nnz], values, shape)`` of a pydata ``sparse`` array (COO, GCXS,
+    DOK: anything from that package with ``tocoo()``), read through its interface, so the
+    package is not a dependency; None for anything else.  Its duplicates are summed, its own
+    rule."""
+    module = type(data).__module__ or ""
+    if module.split(".")[0] != "sparse" or not hasattr(data, "tocoo"):
+        return None
+    coordinate_list = data if hasattr(data, "coords") else data.tocoo()
+    return np.asarray(coordinate_list.coords), np.asarray(coordinate_list.data), tuple(coordinate_list.shape)
+
+
 def entries_of(data, name: str = "tensor") -> tuple[list[np.ndarray], np.ndarray, tuple[int, ...], str]:
     """``(columns, values, shape, duplicates)`` of the user's data, checked, in any order:
     one int64 array (or strided view) of coordinates per mode, float64 values.
@@ -291,6 +303,11 @@ def entries_of(data, name: str = "tensor") -> tuple[list[np.ndarray], np.ndarray
         columns = [np.asarray(c).astype(INDEX_DTYPE, copy=False)
                    for c in (getattr(matrix, "coords", None) or (matrix.row, matrix.col))]
         return columns, values, tuple(int(s) for s in matrix.shape), "sum"
+    pydata = _pydata_coordinates(data)
+    if pydata is not None:
+        coords, values, shape = pydata
+        columns, values, shape, _ = entries_of((coords.T, values, shape), name)
+        return columns, values, shape, "sum"
     if isinstance(data, tuple) and len(data) == 3:
         coords, values, shape = data
         shape = arguments.shape(shape, name)
@@ -387,8 +404,8 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
          copy: bool | None = None) -> Tensor:
     """Store ``data`` in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
 
-    ``data``: scipy.sparse, a dense numpy array, ``(coords, values, shape)``, a
-    :class:`Tensor`, or a dict of the layout's fields (already packed arrays, which
+    ``data``: scipy.sparse, a pydata ``sparse`` array, a dense numpy array,
+    ``(coords, values, shape)``, a :class:`Tensor`, or a dict of the layout's fields (already packed arrays, which
     are then only checked, and copied).  ``shape`` overrides the shape of coordinate data.
     Data the layout cannot hold (an entry above the diagonal for LOWER_TRI, three
     non-zeros in a group of four for WARP24) is refused with a PackError naming an entry;

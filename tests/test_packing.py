@@ -1010,3 +1010,31 @@ def test_a_numpy_array_into_a_row_major_dense_layout_is_its_values_as_they_are()
         spf.pack("Dense2", np.ones((2, 2), dtype=complex))
     with pytest.raises(spf.PackError):
         spf.pack("Dense2", np.ones(3))  # order 1 into an order-2 layout
+
+
+class _PydataCOO:
+    """Stands in for pydata ``sparse.COO`` (not a dependency): its module, ``coords`` of
+    shape (order, nnz), ``data``, ``shape`` and ``tocoo()``."""
+
+    __module__ = "sparse._coo.core"
+
+    def __init__(self, coords, data, shape):
+        self.coords, self.data, self.shape = np.asarray(coords), np.asarray(data), tuple(shape)
+
+    def tocoo(self):
+        return self
+
+
+def test_pydata_sparse_arrays_are_packed_and_their_duplicates_summed():
+    coords = [[0, 2, 2, 1, 0], [1, 0, 0, 3, 1], [4, 2, 2, 0, 4]]
+    values = [1.0, 2.0, 3.0, 4.0, 5.0]
+    tensor = _PydataCOO(coords, values, (3, 4, 5))
+    dense = np.zeros((3, 4, 5))
+    np.add.at(dense, tuple(np.asarray(coords)), values)
+    for layout in ("CSF3", "COO3", "Dense"):
+        np.testing.assert_array_equal(spf.pack(layout, tensor).to_dense(), dense)
+    matrix = _PydataCOO([[0, 1, 1], [2, 0, 3]], [1.0, -2.0, 0.5], (2, 4))
+    k = spf.compile("y(i) = A(i,j) * x(j)", {"y": "Dense", "A": "CSR", "x": "Dense"})
+    np.testing.assert_allclose(k(A=matrix, x=np.arange(4.0)), [2.0, 1.5])
+    with pytest.raises(spf.SpfError, match="outside"):
+        spf.pack("COO3", _PydataCOO([[0], [9], [0]], [1.0], (3, 4, 5)))
