@@ -451,8 +451,43 @@ class Emitter:
             loop = [c_ast.For(c_ast.DeclList([declare(variable, INDEX, ident("spf_from"))]),
                               binary("<", ident(variable), ident("spf_to")), c_ast.UnaryOp("p++", ident(variable)),
                               body)]
+        if self.stream_type is None:
+            return self._balanced_pieces(work, thread_state, loop, variable, read, boundary)
         return [block(work + [c_ast.Pragma("omp parallel num_threads(spf_want)"),
                               block(thread_state + split + loop)])]
+
+    def _balanced_pieces(self, work: list, thread_state: list, loop: list, variable: str, read: str,
+                         boundary: str) -> list:
+        """Where no stream must keep the loop's order (a dense output): the loop cut into
+        up to 4 pieces of equal work per thread (the cuts found once, before the parallel
+        region), which the threads take in turn (``dynamic, 1``, monotonic so that each
+        thread's iterations still increase).  A thread that starts late, or loses its core
+        to another process for a while, then holds up at most one piece: the others run
+        its share instead of waiting for it (a cliff of one scheduler time slice)."""
+        cuts = c_statements(f"""
+            const int spf_pieces = spf_want > 1 ? (int)spf_min(4 * (int64_t)spf_want, 64) : 1;
+            int64_t spf_cuts[65];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++) {{
+              const int64_t spf_goal = spf_total / spf_pieces * spf_k + spf_total % spf_pieces * spf_k / spf_pieces;
+              int64_t spf_low = spf_cuts[spf_k - 1], spf_high = spf_last + 1;
+              while (spf_low < spf_high) {{
+                const int64_t spf_middle = spf_low + (spf_high - spf_low) / 2;
+                int64_t spf_weight;
+                {{ const int64_t {variable} = spf_middle; spf_weight = spf_middle - spf_first + ({read} - spf_base); }}
+                if (spf_weight >= spf_goal) spf_high = spf_middle; else spf_low = spf_middle + 1;
+              }}
+              {boundary}
+              spf_cuts[spf_k] = spf_low;
+            }}""")
+        piece = c_statements("""
+            const int64_t spf_from = spf_cuts[spf_piece], spf_to = spf_cuts[spf_piece + 1];""")
+        pieces = c_ast.For(c_ast.DeclList([declare("spf_piece", "int", const(0))]),
+                           binary("<", ident("spf_piece"), ident("spf_pieces")),
+                           c_ast.UnaryOp("p++", ident("spf_piece")), block(piece + loop))
+        region = block(thread_state + [c_ast.Pragma("omp for schedule(monotonic: dynamic, 1)"), pieces])
+        return [block(work + cuts + [c_ast.Pragma("omp parallel num_threads(spf_want)"), region])]
 
     def _zeroing_blocks(self, node: Loop, start, stop, body) -> list:
         """The loop over ``[start, stop)`` in blocks, each zeroing the output rows it is
