@@ -972,7 +972,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
 
     if assembly and assembly.two_phase is not None:
         chunked = any(isinstance(node, Chunks) for scan in scans for node in walk(scan.nodes))
-        body.extend(_two_phase_kernel(assembly, emitter, emit_nests, output_name, chunked))
+        body.extend(_two_phase_kernel(assembly, emitter, emit_nests, output_name, chunked, scans))
         return function_source(function_name, parameters, body, tensors)
     nests = emit_nests()
     body.extend(emitter.entry)
@@ -1113,7 +1113,8 @@ def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
         }}""")
 
 
-def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: str, parallel: bool) -> list:
+def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: str, parallel: bool,
+                      scans: list = ()) -> list:
     """The body of a two-phase kernel (codegen.assembly.TwoPhase) after its checks.
 
     Serial: the nest counts each row's entries into the layout's pointer array (at
@@ -1138,12 +1139,31 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
     if parallel:  # counters per chunk: at most 64M of them, and a chunk of 2048 iterations at least
         chunks = next(node for scan_nodes in assembly.count_nodes for node in walk(list(scan_nodes))
                       if isinstance(node, Chunks))
-        outer_span = (f"({emitter._c_text(upper_bound(chunks.upper, emitter.names))} - "
-                      f"{emitter._c_text(lower_bound(chunks.lower, emitter.names))} + 1)")
+        first = emitter._c_text(lower_bound(chunks.lower, emitter.names))
+        last = emitter._c_text(upper_bound(chunks.upper, emitter.names))
+        outer_span = f"({last} - {first} + 1)"
+        # the work: the outer iterations, plus the segments they walk where a pointer says
+        filled = next((node for scan in scans for node in walk(scan.nodes) if isinstance(node, Chunks)), chunks)
+        inner = next((node for node in filled.body if isinstance(node, Loop)), None)
+        pointer = segment_pointer(inner) if inner is not None else None
+        segments = ""
+        if pointer is not None:
+            variable = emitter.names.name(inner.variable)
+            read = emitter._c_text(array_read(pointer, emitter.names))
+            guards = [condition(c, emitter.names) for scan in scans[:1] for c in scan.entry_guards]
+            runs = emitter._c_text(conjunction(guards)) if guards else "1"
+            segments = f"""
+                if (({runs}) && {last} >= {first}) {{
+                  {{ const int64_t {variable} = {last} + 1; spf_work += {read}; }}
+                  {{ const int64_t {variable} = {first}; spf_work -= {read}; }}
+                }}"""
         setup += c_statements(f"""
             int64_t spf_team = spf_threads();
             if (spf_team * ({extent} + 1) > ((int64_t)1 << 26)) spf_team = 1;
             if (spf_team > 1 && {outer_span} < 2048 * spf_team) spf_team = spf_max(1, {outer_span} / 2048);
+            int64_t spf_work = {outer_span};
+            {segments}
+            if (spf_team > 1) spf_team = spf_min(spf_team, spf_team_for(spf_work));
             spf_pointer_type *spf_counts = (spf_pointer_type *)calloc((size_t)(spf_team * ({extent} + 1)),
                                                                       sizeof(spf_pointer_type));
             if (!spf_counts) {{ free(spf_pointer); return {OUT_OF_MEMORY}; }}""")
