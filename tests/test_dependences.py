@@ -143,20 +143,14 @@ def dcsr_without_property(tmp_path_factory) -> str:
     return str(path)
 
 
-def pragma_loops(source: str) -> list[tuple[str, str]]:
-    """(pragma, variable of the loop right after it) for each OpenMP pragma before a loop."""
-    lines = [line.strip() for line in source.splitlines()]
-    found = []
-    for number, line in enumerate(lines):
-        if line.startswith("#pragma omp") and "atomic" not in line:
-            loop = re.match(r"for \(int64_t (\w+) =", lines[number + 1])
-            found.append((line, loop.group(1) if loop else lines[number + 1]))
-    return found
+def parallel_loops(k) -> set[str]:
+    """The variables of the loops the kernel runs with OpenMP (its loop nest as explain() prints it)."""
+    return set(re.findall(r"for (\w+) in .* \(parallel\):", k.explain()))
 
 
 def test_dcsr_spmv_is_parallel_because_of_the_property_and_serial_without_it(dcsr_without_property):
     with_property = kernel(SPMV, spmv_layouts("DCSR"), parallel=True)
-    assert pragma_loops(with_property.c_source) == [("#pragma omp parallel for schedule(dynamic,32)", "pAi")]
+    assert parallel_loops(with_property) == {"pAi"} and "#pragma omp parallel" in with_property.c_source
     assert with_property.dependences == ["loop pAi: no two iterations update the same element of y(i)",
                                          "loop pAi runs in parallel"]
 
@@ -164,7 +158,7 @@ def test_dcsr_spmv_is_parallel_because_of_the_property_and_serial_without_it(dcs
     assert "#pragma omp" not in without.c_source
     assert without.dependences[0] == \
         "loop pAi carries a dependence: iterations pAi < pAi' update the same element of y(i)"
-    assert all("carries a dependence" in d for d in without.dependences[:-1])
+    assert all("carries a dependence" in d or "walks one segment" in d for d in without.dependences[:-1])
     assert without.dependences[-1] == "no loop runs in parallel"
 
 
@@ -185,26 +179,35 @@ def test_serial_dcsr_without_the_property_agrees_with_scipy(name, dcsr_without_p
     (SDDMM, SDDMM_LAYOUTS, {"A": "B"}, "pBi"),
     (MTTKRP, MTTKRP_LAYOUTS, None, "pB0"),
     (TTM, TTM_LAYOUTS, {"A": "B"}, "pB0"),
-    # the column loop carries: the row loop inside it is the outermost free one
-    (SPMV, spmv_layouts("CSC"), None, "pAi"),
-], ids=["CSR SpMV", "DCSR SpMV", "SpMSpV", "SpMM", "SDDMM", "MTTKRP", "TTM", "CSC SpMV"])
+], ids=["CSR SpMV", "DCSR SpMV", "SpMSpV", "SpMM", "SDDMM", "MTTKRP", "TTM"])
 def test_parallel_true_marks_the_outermost_free_loop(expression, layouts, share, loop):
     k = kernel(expression, layouts, share=share, parallel=True)
-    pragmas = pragma_loops(k.c_source)
-    assert pragmas and {variable for _, variable in pragmas} == {loop}
-    assert all(pragma == "#pragma omp parallel for schedule(dynamic,32)" for pragma, _ in pragmas)
+    assert parallel_loops(k) == {loop}
+    assert "#pragma omp parallel num_threads(spf_want)" in k.c_source  # pieces balanced by nonzeros
     assert k.dependences[-2:] == [f"loop {loop}: no two iterations update the same element of "
                                   f"{k.spaces[0].statement.output}", f"loop {loop} runs in parallel"]
     assert "#pragma omp" not in kernel(expression, layouts, share=share, parallel=False).c_source
 
 
-@pytest.mark.parametrize("expression, layouts", [(SPMV, spmv_layouts("COO")), (DOT, {"b": "Dense", "c": "Dense"}),
+@pytest.mark.parametrize("expression, layouts", [(SPMV, spmv_layouts("COO_UNSORTED")),
+                                                 (DOT, {"b": "Dense", "c": "Dense"}),
                                                  (DOT, {"b": "SV", "c": "SV"})],
-                         ids=["COO SpMV", "dense dot", "sparse dot"])
+                         ids=["unsorted COO SpMV", "dense dot", "sparse dot"])
 def test_parallel_true_leaves_a_reduction_serial(expression, layouts):
     k = kernel(expression, layouts, parallel=True)
     assert "#pragma omp" not in k.c_source
     assert k.dependences and "carries a dependence" in k.dependences[0]
+
+
+def test_a_reduction_through_a_monotonic_array_runs_in_parts_and_a_segment_loop_stays_serial():
+    # sorted COO: the rows' entries are adjacent, so parts cut at row changes share nothing
+    coo = kernel(SPMV, spmv_layouts("COO"), parallel=True)
+    assert parallel_loops(coo) == {"pA"} and "carries a dependence" in coo.dependences[0]
+    assert "parts cut where A_row(pA) changes" in coo.dependences[1]
+    # CSC: the column loop carries; the row loop inside walks one column's short segment
+    csc = kernel(SPMV, spmv_layouts("CSC"), parallel=True)
+    assert parallel_loops(csc) == set() and "#pragma omp" not in csc.c_source
+    assert "walks one segment of a compressed level inside loop pAj" in "\n".join(csc.dependences)
 
 
 # ============================================================================= 3. parallel = serial
@@ -260,7 +263,7 @@ def parallel_and_serial(name: str):
 @pytest.mark.parametrize("name", list(PARALLEL_KERNELS))
 def test_parallel_kernel_has_a_parallel_loop_and_serial_has_none(name):
     parallel, serial = parallel_and_serial(name)
-    assert "#pragma omp parallel for" in parallel.c_source
+    assert parallel_loops(parallel) and "#pragma omp parallel" in parallel.c_source
     assert "#pragma omp" not in serial.c_source
     assert len(parallel.kernels) == len(serial.kernels)
     assert [str(c) for c in parallel.variant_choices] == [str(c) for c in serial.variant_choices]
