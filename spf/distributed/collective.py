@@ -28,6 +28,7 @@ def agreed(comm, step: Callable[[], T], what: str) -> T:
         result, failure = None, error
     except (MemoryError, OSError, ValueError, TypeError) as error:  # numpy's or the system's, named below
         result, failure = None, SpfError(f"{type(error).__name__}: {error}")
+        failure.__cause__ = error
     messages = comm.allgather(None if failure is None else str(failure).splitlines()[0])
     if failure is not None:
         raise failure

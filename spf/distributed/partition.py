@@ -70,7 +70,7 @@ def _granule(definition: Affine, outer: str, ordered: set[str], layout, levels) 
             if level is None or len(level.lower) != 1 or len(level.upper) != 1:
                 return None
             low, high = level.lower[0], level.upper[0]
-            if not (low.is_constant() and high.is_constant()):
+            if not (low.is_constant and high.is_constant):
                 return None
             return low.constant, high.constant
         return step if remainder_fits(rest, step, range_of) else None

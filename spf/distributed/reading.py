@@ -195,16 +195,12 @@ def _parse_range(path: str, start: int, comm, comment: str, width: int | None, o
             lines, numbers = _entry_lines(text, marker)
             raise SpfError(f"{path}:{_line_number(path, a, numbers[0])}: expected indices and a value, "
                            f"found {first[:60].decode('ascii', 'replace')!r}")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        table = np.fromstring(body, dtype=np.float64, sep=" ")
+    table = _numbers(body)
     if table.size != width * count:
         if lines is None:  # a line of blanks only, or a malformed one: read line by line
             lines, numbers = _entry_lines(text, marker)
             body, count = b"\n".join(lines), len(lines)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                table = np.fromstring(body, dtype=np.float64, sep=" ")
+            table = _numbers(body)
         if table.size != width * count:
             _locate_bad_line(path, a, lines, numbers, width)
     table = table.reshape(count, width)
@@ -222,6 +218,16 @@ def _parse_range(path: str, start: int, comm, comment: str, width: int | None, o
     coords = indices.astype(INDEX_DTYPE) - 1
     values = table[:, order].copy() if width > order else np.ones(count)
     return coords, values, width
+
+
+def _numbers(body: bytes) -> np.ndarray:
+    """The numbers of whitespace-separated text (an empty array when some token is none)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            return np.fromstring(body, dtype=np.float64, sep=" ")
+        except ValueError:  # numpy 2: a token that is no number
+            return np.zeros(0)
 
 
 def _entry_lines(text: bytes, marker: bytes) -> tuple[list[bytes], list[int]]:

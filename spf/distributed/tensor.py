@@ -67,6 +67,26 @@ class DistributedTensor:
             return None
         return pack(self.layout, (coords, values, self.shape), name=self.name)
 
+    def convert(self, layout) -> "DistributedTensor":
+        """The same blocks in another layout (``spf.convert`` on each rank), when that
+        layout's outer level orders the same mode (CSR to DCSR or COO: rows stay rows).
+        Collective."""
+        loaded = _resolve(_load_layout(layout), len(self.shape))
+
+        def converted():
+            if self.dense:
+                raise DistributionError(f"tensor {self.name} is dense; convert the sparse blocks only")
+            mode, _ = outer_mode(loaded)
+            if mode != self.mode:
+                raise DistributionError(f"tensor {self.name} is split along mode {self.mode}, but the outer level "
+                                        f"of {loaded.spec} orders mode {mode}: distribute the data in "
+                                        f"{loaded.spec} instead")
+            from spf.assemble import convert
+            return convert(self.local, loaded)
+
+        local = agreed(self.comm, converted, f"converting tensor {self.name} to {loaded.spec}")
+        return DistributedTensor(self.comm, loaded, self.shape, self.mode, self.bounds, local, self.name)
+
     def __repr__(self) -> str:
         return (f"DistributedTensor({self.name}: {self.layout.spec}, shape={self.shape}, mode {self.mode} "
                 f"rows {self.lo}:{self.hi} on rank {self.comm.rank} of {self.comm.size})")
@@ -146,7 +166,10 @@ def block(comm, layout, coords: np.ndarray, values: np.ndarray, shape: Sequence[
         local[:, mode] -= lo
         local_shape = tuple(hi - lo if m == mode else int(s) for m, s in enumerate(shape))
         entries = (local, values, local_shape)
-        if duplicates == "sum":
+        if duplicates == "sum" and len(shape) == 2:  # scipy input: the assembly sums equal entries
+            import scipy.sparse as sparse
+            entries = sparse.coo_array((values, (local[:, 0], local[:, 1])), shape=local_shape)
+        elif duplicates == "sum":
             entries = _summed(*entries)
         try:
             return pack(layout, entries, name=name)
