@@ -110,3 +110,36 @@ def test_distributed_kernels_equal_the_single_process_kernel(ranks, tmp_path):
     assert summary["files"] == len(manifest)
     for file in manifest:
         assert any(name.startswith(Path(file).stem + " ") for name in names), f"{file} was not checked"
+
+
+def _mpi_environment() -> dict:
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    return env
+
+
+@pytest.mark.skipif(MPI_MISSING or MPIEXEC is None,
+                    reason="mpi4py or mpiexec is missing (pip install -e '.[mpi]' installs both)")
+def test_cp_als_example_converges_to_the_same_answer_under_1_2_and_4_ranks(tmp_path):
+    rng = np.random.default_rng(3)
+    shape = (40, 30, 20)
+    flat = rng.choice(np.prod(shape), size=3000, replace=False)
+    coords = np.stack(np.unravel_index(flat, shape), axis=1) + 1
+    path = tmp_path / "tensor.tns"
+    path.write_text("".join(f"{i} {j} {k} {v:.6f}\n" for (i, j, k), v in zip(coords, rng.random(3000) + 0.5)))
+    script = str(HERE.parent / "examples" / "cp_als" / "cp_als.py")
+    options = [str(path), "--rank", "5", "--iterations", "8"]
+    subprocess.run([sys.executable, script, *options, "--out", str(tmp_path / "one.npz")], check=True,
+                   env=_mpi_environment(), timeout=300, capture_output=True)
+    one = np.load(tmp_path / "one.npz")
+    assert one["fits"][-1] > one["fits"][0] > 0  # it converges
+    for ranks in (1, 2, 4):
+        out = tmp_path / f"ranks{ranks}.npz"
+        done = subprocess.run([MPIEXEC, "-n", str(ranks), "--oversubscribe", sys.executable, script, *options,
+                               "--distributed", "--out", str(out)], env=_mpi_environment(), timeout=300,
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
+        got = np.load(out)
+        for key in ("fits", "weights", "A0", "A1", "A2"):
+            assert np.allclose(got[key], one[key], rtol=1e-9, atol=1e-12), (ranks, key)
