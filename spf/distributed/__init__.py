@@ -30,8 +30,8 @@ except ImportError:  # the optional extra is missing
 from .collective import RankError
 from .partition import DistributionError, outer_mode
 from .plan import BoundRun, Plan, bind, plan, run
-from .reading import read_mtx, read_tns
+from .reading import from_entries, read_mtx, read_tns
 from .tensor import DistributedTensor, distribute, world
 
-__all__ = ["BoundRun", "DistributedTensor", "DistributionError", "Plan", "RankError", "bind", "distribute",
+__all__ = ["BoundRun", "DistributedTensor", "DistributionError", "Plan", "RankError", "bind", "distribute", "from_entries",
            "outer_mode", "plan", "read_mtx", "read_tns", "run", "world"]

@@ -58,7 +58,7 @@ def read_mtx(path, layout="CSR", comm=None, name: str = "A") -> DistributedTenso
         return np.concatenate([coords, mirrored]), np.concatenate([values, sign * values[off]])
 
     coords, values = agreed(comm, check_and_expand, f"reading {path}")
-    return _distributed(comm, layout, coords, values, shape, name, "sum")
+    return from_entries(layout, coords, values, shape, comm=comm, name=name, duplicates="sum")
 
 
 def read_tns(path, layout="COO3", comm=None, name: str = "B") -> DistributedTensor:
@@ -81,15 +81,38 @@ def read_tns(path, layout="COO3", comm=None, name: str = "B") -> DistributedTens
     largest = coords.max(axis=0) if len(coords) else np.full(order, -1, dtype=INDEX_DTYPE)
     comm.Allreduce(MPI.IN_PLACE, largest, op=MPI.MAX)
     shape = tuple(int(m) + 1 for m in largest)
-    return _distributed(comm, layout, coords, values, shape, name, "refuse")
+    return from_entries(layout, coords, values, shape, comm=comm, name=name)
 
 
-def _distributed(comm, layout, coords, values, shape, name, duplicates) -> DistributedTensor:
+def from_entries(layout, coords: np.ndarray, values: np.ndarray, shape, comm=None, name: str = "tensor",
+                 duplicates: str = "refuse") -> DistributedTensor:
+    """A DistributedTensor from entries spread over the ranks in any way (each rank passes
+    some: 0-based ``coords[n, order]`` and ``values[n]`` inside ``shape``): the outer mode
+    is cut where the summed histogram of its coordinates balances the nonzeros, and each
+    entry is sent to the rank owning it.  ``duplicates``: "refuse" or "sum".  Collective."""
+    comm = _communicator(comm)
+    if duplicates not in ("refuse", "sum"):
+        raise ArgumentError(f"duplicates must be 'refuse' or 'sum', got {duplicates!r}")
+    shape = arguments.shape(shape, name)
+
+    def checked():
+        array = np.ascontiguousarray(np.asarray(coords), dtype=INDEX_DTYPE).reshape(-1, len(shape))
+        numbers = np.ascontiguousarray(np.asarray(values), dtype=np.float64).reshape(-1)
+        if len(numbers) != len(array):
+            raise SpfError(f"tensor {name}: {len(array)} coordinates but {len(numbers)} values")
+        outside = np.flatnonzero(np.any((array < 0) | (array >= np.asarray(shape)), axis=1)) if len(array) else []
+        if len(outside):
+            raise SpfError(f"tensor {name}: coordinate {tuple(int(c) for c in array[outside[0]])} is outside "
+                           f"the shape {shape}")
+        return array, numbers
+
+    coords, values = agreed(comm, checked, f"reading the entries of {name}")
+
     def layout_mode():
         loaded = _resolve(_load_layout(layout), len(shape))
         if loaded.order != len(shape):
-            raise SpfError(f"tensor {name}: layout {loaded.spec} stores order-{loaded.order} tensors, the file "
-                           f"holds order {len(shape)}")
+            raise SpfError(f"tensor {name}: layout {loaded.spec} stores order-{loaded.order} tensors, the data "
+                           f"has order {len(shape)}")
         return (loaded, *outer_mode(loaded))
 
     loaded, mode, granule = agreed(comm, layout_mode, f"distributing {name}")
