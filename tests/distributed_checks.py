@@ -194,6 +194,14 @@ def random_checks() -> None:
     y = dist.run(KERNEL["spmv-CSR"], A=dist.distribute("CSR", M, name="A"), x=x)
     s = dist.run(KERNEL["dot"], y=y, w=y)
     want = float((M @ x) @ (M @ x))
+    for layout in ("CSR", "CSC"):  # dist.bind: packed once, called twice (the reduced output's buffer reused)
+        bound = dist.bind(KERNEL[f"spmv-{layout}"], A=dist.distribute(layout, M, name="A"), x=x)
+        first = bound()
+        first = np.array(first.gather(root=None) if isinstance(first, dist.DistributedTensor) else first)
+        second = bound()
+        second = second.gather(root=None) if isinstance(second, dist.DistributedTensor) else second
+        report(f"dist.bind spmv {layout}, two calls", np.allclose(first, M @ x, rtol=1e-13) and
+               np.array_equal(first, second), "")
     report("chained: y = A x distributed, then s = y.y (scalar Allreduce)", abs(s - want) <= 1e-12 * abs(want),
            f"{s} against {want}")
 
@@ -242,6 +250,8 @@ def error_checks() -> None:
     expect_error("a kernel that fails on one rank only",
                  lambda: dist.run(KERNEL["spmv-CSR"], A=A, x=np.ones(20) if RANK else np.ones(20) * 1j),
                  spf.SpfError, "")
+    expect_error("a file that is no Matrix Market file", lambda: dist.read_mtx(BAD_TNS), spf.SpfError,
+                 "not a Matrix Market file")
     expect_error("a malformed .tns line", lambda: dist.read_tns(BAD_TNS), spf.SpfError, ":3:")
 
 

@@ -26,7 +26,7 @@ def agreed(comm, step: Callable[[], T], what: str) -> T:
         result, failure = step(), None
     except SpfError as error:
         result, failure = None, error
-    except (MemoryError, OSError, ValueError, TypeError) as error:  # numpy's or the system's, named below
+    except Exception as error:  # numpy's, the system's: named, and raised here rather than left to hang the peers
         result, failure = None, SpfError(f"{type(error).__name__}: {error}")
         failure.__cause__ = error
     messages = comm.allgather(None if failure is None else str(failure).splitlines()[0])
