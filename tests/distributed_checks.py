@@ -37,6 +37,7 @@ KERNELS = {
     "spmm": ("Y(i,r) = A(i,j) * X(j,r)", {"A": "CSR", "X": "Dense", "Y": "Dense"}, None),
     "sddmm": ("S(i,j) = A(i,j) * C(i,r) * D(r,j)", {"S": "CSR", "A": "CSR", "C": "Dense", "D": "Dense"},
               {"S": "A"}),
+    "spgemm": ("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, None),
     "mttkrp3-0": ("M(i,r) = B(i,j,k) * C(j,r) * D(k,r)", {"M": "Dense", "B": "CSF3", "C": "Dense", "D": "Dense"},
                   None),
     "mttkrp3-1": ("M(j,r) = B(i,j,k) * C(i,r) * D(k,r)", {"M": "Dense", "B": "CSF3", "C": "Dense", "D": "Dense"},
@@ -144,6 +145,9 @@ def matrix_checks(label: str, matrix_on_root, distributed: dict, shape) -> None:
           {"A": distributed["CSC"], "x": xs})
     check(f"{label} spmm", "spmm", lambda: {"A": full(), "X": X}, {"A": distributed["CSR"], "X": X})
     check(f"{label} sddmm", "sddmm", lambda: {"A": full(), "C": C, "D": D}, {"A": distributed["CSR"], "C": C, "D": D})
+    B = sp.random(cols, 4 * R, density=3 / (4 * R), format="csr", random_state=6)  # replicated, 3 per row
+    check(f"{label} spgemm (assembled CSR rows)", "spgemm", lambda: {"A": full(), "B": B},
+          {"A": distributed["CSR"], "B": B})
 
 
 def tensor_checks(label: str, tensor_on_root, B, shape) -> None:
@@ -202,6 +206,11 @@ def random_checks() -> None:
         second = second.gather(root=None) if isinstance(second, dist.DistributedTensor) else second
         report(f"dist.bind spmv {layout}, two calls", np.allclose(first, M @ x, rtol=1e-13) and
                np.array_equal(first, second), "")
+    the_plan = dist.plan(KERNEL["spmv-CSC"], A=dist.distribute("CSC", M, name="A"), x=x)
+    P = COMM.size
+    model = (2 * (P - 1), round(2 * (P - 1) / P * 8 * 50)) if P > 1 else (0, 0)
+    report("explain: a reduced SpMV output's bytes per call", the_plan.bytes_per_call() == model and
+           "MPI_Allreduce" in the_plan.explain(), f"{the_plan.bytes_per_call()} against {model}")
     report("chained: y = A x distributed, then s = y.y (scalar Allreduce)", abs(s - want) <= 1e-12 * abs(want),
            f"{s} against {want}")
 
@@ -271,6 +280,11 @@ def real_checks(data: Path) -> None:
             whole = scipy.io.mmread(path).tocsr() if RANK == 0 else None
             shape = COMM.bcast(whole.shape if RANK == 0 else None, root=0)
             rows = dist.read_mtx(path, layout="CSR", name="A")
+            counts = COMM.gather(rows.local_nnz(), root=0)
+            if RANK == 0:  # balanced by nonzeros: no block exceeds its share by more than one row
+                longest = int(np.diff(whole.indptr).max(initial=0))
+                report(f"{label} blocks balanced by nonzeros", sum(counts) == whole.nnz and
+                       max(counts) <= whole.nnz / COMM.size + longest, f"{counts}, longest row {longest}")
             distributed = {"CSR": rows, "CSC": dist.read_mtx(path, layout="CSC", name="A"),
                            "DCSR": rows.convert("DCSR"), "COO": rows.convert("COO")}
             matrix_checks(label, whole, distributed, shape)

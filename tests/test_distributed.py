@@ -101,7 +101,8 @@ def test_distributed_kernels_equal_the_single_process_kernel(ranks, tmp_path):
     assert summary["ranks"] == ranks
     names = {c["check"] for c in checks}
     for kernel in ("spmv CSR", "spmv CSC", "spmspv CSR", "spmspv CSC (x sliced)", "spmm", "sddmm",
-                   "mttkrp mode 0", "mttkrp mode 1", "mttkrp mode 2", "ttm mode 2 (sparse output)"):
+                   "mttkrp mode 0", "mttkrp mode 1", "mttkrp mode 2", "ttm mode 2 (sparse output)",
+                   "spgemm (assembled CSR rows)", "blocks balanced by nonzeros"):
         assert any(name.endswith(kernel) for name in names), kernel
     assert sum(name.startswith("error:") for name in names) >= (10 if ranks > 1 else 8)
     if not data_available():

@@ -3,7 +3,7 @@ the lines that start in its byte range of the file, the ranks count the entries 
 outer coordinate (a histogram summed with Allreduce) to cut the outer mode into blocks
 holding equal numbers of nonzeros, and send each entry to the rank owning its outer
 coordinate (Alltoallv).  No rank ever holds more than its byte range's entries and its
-block.
+block.  :func:`from_entries` is that exchange for entries a program made itself.
 """
 
 from __future__ import annotations
