@@ -117,12 +117,12 @@ def same(got, want, exact: bool) -> tuple[bool, str]:
     return error <= 1e-12 * scale * max(1, want.size) ** 0.5 + 1e-300, f"max difference {error:.3g}, scale {scale:.3g}"
 
 
-def check(name: str, kernel: str, reference_operands, distributed_operands) -> None:
+def check(name: str, kernel: str, reference_operands, distributed_operands, reduce: str = "all") -> None:
     """``kernel`` over distributed operands (gathered on rank 0) against the kernel on whole ones."""
     try:
-        result = dist.run(KERNEL[kernel], **distributed_operands)
-        exact = isinstance(result, dist.DistributedTensor)
-        got = result.gather(root=0) if exact else result
+        result = dist.run(KERNEL[kernel], reduce=reduce, **distributed_operands)
+        exact = isinstance(result, dist.DistributedTensor) and reduce == "all"
+        got = result.gather(root=0) if isinstance(result, dist.DistributedTensor) else result
         if RANK == 0:
             want = KERNEL[kernel](**reference_operands())
             ok, detail = same(got, want, exact)
@@ -159,6 +159,9 @@ def tensor_checks(label: str, tensor_on_root, B, shape) -> None:
         operands = {names[n]: factors[m] for n, m in enumerate(others)}
         check(f"{label} mttkrp mode {mode}", f"mttkrp{order}-{mode}", lambda o=operands: {"B": tensor_on_root(), **o},
               {"B": B, **operands})
+        if mode == 1:
+            check(f"{label} mttkrp mode 1 (Reduce_scatter)", f"mttkrp{order}-1",
+                  lambda o=operands: {"B": tensor_on_root(), **o}, {"B": B, **operands}, reduce="scatter")
     if order == 3:
         C = dense(20, shape[2], R)
         check(f"{label} ttm mode 2 (sparse output)", "ttm3", lambda: {"B": tensor_on_root(), "C": C}, {"B": B, "C": C})

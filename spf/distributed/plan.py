@@ -69,7 +69,11 @@ def _shape_of(value) -> tuple[int, ...]:
 class Plan:
     """A kernel over distributed operands on one rank: the roles, the local call, the combination."""
 
-    def __init__(self, kernel, operands: dict, comm=None):
+    def __init__(self, kernel, operands: dict, comm=None, reduce: str = "all"):
+        if reduce not in ("all", "scatter"):
+            raise ArgumentError(f"reduce must be 'all' (Allreduce: every rank gets the summed output) or 'scatter' "
+                                f"(Reduce_scatter: each rank gets a block of its rows), got {reduce!r}")
+        self.reduce = reduce
         if not hasattr(kernel, "tensors") or not hasattr(kernel, "expression"):
             raise ArgumentError(f"kernel must be a compiled kernel (spf.compile), got {type(kernel).__name__}")
         self.kernel = kernel
@@ -115,6 +119,9 @@ class Plan:
                     f"output {self.output} is not indexed by the distributed index {self.index}, so each rank "
                     f"holds a partial sum; spf.distributed sums dense outputs only, and "
                     f"{self.output_layout.spec} is sparse: compute a dense output, or split another index")
+            if reduce == "scatter" and not self.output.indices:
+                raise DistributionError(f"output {self.output} is a scalar: it has no rows to scatter; use "
+                                        "reduce='all'")
             for term in statement.terms:
                 if self.index not in term.indices:
                     raise DistributionError(
@@ -204,10 +211,25 @@ class Plan:
             shape[self.output_axis] = self.extent
             return DistributedTensor(self.comm, layout, tuple(shape), self.output_axis, self.bounds, result,
                                      self.output.tensor)
+        if isinstance(result, np.ndarray) and self.reduce == "scatter":
+            return self._reduce_scatter(result)
         if isinstance(result, np.ndarray):
             self.comm.Allreduce(MPI.IN_PLACE, result, op=MPI.SUM)
             return result
         return self.comm.allreduce(float(result), op=MPI.SUM)
+
+    def _reduce_scatter(self, result: np.ndarray) -> DistributedTensor:
+        """The summed output's rows split evenly over the ranks, each rank receiving its
+        block only (MPI_Reduce_scatter)."""
+        from spf.layout_library import load_layout
+        P, rows = self.comm.size, result.shape[0]
+        bounds = np.array([rows * r // P for r in range(P + 1)], dtype=np.int64)
+        per_row = int(np.prod(result.shape[1:], dtype=np.int64))
+        counts = np.diff(bounds) * per_row
+        local = np.empty((int(bounds[self.comm.rank + 1] - bounds[self.comm.rank]), *result.shape[1:]))
+        self.comm.Reduce_scatter(np.ascontiguousarray(result), local, recvcounts=counts, op=MPI.SUM)
+        return DistributedTensor(self.comm, load_layout(f"Dense{result.ndim}"), result.shape, 0, bounds, local,
+                                 self.output.tensor)
 
     # -- cost
     def explain(self) -> str:
@@ -232,10 +254,12 @@ class Plan:
                          f"(gather on request: each rank sends its block once)")
         else:
             n = self.reduced_elements()
-            lines.append(f"  output {self.output}: partial sums of {n} float64 ({n * DOUBLE} bytes) summed by "
-                         f"MPI_Allreduce")
+            how = ("MPI_Reduce_scatter (each rank keeps a block of its rows)" if self.reduce == "scatter"
+                   else "MPI_Allreduce")
+            lines.append(f"  output {self.output}: partial sums of {n} float64 ({n * DOUBLE} bytes) summed by {how}")
         lines.append(f"  per call this rank sends {sent} bytes in {messages} message(s) for the result "
-                     "(ring Allreduce: 2(P-1) messages of n/P elements each; 0 for a distributed output), "
+                     "(ring Allreduce: 2(P-1) messages of n/P elements each; ring Reduce_scatter: half that; "
+                     "0 for a distributed output), "
                      "plus one allgather of a status flag per call (a few bytes; dist.run also one "
                      "allgather of the operands' roles and shapes)")
         return "\n".join(lines)
@@ -253,12 +277,14 @@ class Plan:
 
     def bytes_per_call(self) -> tuple[int, int]:
         """``(messages, bytes)`` this rank sends per call for the result, by the ring
-        Allreduce's count: ``2(P-1)`` messages of ``n/P`` doubles."""
+        algorithms' counts: Allreduce ``2(P-1)`` messages of ``n/P`` doubles, Reduce_scatter
+        ``P-1``."""
         P = self.comm.size
         n = self.reduced_elements()
         if n == 0 or P == 1:
             return 0, 0
-        return 2 * (P - 1), int(round(2 * (P - 1) / P * n * DOUBLE))
+        steps = P - 1 if self.reduce == "scatter" else 2 * (P - 1)
+        return steps, int(round(steps / P * n * DOUBLE))
 
 
 def _nbytes(local) -> int:
@@ -267,10 +293,10 @@ def _nbytes(local) -> int:
     return int(sum(v.nbytes for v in local.fields.values() if isinstance(v, np.ndarray)))
 
 
-def plan(kernel, comm=None, **operands) -> Plan:
+def plan(kernel, comm=None, reduce: str = "all", **operands) -> Plan:
     """The :class:`Plan` of ``kernel`` on these operands (no kernel runs); ``.explain()``
     states the split and the bytes each rank sends per call.  Collective."""
-    return agreed(_communicator_of(operands, comm), lambda: Plan(kernel, operands, comm), "planning the run")
+    return agreed(_communicator_of(operands, comm), lambda: Plan(kernel, operands, comm, reduce), "planning the run")
 
 
 def _communicator_of(operands: dict, comm):
@@ -302,16 +328,19 @@ def _auto_distributed(kernel, operands: dict, comm) -> dict:
                             "or a sparse operand in a layout whose outer level is a range of one mode")
 
 
-def run(kernel, comm=None, **operands):
+def run(kernel, comm=None, reduce: str = "all", **operands):
     """Run ``kernel`` on every rank over distributed operands and combine the results:
     an output indexed by the distributed index comes back as a :class:`DistributedTensor`
     (``.gather()``), any other output as the sum over ranks (numpy, or a float), the same
     on every rank.  Operands that are not DistributedTensors are passed by every rank
     whole (the same on each); with none, the first sparse input is distributed first
-    (each call: prefer :func:`spf.distributed.distribute` once).  Collective."""
+    (each call: prefer :func:`spf.distributed.distribute` once).  ``reduce="scatter"``:
+    a summed output comes back as a DistributedTensor of its rows split evenly
+    (MPI_Reduce_scatter, half the Allreduce's traffic) instead of whole on every rank.
+    ``comm`` and ``reduce`` are no operand names.  Collective."""
     comm = _communicator_of(operands, comm)
     operands = _auto_distributed(kernel, operands, comm)
-    the_plan = plan(kernel, comm=comm, **operands)
+    the_plan = plan(kernel, comm=comm, reduce=reduce, **operands)
     same_everywhere(comm, the_plan.signature(), "the kernel or its operands' shapes")
     result = agreed(comm, lambda: kernel(**the_plan.local_operands()), f"running {kernel.expression}")
     return the_plan.combine(result)
@@ -342,12 +371,12 @@ class BoundRun:
         return self.plan.explain()
 
 
-def bind(kernel, comm=None, **operands) -> BoundRun:
+def bind(kernel, comm=None, reduce: str = "all", **operands) -> BoundRun:
     """:func:`run` with the per-rank operands packed and marshalled once
     (``kernel.bind``): calling the result runs only the C function and the combination."""
     comm = _communicator_of(operands, comm)
     operands = _auto_distributed(kernel, operands, comm)
-    the_plan = plan(kernel, comm=comm, **operands)
+    the_plan = plan(kernel, comm=comm, reduce=reduce, **operands)
     same_everywhere(comm, the_plan.signature(), "the kernel or its operands' shapes")
     bound = agreed(comm, lambda: kernel.bind(**the_plan.local_operands()), f"binding {kernel.expression}")
     return BoundRun(the_plan, bound)
