@@ -17,7 +17,7 @@ import numpy as np
 from mpi4py import MPI
 
 from spf import arguments
-from spf.errors import PackError, SpfError
+from spf.errors import PackError
 from spf.packing import INDEX_DTYPE, Tensor, _load_layout, _resolve, _summed, coordinates_of, pack
 
 from .collective import agreed, same_everywhere
