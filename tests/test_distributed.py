@@ -1,0 +1,146 @@
+"""spf.distributed: the split of layouts into blocks (in this process), and every
+distributed kernel against the single-process one under real ``mpiexec -n 1``, ``-n 2``
+and ``-n 4`` (tests/distributed_checks.py, one launch per rank count running every
+check), on random data and on every matrix and tensor of the real data's manifest."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import spf
+
+from conftest import DATA, data_available
+
+HERE = Path(__file__).resolve().parent
+MPI_MISSING = importlib.util.find_spec("mpi4py") is None
+MPIEXEC = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or shutil.which("mpiexec")
+needs_mpi = pytest.mark.skipif(MPI_MISSING, reason="mpi4py is not installed (pip install -e '.[mpi]')")
+
+
+def test_import_spf_does_not_import_mpi4py():
+    code = "import sys, spf; print('mpi4py' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_without_mpi4py_the_error_says_how_to_install_the_extra():
+    code = ("import sys; sys.modules['mpi4py'] = None\n"
+            "import spf\n"
+            "try:\n    import spf.distributed\nexcept spf.SpfError as error:\n    print('SpfError:', error)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("SpfError:") and "pip install -e '.[mpi]'" in out
+
+
+@needs_mpi
+@pytest.mark.parametrize("layout, mode, granule", [
+    ("CSR", 0, 1), ("CSC", 1, 1), ("DCSR", 0, 1), ("DCSC", 1, 1), ("COO", 0, 1), ("COO3", 0, 1),
+    ("CSF3", 0, 1), ("CSF4", 0, 1), ("CSF3_DENSE_LAST", 0, 1), ("BCSR(R=3, C=2)", 0, 3), ("ELL", 0, 1),
+    ("SV", 0, 1), ("SV_DEC", 0, 1)])
+def test_outer_mode_is_read_off_the_layout(layout, mode, granule):
+    from spf.distributed import outer_mode
+    assert outer_mode(spf.load_layout(layout)) == (mode, granule)
+
+
+@needs_mpi
+@pytest.mark.parametrize("layout", ["DIA", "COO_UNSORTED", "SV_UNSORTED", "Dense2"])
+def test_layouts_whose_outer_level_is_no_range_are_refused(layout):
+    from spf.distributed import DistributionError, outer_mode
+    with pytest.raises(DistributionError, match="outer storage level|dense"):
+        outer_mode(spf.load_layout(layout))
+
+
+@needs_mpi
+def test_balanced_bounds_split_nonzeros_evenly_at_granule_multiples():
+    from spf.distributed.partition import balanced_bounds, histogram
+    rng = np.random.default_rng(0)
+    rows = rng.zipf(1.5, 20000) % 1000  # skewed rows
+    for parts in (1, 2, 3, 4, 7):
+        for granule in (1, 4):
+            counts, width = histogram(rows, 1000, granule)
+            bounds = balanced_bounds(counts, width, 1000, parts)
+            assert bounds[0] == 0 and bounds[-1] == 1000 and np.all(np.diff(bounds) >= 0)
+            assert np.all((bounds[1:-1] % granule) == 0)
+            per_part = np.histogram(rows, bins=bounds)[0] if parts > 1 else np.array([len(rows)])
+            heaviest = np.bincount(rows // granule).max()  # a cut cannot split one granule
+            assert per_part.max() <= len(rows) / parts + heaviest
+    even = balanced_bounds(np.zeros(10, np.int64), 1, 10, 4)  # no entries: the extent split evenly
+    assert even[0] == 0 and even[-1] == 10 and np.all(np.abs(even - np.arange(5) * 2.5) <= 0.5)
+
+
+def _launch(ranks: int, tmp_path: Path) -> list[dict]:
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # Open MPI refuses root unless told
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    data = str(DATA) if data_available() else ""
+    command = [MPIEXEC, "-n", str(ranks), "--oversubscribe", sys.executable, str(HERE / "distributed_checks.py"),
+               data, str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900, cwd=tmp_path)
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert done.returncode == 0 and lines and lines[-1].get("done"), \
+        f"mpiexec -n {ranks} exited {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return lines
+
+
+@pytest.mark.skipif(MPI_MISSING or MPIEXEC is None,
+                    reason="mpi4py or mpiexec is missing (pip install -e '.[mpi]' installs both)")
+@pytest.mark.parametrize("ranks", [1, 2, 4])
+def test_distributed_kernels_equal_the_single_process_kernel(ranks, tmp_path):
+    lines = _launch(ranks, tmp_path)
+    summary, checks = lines[-1], lines[:-1]
+    failed = [c for c in checks if not c["ok"]]
+    assert not failed, "\n".join(f"{c['check']}: {c['detail']}" for c in failed)
+    assert summary["ranks"] == ranks
+    names = {c["check"] for c in checks}
+    for kernel in ("spmv CSR", "spmv CSC", "spmspv CSR", "spmspv CSC (x sliced)", "spmm", "sddmm",
+                   "mttkrp mode 0", "mttkrp mode 1", "mttkrp mode 2", "ttm mode 2 (sparse output)",
+                   "spgemm (assembled CSR rows)", "blocks balanced by nonzeros"):
+        assert any(name.endswith(kernel) for name in names), kernel
+    assert sum(name.startswith("error:") for name in names) >= (10 if ranks > 1 else 8)
+    if not data_available():
+        pytest.skip(f"random data and errors checked; real data not found at {DATA}, so not checked")
+    manifest = [line.split("\t")[0] for line in (DATA / "MANIFEST.tsv").read_text().splitlines()[1:] if line]
+    assert summary["files"] == len(manifest)
+    for file in manifest:
+        assert any(name.startswith(Path(file).stem + " ") for name in names), f"{file} was not checked"
+
+
+def _mpi_environment() -> dict:
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    return env
+
+
+@pytest.mark.skipif(MPI_MISSING or MPIEXEC is None,
+                    reason="mpi4py or mpiexec is missing (pip install -e '.[mpi]' installs both)")
+def test_cp_als_example_converges_to_the_same_answer_under_1_2_and_4_ranks(tmp_path):
+    rng = np.random.default_rng(3)
+    shape = (40, 30, 20)
+    flat = rng.choice(np.prod(shape), size=3000, replace=False)
+    coords = np.stack(np.unravel_index(flat, shape), axis=1) + 1
+    path = tmp_path / "tensor.tns"
+    path.write_text("".join(f"{i} {j} {k} {v:.6f}\n" for (i, j, k), v in zip(coords, rng.random(3000) + 0.5)))
+    script = str(HERE.parent / "examples" / "cp_als" / "cp_als.py")
+    options = [str(path), "--rank", "5", "--iterations", "8"]
+    subprocess.run([sys.executable, script, *options, "--out", str(tmp_path / "one.npz")], check=True,
+                   env=_mpi_environment(), timeout=300, capture_output=True)
+    one = np.load(tmp_path / "one.npz")
+    assert one["fits"][-1] > one["fits"][0] > 0  # it converges
+    for ranks in (1, 2, 4):
+        out = tmp_path / f"ranks{ranks}.npz"
+        done = subprocess.run([MPIEXEC, "-n", str(ranks), "--oversubscribe", sys.executable, script, *options,
+                               "--distributed", "--out", str(out)], env=_mpi_environment(), timeout=300,
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
+        got = np.load(out)
+        for key in ("fits", "weights", "A0", "A1", "A2"):
+            assert np.allclose(got[key], one[key], rtol=1e-9, atol=1e-12), (ranks, key)
