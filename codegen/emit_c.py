@@ -263,14 +263,7 @@ class Emitter:
     def node(self, node: Node) -> list:
         names = self.names
         if isinstance(node, Assign):
-            if isinstance(node.value, UFCall):
-                value = array_read(node.value, names)
-            else:
-                value = affine(node.value, names)
-                if node.divisor != 1:
-                    value = binary("/", value, const(node.divisor))
-            return [declare(names.name(node.variable), INDEX, value, const_=True)] + \
-                self._group_at(node.variable)
+            return [self._declaration(node)] + self._group_at(node.variable)
         if isinstance(node, Guard):
             conditions = [condition(c, names) for c in node.conditions]
             return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), None)]
@@ -324,7 +317,7 @@ class Emitter:
             update = self._append(target, value) if target.stream is not None \
                 else self._update(self._output_reference(target), value)
             if register_sum.repeated:
-                update = block(self.nodes(register_sum.repeated) + [update])
+                update = block([self._declaration(a) for a in register_sum.repeated] + [update])
             if added is None:
                 return [declare(total, "double", const(0.0)), loop, update]
             return [declare(total, "double", const(0.0)), declare(added, "int", const(0)), loop,
@@ -344,6 +337,15 @@ class Emitter:
         if isinstance(node, TileGuard):
             return self.tile_guard(node)
         raise SpfError(f"cannot emit {node!r}")
+
+    def _declaration(self, node: Assign):
+        if isinstance(node.value, UFCall):
+            value = array_read(node.value, self.names)
+        else:
+            value = affine(node.value, self.names)
+            if node.divisor != 1:
+                value = binary("/", value, const(node.divisor))
+        return declare(self.names.name(node.variable), INDEX, value, const_=True)
 
     def temporary(self, node: Temporary) -> list:
         """Zero a temporary of a fused schedule (declaring it here when it is a scalar)."""
