@@ -114,7 +114,7 @@ def test_suite_runs_every_part_and_prints_each_figure(suite, capsys):
     names = [figure.name for figure in run.figures]
     assert len(names) == 11 and len(set(names)) == 11
     for key in ("SpMV CSR, real matrices, 1 thread", "2 threads: reference loop", "fraction of the triad",
-                "SpMV COO privatized", "SDDMM K=5", "beside a busy process", "SpMSpV find=hashmap",
+                "SpMV COO parallel=True", "SDDMM K=5", "beside a busy process", "SpMSpV find=hashmap",
                 "k(A=tensor, x) / bound call", "k(A=scipy_csr, x) / scipy", "compile warm in a new process",
                 "compile repeated"):
         assert any(key in name for name in names), (key, names)
