@@ -44,28 +44,40 @@ print(json.dumps([time.perf_counter() - started, kernel.cached]))
 """
 
 
-def warm_compiles() -> None:
-    print("spf.compile in a new process (after `import spf`), from the kernel cache; ms, median of 3")
+def warm_compiles(processes: int = 4) -> dict[str, float]:
+    """Seconds of a warm compile in a new process per kernel (the median of all processes but
+    the first), and of a repeated one in this process ("repeated")."""
+    print(f"spf.compile in a new process (after `import spf`), from the kernel cache; ms, median of {processes - 1}")
+    seconds_of: dict[str, float] = {}
     for name, (expression, layouts) in KERNELS.items():
         argument = json.dumps([expression, layouts])
         runs = [json.loads(subprocess.run([sys.executable, "-c", COMPILE, argument], capture_output=True,
-                                          text=True, check=True).stdout) for _ in range(4)]
+                                          text=True, check=True).stdout) for _ in range(max(processes, 2))]
         seconds = statistics.median(run[0] for run in runs[1:])
         print(f"  {name:8s} first {runs[0][0] * 1e3:8.1f} ({runs[0][1] or 'compiled'}), "
               f"warm {seconds * 1e3:6.1f} ({runs[-1][1]})")
+        seconds_of[name] = seconds
     expression, layouts = KERNELS["SpMSpV"]
     spf.compile(expression, layouts)
     started = time.perf_counter()
     for _ in range(1000):
         spf.compile(expression, layouts)
-    print(f"  repeated compile in one process: {(time.perf_counter() - started) / 1000 * 1e3:.3f} ms")
+    seconds_of["repeated"] = (time.perf_counter() - started) / 1000
+    print(f"  repeated compile in one process: {seconds_of['repeated'] * 1e3:.3f} ms")
+    return seconds_of
 
 
-def calls(matrix_name: str) -> None:
+def calls(matrix_name: str) -> dict[str, float]:
     A = sparse.csr_matrix(scipy.io.mmread(DATA / "matrices" / f"{matrix_name}.mtx"))
     A.sum_duplicates()
     A.sort_indices()
     A.data = A.data.astype(np.float64)
+    return call_times(matrix_name, A)
+
+
+def call_times(matrix_name: str, A: sparse.csr_matrix, rounds: int = 15) -> dict[str, float]:
+    """Median seconds per call of the bound call, k(A=tensor, x), k(A=scipy csr, x) and scipy
+    (``rounds`` interleaved blocks of 20 calls)."""
     x = np.random.default_rng(0).random(A.shape[1])
     expression, layouts = KERNELS["SpMV"]
     kernel = spf.compile(expression, layouts)
@@ -75,7 +87,7 @@ def calls(matrix_name: str) -> None:
     systems = {"bound call": bound, "k(A=tensor, x)": lambda: kernel(A=T, x=x),
                "k(A=scipy csr, x)": lambda: kernel(A=A, x=x), "scipy A @ x": lambda: A @ x}
     times: dict[str, list[float]] = {name: [] for name in systems}
-    for _ in range(15):
+    for _ in range(rounds):
         for name, function in systems.items():
             started = time.perf_counter()
             for _ in range(20):
@@ -87,6 +99,7 @@ def calls(matrix_name: str) -> None:
         print(f"  {name:20s} {seconds * 1e3:8.3f}")
     print(f"  k(A=tensor, x) / bound call: {medians['k(A=tensor, x)'] / medians['bound call']:.2f}; "
           f"k(A=scipy csr, x) / scipy: {medians['k(A=scipy csr, x)'] / medians['scipy A @ x']:.2f}")
+    return medians
 
 
 def main() -> None:

@@ -235,6 +235,7 @@ class Emitter:
         self.counter = 0
         self.accumulator: str | None = None  # a register sum standing for the output entry
         self.accumulated: str | None = None  # set when the register sum received a term (exact writes)
+        self.hoisted: set[int] = set()  # the statement's factors that multiply the register sum after its loop
         # Inside a parallel loop without a reduction every write must be one of the space's
         # updates: the dependence test proved those apart, not writes of a zero sum.
         self.exact_writes = False
@@ -262,24 +263,19 @@ class Emitter:
     def node(self, node: Node) -> list:
         names = self.names
         if isinstance(node, Assign):
-            if isinstance(node.value, UFCall):
-                value = array_read(node.value, names)
-            else:
-                value = affine(node.value, names)
-                if node.divisor != 1:
-                    value = binary("/", value, const(node.divisor))
-            return [declare(names.name(node.variable), INDEX, value, const_=True)] + \
-                self._group_at(node.variable)
+            return [self._declaration(node)] + self._group_at(node.variable)
         if isinstance(node, Guard):
             conditions = [condition(c, names) for c in node.conditions]
             return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), None)]
         if isinstance(node, Loop):
             # (a two-phase kernel counts or puts every iteration: none is a sum)
-            target = None if node.parallel or self.accumulator or self.phase else _fixed_target(node)
+            register_sum = None if node.parallel or self.accumulator or self.phase else _fixed_target(node)
+            target = register_sum.target if register_sum is not None else None
             if target is not None:
                 self.accumulator = self.fresh("sum")
+                self.hoisted = register_sum.hoisted
                 # an assembled output holds exactly the entries that received a term
-                exact = self.exact_writes or target.stream is not None
+                exact = self.exact_writes or target.stream is not None or register_sum.reads_arrays
                 self.accumulated = self.fresh("added") if exact else None
             added = self.accumulated
             variable = names.name(node.variable)
@@ -314,9 +310,14 @@ class Emitter:
             if target is None:
                 return [loop]
             # the output position does not change inside the loop: sum in a register
-            total, self.accumulator, self.accumulated = self.accumulator, None, None
-            update = self._append(target, ident(total)) if target.stream is not None \
-                else self._update(self._output_reference(target), ident(total))
+            total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
+            value = ident(total)
+            for position in sorted(register_sum.hoisted, reverse=True):
+                value = binary("*", self._factor(target.factors[position]), value)
+            update = self._append(target, value) if target.stream is not None \
+                else self._update(self._output_reference(target), value)
+            if register_sum.repeated:
+                update = block([self._declaration(a) for a in register_sum.repeated] + [update])
             if added is None:
                 return [declare(total, "double", const(0.0)), loop, update]
             return [declare(total, "double", const(0.0)), declare(added, "int", const(0)), loop,
@@ -336,6 +337,15 @@ class Emitter:
         if isinstance(node, TileGuard):
             return self.tile_guard(node)
         raise SpfError(f"cannot emit {node!r}")
+
+    def _declaration(self, node: Assign):
+        if isinstance(node.value, UFCall):
+            value = array_read(node.value, self.names)
+        else:
+            value = affine(node.value, self.names)
+            if node.divisor != 1:
+                value = binary("/", value, const(node.divisor))
+        return declare(self.names.name(node.variable), INDEX, value, const_=True)
 
     def temporary(self, node: Temporary) -> list:
         """Zero a temporary of a fused schedule (declaring it here when it is a scalar)."""
@@ -627,10 +637,11 @@ class Emitter:
         return [declare(name, INDEX, slice_, pointer=True)]
 
     def compute(self, node: Compute) -> list:
-        names = self.names
         product = None
-        for array, indices, dimensions in node.factors:
-            read = c_ast.ArrayRef(ident(array), flat_index([arith(i, names) for i in indices], dimensions, names))
+        for position, factor in enumerate(node.factors):
+            if self.accumulator and position in self.hoisted:
+                continue  # multiplied into the register sum once, after its loop
+            read = self._factor(factor)
             product = read if product is None else binary("*", product, read)
         if node.coefficient != 1.0:
             product = binary("*", const(float(node.coefficient)), product)
@@ -642,6 +653,11 @@ class Emitter:
         if node.output is None:
             return [assign(ident(f"{node.scalar_output}_sum"), product, "+=")]
         return [self._update(self._output_reference(node), product)]
+
+    def _factor(self, factor: tuple):
+        array, indices, dimensions = factor
+        return c_ast.ArrayRef(ident(array), flat_index([arith(i, self.names) for i in indices],
+                                                       dimensions, self.names))
 
     def _padding_skipped(self, node: Compute, items: list) -> list:
         """For an assembled output, a zero read from a padded layout (a BCSR block's or a
@@ -799,24 +815,84 @@ class Emitter:
         return [block(items)]
 
 
-def _fixed_target(loop: Loop) -> Compute | None:
-    """The loop's only statement when its output position is fixed for the whole loop."""
+@dataclass
+class RegisterSum:
+    """A loop whose statement writes one output position throughout: its terms are summed in
+    a register and added to the output once after the loop (TACO's scalar temporary)."""
+
+    target: Compute
+    repeated: list[Assign]  # assignments in the loop that the update needs: their values do not change in it
+    hoisted: set[int]  # the statement's factors that do not change in the loop: they multiply the sum once
+
+    @property
+    def reads_arrays(self) -> bool:
+        """Whether the update reads an index array (then only after a term was added: the read is valid)."""
+        return any(isinstance(a.value, UFCall) for a in self.repeated)
+
+
+def _fixed_target(loop: Loop) -> RegisterSum | None:
+    """The loop's register sum when its only statement's output position is fixed for the whole loop.
+
+    A variable assigned inside the loop from values that do not change in it (``pA = pB``
+    of an output sharing an input's positions, placed at the innermost level) does not
+    change either.  Factors that do not change are taken out of the sum (distributivity:
+    ``sum_k b * c_k = b * sum_k c_k``), so the loop keeps one multiply-add per term.
+    """
     computes = [n for n in walk(loop.body) if isinstance(n, Compute)]
     if len(computes) != 1 or (computes[0].output is None and computes[0].stream is None):
         return None
-    bound_inside = {loop.variable}
+    compute = computes[0]
+    changing = {loop.variable}
     for node in walk(loop.body):
-        if isinstance(node, (Loop, Find, Assign)):
-            bound_inside.add(node.variable)
+        if isinstance(node, (Loop, Find)):
+            changing.add(node.variable)
         if isinstance(node, Find):
-            bound_inside.add(node.dimension)
-    if computes[0].stream is not None:
-        used = set(computes[0].stream)
+            changing.add(node.dimension)
+    assigns = [node for node in walk(loop.body) if isinstance(node, Assign)]
+    grown = True
+    while grown:
+        grown = False
+        for node in assigns:
+            if node.variable not in changing and _expression_names(node.value) & changing:
+                changing.add(node.variable)
+                grown = True
+    if compute.stream is not None:
+        used = set(compute.stream)
     else:
         used = set()
-        for index in computes[0].output[1]:
+        for index in compute.output[1]:
             used |= index.names()
-    return computes[0] if not (used & bound_inside) else None
+    if used & changing:
+        return None
+    factor_names = [set().union(*(index.names() for index in indices)) for _, indices, _ in compute.factors]
+    hoisted = {position for position, names in enumerate(factor_names) if not names & changing}
+    if len(hoisted) == len(compute.factors):
+        hoisted = set()  # a sum of ones would count the iterations: keep the product inside
+    needed = used.union(*(factor_names[position] for position in hoisted))
+    repeated = []
+    for node in reversed(_assigns_on_path(loop.body, compute)):
+        if node.variable in needed:
+            repeated.insert(0, node)
+            needed |= _expression_names(node.value)
+    return RegisterSum(compute, repeated, hoisted)
+
+
+def _expression_names(value) -> set[str]:
+    return value.names() if isinstance(value, (Affine, UFCall)) else set()
+
+
+def _assigns_on_path(nodes: list[Node], target: Compute) -> list[Assign]:
+    """The assignments that run before ``target`` in every iteration that reaches it, in order."""
+    seen: list[Assign] = []
+    for node in nodes:
+        if node is target:
+            return seen
+        if isinstance(node, Assign):
+            seen.append(node)
+        elif isinstance(node, (Loop, Guard, Find, TileGuard, Block, Chunks)) and \
+                any(inner is target for inner in walk(node.body)):
+            return seen + _assigns_on_path(node.body, target)
+    return seen
 
 
 # ----------------------------------------------------------------------------- state placement

@@ -80,3 +80,55 @@ def test_without_matplotlib_the_plots_are_skipped(no_data, tmp_path, monkeypatch
     assert bench.run(quick=True, output=str(tmp_path)) == 0
     assert "matplotlib is not installed" in capsys.readouterr().out
     assert not list(tmp_path.glob("*.png")) and "![" not in (tmp_path / "report.md").read_text()
+
+
+# ----------------------------------------------------------------------------- benchmarks/suite.py
+
+TINY_SUITE = dict(synthetic_rows=3000, synthetic_nnz=30000, triad_log2=12, rank=5, rounds=1, block=0.0,
+                  big_rounds=1, contention_rounds=1, spmspv_columns=(100, 10_000), spmspv_rows=50, spmspv_nnz=500,
+                  compile_processes=2)
+
+
+@pytest.fixture
+def suite(monkeypatch):
+    """benchmarks/suite.py as a module (the scripts import their neighbours by name)."""
+    from conftest import REPOSITORY
+    monkeypatch.syspath_prepend(str(REPOSITORY / "benchmarks"))
+    import suite as module
+    return module
+
+
+def tiny_matrices(suite) -> list:
+    """Square and rectangular, with empty rows and columns, and a matrix with no entry."""
+    import scipy.sparse as sp
+    matrices = [("random 40x40", sp.random(40, 40, density=0.2, random_state=1)),
+                ("random 30x70", sp.random(30, 70, density=0.1, random_state=2)),
+                ("empty rows 50x20", sp.random(50, 20, density=0.02, random_state=3)),
+                ("no entry 5x5", sp.csr_matrix((5, 5)))]
+    return [(name, suite.as_csr(matrix)) for name, matrix in matrices]
+
+
+def test_suite_runs_every_part_and_prints_each_figure(suite, capsys):
+    """The quick mode's code path on tiny inputs: every result is checked inside; no timing is asserted."""
+    run = suite.run_suite(suite.Config(**TINY_SUITE), tiny_matrices(suite), gb=demo.serial_graphblas())
+    names = [figure.name for figure in run.figures]
+    assert len(names) == 11 and len(set(names)) == 11
+    for key in ("SpMV CSR, real matrices, 1 thread", "2 threads: reference loop", "fraction of the triad",
+                "SpMV COO parallel=True", "SDDMM K=5", "beside a busy process", "SpMSpV find=hashmap",
+                "k(A=tensor, x) / bound call", "k(A=scipy_csr, x) / scipy", "compile warm in a new process",
+                "compile repeated"):
+        assert any(key in name for name in names), (key, names)
+    assert all(figure.value > 0 for figure in run.figures)
+    assert set(run.ratios["ref/spf 1t"]) == {name for name, _ in tiny_matrices(suite)}
+    out = capsys.readouterr().out
+    assert "acceptance figures of issue 12" in out
+    for figure in run.figures:
+        assert figure.name in out and "target" in out
+
+
+@pytest.mark.parametrize("expected", ["expected_sddmm", "expected_spmv"])
+def test_suite_stops_at_a_wrong_result(suite, monkeypatch, expected):
+    correct = getattr(suite, expected)
+    monkeypatch.setattr(suite, expected, lambda *arguments: correct(*arguments) * 2 + 1)
+    with pytest.raises(AssertionError, match="differs from the reference"):
+        suite.run_suite(suite.Config(**TINY_SUITE), tiny_matrices(suite))

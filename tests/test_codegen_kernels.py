@@ -768,6 +768,32 @@ def test_sddmm_random(name):
     assert_close(result.to_dense(), matrix.multiply(C @ D).toarray())
 
 
+def innermost_loop(body: str) -> str:
+    """The text of the kernel's last-opened loop, up to its closing brace."""
+    start = body.rindex("for (")
+    opening = body.index("{", start)
+    depth, position = 0, opening
+    while True:
+        depth += {"{": 1, "}": -1}.get(body[position], 0)
+        if depth == 0:
+            return body[start:position + 1]
+        position += 1
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_sddmm_sums_the_rank_loop_in_a_register_with_the_sampled_value_outside(parallel):
+    """TACO's shape: the k loop only adds C * D into a register (A's position pA = pB is
+    assigned in it but does not change there); B's value multiplies the sum once."""
+    k = kernel(SDDMM, SDDMM_LAYOUTS, share={"A": "B"}, parallel=parallel)
+    inner = innermost_loop(function_body(k))
+    assert "C_vals[" in inner and "D_vals[" in inner, inner
+    assert "A_data[" not in inner and "B_data[" not in inner, inner
+    assert re.search(r"A_data\[\w+\] \+= B_data\[\w+\] \* sum_\d+;", function_body(k))
+    matrix = RANDOM_MATRICES[next(iter(RANDOM_MATRICES))]
+    C, D = sddmm_factors(*matrix.shape, rank=5, seed=7)
+    assert_close(k(B=matrix, C=C, D=D).to_dense(), matrix.multiply(C @ D).toarray())
+
+
 @pytest.mark.parametrize("name", ALL_MATRICES)
 def test_sddmm_real(name):
     B = packed("CSR", name)
