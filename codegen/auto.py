@@ -6,12 +6,12 @@ For a find site with the proven template t, let
 * E be how often the find runs (iterations of the innermost enclosing loop),
 * R the length of the searched range,
 * S how often its state starts anew (iterations of the innermost loop of its state
-  indices; 1 when the state lives through the whole kernel),
-* T the size of a HashMap table (the searched array's value range).
+  indices; 1 when the state lives through the whole kernel).
 
 Then ``linear = E*R``, ``binary = E*log2(R+1)``, ``seqiter = E + S*R`` (each restart may
-walk the range again), ``hashmap = E + S*R + T`` (fills, and the zeroed table), and
-``direct = E``.  A loop's iteration count is the length of an array indexed by its
+walk the range again), ``hashmap = E + 2*S*R`` (each restart empties what the last fill
+put and fills the range; the table is kept between calls and sized by the range, not by
+the searched array's value range), and ``direct = E``.  A loop's iteration count is the length of an array indexed by its
 variable alone (``colIdx(pAj)``: nnz), or its trip count times the enclosing loop's.
 """
 
@@ -91,8 +91,7 @@ def _range_length(model: SiteModel, stats, lengths) -> float:
     return 1.0
 
 
-def site_cost(model: SiteModel, choice, stats: Mapping[str, float], lengths: Mapping[str, int],
-              table_size: float) -> float:
+def site_cost(model: SiteModel, choice, stats: Mapping[str, float], lengths: Mapping[str, int]) -> float:
     executions = _iterations(model, len(model.loops) - 1, stats, lengths)
     searched = _range_length(model, stats, lengths)
     if choice.kind == "direct":
@@ -105,7 +104,7 @@ def site_cost(model: SiteModel, choice, stats: Mapping[str, float], lengths: Map
     restarts = _iterations(model, state_depth, stats, lengths)
     if choice.kind == "seqiter":
         return executions + restarts * searched
-    return executions + restarts * searched + table_size  # hashmap
+    return executions + 2 * restarts * searched  # hashmap
 
 
 def variants(valid_per_site: list[list]) -> list[tuple]:

@@ -26,6 +26,7 @@ from .structs import header_text, struct_name
 from .zeroing import BLOCK_ENTRIES
 
 INDEX = "int64_t"
+KEPT = "spf_kept"  # the kernel's find state kept between calls (spf_state slots), a parameter of its body
 SHAPE_MISMATCH, OUT_OF_MEMORY = 1, 2
 
 PRELUDE = """\
@@ -77,6 +78,142 @@ __attribute__((constructor)) static void spf_read_grain(void) {
 static inline int spf_team_for(int64_t work) {
   const int64_t most = work / spf_grain, threads = spf_threads();
   return most < 1 ? 1 : (int)(most < threads ? most : threads);
+}
+
+/* Find state kept between calls (a hash map's table, SeqIter positions kept per value):
+   each kernel function keeps one set of states.  A call takes the set with an atomic
+   exchange and gives it back when it returns; a call running beside it finds none, makes
+   its own, and frees it on return when the kept set is back by then.  An array grows (new
+   and zeroed) when a call needs it longer, so each stays the longest a call has needed
+   until the library's release_state frees the set.  A state filled inside a parallel
+   loop has one sub-state per thread (`threads`). */
+typedef struct spf_state_ {
+  int64_t *array; int64_t length;
+  struct spf_state_ *threads; int64_t thread_count;
+  int failed;  /* a table could not grow inside the loops: the call returns 2 */
+} spf_state;
+
+static spf_state *spf_state_take(spf_state **kept, int count) {
+  spf_state *s = __atomic_exchange_n(kept, (spf_state *)0, __ATOMIC_ACQ_REL);
+  return s ? s : (spf_state *)calloc((size_t)count, sizeof(spf_state));
+}
+
+static int64_t *spf_state_array(spf_state *s, int64_t length) {
+  if (length < 1) length = 1;
+  if (s->length < length) {
+    free(s->array);
+    s->array = (int64_t *)calloc((size_t)length, sizeof(int64_t));
+    s->length = s->array ? length : 0;
+    spf_advise_huge(s->array, (size_t)s->length * sizeof(int64_t));
+  }
+  return s->array;
+}
+
+/* one sub-state per thread (those of earlier calls kept), or 0 when out of memory */
+static spf_state *spf_state_threads(spf_state *s, int64_t count) {
+  if (s->thread_count < count) {
+    spf_state *more = (spf_state *)realloc(s->threads, (size_t)count * sizeof(spf_state));
+    if (!more) return 0;
+    memset(more + s->thread_count, 0, (size_t)(count - s->thread_count) * sizeof(spf_state));
+    s->threads = more;
+    s->thread_count = count;
+  }
+  return s->threads;
+}
+
+static void spf_state_clear(spf_state *s) {
+  for (int64_t t = 0; t < s->thread_count; t++) spf_state_clear(&s->threads[t]);
+  free(s->threads);
+  free(s->array);
+}
+
+static void spf_state_free(spf_state *s, int count) {
+  if (!s) return;
+  for (int k = 0; k < count; k++) spf_state_clear(&s[k]);
+  free(s);
+}
+
+/* whether a table of the call could not grow (and forget it) */
+static int spf_state_failed(spf_state *s, int count) {
+  int failed = 0;
+  for (int k = 0; k < count; k++) {
+    failed |= s[k].failed;
+    s[k].failed = 0;
+    failed |= spf_state_failed(s[k].threads, (int)s[k].thread_count);
+  }
+  return failed;
+}
+
+static void spf_state_put(spf_state **kept, spf_state *s, int count) {
+  spf_state *empty = 0;
+  if (s && !__atomic_compare_exchange_n(kept, &empty, s, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    spf_state_free(s, count);
+}
+
+static void spf_state_release(spf_state **kept, int count) {
+  spf_state_free(__atomic_exchange_n(kept, (spf_state *)0, __ATOMIC_ACQ_REL), count);
+}
+
+/* A hash map from a searched array's values to their positions, in one int64 array:
+   [0] how many entries the last fill put, [1] b (2**b slots), then 2**(b-1) words of a
+   filter (for each entry the bit its hash's top bits name: a value not in the table
+   mostly stops there, on a branch that is rarely taken), then the 2**b slots (value,
+   position + 1; 0: empty), then the touched list (the slots the last fill took).  A fill
+   first empties what the last one put, through the touched list, so the table is never
+   cleared whole, and it is left ready for the next fill whatever that fill's arrays are.
+   It has at least twice as many slots as the fill's range has positions, growing (new
+   and zeroed) for a longer range. */
+#define SPF_HASH UINT64_C(0x9E3779B97F4A7C15) /* Fibonacci hashing: the product's top bits */
+static int64_t spf_hash_none[9] = {1, 1};  /* full and empty: a table that could not grow */
+
+static int64_t *spf_hash_fill(spf_state *s, int64_t entries) {
+  int b = 1;
+  while (b < 58 && ((int64_t)1 << b) < 2 * entries) b++;
+  int64_t *t = s->array;
+  if (t && t[1] >= b) {
+    int64_t *const filter = t + 2, *const slots = filter + ((int64_t)1 << (t[1] - 1));
+    int64_t *const touched = slots + ((int64_t)2 << t[1]);
+    const int bit_shift = 64 - ((int)t[1] + 5);
+    for (int64_t k = 0; k < t[0]; k++) {
+      const int64_t slot = touched[k];
+      filter[((uint64_t)slots[2 * slot] * SPF_HASH >> bit_shift) >> 6] = 0;
+      slots[2 * slot + 1] = 0;
+    }
+    t[0] = 0;
+    return t;
+  }
+  free(s->array);
+  s->length = 2 + ((int64_t)1 << (b - 1)) + 3 * ((int64_t)1 << b);
+  s->array = t = (int64_t *)calloc((size_t)s->length, sizeof(int64_t));
+  if (!t) { s->length = 0; s->failed = 1; return spf_hash_none; }
+  spf_advise_huge(t, (size_t)s->length * sizeof(int64_t));
+  t[1] = b;
+  return t;
+}
+
+static inline void spf_hash_put(int64_t *t, int64_t value, int64_t position) {
+  const int b = (int)t[1];
+  const int64_t mask = ((int64_t)1 << b) - 1;
+  if (t[0] >= mask) return;  /* a slot stays empty, so a probe ends (only data breaking the layout fill it) */
+  int64_t *const filter = t + 2, *const slots = filter + ((int64_t)1 << (b - 1)), *const touched = slots + 2 * (mask + 1);
+  const uint64_t h = (uint64_t)value * SPF_HASH, bit = h >> (64 - (b + 5));
+  filter[bit >> 6] |= (int64_t)((uint64_t)1 << (bit & 63));
+  int64_t s = (int64_t)(h >> (64 - b));
+  while (slots[2 * s + 1]) s = (s + 1) & mask;
+  slots[2 * s] = value;
+  slots[2 * s + 1] = position + 1;
+  touched[t[0]++] = s;
+}
+
+/* the position of `value`, or -1 */
+static inline int64_t spf_hash_get(const int64_t *t, int64_t value) {
+  const int b = (int)t[1];
+  const uint64_t h = (uint64_t)value * SPF_HASH, bit = h >> (64 - (b + 5));
+  if (!(((uint64_t)t[2 + (bit >> 6)] >> (bit & 63)) & 1)) return -1;
+  const int64_t mask = ((int64_t)1 << b) - 1, *const slots = t + 2 + ((int64_t)1 << (b - 1));
+  for (int64_t s = (int64_t)(h >> (64 - b)); slots[2 * s + 1]; s = (s + 1) & mask)
+    if (slots[2 * s] == value) return slots[2 * s + 1] - 1;
+  return -1;
 }
 
 static inline int64_t spf_min(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -186,6 +323,14 @@ def flat_index(indices: list, dimensions: tuple, names: Names):
     return position
 
 
+def hash_table_length(entries: int) -> int:
+    """The int64 length of a hash map's table for ``entries`` positions (spf_hash_fill)."""
+    bits = 1
+    while bits < 58 and (1 << bits) < 2 * entries:
+        bits += 1
+    return 2 + (1 << bits) // 2 + 3 * (1 << bits)
+
+
 def array_read(uf_call: UFCall, names: Names):
     dimensions = names.arrays[uf_call.function]
     indices = [affine(a, names) for a in uf_call.arguments]
@@ -249,6 +394,7 @@ class Emitter:
         self.two_phase = None  # the TwoPhase strategy, with phase
         self.drop_zeros = True  # an assembled output stores no entry whose value is zero
         self.rows_extent: str | None = None  # two phases: the C name of the rows' extent
+        self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -592,45 +738,48 @@ class Emitter:
             (key,) = find.template.keyed
             size = ident(names.extents[key])
             fill = self.fresh("start")
-            return self._state_array(find.state_name, binary("+", size, const(1)), node.per_thread, False) + [
+            return self._state_array(find.state_name, binary("+", size, const(1)), node.per_thread) + [
                 c_ast.For(c_ast.DeclList([declare(fill, INDEX, const(0))]),
                           binary("<", ident(fill), size), c_ast.UnaryOp("p++", ident(fill)),
                           assign(c_ast.ArrayRef(ident(find.state_name), ident(fill)), start))]
-        # hashmap: a table from the searched array's values to positions (+1; 0 is empty),
-        # allocated once; stale entries fail the lookup's range and value checks.
-        find.table_name = self.fresh(f"{names.name(find.variable)}_table")
-        value_range = self.ranges.get(find.call.function)
-        if value_range is None:
-            raise SpfError(f"hashmap on {find.call.function} needs a range property")
-        lowest, highest = value_range
-        offset, size = f"{find.table_name}_low", f"{find.table_name}_size"
-        self.entry.extend([
-            declare(offset, INDEX, affine(lowest, names), const_=True),
-            declare(size, INDEX, binary("-", affine(highest, names), affine(lowest, names)), const_=True)])
-        table = self._state_array(find.table_name, binary("+", ident(size), const(1)), node.per_thread, True)
-        position = self.fresh("fill")
-        table_slot = c_ast.ArrayRef(ident(find.table_name),
-                                    binary("-", self._read_at(find, position), ident(offset)))
-        return table + [c_ast.For(c_ast.DeclList([declare(position, INDEX, low)]),
-                                  binary("<=", ident(position), high), c_ast.UnaryOp("p++", ident(position)),
-                                  block([assign(table_slot, binary("+", ident(position), const(1)))]))]
+        # hashmap: a table from the searched array's values to positions (spf_hash_*), kept
+        # between calls, sized by the range each fill puts (so a few entries of a wide value
+        # range make a small table), and emptied by the next fill through its touched list.
+        find.table_name = table = self.fresh(f"{names.name(find.variable)}_table")
+        slot = self._state_slot(table, node.per_thread)
+        fill = self.fresh("fill")
+        return c_statements(f"""
+            int64_t *const {table} = spf_hash_fill({slot}, ({self._c_text(high)}) - ({self._c_text(low)}) + 1);
+            for (int64_t {fill} = {self._c_text(low)}; {fill} <= {self._c_text(high)}; {fill}++)
+              spf_hash_put({table}, {self._c_text(self._read_at(find, fill))}, {fill});""")
 
-    def _state_array(self, name: str, length, per_thread: bool, zeroed: bool) -> list:
-        """An int64 array of ``length`` entries for find state, allocated at function entry
-        and freed before returning.  ``per_thread``: one slice per thread, and the returned
-        declaration points ``name`` at the running thread's slice."""
+    def _state_slot(self, name: str, per_thread: bool) -> str:
+        """The kept state (a C ``spf_state *`` expression) of one more find, taken at function
+        entry; ``per_thread``: the running thread's own sub-state."""
+        slot = f"&{KEPT}[{self.state_count}]"
+        self.state_count += 1
+        if not per_thread:
+            return slot
+        threads = f"{name}_threads"
+        self.entry.extend(c_statements(f"""
+            spf_state *const {threads} = spf_state_threads({slot}, spf_threads());""") + [
+            c_ast.If(binary("==", ident(threads), ident("NULL")),
+                     block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None)])
+        return f"&{threads}[spf_thread()]"
+
+    def _state_array(self, name: str, length, per_thread: bool) -> list:
+        """An int64 array of ``length`` entries for find state, taken at function entry from
+        the state the kernel keeps between calls (``spf_state_array``: as a previous call
+        left it, or new and zeroed when it was shorter).  ``per_thread``: one slice per
+        thread, and the returned declaration points ``name`` at the running thread's slice."""
         storage = f"{name}_all" if per_thread else name
+        slot = c_ast.UnaryOp("&", c_ast.ArrayRef(ident(KEPT), const(self.state_count)))
+        self.state_count += 1
         count = binary("*", call("spf_threads"), length) if per_thread else length
-        index_type = c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([INDEX]))
-        element = c_ast.UnaryOp("sizeof", c_ast.Typename(None, [], None, index_type))
-        allocation = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl([], index_type)),
-                                call("calloc", count, element) if zeroed
-                                else call("malloc", binary("*", count, element)))
         self.entry.extend([
-            declare(storage, INDEX, allocation, pointer=True),
+            declare(storage, INDEX, call("spf_state_array", slot, count), pointer=True),
             c_ast.If(binary("==", ident(storage), ident("NULL")),
                      block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None)])
-        self.epilogue.append(call("free", ident(storage)))
         if not per_thread:
             return []
         slice_ = binary("+", ident(storage), binary("*", call("spf_thread"), length))
@@ -800,19 +949,11 @@ class Emitter:
         return [block(items + saved)]
 
     def hashmap(self, node: Find, template: FindChoice) -> list:
-        names = self.names
-        table, offset, size = node.table_name, f"{node.table_name}_low", f"{node.table_name}_size"
-        key, position = self.fresh("key"), self.fresh("q")
-        low, high = lower_bound(node.lower, names), upper_bound(node.upper, names)
-        items = [declare(key, INDEX, binary("-", affine(node.key, names), ident(offset)), const_=True)]
-        found = block([
-            declare(position, INDEX, binary("-", c_ast.ArrayRef(ident(table), ident(key)), const(1)), const_=True),
-            c_ast.If(conjunction([binary(">=", ident(position), low), binary("<=", ident(position), high),
-                                  binary("==", self._read_at(node, position), affine(node.key, names))]),
-                     block(self._match_body(node, ident(position))), None)])
-        items.append(c_ast.If(binary("&&", binary(">=", ident(key), const(0)),
-                                     binary("<", ident(key), ident(size))), found, None))
-        return [block(items)]
+        position = self.fresh("q")
+        lookup = call("spf_hash_get", ident(node.table_name), affine(node.key, self.names))
+        return [block([declare(position, INDEX, lookup, const_=True),
+                       c_ast.If(binary(">=", ident(position), const(0)),
+                                block(self._match_body(node, ident(position))), None)])]
 
 
 @dataclass
@@ -950,20 +1091,30 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
 @dataclass
 class KernelSource:
     function: str
-    definition: str  # the function alone
+    definition: str  # the function alone (with the state it keeps between calls, if any)
     prototype: str
     layouts: list
+    state_count: int = 0  # find state arrays kept between calls (see function_source)
 
 
 def library_source(kernels: list[KernelSource], guard: str, support: str = "",
-                   prototypes: tuple[str, ...] = ()) -> tuple[str, str]:
+                   prototypes: tuple[str, ...] = (), release: str = "",
+                   release_steps: tuple[str, ...] = ()) -> tuple[str, str]:
     """(C source, header) of a library holding several kernel functions over the same structs;
     ``support``: C the kernels call (an assembled output's stream and builder), with its
-    public ``prototypes``."""
+    public ``prototypes``.  ``release``: the name of ``void release(void)``, which frees the
+    memory the kernels keep between calls (their find state, and what ``release_steps``,
+    C statements, free)."""
     layouts = kernels[0].layouts
+    definitions = [k.definition for k in kernels]
+    if release:
+        steps = [f"spf_state_release(&{kept_state_name(k.function)}, {k.state_count});"
+                 for k in kernels if k.state_count] + list(release_steps)
+        prototypes = (*prototypes, f"void {release}(void);")
+        definitions.append(f"void {release}(void)\n{{\n" + "".join(f"  {step}\n" for step in steps) + "}\n")
     header = header_text(layouts, [*prototypes, *(k.prototype for k in kernels)], guard)
     structs = header_text(layouts, [], guard + "_STRUCTS")
-    source = PRELUDE + "\n" + structs + "\n" + support + "\n" + "\n".join(k.definition for k in kernels)
+    source = PRELUDE + "\n" + structs + "\n" + support + "\n" + "\n".join(definitions)
     return source, header
 
 
@@ -1049,7 +1200,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     if assembly and assembly.two_phase is not None:
         chunked = any(isinstance(node, Chunks) for scan in scans for node in walk(scan.nodes))
         body.extend(_two_phase_kernel(assembly, emitter, emit_nests, output_name, chunked, scans))
-        return function_source(function_name, parameters, body, tensors)
+        return function_source(function_name, parameters, body, tensors, emitter.state_count)
     nests = emit_nests()
     body.extend(emitter.entry)
     body.extend(nests)
@@ -1059,7 +1210,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         body.extend(_begin_assembly(assembly, output_name))
     body.extend(emitter.epilogue)
     body.append(c_ast.Return(ident("spf_status") if assembly else const(0)))
-    return function_source(function_name, parameters, body, tensors)
+    return function_source(function_name, parameters, body, tensors, emitter.state_count)
 
 
 UNSTORABLE = 3  # an assembled output: an entry its layout cannot hold (report names it)
@@ -1140,21 +1291,15 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
     if assembly.workspace is not None:
         emitter.workspace = f"spf_workspace_add_{assembly.order}"
         body.extend(c_statements(f"""
-            spf_workspace *spf_accumulators = (spf_workspace *)calloc((size_t)spf_stream_count,
-                                                                    sizeof(spf_workspace));
-            if (!spf_accumulators || !spf_workspaces_init(spf_accumulators, spf_stream_count,
-                                                         {assembly.workspace_extent}, {int(assembly.drop_zeros)},
-                                                         {int(assembly.workspace.sorted)})) {{
-              for (int spf_t = 0; spf_accumulators && spf_t < spf_stream_count; spf_t++)
-                spf_workspace_release(&spf_accumulators[spf_t]);
-              free(spf_accumulators);
+            spf_workspaces *spf_call_workspaces = spf_workspaces_take(spf_stream_count, {assembly.workspace_extent},
+                                                                      {int(assembly.drop_zeros)},
+                                                                      {int(assembly.workspace.sorted)});
+            if (!spf_call_workspaces) {{
               free(spf_streams);
               return {OUT_OF_MEMORY};
-            }}"""))
-        emitter.epilogue.append(c_statements("""
-            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++)
-              spf_workspace_release(&spf_accumulators[spf_t]);""")[0])
-        emitter.epilogue.append(call("free", ident("spf_accumulators")))
+            }}
+            spf_workspace *spf_accumulators = spf_call_workspaces->w;"""))
+        emitter.epilogue.append(call("spf_workspaces_put", ident("spf_call_workspaces")))
     emitter.stream_type = stream
     return body + emitter._thread_sinks(const(0))
 
@@ -1330,7 +1475,8 @@ def c_statements(text: str) -> list:
                "typedef int spf_pointer_type; "
                "typedef struct spf_stream_ spf_stream; "
                "typedef struct spf_workspace_ spf_workspace; typedef struct spf_rows_ spf_rows; "
-               "typedef struct spf_scratch_ spf_scratch;\n")
+               "typedef struct spf_scratch_ spf_scratch; typedef struct spf_state_ spf_state; "
+               "typedef struct spf_workspaces_ spf_workspaces;\n")
     unit = c_parser.CParser().parse(prelude + "void spf_snippet(void) {" + text + "}")
     return list(unit.ext[-1].body.block_items or [])
 
@@ -1338,16 +1484,48 @@ def c_statements(text: str) -> list:
 
 
 
-def function_source(function_name: str, parameters: list, body: list, tensors: dict) -> KernelSource:
-    """``int function_name(parameters) { body }`` as C text, with its prototype."""
-    declarator = c_ast.FuncDecl(c_ast.ParamList(parameters),
-                                c_ast.TypeDecl(function_name, [], None, c_ast.IdentifierType(["int"])))
-    declaration = c_ast.Decl(function_name, [], [], [], [], declarator, None, None)
-    definition = c_ast.FuncDef(declaration, None, block(body))
+def function_source(function_name: str, parameters: list, body: list, tensors: dict,
+                    state_count: int = 0) -> KernelSource:
+    """``int function_name(parameters) { body }`` as C text, with its prototype.
+
+    With ``state_count`` find state arrays (``Emitter.state_count``), the body becomes
+    ``function_name_run``, taking the kernel's kept state as one more parameter, and
+    ``function_name`` takes that state, runs the body and gives it back, whichever way the
+    body returns."""
     generator = c_generator.CGenerator()
+
+    def definition(name: str, parameter_list: list, items: list, storage: list) -> tuple:
+        declarator = c_ast.FuncDecl(c_ast.ParamList(parameter_list),
+                                    c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["int"])))
+        declaration = c_ast.Decl(name, [], [], storage, [], declarator, None, None)
+        return declaration, generator.visit(c_ast.FileAST([c_ast.FuncDef(declaration, None, block(items))]))
+
+    declaration, text = definition(function_name, parameters, body, [])
     prototype = generator.visit(declaration) + ";"
+    if state_count:
+        kept = kept_state_name(function_name)
+        _, run = definition(f"{function_name}_run", parameters + [declare(KEPT, "spf_state", pointer=True)],
+                            body, ["static"])
+        arguments = ", ".join([p.name for p in parameters] + [KEPT])
+        text = (f"static spf_state *{kept} = 0;\n\n{run}\n{prototype[:-1]}\n{{\n"
+                f"  spf_state *const {KEPT} = spf_state_take(&{kept}, {state_count});\n"
+                f"  if (!{KEPT}) return {OUT_OF_MEMORY};\n"
+                f"  int spf_result = {function_name}_run({arguments});\n"
+                f"  if (spf_state_failed({KEPT}, {state_count}) && spf_result == 0) spf_result = {OUT_OF_MEMORY};\n"
+                f"  spf_state_put(&{kept}, {KEPT}, {state_count});\n"
+                f"  return spf_result;\n}}\n")
     layouts = [layout for layout, _, _ in tensors.values()]
-    return KernelSource(function_name, generator.visit(c_ast.FileAST([definition])), prototype, layouts)
+    return KernelSource(function_name, text, prototype, layouts, state_count)
+
+
+def release_function(prefix: str) -> str:
+    """The library function freeing what the kernels named ``prefix...`` keep between calls."""
+    return f"{prefix}_release_state"
+
+
+def kept_state_name(function_name: str) -> str:
+    """The static pointer to the find state ``function_name`` keeps between calls."""
+    return f"{function_name}_kept_state"
 
 
 def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | None,

@@ -118,6 +118,65 @@ static int spf_workspaces_init(spf_workspace *w, int threads, int64_t extent, in
   return ok;
 }}
 
+/* The per-thread workspaces of a call that flushes into a stream, kept between calls (as
+   the rows' scratch is): one set is held by the library, taken and given back atomically
+   (a concurrent call makes its own), while it is at most SPF_WORKSPACES_KEPT bytes, and
+   reused when it has as many threads and accumulators at least as wide.  A flush leaves
+   the accumulator zero and the bitmap clear, and the stamps name past groups only (the
+   group count goes on), so a reused workspace is as new; a call that stopped before a
+   flush has its unflushed sums zeroed through the touched list when it gives them back. */
+#define SPF_WORKSPACES_KEPT ((int64_t)64 << 20)
+typedef struct spf_workspaces_ {{ int threads; int64_t extent; spf_workspace *w; }} spf_workspaces;
+static spf_workspaces *spf_spare_workspaces = 0;
+
+static void spf_workspaces_free(spf_workspaces *set) {{
+  if (!set) return;
+  for (int t = 0; set->w && t < set->threads; t++) spf_workspace_release(&set->w[t]);
+  free(set->w);
+  free(set);
+}}
+
+static spf_workspaces *spf_workspaces_take(int threads, int64_t extent, int drop_zeros, int sorted) {{
+  spf_workspaces *set = __atomic_exchange_n(&spf_spare_workspaces, (spf_workspaces *)0, __ATOMIC_ACQ_REL);
+  if (set && (set->threads != threads || set->extent < extent)) {{ spf_workspaces_free(set); set = 0; }}
+  if (!set) {{
+    set = (spf_workspaces *)calloc(1, sizeof(spf_workspaces));
+    if (!set) return 0;
+    set->threads = threads; set->extent = extent;
+    set->w = (spf_workspace *)calloc((size_t)threads, sizeof(spf_workspace));
+    if (!set->w || !spf_workspaces_init(set->w, threads, extent, drop_zeros, sorted)) {{
+      spf_workspaces_free(set);
+      return 0;
+    }}
+  }}
+  for (int t = 0; t < threads; t++) {{
+    spf_workspace *w = &set->w[t];
+    w->count = 0; w->group++; w->low = w->extent; w->high = -1;
+    for (int k = 0; k < {max(len(others), 1)}; k++) w->prefix[k] = INT64_MIN;
+    w->drop_zeros = drop_zeros; w->sorted = sorted;
+    w->run_merges = w->dense_scans = w->radix_sorts = w->comparison_sorts = 0;
+  }}
+  return set;
+}}
+
+static void spf_workspaces_put(spf_workspaces *set) {{
+  if (!set) return;
+  for (int t = 0; t < set->threads; t++) {{
+    spf_workspace *w = &set->w[t];
+    for (int64_t k = 0; k < w->count; k++) w->acc[w->touched[k]] = 0.0;
+    w->count = 0;
+  }}
+  const int64_t bytes = set->threads * set->extent * (int64_t)(sizeof(double) + 3 * sizeof(int64_t) + 1);
+  spf_workspaces *empty = 0;
+  if (bytes > SPF_WORKSPACES_KEPT ||
+      !__atomic_compare_exchange_n(&spf_spare_workspaces, &empty, set, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    spf_workspaces_free(set);
+}}
+
+static void spf_workspaces_release(void) {{
+  spf_workspaces_free(__atomic_exchange_n(&spf_spare_workspaces, (spf_workspaces *)0, __ATOMIC_ACQ_REL));
+}}
+
 /* ascending sort of a[0..n): quicksort on the middle of three, insertion sort below 24 */
 static void spf_sort_index(int64_t *a, int64_t n) {{
   while (n > 24) {{
@@ -478,6 +537,10 @@ static spf_scratch *spf_scratch_get(int threads, int64_t extent, int drop_zeros,
     r->n = 0; r->groups = 0; r->failed = 0; r->ordered = 1;
   }}
   return s;
+}}
+
+static void spf_scratch_release(void) {{
+  spf_scratch_free(__atomic_exchange_n(&spf_spare_scratch, (spf_scratch *)0, __ATOMIC_ACQ_REL));
 }}
 
 static void spf_scratch_put(spf_scratch *s) {{

@@ -35,6 +35,7 @@ from spf.notation import Access, Statement, Term, parse_statement
 
 from .build import CFLAGS
 from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, affine, array_ranges, binary,
+                     release_function,
                      block, call, conjunction, condition, const, declare, function_source, ident, kernel_names,
                      library_source, place_find_state, tensor_parameters, _value_count, _zero_output)
 from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
@@ -300,11 +301,11 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
         layout, mapping, _ = tensors[problem.output]
         dependences = parallelize_fused(nodes, spaces, mapping[layout.values_field])
     source = _function(function, nodes, lowering, tensors, names, ranges, problem)
-    c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H")
+    c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H", release=release_function(function))
     seconds = time.perf_counter() - started
     kernel = FusedKernel(problem.expression, spaces, lowering.scans, lowering.reports, [source], [()], [],
                          c_source, header, tensors, problem.output, list(flags or CFLAGS), ranges, seconds,
-                         dependences, schedule=tree, nodes=nodes)
+                         dependences, release_function=release_function(function), schedule=tree, nodes=nodes)
     return kernel
 
 
@@ -357,4 +358,4 @@ def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -
     body.extend(emitter.epilogue)
     body.extend(frees)
     body.append(c_ast.Return(const(0)))
-    return function_source(function_name, parameters, body, tensors)
+    return function_source(function_name, parameters, body, tensors, emitter.state_count)

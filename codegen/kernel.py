@@ -23,7 +23,7 @@ from spf.assemble import Builder, failure, finish, take
 from .assembly import direct_rows
 from .emit_assembly import report_length
 from .emit_stream import kernel_report_length, run_time_strategies
-from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource
+from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource, hash_table_length
 from .find import FindRefused, FindReport
 from .loops import render
 from .structs import ctypes_struct, dense_plan, marshal, output_struct
@@ -54,6 +54,7 @@ class Kernel:
     assembly_prefix: str | None = None
     workspace: object = None  # codegen.assembly.Workspace of the assembled output, if any
     two_phase: object = None  # codegen.assembly.TwoPhase of the assembled output, if any
+    release_function: str = ""  # the library's C function freeing what the kernels keep between calls
     cache_key: str = ""  # of the whole-kernel cache (codegen.kernel_cache)
     cached: str = ""  # "memory" or "disk" when this kernel came from that cache, else ""
     # how often each run-time strategy of the assembly ran, over this kernel's calls so far
@@ -94,6 +95,17 @@ class Kernel:
             self._functions = [load_function(path, k.function, argument_types) for k in self.kernels]
         return self
 
+    def release_state(self) -> None:
+        """Free the memory the compiled library keeps between calls: each variant's find
+        state (a hash map's table and SeqIter positions kept per value, one set per variant,
+        each array at the longest length a call has needed, one slice per thread in a
+        parallel loop) and an assembled output's scratch.  The next call allocates again.
+        Safe while other calls run: they keep their state until they return.  (Kernels
+        compiled from the same source share one library, so this frees their state too.)"""
+        if self.release_function:
+            path = build_shared_library(self.build().c_source, self.flags, name=self.function_name)
+            load_function(path, self.release_function, [], None)()
+
     def _statistics(self, fields: dict[str, dict]) -> tuple[dict[str, float], dict[str, int]]:
         """The operands' scalar fields and array lengths, by their names in the space."""
         stats: dict[str, float] = {}
@@ -107,42 +119,42 @@ class Kernel:
                     stats.setdefault(local, float(value))
         return stats, lengths
 
-    def _table_size(self, model, choice, stats: dict[str, float]) -> float:
-        """Entries of a hash-map find's table (its array's value range), 0 for other templates."""
-        if choice.kind == "hashmap" and model.call.function in self.ranges:
-            low, high = self.ranges[model.call.function]
-            from .auto import _evaluate
-            size = _evaluate(high - low, stats)
-            return size if size is not None else 0.0
-        return 0.0
-
     def choose_variant(self, fields: dict[str, dict]) -> int:
         """The variant with the lowest estimated cost for these operands (see codegen.auto)."""
         if len(self.kernels) == 1:
             return 0
         stats, lengths = self._statistics(fields)
-        costs = []
-        for choices in self.variant_choices:
-            total = 0.0
-            for model, choice in zip(self.site_models, choices):
-                total += site_cost(model, choice, stats, lengths, self._table_size(model, choice, stats))
-            costs.append(total)
+        costs = [sum(site_cost(model, choice, stats, lengths) for model, choice in zip(self.site_models, choices))
+                 for choices in self.variant_choices]
         return int(np.argmin(costs))
 
     def _require_find_state(self, variant: int, fields: dict[str, dict], extents: dict[str, int]) -> None:
         """Refuse find state the C kernel would allocate beyond this machine's memory: a hash
-        map's table spans its array's value range, kept positions span an index's extent."""
+        map's table holds as many positions as the searched array (no more than its value
+        range), kept positions span an index's extent."""
         if not self.site_models:
             return  # no find, no state
-        stats, _ = self._statistics(fields)
+        stats, lengths = self._statistics(fields)
         for model, choice in zip(self.site_models, self.variant_choices[variant]):
-            entries = self._table_size(model, choice, stats)
-            if entries:
-                require((int(entries) + 1,), np.int64, f"the hash-map table of the find over {model.call.function}")
+            if choice.kind == "hashmap":
+                require((hash_table_length(self._table_entries(model, stats, lengths)),), np.int64,
+                        f"the hash-map table of the find over {model.call.function}")
             for index in getattr(choice, "keyed", ()):
                 if index in extents:
                     require((extents[index] + 1,), np.int64, f"the positions the find over {model.call.function} "
                             f"keeps per {index}")
+
+    def _table_entries(self, model, stats: dict[str, float], lengths: dict[str, int]) -> int:
+        """The positions a hash map's table is sized for (codegen.emit_c): the searched
+        array's length, at most its value range."""
+        entries = lengths.get(model.call.function, 0)
+        if model.call.function in self.ranges:
+            from .auto import _evaluate
+            low, high = self.ranges[model.call.function]
+            size = _evaluate(high - low, stats)
+            if size is not None:
+                entries = min(entries, int(size) + 1)
+        return max(int(entries), 0)
 
     def explain(self) -> str:
         """The iteration space, the loop order, and each find with its chosen and rejected templates."""

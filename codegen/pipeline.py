@@ -31,7 +31,7 @@ from .assembly import AssemblyRefused, choose_two_phase, choose_workspace, plan_
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
 from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, kernel_function, kernel_names,
-                     library_source)
+                     library_source, release_function)
 from .emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
 from .fusion import fuse_statement_nests
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
@@ -314,7 +314,12 @@ def emit(compilation: Compilation) -> Compilation:
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,
                                assembly)
                for k, group in enumerate(compilation.variant_scans)]
-    source, header = library_source(kernels, f"SPF_KERNEL_{digest.upper()}_H", support, prototypes)
+    # the workspaces (codegen.emit_stream) are kept between calls too
+    release_steps = ()
+    if workspace is not None:
+        release_steps = ("spf_scratch_release();" if assembly.rows else "spf_workspaces_release();",)
+    source, header = library_source(kernels, f"SPF_KERNEL_{digest.upper()}_H", support, prototypes,
+                                    release_function(f"spf_kernel_{digest}"), release_steps)
     return dataclasses.replace(compilation, kernels=kernels, source=source, header=header)
 
 
@@ -334,7 +339,8 @@ def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
                   list(compilation.options.flags), array_ranges(statements), seconds, compilation.dependences,
                   assembly=compilation.assembly, workspace=compilation.workspace,
                   two_phase=compilation.two_phase,
-                  assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None)
+                  assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None,
+                  release_function=release_function(f"spf_kernel_{compilation.digest}"))
 
 
 # ----------------------------------------------------------------------------- the entry point

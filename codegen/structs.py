@@ -125,10 +125,12 @@ ABI_COMMENT = (
     "  takes two more arguments and two more calls: see its kernel's comment;",
     "- kernels do not keep any pointer after they return, and free none (an",
     "  assembled output's handle is freed by NAME_fill or NAME_free);",
-    "- thread-safety: kernels keep no global state but one set of scratch",
-    "  memory of an assembled output (its workspace and rows, at most 64 MiB,",
-    "  taken and given back atomically) for their next call; a kernel may be",
-    "  called concurrently on different outputs.",
+    "- kept memory: each kernel keeps one set of find state (hash-map tables,",
+    "  positions kept per value; the largest a call has needed) and an assembled",
+    "  output's scratch (its workspace and rows, at most 64 MiB) for its next",
+    "  call, taken and given back atomically (a concurrent call makes its own);",
+    "  NAME_release_state() frees them;",
+    "- thread-safety: a kernel may be called concurrently on different outputs.",
 )
 
 

@@ -111,6 +111,10 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
             assembled.append(f"int {name}_take(void *handle, {struct} *{kernel.output});")
             wrapper += f"{assembled[2][:-1]}\n{{\n  return {kernel.assembly_prefix}_take(handle, {kernel.output});\n}}\n"
 
+    release = f"void {name}_release_state(void);"
+    frees = f"  {kernel.release_function}();\n" if kernel.release_function else ""
+    wrapper += f"{release[:-1]}\n{{\n{frees}}}\n"
+
     def finds(choices: tuple) -> str:
         described = [f"find {report.variable}: {choice}" for report, choice in zip(kernel.reports, choices)]
         return "; ".join(described) or "no finds"
@@ -130,7 +134,10 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
                   for variant, choices in zip(kernel.kernels[1:], kernel.variant_choices[1:])]
     if kernel.assembly is not None:
         lines += [""] + _assembly_lines(kernel, name)
-    prototypes = [_comment(lines) + prototype] + assembled + [variant.prototype for variant in kernel.kernels]
+    lines += ["", f"{name}_release_state() frees the memory the kernels keep between calls (find",
+              "  tables and positions, an assembled output's scratch); later calls allocate again."]
+    prototypes = ([_comment(lines) + prototype] + assembled + [release]
+                  + [variant.prototype for variant in kernel.kernels])
     layouts = [layout for layout, _, _ in kernel.tensors.values()]
     header = header_text(layouts, prototypes, f"SPF_{name.upper()}_H")
     return f"{kernel.c_source}\n{wrapper}", header

@@ -491,16 +491,22 @@ def test_a_product_plus_a_matrix_fuses_and_nests_with_finds_do_not():
     assert_entries(product(A=a @ b, B=d, D=d), expected((a @ b).multiply(d) + d))
 
 
-def test_the_scratch_of_one_call_serves_the_next_and_concurrent_calls_get_their_own():
-    """The workspaces and rows a call used are kept by the library for the next call
-    (wider, narrower, emptier operands) and taken atomically, so threads calling the same
-    kernel at once never share them."""
+@pytest.mark.parametrize("output", ["CSR", "DCSR"])
+def test_the_scratch_of_one_call_serves_the_next_and_concurrent_calls_get_their_own(output):
+    """The workspaces (and, into CSR, the rows) a call used are kept by the library for the
+    next call (wider, narrower, emptier operands), freed by release_state between them,
+    and taken atomically, so threads calling the same kernel at once never share them.
+    (Into DCSR the workspace flushes into the builder's stream: spf_workspaces_take.)"""
     import threading
-    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": output})
+    assert ("spf_scratch_get(spf_stream_count" in k.c_source) == (output == "CSR")
+    assert ("spf_workspaces_take(spf_stream_count" in k.c_source) == (output == "DCSR")
     shapes = [(300, 200, 250), (5, 7, 3), (300, 200, 900), (1, 1, 1), (0, 4, 5), (120, 80, 900)]
     operands = [(random(m, n, 0.05, m + n), random(n, q, 0.05, n + q)) for m, n, q in shapes]
-    for a, b in operands + operands[::-1]:
+    for number, (a, b) in enumerate(operands + operands[::-1]):
         assert_entries(k(A=a, B=b), expected(a @ b))
+        if number % 4 == 3:
+            k.release_state()
     failures = []
 
     def worker(seed):

@@ -1098,14 +1098,16 @@ def test_valid_tensors_from_corrupted_fields_never_crash_a_kernel():
 
 
 def test_a_find_table_too_large_for_memory_is_refused_before_the_kernel_allocates_it(monkeypatch):
-    """A hash map over x spans x's whole index range: 2**31 entries of 8 bytes."""
+    """A hash map over x holds x's positions: 2**20 of them take 2**21 slots, 56 MiB with
+    the filter and the touched list (a wide x of one entry needs next to nothing)."""
     from spf import memory
     kernel = spf.compile(SPMV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="hashmap")
-    n = 2**31 - 1
-    A = (np.array([[0, 5]]), np.array([1.0]), (1, n))
-    x = (np.array([[5]]), np.array([2.0]), (n,))
-    monkeypatch.setattr(memory, "physical_memory", lambda: 2**30)
-    refuse(lambda: kernel(A=A, x=x), "the hash-map table of the find over x_idx would need 16.0 GiB",
+    n, count = 2**21, 2**20
+    A = (np.array([[0, 6]]), np.array([1.0]), (1, n))
+    x = (2 * np.arange(count).reshape(-1, 1), np.full(count, 2.0), (n,))
+    monkeypatch.setattr(memory, "physical_memory", lambda: 2**25)
+    refuse(lambda: kernel(A=A, x=x), "the hash-map table of the find over x_idx would need 56.0 MiB",
            spf.OutOfMemoryError)
+    np.testing.assert_allclose(kernel(A=A, x=(np.array([[6]]), np.array([2.0]), (n,))), [2.0])
     monkeypatch.setattr(memory, "physical_memory", lambda: 2**35)
     np.testing.assert_allclose(kernel(A=A, x=x), [2.0])  # the same call where memory suffices

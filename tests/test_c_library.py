@@ -151,7 +151,7 @@ def test_header_states_the_abi(build):
                    f"{OUT_OF_MEMORY} when a temporary (a find's table or positions, a per-thread copy of the "
                    "output, a fused kernel's temporary, an assembled output's entries) cannot be allocated",
                    "3 when an entry of an assembled output cannot be stored in its layout",
-                   "kernels keep no global state but one set of scratch"]:
+                   "each kernel keeps one set of find state", "NAME_release_state() frees them"]:
         assert phrase in text, phrase
 
 
@@ -492,3 +492,98 @@ int main(void)
     lines = run_program_with("tr", program, tmp_path)
     entries = ["0 0 1", "1 2 3", "3 0 2"]
     assert lines == ["4 3 3"] + entries + entries
+
+
+def c_array(c_type: str, name: str, values) -> str:
+    return f"static {c_type} {name}[] = {{{', '.join(repr(v) for v in np.asarray(values).tolist()) or '0'}}};"
+
+
+def test_find_state_kept_between_calls_from_c_under_asan(tmp_path):
+    """A parallel SpMSpM whose hash maps (one per thread) the kernel keeps between calls,
+    called from C on products of other sizes, with a call the shapes refuse and
+    NAME_release_state between them; the library compiled into the program with
+    AddressSanitizer (out-of-bounds table use, use after release, double frees)."""
+    spf_compile("C(i,j) = A(i,k) * B(k,j)", "-l", "A=CSR", "-l", "B=CSC", "-l", "C=Dense", "--find", "hashmap",
+                "--parallel", "-o", str(tmp_path / "mm"))
+    assert "void mm_release_state(void);" in (tmp_path / "mm.h").read_text()
+    shapes = [(40, 30, 20, 0.3), (7, 90, 11, 0.5), (40, 30, 20, 0.05), (65, 3, 70, 0.6)]
+    declarations, calls, expected = [], [], []
+    for number, (rows, inner, cols, density) in enumerate(shapes):
+        A = sparse.random(rows, inner, density=density, format="csr", random_state=number)
+        B = sparse.random(inner, cols, density=density, format="csc", random_state=10 + number)
+        declarations += [c_array("int", f"ap{number}", A.indptr), c_array("int", f"ai{number}", A.indices),
+                         c_array("double", f"av{number}", A.data), c_array("int", f"bp{number}", B.indptr),
+                         c_array("int", f"bi{number}", B.indices), c_array("double", f"bv{number}", B.data)]
+        calls.append(f"""
+    {{
+        struct spf_CSR A = {{{rows}, {inner}, {A.nnz}, ap{number}, ai{number}, av{number}}};
+        struct spf_CSC B = {{{inner}, {cols}, {B.nnz}, bp{number}, bi{number}, bv{number}}};
+        double *c = calloc({rows * cols}, sizeof(double));
+        struct spf_Dense2 C = {{{rows}, {cols}, c}};
+        struct spf_CSC wrong = B;
+        wrong.numRows = {inner + 1};
+        if (mm(&A, &wrong, &C) != {SHAPE_MISMATCH}) return 1;
+        if (mm(&A, &B, &C) != 0) return 2;
+        double sum = 0;
+        for (int k = 0; k < {rows * cols}; k++) sum += c[k] * (k % 7 + 1);
+        printf("%.12g\\n", sum);
+        free(c);
+        if ({number % 2}) mm_release_state();
+    }}""")
+        expected.append(float(((A @ B).toarray().ravel() * (np.arange(rows * cols) % 7 + 1)).sum()))
+    program = tmp_path / "state.c"
+    program.write_text("#include <stdio.h>\n#include <stdlib.h>\n#include \"mm.h\"\n" + "\n".join(declarations)
+                       + "\nint main(void)\n{\n  for (int round = 0; round < 3; round++) {" + "".join(calls)
+                       + "\n  }\n  mm_release_state();\n  return 0;\n}\n")
+    executable = tmp_path / "state"
+    subprocess.run(["cc", "-O1", "-g", "-fopenmp", "-fsanitize=address", "-fno-omit-frame-pointer", str(program),
+                    str(tmp_path / "mm.c"), f"-I{tmp_path}", "-o", str(executable)], check=True)
+    result = subprocess.run([str(executable)], capture_output=True, text=True, env={"OMP_NUM_THREADS": "2"})
+    assert result.returncode == 0, result.stderr
+    np.testing.assert_allclose([float(line) for line in result.stdout.split()], expected * 3, rtol=1e-10)
+
+
+def test_a_table_that_cannot_grow_makes_the_call_return_out_of_memory(tmp_path):
+    """The hash map grows inside the loops (sized by the range a fill puts): when memory
+    runs out there, the call still ends, returns 2, and the kept state serves the next
+    call (here under an address-space limit the 256 MiB table exceeds)."""
+    spf_compile(SPMV, "-l", "A=CSR", "-l", "x=SV", "-l", "y=Dense", "--find", "hashmap", "-o", str(tmp_path / "mv"))
+    program = tmp_path / "limit.c"
+    program.write_text("""
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include "mv.h"
+int main(void)
+{
+    const int n = 1 << 23, count = 1 << 22;
+    int *idx = malloc(count * sizeof(int));
+    double *val = malloc(count * sizeof(double));
+    if (!idx || !val) return 9;
+    for (int p = 0; p < count; p++) { idx[p] = 2 * p; val[p] = 1.0 + p; }
+    int ptr[] = {0, 2}, col[] = {6, 7};
+    double a[] = {10.0, 100.0}, y[1] = {0};
+    struct spf_CSR A = {1, n, 2, ptr, col, a};
+    struct spf_SV wide = {n, count, idx, val}, narrow = {n, 2, idx + 3, val + 3};
+    struct spf_Dense1 Y = {1, y};
+    struct rlimit limit;
+    getrlimit(RLIMIT_AS, &limit);
+    struct rlimit tight = {(rlim_t)192 << 20, limit.rlim_max};
+    if (setrlimit(RLIMIT_AS, &tight) != 0) return 8;
+    int status = mv(&A, &wide, &Y);
+    printf("%d\\n", status);
+    status = mv(&A, &narrow, &Y);
+    printf("%d %g\\n", status, y[0]);
+    setrlimit(RLIMIT_AS, &limit);
+    status = mv(&A, &wide, &Y);
+    printf("%d %g\\n", status, y[0]);
+    mv_release_state();
+    return 0;
+}
+""")
+    executable = tmp_path / "limit"
+    subprocess.run(["cc", "-O1", "-fopenmp", str(program), str(tmp_path / "mv.c"),
+                    f"-I{tmp_path}", "-o", str(executable)], check=True)
+    lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.splitlines()
+    # x[3] = 1 + 3 at column 6; the wide x holds column 6 at position 3 too
+    assert lines == [str(OUT_OF_MEMORY), "0 40", "0 40"]

@@ -10,9 +10,16 @@
    every template may serve it.
 4. A SeqIter state kept per value of an index (COO: per row) starts before the loop
    that sets that index, once per call, not once per iteration.
+5. Find state lasts from call to call (codegen.emit_c: spf_state_*, spf_hash_*): one
+   kernel called on many patterns, widths and matrices in turn never matches what an
+   earlier call put in its table, after a call that failed too; release_state frees it
+   and the next call starts anew; two Python threads calling one kernel at once each
+   get their own state.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 import pytest
@@ -150,3 +157,88 @@ def test_positions_kept_per_row_start_once_before_the_loop_over_nonzeros():
     source = k.c_source[k.c_source.index("int spf_kernel"):]
     assert source.index("px_position_1[start_2] = 0") < source.index("for (int64_t pA = 0;")
     assert_every_variant(k, A @ dense, A=A, x=x)
+
+
+# ============================================================================= 5. state kept between calls
+
+SPMSPV = "y(i) = A(i,j) * x(j)"
+
+
+def random_sparse_vector(n: int, count: int, rng):
+    chosen = np.sort(rng.choice(n, size=count, replace=False))
+    values = rng.uniform(-1, 1, count)
+    dense = np.zeros(n)
+    dense[chosen] = values
+    return (chosen.reshape(-1, 1), values, (n,)), dense
+
+
+@pytest.mark.parametrize("x_layout", ["SV", "SV_UNSORTED"])
+def test_a_kept_table_never_matches_an_earlier_calls_entries(x_layout):
+    """Matrices of three widths in turn, each call with another x (empty, one entry, up to
+    every column): the table of one call is the last one's, refilled.  A dense-ish A looks
+    up most columns, so a slot an earlier x set and this one lacks would show."""
+    k = spf.compile(SPMSPV, {"A": "CSR", "x": x_layout, "y": "Dense"}, find="hashmap")
+    rng = np.random.default_rng(21)
+    widths = (1, 9, 130, 2000)
+    matrices = {n: sp.random(40, n, density=min(1.0, 200 / n), format="csr", random_state=n) for n in widths}
+    for call in range(80):
+        n = widths[call % len(widths)]
+        count = [0, 1, n, int(rng.integers(0, n + 1))][(call // len(widths)) % 4]
+        x, dense = random_sparse_vector(n, count, rng)
+        if x_layout == "SV_UNSORTED":
+            x = (x[0][::-1].copy(), x[1][::-1].copy(), x[2])
+        np.testing.assert_allclose(k(A=matrices[n], x=x), matrices[n] @ dense, rtol=1e-12, atol=1e-12,
+                                   err_msg=f"call {call}: {n} columns, {count} entries")
+
+
+def test_a_failed_call_leaves_the_kept_state_usable():
+    """A call the kernel refuses (the shapes disagree: it returns before any fill) between
+    calls that fill the table: the next call is still right."""
+    k = spf.compile(SPMSPV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="hashmap")
+    rng = np.random.default_rng(5)
+    A = sp.random(30, 50, density=0.5, format="csr", random_state=3)
+    for call in range(6):
+        x, dense = random_sparse_vector(50, [50, 3, 0][call % 3], rng)
+        bound = k.bind(A=A, x=x)
+        np.testing.assert_allclose(bound(), A @ dense, rtol=1e-12, atol=1e-12)
+        x_struct = bound.structs[1]._obj
+        x_struct.n = 49  # the kernel's shape check fails: it returns 1
+        with pytest.raises(spf.SpfError, match="shapes disagree"):
+            bound()
+        x_struct.n = 50
+
+
+def test_release_state_frees_and_the_next_call_starts_anew():
+    k = spf.compile(SPMSPV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="auto")
+    A = sp.random(60, 80, density=0.3, format="csr", random_state=4)
+    rng = np.random.default_rng(6)
+    for _ in range(3):
+        x, dense = random_sparse_vector(80, 20, rng)
+        assert_every_variant(k, A @ dense, A=A, x=x)
+        k.release_state()
+        k.release_state()  # nothing left to free: harmless
+    x, dense = random_sparse_vector(80, 7, rng)
+    assert_every_variant(k, A @ dense, A=A, x=x)
+
+
+def test_two_threads_calling_one_kernel_at_once_are_right():
+    """ctypes releases the GIL during the call: both threads run the C at once, one with
+    the kept state and one with its own, on tables of different sizes."""
+    k = spf.compile(SPMSPV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="hashmap").build()
+    failures: list[str] = []
+
+    def work(seed: int, n: int) -> None:
+        rng = np.random.default_rng(seed)
+        A = sp.random(400, n, density=min(1.0, 4000 / n), format="csr", random_state=seed)
+        for call in range(40):
+            x, dense = random_sparse_vector(n, int(rng.integers(0, min(n, 300) + 1)), rng)
+            result = k(A=A, x=x)
+            if not np.allclose(result, A @ dense, rtol=1e-12, atol=1e-12):
+                failures.append(f"thread {seed}, call {call}")
+
+    threads = [threading.Thread(target=work, args=(seed, n)) for seed, n in ((1, 500), (2, 7000))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures

@@ -62,8 +62,22 @@ def sparse_vector(n: int, density: float, seed: int):
 def test_hashmap_table_filled_inside_the_parallel_loop_is_per_thread(openmp_threads):
     A, B = matrices()
     k = spf.compile(SPMSPM, {"A": "CSR", "B": "CSC", "C": "Dense"}, find="hashmap", parallel=True)
-    assert "spf_thread()" in k.c_source and "calloc(spf_threads() *" in k.c_source.replace("(", "(")
+    assert "spf_state_threads(&spf_kept[0], spf_threads())" in k.c_source
+    assert re.search(r"spf_hash_fill\(&\w+_threads\[spf_thread\(\)\],", k.c_source)
     assert_every_variant(k, (A @ B).toarray(), A=A, B=B)
+
+
+def test_per_thread_tables_kept_between_calls_never_match_an_earlier_calls_entries(openmp_threads):
+    """The per-thread tables of one kernel, call after call on products of other shapes
+    and patterns (each spanning many chunks of rows): each fill empties what the thread's
+    last fill put, whichever call and row that was."""
+    k = spf.compile(SPMSPM, {"A": "CSR", "B": "CSC", "C": "Dense"}, find="hashmap", parallel=True)
+    for seed, (rows, inner, cols, density) in enumerate([(300, 200, 250, 0.2), (500, 40, 90, 0.5),
+                                                         (300, 200, 250, 0.05), (64, 900, 30, 0.3),
+                                                         (300, 200, 250, 0.2)]):
+        A = sp.random(rows, inner, density=density, format="csr", random_state=10 + seed)
+        B = sp.random(inner, cols, density=density, format="csr", random_state=20 + seed)
+        assert_every_variant(k, (A @ B).toarray(), A=A, B=B)
 
 
 def test_dcsr_times_csc_library_entry_point_is_right_in_parallel(openmp_threads):
@@ -126,9 +140,9 @@ def test_hashmap_table_filled_before_the_parallel_loop_is_shared(openmp_threads)
     x, dense = sparse_vector(400, 0.2, 8)
     k = spf.compile(SPMV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="hashmap", parallel=True)
     source = k.c_source
-    fill = source.index("_table_1[")
+    fill = source.index("spf_hash_put(")
     assert fill < source.index("#pragma omp parallel")
-    assert "_table_1_all" not in source  # no slice per thread
+    assert "spf_hash_fill(&spf_kept[0]," in source and "_table_1_threads" not in source  # one table, shared
     assert_every_variant(k, A @ dense, A=A, x=x)
 
 
