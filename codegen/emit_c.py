@@ -564,7 +564,7 @@ class Emitter:
               {{ const int64_t {variable} = spf_first; spf_base = {read}; }}
               {{ const int64_t {variable} = spf_last + 1; spf_total = spf_last + 1 - spf_first + ({read} - spf_base); }}
             }}
-            const int spf_want = spf_team_for(spf_total);""")
+            const int spf_want = spf_team_for(spf_total * {_work_per_entry(node)});""")
         boundary = ""
         if node.parts_at is not None:
             function, increasing = node.parts_at
@@ -1437,6 +1437,24 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         if (*spf_handle) spf_report[{assembly.statistics} + 2] = {"spf_team > 1 ? spf_team : 0" if parallel else "0"};""")
     return (setup + emitter.entry + [block(count)] + prefix + middle + [block(fill)] + end + emitter.epilogue
             + [c_ast.Return(ident("spf_status"))])
+
+NESTED_WORK = 16  # units of work counted per segment entry that starts a further loop
+
+
+def _work_per_entry(loop: Loop) -> int:
+    """Units of work to count for each entry of the segment a parallel loop's iteration walks:
+    1, or NESTED_WORK when an entry starts a further loop (SpGEMM: a row of B), whose work the
+    segment's length does not show.  Only the team's size depends on it."""
+    def depth(nodes: list) -> int:
+        deepest = 0
+        for node in nodes:
+            if isinstance(node, (Loop, Find)):
+                deepest = max(deepest, 1 + depth(node.body))
+            elif isinstance(node, (Guard, Block, TileGuard)):
+                deepest = max(deepest, depth(node.body))
+        return deepest
+    return NESTED_WORK if depth(loop.body) >= 2 else 1
+
 
 def segment_pointer(loop: Loop) -> UFCall | None:
     """The UF ``f`` a loop's body reads at ``f(v)`` and ``f(v + 1)`` (``v`` the loop's
