@@ -581,26 +581,6 @@ class Emitter:
                     if (spf_value {changed} spf_before) spf_after = spf_middle; else spf_low = spf_middle + 1;
                   }}
                 }}"""
-        split = c_statements(f"""
-            int64_t spf_from = spf_first, spf_to = spf_last + 1;
-            const int spf_parts = spf_team_size(), spf_part = spf_thread();
-            if (spf_parts > 1 && spf_first <= spf_last) {{
-              int64_t spf_split = spf_first;
-              for (int spf_k = 1; spf_k <= spf_part + 1 && spf_k < spf_parts; spf_k++) {{
-                const int64_t spf_goal = spf_total / spf_parts * spf_k + spf_total % spf_parts * spf_k / spf_parts;
-                int64_t spf_low = spf_split, spf_high = spf_last + 1;
-                while (spf_low < spf_high) {{
-                  const int64_t spf_middle = spf_low + (spf_high - spf_low) / 2;
-                  int64_t spf_weight;
-                  {{ const int64_t {variable} = spf_middle; spf_weight = spf_middle - spf_first + ({read} - spf_base); }}
-                  if (spf_weight >= spf_goal) spf_high = spf_middle; else spf_low = spf_middle + 1;
-                }}
-                {boundary}
-                if (spf_k == spf_part) spf_from = spf_low;
-                spf_split = spf_low;
-              }}
-              if (spf_part + 1 < spf_parts) spf_to = spf_split;
-            }}""")
         if node.zero_rows is not None:
             loop = self._zeroing_blocks(node, ident("spf_from"), ident("spf_to"), body)
         else:
@@ -609,6 +589,18 @@ class Emitter:
                               body)]
         if self.stream_type is None:
             return self._balanced_pieces(work, thread_state, loop, variable, read, boundary)
+        split = c_statements(f"""
+            int64_t spf_from = spf_first, spf_to = spf_last + 1;
+            const int spf_parts = spf_team_size(), spf_part = spf_thread();
+            if (spf_parts > 1 && spf_first <= spf_last) {{
+              int64_t spf_split = spf_first;
+              for (int spf_k = 1; spf_k <= spf_part + 1 && spf_k < spf_parts; spf_k++) {{
+                {_cut_search(variable, read, "spf_parts", "spf_split", boundary)}
+                if (spf_k == spf_part) spf_from = spf_low;
+                spf_split = spf_low;
+              }}
+              if (spf_part + 1 < spf_parts) spf_to = spf_split;
+            }}""")
         return [block(work + [c_ast.Pragma("omp parallel num_threads(spf_want)"),
                               block(thread_state + split + loop)])]
 
@@ -626,15 +618,7 @@ class Emitter:
             spf_cuts[0] = spf_first;
             spf_cuts[spf_pieces] = spf_last + 1;
             for (int spf_k = 1; spf_k < spf_pieces; spf_k++) {{
-              const int64_t spf_goal = spf_total / spf_pieces * spf_k + spf_total % spf_pieces * spf_k / spf_pieces;
-              int64_t spf_low = spf_cuts[spf_k - 1], spf_high = spf_last + 1;
-              while (spf_low < spf_high) {{
-                const int64_t spf_middle = spf_low + (spf_high - spf_low) / 2;
-                int64_t spf_weight;
-                {{ const int64_t {variable} = spf_middle; spf_weight = spf_middle - spf_first + ({read} - spf_base); }}
-                if (spf_weight >= spf_goal) spf_high = spf_middle; else spf_low = spf_middle + 1;
-              }}
-              {boundary}
+              {_cut_search(variable, read, "spf_pieces", "spf_cuts[spf_k - 1]", boundary)}
               spf_cuts[spf_k] = spf_low;
             }}""")
         piece = c_statements("""
@@ -649,11 +633,8 @@ class Emitter:
         """The loop over ``[start, stop)`` in blocks, each zeroing the output rows it is
         about to write (codegen.zeroing), so they are zeroed while in cache."""
         zeroing, names = node.zero_rows, self.names
-        inner = const(1)
-        for dimension in zeroing.inner:
-            inner = binary("*", inner, arith(dimension, names))
         extent = self._c_text(arith(zeroing.extent, names))
-        inner_text = self._c_text(inner)
+        inner_text = self._c_text(_row_size(zeroing, names))
         variable = names.name(node.variable)
         skeleton = c_statements(f"""
             {{
@@ -1438,6 +1419,23 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
     return (setup + emitter.entry + [block(count)] + prefix + middle + [block(fill)] + end + emitter.epilogue
             + [c_ast.Return(ident("spf_status"))])
 
+def _cut_search(variable: str, read: str, parts: str, start: str, boundary: str) -> str:
+    """C that sets ``spf_low`` to cut ``spf_k`` of ``parts`` equal shares of the work
+    ``p - spf_first + (read(p) - spf_base)``: the first position from ``start`` (the cut
+    before, so cuts never decrease) whose weight reaches the share, then moved on by
+    ``boundary`` (parts_at) when given."""
+    return f"""
+        const int64_t spf_goal = spf_total / {parts} * spf_k + spf_total % {parts} * spf_k / {parts};
+        int64_t spf_low = {start}, spf_high = spf_last + 1;
+        while (spf_low < spf_high) {{
+          const int64_t spf_middle = spf_low + (spf_high - spf_low) / 2;
+          int64_t spf_weight;
+          {{ const int64_t {variable} = spf_middle; spf_weight = spf_middle - spf_first + ({read} - spf_base); }}
+          if (spf_weight >= spf_goal) spf_high = spf_middle; else spf_low = spf_middle + 1;
+        }}
+        {boundary}"""
+
+
 NESTED_WORK = 16  # units of work counted per segment entry that starts a further loop
 
 
@@ -1565,15 +1563,21 @@ def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | 
     return [c_ast.Pragma(f"omp parallel for schedule(static) num_threads(spf_team_for({team}))"), loop]
 
 
+def _row_size(zeroing, names: Names):
+    """Entries per output row of a RowZeroing: the product of the output's other dimensions."""
+    size = const(1)
+    for dimension in zeroing.inner:
+        size = binary("*", size, arith(dimension, names))
+    return size
+
+
 def _zero_rows_not_reached(scan, loop: Loop, names: Names, emitter: "Emitter") -> list:
     """Zero the output rows the nest's blocks do not zero themselves (codegen.zeroing):
     those outside its outermost loop's range, or all of them when the nest does not run."""
     zeroing = loop.zero_rows
     text = emitter._c_text
     extent = text(arith(zeroing.extent, names))
-    inner = const(1)
-    for dimension in zeroing.inner:
-        inner = binary("*", inner, arith(dimension, names))
+    inner = _row_size(zeroing, names)
     guards = [condition(c, names) for c in list(scan.entry_guards) + list(zeroing.guards)]
     runs = text(conjunction(guards)) if guards else "1"
     return c_statements(f"""
