@@ -20,7 +20,8 @@ from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
 from .parallel import privatize_find_state
-from .loops import Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, walk
+from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard,
+                    ZeroEntry, walk)
 from .scan import readable_names
 from .structs import header_text, struct_name
 from .zeroing import BLOCK_ENTRIES
@@ -412,16 +413,21 @@ class Emitter:
             return [self._declaration(node)] + self._group_at(node.variable)
         if isinstance(node, Guard):
             conditions = [condition(c, names) for c in node.conditions]
-            return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), None)]
+            otherwise = block(self.nodes(node.otherwise)) if node.otherwise else None
+            return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), otherwise)]
+        if isinstance(node, ZeroEntry):
+            return [assign(self._output_reference(node), const(0.0))]
         if isinstance(node, Loop):
             # (a two-phase kernel counts or puts every iteration: none is a sum)
-            register_sum = None if node.parallel or self.accumulator or self.phase else _fixed_target(node)
+            register_sum = None if node.parallel or self.accumulator or self.phase else fixed_target(node)
             target = register_sum.target if register_sum is not None else None
             if target is not None:
                 self.accumulator = self.fresh("sum")
                 self.hoisted = register_sum.hoisted
                 # an assembled output holds exactly the entries that received a term
                 exact = self.exact_writes or target.stream is not None or register_sum.reads_arrays
+                if target.stores:  # an entry without terms is stored as a zero: only factors taken out may not run
+                    exact = register_sum.reads_arrays or bool(self.exact_writes and register_sum.hoisted)
                 self.accumulated = self.fresh("added") if exact else None
             added = self.accumulated
             variable = names.name(node.variable)
@@ -460,14 +466,19 @@ class Emitter:
             value = ident(total)
             for position in sorted(register_sum.hoisted, reverse=True):
                 value = binary("*", self._factor(target.factors[position]), value)
-            update = self._append(target, value) if target.stream is not None \
-                else self._update(self._output_reference(target), value)
+            if target.stream is not None:
+                update = self._append(target, value)
+            elif target.stores:
+                update = assign(self._output_reference(target), value)
+            else:
+                update = self._update(self._output_reference(target), value)
             if register_sum.repeated:
                 update = block([self._declaration(a) for a in register_sum.repeated] + [update])
             if added is None:
                 return [declare(total, "double", const(0.0)), loop, update]
+            otherwise = assign(self._output_reference(target), const(0.0)) if target.stores else None
             return [declare(total, "double", const(0.0)), declare(added, "int", const(0)), loop,
-                    c_ast.If(ident(added), update, None)]
+                    c_ast.If(ident(added), update, otherwise)]
         if isinstance(node, Find):
             return self.find(node)
         if isinstance(node, Compute):
@@ -611,7 +622,8 @@ class Emitter:
         region), which the threads take in turn (``dynamic, 1``, monotonic so that each
         thread's iterations still increase).  A thread that starts late, or loses its core
         to another process for a while, then holds up at most one piece: the others run
-        its share instead of waiting for it (a cliff of one scheduler time slice)."""
+        its share instead of waiting for it (a cliff of one scheduler time slice).  A team
+        of one runs the loop without a parallel region."""
         cuts = c_statements(f"""
             const int spf_pieces = spf_want > 1 ? (int)spf_min(4 * (int64_t)spf_want, 64) : 1;
             int64_t spf_cuts[65];
@@ -627,15 +639,23 @@ class Emitter:
                            binary("<", ident("spf_piece"), ident("spf_pieces")),
                            c_ast.UnaryOp("p++", ident("spf_piece")), block(piece + loop))
         region = block(thread_state + [c_ast.Pragma("omp for schedule(monotonic: dynamic, 1)"), pieces])
-        return [block(work + cuts + [c_ast.Pragma("omp parallel num_threads(spf_want)"), region])]
+        # a team of one runs the loop as it stands: no region to enter, nothing to cut or share
+        alone = block(thread_state + c_statements("const int64_t spf_from = spf_first, spf_to = spf_last + 1;")
+                      + loop)
+        shared = block(cuts + [c_ast.Pragma("omp parallel num_threads(spf_want)"), region])
+        return [block(work + [c_ast.If(binary("==", ident("spf_want"), const(1)), alone, shared)])]
 
     def _zeroing_blocks(self, node: Loop, start, stop, body) -> list:
         """The loop over ``[start, stop)`` in blocks, each zeroing the output rows it is
-        about to write (codegen.zeroing), so they are zeroed while in cache."""
+        about to write (codegen.zeroing), so they are zeroed while in cache; a plain loop
+        where its iterations store their entries."""
         zeroing, names = node.zero_rows, self.names
+        variable = names.name(node.variable)
+        if zeroing.stores:  # every iteration stores its entry: nothing to zero
+            return [c_ast.For(c_ast.DeclList([declare(variable, INDEX, start)]), binary("<", ident(variable), stop),
+                              c_ast.UnaryOp("p++", ident(variable)), body)]
         extent = self._c_text(arith(zeroing.extent, names))
         inner_text = self._c_text(_row_size(zeroing, names))
-        variable = names.name(node.variable)
         skeleton = c_statements(f"""
             {{
               const int64_t spf_row_size = {inner_text};
@@ -782,6 +802,8 @@ class Emitter:
             return self._padding_skipped(node, [self._append(node, product)])
         if node.output is None:
             return [assign(ident(f"{node.scalar_output}_sum"), product, "+=")]
+        if node.stores:
+            return [assign(self._output_reference(node), product)]
         return [self._update(self._output_reference(node), product)]
 
     def _factor(self, factor: tuple):
@@ -952,7 +974,7 @@ class RegisterSum:
         return any(isinstance(a.value, UFCall) for a in self.repeated)
 
 
-def _fixed_target(loop: Loop) -> RegisterSum | None:
+def fixed_target(loop: Loop) -> RegisterSum | None:
     """The loop's register sum when its only statement's output position is fixed for the whole loop.
 
     A variable assigned inside the loop from values that do not change in it (``pA = pB``

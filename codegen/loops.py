@@ -51,10 +51,11 @@ class Assign:
 
 @dataclass
 class Guard:
-    """``if (all conditions) body``."""
+    """``if (all conditions) body else otherwise``."""
 
     conditions: list[Constraint]
     body: list["Node"] = field(default_factory=list)
+    otherwise: list["Node"] = field(default_factory=list)
 
 
 @dataclass
@@ -84,6 +85,15 @@ class Compute:
     coefficient: float = 1.0
     scalar_output: str | None = None
     stream: tuple[str, ...] | None = None  # an assembled output: the coordinates of the entry produced
+    stores: bool = False  # ``=`` rather than ``+=``: the nest writes each output entry once (codegen.zeroing)
+
+
+@dataclass
+class ZeroEntry:
+    """``output[position] = 0``: an entry that no term reaches, in a nest that stores each
+    output entry once instead of zeroing the output first (codegen.zeroing)."""
+
+    output: tuple[str, tuple, tuple]  # (array, indices, array dimensions), as Compute.output
 
 
 @dataclass
@@ -138,7 +148,7 @@ class StateInit:
     per_thread: bool = False
 
 
-Node = Union[Loop, Assign, Guard, Find, Compute, StateInit, TileGuard, Block, Temporary, Chunks]
+Node = Union[Loop, Assign, Guard, Find, Compute, ZeroEntry, StateInit, TileGuard, Block, Temporary, Chunks]
 
 
 def copied_from(index, nodes: list[Node]) -> str | None:
@@ -166,6 +176,8 @@ def walk(nodes: list[Node]) -> Iterator[Node]:
         yield node
         if isinstance(node, (Loop, Guard, Find, TileGuard, Block, Chunks)):
             yield from walk(node.body)
+        if isinstance(node, Guard):
+            yield from walk(node.otherwise)
 
 
 def _expression_names(value) -> set[str]:
@@ -200,6 +212,9 @@ def _used_names(node: Node) -> set[str]:
             used |= _expression_names(bound)
     elif isinstance(node, Temporary) and node.size is not None:
         used |= _expression_names(node.size)
+    elif isinstance(node, ZeroEntry):
+        for expression in list(node.output[1]) + list(node.output[2]):
+            used |= _expression_names(expression)
     elif isinstance(node, Compute):
         for access in ([node.output] if node.output else []) + list(node.factors):
             for expression in list(access[1]) + list(access[2]):
@@ -235,6 +250,8 @@ def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
                 continue
             if isinstance(item, (Loop, Guard, Find, TileGuard, Block, Chunks)):
                 item.body = prune(item.body)
+            if isinstance(item, Guard):
+                item.otherwise = prune(item.otherwise)
             kept.append(item)
         return kept
 
@@ -259,6 +276,11 @@ def render(nodes: list[Node], indent: str = "") -> str:
         elif isinstance(node, Guard):
             lines.append(f"{indent}if {' and '.join(str(c) for c in node.conditions)}:")
             lines.append(render(node.body, indent + "  "))
+            if node.otherwise:
+                lines.append(f"{indent}else:")
+                lines.append(render(node.otherwise, indent + "  "))
+        elif isinstance(node, ZeroEntry):
+            lines.append(f"{indent}{node.output[0]}[{', '.join(str(i) for i in node.output[1])}] = 0")
         elif isinstance(node, Find):
             low = ", ".join(str(b) for b in node.lower)
             high = ", ".join(str(b) for b in node.upper)
@@ -288,5 +310,8 @@ def render(nodes: list[Node], indent: str = "") -> str:
                 continue
             target = node.scalar_output if node.output is None else \
                 f"{node.output[0]}[{', '.join(str(i) for i in node.output[1])}]"
-            lines.append(f"{indent}{target} += {coefficient}{factors}")
+            if node.stores:
+                lines.append(f"{indent}{target} = the sum of {coefficient}{factors} over the loop (stored once)")
+            else:
+                lines.append(f"{indent}{target} += {coefficient}{factors}")
     return "\n".join(line for line in lines if line)

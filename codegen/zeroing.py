@@ -9,15 +9,20 @@ of the output.  The loop then runs in blocks, and each block zeroes its own rows
 before it computes them, while they are in cache; the rows the loop does not reach (or
 all rows, when the nest does not run) are zeroed before it.  Under a parallel loop split
 into one part per thread, each thread zeroes the rows it computes (first touch).
+
+Where each iteration writes its one output entry at most once (SpMV's ``y[i]``, the sum
+of row ``i`` kept in a register), nothing needs zeroing at all: the entry is stored
+(``=``) and an iteration whose guards fail stores a zero instead (TACO's ``y[i] = sum``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spf.expressions import Constraint
+from spf.layout_library.model import Name
 
-from .loops import Compute, Guard, Loop, Node, copied_from, walk
+from .loops import Block, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
 
 BLOCK_ENTRIES = 2048  # output entries zeroed per block: 16 KiB of doubles, well inside L1 + L2
 
@@ -26,18 +31,20 @@ BLOCK_ENTRIES = 2048  # output entries zeroed per block: 16 KiB of doubles, well
 class RowZeroing:
     """The output rows a loop's iterations zero: iteration ``v`` owns the entries
     ``[v * inner, (v + 1) * inner)`` of ``array``, whose first dimension is ``extent``.
-    ``guards`` (over parameters) must hold for the loop to run at all."""
+    ``guards`` (over parameters) must hold for the loop to run at all.  ``stores``: the
+    iterations store their entries rather than add to them, so no block zeroes its rows."""
 
     array: str
     extent: object  # Arith: the output's first dimension
     inner: tuple  # Arith: its other dimensions
     guards: tuple[Constraint, ...] = ()
+    stores: bool = False
 
 
 def fold_output_zeroing(nodes: list[Node], output_array: str) -> RowZeroing | None:
-    """Mark the nest's outermost loop to zero the output by blocks (``Loop.zero_rows``)
-    when every write of the output is at a row equal to that loop's variable; else None
-    (the kernel zeroes the whole output first, as before)."""
+    """Mark the nest's outermost loop to zero the output by blocks (``Loop.zero_rows``),
+    or to store each row once (``stores``), when every write of the output is at a row
+    equal to that loop's variable; else None (the kernel zeroes the whole output first)."""
     guards: list[Constraint] = []
     items = nodes
     while len(items) == 1 and isinstance(items[0], Guard):
@@ -46,8 +53,10 @@ def fold_output_zeroing(nodes: list[Node], output_array: str) -> RowZeroing | No
     if len(items) != 1 or not isinstance(items[0], Loop):
         return None
     loop = items[0]
-    if loop.parallel and not (loop.schedule == "balanced" and loop.reduction is None and _has_pointer(loop)):
-        return None  # a dynamic or privatized schedule: iterations are not one thread's contiguous range
+    if loop.parallel and loop.reduction is not None:
+        return None  # iterations share output entries
+    # under a dynamic schedule a thread's iterations are not one contiguous range of rows to zero
+    contiguous = not loop.parallel or (loop.schedule == "balanced" and _has_pointer(loop))
     writes = [node for node in walk(loop.body) if isinstance(node, Compute)]
     if not writes or any(node.output is None or node.output[0] != output_array for node in writes):
         return None
@@ -55,8 +64,51 @@ def fold_output_zeroing(nodes: list[Node], output_array: str) -> RowZeroing | No
     for node in writes:
         if node.output[2] != dimensions or copied_from(node.output[1][0], loop.body) != loop.variable:
             return None
-    loop.zero_rows = RowZeroing(output_array, dimensions[0], tuple(dimensions[1:]), tuple(guards))
-    return loop.zero_rows
+    zeroing = RowZeroing(output_array, dimensions[0], tuple(dimensions[1:]), tuple(guards))
+    if len(writes) == 1 and len(dimensions) == 1 and _store_once(loop, writes[0]):
+        zeroing = replace(zeroing, stores=True)
+    elif not contiguous:
+        return None
+    loop.zero_rows = zeroing
+    return zeroing
+
+
+def _store_once(loop: Loop, write: Compute) -> bool:
+    """Make iteration ``v`` store output entry ``v`` instead of adding to it, when the
+    statement runs at most once per iteration or under one loop whose terms the emitter
+    sums in a register: only guards (and scopes) lie between the two loops, and each
+    guard on the way stores a zero when it fails."""
+    from .emit_c import fixed_target
+    guards: list[Guard] = []
+    nodes = loop.body
+    while True:
+        holder = next((node for node in nodes if _reaches(node, write)), None)
+        if holder is None:
+            return False
+        if holder is write:
+            break
+        if isinstance(holder, Guard) and any(_reaches(node, write) for node in holder.body):
+            guards.append(holder)
+            nodes = holder.body
+        elif isinstance(holder, Block):
+            nodes = holder.body
+        elif isinstance(holder, Loop) and not holder.parallel:
+            summed = fixed_target(holder)
+            if summed is None or summed.target is not write:
+                return False
+            break
+        else:
+            return False
+    array, _, dimensions = write.output
+    zero = ZeroEntry((array, (Name(loop.variable),), dimensions))
+    for guard in guards:
+        guard.otherwise = [zero]
+    write.stores = True
+    return True
+
+
+def _reaches(node: Node, write: Compute) -> bool:
+    return any(item is write for item in walk([node]))
 
 
 def _has_pointer(loop: Loop) -> bool:

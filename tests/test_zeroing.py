@@ -44,17 +44,54 @@ def csr_with_empty_rows(rows: int, cols: int, seed: int) -> sp.csr_matrix:
 
 
 @pytest.mark.parametrize("parallel", [False, True])
-def test_spmv_rows_are_zeroed_by_the_blocks(parallel, openmp_threads):
-    assert folded_loops(SPMV, {"y": "Dense", "A": "CSR", "x": "Dense"}, parallel)
+def test_spmv_stores_each_row_once_and_zeroes_the_empty_ones(parallel, openmp_threads):
+    # one register sum per row, stored (``=``); a row whose guard fails stores a zero
+    loops = folded_loops(SPMV, {"y": "Dense", "A": "CSR", "x": "Dense"}, parallel)
+    assert loops and loops[0].zero_rows.stores
     k = spf.compile(SPMV, {"y": "Dense", "A": "CSR", "x": "Dense"}, parallel=parallel)
-    assert "spf_block_rows" in k.c_source
+    assert "spf_block_rows" not in k.c_source and "y_vals[py0] = sum_" in k.c_source
+    assert "+=" not in k.c_source.split("y_vals[py0]")[1][:4]
     A = csr_with_empty_rows(9000, 700, 1)
     x = np.random.default_rng(2).random(700)
     spoil_and_rerun(k.bind(A=A, x=x), A @ x)
 
 
 @pytest.mark.parametrize("parallel", [False, True])
-def test_spmm_rows_of_several_entries_are_zeroed(parallel, openmp_threads):
+def test_a_statement_directly_in_the_row_loop_stores(parallel, openmp_threads):
+    loops = folded_loops("y(i) = x(i) * z(i)", {"y": "Dense", "x": "Dense", "z": "Dense"}, parallel)
+    assert loops and loops[0].zero_rows.stores
+    k = spf.compile("y(i) = x(i) * z(i)", {"y": "Dense", "x": "Dense", "z": "Dense"}, parallel=parallel)
+    rng = np.random.default_rng(9)
+    x, z = rng.random(5000), rng.random(5000)
+    spoil_and_rerun(k.bind(x=x, z=z), x * z)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_find_between_the_row_and_its_sum_still_stores(parallel, openmp_threads):
+    # x sparse: the sum over a row's matches of x; rows with no match store a zero
+    layouts = {"y": "Dense", "A": "CSR", "x": "SV"}
+    k = spf.compile(SPMV, layouts, parallel=parallel)
+    A = csr_with_empty_rows(6000, 400, 10)
+    x = sp.random(400, 1, density=0.05, format="csc", random_state=11).toarray().ravel()
+    spoil_and_rerun(k.bind(A=A, x=x), A @ x)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_factors_of_the_row_taken_out_of_the_sum_are_stored_with_it(parallel, openmp_threads):
+    expression = "y(i) = A(i,j) * x(j) * z(i)"
+    layouts = {"y": "Dense", "A": "CSR", "x": "Dense", "z": "Dense"}
+    assert folded_loops(expression, layouts, parallel)[0].zero_rows.stores
+    k = spf.compile(expression, layouts, parallel=parallel)
+    A = csr_with_empty_rows(5000, 300, 12)
+    rng = np.random.default_rng(13)
+    x, z = rng.random(300), rng.random(5000)
+    spoil_and_rerun(k.bind(A=A, x=x, z=z), (A @ x) * z)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_spmm_rows_of_several_entries_are_zeroed_by_the_blocks(parallel, openmp_threads):
+    loops = folded_loops(SPMM, {"C": "Dense", "A": "CSR", "B": "Dense"}, parallel)
+    assert loops and not loops[0].zero_rows.stores  # row i's entries are added to once per k
     k = spf.compile(SPMM, {"C": "Dense", "A": "CSR", "B": "Dense"}, parallel=parallel)
     assert "spf_block_rows" in k.c_source
     A = csr_with_empty_rows(3000, 200, 3)
