@@ -148,12 +148,18 @@ def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) 
     outer: list[str] = []
     tested: list[str] = []
     read_from_arrays: set[str] = set()  # variables assigned an array read on the way down
+    segment: str | None = None  # the first serial loop met over one segment of a compressed level
     for node in loop_path(nodes):
         if isinstance(node, Loop):
-            if outer and _segment_loop(node, read_from_arrays):
+            if outer and segment is None and _segment_loop(node, read_from_arrays):
+                segment = node.variable
                 tested.append(f"loop {node.variable}: walks one segment of a compressed level inside loop "
                               f"{outer[-1]} (short trip counts, a fork and join per outer iteration); "
                               "it stays serial")
+            elif segment is not None:
+                tested.append(f"loop {node.variable}: inside loop {segment}, which runs once per stored entry "
+                              "of a segment (a fork and join per entry); it stays serial")
+            if segment is not None:
                 outer.append(node.variable)
                 read_from_arrays |= _array_reads(node.body)
                 continue

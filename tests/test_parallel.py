@@ -89,9 +89,12 @@ def test_dcsr_times_csc_library_entry_point_is_right_in_parallel(openmp_threads)
 
 
 def test_seqiter_positions_kept_per_value_inside_the_parallel_loop_are_per_thread(openmp_threads):
+    # parallel=True keeps a loop inside B's segment loop serial; a recipe may still ask for it
     A, B = matrices()
     order = ["pBi", "pBj", "j", "i", "k", "pAi", "pC0", "pAj", "pC1"]
-    k = spf.compile(SPMSPM, {"A": "CSR", "B": "CSR", "C": "Dense"}, order=order, find="seqiter", parallel=True)
+    r = (spf.recipe(SPMSPM, {"A": "CSR", "B": "CSR", "C": "Dense"}).permute(*order).find("A", "seqiter")
+         .parallelize("i"))
+    k = spf.compile(r.expression, r.layout_map, schedule=r)
     assert "positions kept per" in k.explain()
     assert "#pragma omp parallel" in k.c_source
     assert_every_variant(k, (A @ B).toarray(), A=A, B=B)
@@ -260,12 +263,30 @@ def test_segment_loop_inside_a_serial_loop_stays_serial(openmp_threads):
     np.testing.assert_allclose(k(A=A, x=x), A @ x)
 
 
-def test_dense_loop_inside_a_segment_loop_may_still_run_in_parallel(openmp_threads):
-    # the loop over i (all rows, bounds from the shape) below B's segment loop is tested
+def test_loops_inside_a_segment_loop_stay_serial(openmp_threads):
+    # below B's segment loop every loop would fork once per stored entry of B: the loop
+    # over i (all rows) here, MTTKRP's rank loop (16 iterations) in the next test
     A, B = matrices()
     order = ["pBi", "pBj", "j", "i", "k", "pAi", "pC0", "pAj", "pC1"]
     k = spf.compile(SPMSPM, {"A": "CSR", "B": "CSR", "C": "Dense"}, order=order, find="seqiter", parallel=True)
-    assert "loop pBj: walks one segment" in k.explain() and "loop i runs in parallel" in k.explain()
+    assert "loop pBj: walks one segment" in k.explain()
+    assert "loop i: inside loop pBj, which runs once per stored entry" in k.explain()
+    assert "#pragma omp parallel" not in k.c_source.split("int spf_kernel")[1]
+    np.testing.assert_allclose(k(A=A, B=B), (A @ B).toarray())
+
+
+def test_mttkrp_of_another_mode_does_not_fork_per_nonzero(openmp_threads):
+    # M(j,r): the loop over B's first level carries a dependence on M, the ones below walk
+    # segments; the rank loop innermost is not made parallel
+    layouts = {"M": "Dense", "B": "CSF3", "C": "Dense", "D": "Dense"}
+    k = spf.compile("M(j,r) = B(i,j,k) * C(i,r) * D(k,r)", layouts, parallel=True)
+    assert "no loop runs in parallel" in k.explain()
+    rng = np.random.default_rng(4)
+    coordinates = rng.integers(0, 30, (3, 500))
+    dense = np.zeros((30, 30, 30))
+    np.add.at(dense, tuple(coordinates), rng.random(500))
+    C, D = rng.random((30, 16)), rng.random((30, 16))
+    np.testing.assert_allclose(k(B=dense, C=C, D=D), np.einsum("ijk,ir,kr->jr", dense, C, D), rtol=1e-12)
 
 
 def coo_with_one_long_row(rows: int, cols: int, long_row: int, seed: int) -> sp.coo_matrix:
