@@ -17,6 +17,7 @@ from spf.memory import allocate, require
 from spf.packing import Tensor, _validate, borrow, pack
 
 from .build import build_shared_library, load_function
+from .fast_call import call_plan
 from .auto import SiteModel, site_cost
 from spf.assemble import Builder, failure, finish, take
 
@@ -29,6 +30,12 @@ from .loops import render
 from .structs import ctypes_struct, dense_plan, marshal, output_struct
 
 __all__ = ["BoundKernel", "FindRefused", "Kernel"]
+
+
+def field_names(layout, mapping: dict) -> list[str]:
+    """The kernel's names of a tensor's fields (a mapping also names its physical indices):
+    ``A_rowPtr``, or ``B_rowPtr`` for an output sharing B's arrays."""
+    return [mapping[field_.name] for field_ in layout.fields if field_.name in mapping]
 
 
 @dataclass
@@ -66,8 +73,10 @@ class Kernel:
     @functools.cached_property
     def _shared_sources(self) -> set[str]:
         """The inputs whose index arrays the output shares (``share=``): its result keeps them."""
-        layout, mapping, _ = self.tensors.get(self.output, (None, {}, True))
-        return {local.split("_", 1)[0] for local in mapping.values() if not local.startswith(f"{self.output}_")}
+        if self.output not in self.tensors:
+            return set()
+        return {local.split("_", 1)[0] for local in field_names(*self.tensors[self.output][:2])
+                if not local.startswith(f"{self.output}_")}
 
     @property
     def function_name(self) -> str:
@@ -196,7 +205,16 @@ class Kernel:
 
     # -- running
     def __call__(self, *positional, **arguments):
+        if not positional and self._call_plan is not None:
+            result = self._call_plan.run(self.build()._functions[0], arguments)
+            if result is not None:
+                return result
         return self._bind(positional, arguments, borrow_inputs=True)()
+
+    @functools.cached_property
+    def _call_plan(self):
+        """The short call path (codegen.fast_call), when this kernel's calls can take it."""
+        return call_plan(self)
 
     def bind(self, *positional, **arguments) -> "BoundKernel":
         """Pack and marshal the inputs and allocate the output once; calling the result
@@ -294,9 +312,9 @@ class Kernel:
         statement = self.spaces[0].statement
         shape = tuple(extents[i] for i in statement.output.indices)
         plan = dense_plan(layout)
-        if plan is not None and all(local.startswith(f"{name}_") for local in mapping.values()):
+        if plan is not None and all(local.startswith(f"{name}_") for local in field_names(layout, mapping)):
             # a dense row-major output of its own: the caller gets the array itself
-            values = allocate(shape, np.float64, f"output {name}: the values of {layout.spec}")
+            values = allocate(shape, np.float64, f"output {name}: array {plan[2]} of {layout.spec}")
             return {**{field_: shape[axis] for field_, axis in plan[1]}, plan[2]: values}, values
         fields: dict[str, object] = dict(layout.compute_scalars(shape))
         shared_source = None
