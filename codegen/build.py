@@ -24,6 +24,7 @@ from typing import Mapping, Sequence
 
 from spf.errors import SpfError
 
+from .cache_limit import prune_when_due, touch
 from .structs import sanitize_identifier
 
 CFLAGS = ["-O3", "-march=native", "-fopenmp", "-shared", "-fPIC"]
@@ -115,7 +116,8 @@ def _compile(command: list[str], c_file: Path, flags: Sequence[str], library: Pa
 def build_shared_library(source: str, flags: Sequence[str] | None = None, name: str = "kernel") -> Path:
     """The shared library compiled from ``source`` with ``flags`` (default :data:`CFLAGS`).
 
-    Cached as ``<cache>/<name>-<hash16>.so`` next to its ``.c``; reused when present.
+    Cached as ``<cache>/<name>-<hash16>.so`` next to its ``.c``; reused when present
+    (the cache is kept under a size limit, least recently used first: codegen.cache_limit).
     """
     flags = list(CFLAGS if flags is None else flags)
     command = _compiler_command()
@@ -123,10 +125,12 @@ def build_shared_library(source: str, flags: Sequence[str] | None = None, name: 
     directory = cache_directory()
     library = directory / f"{stem}.so"
     if library.exists():
+        touch(library)
         return library
     c_file = directory / f"{stem}.c"
     _write_atomically(c_file, source)
     _compile(command, c_file, flags, library)
+    prune_when_due(directory)
     return library
 
 

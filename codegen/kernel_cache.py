@@ -13,6 +13,7 @@ On disk an entry is a pickle in ``cache_directory()/kernels``, written to a temp
 file and renamed into place, as the libraries are, so concurrent processes never read
 half an entry; one that cannot be read (another spf's, a damaged file) is compiled again
 and replaced.  An autoscheduled candidate is not cached (its tree is the schedule).
+Entries used longest ago are removed when the cache outgrows its limit (codegen.cache_limit).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import pickle
 from pathlib import Path
 
 from .build import _temporary_beside, cache_directory
+from .cache_limit import prune_when_due, touch
 
 _memory: dict[str, object] = {}  # key -> Kernel, as first compiled or loaded in this process
 
@@ -95,8 +97,9 @@ def lookup(key: str):
     kernel = _memory.get(key)
     if kernel is not None:
         return _fresh(kernel, "memory")
+    path = _path(key)
     try:
-        with open(_path(key), "rb") as handle:
+        with open(path, "rb") as handle:
             kernel = pickle.load(handle)
     except FileNotFoundError:
         return None
@@ -104,6 +107,7 @@ def lookup(key: str):
         return None
     if getattr(kernel, "cache_key", None) != key:
         return None
+    touch(path)
     _memory[key] = kernel
     return _fresh(kernel, "disk")
 
@@ -120,6 +124,7 @@ def store(key: str, kernel) -> None:
         with open(temporary, "wb") as handle:
             pickle.dump(kernel, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
+        prune_when_due(cache_directory())
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         try:
             temporary.unlink(missing_ok=True)
