@@ -437,7 +437,10 @@ def _direct(encoding: Encoding, calls):
     encoding.begin()
     x = z3.Int(site.variable)
     match = _call_at(encoding, site, x, "") == encoding.affine(key, "")
-    facts = encoding.context("") + encoding.range_facts(x, "") + [match]
+    # a match must pass the level's other guards too (a coordinate list's column beside its
+    # row: the pair, not the row alone, is injective); they stay guards of the position
+    guards = [encoding.constraint(guard, "") for guard in site.other_guards]
+    facts = encoding.context("") + encoding.range_facts(x, "") + [match] + guards
     if not encoding.unsat(facts + [x != encoding.affine(candidate, "")]):
         return None, f"{site.call.function} is not proven injective on the search range"
     t = z3.Int("find_t")

@@ -15,6 +15,9 @@
    earlier call put in its table, after a call that failed too; release_state frees it
    and the next call starts anew; two Python threads calling one kernel at once each
    get their own state.
+6. A direct find may use the level's other guards: in a coordinate list the pair (row,
+   col) is injective, not the row or the column alone, so an output sharing B's COO arrays
+   is at B's own position (SDDMM), without a search.
 """
 
 from __future__ import annotations
@@ -242,3 +245,16 @@ def test_two_threads_calling_one_kernel_at_once_are_right():
     for thread in threads:
         thread.join()
     assert not failures, failures
+
+
+@pytest.mark.parametrize("layout", ["COO", "COO_UNSORTED"])
+def test_an_output_sharing_a_coordinate_list_is_at_the_inputs_position(layout):
+    expression = "A(i,j) = B(i,j) * C(i,k) * D(k,j)"
+    k = spf.compile(expression, {"A": layout, "B": layout, "C": "Dense", "D": "Dense"}, share={"A": "B"})
+    # (row, col) is injective: COO's covarying_monotonic, COO_UNSORTED's injective property
+    assert "direct (pB)" in k.explain() and "for (int64_t pA" not in k.c_source
+    B = sp.random(60, 50, density=0.1, format="coo", random_state=3)
+    rng = np.random.default_rng(4)
+    C, D = rng.random((60, 8)), rng.random((8, 50))
+    got = k(B=B, C=C, D=D).to_scipy().toarray()
+    np.testing.assert_allclose(got, B.toarray() * (C @ D), rtol=1e-12)
