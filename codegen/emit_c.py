@@ -536,13 +536,11 @@ class Emitter:
 
     def chunks(self, node: Chunks) -> list:
         """A two-phase kernel's parallel loop: chunk t of the range (its own counters,
-        ``spf_my``) on one thread; the count and the fill split it the same way."""
+        ``spf_my``) on one thread; the count and the fill split it the same way, at the
+        cuts ``spf_cuts`` made once before both (:func:`_chunk_cuts`)."""
         extent = self.rows_extent
         head = c_statements(f"""
-            const int64_t spf_low = {self._c_text(lower_bound(node.lower, self.names))};
-            const int64_t spf_span = {self._c_text(upper_bound(node.upper, self.names))} - spf_low + 1;
-            const int64_t spf_first = spf_low + (spf_span > 0 ? spf_span * spf_chunk / spf_team : 0);
-            const int64_t spf_last = spf_low + (spf_span > 0 ? spf_span * (spf_chunk + 1) / spf_team : 0) - 1;
+            const int64_t spf_first = spf_cuts[spf_chunk], spf_last = spf_cuts[spf_chunk + 1] - 1;
             spf_pointer_type *const spf_my = spf_counts + spf_chunk * ({extent} + 1);""")
         loop = c_ast.For(c_ast.DeclList([declare("spf_chunk", INDEX, const(0))]),
                          binary("<", ident("spf_chunk"), ident("spf_team")), c_ast.UnaryOp("p++", ident("spf_chunk")),
@@ -1370,7 +1368,7 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         filled = next((node for scan in scans for node in walk(scan.nodes) if isinstance(node, Chunks)), chunks)
         inner = next((node for node in filled.body if isinstance(node, Loop)), None)
         pointer = segment_pointer(inner) if inner is not None else None
-        segments = ""
+        segments = balance = ""
         if pointer is not None:
             variable = emitter.names.name(inner.variable)
             read = emitter._c_text(array_read(pointer, emitter.names))
@@ -1381,6 +1379,18 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
                   {{ const int64_t {variable} = {last} + 1; spf_work += {read}; }}
                   {{ const int64_t {variable} = {first}; spf_work -= {read}; }}
                 }}"""
+            balance = f"""
+                if (({runs}) && spf_team > 1 && spf_last >= spf_first) {{
+                  int64_t spf_base, spf_total;
+                  {{ const int64_t {variable} = spf_first; spf_base = {read}; }}
+                  {{ const int64_t {variable} = spf_last + 1; spf_total = spf_span + ({read} - spf_base); }}
+                  for (int64_t spf_k = 1; spf_k < spf_team; spf_k++) {{
+                    {_cut_search(variable, read, "spf_team", "spf_cuts[spf_k - 1]", "")}
+                    spf_cuts[spf_k] = spf_low;
+                  }}
+                }}"""
+        # the chunks' cuts: equal counts of iterations, or equal work (iterations plus the
+        # segments they walk) where a pointer says; the count and the fill both use them
         setup += c_statements(f"""
             int64_t spf_team = spf_threads();
             if (spf_team * ({extent} + 1) > ((int64_t)1 << 26)) spf_team = 1;
@@ -1388,9 +1398,18 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
             int64_t spf_work = {outer_span};
             {segments}
             if (spf_team > 1) spf_team = spf_min(spf_team, spf_team_for(spf_work));
+            int64_t *spf_cuts = (int64_t *)malloc((size_t)(spf_team + 1) * sizeof(int64_t));
+            if (!spf_cuts) {{ free(spf_pointer); return {OUT_OF_MEMORY}; }}
+            {{
+              const int64_t spf_first = {first}, spf_last = {last};
+              const int64_t spf_span = spf_last - spf_first + 1;
+              for (int64_t spf_k = 0; spf_k <= spf_team; spf_k++)
+                spf_cuts[spf_k] = spf_first + (spf_span > 0 ? spf_span * spf_k / spf_team : 0);
+              {balance}
+            }}
             spf_pointer_type *spf_counts = (spf_pointer_type *)calloc((size_t)(spf_team * ({extent} + 1)),
                                                                       sizeof(spf_pointer_type));
-            if (!spf_counts) {{ free(spf_pointer); return {OUT_OF_MEMORY}; }}""")
+            if (!spf_counts) {{ free(spf_pointer); free(spf_cuts); return {OUT_OF_MEMORY}; }}""")
         prefix = c_statements(f"""
             int64_t spf_n = 0;
             for (int64_t spf_r = 0; spf_r < {extent}; spf_r++) {{
@@ -1402,7 +1421,7 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
               }}
               spf_pointer[spf_r + 1] = (spf_pointer_type)spf_n;
             }}""")
-        release = "free(spf_counts);"
+        release = "free(spf_counts); free(spf_cuts);"
     else:
         setup += c_statements("spf_pointer_type *const spf_my = spf_pointer;")
         prefix = c_statements(f"""

@@ -252,6 +252,22 @@ def test_two_phase_transposition_in_parallel_chunks(source, output, openmp_threa
     assert k.assembly_statistics["chunks counted and filled by threads of their own"] == 2 * CALLS
 
 
+def test_two_phase_chunks_are_cut_by_the_rows_entries(openmp_threads):
+    # the first rows hold most entries: chunks of equal work are a few rows against
+    # thousands; count and fill must cut at the same places (else entries land elsewhere)
+    k = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"}, parallel=True)
+    assert "spf_cuts[spf_k] = spf_low" in k.c_source
+    dense_rows = sp.random(40, 3000, density=0.5, format="csr", random_state=13)
+    sparse_rows = sp.random(8000, 3000, density=0.0005, format="csr", random_state=14)
+    a = sp.vstack([dense_rows, sparse_rows, dense_rows]).tocsr()
+    want = sp.csr_matrix(a.T)
+    for _ in range(CALLS):
+        got = k(A=a).to_scipy()
+        assert got.shape == want.shape and got.nnz == want.nnz and abs(got - want).max() == 0
+        assert got.has_sorted_indices
+    assert k.assembly_statistics["chunks counted and filled by threads of their own"] == 2 * CALLS
+
+
 def test_segment_loop_inside_a_serial_loop_stays_serial(openmp_threads):
     # CSC SpMV: the column loop carries a dependence on y; the row loop inside walks one
     # column's segment, too short to pay for a fork and join per column
