@@ -472,11 +472,13 @@ class Emitter:
                 update = assign(self._output_reference(target), value)
             else:
                 update = self._update(self._output_reference(target), value)
+            otherwise = assign(self._output_reference(target), const(0.0)) if target.stores else None
             if register_sum.repeated:
                 update = block([self._declaration(a) for a in register_sum.repeated] + [update])
+                if otherwise is not None:  # the output's position is one of the repeated assignments
+                    otherwise = block([self._declaration(a) for a in register_sum.repeated] + [otherwise])
             if added is None:
                 return [declare(total, "double", const(0.0)), loop, update]
-            otherwise = assign(self._output_reference(target), const(0.0)) if target.stores else None
             return [declare(total, "double", const(0.0)), declare(added, "int", const(0)), loop,
                     c_ast.If(ident(added), update, otherwise)]
         if isinstance(node, Find):

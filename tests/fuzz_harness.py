@@ -954,10 +954,13 @@ def reproducer(failure: Failure) -> str:
     if result.parallel_c:
         # threads race when they are preempted mid-loop: another busy process makes that happen
         lines += ["import subprocess, sys",
-                  "load = subprocess.Popen([sys.executable, '-c', 'while True: pass'])  # races show under load",
-                  "for attempt in range(20):"]
-        lines += ["    " + line for line in body]
-        lines.append("load.kill()")
+                  "busy = 'import os\\nparent = os.getppid()\\nwhile os.getppid() == parent: pass'"
+                  "  # ends with this script",
+                  "load = subprocess.Popen([sys.executable, '-c', busy])  # races show under load",
+                  "try:",
+                  "    for attempt in range(20):"]
+        lines += ["        " + line for line in body]
+        lines += ["finally:", "    load.kill()  # also when the body raises: no busy process left behind"]
     else:
         lines += body
     return "\n".join(lines)

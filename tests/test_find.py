@@ -247,10 +247,13 @@ def test_two_threads_calling_one_kernel_at_once_are_right():
     assert not failures, failures
 
 
+@pytest.mark.parametrize("parallel", [False, True])
 @pytest.mark.parametrize("layout", ["COO", "COO_UNSORTED"])
-def test_an_output_sharing_a_coordinate_list_is_at_the_inputs_position(layout):
+def test_an_output_sharing_a_coordinate_list_is_at_the_inputs_position(layout, parallel, openmp_threads):
+    # each entry is then stored once (codegen.zeroing), its position an assignment the store repeats
     expression = "A(i,j) = B(i,j) * C(i,k) * D(k,j)"
-    k = spf.compile(expression, {"A": layout, "B": layout, "C": "Dense", "D": "Dense"}, share={"A": "B"})
+    k = spf.compile(expression, {"A": layout, "B": layout, "C": "Dense", "D": "Dense"}, share={"A": "B"},
+                    parallel=parallel)
     # (row, col) is injective: COO's covarying_monotonic, COO_UNSORTED's injective property
     assert "direct (pB)" in k.explain() and "for (int64_t pA" not in k.c_source
     B = sp.random(60, 50, density=0.1, format="coo", random_state=3)
@@ -258,3 +261,14 @@ def test_an_output_sharing_a_coordinate_list_is_at_the_inputs_position(layout):
     C, D = rng.random((60, 8)), rng.random((8, 50))
     got = k(B=B, C=C, D=D).to_scipy().toarray()
     np.testing.assert_allclose(got, B.toarray() * (C @ D), rtol=1e-12)
+
+
+def test_tttp_into_a_shared_coo3_in_parallel(openmp_threads):
+    layouts = {"T": "COO3", "U": "Dense", "V": "Dense", "W": "Dense", "S": "COO3"}
+    k = spf.compile("S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)", layouts, share={"S": "T"}, parallel=True)
+    rng = np.random.default_rng(5)
+    dense = np.zeros((20, 15, 10))
+    dense[tuple(rng.integers(0, (20, 15, 10), (300, 3)).T)] = rng.random(300)
+    U, V, W = rng.random((20, 4)), rng.random((15, 4)), rng.random((10, 4))
+    expected = np.einsum("ijk,ir,jr,kr->ijk", dense, U, V, W)
+    np.testing.assert_allclose(k(T=dense, U=U, V=V, W=W).to_dense(), expected, rtol=1e-12)
