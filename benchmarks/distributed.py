@@ -67,13 +67,18 @@ def worker(options) -> None:
             bound._bound()
             local.append(comm.allreduce(time.perf_counter() - start, op=MPI.MAX))
         messages, sent = bound.plan.bytes_per_call()
+        status_messages, status = bound.plan.status_bytes_per_call()
+        with dist.counting() as traffic:
+            bound()
+        counted = comm.allreduce(sum(traffic.sent.values()), op=MPI.MAX)
         block = sum(v.nbytes for v in operands[next(iter(operands))].local.fields.values()
                     if isinstance(v, np.ndarray))
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         peaks = comm.gather((peak, block + replicated_bytes), root=0)
         if rank == 0:
             results.append({"kernel": label, "ranks": P, "nnz": total, "call": statistics.median(whole),
-                            "kernel_only": statistics.median(local), "model_bytes": sent, "messages": messages,
+                            "kernel_only": statistics.median(local), "model_bytes": sent + status,
+                            "counted_bytes": counted, "messages": messages + status_messages,
                             "peak_over_share": max(p / s for p, s in peaks),
                             "peak_bytes": max(p for p, _ in peaks)})
 

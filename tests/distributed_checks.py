@@ -214,8 +214,41 @@ def random_checks() -> None:
     model = (2 * (P - 1), round(2 * (P - 1) / P * 8 * 50)) if P > 1 else (0, 0)
     report("explain: a reduced SpMV output's bytes per call", the_plan.bytes_per_call() == model and
            "MPI_Allreduce" in the_plan.explain(), f"{the_plan.bytes_per_call()} against {model}")
+    counted_checks(rng)
     report("chained: y = A x distributed, then s = y.y (scalar Allreduce)", abs(s - want) <= 1e-12 * abs(want),
            f"{s} against {want}")
+
+
+def counted_checks(rng) -> None:
+    """The bytes each rank hands MPI per dist.bind call, counted (dist.counting), equal the
+    model (Plan.bytes_per_call, status_bytes_per_call); extents divisible by 1, 2 and 4
+    ranks, so the ring's blocks are equal."""
+    M = sp.random(48, 48, density=0.1, format="csr", random_state=rng)
+    shape = (12, 20, 8)
+    flat = rng.choice(int(np.prod(shape)), size=300, replace=False)
+    B = dist.distribute("CSF3", (np.stack(np.unravel_index(flat, shape), axis=1), rng.standard_normal(300), shape),
+                        name="B")
+    runs = {"spmv CSC (Allreduce)": ("spmv-CSC", {"A": dist.distribute("CSC", M, name="A"), "x": dense(41, 48)}, "all"),
+            "spmv CSR (distributed output)": ("spmv-CSR", {"A": dist.distribute("CSR", M, name="A"),
+                                                           "x": dense(41, 48)}, "all"),
+            "mttkrp mode 1 (Allreduce)": ("mttkrp3-1", {"B": B, "C": dense(42, 12, R), "D": dense(43, 8, R)}, "all"),
+            "mttkrp mode 1 (Reduce_scatter)": ("mttkrp3-1", {"B": B, "C": dense(42, 12, R), "D": dense(43, 8, R)},
+                                               "scatter")}
+    for label, (kernel, operands, reduce) in runs.items():
+        bound = dist.bind(KERNEL[kernel], reduce=reduce, **operands)
+        with dist.counting() as traffic:
+            bound()
+            bound()
+        model = tuple(2 * v for v in bound.plan.bytes_per_call())
+        status = tuple(2 * v for v in bound.plan.status_bytes_per_call())
+        counted = (traffic.messages.get("result", 0), traffic.sent.get("result", 0))
+        counted_status = (traffic.messages.get("status", 0), traffic.sent.get("status", 0))
+        ok = counted == model and counted_status == status and set(traffic.sent) <= {"result", "status"}
+        if COMM.size > 1 and "distributed" not in label:
+            ok = ok and model[1] > 0
+        every = COMM.gather(ok, root=0)
+        report(f"bytes counted per call equal the model: {label}", RANK != 0 or all(every),
+               f"rank {RANK}: counted {counted} + status {counted_status}, model {model} + {status}, {traffic}")
 
 
 def expect_error(label: str, action, kind=spf.SpfError, words: str = "") -> None:
