@@ -22,6 +22,9 @@ import spf
 import spf.distributed as dist
 from spf.packing import coordinates_of
 
+import spf.distributed.sending
+
+spf.distributed.sending.PIECE_ENTRIES = 16  # small data too is sent and packed in several rounds
 COMM = dist.world()
 RANK = COMM.rank
 R = 8  # the rank (columns) of dense factors
@@ -215,8 +218,49 @@ def random_checks() -> None:
     report("explain: a reduced SpMV output's bytes per call", the_plan.bytes_per_call() == model and
            "MPI_Allreduce" in the_plan.explain(), f"{the_plan.bytes_per_call()} against {model}")
     counted_checks(rng)
+    if BAD_TNS is not None:
+        reading_checks(rng, BAD_TNS.parent)
     report("chained: y = A x distributed, then s = y.y (scalar Allreduce)", abs(s - want) <= 1e-12 * abs(want),
            f"{s} against {want}")
+
+
+def reading_checks(rng, folder: Path) -> None:
+    """dist.read_tns, dist.read_mtx (general and symmetric, with comments and duplicates)
+    and dist.from_entries, gathered, against packing the whole data in one process."""
+    shape = (41, 17, 13)
+    flat = rng.choice(int(np.prod(shape)), size=900, replace=False)
+    coords = np.stack(np.unravel_index(flat, shape), axis=1)
+    values = np.round(rng.standard_normal(900), 6)
+    tns, mtx, sym = folder / "random.tns", folder / "random.mtx", folder / "symmetric.mtx"
+    M = sp.random(60, 45, density=0.2, format="coo", random_state=rng)
+    S = sp.random(50, 50, density=0.1, format="coo", random_state=rng)
+    S = sp.tril(S + S.T).tocoo()
+    if RANK == 0:
+        tns.write_text("# a comment\n" + "".join(f"{i + 1} {j + 1} {k + 1} {float(v)!r}\n" for (i, j, k), v in
+                                                zip(coords, values)))
+        lines = [f"{i + 1} {j + 1} {float(v)!r}" for i, j, v in zip(M.row, M.col, M.data)]
+        lines.insert(len(lines) // 2, "% a comment between entries")
+        lines.append(f"{M.row[0] + 1} {M.col[0] + 1} 1.5")  # a duplicate: summed, as scipy does
+        mtx.write_text(f"%%MatrixMarket matrix coordinate real general\n% c\n60 45 {M.nnz + 1}\n" + "\n".join(lines))
+        sym.write_text(f"%%MatrixMarket matrix coordinate real symmetric\n50 50 {S.nnz}\n" +
+                       "".join(f"{i + 1} {j + 1} {float(v)!r}\n" for i, j, v in zip(S.row, S.col, S.data)))
+    COMM.Barrier()
+    for layout in ("CSF3", "COO3"):
+        got = dist.read_tns(tns, layout=layout, name="B").gather(root=0)
+        if RANK == 0:
+            want = spf.pack(layout, (coords, values, shape))
+            report(f"read_tns {layout} in rounds", *same(got, want, exact=True))
+        got = dist.from_entries(layout, coords[RANK::COMM.size], values[RANK::COMM.size], shape,
+                                name="B").gather(root=0)
+        if RANK == 0:
+            report(f"from_entries {layout} in rounds", *same(got, spf.pack(layout, (coords, values, shape)), True))
+    with_duplicate = sp.coo_array((np.append(M.data, 1.5), (np.append(M.row, M.row[0]), np.append(M.col, M.col[0]))),
+                                  shape=M.shape).tocsr()  # (scipy's mmread refuses comments between entries)
+    for path, whole in ((mtx, with_duplicate), (sym, (S + sp.tril(S, -1).T).tocsr())):
+        for layout in ("CSR", "CSC", "DCSR", "BCSR(R=2, C=2)", "ELL"):
+            got = dist.read_mtx(path, layout=layout, name="A").gather(root=0)
+            if RANK == 0:
+                report(f"read_mtx {path.stem} {layout} in rounds", *same(got, spf.pack(layout, whole), exact=True))
 
 
 def counted_checks(rng) -> None:
