@@ -121,7 +121,7 @@ def _crossings(counts: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.
     return above, at_above, at_below
 
 
-COUNT_WINDOW = 1 << 18
+COUNT_WINDOW = 1 << 16
 """Coordinates binned at once (their bin numbers are the only temporary)."""
 
 

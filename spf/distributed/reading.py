@@ -23,7 +23,7 @@ from spf.packing import EXACT_INTEGERS, INDEX_DTYPE, _load_layout, _resolve
 
 from .collective import agreed
 from .partition import balanced_bounds, binning, count_into, outer_mode
-from .sending import SELECT, Entries, send_and_pack
+from .sending import SELECT, Entries, plan_rounds, send_and_pack
 from .tensor import DistributedTensor, _communicator
 
 READ_BLOCK = 1 << 16
@@ -145,7 +145,9 @@ def _distribute(comm, layout, entries: Entries, shape: tuple[int, ...], name: st
     for start in range(0, bins, SELECT):  # in slices: MPI's own buffers stay small
         comm.Allreduce(MPI.IN_PLACE, counts[start:start + SELECT], op=MPI.SUM)
     bounds = balanced_bounds(counts, width, shape[mode], comm.size)
-    return send_and_pack(comm, loaded, mode, granule, shape, bounds, counts, width, entries, name, duplicates)
+    rounds = plan_rounds(loaded, mode, granule, shape, counts, width, bounds, comm.rank)
+    del counts  # (the largest array besides the entries: freed before they are sent)
+    return send_and_pack(comm, loaded, mode, shape, bounds, rounds, entries, name, duplicates)
 
 
 def _path(path, function: str) -> str:

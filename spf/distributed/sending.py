@@ -13,6 +13,7 @@ arrays are left alone and each round's entries picked out of them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -27,12 +28,12 @@ from .joining import Joiner
 from .partition import DistributionError, balanced_bounds
 from .tensor import DistributedTensor, _displacements
 
-PIECE_ENTRIES = 1 << 15
+PIECE_ENTRIES = 1 << 12
 """A round carries at least this many of an owner's entries (fewer rounds for small blocks) ..."""
 MAX_ROUNDS = 128
 """... and there are at most this many rounds: a round's temporaries stay within about
 1/128 of a block's entries."""
-SELECT = 1 << 18
+SELECT = 1 << 16
 """Entries of a caller's arrays examined at once while picking a round's entries."""
 
 
@@ -126,20 +127,40 @@ def rounds_and_cuts(counts: np.ndarray, width: int, bounds: np.ndarray, joinable
     return rounds, np.asarray(cuts, dtype=np.int64)
 
 
-def send_and_pack(comm, layout, mode: int, granule: int, shape: Sequence[int], bounds: np.ndarray,
-                  counts: np.ndarray, width: int, entries: Entries, name: str, duplicates: str) -> DistributedTensor:
-    """This rank's block of the entries every rank contributed, packed in ``layout``
-    (global ``shape``, split along ``mode`` at ``bounds``; ``counts``: the summed histogram
-    of the split mode's coordinates in bins of ``width``).  Collective."""
-    shape = tuple(int(s) for s in shape)
-    joiner = Joiner.of(layout, mode, shape, granule)
+@dataclass(frozen=True)
+class Rounds:
+    """How a rank's block is sent and packed: ``count`` rounds, ``cuts`` (every rank's
+    sub-ranges, :func:`rounds_and_cuts`), ``capacity`` (an upper bound on the entries this
+    rank receives), ``joiner`` (None: one round, the block packed whole)."""
+
+    count: int
+    cuts: np.ndarray
+    capacity: int
+    joiner: Joiner | None
+
+
+def plan_rounds(layout, mode: int, granule: int, shape: Sequence[int], counts: np.ndarray, width: int,
+                bounds: np.ndarray, rank: int) -> Rounds:
+    """The :class:`Rounds` of ``layout`` split along ``mode`` at ``bounds``, from the summed
+    histogram ``counts`` of the split mode's coordinates in bins of ``width`` (which the
+    caller may then free: the rounds do not need it)."""
+    joiner = Joiner.of(layout, mode, tuple(int(s) for s in shape), granule)
     rounds, cuts = rounds_and_cuts(counts, width, bounds, joiner is not None)
+    lo, hi = int(bounds[rank]), int(bounds[rank + 1])
+    return Rounds(rounds, cuts, int(counts[lo // width:-(-hi // width)].sum()), joiner if rounds > 1 else None)
+
+
+def send_and_pack(comm, layout, mode: int, shape: Sequence[int], bounds: np.ndarray, plan: Rounds,
+                  entries: Entries, name: str, duplicates: str) -> DistributedTensor:
+    """This rank's block of the entries every rank contributed, packed in ``layout``
+    (global ``shape``, split along ``mode`` at ``bounds``), sent and packed as ``plan`` says.  Collective."""
+    shape = tuple(int(s) for s in shape)
+    rounds, cuts, capacity, joiner = plan.count, plan.cuts, plan.capacity, plan.joiner
     entries.prepare(cuts, rounds, mode)
-    P, rank = comm.size, comm.rank
+    rank = comm.rank
     lo, hi = int(bounds[rank]), int(bounds[rank + 1])
     local_shape = tuple(hi - lo if m == mode else s for m, s in enumerate(shape))
-    capacity = int(counts[lo // width:-(-hi // width)].sum())
-    joining = joiner.start(local_shape, capacity) if rounds > 1 else None
+    joining = joiner.start(local_shape, capacity) if joiner is not None else None
     local = None
     for k in range(rounds):
         coords, values = entries.round(k, cuts, rounds, mode)
@@ -153,6 +174,7 @@ def send_and_pack(comm, layout, mode: int, granule: int, shape: Sequence[int], b
                 local = piece
             else:
                 joining.add(piece)
+            del piece
         else:
             agreed(comm, lambda: None, f"packing the blocks of tensor {name}")
         del coords, values
