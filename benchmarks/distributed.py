@@ -262,7 +262,7 @@ def scaling_driver(options, mpiexec: str) -> str:
     lines = [f"spf.distributed, {os.cpu_count()} cores, 1 thread per rank, medians of {options.repeats} calls "
              f"(the slowest rank's time per call)", "",
              f"{'scaling':7} {'kernel':42} {'ranks':>5} {'nnz':>10} {'call ms':>9} {'C only ms':>9} "
-             f"{'speedup':>7} {'model B/call':>12} {'counted':>10} {'ratio':>5} {'read peak':>9} {'run peak':>8}"]
+             f"{'spd|eff':>7} {'model B/call':>12} {'counted':>10} {'ratio':>5} {'read peak':>9} {'run peak':>8}"]
     for row in rows:
         base = next(r for r in rows if r["kernel"] == row["kernel"] and r["scaling"] == row["scaling"]
                     and r["ranks"] == options.ranks[0])
@@ -273,7 +273,7 @@ def scaling_driver(options, mpiexec: str) -> str:
                      f"{row['call'] * 1e3:>9.2f} {row['kernel_only'] * 1e3:>9.2f} {ratio:>7.2f} "
                      f"{row['model_bytes']:>12} {row['counted_bytes']:>10} {agreement:>5} "
                      f"{row['read_peak']:>9.2f} {row['run_peak']:>8.2f}")
-    lines += ["", "speedup: the first rank count's time over this one's (strong scaling: --nnz in all; weak "
+    lines += ["", "spd|eff: the first rank count's time over this one's (strong scaling: --nnz in all; weak "
               "scaling: --nnz per rank, where the same ratio is the efficiency, acceptance >= 0.85).",
               "model B/call: the bytes the largest rank sends per call by Plan.bytes_per_call (ring Allreduce "
               "2(P-1)/P * 8n) plus status_bytes_per_call (the status flag); counted: the bytes it handed MPI in "
@@ -296,8 +296,11 @@ def files_driver(options, mpiexec: str) -> str:
             ranks = "  ".join(f"{r['extra'] / 1e6:.0f}/{r['block'] / 1e6:.0f} = {r['extra'] / r['block']:.2f}"
                               for r in row["per_rank"])
             lines.append(f"{'read_' + kind + ' ' + layout:22} {P:>5} {row['nnz']:>10} {row['seconds']:>8.1f}  {ranks}")
-    lines += ["", "peak: " + MEMORY.split("; read = ")[0] + "; over the bytes of the block the rank keeps "
-              "(acceptance: at most 1.5)."]
+    lines += ["", "peak: a rank's resident memory at its highest during the read (VmHWM, reset through "
+              "/proc/self/clear_refs just before it) minus its resident memory just before it (VmRSS, after a "
+              "warm-up read of a small file in the same layout, so that the interpreter, numpy, mpi4py, spf and "
+              "the layout's compiled assembly are in it, and freed heap pages handed back); block: the bytes of "
+              "the arrays of the block the rank keeps. Acceptance: at most 1.5."]
     return "\n".join(lines)
 
 
