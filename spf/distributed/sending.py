@@ -44,7 +44,7 @@ class Entries:
 
     def __init__(self, chunks: list, order: int, owned: bool):
         self.chunks, self.order, self.owned = chunks, order, owned
-        self.parts: list[list] | None = None
+        self.parts: list[tuple | None] | None = None  # per round, once prepared: (coords, values)
 
     def __len__(self) -> int:
         return sum(len(values) for _, values in self.chunks)
@@ -65,7 +65,7 @@ class Entries:
         for coords, _ in self.chunks:
             sizes += np.bincount(_round_of(coords[:, mode], cuts, rounds), minlength=rounds)
         dtype = np.result_type(*[coords.dtype for coords, _ in self.chunks]) if self.chunks else INDEX_DTYPE
-        self.parts = [[(np.empty((int(n), self.order), dtype=dtype), np.empty(int(n)))] for n in sizes]
+        self.parts = [(np.empty((int(n), self.order), dtype=dtype), np.empty(int(n))) for n in sizes]
         filled = np.zeros(rounds, dtype=np.int64)
         while self.chunks:
             coords, values = self.chunks.pop(0)
@@ -74,7 +74,7 @@ class Entries:
             starts = np.searchsorted(which[order], np.arange(rounds + 1))
             for k in np.flatnonzero(np.diff(starts)):
                 picked = order[starts[k]:starts[k + 1]]
-                into_coords, into_values = self.parts[k][0]
+                into_coords, into_values = self.parts[k]
                 at = int(filled[k])
                 into_coords[at:at + len(picked)] = coords[picked]
                 into_values[at:at + len(picked)] = values[picked]
@@ -89,7 +89,7 @@ class Entries:
             if self.owned:
                 self.chunks = []
         elif self.parts is not None:
-            found, self.parts[k] = self.parts[k], []
+            found, self.parts[k] = [self.parts[k]], None
         else:
             found = []
             for coords, values in self.chunks:
