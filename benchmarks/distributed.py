@@ -1,6 +1,8 @@
-"""spf.distributed (issue 13): strong and weak scaling over MPI ranks, 1 thread each.
+"""spf.distributed (issue 13): strong and weak scaling over MPI ranks (1 thread each), the
+bytes sent per call counted against the model, and each rank's peak memory against its share.
 
-Run: python benchmarks/distributed.py [--nnz 40e6] [--ranks 1 2] [--repeats 11] [--out FILE]
+Run: python benchmarks/distributed.py [--nnz 40e6] [--ranks 1 2] [--repeats 11] [--weak] [--out FILE]
+     python benchmarks/distributed.py --files [--nnz 20e6] [--ranks 1 2]   (reading .mtx/.tns files)
 
 The driver launches ``mpiexec -n P`` of this file (``--worker``) for each P and prints one
 table.  Each worker builds synthetic data without any rank holding all of it: every rank
@@ -17,9 +19,13 @@ rank owning its outer coordinate.  Strong scaling keeps ``--nnz`` fixed; weak sc
 
 Per kernel: the median over ``--repeats`` calls of the slowest rank's time per call
 (``dist.bind``: the C function, then the combination), the median of the C function alone,
-the bytes the model says each rank sends per call (``Plan.bytes_per_call``: ring
-Allreduce), and each rank's peak resident memory against its block plus the replicated
-operands.
+the bytes each rank sends per call by the model (``Plan.bytes_per_call`` plus
+``status_bytes_per_call``) and as counted (``dist.counting`` around one call; the largest
+rank's), and the peak memory of the largest rank against its share (see MEMORY).
+
+``--files`` writes a Matrix Market matrix and a FROSTT tensor of ``--nnz`` entries to
+``--folder`` once (not into the project) and measures, each in a fresh ``mpiexec``, the peak
+memory of ``dist.read_mtx`` and ``dist.read_tns`` against the block each rank keeps.
 """
 
 from __future__ import annotations
@@ -27,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -38,6 +43,45 @@ from pathlib import Path
 import numpy as np
 
 R = 16
+MEMORY = ("peak memory: a rank's resident memory at its highest (VmHWM, reset through /proc/self/clear_refs "
+          "before each phase) minus its resident memory just before the phase (VmRSS, after a warm-up run of "
+          "the same calls on small data, so that the interpreter, numpy, mpi4py, spf and the compiled kernels "
+          "and assembly are in it, and freed heap pages handed back); read = dist.read_mtx/read_tns/"
+          "from_entries, over the bytes of the block the rank keeps (the caller's own entry arrays, for "
+          "from_entries, are in the baseline); run = dist.bind and the calls, plus the block and the replicated "
+          "operands it was given, over the block, the replicated operands and this rank's output. "
+          "Acceptance: at most 1.5.")
+
+
+def _status(key: str) -> int:
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith(key):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no {key} in /proc/self/status")
+
+
+class Phase:
+    """Peak resident memory over a phase, above the resident memory at its start."""
+
+    def __enter__(self):
+        from spf.memory import give_back
+        give_back()
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")  # resets VmHWM to the current resident size
+        self.start = _status("VmRSS:")
+        return self
+
+    def __exit__(self, *exc):
+        self.extra = _status("VmHWM:") - self.start
+        return False
+
+
+def _block_bytes(tensor) -> int:
+    local = tensor.local
+    if isinstance(local, np.ndarray):
+        return int(local.nbytes)
+    return int(sum(v.nbytes for v in local.fields.values() if isinstance(v, np.ndarray)))
 
 
 def worker(options) -> None:
@@ -47,107 +91,217 @@ def worker(options) -> None:
 
     comm = dist.world()
     P, rank = comm.size, comm.rank
+    if options.files:
+        return file_worker(options, comm)
     total = int(options.nnz) * (P if options.weak else 1)
     rng = np.random.default_rng(1000 + rank)
     mine = total // P + (1 if rank < total % P else 0)
     results = []
 
-    def measure(label, kernel, operands, replicated_bytes):
-        bound = dist.bind(kernel, **operands)
-        bound()  # warm: first touch of the output, find tables
-        whole, local = [], []
-        for _ in range(options.repeats):
-            comm.Barrier()
-            start = time.perf_counter()
-            bound()
-            whole.append(comm.allreduce(time.perf_counter() - start, op=MPI.MAX))
-        for _ in range(options.repeats):
-            comm.Barrier()
-            start = time.perf_counter()
-            bound._bound()
-            local.append(comm.allreduce(time.perf_counter() - start, op=MPI.MAX))
+    def measure(label, kernel, operands, replicated, read_extra):
+        block = _block_bytes(next(v for v in operands.values() if isinstance(v, dist.DistributedTensor)))
+        with Phase() as run:
+            bound = dist.bind(kernel, **operands)
+            output = bound()  # warm: first touch of the output, find tables
+            whole, local = [], []
+            for _ in range(options.repeats):
+                comm.Barrier()
+                start = time.perf_counter()
+                bound()
+                whole.append(comm.allreduce(time.perf_counter() - start, op=MPI.MAX))
+            for _ in range(options.repeats):
+                comm.Barrier()
+                start = time.perf_counter()
+                bound._bound()
+                local.append(comm.allreduce(time.perf_counter() - start, op=MPI.MAX))
+            with dist.counting() as traffic:
+                bound()
+        output_bytes = _block_bytes(output) if isinstance(output, dist.DistributedTensor) else np.asarray(output).nbytes
         messages, sent = bound.plan.bytes_per_call()
-        block = sum(v.nbytes for v in operands[next(iter(operands))].local.fields.values()
-                    if isinstance(v, np.ndarray))
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-        peaks = comm.gather((peak, block + replicated_bytes), root=0)
+        status_messages, status = bound.plan.status_bytes_per_call()
+        counted = comm.allreduce(sum(traffic.sent.values()), op=MPI.MAX)
+        model = comm.allreduce(sent + status, op=MPI.MAX)
+        read_ratio = read_extra / block
+        run_ratio = (run.extra + block + replicated) / (block + replicated + output_bytes)
+        ratios = comm.gather((read_ratio, run_ratio), root=0)
+        del bound, output
         if rank == 0:
             results.append({"kernel": label, "ranks": P, "nnz": total, "call": statistics.median(whole),
-                            "kernel_only": statistics.median(local), "model_bytes": sent, "messages": messages,
-                            "peak_over_share": max(p / s for p, s in peaks),
-                            "peak_bytes": max(p for p, _ in peaks)})
+                            "kernel_only": statistics.median(local), "model_bytes": model,
+                            "counted_bytes": counted, "read_peak": max(r for r, _ in ratios),
+                            "run_peak": max(r for _, r in ratios)})
 
-    # SpMV on a uniform random square matrix, 10 nonzeros per row
-    n = max(1, total // 10)
-    coords = rng.integers(0, n, size=(mine, 2))
-    values = rng.random(mine)
-    x = np.random.default_rng(7).random(n)
+    def from_entries(layout, coords, values, shape):
+        with Phase() as read:
+            tensor = dist.from_entries(layout, coords, values, shape, name="T", duplicates="sum")
+        return tensor, read.extra
+
+    def matrix(n, count, generator):
+        return generator.integers(0, n, size=(count, 2)), generator.random(count)
+
+    def tensor(shape, count, generator):
+        return np.stack([generator.integers(0, s, size=count) for s in shape], axis=1), generator.random(count)
+
     spmv = {layout: spf.compile("y(i) = A(i,j) * x(j)", {"A": layout, "x": "Dense", "y": "Dense"})
             for layout in ("CSR", "CSC")}
-    for layout, label in (("CSR", "spmv CSR (rows: y distributed)"), ("CSC", "spmv CSC (columns: y Allreduce)")):
-        A = dist.from_entries(layout, coords, values, (n, n), name="A", duplicates="sum")
-        measure(label, spmv[layout], {"A": A, "x": x}, x.nbytes + (n * 8 if layout == "CSC" else 0))
-        del A
-    del coords, values
-    # MTTKRP on a CSF3 tensor
-    shape = (max(1, total // 40), 20000, 20000)
-    coords = np.stack([rng.integers(0, s, size=mine) for s in shape], axis=1)
-    values = rng.random(mine)
-    B = dist.from_entries("CSF3", coords, values, shape, name="B", duplicates="sum")
-    del coords, values
-    factors = [np.random.default_rng(20 + m).random((s, R)) for m, s in enumerate(shape)]
     layouts = {"M": "Dense", "B": "CSF3", "C": "Dense", "D": "Dense"}
     mode0 = spf.compile("M(i,r) = B(i,j,k) * C(j,r) * D(k,r)", layouts, parallel=True)
     mode1 = spf.compile("M(j,r) = B(i,j,k) * C(i,r) * D(k,r)", layouts, parallel=True)
+    # warm-up on small data: the compiled assembly and kernels, mpi4py's buffers, numpy's caches
+    small = np.random.default_rng(5)
+    for layout in ("CSR", "CSC"):
+        A, _ = from_entries(layout, *matrix(1000, 5000, small), (1000, 1000))
+        dist.bind(spmv[layout], A=A, x=np.ones(1000))()
+    B, _ = from_entries("CSF3", *tensor((100, 50, 50), 5000, small), (100, 50, 50))
+    for kernel, extents in ((mode0, (50, 50)), (mode1, (100, 50))):
+        dist.bind(kernel, B=B, C=np.ones((extents[0], R)), D=np.ones((extents[1], R)))()
+    del A, B
+
+    # SpMV on a uniform random square matrix, 10 nonzeros per row
+    n = max(1, total // 10)
+    x = np.random.default_rng(7).random(n)
+    for layout, label in (("CSR", "spmv CSR (rows: y distributed)"), ("CSC", "spmv CSC (columns: y Allreduce)")):
+        coords, values = matrix(n, mine, np.random.default_rng(1000 + rank))
+        A, read_extra = from_entries(layout, coords, values, (n, n))
+        del coords, values
+        measure(label, spmv[layout], {"A": A, "x": x}, x.nbytes, read_extra)
+        del A
+    # MTTKRP on a CSF3 tensor
+    shape = (max(1, total // 40), 20000, 20000)
+    coords, values = tensor(shape, mine, rng)
+    B, read_extra = from_entries("CSF3", coords, values, shape)
+    del coords, values
+    factors = [np.random.default_rng(20 + m).random((s, R)) for m, s in enumerate(shape)]
     measure("mttkrp mode 0 (split mode: M distributed)", mode0, {"B": B, "C": factors[1], "D": factors[2]},
-            factors[1].nbytes + factors[2].nbytes)
+            factors[1].nbytes + factors[2].nbytes, read_extra)
     measure("mttkrp mode 1 (M Allreduce)", mode1, {"B": B, "C": factors[0], "D": factors[2]},
-            factors[0].nbytes // P + factors[2].nbytes + shape[1] * R * 8)
+            factors[0].nbytes + factors[2].nbytes, read_extra)
     if rank == 0:
         print(json.dumps(results), flush=True)
+
+
+def file_worker(options, comm) -> None:
+    """Peak memory of one parallel read (``--read KIND LAYOUT``) of the files in ``--folder``."""
+    import spf.distributed as dist
+    from mpi4py import MPI
+    kind, layout = options.read
+    folder = Path(options.folder)
+    read = dist.read_mtx if kind == "mtx" else dist.read_tns
+    read(folder / f"small.{kind}", layout=layout)  # warm-up: the layout's compiled assembly
+    start = time.perf_counter()
+    with Phase() as phase:
+        tensor = read(folder / f"big.{kind}", layout=layout)
+    seconds = comm.allreduce(time.perf_counter() - start, op=MPI.MAX)
+    block = _block_bytes(tensor)
+    rows = comm.gather({"rank": comm.rank, "extra": phase.extra, "block": block, "entries": tensor.local_nnz()},
+                       root=0)
+    if comm.rank == 0:
+        print(json.dumps({"kind": kind, "layout": layout, "ranks": comm.size, "nnz": sum(r["entries"] for r in rows),
+                          "seconds": seconds, "per_rank": rows}), flush=True)
+
+
+def write_files(folder: Path, nnz: int) -> None:
+    """big.mtx (a uniform random matrix, 10 nonzeros per row) and big.tns (shape nnz/40 x 20000 x
+    20000, 40 entries per slice, no duplicates) of ``nnz`` entries, and small ones for warm-ups."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(5)
+    for name, count in (("big", nnz), ("small", 1000)):
+        if (folder / f"{name}.tns").exists() and (folder / f"{name}.mtx").exists():
+            continue
+        rows = max(1, count // 10)
+        with open(folder / f"{name}.mtx", "w") as handle:
+            handle.write(f"%%MatrixMarket matrix coordinate real general\n{rows} {rows} {count}\n")
+            for start in range(0, count, 1_000_000):
+                m = min(1_000_000, count - start)
+                np.savetxt(handle, np.column_stack([rng.integers(1, rows + 1, m), rng.integers(1, rows + 1, m),
+                                                    rng.random(m)]), fmt="%d %d %.6f")
+        with open(folder / f"{name}.tns", "w") as handle:
+            for start in range(0, count, 1_000_000):
+                m = min(1_000_000, count - start)
+                i = np.arange(start, start + m) // 40 + 1
+                j, k = rng.integers(1, 20001, m), rng.integers(1, 20001, m)
+                order = np.lexsort((k, j, i))
+                i, j, k = i[order], j[order], k[order]
+                keep = np.ones(m, dtype=bool)
+                keep[1:] = (np.diff(i) != 0) | (np.diff(j) != 0) | (np.diff(k) != 0)
+                np.savetxt(handle, np.column_stack([i[keep], j[keep], k[keep], rng.random(m)[keep]]),
+                           fmt="%d %d %d %.6f")
+
+
+def _launch(mpiexec: str, P: int, arguments: list[str]) -> str:
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    if os.geteuid() == 0:
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    command = [mpiexec, "-n", str(P), "--oversubscribe", "--bind-to", "core" if P <= os.cpu_count() else "none",
+               sys.executable, __file__, "--worker", *arguments]
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        sys.exit(f"mpiexec -n {P} failed:\n{done.stderr[-3000:]}")
+    return done.stdout.strip().splitlines()[-1]
 
 
 def driver(options) -> None:
     mpiexec = shutil.which("mpiexec", path=str(Path(sys.executable).parent)) or shutil.which("mpiexec")
     if mpiexec is None:
         sys.exit("mpiexec not found: pip install -e '.[mpi]'")
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    if os.geteuid() == 0:
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    text = files_driver(options, mpiexec) if options.files else scaling_driver(options, mpiexec)
+    print(text)
+    if options.out:
+        Path(options.out).write_text(text + "\n")
+
+
+def scaling_driver(options, mpiexec: str) -> str:
     rows = []
-    for weak in ([False, True] if options.weak else [False]):
+    for scaling in options.scaling:
         for P in options.ranks:
-            command = [mpiexec, "-n", str(P), "--oversubscribe", "--bind-to", "core" if P <= os.cpu_count() else
-                       "none", sys.executable, __file__, "--worker", "--nnz", str(options.nnz),
-                       "--repeats", str(options.repeats)] + (["--weak"] if weak else [])
-            done = subprocess.run(command, capture_output=True, text=True, env=env)
-            if done.returncode != 0:
-                sys.exit(f"mpiexec -n {P} failed:\n{done.stderr[-3000:]}")
-            for row in json.loads(done.stdout.strip().splitlines()[-1]):
-                row["scaling"] = "weak" if weak else "strong"
+            line = _launch(mpiexec, P, ["--nnz", str(options.nnz), "--repeats", str(options.repeats)] +
+                           (["--weak"] if scaling == "weak" else []))
+            for row in json.loads(line):
+                row["scaling"] = scaling
                 rows.append(row)
     lines = [f"spf.distributed, {os.cpu_count()} cores, 1 thread per rank, medians of {options.repeats} calls "
              f"(the slowest rank's time per call)", "",
              f"{'scaling':7} {'kernel':42} {'ranks':>5} {'nnz':>10} {'call ms':>9} {'C only ms':>9} "
-             f"{'speedup':>7} {'model bytes/call':>16} {'peak/share':>10}"]
+             f"{'spd|eff':>7} {'model B/call':>12} {'counted':>10} {'ratio':>5} {'read peak':>9} {'run peak':>8}"]
     for row in rows:
         base = next(r for r in rows if r["kernel"] == row["kernel"] and r["scaling"] == row["scaling"]
                     and r["ranks"] == options.ranks[0])
-        if row["scaling"] == "strong":
-            ratio = base["call"] / row["call"]  # speedup
-        else:
-            ratio = base["call"] / row["call"]  # weak-scaling efficiency (1 is perfect)
+        ratio = base["call"] / row["call"]  # strong: the speedup; weak: the efficiency (1 is perfect)
+        agreement = f"{row['counted_bytes'] / row['model_bytes']:.2f}" if row["model_bytes"] else \
+            ("1.00" if row["counted_bytes"] == 0 else "inf")
         lines.append(f"{row['scaling']:7} {row['kernel']:42} {row['ranks']:>5} {row['nnz']:>10} "
                      f"{row['call'] * 1e3:>9.2f} {row['kernel_only'] * 1e3:>9.2f} {ratio:>7.2f} "
-                     f"{row['model_bytes']:>16} {row['peak_over_share']:>10.2f}")
-    lines.append("")
-    lines.append("speedup: the first rank count's time over this one's (strong); for weak scaling the same ratio is "
-                 "the efficiency. peak/share: the largest rank's peak resident memory over its block plus the "
-                 "replicated operands (includes the interpreter and spf, ~0.15 GB, which dominate small runs).")
-    text = "\n".join(lines)
-    print(text)
-    if options.out:
-        Path(options.out).write_text(text + "\n")
+                     f"{row['model_bytes']:>12} {row['counted_bytes']:>10} {agreement:>5} "
+                     f"{row['read_peak']:>9.2f} {row['run_peak']:>8.2f}")
+    lines += ["", "spd|eff: the first rank count's time over this one's (strong scaling: --nnz in all; weak "
+              "scaling: --nnz per rank, where the same ratio is the efficiency, acceptance >= 0.85).",
+              "model B/call: the bytes the largest rank sends per call by Plan.bytes_per_call (ring Allreduce "
+              "2(P-1)/P * 8n) plus status_bytes_per_call (the status flag); counted: the bytes it handed MPI in "
+              "one call (dist.counting: the buffers given to each collective, counted as the model's algorithm "
+              "sends them; what MPI's own algorithm sends is not seen); ratio: counted / model "
+              "(acceptance: within 10%).",
+              "read peak, run peak: the largest rank's " + MEMORY]
+    return "\n".join(lines)
+
+
+def files_driver(options, mpiexec: str) -> str:
+    folder = Path(options.folder)
+    write_files(folder, options.nnz)
+    lines = [f"spf.distributed: peak memory of parallel reads, {os.cpu_count()} cores, files in {folder} "
+             f"({options.nnz} entries)", "",
+             f"{'read':22} {'ranks':>5} {'nnz':>10} {'seconds':>8}  per rank: peak MB / block MB = ratio"]
+    for kind, layout in (("mtx", "CSR"), ("mtx", "CSC"), ("tns", "CSF3"), ("tns", "COO3")):
+        for P in options.ranks:
+            row = json.loads(_launch(mpiexec, P, ["--files", "--read", kind, layout, "--folder", str(folder)]))
+            ranks = "  ".join(f"{r['extra'] / 1e6:.0f}/{r['block'] / 1e6:.0f} = {r['extra'] / r['block']:.2f}"
+                              for r in row["per_rank"])
+            lines.append(f"{'read_' + kind + ' ' + layout:22} {P:>5} {row['nnz']:>10} {row['seconds']:>8.1f}  {ranks}")
+    lines += ["", "peak: a rank's resident memory at its highest during the read (VmHWM, reset through "
+              "/proc/self/clear_refs just before it) minus its resident memory just before it (VmRSS, after a "
+              "warm-up read of a small file in the same layout, so that the interpreter, numpy, mpi4py, spf and "
+              "the layout's compiled assembly are in it, and freed heap pages handed back); block: the bytes of "
+              "the arrays of the block the rank keeps. Acceptance: at most 1.5."]
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -155,11 +309,17 @@ def main() -> None:
     parser.add_argument("--nnz", type=float, default=40e6)
     parser.add_argument("--ranks", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--repeats", type=int, default=11)
-    parser.add_argument("--weak", action="store_true", help="also weak scaling (--nnz per rank)")
+    parser.add_argument("--scaling", nargs="+", choices=["strong", "weak"], default=["strong"])
+    parser.add_argument("--weak", action="store_true", help="also weak scaling (--nnz per rank): --scaling strong weak")
+    parser.add_argument("--files", action="store_true", help="the peak memory of reading .mtx and .tns files")
+    parser.add_argument("--folder", default="/tmp/spf-distributed-bench", help="where --files writes its files")
+    parser.add_argument("--read", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", help="also write the table to this file")
     options = parser.parse_args()
     options.nnz = int(options.nnz)
+    if options.weak and "weak" not in options.scaling:
+        options.scaling = [*options.scaling, "weak"]
     (worker if options.worker else driver)(options)
 
 

@@ -22,6 +22,9 @@ import spf
 import spf.distributed as dist
 from spf.packing import coordinates_of
 
+import spf.distributed.sending
+
+spf.distributed.sending.PIECE_ENTRIES = 16  # small data too is sent and packed in several rounds
 COMM = dist.world()
 RANK = COMM.rank
 R = 8  # the rank (columns) of dense factors
@@ -214,8 +217,82 @@ def random_checks() -> None:
     model = (2 * (P - 1), round(2 * (P - 1) / P * 8 * 50)) if P > 1 else (0, 0)
     report("explain: a reduced SpMV output's bytes per call", the_plan.bytes_per_call() == model and
            "MPI_Allreduce" in the_plan.explain(), f"{the_plan.bytes_per_call()} against {model}")
+    counted_checks(rng)
+    if BAD_TNS is not None:
+        reading_checks(rng, BAD_TNS.parent)
     report("chained: y = A x distributed, then s = y.y (scalar Allreduce)", abs(s - want) <= 1e-12 * abs(want),
            f"{s} against {want}")
+
+
+def reading_checks(rng, folder: Path) -> None:
+    """dist.read_tns, dist.read_mtx (general and symmetric, with comments and duplicates)
+    and dist.from_entries, gathered, against packing the whole data in one process."""
+    shape = (41, 17, 13)
+    flat = rng.choice(int(np.prod(shape)), size=900, replace=False)
+    coords = np.stack(np.unravel_index(flat, shape), axis=1)
+    values = np.round(rng.standard_normal(900), 6)
+    tns, mtx, sym = folder / "random.tns", folder / "random.mtx", folder / "symmetric.mtx"
+    M = sp.random(60, 45, density=0.2, format="coo", random_state=rng)
+    S = sp.random(50, 50, density=0.1, format="coo", random_state=rng)
+    S = sp.tril(S + S.T).tocoo()
+    if RANK == 0:
+        tns.write_text("# a comment\n" + "".join(f"{i + 1} {j + 1} {k + 1} {float(v)!r}\n" for (i, j, k), v in
+                                                zip(coords, values)))
+        lines = [f"{i + 1} {j + 1} {float(v)!r}" for i, j, v in zip(M.row, M.col, M.data)]
+        lines.insert(len(lines) // 2, "% a comment between entries")
+        lines.append(f"{M.row[0] + 1} {M.col[0] + 1} 1.5")  # a duplicate: summed, as scipy does
+        mtx.write_text(f"%%MatrixMarket matrix coordinate real general\n% c\n60 45 {M.nnz + 1}\n" + "\n".join(lines))
+        sym.write_text(f"%%MatrixMarket matrix coordinate real symmetric\n50 50 {S.nnz}\n" +
+                       "".join(f"{i + 1} {j + 1} {float(v)!r}\n" for i, j, v in zip(S.row, S.col, S.data)))
+    COMM.Barrier()
+    for layout in ("CSF3", "COO3"):
+        got = dist.read_tns(tns, layout=layout, name="B").gather(root=0)
+        if RANK == 0:
+            want = spf.pack(layout, (coords, values, shape))
+            report(f"read_tns {layout} in rounds", *same(got, want, exact=True))
+        got = dist.from_entries(layout, coords[RANK::COMM.size], values[RANK::COMM.size], shape,
+                                name="B").gather(root=0)
+        if RANK == 0:
+            report(f"from_entries {layout} in rounds", *same(got, spf.pack(layout, (coords, values, shape)), True))
+    with_duplicate = sp.coo_array((np.append(M.data, 1.5), (np.append(M.row, M.row[0]), np.append(M.col, M.col[0]))),
+                                  shape=M.shape).tocsr()  # (scipy's mmread refuses comments between entries)
+    for path, whole in ((mtx, with_duplicate), (sym, (S + sp.tril(S, -1).T).tocsr())):
+        for layout in ("CSR", "CSC", "DCSR", "BCSR(R=2, C=2)", "ELL"):
+            got = dist.read_mtx(path, layout=layout, name="A").gather(root=0)
+            if RANK == 0:
+                report(f"read_mtx {path.stem} {layout} in rounds", *same(got, spf.pack(layout, whole), exact=True))
+
+
+def counted_checks(rng) -> None:
+    """The bytes each rank hands MPI per dist.bind call, counted (dist.counting), equal the
+    model (Plan.bytes_per_call, status_bytes_per_call); extents divisible by 1, 2 and 4
+    ranks, so the ring's blocks are equal."""
+    M = sp.random(48, 48, density=0.1, format="csr", random_state=rng)
+    shape = (12, 20, 8)
+    flat = rng.choice(int(np.prod(shape)), size=300, replace=False)
+    B = dist.distribute("CSF3", (np.stack(np.unravel_index(flat, shape), axis=1), rng.standard_normal(300), shape),
+                        name="B")
+    runs = {"spmv CSC (Allreduce)": ("spmv-CSC", {"A": dist.distribute("CSC", M, name="A"), "x": dense(41, 48)}, "all"),
+            "spmv CSR (distributed output)": ("spmv-CSR", {"A": dist.distribute("CSR", M, name="A"),
+                                                           "x": dense(41, 48)}, "all"),
+            "mttkrp mode 1 (Allreduce)": ("mttkrp3-1", {"B": B, "C": dense(42, 12, R), "D": dense(43, 8, R)}, "all"),
+            "mttkrp mode 1 (Reduce_scatter)": ("mttkrp3-1", {"B": B, "C": dense(42, 12, R), "D": dense(43, 8, R)},
+                                               "scatter")}
+    for label, (kernel, operands, reduce) in runs.items():
+        bound = dist.bind(KERNEL[kernel], reduce=reduce, **operands)
+        with dist.counting() as traffic:
+            bound()
+            bound()
+        model = tuple(2 * v for v in bound.plan.bytes_per_call())
+        status = tuple(2 * v for v in bound.plan.status_bytes_per_call())
+        counted = (traffic.messages.get("result", 0), traffic.sent.get("result", 0))
+        counted_status = (traffic.messages.get("status", 0), traffic.sent.get("status", 0))
+        ok = counted == model and counted_status == status and set(traffic.sent) <= {"result", "status"}
+        if COMM.size > 1 and "distributed" not in label:
+            ok = ok and model[1] > 0
+        every = COMM.gather(ok, root=0)
+        report(f"bytes counted per call equal the model: {label}", RANK != 0 or all(every),
+               f"rank {RANK}: counted {counted} + status {counted_status}, model {model} + {status}, {traffic}")
 
 
 def expect_error(label: str, action, kind=spf.SpfError, words: str = "") -> None:

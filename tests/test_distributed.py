@@ -102,7 +102,9 @@ def test_distributed_kernels_equal_the_single_process_kernel(ranks, tmp_path):
     names = {c["check"] for c in checks}
     for kernel in ("spmv CSR", "spmv CSC", "spmspv CSR", "spmspv CSC (x sliced)", "spmm", "sddmm",
                    "mttkrp mode 0", "mttkrp mode 1", "mttkrp mode 2", "ttm mode 2 (sparse output)",
-                   "spgemm (assembled CSR rows)", "blocks balanced by nonzeros"):
+                   "spgemm (assembled CSR rows)", "blocks balanced by nonzeros",
+                   "bytes counted per call equal the model: spmv CSC (Allreduce)",
+                   "bytes counted per call equal the model: mttkrp mode 1 (Allreduce)"):
         assert any(name.endswith(kernel) for name in names), kernel
     assert sum(name.startswith("error:") for name in names) >= (10 if ranks > 1 else 8)
     if not data_available():
@@ -144,3 +146,60 @@ def test_cp_als_example_converges_to_the_same_answer_under_1_2_and_4_ranks(tmp_p
         got = np.load(out)
         for key in ("fits", "weights", "A0", "A1", "A2"):
             assert np.allclose(got[key], one[key], rtol=1e-9, atol=1e-12), (ranks, key)
+
+
+@needs_mpi
+@pytest.mark.parametrize("layout, shape", [
+    ("CSR", (37, 23)), ("CSC", (37, 23)), ("DCSR", (37, 23)), ("DCSC", (37, 23)), ("COO", (37, 23)),
+    ("BCSR(R=3, C=2)", (37, 23)), ("SV", (50,)), ("COO3", (13, 9, 7)), ("CSF3", (13, 9, 7)), ("CSF4", (6, 5, 4, 3)),
+    ("CSF3_DENSE_LAST", (13, 9, 7))])
+def test_pieces_of_a_block_join_into_the_block_packed_whole(layout, shape):
+    from spf.distributed.joining import Joiner
+    from spf.distributed.partition import outer_mode
+    loaded = spf.load_layout(layout)
+    mode, granule = outer_mode(loaded)
+    joiner = Joiner.of(loaded, mode, shape, granule)
+    assert joiner is not None
+    rng = np.random.default_rng(1)
+    for trial in range(4):
+        n = int(np.prod(shape) * 0.15)
+        flat = rng.choice(int(np.prod(shape)), size=n, replace=False)
+        coords, values = np.stack(np.unravel_index(flat, shape), axis=1), rng.standard_normal(n)
+        inner = rng.integers(0, shape[mode] // granule + 1, 3 + trial) * granule
+        cuts = sorted({0, shape[mode], *(int(c) for c in inner if c < shape[mode])})
+        joining = joiner.start(shape, n)
+        for start, stop in zip(cuts, cuts[1:]):  # empty pieces among them
+            keep = (coords[:, mode] >= start) & (coords[:, mode] < stop)
+            local = coords[keep].copy()
+            local[:, mode] -= start
+            joining.add(spf.pack(loaded, (local, values[keep],
+                                          tuple(stop - start if m == mode else s for m, s in enumerate(shape)))))
+        joined, whole = joining.finish("B"), spf.pack(loaded, (coords, values, shape))
+        assert joined.shape == whole.shape
+        for field, value in whole.fields.items():
+            assert np.array_equal(np.asarray(joined.fields[field]), np.asarray(value)), (layout, cuts, field)
+
+
+@needs_mpi
+@pytest.mark.parametrize("layout", ["ELL", "SV_DEC"])
+def test_layouts_whose_pieces_do_not_join_are_packed_whole(layout):
+    from spf.distributed.joining import Joiner
+    from spf.distributed.partition import outer_mode
+    loaded = spf.load_layout(layout)
+    mode, granule = outer_mode(loaded)
+    assert Joiner.of(loaded, mode, (40, 30)[:loaded.order], granule) is None
+
+
+@needs_mpi
+def test_balanced_bounds_do_not_depend_on_the_window_of_the_prefix_sums(monkeypatch):
+    import spf.distributed.partition as partition
+    rng = np.random.default_rng(4)
+    for trial in range(200):
+        counts = rng.integers(0, 5, int(rng.integers(1, 80))) * (rng.random() < 0.9)
+        width = int(rng.integers(1, 4))
+        extent = len(counts) * width - int(rng.integers(0, width))
+        parts = int(rng.integers(1, 8))
+        monkeypatch.setattr(partition, "COUNT_WINDOW", 1 << 18)
+        whole = partition.balanced_bounds(counts, width, extent, parts)
+        monkeypatch.setattr(partition, "COUNT_WINDOW", int(rng.integers(1, 9)))
+        assert np.array_equal(partition.balanced_bounds(counts.astype(np.int32), width, extent, parts), whole)

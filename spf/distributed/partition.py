@@ -85,28 +85,69 @@ def _granule(definition: Affine, outer: str, ordered: set[str], layout, levels) 
 def histogram(coordinates: np.ndarray, extent: int, granule: int) -> tuple[np.ndarray, int]:
     """Counts of ``coordinates`` per bin, and the bin width (a multiple of ``granule``,
     wide enough that there are at most :data:`MAX_BINS` bins)."""
+    bins, width = binning(extent, granule)
+    counts = np.zeros(bins, dtype=np.int64)
+    count_into(counts, coordinates, width)
+    return counts, width
+
+
+def binning(extent: int, granule: int) -> tuple[int, int]:
+    """``(bins, width)`` of the histogram of a mode of ``extent``: the width a multiple of
+    ``granule``, wide enough that there are at most :data:`MAX_BINS` bins."""
     width = granule * max(1, -(-extent // (granule * MAX_BINS)))
-    bins = max(1, -(-extent // width))
-    counts = np.bincount(np.asarray(coordinates, dtype=np.int64) // width, minlength=bins).astype(np.int64)
-    return counts[:bins], width
+    return max(1, -(-extent // width)), width
+
+
+def _crossings(counts: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each target t: the first i with ``prefix[i] >= t`` (``prefix[i]``: the sum of the
+    first i counts; the last i if none), ``prefix[i]`` and ``prefix[i-1]`` (``prefix[0]``
+    when i is 0).  The prefix sums are made a window at a time, not for the whole histogram."""
+    above = np.full(len(targets), len(counts), dtype=np.int64)
+    at_above = np.full(len(targets), float(counts.sum(dtype=np.int64)))
+    at_below = at_above.copy()
+    found = targets <= 0
+    above[found], at_above[found], at_below[found] = 0, 0.0, 0.0
+    base = 0
+    for start in range(0, len(counts), COUNT_WINDOW):
+        local = np.cumsum(counts[start:start + COUNT_WINDOW], dtype=np.int64) + base
+        here = ~found & (targets <= local[-1])
+        if here.any():
+            index = np.searchsorted(local, targets[here], side="left")
+            above[here] = start + 1 + index
+            at_above[here] = local[index]
+            at_below[here] = np.where(index > 0, local[np.maximum(index - 1, 0)], base)
+            found |= here
+        base = int(local[-1])
+    return above, at_above, at_below
+
+
+COUNT_WINDOW = 1 << 16
+"""Coordinates binned at once (their bin numbers are the only temporary)."""
+
+
+def count_into(counts: np.ndarray, coordinates: np.ndarray, width: int) -> None:
+    """Add the number of ``coordinates`` in each bin of ``width`` to ``counts``."""
+    for start in range(0, len(coordinates), COUNT_WINDOW):
+        window = coordinates[start:start + COUNT_WINDOW]
+        np.add.at(counts, window // width if width > 1 else window, 1)
 
 
 def balanced_bounds(counts: np.ndarray, width: int, extent: int, parts: int) -> np.ndarray:
     """Cut points ``0 = b[0] <= ... <= b[parts] = extent`` at bin boundaries such that block
     ``r`` (coordinates ``b[r] <= c < b[r+1]``) holds about ``1/parts`` of the counts (an even
     split of the extent when there are none)."""
-    counts = np.asarray(counts, dtype=np.int64)
-    candidates = np.minimum(np.arange(len(counts) + 1, dtype=np.int64) * width, extent)
-    total = int(counts.sum())
-    if total == 0:
+    counts = np.asarray(counts)  # int32 or int64: not copied
+    total = int(counts.sum(dtype=np.int64))
+    if total == 0:  # the bin boundary nearest to each even split of the extent
         targets = np.arange(parts + 1) * (extent / parts)
-        cuts = np.abs(candidates[None, :] - targets[:, None]).argmin(axis=1)
+        cuts = np.clip(np.ceil(targets / width - 0.5).astype(np.int64), 0, len(counts))  # ties: the lower
+        last = len(counts)  # the last boundary is the extent, which may be nearer than a full bin
+        cuts = np.where(np.abs(extent - targets) < np.abs(cuts * width - targets), last, cuts)
     else:
-        prefix = np.concatenate(([0], np.cumsum(counts)))
         targets = np.arange(parts + 1) * (total / parts)
-        above = np.clip(np.searchsorted(prefix, targets, side="left"), 0, len(prefix) - 1)
-        below = np.clip(above - 1, 0, len(prefix) - 1)
-        cuts = np.where(np.abs(prefix[below] - targets) <= np.abs(prefix[above] - targets), below, above)
-    bounds = candidates[np.maximum.accumulate(cuts)]
+        above, at_above, at_below = _crossings(counts, targets)
+        below = np.maximum(above - 1, 0)
+        cuts = np.where(np.abs(at_below - targets) <= np.abs(at_above - targets), below, above)
+    bounds = np.minimum(np.maximum.accumulate(cuts).astype(np.int64) * width, extent)
     bounds[0], bounds[-1] = 0, extent
     return bounds.astype(np.int64)

@@ -27,7 +27,7 @@ from spf.errors import ArgumentError, SpfError
 from spf.notation import parse_statement
 from spf.packing import INDEX_DTYPE, Tensor, coordinates_of, pack
 
-from .collective import agreed, same_everywhere
+from .collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
 from .partition import DistributionError, outer_mode
 from .tensor import DistributedTensor, distribute
 
@@ -214,9 +214,11 @@ class Plan:
         if isinstance(result, np.ndarray) and self.reduce == "scatter":
             return self._reduce_scatter(result)
         if isinstance(result, np.ndarray):
-            self.comm.Allreduce(MPI.IN_PLACE, result, op=MPI.SUM)
+            allreduce_sum(self.comm, result)
             return result
-        return self.comm.allreduce(float(result), op=MPI.SUM)
+        scalar = np.array([float(result)])
+        allreduce_sum(self.comm, scalar)
+        return float(scalar[0])
 
     def _reduce_scatter(self, result: np.ndarray) -> DistributedTensor:
         """The summed output's rows split evenly over the ranks, each rank receiving its
@@ -227,7 +229,7 @@ class Plan:
         per_row = int(np.prod(result.shape[1:], dtype=np.int64))
         counts = np.diff(bounds) * per_row
         local = np.empty((int(bounds[self.comm.rank + 1] - bounds[self.comm.rank]), *result.shape[1:]))
-        self.comm.Reduce_scatter(np.ascontiguousarray(result), local, recvcounts=counts, op=MPI.SUM)
+        reduce_scatter_sum(self.comm, np.ascontiguousarray(result), local, counts)
         return DistributedTensor(self.comm, load_layout(f"Dense{result.ndim}"), result.shape, 0, bounds, local,
                                  self.output.tensor)
 
@@ -257,11 +259,13 @@ class Plan:
             how = ("MPI_Reduce_scatter (each rank keeps a block of its rows)" if self.reduce == "scatter"
                    else "MPI_Allreduce")
             lines.append(f"  output {self.output}: partial sums of {n} float64 ({n * DOUBLE} bytes) summed by {how}")
+        status_messages, status = self.status_bytes_per_call()
         lines.append(f"  per call this rank sends {sent} bytes in {messages} message(s) for the result "
                      "(ring Allreduce: 2(P-1) messages of n/P elements each; ring Reduce_scatter: half that; "
-                     "0 for a distributed output), "
-                     "plus one allgather of a status flag per call (a few bytes; dist.run also one "
-                     "allgather of the operands' roles and shapes)")
+                     f"0 for a distributed output), plus {status} bytes in {status_messages} message(s) agreeing "
+                     "that no rank failed (dist.bind: an Allreduce of one int32 by recursive doubling; dist.run "
+                     "instead allgathers the operands' roles and shapes and each rank's outcome, a few hundred "
+                     "bytes)")
         return "\n".join(lines)
 
     def reduced_elements(self) -> int:
@@ -285,6 +289,13 @@ class Plan:
             return 0, 0
         steps = P - 1 if self.reduce == "scatter" else 2 * (P - 1)
         return steps, int(round(steps / P * n * DOUBLE))
+
+
+    def status_bytes_per_call(self) -> tuple[int, int]:
+        """``(messages, bytes)`` this rank sends per :class:`BoundRun` call to agree that no rank
+        failed: an Allreduce of one int32, by recursive doubling (``ceil(log2 P)`` steps)."""
+        steps = (self.comm.size - 1).bit_length()
+        return steps, 4 * steps
 
 
 def _nbytes(local) -> int:
@@ -360,7 +371,7 @@ class BoundRun:
         except SpfError as error:
             result, failure = None, error
         self._flag[0] = failure is not None
-        self.plan.comm.Allreduce(MPI.IN_PLACE, self._flag, op=MPI.MAX)
+        flag_max(self.plan.comm, self._flag)
         if failure is not None:
             raise failure
         if self._flag[0]:

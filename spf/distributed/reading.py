@@ -2,8 +2,10 @@
 the lines that start in its byte range of the file, the ranks count the entries of each
 outer coordinate (a histogram summed with Allreduce) to cut the outer mode into blocks
 holding equal numbers of nonzeros, and send each entry to the rank owning its outer
-coordinate (Alltoallv).  No rank ever holds more than its byte range's entries and its
-block.  :func:`from_entries` is that exchange for entries a program made itself.
+coordinate (Alltoallv, in rounds: :mod:`.sending`).  The text is parsed in chunks of
+:data:`CHUNK_BYTES` and kept as compact arrays (int32 coordinates where they fit), so no
+rank ever holds more than its byte range's entries and its block, and never the text
+of more than a chunk.  :func:`from_entries` is that exchange for entries a program made itself.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ from mpi4py import MPI
 
 from spf import arguments
 from spf.errors import ArgumentError, SpfError
+from spf.memory import give_back
 from spf.packing import EXACT_INTEGERS, INDEX_DTYPE, _load_layout, _resolve
 
 from .collective import agreed
-from .partition import balanced_bounds, histogram, outer_mode
-from .tensor import DistributedTensor, _communicator, block, exchange
+from .partition import balanced_bounds, binning, count_into, outer_mode
+from .sending import SELECT, Entries, plan_rounds, send_and_pack
+from .tensor import DistributedTensor, _communicator
 
 READ_BLOCK = 1 << 16
+CHUNK_BYTES = 1 << 20
+"""Text parsed at once: the chunk, its table of float64 and its entries are the parsing's temporaries."""
 
 
 def read_mtx(path, layout="CSR", comm=None, name: str = "A") -> DistributedTensor:
@@ -34,16 +40,11 @@ def read_mtx(path, layout="CSR", comm=None, name: str = "A") -> DistributedTenso
     header = agreed(comm, lambda: _mtx_header(path) if comm.rank == 0 else None, f"reading {path}")
     header = comm.bcast(header, root=0)
     (rows, cols, declared), field, symmetry, start = header
-    coords, values, _ = agreed(comm, lambda: _parse_range(path, start, comm, "%", 2 if field == "pattern" else 3,
-                                                          2), f"reading {path}")
-    if field == "pattern":
-        values = np.ones(len(coords))
-    found = comm.allreduce(len(values), op=MPI.SUM)
-    if found != declared:
-        raise SpfError(f"{path}: the size line declares {declared} entries, the file holds {found}")
     shape = (rows, cols)
 
-    def check_and_expand():
+    def check_and_expand(coords, values):
+        if field == "pattern":
+            values = np.ones(len(coords))
         outside = np.flatnonzero((coords[:, 0] >= rows) | (coords[:, 1] >= cols))
         if outside.size:
             bad = coords[outside[0]] + 1
@@ -57,8 +58,15 @@ def read_mtx(path, layout="CSR", comm=None, name: str = "A") -> DistributedTenso
         sign = -1.0 if symmetry == "skew-symmetric" else 1.0
         return np.concatenate([coords, mirrored]), np.concatenate([values, sign * values[off]])
 
-    coords, values = agreed(comm, check_and_expand, f"reading {path}")
-    return from_entries(layout, coords, values, shape, comm=comm, name=name, duplicates="sum")
+    def parsed():
+        chunks, found, _ = _parse_range(path, start, comm, "%", 2 if field == "pattern" else 3, 2, check_and_expand)
+        return chunks, found
+
+    chunks, found = agreed(comm, parsed, f"reading {path}")
+    found = comm.allreduce(found, op=MPI.SUM)
+    if found != declared:
+        raise SpfError(f"{path}: the size line declares {declared} entries, the file holds {found}")
+    return _distribute(comm, layout, Entries(chunks, 2, owned=True), shape, name, "sum")
 
 
 def read_tns(path, layout="COO3", comm=None, name: str = "B") -> DistributedTensor:
@@ -67,7 +75,7 @@ def read_tns(path, layout="COO3", comm=None, name: str = "B") -> DistributedTens
     spf.read_tns(path))`` would store it whole.  Duplicate coordinates are refused.  Collective."""
     comm = _communicator(comm)
     path = _path(path, "read_tns")
-    coords, values, width = agreed(comm, lambda: _parse_range(path, 0, comm, "#", None, None), f"reading {path}")
+    chunks, _, width = agreed(comm, lambda: _parse_range(path, 0, comm, "#", None, None), f"reading {path}")
     widths = {w for w in comm.allgather(width) if w is not None}
     if not widths:
         raise SpfError(f"{path}: no entries")
@@ -76,12 +84,13 @@ def read_tns(path, layout="COO3", comm=None, name: str = "B") -> DistributedTens
                        "of the file; every entry line needs the same")
     width = widths.pop()
     order = width - 1
-    if coords is None:
-        coords, values = np.zeros((0, order), dtype=INDEX_DTYPE), np.zeros(0)
-    largest = coords.max(axis=0) if len(coords) else np.full(order, -1, dtype=INDEX_DTYPE)
+    largest = np.full(order, -1, dtype=np.int64)
+    for coords, _ in chunks:
+        if len(coords):
+            np.maximum(largest, coords.max(axis=0), out=largest)
     comm.Allreduce(MPI.IN_PLACE, largest, op=MPI.MAX)
     shape = tuple(int(m) + 1 for m in largest)
-    return from_entries(layout, coords, values, shape, comm=comm, name=name)
+    return _distribute(comm, layout, Entries(chunks, order, owned=True), shape, name, "refuse")
 
 
 def from_entries(layout, coords: np.ndarray, values: np.ndarray, shape, comm=None, name: str = "tensor",
@@ -96,18 +105,30 @@ def from_entries(layout, coords: np.ndarray, values: np.ndarray, shape, comm=Non
     shape = arguments.shape(shape, name)
 
     def checked():
-        array = np.ascontiguousarray(np.asarray(coords), dtype=INDEX_DTYPE).reshape(-1, len(shape))
+        array = np.asarray(coords)
+        if array.dtype.kind not in "iu":  # integers are used as they are (no copy); others become int64
+            array = array.astype(INDEX_DTYPE)
+        array = array.reshape(-1, len(shape))
         numbers = np.ascontiguousarray(np.asarray(values), dtype=np.float64).reshape(-1)
         if len(numbers) != len(array):
             raise SpfError(f"tensor {name}: {len(array)} coordinates but {len(numbers)} values")
-        outside = np.flatnonzero(np.any((array < 0) | (array >= np.asarray(shape)), axis=1)) if len(array) else []
-        if len(outside):
-            raise SpfError(f"tensor {name}: coordinate {tuple(int(c) for c in array[outside[0]])} is outside "
-                           f"the shape {shape}")
+        extents = np.asarray(shape)
+        for start in range(0, len(array), SELECT):
+            window = array[start:start + SELECT]
+            outside = np.flatnonzero(np.any((window < 0) | (window >= extents), axis=1))
+            if len(outside):
+                raise SpfError(f"tensor {name}: coordinate {tuple(int(c) for c in window[outside[0]])} is outside "
+                               f"the shape {shape}")
         return array, numbers
 
     coords, values = agreed(comm, checked, f"reading the entries of {name}")
+    return _distribute(comm, layout, Entries([(coords, values)], len(shape), owned=False), shape, name, duplicates)
 
+
+def _distribute(comm, layout, entries: Entries, shape: tuple[int, ...], name: str,
+                duplicates: str) -> DistributedTensor:
+    """The outer mode cut where the summed histogram of its coordinates balances the
+    nonzeros, and each rank's block packed from the entries sent to it.  Collective."""
     def layout_mode():
         loaded = _resolve(_load_layout(layout), len(shape))
         if loaded.order != len(shape):
@@ -116,12 +137,17 @@ def from_entries(layout, coords: np.ndarray, values: np.ndarray, shape, comm=Non
         return (loaded, *outer_mode(loaded))
 
     loaded, mode, granule = agreed(comm, layout_mode, f"distributing {name}")
-    counts, width = histogram(coords[:, mode], shape[mode], granule)
-    comm.Allreduce(MPI.IN_PLACE, counts, op=MPI.SUM)
+    bins, width = binning(shape[mode], granule)
+    total = comm.allreduce(len(entries), op=MPI.SUM)
+    counts = np.zeros(bins, dtype=np.int32 if total < 2**31 else np.int64)  # (the largest array besides the entries)
+    for outer in entries.outer(mode):
+        count_into(counts, outer, width)
+    for start in range(0, bins, SELECT):  # in slices: MPI's own buffers stay small
+        comm.Allreduce(MPI.IN_PLACE, counts[start:start + SELECT], op=MPI.SUM)
     bounds = balanced_bounds(counts, width, shape[mode], comm.size)
-    owner = np.searchsorted(bounds, coords[:, mode], side="right") - 1
-    coords, values = exchange(comm, coords, values, owner)
-    return block(comm, loaded, coords, values, shape, mode, bounds, name, duplicates)
+    rounds = plan_rounds(loaded, mode, granule, shape, counts, width, bounds, comm.rank)
+    del counts  # (the largest array besides the entries: freed before they are sent)
+    return send_and_pack(comm, loaded, mode, shape, bounds, rounds, entries, name, duplicates)
 
 
 def _path(path, function: str) -> str:
@@ -190,16 +216,40 @@ def _line_start_at_or_after(handle, position: int, start: int, size: int) -> int
         scanned += len(chunk)
 
 
-def _parse_range(path: str, start: int, comm, comment: str, width: int | None, order: int | None):
-    """The entries on the lines that start in this rank's share of ``path`` from ``start``:
-    ``(coords 0-based, values, width)``; ``width``: fields per line (None: as the first line has)."""
+def _parse_range(path: str, start: int, comm, comment: str, width: int | None, order: int | None,
+                 then=None) -> tuple[list, int, int | None]:
+    """The entries on the lines that start in this rank's share of ``path`` from ``start``,
+    parsed :data:`CHUNK_BYTES` of text at a time: ``(chunks of (coords 0-based, values),
+    entries in the file, width)``; ``width``: fields per line (None: as the first entry line
+    has); ``then(coords, values)``: applied to each chunk's entries (checks, the mirrored
+    triangle).  Coordinates are kept as int32 where they fit."""
+    chunks, found = [], 0
     with _open(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         span = size - start
         a = _line_start_at_or_after(handle, start + span * comm.rank // comm.size, start, size)
         b = _line_start_at_or_after(handle, start + span * (comm.rank + 1) // comm.size, start, size)
-        handle.seek(a)
-        text = handle.read(b - a)
+        while a < b:
+            end = min(b, _line_start_at_or_after(handle, a + CHUNK_BYTES, a, size))
+            handle.seek(a)
+            text = handle.read(end - a)
+            coords, values, width = _parse_text(path, text, a, comment, width, order)
+            del text
+            if coords is not None:
+                found += len(values)
+                if then is not None:
+                    coords, values = then(coords, values)
+                small = len(coords) == 0 or int(coords.max()) < np.iinfo(np.int32).max
+                chunks.append((coords.astype(np.int32) if small else coords, values))
+                del coords, values
+                give_back()
+            a = end
+    return chunks, found, width
+
+
+def _parse_text(path: str, text: bytes, a: int, comment: str, width: int | None, order: int | None):
+    """The entries of ``text`` (the bytes of ``path`` from offset ``a``): ``(coords, values,
+    width)``, or ``(None, None, width)`` when it holds none."""
     marker = comment.encode()
     lines = numbers = None
     if marker in text or b"\r" in text or b"\n\n" in text or text.startswith(b"\n"):
@@ -208,9 +258,7 @@ def _parse_range(path: str, start: int, comm, comment: str, width: int | None, o
     else:
         body, count = text, text.count(b"\n") + (0 if not text or text.endswith(b"\n") else 1)
     if count == 0:
-        if width is None:
-            return None, None, None
-        return np.zeros((0, order), dtype=INDEX_DTYPE), np.zeros(0), width
+        return None, None, width
     first = body[:body.find(b"\n")] if b"\n" in body else body
     if width is None:
         width = len(first.split())
@@ -219,11 +267,12 @@ def _parse_range(path: str, start: int, comm, comment: str, width: int | None, o
             raise SpfError(f"{path}:{_line_number(path, a, numbers[0])}: expected indices and a value, "
                            f"found {first[:60].decode('ascii', 'replace')!r}")
     table = _numbers(body)
+    del body
     if table.size != width * count:
         if lines is None:  # a line of blanks only, or a malformed one: read line by line
             lines, numbers = _entry_lines(text, marker)
-            body, count = b"\n".join(lines), len(lines)
-            table = _numbers(body)
+            count = len(lines)
+            table = _numbers(b"\n".join(lines))
         if table.size != width * count:
             _locate_bad_line(path, a, lines, numbers, width)
     table = table.reshape(count, width)
@@ -231,6 +280,7 @@ def _parse_range(path: str, start: int, comm, comment: str, width: int | None, o
     indices = table[:, :order]
     finite = np.where(np.isfinite(indices), indices, 0.5)
     bad = (indices < 1) | (np.mod(finite, 1) != 0) | (indices > EXACT_INTEGERS)
+    del finite
     if bad.any():
         row = int(np.flatnonzero(np.any(bad, axis=1))[0])
         if lines is None:
