@@ -5,20 +5,20 @@ Run: python benchmarks/assembly.py [--wait-idle 600] [--matrices N] [--pack-nnz 
 
 Parts, in one process:
 
-1. **SpGEMM** C = A·Aᵀ with A and Aᵀ in CSR (Aᵀ built once, outside the timing, for every
+1. **SpGEMM** (``--parts spgemm``) C = A·Aᵀ with A and Aᵀ in CSR (Aᵀ built once, outside the timing, for every
    system) on the real square matrices with n <= 70k (all of them, or the N smallest;
    those whose product has more than 20M entries are left out): spf
    ``C(i,j) = A(i,k) * B(k,j)`` into CSR with sorted columns (Gustavson's workspace,
    its rows handed over as the arrays), into CSR_UNSORTED (rows not sorted), and the
    sorted kernel parallel at 2 threads; scipy's ``A @ At`` (1 thread, columns
    unsorted) and GraphBLAS ``mxm`` (one thread).
-2. **A + B** in CSR, B being A with 40% of its entries removed and 5% new ones: spf
+2. **A + B** (``--parts add``) in CSR, B being A with 40% of its entries removed and 5% new ones: spf
    ``C(i,j) = A(i,j) + B(i,j)`` (the two statements' nests fused, one workspace),
    scipy ``A + B``, GraphBLAS ``ewise_add``.
-3. **CSR -> CSC**: ``spf.convert(A, "CSC")`` against scipy's ``tocsc()``, and the
+3. **CSR -> CSC** (``--parts convert``): ``spf.convert(A, "CSC")`` against scipy's ``tocsc()``, and the
    transposition ``B(j,i) = A(i,j)`` into CSR (two phases: count, then fill), at 1 and
    2 threads, against scipy's ``A.T.tocsr()``.
-4. **Packing** ``--pack-nnz`` uniformly random entries from COO into CSR and BCSR(4,4),
+4. **Packing** (``--parts pack``) ``--pack-nnz`` uniformly random entries from COO into CSR and BCSR(4,4),
    and DIA of ca-GrQc: time and peak memory (each in its own process) against scipy's
    ``tocsr()``, ``tobsr((4, 4))`` and ``dia_matrix``.
 
@@ -199,20 +199,23 @@ def part_spgemm(matrices, gb, omp, budget: float) -> None:
     print(f"  run-time strategies (sorted, unsorted, 2 threads): {strategies([kernel, unsorted, parallel])}")
 
 
-def part_add_and_convert(matrices, gb, omp, budget: float) -> None:
+def second_operand(number: int, A: sparse.csr_matrix) -> sparse.csr_matrix:
+    """B of A + B: A with 40% of its entries removed and 5% new ones (seeded by the matrix's number)."""
+    rng = np.random.default_rng(number)
+    coo = A.tocoo()
+    keep = rng.random(coo.nnz) < 0.6
+    extra = sparse.random(*A.shape, density=0.05 * A.nnz / max(A.shape[0] * A.shape[1], 1), format="coo",
+                          random_state=rng)
+    return sparse.csr_matrix((np.concatenate([coo.data[keep], extra.data]),
+                              (np.concatenate([coo.row[keep], extra.row]),
+                               np.concatenate([coo.col[keep], extra.col]))), shape=A.shape)
+
+
+def part_add(matrices, gb, budget: float) -> None:
     add = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
-    transpose = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})
-    transpose_parallel = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"}, parallel=True)
-    rows, ratios, gb_ratios, conversion = [], [], [], []
+    rows, ratios, gb_ratios = [], [], []
     for number, (name, A) in enumerate(matrices):
-        rng = np.random.default_rng(number)
-        coo = A.tocoo()
-        keep = rng.random(coo.nnz) < 0.6
-        extra = sparse.random(*A.shape, density=0.05 * A.nnz / max(A.shape[0] * A.shape[1], 1), format="coo",
-                              random_state=rng)
-        B = sparse.csr_matrix((np.concatenate([coo.data[keep], extra.data]),
-                               (np.concatenate([coo.row[keep], extra.row]),
-                                np.concatenate([coo.col[keep], extra.col]))), shape=A.shape)
+        B = second_operand(number, A)
         TA, TB = spf.pack("CSR", A), spf.pack("CSR", B)
         bound = add.bind(A=TA, B=TB)
         same(bound(), A + B)
@@ -227,6 +230,19 @@ def part_add_and_convert(matrices, gb, omp, budget: float) -> None:
             gb_ratios.append(t["graphblas"] / t["spf"])
             row += [t["graphblas"] * 1e3, gb_ratios[-1]]
         rows.append(tuple(row))
+    table("A + B, CSR, 1 thread; times in ms", rows,
+          ["matrix", "scipy", "spf", "scipy/spf"] + (["graphblas", "gb/spf"] if gb else []))
+    print(f"  geometric mean scipy/spf: {geometric_mean(ratios):.3f}" +
+          (f"; graphblas/spf: {geometric_mean(gb_ratios):.3f}" if gb else ""))
+    print(f"  run-time strategies: {strategies([add])}")
+
+
+def part_convert(matrices, omp, budget: float) -> None:
+    transpose = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})
+    transpose_parallel = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"}, parallel=True)
+    conversion = []
+    for name, A in matrices:
+        TA = spf.pack("CSR", A)
         same(spf.convert(TA, "CSC").to_scipy(), A, zeros=True)
         transposed, in_parallel = transpose.bind(A=TA), transpose_parallel.bind(A=TA)
         same(transposed(), A.T)
@@ -240,11 +256,6 @@ def part_add_and_convert(matrices, gb, omp, budget: float) -> None:
                            c["scipy tocsc"] / c["spf convert"], c["scipy A.T.tocsr"] * 1e3,
                            c["spf B(j,i) = A(i,j)"] * 1e3, c["scipy A.T.tocsr"] / c["spf B(j,i) = A(i,j)"],
                            c["2 threads"] * 1e3, c["scipy A.T.tocsr"] / c["2 threads"]))
-    table("A + B, CSR, 1 thread; times in ms", rows,
-          ["matrix", "scipy", "spf", "scipy/spf"] + (["graphblas", "gb/spf"] if gb else []))
-    print(f"  geometric mean scipy/spf: {geometric_mean(ratios):.3f}" +
-          (f"; graphblas/spf: {geometric_mean(gb_ratios):.3f}" if gb else ""))
-    print(f"  run-time strategies: {strategies([add])}")
     table("CSR -> CSC (spf.convert against scipy's tocsc()) and the transposition into CSR "
           "(B(j,i) = A(i,j) against A.T.tocsr()); times in ms", conversion,
           ["matrix", "scipy tocsc", "spf", "scipy/spf", "scipy .T", "spf", "scipy/spf", "2 threads", "scipy/2t"])
@@ -332,7 +343,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0, help="seconds of timing per system and input")
     parser.add_argument("--wait-idle", type=float, default=0.0)
     parser.add_argument("--quick", action="store_true", help="3 matrices, 2M nonzeros to pack, short budgets")
-    parser.add_argument("--parts", default="spgemm,add,pack", help="which parts to run (default all three)")
+    parser.add_argument("--parts", default="spgemm,add,convert,pack",
+                        help="which parts to run, comma-separated (default all four: spgemm,add,convert,pack)")
     arguments = parser.parse_args()
     if arguments.quick:
         arguments.matrices, arguments.pack_nnz, arguments.budget = 3, 2_000_000, 0.2
@@ -352,8 +364,11 @@ def main() -> None:
         part_spgemm(matrices, gb, omp, arguments.budget)
         load.report("SpGEMM")
     if "add" in parts:
-        part_add_and_convert(matrices, gb, omp, arguments.budget)
-        load.report("A + B and conversion")
+        part_add(matrices, gb, arguments.budget)
+        load.report("A + B")
+    if "convert" in parts:
+        part_convert(matrices, omp, arguments.budget)
+        load.report("conversion")
     if "pack" in parts:
         part_packing(arguments.pack_nnz)
         load.report("packing")

@@ -27,7 +27,7 @@ from .emit_stream import kernel_report_length, run_time_strategies
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource, hash_table_length
 from .find import FindRefused, FindReport
 from .loops import render
-from .structs import ctypes_struct, dense_plan, marshal, output_struct
+from .structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
 
 __all__ = ["BoundKernel", "FindRefused", "Kernel"]
 
@@ -227,8 +227,59 @@ class Kernel:
         already is the layout's in place, checked, for that one call: spf.packing.borrow.)"""
         return self._bind(positional, arguments, borrow_inputs=False)
 
-    def _bind(self, positional, arguments, borrow_inputs: bool) -> "BoundKernel":
-        expected = [name for name, (_, _, is_output) in self.tensors.items() if not is_output]
+    @functools.cached_property
+    def _signature(self) -> tuple:
+        """What every call needs and no call changes: the inputs' names (in parameter
+        order), each input's (name, layout, struct name), the output's shape indices, and
+        each access's (tensor, indices) for the extents."""
+        inputs = tuple((name, layout, struct_name(layout))
+                       for name, (layout, _, is_output) in self.tensors.items() if not is_output)
+        accesses = tuple((access.tensor, tuple(access.indices))
+                         for space in self.spaces for access in space.statement.terms[0].factors)
+        return (frozenset(name for name, _, _ in inputs), inputs, tuple(self.spaces[0].statement.output.indices),
+                accesses)
+
+    @functools.cached_property
+    def _assembled_output(self) -> tuple:
+        """An assembled output's struct class and the names of the run-time choices its kernel counts."""
+        return ctypes_struct(self.tensors[self.output][0]), run_time_strategies(self.workspace, self.two_phase)
+
+    def _output_scalars(self, layout, shape: tuple) -> tuple:
+        """The output's scalar fields for ``shape`` as (name, int) pairs, kept for the last few shapes."""
+        known = self._scalars_by_shape
+        scalars = known.get(shape)
+        if scalars is None:
+            scalars = tuple((field_, int(value)) for field_, value in layout.compute_scalars(shape).items())
+            if len(known) >= 16:
+                known.clear()
+            known[shape] = scalars
+        return scalars
+
+    @functools.cached_property
+    def _scalars_by_shape(self) -> dict:
+        return {}
+
+    def _same_layout(self, given, layout) -> bool:
+        """Whether an input's layout ``given`` is the kernel's ``layout`` (equal layouts are
+        remembered by identity: a kernel from the cache holds other objects than the caller's)."""
+        if given is layout:
+            return True
+        equal = self._equal_layouts
+        known = equal.get((id(given), id(layout)))
+        if known is not None and known[0] is given and known[1] is layout:
+            return True
+        if given == layout:
+            equal[(id(given), id(layout))] = (given, layout)  # both kept alive: their ids stay their own
+            return True
+        return False
+
+    @functools.cached_property
+    def _equal_layouts(self) -> dict:
+        return {}
+
+    def _check_arguments(self, positional, arguments) -> None:
+        """Refuse positional arguments, unknown names and missing inputs (with the inputs' names)."""
+        expected = [name for name, _, _ in self._signature[1]]
         if positional:
             raise ArgumentError(f"give the inputs by name, e.g. kernel({', '.join(f'{n}=...' for n in expected)}); "
                                 f"got {len(positional)} positional argument(s)")
@@ -239,14 +290,19 @@ class Kernel:
         missing = [name for name in expected if name not in arguments]
         if missing:
             raise SpfError(f"missing input {', '.join(missing)}; inputs are {', '.join(expected)}")
+
+    def _bind(self, positional, arguments, borrow_inputs: bool) -> "BoundKernel":
+        names, signature, _, _ = self._signature
+        if positional or arguments.keys() != names:
+            self._check_arguments(positional, arguments)
         self.build()
         inputs = {}
-        for name, (layout, _, is_output) in self.tensors.items():
-            if is_output:
-                continue
+        input_structs = {}
+        for name, layout, struct in signature:
             value = arguments[name]
-            if isinstance(value, Tensor) and (value.layout is layout or value.layout == layout):
+            if isinstance(value, Tensor) and self._same_layout(value.layout, layout):
                 inputs[name] = value
+                input_structs[name] = value._structs.get(struct)  # marshalled once per Tensor
             elif borrow_inputs and name not in self._shared_sources:
                 inputs[name] = borrow(layout, value, name=name)  # checked, read in place for this one call
             else:  # a copy (a bound kernel runs again later; a shared output keeps the arrays)
@@ -258,20 +314,21 @@ class Kernel:
         assembly = None
         for name, (layout, mapping, is_output) in self.tensors.items():
             if is_output and self.assembly is not None:
-                shape = tuple(extents[i] for i in self.spaces[0].statement.output.indices)
-                struct = ctypes_struct(layout)()
-                for field_, value in layout.compute_scalars(shape).items():
-                    setattr(struct, field_, int(value))
+                shape = tuple(extents[i] for i in self._signature[2])
+                struct_type, strategies = self._assembled_output
+                struct = struct_type()
+                for field_, value in self._output_scalars(layout, shape):
+                    setattr(struct, field_, value)
                 assembly = Assembly(layout, self._builder, struct, shape, name, self._report_length,
-                                    self.assembly_statistics,
-                                    run_time_strategies(self.workspace, self.two_phase))
-                alive = []
+                                    self.assembly_statistics, strategies)
+                alive = ()
             elif is_output:
                 fields, result = self._allocate_output(name, layout, mapping, inputs, extents)
                 outputs[name] = fields
                 struct, alive = output_struct(layout, fields, name)
             else:
-                struct, alive = marshal(inputs[name], layout)
+                made = input_structs.get(name)
+                struct, alive = made if made is not None else marshal(inputs[name], layout)
             structs.append(ctypes.byref(struct))
             keep_alive.extend(alive)
             keep_alive.append(struct)
@@ -279,31 +336,33 @@ class Kernel:
         if self.output not in self.tensors:
             scalar = ctypes.c_double(0.0)
             structs.append(ctypes.byref(scalar))
-        fields = {name: inputs[name].fields for name in inputs}
-        fields.update(outputs)
-        variant = self.choose_variant(fields)
-        self._require_find_state(variant, fields, extents)
+        variant = 0
+        if len(self.kernels) > 1 or self.site_models:
+            fields = {name: inputs[name].fields for name in inputs}
+            fields.update(outputs)
+            variant = self.choose_variant(fields)
+            self._require_find_state(variant, fields, extents)
         return BoundKernel(self._functions[variant], structs, keep_alive, result, scalar,
                            self.variant_choices[variant], assembly)
 
     def _extents(self, inputs: dict) -> dict[str, int]:
         extents: dict[str, tuple[int, str]] = {}
-        statement = self.spaces[0].statement
-        accesses = [a for space in self.spaces for a in space.statement.terms[0].factors]
-        for access in accesses:
-            tensor = inputs.get(access.tensor)
+        _, _, output_indices, accesses = self._signature
+        for name, indices in accesses:
+            tensor = inputs.get(name)
             if tensor is None:
                 continue
-            if len(tensor.shape) != len(access.indices):
-                raise SpfError(f"{access.tensor} has order {len(tensor.shape)}, the expression uses "
-                               f"{len(access.indices)} indices")
-            for index, extent in zip(access.indices, tensor.shape):
-                if index in extents and extents[index][0] != extent:
-                    other_extent, other = extents[index]
-                    raise SpfError(f"index {index} has extent {extent} in {access.tensor} but "
-                                   f"{other_extent} in {other}")
-                extents.setdefault(index, (extent, access.tensor))
-        missing = [i for i in statement.output.indices if i not in extents]
+            if len(tensor.shape) != len(indices):
+                raise SpfError(f"{name} has order {len(tensor.shape)}, the expression uses "
+                               f"{len(indices)} indices")
+            for index, extent in zip(indices, tensor.shape):
+                known = extents.get(index)
+                if known is None:
+                    extents[index] = (extent, name)
+                elif known[0] != extent:
+                    raise SpfError(f"index {index} has extent {extent} in {name} but "
+                                   f"{known[0]} in {known[1]}")
+        missing = [i for i in output_indices if i not in extents]
         if missing:
             raise SpfError(f"no input gives the extent of output index {missing}")
         return {index: value for index, (value, _) in extents.items()}
@@ -395,13 +454,13 @@ class Assembly:
 
     def run(self, function, structs: list, check) -> Tensor:
         plan = self.builder.plan
-        report = np.zeros(self.report_length, dtype=np.int64)
+        report = (ctypes.c_int64 * self.report_length)()  # zeroed; read as Python ints, no numpy per call
         handle = ctypes.c_void_p()
-        status = function(*structs, report.ctypes.data, ctypes.byref(handle))
-        base = report_length(plan)
-        if status == 0 and self.report_length > base:
-            for strategy, count in zip(self.strategies, report[base:]):
-                self.statistics[strategy] = self.statistics.get(strategy, 0) + int(count)
+        status = function(*structs, report, ctypes.byref(handle))
+        if status == 0 and self.strategies:
+            counts = report[self.report_length - len(self.strategies):]
+            for strategy, count in zip(self.strategies, counts):
+                self.statistics[strategy] = self.statistics.get(strategy, 0) + count
         if status == UNSTORABLE:
             raise failure(self.layout, plan, report, self.name, 0)
         if status != 0:

@@ -21,6 +21,7 @@ import numpy as np
 from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, report_length
 from spf.errors import OutOfMemoryError, PackError, SpfError
 from spf.memory import allocate, require
+from spf.packing import Tensor as _Tensor
 
 INDEX_DTYPE = np.int64
 FLAGS: list[str] | None = None
@@ -182,14 +183,23 @@ def take(layout, build: Builder, handle, struct, shape: tuple[int, ...], name: s
         return None
     scalars, arrays = _struct_fields(layout, type(struct))
     fields: dict[str, object] = {field: getattr(struct, field) for field in scalars}
-    owner = _Malloced([ctypes.c_void_p.from_buffer(struct, offset).value for _, offset, _, _ in arrays])
+    owner = _Malloced([_address(struct, offset).value for _, offset, _, _ in arrays])
     for (field, _, dimensions, dtype), address in zip(arrays, owner.addresses):
-        length = prod(int(d.evaluate(fields)) for d in dimensions)
-        fields[field] = _Adopted(address, length, dtype, owner).array() if address and length \
-            else np.empty(0, dtype=dtype)
-    return Tensor._from_checked(layout, shape, fields, name)
+        length = 1
+        for dimension in dimensions:
+            length *= int(dimension.evaluate(fields))
+        fields[field] = _Adopted.array(address, length, dtype.str, owner) if address and length \
+            else _empty(dtype)
+    return Tensor._from_checked(layout, shape, fields, name, handed_over=True)
 
 
+_address = ctypes.c_void_p.from_buffer  # a pointer member of a struct, at its offset, as an address
+
+
+def _empty(dtype: np.dtype) -> np.ndarray:
+    array = np.empty(0, dtype=dtype)
+    array.flags.writeable = False
+    return array
 _layout_fields: dict[tuple, tuple] = {}
 
 
@@ -210,13 +220,13 @@ class _Adopted:
 
     __slots__ = ("__array_interface__", "owner")
 
-    def __init__(self, address: int, length: int, dtype: np.dtype, owner: "_Malloced"):
-        self.__array_interface__ = {"data": (address, True), "shape": (length,), "typestr": dtype.str,
-                                    "version": 3}
-        self.owner = owner
-
-    def array(self) -> np.ndarray:
-        return np.asarray(self)
+    @staticmethod
+    def array(address: int, length: int, typestr: str, owner: "_Malloced") -> np.ndarray:
+        adopted = object.__new__(_Adopted)  # no __init__: this runs for every array of every result
+        adopted.__array_interface__ = {"data": (address, True), "shape": (length,), "typestr": typestr,
+                                       "version": 3}
+        adopted.owner = owner
+        return np.asarray(adopted)
 
 
 class _Malloced:
@@ -304,16 +314,16 @@ def convert(tensor, layout, name: str | None = None):
     explicit zeros included; a padded source's padding is no entry).  Anything
     :func:`spf.pack` accepts may be given instead of a Tensor.
     """
+    if name is None and isinstance(layout, str):  # a pair converted before, by the target's spec
+        known = _by_spec.get((id(getattr(tensor, "layout", None)), layout))
+        if known is not None and known[0] is tensor.layout and isinstance(tensor, _Tensor):
+            return known[1](A=tensor)._renamed(tensor.name)
     from spf import arguments
     from spf.codegen.pipeline import compile_kernel
     from spf.packing import Tensor, pack
 
     if not isinstance(tensor, Tensor):
         return pack(layout, tensor, name or "tensor")
-    if name is None and isinstance(layout, str):  # a pair converted before, by the target's spec
-        known = _by_spec.get((id(tensor.layout), layout))
-        if known is not None and known[0] is tensor.layout:
-            return known[1](A=tensor)._renamed(tensor.name)
     name = arguments.name(name if name is not None else tensor.name)
     target = _target(layout, tensor.order)
     known = _by_identity.get((id(tensor.layout), id(target)))

@@ -65,12 +65,19 @@ class Tensor:
 
     @classmethod
     def _from_checked(cls, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
-                      written: str | None = None, borrowed: bool = False) -> "Tensor":
+                      written: str | None = None, borrowed: bool = False, handed_over: bool = False) -> "Tensor":
         """A Tensor from fields :func:`_validate` has just accepted and nothing else
         references (the packer's own arrays): no second check, no copy.  ``written``: a
         field a kernel keeps writing (an output's values), read-only only in this Tensor.
-        ``borrowed``: every array is read-only only in this Tensor (:func:`borrow`)."""
+        ``borrowed``: every array is read-only only in this Tensor (:func:`borrow`).
+        ``handed_over``: every array is already read-only for good (memory a kernel handed
+        over, or an empty read-only array): kept as it is."""
         tensor = cls.__new__(cls)
+        if handed_over:
+            for attribute, value in (("layout", layout), ("shape", tuple(shape)),
+                                     ("fields", MappingProxyType(fields)), ("name", name), ("_structs", {})):
+                object.__setattr__(tensor, attribute, value)
+            return tensor
         tensor._settle(layout, tuple(shape), fields, name, written, borrowed)
         return tensor
 

@@ -17,6 +17,7 @@ from hypothesis import given, settings, strategies as st
 import spf
 from conftest import REAL_MATRICES, REAL_TENSORS, data_available, load_matrix, load_tensor
 from spf.assemble import assemble, builder, has_assembly
+from spf.codegen import pipeline
 from spf.codegen.assembly import plan_assembly
 from spf.packing import reference_pack, validate
 
@@ -190,6 +191,54 @@ def test_coordinate_lists_of_order_3_and_4_pack_by_generated_code(order, monkeyp
 def test_builders_are_compiled_once_per_layout():
     first = builder(_layout("CSR"))
     assert builder(_layout("CSR")) is first
+
+
+# ----------------------------------------------------------------------------- conversion kernels
+
+
+def _same_csc(tensor, matrix):
+    got, want = tensor.to_scipy(), sp.csc_matrix(matrix)
+    assert np.array_equal(got.indptr, want.indptr) and np.array_equal(got.indices, want.indices)
+    assert np.array_equal(got.data, want.data)
+
+
+def test_a_conversion_kernel_is_compiled_once_and_reused(monkeypatch):
+    """spf.convert keeps each pair's kernel in the process: a second call, another Tensor
+    in the same layout, an equal layout given as an object, and a new name all reuse it."""
+    first = sp.random(30, 20, density=0.2, format="csr", random_state=1)
+    second = sp.random(30, 25, density=0.3, format="csr", random_state=2)
+    _same_csc(spf.convert(spf.pack("CSR", first, "A"), "CSC"), first)  # compiles (or loads) the kernel
+    def no_compile(*args, **kwargs):
+        raise AssertionError("a conversion kernel was compiled again")
+
+    monkeypatch.setattr(pipeline, "compile_kernel", no_compile)
+    for matrix, name in [(first, "A"), (second, "B"), (first, "C")]:
+        tensor = spf.pack("CSR", matrix, name)
+        converted = spf.convert(tensor, "CSC")
+        assert converted.name == name and converted.layout.spec == "CSC" and converted.shape == matrix.shape
+        _same_csc(converted, matrix)
+        _same_csc(spf.convert(tensor, spf.load_layout("CSC"), name="D"), matrix)
+        assert spf.convert(tensor, "CSC", name="E").name == "E"
+    again = spf.convert(spf.pack("CSR", first), "CSC")
+    assert not again.fields["data"].flags.writeable  # handed over: read-only for good
+    with pytest.raises(ValueError):
+        again.fields["data"].flags.writeable = True
+
+
+def test_a_cached_conversion_still_refuses_bad_input():
+    tensor = spf.pack("CSR", sp.eye(4, format="csr"), "M")
+    spf.convert(tensor, "CSC")  # the pair's kernel is known from here on
+    broken = sp.csr_matrix(sp.eye(4))
+    broken.indices[2] = 9  # a column outside the shape
+    with pytest.raises(spf.SpfError):
+        spf.convert(broken, "CSC")
+    with pytest.raises(spf.PackError, match="order-3"):
+        spf.convert(tensor, "CSF3")
+    with pytest.raises(spf.UnknownLayoutError):
+        spf.convert(tensor, "NO_SUCH_LAYOUT")
+    with pytest.raises(spf.ArgumentError, match="name"):
+        spf.convert(tensor, "CSC", name="")
+    _same_csc(spf.convert(tensor, "CSC"), sp.eye(4))
 
 
 # ----------------------------------------------------------------------------- real data

@@ -1081,6 +1081,31 @@ def test_packed_inputs_are_used_directly(monkeypatch):
     assert_close(k(A=spf.pack("COO", matrix, "A"), x=x), matrix @ x)
 
 
+def test_tensors_in_equal_layout_objects_are_used_directly(monkeypatch):
+    """A Tensor whose layout equals the kernel's (another object: a layout file loaded
+    again, a kernel from the cache) is read as it is, each input against its own layout;
+    a Tensor in another layout is still packed into the kernel's."""
+    import copy
+    csr = spf.load_layout("CSR")
+    other = copy.deepcopy(csr)
+    assert other == csr and other is not csr
+    a = sp.random(12, 9, density=0.3, format="csr", random_state=5)
+    b = sp.random(12, 9, density=0.3, format="csr", random_state=6)
+    k = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": csr, "B": other, "C": "CSR"})
+
+    def no_packing(*args, **kwargs):
+        raise AssertionError("a Tensor in the kernel's layout was packed again")
+
+    monkeypatch.setattr(spf.codegen.kernel, "pack", no_packing)
+    for first, second in [(csr, other), (other, csr), (other, other)]:
+        for _ in range(2):  # the second call finds the equality remembered
+            result = k(A=spf.pack(first, a, "A"), B=spf.pack(second, b, "B")).to_scipy()
+            assert abs(result - (a + b)).max() == 0 and result.nnz == (a + b).nnz
+    monkeypatch.undo()
+    result = k(A=spf.pack("CSC", a, "A"), B=spf.pack(other, b, "B")).to_scipy()
+    assert abs(result - (a + b)).max() == 0
+
+
 def test_a_call_reads_the_callers_arrays_in_place_and_leaves_them_writable():
     """kernel(A=scipy_csr, x=numpy) checks A's and x's own arrays and reads them in place for
     that call: no copy, and the caller's arrays stay writable; bind() copies (a bound kernel
