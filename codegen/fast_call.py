@@ -14,7 +14,8 @@ else, and any call the C function refuses, goes the long way, which raises the e
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -47,18 +48,7 @@ class CallPlan:
     output_indices: tuple[str, ...]
     accumulates: bool  # the statement adds to its output (+=): the output starts from zeros
     output_description: str  # for an allocation refused: "output y: array vals of Dense1"
-    equal_layouts: dict = field(default_factory=dict)  # id -> (a layout, the kernel's layout it equals)
-
-    def _same_layout(self, layout, expected) -> bool:
-        """Whether a Tensor's layout, another object than the kernel's (loaded by another
-        caller, or the kernel from its cache), equals it; remembered per object."""
-        known = self.equal_layouts.get(id(layout))
-        if known is not None and known[0] is layout:
-            return known[1] is expected
-        if layout != expected:
-            return False
-        self.equal_layouts[id(layout)] = (layout, expected)  # the layout kept: its id stays its own
-        return True
+    same_layout: Callable  # Kernel._same_layout: an input's layout object is the kernel's, or equals it
 
     def run(self, function, values: dict) -> np.ndarray | None:
         """The output of one call, or None when this call must go the long way."""
@@ -68,7 +58,7 @@ class CallPlan:
         for argument in self.arguments:
             value = values.get(argument.name)
             if type(value) is Tensor:
-                if value.layout is not argument.layout and not self._same_layout(value.layout, argument.layout):
+                if not self.same_layout(value.layout, argument.layout):
                     return None
                 kept = value._structs.get(argument.struct)
                 struct = kept[0] if kept is not None else marshal(value, argument.layout)[0]
@@ -132,7 +122,7 @@ def call_plan(kernel) -> CallPlan | None:
     output_plan = dense_plan(output_layout)
     return CallPlan(tuple(arguments), output_position, output_plan,
                     tuple(statement.output.indices), bool(statement.accumulate),
-                    f"output {kernel.output}: array {output_plan[2]} of {output_layout.spec}")
+                    f"output {kernel.output}: array {output_plan[2]} of {output_layout.spec}", kernel._same_layout)
 
 
 def _dense_struct(plan: tuple, values: np.ndarray) -> ctypes.Structure:
