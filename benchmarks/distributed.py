@@ -10,7 +10,8 @@ draws 1/P of the entries at random coordinates and ``dist.from_entries`` sends e
 rank owning its outer coordinate.  Strong scaling keeps ``--nnz`` fixed; weak scaling
 (``--weak``) gives each rank ``--nnz`` entries.
 
-* SpMV, ``y(i) = A(i,j) * x(j)``: a uniform random square matrix with 10 nonzeros per row,
+* SpMV, ``y(i) = A(i,j) * x(j)``: a uniform random square matrix with 10 nonzeros per row
+  (``--band W``: columns within W of the row, so each rank reads its own part of x),
   in CSR split by rows (y stays distributed: no communication) and in CSC split by
   columns (y summed with Allreduce every call);
 * MTTKRP, ``M(i,r) = B(i,j,k) * C(j,r) * D(k,r)`` (mode 0, the split mode: no
@@ -137,7 +138,11 @@ def worker(options) -> None:
         return tensor, read.extra
 
     def matrix(n, count, generator):
-        return generator.integers(0, n, size=(count, 2)), generator.random(count)
+        if not options.band:
+            return generator.integers(0, n, size=(count, 2)), generator.random(count)
+        rows = generator.integers(0, n, size=count)  # columns within --band of the row: x read locally
+        columns = np.clip(rows + generator.integers(-options.band, options.band + 1, size=count), 0, n - 1)
+        return np.stack([rows, columns], axis=1), generator.random(count)
 
     def tensor(shape, count, generator):
         return np.stack([generator.integers(0, s, size=count) for s in shape], axis=1), generator.random(count)
@@ -255,12 +260,14 @@ def scaling_driver(options, mpiexec: str) -> str:
     for scaling in options.scaling:
         for P in options.ranks:
             line = _launch(mpiexec, P, ["--nnz", str(options.nnz), "--repeats", str(options.repeats)] +
-                           (["--weak"] if scaling == "weak" else []))
+                           (["--weak"] if scaling == "weak" else []) +
+                           (["--band", str(options.band)] if options.band else []))
             for row in json.loads(line):
                 row["scaling"] = scaling
                 rows.append(row)
+    matrix = f"columns within {options.band} of the row" if options.band else "uniform random columns"
     lines = [f"spf.distributed, {os.cpu_count()} cores, 1 thread per rank, medians of {options.repeats} calls "
-             f"(the slowest rank's time per call)", "",
+             f"(the slowest rank's time per call); SpMV's matrix: {matrix}", "",
              f"{'scaling':7} {'kernel':42} {'ranks':>5} {'nnz':>10} {'call ms':>9} {'C only ms':>9} "
              f"{'spd|eff':>7} {'model B/call':>12} {'counted':>10} {'ratio':>5} {'read peak':>9} {'run peak':>8}"]
     for row in rows:
@@ -311,6 +318,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=11)
     parser.add_argument("--scaling", nargs="+", choices=["strong", "weak"], default=["strong"])
     parser.add_argument("--weak", action="store_true", help="also weak scaling (--nnz per rank): --scaling strong weak")
+    parser.add_argument("--band", type=int, default=0,
+                        help="SpMV's matrix with its columns within this distance of the row (default: uniform)")
     parser.add_argument("--files", action="store_true", help="the peak memory of reading .mtx and .tns files")
     parser.add_argument("--folder", default="/tmp/spf-distributed-bench", help="where --files writes its files")
     parser.add_argument("--read", nargs=2, help=argparse.SUPPRESS)
