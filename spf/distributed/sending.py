@@ -17,16 +17,14 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
-from mpi4py import MPI
 
-from spf.errors import PackError
 from spf.memory import give_back
-from spf.packing import INDEX_DTYPE, _summed, pack
+from spf.packing import INDEX_DTYPE
 
-from .collective import agreed, count_exchange
+from .collective import agreed
 from .joining import Joiner
-from .partition import DistributionError, balanced_bounds
-from .tensor import DistributedTensor, _displacements
+from .partition import balanced_bounds
+from .tensor import DistributedTensor, exchange, pack_piece
 
 PIECE_ENTRIES = 1 << 12
 """A round carries at least this many of an owner's entries (fewer rounds for small blocks) ..."""
@@ -165,10 +163,10 @@ def send_and_pack(comm, layout, mode: int, shape: Sequence[int], bounds: np.ndar
     for k in range(rounds):
         coords, values = entries.round(k, cuts, rounds, mode)
         owner = np.searchsorted(bounds, coords[:, mode], side="right") - 1
-        coords, values = _exchange(comm, coords, values, owner)
+        coords, values = exchange(comm, coords, values, owner)
         start, stop = (int(cuts[rank * rounds + k]), int(cuts[rank * rounds + k + 1])) if rounds > 1 else (lo, hi)
         if stop > start or rounds == 1:
-            piece = agreed(comm, lambda: _pack_piece(layout, coords, values, shape, mode, start, stop, name,
+            piece = agreed(comm, lambda: pack_piece(layout, coords, values, shape, mode, start, stop, name,
                                                      duplicates, (lo, hi)), f"packing the blocks of tensor {name}")
             if joining is None:
                 local = piece
@@ -181,45 +179,6 @@ def send_and_pack(comm, layout, mode: int, shape: Sequence[int], bounds: np.ndar
         give_back()
     if joining is not None:
         local = joining.finish(name) if joining.pieces else \
-            _pack_piece(layout, np.zeros((0, len(shape)), INDEX_DTYPE), np.zeros(0), shape, mode, lo, hi, name,
+            pack_piece(layout, np.zeros((0, len(shape)), INDEX_DTYPE), np.zeros(0), shape, mode, lo, hi, name,
                         duplicates, (lo, hi))
     return DistributedTensor(comm, layout, shape, mode, bounds, local, name)
-
-
-def _pack_piece(layout, coords: np.ndarray, values: np.ndarray, shape, mode: int, start: int, stop: int,
-                name: str, duplicates: str, block: tuple[int, int]):
-    """The entries of ``start <= c < stop`` along ``mode``, packed over that sub-range."""
-    coords[:, mode] -= start
-    piece_shape = tuple(stop - start if m == mode else int(s) for m, s in enumerate(shape))
-    entries = (coords, values, piece_shape)
-    if duplicates == "sum" and len(shape) == 2:  # scipy input: the assembly sums equal entries
-        import scipy.sparse as sparse
-        entries = sparse.coo_array((values, (coords[:, 0], coords[:, 1])), shape=piece_shape)
-    elif duplicates == "sum":
-        entries = _summed(*entries)
-    try:
-        return pack(layout, entries, name=name)
-    except PackError as error:
-        raise DistributionError(f"tensor {name}: the block of rows {block[0]}:{block[1]} along mode {mode} cannot "
-                                f"be stored in {layout.spec} over the sub-range: {error}") from None
-
-
-def _exchange(comm, coords: np.ndarray, values: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Send each entry to the rank ``owner`` names (MPI Alltoallv); the entries this rank
-    receives, in rank order.  Collective."""
-    order = np.argsort(owner, kind="stable")
-    coords = np.ascontiguousarray(coords[order], dtype=INDEX_DTYPE)
-    values = np.ascontiguousarray(values[order], dtype=np.float64)
-    del order
-    width = coords.shape[1]
-    send = np.bincount(owner, minlength=comm.size).astype(np.int64)
-    receive = np.empty_like(send)
-    comm.Alltoall(send, receive)
-    elsewhere = int(send.sum() - send[comm.rank])
-    count_exchange(elsewhere * (8 * width + 8), 2 * int(np.count_nonzero(send)) - 2 * int(send[comm.rank] > 0))
-    got_coords = np.empty((int(receive.sum()), width), dtype=INDEX_DTYPE)
-    got_values = np.empty(int(receive.sum()), dtype=np.float64)
-    for buffer, out, scale, kind in ((coords, got_coords, width, MPI.INT64_T), (values, got_values, 1, MPI.DOUBLE)):
-        comm.Alltoallv([buffer, (send * scale, _displacements(send * scale)), kind],
-                       [out, (receive * scale, _displacements(receive * scale)), kind])
-    return got_coords, got_values

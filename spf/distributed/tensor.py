@@ -20,7 +20,7 @@ from spf import arguments
 from spf.errors import PackError
 from spf.packing import INDEX_DTYPE, Tensor, _load_layout, _resolve, _summed, coordinates_of, pack
 
-from .collective import agreed, same_everywhere
+from .collective import agreed, count_exchange, same_everywhere
 from .partition import DistributionError, balanced_bounds, histogram, outer_mode
 
 
@@ -162,35 +162,44 @@ def block(comm, layout, coords: np.ndarray, values: np.ndarray, shape: Sequence[
     lo, hi = int(bounds[comm.rank]), int(bounds[comm.rank + 1])
 
     def pack_block():
-        local = coords.copy()
-        local[:, mode] -= lo
-        local_shape = tuple(hi - lo if m == mode else int(s) for m, s in enumerate(shape))
-        entries = (local, values, local_shape)
-        if duplicates == "sum" and len(shape) == 2:  # scipy input: the assembly sums equal entries
-            import scipy.sparse as sparse
-            entries = sparse.coo_array((values, (local[:, 0], local[:, 1])), shape=local_shape)
-        elif duplicates == "sum":
-            entries = _summed(*entries)
-        try:
-            return pack(layout, entries, name=name)
-        except PackError as error:
-            raise DistributionError(f"tensor {name}: the block of rows {lo}:{hi} along mode {mode} cannot be "
-                                    f"stored in {layout.spec} over the sub-range: {error}") from None
+        return pack_piece(layout, coords.copy(), values, shape, mode, lo, hi, name, duplicates, (lo, hi))
 
     local = agreed(comm, pack_block, f"packing the blocks of tensor {name}")
     return DistributedTensor(comm, layout, tuple(int(s) for s in shape), mode, bounds, local, name)
 
 
+def pack_piece(layout, coords: np.ndarray, values: np.ndarray, shape, mode: int, start: int, stop: int,
+               name: str, duplicates: str, block: tuple[int, int]):
+    """The entries of ``start <= c < stop`` along ``mode``, packed over that sub-range
+    (``coords`` re-based in place); ``block``: the rank's range, for the error message."""
+    coords[:, mode] -= start
+    piece_shape = tuple(stop - start if m == mode else int(s) for m, s in enumerate(shape))
+    entries = (coords, values, piece_shape)
+    if duplicates == "sum" and len(shape) == 2:  # scipy input: the assembly sums equal entries
+        import scipy.sparse as sparse
+        entries = sparse.coo_array((values, (coords[:, 0], coords[:, 1])), shape=piece_shape)
+    elif duplicates == "sum":
+        entries = _summed(*entries)
+    try:
+        return pack(layout, entries, name=name)
+    except PackError as error:
+        raise DistributionError(f"tensor {name}: the block of rows {block[0]}:{block[1]} along mode {mode} cannot "
+                                f"be stored in {layout.spec} over the sub-range: {error}") from None
+
+
 def exchange(comm, coords: np.ndarray, values: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Send each entry to the rank ``owner`` names (MPI Alltoallv); the entries this rank
-    receives, in rank order.  Collective."""
+    receives, in rank order.  Counted for dist.counting.  Collective."""
     order = np.argsort(owner, kind="stable")
     coords = np.ascontiguousarray(coords[order], dtype=INDEX_DTYPE)
     values = np.ascontiguousarray(values[order], dtype=np.float64)
+    del order
     width = coords.shape[1]
     send = np.bincount(owner, minlength=comm.size).astype(np.int64)
     receive = np.empty_like(send)
     comm.Alltoall(send, receive)
+    elsewhere = int(send.sum() - send[comm.rank])
+    count_exchange(elsewhere * (8 * width + 8), 2 * int(np.count_nonzero(send)) - 2 * int(send[comm.rank] > 0))
     got_coords = np.empty((int(receive.sum()), width), dtype=INDEX_DTYPE)
     got_values = np.empty(int(receive.sum()), dtype=np.float64)
     for buffer, out, scale, kind in ((coords, got_coords, width, MPI.INT64_T), (values, got_values, 1, MPI.DOUBLE)):
