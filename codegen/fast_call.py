@@ -22,7 +22,7 @@ import numpy as np
 from spf.memory import allocate
 from spf.packing import Tensor, _row_major
 
-from .structs import dense_plan, marshal, struct_name
+from .structs import dense_plan, marshal, planned_dense_struct, struct_name
 
 SMALL_OUTPUT_BYTES = 1 << 26  # outputs above this are allocated through spf.memory.allocate (its memory check)
 
@@ -65,7 +65,7 @@ class CallPlan:
             elif type(value) is np.ndarray and argument.dense is not None:
                 if value.dtype != np.float64 or not value.flags.c_contiguous or value.ndim != len(argument.indices):
                     return None
-                struct = _dense_struct(argument.dense, value)
+                struct = planned_dense_struct(argument.dense, value)
             else:
                 return None
             for index, extent in zip(argument.indices, value.shape):
@@ -84,7 +84,7 @@ class CallPlan:
             output = allocate(shape, np.float64, self.output_description)
         else:  # the kernel zeroes or stores every entry of an output it assigns (=)
             output = np.zeros(shape) if self.accumulates else np.empty(shape)
-        struct = _dense_struct(self.output_plan, output)
+        struct = planned_dense_struct(self.output_plan, output)
         structs.insert(self.output_position, ctypes.byref(struct))
         if function(*structs) != 0:
             return None  # the long way raises the kernel's error (it checks shapes before anything else)
@@ -123,14 +123,3 @@ def call_plan(kernel) -> CallPlan | None:
     return CallPlan(tuple(arguments), output_position, output_plan,
                     tuple(statement.output.indices), bool(statement.accumulate),
                     f"output {kernel.output}: array {output_plan[2]} of {output_layout.spec}", kernel._same_layout)
-
-
-def _dense_struct(plan: tuple, values: np.ndarray) -> ctypes.Structure:
-    """codegen.structs.dense_struct with the plan at hand (the array already checked)."""
-    struct_class, axes, values_field, pointer = plan
-    struct = struct_class()
-    shape = values.shape
-    for name, axis in axes:
-        setattr(struct, name, shape[axis])
-    setattr(struct, values_field, pointer(ctypes.c_double.from_address(values.__array_interface__["data"][0])))
-    return struct

@@ -295,6 +295,12 @@ def dense_struct(layout, values: np.ndarray) -> ctypes.Structure | None:
     if plan is None or values.dtype != np.float64 or not values.flags.c_contiguous \
             or values.ndim != layout.order:
         return None
+    return planned_dense_struct(plan, values)
+
+
+def planned_dense_struct(plan: tuple, values: np.ndarray) -> ctypes.Structure:
+    """:func:`dense_struct` with the layout's :func:`dense_plan` at hand and the array
+    already checked (the short call path, codegen.fast_call, has both per kernel)."""
     struct_class, axes, values_field, pointer = plan
     struct = struct_class()
     for name, axis in axes:
