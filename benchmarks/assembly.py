@@ -13,8 +13,9 @@ Parts, in one process:
    sorted kernel parallel at 2 threads; scipy's ``A @ At`` (1 thread, columns
    unsorted) and GraphBLAS ``mxm`` (one thread).
 2. **A + B** (``--parts add``) in CSR, B being A with 40% of its entries removed and 5% new ones: spf
-   ``C(i,j) = A(i,j) + B(i,j)`` (the two statements' nests fused, one workspace),
-   scipy ``A + B``, GraphBLAS ``ewise_add``.
+   ``C(i,j) = A(i,j) + B(i,j)`` (the two statements' nests fused, their rows merged by column and
+   appended in order, codegen.merge) at 1 thread and ``parallel=True`` at 2 threads,
+   scipy ``A + B``, GraphBLAS ``ewise_add`` (1 thread).
 3. **CSR -> CSC** (``--parts convert``): ``spf.convert(A, "CSC")`` against scipy's ``tocsc()``, and the
    transposition ``B(j,i) = A(i,j)`` into CSR (two phases: count, then fill), at 1 and
    2 threads, against scipy's ``A.T.tocsr()``.
@@ -211,30 +212,41 @@ def second_operand(number: int, A: sparse.csr_matrix) -> sparse.csr_matrix:
                                np.concatenate([coo.col[keep], extra.col]))), shape=A.shape)
 
 
-def part_add(matrices, gb, budget: float) -> None:
-    add = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
-    rows, ratios, gb_ratios = [], [], []
+def part_add(matrices, gb, omp, budget: float) -> None:
+    layouts = {"A": "CSR", "B": "CSR", "C": "CSR"}
+    add = spf.compile("C(i,j) = A(i,j) + B(i,j)", layouts)
+    parallel = spf.compile("C(i,j) = A(i,j) + B(i,j)", layouts, parallel=True)
+    rows, ratios, parallel_ratios, gb_ratios = [], [], [], []
     for number, (name, A) in enumerate(matrices):
         B = second_operand(number, A)
         TA, TB = spf.pack("CSR", A), spf.pack("CSR", B)
-        bound = add.bind(A=TA, B=TB)
+        bound, bound_parallel = add.bind(A=TA, B=TB), parallel.bind(A=TA, B=TB)
         same(bound(), A + B)
+        omp.set_threads(2)
+        same(bound_parallel(), A + B)
+        omp.set_threads(1)
         systems = {"scipy": lambda: A + B, "spf": bound}
         if gb is not None:
             GA, GB_ = gb.io.from_scipy_sparse(A), gb.io.from_scipy_sparse(B)
             systems["graphblas"] = lambda: GA.ewise_add(GB_).new()
         t = block_medians(systems, budget)
+        omp.set_threads(2)
+        t.update(block_medians({"2 threads": bound_parallel}, budget))
+        omp.set_threads(1)
         ratios.append(t["scipy"] / t["spf"])
-        row = [name, t["scipy"] * 1e3, t["spf"] * 1e3, ratios[-1]]
+        parallel_ratios.append(t["scipy"] / t["2 threads"])
+        row = [name, t["scipy"] * 1e3, t["spf"] * 1e3, ratios[-1], t["2 threads"] * 1e3, parallel_ratios[-1]]
         if gb is not None:
             gb_ratios.append(t["graphblas"] / t["spf"])
             row += [t["graphblas"] * 1e3, gb_ratios[-1]]
         rows.append(tuple(row))
-    table("A + B, CSR, 1 thread; times in ms", rows,
-          ["matrix", "scipy", "spf", "scipy/spf"] + (["graphblas", "gb/spf"] if gb else []))
-    print(f"  geometric mean scipy/spf: {geometric_mean(ratios):.3f}" +
+    table("A + B, CSR (the terms merged by column, appended in order); 1 thread, and spf parallel=True at 2 threads; "
+          "times in ms", rows,
+          ["matrix", "scipy", "spf", "scipy/spf", "2 threads", "scipy/2t"] + (["graphblas", "gb/spf"] if gb else []))
+    print(f"  geometric means scipy/spf: 1 thread {geometric_mean(ratios):.3f}, 2 threads "
+          f"{geometric_mean(parallel_ratios):.3f}" +
           (f"; graphblas/spf: {geometric_mean(gb_ratios):.3f}" if gb else ""))
-    print(f"  run-time strategies: {strategies([add])}")
+    print(f"  run-time strategies (1 thread, 2 threads): {strategies([add, parallel])}")
 
 
 def part_convert(matrices, omp, budget: float) -> None:
@@ -364,7 +376,7 @@ def main() -> None:
         part_spgemm(matrices, gb, omp, arguments.budget)
         load.report("SpGEMM")
     if "add" in parts:
-        part_add(matrices, gb, arguments.budget)
+        part_add(matrices, gb, omp, arguments.budget)
         load.report("A + B")
     if "convert" in parts:
         part_convert(matrices, omp, arguments.budget)

@@ -73,6 +73,8 @@ class AssemblyPlan:
     coordinates: tuple[str, ...] = ()
     # count field -> (number of the compressed level among the compressed ones, minus what)
     counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # every check holds for any entry whose coordinates lie in the shape (see checks_follow_from_shape)
+    shape_checks_only: bool = False
 
     @property
     def compressed(self) -> list[AssemblyLevel]:
@@ -302,7 +304,39 @@ def plan_assembly(layout) -> AssemblyPlan:
     checks = _checks(layout, reading, levels, solver)
     plan = AssemblyPlan(layout, levels, values_index, checks, tuple(layout.logical))
     plan.counts = _count_fields(layout, plan, counts)
+    plan.shape_checks_only = checks_follow_from_shape(plan, reading, solver)
     return plan
+
+
+def checks_follow_from_shape(plan: AssemblyPlan, reading, solver: _Solver) -> bool:
+    """Whether an entry passes every check of a :class:`DirectRows` plan as soon as each
+    coordinate lies in ``[0, shape[k])``: no guard over the coordinates (LOWER_TRI's
+    ``j <= i`` is one), the dense level's bounds exactly ``0 .. shape[outer] - 1`` and the
+    key's range exactly ``[0, shape[inner])`` (its other checks, ``i = pi``, are identities
+    of the solved positions).  An iteration space bounds every index by its extent, which
+    the kernel makes the output's shape, so a kernel's entries need no check then."""
+    rows = direct_rows(plan)
+    if rows is None or reading.guards:
+        return False
+    layout = plan.layout
+    position = {c: k for k, c in enumerate(plan.coordinates)}
+    shape = {f.name: f.definition.index for f in layout.scalars if isinstance(f.definition, ShapeRef)}
+
+    def is_shape(expression: Affine, coordinate: str, minus: int) -> bool:
+        """``expression`` is ``shape[coordinate's position] - minus``."""
+        if len(expression.terms) != 1 or expression.constant != -minus:
+            return False
+        (name, coefficient), = expression.terms
+        return coefficient == 1 and shape.get(name) == position[coordinate]
+
+    outer_level, inner_level = plan.levels
+    dense = next(level for level in reading.levels if level.index == outer_level.index)
+    if len(dense.lower) != 1 or dense.lower[0] != Affine() or len(dense.upper) != 1 \
+            or not is_shape(dense.upper[0], rows.outer, 1):
+        return False
+    key = inner_level.keys[0].array
+    ranges = [prop for prop in solver.properties if isinstance(prop, Range) and prop.arrays[0] == key]
+    return any(prop.low == Affine() and is_shape(prop.high, rows.inner, 0) for prop in ranges)
 
 
 def _count_fields(layout, plan: AssemblyPlan, counts: set[str]) -> dict[str, tuple[int, int]]:
@@ -450,8 +484,17 @@ class Workspace:
     sorted: bool = True  # False when the layout asks no order of the key: groups flush as touched
     direct: "DirectRows | None" = None  # the groups can go straight into the layout's arrays
     outer: str | None = None  # with direct: the expression's index that is the rows' outer coordinate
+    appends: bool = False  # with direct: entries arrive in storage order (codegen.merge): appended, no accumulator
+    trusted: bool = False  # with direct: the layout checks only the shape, which every entry lies in
 
     def describe(self, others: tuple[str, ...]) -> str:
+        if self.appends:
+            return (f"strategy: append: each {self.outer}'s entries arrive with {self.coordinate} in storage order, "
+                    f"equal {self.coordinate} side by side (the loop walking them is proven to keep "
+                    f"{self.coordinate} strictly increasing, or merges such loops), so they go straight into "
+                    f"the rows, equal neighbours summed, without a workspace; then the groups straight into "
+                    f"{self.direct.pointer} and the keys and values as they stand when ({self.outer}) arrives "
+                    "strictly increasing and no key descends (tested at run time), else through the builder below")
         grouped = f"whenever ({', '.join(others)}) changes" if others else "once at the end"
         ordering = (f"in {'increasing' if self.order > 0 else 'decreasing'} order, chosen per group at run "
                     "time: kept when touched in order, merged when two ascending runs, read from a bitmap "
@@ -566,12 +609,19 @@ class TwoPhase:
     rows: DirectRows
     outer: str  # the expression's index that is the rows' outer coordinate
     inner: str  # the expression's index stored as the key
+    trusted: bool = False  # proven: the fill puts each row's keys in order, every entry storable
 
     def describe(self) -> str:
-        return (f"strategy: two phases: the loop nest counts each {self.outer}'s entries, a prefix sum makes "
+        text = (f"strategy: two phases: the loop nest counts each {self.outer}'s entries, a prefix sum makes "
                 f"{self.rows.pointer}, and the nest runs again putting each entry ({self.inner}, value) at its "
-                f"{self.outer}'s next position; a row whose keys do not come out strictly increasing is then "
-                "sorted and its equal keys summed (tested per row at run time)")
+                f"{self.outer}'s next position; ")
+        if self.trusted:
+            return text + (f"the fill puts each row's {self.inner} strictly increasing (proven: the loop binding "
+                           f"{self.inner} runs it increasing, and within one of its iterations {self.outer} strictly "
+                           "increases), and every entry lies in the shape, which is all the layout checks: the "
+                           "rows are the arrays as filled, no pass over them")
+        return text + ("a row whose keys do not come out strictly increasing is then sorted and its equal keys "
+                       "summed (tested per row at run time)")
 
 
 def choose_two_phase(plan: AssemblyPlan, statements: list, scans: list[list]) -> TwoPhase | None:

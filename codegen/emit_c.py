@@ -19,9 +19,10 @@ from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
+from .merge import arm_assignments, key_assignments
 from .parallel import privatize_find_state
-from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard,
-                    ZeroEntry, walk)
+from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, StateInit, Temporary,
+                    TileGuard, ZeroEntry, walk)
 from .scan import readable_names
 from .structs import header_text, struct_name
 from .zeroing import BLOCK_ENTRIES
@@ -395,6 +396,10 @@ class Emitter:
         self.two_phase = None  # the TwoPhase strategy, with phase
         self.drop_zeros = True  # an assembled output stores no entry whose value is zero
         self.rows_extent: str | None = None  # two phases: the C name of the rows' extent
+        self.appends_outer: str | None = None  # with appends: the outer coordinate of the rows
+        self.append_mode: str | None = None  # in a Merge: "push" (a new key) or "add_last" (the same key)
+        self.appends = False  # rows appended in storage order, no workspace (codegen.merge.appends_in_order)
+        self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
 
     def fresh(self, base: str) -> str:
@@ -417,6 +422,12 @@ class Emitter:
             return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), otherwise)]
         if isinstance(node, ZeroEntry):
             return [assign(self._output_reference(node), const(0.0))]
+        if isinstance(node, Loop) and id(node) in self.merge_ranges:  # a Merge arm's loop: its range only
+            low, high = self.merge_ranges[id(node)]
+            return [assign(ident(low), lower_bound(node.lower, names)),
+                    assign(ident(high), upper_bound(node.upper, names))]
+        if isinstance(node, Merge):
+            return self.merge(node)
         if isinstance(node, Loop):
             # (a two-phase kernel counts or puts every iteration: none is a sum)
             register_sum = None if node.parallel or self.accumulator or self.phase else fixed_target(node)
@@ -438,14 +449,15 @@ class Emitter:
             self.exact_writes = self.exact_writes or (node.parallel and node.reduction is None)
             thread_state = self.nodes(node.thread_state)  # names the states the body uses
             mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
-            mine += self._group_at(node.variable)
-            body = block(mine + self.nodes(node.body))
+            kept = self._cursor_kept() if node.parallel else []
+            inner = self._group_at(node.variable) + self.nodes(node.body)
+            body = block(mine + inner + kept)
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
             self.atomic, self.exact_writes = atomic_before, exact_before
             if node.parallel and node.schedule == "balanced" and node.reduction is None:
                 pointer = segment_pointer(node)
                 if pointer is not None or node.parts_at is not None:
-                    return self._balanced(node, thread_state, body, pointer)
+                    return self._balanced(node, thread_state, block(inner), pointer, mine, kept)
             if node.parallel and node.schedule == "balanced":
                 node.schedule = "static"
             if node.zero_rows is not None and not node.parallel:
@@ -496,6 +508,77 @@ class Emitter:
         if isinstance(node, TileGuard):
             return self.tile_guard(node)
         raise SpfError(f"cannot emit {node!r}")
+
+    def merge(self, node: Merge) -> list:
+        """The arms' ranges (each arm's path run, its loop's bounds kept; an arm whose
+        guards fail keeps an empty range), then their positions advanced by the least
+        coordinate: two arms as the two-pointer merge (one ahead, the other, or both) with
+        its two tails, more as one loop over every arm's current coordinate."""
+        names, tag = self.names, self.fresh("spf_merge")
+        count = len(node.arms)
+        low, high = [f"{tag}_low{k}" for k in range(count)], [f"{tag}_high{k}" for k in range(count)]
+        at, key = [f"{tag}_at{k}" for k in range(count)], [f"{tag}_key{k}" for k in range(count)]
+        items = []
+        for k, arm in enumerate(node.arms):
+            items += [declare(low[k], INDEX, const(0)), declare(high[k], INDEX, const(-1))]
+            self.merge_ranges[id(arm.loop)] = (low[k], high[k])
+            items += self.nodes(arm.path)
+            del self.merge_ranges[id(arm.loop)]
+        items += [declare(at[k], INDEX, ident(low[k])) for k in range(count)]
+
+        def position(k: int) -> list:  # the arm's position variable and the path's values its body reads
+            arm = node.arms[k]
+            return ([declare(names.name(arm.loop.variable), INDEX, ident(at[k]), const_=True)] +
+                    [self._declaration(a) for a in arm_assignments(arm)])
+
+        def coordinate(k: int):  # key[k] = the arm's coordinate at its position
+            keys = key_assignments(node.arms[k].loop, node.coordinate)
+            return block(position(k) + [self._declaration(a) for a in keys] +
+                         [assign(ident(key[k]), ident(names.name(node.coordinate)))])
+
+        # an arm whose iteration appends at most one entry appends its key new to the group
+        # (the merge advanced every arm past the keys before it); after an arm that surely
+        # appended, another at the same key adds to that entry; otherwise the cursor compares
+        once = [_appends_at_most_once(arm.loop) for arm in node.arms]
+        surely = [once[k] and not any(isinstance(n, Guard) or (isinstance(n, Compute) and self._skips_padding(n))
+                                      for n in walk(arm.loop.body))
+                  for k, arm in enumerate(node.arms)]
+
+        def run(k: int, mode: str | None = None):  # the arm's body at its position, then the next position
+            saved, self.append_mode = self.append_mode, mode if self.appends else None
+            body = self.nodes(node.arms[k].loop.body)
+            self.append_mode = saved
+            return block(position(k) + body + [c_ast.UnaryOp("p++", ident(at[k]))])
+
+        def active(k: int):
+            return binary("<=", ident(at[k]), ident(high[k]))
+
+        if count == 2:  # three cases, as scipy's merge: each emitted body then sees one outcome of its tests
+            new = ["push" if once[k] else None for k in range(2)]
+            if surely[0] and once[1] and self.appends and self.group_coordinate is not None:
+                # both at one key: the terms summed in a register, then one push (no store read back)
+                both = block([declare("spf_held", "double", const(0.0)), run(0, "hold"), run(1, "add_held"),
+                              call("spf_cursor_push", ident("&spf_my_cursor"), ident("spf_my_stream"),
+                                   ident(key[0]), ident("spf_held"))])
+            else:
+                both = block([run(0, new[0]), run(1, None)])
+            step = [declare(key[0], INDEX), declare(key[1], INDEX), coordinate(0), coordinate(1),
+                    c_ast.If(binary("<", ident(key[0]), ident(key[1])), run(0, new[0]),
+                             c_ast.If(binary("<", ident(key[1]), ident(key[0])), run(1, new[1]), both))]
+            items += [c_ast.While(binary("&&", active(0), active(1)), block(step)),
+                      c_ast.While(active(0), run(0, new[0])), c_ast.While(active(1), run(1, new[1]))]
+            return [block(items)]
+        least = f"{tag}_least"
+        step = []
+        for k in range(count):
+            step += [declare(key[k], INDEX, ident("INT64_MAX")), c_ast.If(active(k), coordinate(k), None)]
+        step.append(declare(least, INDEX, ident(key[0])))
+        step += [c_ast.If(binary("<", ident(key[k]), ident(least)), assign(ident(least), ident(key[k])), None)
+                 for k in range(1, count)]
+        step.append(c_ast.If(binary("==", ident(least), ident("INT64_MAX")), c_ast.Break(), None))
+        step += [c_ast.If(binary("==", ident(key[k]), ident(least)), run(k), None) for k in range(count)]
+        items.append(c_ast.For(None, None, None, block(step)))
+        return [block(items)]
 
     def _declaration(self, node: Assign):
         if isinstance(node.value, UFCall):
@@ -554,7 +637,8 @@ class Emitter:
     def _c_text(expression) -> str:
         return c_generator.CGenerator().visit(expression)
 
-    def _balanced(self, node: Loop, thread_state: list, body, pointer: UFCall | None) -> list:
+    def _balanced(self, node: Loop, thread_state: list, body, pointer: UFCall | None, mine: list = (),
+                  kept: list = ()) -> list:
         """A parallel loop split into one contiguous part per thread, in thread order (as
         ``schedule(static)``, so the threads' streams joined in order keep the loop's order),
         the parts holding equal work: iteration ``p`` weighs 1 plus its segment's length
@@ -563,7 +647,8 @@ class Emitter:
         and in order whatever the pointer holds: only the balance relies on it being monotonic.
         With ``parts_at`` (f, increasing), each split then moves on to the first position
         where the monotonic ``f`` changes (a binary search too), so no value of ``f`` is in
-        two parts.  The team is as large as the work pays for (``spf_team_for``)."""
+        two parts.  The team is as large as the work pays for (``spf_team_for``).  ``mine``
+        (a thread's sinks) starts each thread's part, ``kept`` ends it."""
         variable = self.names.name(node.variable)
         read = self._c_text(array_read(pointer, self.names)) if pointer is not None else "0"
         first = self._c_text(lower_bound(node.lower, self.names))
@@ -599,7 +684,7 @@ class Emitter:
                               binary("<", ident(variable), ident("spf_to")), c_ast.UnaryOp("p++", ident(variable)),
                               body)]
         if self.stream_type is None:
-            return self._balanced_pieces(work, thread_state, loop, variable, read, boundary)
+            return self._balanced_pieces(work, thread_state, loop, variable, read, boundary)  # (no sinks)
         split = c_statements(f"""
             int64_t spf_from = spf_first, spf_to = spf_last + 1;
             const int spf_parts = spf_team_size(), spf_part = spf_thread();
@@ -613,7 +698,7 @@ class Emitter:
               if (spf_part + 1 < spf_parts) spf_to = spf_split;
             }}""")
         return [block(work + [c_ast.Pragma("omp parallel num_threads(spf_want)"),
-                              block(thread_state + split + loop)])]
+                              block(thread_state + split + list(mine) + loop + list(kept))])]
 
     def _balanced_pieces(self, work: list, thread_state: list, loop: list, variable: str, read: str,
                          boundary: str) -> list:
@@ -821,6 +906,10 @@ class Emitter:
                  for array, indices, dimensions in node.factors if array in self.padded_values]
         return [c_ast.If(conjunction(zeros), block(items), None)] if zeros else items
 
+    def _skips_padding(self, node: Compute) -> bool:
+        """Whether the entry is appended only when a padded layout's value is not zero."""
+        return any(array in self.padded_values for array, _, _ in node.factors)
+
     def _thread_sinks(self, thread) -> list:
         """Pointers to thread ``thread``'s stream (and workspace) of an assembled output,
         declared once per function and again in each parallel loop's body, not looked up
@@ -832,12 +921,21 @@ class Emitter:
         if self.workspace:
             sinks.append(declare("spf_my_accumulator", "spf_workspace", c_ast.UnaryOp(
                 "&", c_ast.ArrayRef(ident("spf_accumulators"), thread)), pointer=True))
+        if self.appends:  # kept back into the rows where its scope ends (_cursor_kept)
+            sinks.append(declare("spf_my_cursor", "spf_cursor", call("spf_cursor_of", ident("spf_my_stream"))))
         return sinks
+
+    def _cursor_kept(self) -> list:
+        """Where a scope of _thread_sinks ends: the appending cursor's state back into its rows."""
+        return [call("spf_cursor_keep", ident("&spf_my_cursor"), ident("spf_my_stream"))] if self.appends else []
 
     def _group_at(self, variable: str) -> list:
         """Where the nest binds the rows' outer coordinate: start its group (see _append)."""
         if self.group_coordinate is None or variable != self.group_coordinate:
             return []
+        if self.appends:
+            return [call("spf_cursor_open", ident("&spf_my_cursor"), ident("spf_my_stream"),
+                         ident(self.names.name(variable)))]
         return [call("spf_workspace_group_rows", ident("spf_my_accumulator"), ident("spf_my_stream"),
                      ident(self.names.name(variable)))]
 
@@ -848,6 +946,17 @@ class Emitter:
         if self.phase is not None:
             return self._two_phase_entry(node, value)
         coordinates = [ident(self.names.name(index)) for index in node.stream]
+        if self.appends:
+            inner = next(index for index in node.stream if index != self.appends_outer)
+            if self.group_coordinate is not None and self.append_mode in ("hold", "add_held"):
+                return assign(ident("spf_held"), value, "=" if self.append_mode == "hold" else "+=")
+            if self.group_coordinate is not None and self.append_mode == "add_last":
+                return call("spf_cursor_add_last", ident("&spf_my_cursor"), value)
+            if self.group_coordinate is not None:
+                put = "spf_cursor_push" if self.append_mode == "push" else "spf_cursor_put"
+                return call(put, ident("&spf_my_cursor"), ident("spf_my_stream"), ident(self.names.name(inner)), value)
+            return call("spf_cursor_add", ident("&spf_my_cursor"), ident("spf_my_stream"),
+                        ident(self.names.name(self.appends_outer)), ident(self.names.name(inner)), value)
         if self.group_coordinate is not None:
             inner = next(index for index in node.stream if index != self.group_coordinate)
             return call("spf_workspace_put", ident("spf_my_accumulator"), ident(self.names.name(inner)), value)
@@ -972,6 +1081,14 @@ class RegisterSum:
     def reads_arrays(self) -> bool:
         """Whether the update reads an index array (then only after a term was added: the read is valid)."""
         return any(isinstance(a.value, UFCall) for a in self.repeated)
+
+
+def _appends_at_most_once(loop: Loop) -> bool:
+    """Whether an iteration of ``loop`` appends at most one entry: one append in its body,
+    and no loop, find or merge around it there."""
+    nodes = list(walk(loop.body))
+    appends = [n for n in nodes if isinstance(n, Compute) and n.stream is not None]
+    return len(appends) == 1 and not any(isinstance(n, (Loop, Find, Merge, TileGuard)) for n in nodes)
 
 
 def fixed_target(loop: Loop) -> RegisterSum | None:
@@ -1207,6 +1324,8 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     nests = emit_nests()
     body.extend(emitter.entry)
     body.extend(nests)
+    if assembly and not any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes)):
+        body.extend(emitter._cursor_kept())  # (a parallel loop's threads keep theirs per iteration)
     if scalar_output:
         body.append(assign(c_ast.UnaryOp("*", ident(scalar_output)), ident(f"{scalar_output}_sum")))
     if assembly:
@@ -1272,9 +1391,11 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
         outer = assembly.workspace.outer
         if all(_bound_before_entries(scan.nodes, outer) for scan in scans):
             emitter.group_coordinate = outer
+        emitter.appends, emitter.appends_outer = assembly.workspace.appends, outer
+        extent = "0" if assembly.workspace.appends else assembly.workspace_extent  # appending sums in no accumulator
         body = c_statements(f"""
             const int spf_stream_count = {count};
-            spf_scratch *spf_call_scratch = spf_scratch_get(spf_stream_count, {assembly.workspace_extent},
+            spf_scratch *spf_call_scratch = spf_scratch_get(spf_stream_count, {extent},
                                                             {int(assembly.drop_zeros)}, {int(assembly.workspace.sorted)});
             if (!spf_call_scratch) return {OUT_OF_MEMORY};
             spf_rows *spf_streams = spf_call_scratch->rows;
@@ -1311,14 +1432,17 @@ def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
     """Hand the stream to the builder's ``begin`` (which owns it from then on), or the
     rows to ``spf_rows_hand_over``."""
     if assembly.rows:
+        close = ("spf_rows_close(&spf_streams[spf_t]);" if assembly.workspace.appends
+                 else "spf_workspace_flush_rows(&spf_accumulators[spf_t], &spf_streams[spf_t]);")
         return c_statements(f"""
             for (int spf_t = 0; spf_t < spf_stream_count; spf_t++)
-              spf_workspace_flush_rows(&spf_accumulators[spf_t], &spf_streams[spf_t]);
+              {close}
             int64_t spf_own_report[{assembly.report_length}];
             if (!spf_report) spf_report = spf_own_report;
             int spf_status = 0;
             *spf_handle = spf_rows_hand_over({output}, spf_streams, spf_stream_count, spf_accumulators, spf_report,
-                                             {int(assembly.drop_zeros)}, &spf_status);""")
+                                             {int(assembly.drop_zeros)}, {int(assembly.workspace.trusted)},
+                                             &spf_status);""")
     flush = (f"for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) "
              f"spf_workspace_flush_{assembly.order}(&spf_accumulators[spf_t], &spf_streams[spf_t]);"
              if assembly.workspace is not None else "")
@@ -1456,7 +1580,8 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         {release}
         *spf_handle = {assembly.prefix}_adopt_pointer({output}, spf_keys, spf_values, spf_pointer, {extent},
                                                       spf_report, {int(assembly.drop_zeros)}, spf_zeros,
-                                                      spf_report + {assembly.statistics});
+                                                      spf_report + {assembly.statistics},
+                                                      {int(assembly.two_phase.trusted)});
         const int spf_status = *spf_handle ? 0 : spf_report[{assembly.first_bad}] >= 0 ? {UNSTORABLE} : {OUT_OF_MEMORY};
         if (*spf_handle) spf_report[{assembly.statistics} + 2] = {"spf_team > 1 ? spf_team : 0" if parallel else "0"};""")
     return (setup + emitter.entry + [block(count)] + prefix + middle + [block(fill)] + end + emitter.epilogue
@@ -1485,7 +1610,12 @@ NESTED_WORK = 16  # units of work counted per segment entry that starts a furthe
 def _work_per_entry(loop: Loop) -> int:
     """Units of work to count for each entry of the segment a parallel loop's iteration walks:
     1, or NESTED_WORK when an entry starts a further loop (SpGEMM: a row of B), whose work the
-    segment's length does not show.  Only the team's size depends on it."""
+    segment's length does not show; in a merged sum (its first term's segments weigh the
+    parts), 2 per term: an entry of the first term stands for one of each term, each
+    compared as well as appended.  Only the team's size depends on it."""
+    if len(loop.body) == 1 and isinstance(loop.body[0], Merge):
+        return 2 * len(loop.body[0].arms)
+
     def depth(nodes: list) -> int:
         deepest = 0
         for node in nodes:
@@ -1501,9 +1631,18 @@ def segment_pointer(loop: Loop) -> UFCall | None:
     """The UF ``f`` a loop's body reads at ``f(v)`` and ``f(v + 1)`` (``v`` the loop's
     variable), both directly in the body so every iteration reads them: a compressed
     level's pointer, whose difference is the length of the segment the loop below runs
-    over (a balanced split weighs the iterations by it)."""
+    over (a balanced split weighs the iterations by it).  In a merged sum, the first
+    term's, read under guards on the tensors' sizes alone (its arrays are whole whatever
+    they hold)."""
     variable = Affine.of(loop.variable)
-    reads = [node.value for node in loop.body if isinstance(node, Assign) and isinstance(node.value, UFCall)
+    body = loop.body
+    if len(body) == 1 and isinstance(body[0], Merge):  # a merged sum: its first term's rows weigh the parts
+        first = body[0].arms[0].path[0]
+        if isinstance(first, Guard) and any(loop.variable in c.left.names() | c.right.names()
+                                            for c in first.conditions):
+            return None
+        body = first.body
+    reads = [node.value for node in body if isinstance(node, Assign) and isinstance(node.value, UFCall)
              and node.divisor == 1 and len(node.value.arguments) == 1]
     for read in reads:
         if read.arguments[0] == variable and UFCall(read.function, (variable + 1,)) in reads:

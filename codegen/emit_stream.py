@@ -18,7 +18,10 @@ def stream_source(order: int) -> str:
     stores = " ".join(f"s->x[{k}][s->n] = c{k};" for k in range(order))
     ones = ", ".join("1" for _ in range(order))
     return f"""
-typedef struct spf_stream_ {{ int64_t n, capacity; int64_t *x[{order}]; double *v; int failed; }} spf_stream;
+typedef struct spf_stream_ {{
+  int64_t n, capacity; int64_t *x[{order}]; double *v; int failed;
+  char apart[64];  /* the threads' streams lie side by side: no cache line holds two threads' fields */
+}} spf_stream;
 static const int64_t spf_unit_strides[{order}] = {{{ones}}};
 static int spf_stream_grow(spf_stream *s) {{
   const int64_t capacity = s->capacity ? 2 * s->capacity : 4096;
@@ -90,6 +93,7 @@ typedef struct spf_workspace_ {{
   double *acc; int64_t *stamp; int64_t *touched; uint64_t *bits; int64_t extent, count, group, low, high;
   int64_t prefix[{max(len(others), 1)}]; int drop_zeros, sorted;
   int64_t run_merges, dense_scans, radix_sorts, comparison_sorts;  /* how each group was ordered */
+  char apart[64];  /* the threads' workspaces lie side by side: no cache line holds two threads' fields */
 }} spf_workspace;
 
 static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros, int sorted) {{
@@ -336,6 +340,9 @@ typedef struct spf_rows_ {{
   {key_type} *key; double *v; int64_t *outer, *end;
   int failed, ordered;
   int64_t hint, group_hint;  /* sizes the last call needed: the first reservation of the next */
+  int64_t start, current;  /* appending (spf_cursor_put): where the open group starts, its outer coordinate */
+  int open, zeros, drop_zeros;  /* a group is open; one of its values was zero */
+  char apart[64];  /* the threads' rows lie side by side: no cache line holds two threads' fields */
 }} spf_rows;
 
 /* r's key and value arrays resized to hold capacity entries (0: out of memory; r->capacity
@@ -378,6 +385,104 @@ static int spf_rows_reserve(spf_rows *r, int64_t more) {{
     if (!spf_rows_resize_groups(r, capacity)) return 0;
   }}
   return 1;
+}}
+
+/* Appending (codegen.merge): each group's keys arrive in storage order, equal keys side by
+   side (one loop proven to walk them strictly increasing, or a merge of such loops), so
+   they go straight into the rows, no workspace: a key equal to the last one adds to it,
+   and the group's zeros leave when it closes (drop_zeros).  A key below the last
+   (only data breaking its layout's order brings one) marks the rows out of order, and
+   the builder then sorts them and sums their equal keys.  The open group's state is a
+   cursor, a local of the kernel: its fields stay in registers, where the rows' own would
+   be stored and reloaded at every entry. */
+typedef struct spf_cursor_ {{
+  int64_t n, start, capacity, current; {key_type} *key; double *v; int open, zeros;
+}} spf_cursor;
+
+static inline spf_cursor spf_cursor_of(const spf_rows *r) {{
+  const spf_cursor k = {{r->n, r->start, r->capacity, r->current, r->key, r->v, r->open, r->zeros}};
+  return k;
+}}
+
+static inline void spf_cursor_keep(const spf_cursor *k, spf_rows *r) {{
+  r->n = k->n; r->start = k->start; r->current = k->current; r->open = k->open; r->zeros = k->zeros;
+}}
+
+/* the open group's values of zero out (only when an entry put or summed was zero) */
+static void spf_cursor_drop_zeros(spf_cursor *k) {{
+  int64_t w = k->start;
+  for (int64_t e = k->start; e < k->n; e++)
+    if (k->v[e] != 0.0) {{ k->key[w] = k->key[e]; k->v[w++] = k->v[e]; }}
+  k->n = w;
+}}
+
+/* the open group, if any, becomes one of the rows' groups */
+static inline void spf_cursor_close(spf_cursor *k, spf_rows *r) {{
+  if (!k->open) return;
+  k->open = 0;
+  if (k->zeros && r->drop_zeros) spf_cursor_drop_zeros(k);
+  k->zeros = 0;
+  if (k->n == k->start || r->failed) return;
+  if (r->groups == r->group_capacity &&
+      !spf_rows_resize_groups(r, r->group_capacity ? 2 * r->group_capacity : spf_max(1024, r->group_hint + 1))) {{
+    r->failed = 1;
+    return;
+  }}
+  if (r->groups && k->current <= r->outer[r->groups - 1]) r->ordered = 0;
+  r->outer[r->groups] = k->current;
+  r->end[r->groups++] = k->n;
+}}
+
+/* the rows' last group closed (at the end of the kernel) */
+static void spf_rows_close(spf_rows *r) {{
+  spf_cursor k = spf_cursor_of(r);
+  spf_cursor_close(&k, r);
+  spf_cursor_keep(&k, r);
+}}
+
+static inline void spf_cursor_open(spf_cursor *k, spf_rows *r, int64_t outer) {{
+  if (k->open && k->current == outer) return;
+  spf_cursor_close(k, r);
+  k->open = 1; k->current = outer; k->start = k->n;
+}}
+
+/* room for one more entry (0: out of memory, the rows failed) */
+static int spf_cursor_room(spf_cursor *k, spf_rows *r) {{
+  r->n = k->n;
+  if (r->failed || !spf_rows_reserve(r, 1)) {{ r->failed = 1; return 0; }}
+  k->key = r->key; k->v = r->v; k->capacity = r->capacity;
+  return 1;
+}}
+
+/* an entry whose key the group has not had, after its last (a merge knows it has not) */
+static inline void spf_cursor_push(spf_cursor *k, spf_rows *r, int64_t c, double value) {{
+  if (__builtin_expect(k->n == k->capacity, 0) && !spf_cursor_room(k, r)) return;
+  k->key[k->n] = ({key_type})c; k->v[k->n++] = value;
+  k->zeros |= value == 0.0;
+}}
+
+/* a term of the key pushed last (a merge knows it is the same key) */
+static inline void spf_cursor_add_last(spf_cursor *k, double value) {{
+  if (k->n <= k->start) return;  /* (only when the push ran out of memory) */
+  double *const last = &k->v[k->n - 1];
+  *last += value;
+  k->zeros |= *last == 0.0;
+}}
+
+/* any entry: a key equal to the last adds to it */
+static inline void spf_cursor_put(spf_cursor *k, spf_rows *r, int64_t c, double value) {{
+  if (k->n > k->start) {{
+    const int64_t last = k->key[k->n - 1];
+    if (last == c) {{ spf_cursor_add_last(k, value); return; }}
+    if ({"c < last" if forward else "c > last"}) r->ordered = 0;
+  }}
+  spf_cursor_push(k, r, c, value);
+}}
+
+/* an entry whose group the nest does not open where it binds the outer coordinate */
+static inline void spf_cursor_add(spf_cursor *k, spf_rows *r, int64_t outer, int64_t c, double value) {{
+  spf_cursor_open(k, r, outer);
+  spf_cursor_put(k, r, c, value);
 }}
 
 static void spf_rows_release(spf_rows *r) {{
@@ -429,7 +534,7 @@ static inline void spf_workspace_put(spf_workspace *w, int64_t c, double value) 
 
 /* the threads' rows (released here) to the builder: see rows_source */
 static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const spf_workspace *w,
-                                int64_t *report, int drop_zeros, int *status) {{
+                                int64_t *report, int drop_zeros, int trusted, int *status) {{
   int64_t n = 0, groups = 0, last = 0;
   int ordered = 1, seen = 0;
   void *handle = 0;
@@ -469,7 +574,7 @@ static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const 
     at += rows[t].n; g += rows[t].groups;
   }}
   if (ordered) {{
-    handle = {prefix}_adopt_rows(T, n, key, v, groups, outer, end, report);
+    handle = {prefix}_adopt_rows(T, n, key, v, groups, outer, end, report, trusted);
   }} else {{  /* the entries' coordinates in full, and the builder orders them */
     int64_t *expanded = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
     int64_t *wide = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
@@ -534,7 +639,7 @@ static spf_scratch *spf_scratch_get(int threads, int64_t extent, int drop_zeros,
     w->prefix[0] = INT64_MIN; w->drop_zeros = drop_zeros; w->sorted = sorted;
     w->run_merges = w->dense_scans = w->radix_sorts = w->comparison_sorts = 0;
     spf_rows *r = &s->rows[t];
-    r->n = 0; r->groups = 0; r->failed = 0; r->ordered = 1;
+    r->n = 0; r->groups = 0; r->failed = 0; r->ordered = 1; r->open = 0; r->zeros = 0; r->drop_zeros = drop_zeros;
   }}
   return s;
 }}

@@ -138,6 +138,26 @@ class Temporary:
 
 
 @dataclass
+class MergeArm:
+    """One term of a :class:`Merge`: ``path`` (guards and assignments down to, and
+    holding, ``loop``) runs once per iteration of the enclosing loop; ``loop`` walks the
+    term's positions with the merged coordinate strictly increasing (proven)."""
+
+    path: list["Node"]
+    loop: Loop
+
+
+@dataclass
+class Merge:
+    """The terms' loops co-iterated by ``coordinate`` (the union of their coordinates in
+    increasing order, TACO's merge of sorted lists): each value of the coordinate runs
+    the body of every arm whose loop is at it, in arm order, then those arms advance."""
+
+    coordinate: str
+    arms: list[MergeArm]
+
+
+@dataclass
 class StateInit:
     """Where a SeqIter position or a HashMap table starts (before the loops it outlives).
 
@@ -148,7 +168,7 @@ class StateInit:
     per_thread: bool = False
 
 
-Node = Union[Loop, Assign, Guard, Find, Compute, ZeroEntry, StateInit, TileGuard, Block, Temporary, Chunks]
+Node = Union[Loop, Assign, Guard, Find, Compute, ZeroEntry, StateInit, TileGuard, Block, Temporary, Chunks, Merge]
 
 
 def copied_from(index, nodes: list[Node]) -> str | None:
@@ -178,6 +198,9 @@ def walk(nodes: list[Node]) -> Iterator[Node]:
             yield from walk(node.body)
         if isinstance(node, Guard):
             yield from walk(node.otherwise)
+        if isinstance(node, Merge):
+            for arm in node.arms:
+                yield from walk(arm.path)
 
 
 def _expression_names(value) -> set[str]:
@@ -252,6 +275,9 @@ def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
                 item.body = prune(item.body)
             if isinstance(item, Guard):
                 item.otherwise = prune(item.otherwise)
+            if isinstance(item, Merge):
+                for arm in item.arms:
+                    arm.path = prune(arm.path)
             kept.append(item)
         return kept
 
@@ -297,6 +323,12 @@ def render(nodes: list[Node], indent: str = "") -> str:
             high = ", ".join(str(b) for b in node.upper)
             lines.append(f"{indent}for each thread's chunk spf_first .. spf_last of {low} .. {high} (parallel):")
             lines.append(render(node.body, indent + "  "))
+        elif isinstance(node, Merge):
+            lines.append(f"{indent}merge the {len(node.arms)} terms' loops by {node.coordinate} (their union, "
+                         f"in increasing {node.coordinate}):")
+            for number, arm in enumerate(node.arms, 1):
+                lines.append(f"{indent}  term {number}:")
+                lines.append(render(arm.path, indent + "    "))
         elif isinstance(node, Temporary):
             size = "a scalar" if node.size is None else f"{node.size} elements"
             lines.append(f"{indent}{node.name} = 0  ({size})")

@@ -2,9 +2,9 @@
 
     options ─▶ iteration space (tiled by the recipe) ─▶ scan with find synthesis
       ─▶ variants (one per combination of proven finds) ─▶ parallel loops
-      ─▶ a sum's nests fused (assembled outputs) ─▶ tile guards
+      ─▶ a sum's nests fused (assembled outputs) ─▶ its terms merged by column ─▶ tile guards
       ─▶ dead assignments removed ─▶ a dense output zeroed by the loop that writes it
-      ─▶ an assembled output's strategy (two phases, a
+      ─▶ an assembled output's strategy (two phases, append, a
       workspace or the stream) ─▶ C ─▶ Kernel
 
 A :class:`Compilation` holds what the passes have made so far; each pass returns a new
@@ -27,7 +27,8 @@ from spf.iteration_space import iteration_space
 from spf.recipe import Recipe, RecipeError
 
 from .auto import SiteModel, variants
-from .assembly import AssemblyRefused, choose_two_phase, choose_workspace, plan_assembly, shape_scalars
+from .assembly import (AssemblyRefused, choose_two_phase, choose_workspace, direct_rows, plan_assembly,
+                       shape_scalars)
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
 from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, kernel_function, kernel_names,
@@ -38,6 +39,7 @@ from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven,
 from .kernel import Kernel
 from .kernel_cache import kernel_key, lookup, store
 from .loops import remove_dead_assignments
+from .merge import appends_in_order, fills_in_order, merge_terms
 from .parallel import mark_parallel_loops, split_into_chunks
 from .projection import count_nest
 from .scan import ScanError, scan
@@ -220,6 +222,24 @@ def fuse_nests(compilation: Compilation) -> Compilation:
     return dataclasses.replace(compilation, variant_scans=groups)
 
 
+def merge_terms_by_coordinate(compilation: Compilation) -> Compilation:
+    """A fused sum's terms co-iterated by the output's inner coordinate where each term's
+    loop walks it strictly increasing (codegen.merge): a row's entries then arrive in
+    storage order, each coordinate's terms side by side."""
+    plan = compilation.assembly
+    if plan is None or len(compilation.statements) < 2:
+        return compilation
+    rows = direct_rows(plan)
+    output = tuple(compilation.space.expression.output.indices)
+    if rows is None or len(output) != len(plan.coordinates):
+        return compilation
+    inner = dict(zip(plan.coordinates, output))[rows.inner]
+    properties = [space.properties for space in compilation.statements]
+    for group in compilation.variant_scans:
+        merge_terms(group[0].nodes, inner, properties)
+    return compilation
+
+
 def guard_tiles(compilation: Compilation) -> Compilation:
     """Fig. 8's tile guards around linear finds over tiled, monotone arrays."""
     recipe = compilation.options.recipe
@@ -257,7 +277,8 @@ def choose_assembly(compilation: Compilation) -> Compilation:
     """How an assembled output's entries reach its arrays: two phases where they apply
     (a copy or permutation: no entry summed from several iterations; the nest's parallel
     loop, if any, split into per-thread chunks, and the count phase's nest projected,
-    codegen.projection), else a workspace where it pays, else the stream into the builder."""
+    codegen.projection), else a workspace where it pays (appending, no accumulator, where the entries
+    provably arrive in order: codegen.merge), else the stream into the builder."""
     plan = compilation.assembly
     if plan is None:
         return compilation
@@ -265,6 +286,12 @@ def choose_assembly(compilation: Compilation) -> Compilation:
     if two_phase is None:
         workspace = choose_workspace(plan, compilation.statements,
                                      [scanned.order for scanned in compilation.variant_scans[0]])
+        if workspace is not None and workspace.direct is not None and all(
+                appends_in_order(scanned.nodes, workspace.outer, workspace.coordinate, space.properties)
+                for group in compilation.variant_scans for scanned, space in zip(group, compilation.statements)):
+            workspace = dataclasses.replace(workspace, appends=True)
+        if workspace is not None and workspace.direct is not None:
+            workspace = dataclasses.replace(workspace, trusted=plan.shape_checks_only)
         return dataclasses.replace(compilation, workspace=workspace)
     padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
               if layout.padded and not is_output}
@@ -272,6 +299,10 @@ def choose_assembly(compilation: Compilation) -> Compilation:
         scanned.nodes = split_into_chunks(scanned.nodes)
     count_nodes = tuple(count_nest(scanned.nodes, two_phase.outer, padded, space.properties)
                         for scanned, space in zip(compilation.variant_scans[0], compilation.statements))
+    trusted = plan.shape_checks_only and all(
+        fills_in_order(scanned.nodes, two_phase.outer, two_phase.inner, space.properties)
+        for scanned, space in zip(compilation.variant_scans[0], compilation.statements))
+    two_phase = dataclasses.replace(two_phase, trusted=trusted)
     return dataclasses.replace(compilation, two_phase=two_phase, count_nodes=count_nodes)
 
 
@@ -324,7 +355,7 @@ def emit(compilation: Compilation) -> Compilation:
 
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
-          guard_tiles, remove_dead_code, fold_zeroing, choose_assembly, emit)
+          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, choose_assembly, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:

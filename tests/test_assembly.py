@@ -648,3 +648,33 @@ def test_two_phases_are_not_chosen_where_they_do_not_apply():
     assert_entries(total(A=a, B=b), expected((a + b).T))
     masked = spf.compile("C(j,i) = A(i,j) * B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
     assert_entries(masked(A=a, B=b), expected(a.multiply(b).T))
+
+
+@pytest.mark.parametrize("layout, follows", [("CSR", True), ("CSC", True), ("CSR_UNSORTED", True),
+                                             ("LOWER_TRI", False), ("DCSR", False), ("COO", False)])
+def test_checks_that_follow_from_the_shape(layout, follows):
+    """A kernel's entries lie in the shape, so a rows layout whose checks are only the shape's
+    skips them (checks_follow_from_shape); LOWER_TRI's j <= i is a check of its own."""
+    assert plan_assembly(spf.load_layout(layout)).shape_checks_only == follows
+
+
+
+
+@pytest.mark.parametrize("expression", ["C(i,j) = A(i,j) + B(i,j)", "C(j,i) = A(i,j)"])
+def test_a_rows_layout_with_a_check_of_its_own_still_checks_every_entry(expression):
+    """A user's CSR whose relation keeps j <= i (the sum appended, the transposition in two
+    phases): the kernel's entries lie in the shape, but that is not all its layout checks,
+    so none is trusted; an entry above the diagonal is refused naming it, one below is
+    stored."""
+    assert not plan_assembly(spf.load_layout(str(LOWER_CSR))).shape_checks_only
+    layouts = {"A": "CSR", "C": str(LOWER_CSR)} | ({"B": "CSR"} if "B(" in expression else {})
+    k = spf.compile(expression, layouts)
+    operands = {"A": sp.csr_matrix(([1.0], ([0], [3])), shape=(4, 4))}
+    if "B(" in expression:
+        operands["B"] = operands["A"]
+    wrong, right = (operands, {n: m.T.tocsr() for n, m in operands.items()}) if "C(i,j)" in expression \
+        else ({n: m.T.tocsr() for n, m in operands.items()}, operands)
+    with pytest.raises(spf.PackError, match=r"cannot be stored \(j <= i does not hold\)"):
+        k(**wrong)
+    want = sum(right.values()) if "C(i,j)" in expression else right["A"].T
+    assert_entries(k(**right), expected(want))
