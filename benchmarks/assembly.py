@@ -1,7 +1,8 @@
 """Sparse outputs and packing: spf's assembled outputs against scipy.sparse and GraphBLAS.
 
 Run: python benchmarks/assembly.py [--wait-idle 600] [--matrices N] [--pack-nnz 20000000] [--quick]
-(results/assembly.txt: ``--wait-idle 600``; about 15 minutes, 6 GB of memory for the packing part)
+(results/assembly.txt: ``--wait-idle 600``; about 15 minutes, 6 GB of memory for the packing part;
+results/assembly_merge.txt: ``--parts spgemm,add,convert --budget 0.5 --wait-idle 60``, about 8 minutes)
 
 Parts, in one process:
 
