@@ -400,10 +400,10 @@ def _check_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> lis
            "  int good = 1;",
            "  int64_t descents = 0, descents_at_starts = 0;"]
     out += load("  ")
-    trusted = ["  if (h->trusted) {  /* proven: every entry storable, a fill's keys in order */",
-               "    if (ordered) *ordered = 1;", "    report[0] = n;"]
-    trusted += [f"    T->{count} = report[{slot}] - {offset};" for count, (slot, offset) in plan.counts.items()]
-    out += trusted + ["    return 1;", "  }"]
+    counted = ["report[0] = n;"] + [f"T->{count} = report[{slot}] - {offset};"
+                                     for count, (slot, offset) in plan.counts.items()]
+    out += ["  if (h->trusted) {  /* proven: every entry storable, a fill's keys in order */",
+            "    if (ordered) *ordered = 1;", *("    " + line for line in counted), "    return 1;", "  }"]
     entry = [f"const int64_t {coordinate_name(rows.inner)} = keys[e]; (void){coordinate_name(rows.inner)};",
              f"const int64_t {position_name(inner.index)} = e; (void){position_name(inner.index)};"]
     if key_checks:  # one pass over the keys: their checks, and the order test when asked
@@ -448,9 +448,7 @@ def _check_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> lis
                    f"report[{base + 4 + position[rows.inner]}] = {coordinate_name(rows.inner)}; "
                    "return 0; }")
     out += ["      }", "    }", "  }",
-            "  if (ordered) *ordered = descents == descents_at_starts;", "  report[0] = n;"]
-    for count, (slot, offset) in plan.counts.items():
-        out.append(f"  T->{count} = report[{slot}] - {offset};")
+            "  if (ordered) *ordered = descents == descents_at_starts;", *("  " + line for line in counted)]
     out += ["  return 1;", "}", ""]
     return out
 

@@ -397,7 +397,7 @@ class Emitter:
         self.drop_zeros = True  # an assembled output stores no entry whose value is zero
         self.rows_extent: str | None = None  # two phases: the C name of the rows' extent
         self.appends_outer: str | None = None  # with appends: the outer coordinate of the rows
-        self.append_mode: str | None = None  # in a Merge: "push" (a new key) or "add_last" (the same key)
+        self.append_mode: str | None = None  # in a Merge: "push" (a new key), "hold"/"add_held" (both terms)
         self.appends = False  # rows appended in storage order, no workspace (codegen.merge.appends_in_order)
         self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
@@ -947,16 +947,14 @@ class Emitter:
             return self._two_phase_entry(node, value)
         coordinates = [ident(self.names.name(index)) for index in node.stream]
         if self.appends:
-            inner = next(index for index in node.stream if index != self.appends_outer)
-            if self.group_coordinate is not None and self.append_mode in ("hold", "add_held"):
+            inner = ident(self.names.name(next(index for index in node.stream if index != self.appends_outer)))
+            if self.group_coordinate is None:  # no group opened where the row is bound: each entry names it
+                return call("spf_cursor_add", ident("&spf_my_cursor"), ident("spf_my_stream"),
+                            ident(self.names.name(self.appends_outer)), inner, value)
+            if self.append_mode in ("hold", "add_held"):
                 return assign(ident("spf_held"), value, "=" if self.append_mode == "hold" else "+=")
-            if self.group_coordinate is not None and self.append_mode == "add_last":
-                return call("spf_cursor_add_last", ident("&spf_my_cursor"), value)
-            if self.group_coordinate is not None:
-                put = "spf_cursor_push" if self.append_mode == "push" else "spf_cursor_put"
-                return call(put, ident("&spf_my_cursor"), ident("spf_my_stream"), ident(self.names.name(inner)), value)
-            return call("spf_cursor_add", ident("&spf_my_cursor"), ident("spf_my_stream"),
-                        ident(self.names.name(self.appends_outer)), ident(self.names.name(inner)), value)
+            put = "spf_cursor_push" if self.append_mode == "push" else "spf_cursor_put"
+            return call(put, ident("&spf_my_cursor"), ident("spf_my_stream"), inner, value)
         if self.group_coordinate is not None:
             inner = next(index for index in node.stream if index != self.group_coordinate)
             return call("spf_workspace_put", ident("spf_my_accumulator"), ident(self.names.name(inner)), value)
@@ -1274,6 +1272,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     parameters, body = tensor_parameters(tensors)
     if scalar_output:
         parameters.append(declare(scalar_output, "double", pointer=True))
+    parallel = any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes))
     if assembly:
         parameters.append(declare("spf_report", INDEX, pointer=True))
         parameters.append(c_ast.Decl("spf_handle", [], [], [], [], c_ast.PtrDecl([], c_ast.PtrDecl(
@@ -1290,7 +1289,6 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     if assembly:
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
-        parallel = any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes))
         if assembly.two_phase is None:
             body.extend(_assembly_state(assembly, emitter, parallel, scans))
     elif not scalar_output:
@@ -1304,7 +1302,6 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         if folded and not scalar_output:
             body.extend(_zero_rows_not_reached(*folded[0], names, emitter))
         else:
-            parallel = any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes))
             body.extend(_zero_output(tensors, output_name, names, scalar_output, parallel))
     elif scalar_output:
         body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
@@ -1324,8 +1321,8 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     nests = emit_nests()
     body.extend(emitter.entry)
     body.extend(nests)
-    if assembly and not any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes)):
-        body.extend(emitter._cursor_kept())  # (a parallel loop's threads keep theirs per iteration)
+    if assembly and not parallel:
+        body.extend(emitter._cursor_kept())  # (a parallel loop's threads keep theirs where their part ends)
     if scalar_output:
         body.append(assign(c_ast.UnaryOp("*", ident(scalar_output)), ident(f"{scalar_output}_sum")))
     if assembly:

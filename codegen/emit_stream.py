@@ -374,17 +374,19 @@ static int spf_rows_resize_groups(spf_rows *r, int64_t capacity) {{
   return 1;
 }}
 
+/* room for one more group (0: out of memory) */
+static int spf_rows_group_room(spf_rows *r) {{
+  if (r->groups < r->group_capacity) return 1;
+  return spf_rows_resize_groups(r, r->group_capacity ? 2 * r->group_capacity : spf_max(1024, r->group_hint + 1));
+}}
+
 static int spf_rows_reserve(spf_rows *r, int64_t more) {{
   if (r->n + more > r->capacity) {{
     int64_t capacity = r->capacity ? 2 * r->capacity : spf_max(4096, r->hint);
     while (capacity < r->n + more) capacity *= 2;
     if (!spf_rows_resize(r, capacity)) return 0;
   }}
-  if (r->groups == r->group_capacity) {{
-    const int64_t capacity = r->group_capacity ? 2 * r->group_capacity : spf_max(1024, r->group_hint + 1);
-    if (!spf_rows_resize_groups(r, capacity)) return 0;
-  }}
-  return 1;
+  return spf_rows_group_room(r);
 }}
 
 /* Appending (codegen.merge): each group's keys arrive in storage order, equal keys side by
@@ -423,8 +425,7 @@ static inline void spf_cursor_close(spf_cursor *k, spf_rows *r) {{
   if (k->zeros && r->drop_zeros) spf_cursor_drop_zeros(k);
   k->zeros = 0;
   if (k->n == k->start || r->failed) return;
-  if (r->groups == r->group_capacity &&
-      !spf_rows_resize_groups(r, r->group_capacity ? 2 * r->group_capacity : spf_max(1024, r->group_hint + 1))) {{
+  if (!spf_rows_group_room(r)) {{
     r->failed = 1;
     return;
   }}

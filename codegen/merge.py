@@ -193,7 +193,7 @@ def _one_producer(nodes: list[Node], outer: str, inner: str, properties, outer_i
     producer, loop = producers[0], nodes[0]
     if isinstance(producer, Merge):  # (each arm's loop was proven in order when merged)
         return producer.coordinate == inner and all(
-            distinct_per_iteration(loop, path + _path_to_loop(arm.path[0])[0], outer, properties, outer_increasing)
+            distinct_per_iteration(loop, path + _chain(arm), outer, properties, outer_increasing)
             for arm in producer.arms)
     if not isinstance(producer, Loop) or producer.parallel:
         return False
@@ -201,10 +201,15 @@ def _one_producer(nodes: list[Node], outer: str, inner: str, properties, outer_i
         strictly_increasing(path, producer, inner, properties)
 
 
+def _chain(arm: MergeArm) -> list:
+    """The guards and blocks of the arm's path down to its loop."""
+    found = _path_to_loop(arm.path[0]) if len(arm.path) == 1 else None
+    return found[0] if found is not None else []
+
+
 def _path_assignments(arm: MergeArm) -> list[Assign]:
     """The assignments on the arm's path down to its loop, in order."""
-    found = _path_to_loop(arm.path[0]) if len(arm.path) == 1 else None
-    return _assignments(found[0]) if found is not None else []
+    return _assignments(_chain(arm))
 
 
 def _binds(arm: MergeArm, variable: str) -> bool:
