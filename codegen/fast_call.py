@@ -7,8 +7,10 @@ machinery: every input is a Tensor already in the kernel's layout (valid by cons
 its C struct made once and kept with it) or a float64 C-ordered numpy array for a
 row-major dense layout, the output is a dense array of its own, and the kernel has one
 variant and no find state.  :class:`CallPlan` works out once, per kernel, what such a call
-does, and runs it with only the checks it still needs (names, orders, extents).  Anything
-else, and any call the C function refuses, goes the long way, which raises the error.
+does, and runs it with only the checks it still needs (names, orders, extents).  An
+assembled output (a sparse result whose pattern the kernel computes) takes the same path:
+a new output struct for the call's shape, then the assembly's own run.  Anything else,
+and any call the C function refuses, goes the long way, which raises the error.
 """
 
 from __future__ import annotations
@@ -44,11 +46,12 @@ class CallPlan:
 
     arguments: tuple[Argument, ...]
     output_position: int  # where the output's struct goes among the C function's arguments
-    output_plan: tuple  # codegen.structs.dense_plan of the output's layout
+    output_plan: tuple | None  # codegen.structs.dense_plan of a dense output's layout
     output_indices: tuple[str, ...]
     accumulates: bool  # the statement adds to its output (+=): the output starts from zeros
     output_description: str  # for an allocation refused: "output y: array vals of Dense1"
     same_layout: Callable  # Kernel._same_layout: an input's layout object is the kernel's, or equals it
+    assembled: Callable | None = None  # Kernel._run_assembled, for an assembled output
 
     def run(self, function, values: dict) -> np.ndarray | None:
         """The output of one call, or None when this call must go the long way."""
@@ -77,6 +80,8 @@ class CallPlan:
             shape = tuple(extents[index] for index in self.output_indices)
         except KeyError:
             return None
+        if self.assembled is not None:
+            return self.assembled(function, structs, self.output_position, shape)
         size = 8
         for extent in shape:
             size *= extent
@@ -94,9 +99,10 @@ class CallPlan:
 def call_plan(kernel) -> CallPlan | None:
     """The kernel's CallPlan, or None when its calls need the general path."""
     from .kernel import field_names
-    if kernel.assembly is not None or kernel.output not in kernel.tensors or len(kernel.kernels) != 1 \
-            or kernel.site_models or kernel._shared_sources:
+    if kernel.output not in kernel.tensors or len(kernel.kernels) != 1 or kernel.site_models \
+            or kernel._shared_sources:
         return None
+    assembled = kernel.assembly is not None
     statement = kernel.spaces[0].statement
     if statement.output.tensor != kernel.output or any(space.statement.output != statement.output
                                                        for space in kernel.spaces):
@@ -109,8 +115,8 @@ def call_plan(kernel) -> CallPlan | None:
     arguments, output_position = [], None
     for position, (name, (layout, mapping, is_output)) in enumerate(kernel.tensors.items()):
         if is_output:
-            if dense_plan(layout) is None or not all(local.startswith(f"{name}_")
-                                                     for local in field_names(layout, mapping)):
+            if not assembled and (dense_plan(layout) is None or
+                                  not all(local.startswith(f"{name}_") for local in field_names(layout, mapping))):
                 return None
             output_position = position
             continue
@@ -119,6 +125,10 @@ def call_plan(kernel) -> CallPlan | None:
         dense = dense_plan(layout) if _row_major(layout) else None
         arguments.append(Argument(name, layout, struct_name(layout), dense, indices[name]))
     output_layout = kernel.tensors[kernel.output][0]
+    if assembled:
+        return CallPlan(tuple(arguments), output_position, None, tuple(statement.output.indices), False,
+                        f"output {kernel.output} of {output_layout.spec}", kernel._same_layout,
+                        kernel._run_assembled)
     output_plan = dense_plan(output_layout)
     return CallPlan(tuple(arguments), output_position, output_plan,
                     tuple(statement.output.indices), bool(statement.accumulate),

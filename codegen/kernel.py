@@ -7,6 +7,7 @@ input's sparsity, and a float for scalar outputs.  :mod:`codegen.pipeline` makes
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 
@@ -255,8 +256,42 @@ class Kernel:
             known[shape] = scalars
         return scalars
 
+    def _output_struct(self, shape: tuple):
+        """A new struct of the assembled output, its scalars those of ``shape`` (copied from
+        the shape's template): the pointers a call's kernel hands over are that call's."""
+        template = self._struct_by_shape.get(shape)
+        if template is None:
+            template = self._assembled_output[0]()
+            for field_, value in self._output_scalars(self.tensors[self.output][0], shape):
+                setattr(template, field_, value)
+            if len(self._struct_by_shape) >= 16:
+                self._struct_by_shape.clear()
+            self._struct_by_shape[shape] = template
+        return type(template).from_buffer_copy(template)
+
+    def _new_assembly(self, shape: tuple) -> "Assembly":
+        """The assembled output of a bound kernel (its struct its own)."""
+        return dataclasses.replace(self._assembly, struct=self._output_struct(shape), shape=shape)
+
+    def _run_assembled(self, function, structs: list, position: int, shape: tuple) -> Tensor:
+        """One call of an assembled output from the short path (codegen.fast_call): the
+        output's new struct goes in at ``position`` of the C function's arguments."""
+        struct = self._output_struct(shape)
+        structs.insert(position, ctypes.byref(struct))
+        return self._assembly.run(function, structs, BoundKernel._check, struct, shape)
+
+    @functools.cached_property
+    def _assembly(self) -> "Assembly":
+        """What every call of an assembled output shares (built: the builder exists)."""
+        return Assembly(self.tensors[self.output][0], self.build()._builder, None, (), self.output,
+                        self._report_length, self.assembly_statistics, self._assembled_output[1])
+
     @functools.cached_property
     def _scalars_by_shape(self) -> dict:
+        return {}
+
+    @functools.cached_property
+    def _struct_by_shape(self) -> dict:
         return {}
 
     def _same_layout(self, given, layout) -> bool:
@@ -314,14 +349,8 @@ class Kernel:
         assembly = None
         for name, (layout, mapping, is_output) in self.tensors.items():
             if is_output and self.assembly is not None:
-                shape = tuple(extents[i] for i in self._signature[2])
-                struct_type, strategies = self._assembled_output
-                struct = struct_type()
-                for field_, value in self._output_scalars(layout, shape):
-                    setattr(struct, field_, value)
-                assembly = Assembly(layout, self._builder, struct, shape, name, self._report_length,
-                                    self.assembly_statistics, strategies)
-                alive = ()
+                assembly = self._new_assembly(tuple(extents[i] for i in self._signature[2]))
+                struct, alive = assembly.struct, ()
             elif is_output:
                 fields, result = self._allocate_output(name, layout, mapping, inputs, extents)
                 outputs[name] = fields
@@ -452,8 +481,11 @@ class Assembly:
     statistics: dict  # strategy -> how often it ran, added to after each call
     strategies: tuple = ()  # the names of the run-time choices the kernel counts after the builder's report
 
-    def run(self, function, structs: list, check) -> Tensor:
-        plan = self.builder.plan
+    def run(self, function, structs: list, check, struct=None, shape: tuple | None = None) -> Tensor:
+        """Call the kernel (``structs``: its arguments, the output's struct among them) and
+        make the result; ``struct`` and ``shape``: this call's, when not the bound ones."""
+        if struct is None:
+            struct, shape = self.struct, self.shape
         report = (ctypes.c_int64 * self.report_length)()  # zeroed; read as Python ints, no numpy per call
         handle = ctypes.c_void_p()
         status = function(*structs, report, ctypes.byref(handle))
@@ -462,12 +494,12 @@ class Assembly:
             for strategy, count in zip(self.strategies, counts):
                 self.statistics[strategy] = self.statistics.get(strategy, 0) + count
         if status == UNSTORABLE:
-            raise failure(self.layout, plan, report, self.name, 0)
+            raise failure(self.layout, self.builder.plan, report, self.name, 0)
         if status != 0:
             if handle.value:
                 self.builder.free(handle)
             check(status)
-        taken = take(self.layout, self.builder, handle, self.struct, self.shape, self.name)
+        taken = take(self.layout, self.builder, handle, struct, shape, self.name)
         if taken is not None:
             return taken
-        return finish(self.layout, self.builder, handle, report, self.struct, self.shape, self.name)
+        return finish(self.layout, self.builder, handle, report, struct, shape, self.name)

@@ -177,41 +177,101 @@ def take(layout, build: Builder, handle, struct, shape: tuple[int, ...], name: s
     """After ``begin``, the Tensor over the handle's own arrays when ``NAME_take`` can give
     them (rows handed over as they stand: no copy, no second allocation), else None (the
     handle is untouched; :func:`finish` fills arrays allocated here instead)."""
-    from spf.packing import Tensor
-
     if build.take is None or build.take(handle, ctypes.byref(struct)) != 0:
         return None
-    scalars, arrays = _struct_fields(layout, type(struct))
-    fields: dict[str, object] = {field: getattr(struct, field) for field in scalars}
-    owner = _Malloced([_address(struct, offset).value for _, offset, _, _ in arrays])
-    for (field, _, dimensions, dtype), address in zip(arrays, owner.addresses):
-        length = 1
-        for dimension in dimensions:
-            length *= int(dimension.evaluate(fields))
-        fields[field] = _Adopted.array(address, length, dtype.str, owner) if address and length \
-            else _empty(dtype)
-    return Tensor._from_checked(layout, shape, fields, name, handed_over=True)
+    plan = _take_plan(layout, type(struct))
+    values = plan.unpack(struct)
+    fields = dict(zip(plan.scalars, values))
+    owner = _Malloced([values[at] for at in plan.pointers])
+    for (field, at, length, typestr, dtype) in plan.arrays:
+        address, count = values[at], length(fields)
+        fields[field] = _Adopted.array(address, count, typestr, owner) if address and count else _empty(dtype)
+    return _Tensor._from_handed_over(layout, shape, fields, name)
 
 
-_address = ctypes.c_void_p.from_buffer  # a pointer member of a struct, at its offset, as an address
+@dataclass(frozen=True)
+class _TakePlan:
+    """How :func:`take` reads a layout's struct: every field in one unpack (scalars first,
+    then the arrays' addresses), and each array's length from the scalars."""
+
+    unpack: object  # struct -> (scalar values..., addresses...)
+    scalars: tuple[str, ...]
+    pointers: tuple[int, ...]  # where the addresses are in the unpacked tuple
+    arrays: tuple[tuple, ...]  # (field, where its address is, length(scalars), typestr, dtype)
+
+
+_take_plans: dict[tuple, tuple] = {}
+
+
+def _take_plan(layout, struct_type) -> _TakePlan:
+    key = (id(layout), struct_type)
+    known = _take_plans.get(key)
+    if known is None:
+        known = _take_plans[key] = (layout, _make_take_plan(layout, struct_type))  # layout kept: its id stays its own
+    return known[1]
+
+
+def _make_take_plan(layout, struct_type) -> _TakePlan:
+    scalars = tuple(f.name for f in layout.fields if f.is_scalar)
+    arrays = [f for f in layout.fields if not f.is_scalar]
+    unpack = _struct_reader(struct_type, scalars + tuple(f.name for f in arrays))
+    where = {name: at for at, name in enumerate(scalars + tuple(f.name for f in arrays))}
+    planned = tuple((f.name, where[f.name], _length_function(f.dimensions), np.dtype(f.numpy_dtype).str,
+                     np.dtype(f.numpy_dtype)) for f in arrays)
+    return _TakePlan(unpack, scalars, tuple(where[f.name] for f in arrays), planned)
+
+
+def _struct_reader(struct_type, names: tuple[str, ...]):
+    """A function reading ``names`` of a ctypes struct as Python ints (addresses for
+    pointers, 0 for NULL) in one ``struct.unpack_from``, or through ctypes field by field
+    where the struct's members are not all integers and pointers."""
+    import struct as _struct
+    codes = {ctypes.c_int8: "b", ctypes.c_int16: "h", ctypes.c_int32: "i", ctypes.c_int64: "q",
+             ctypes.c_uint8: "B", ctypes.c_uint16: "H", ctypes.c_uint32: "I", ctypes.c_uint64: "Q"}
+    members = dict(struct_type._fields_)
+    pieces, at = [], 0
+    for name in names:
+        kind, offset = members[name], getattr(struct_type, name).offset
+        code = "P" if issubclass(kind, ctypes._Pointer) or kind is ctypes.c_void_p else codes.get(kind)
+        if code is None or offset < at:
+            return lambda struct: tuple(_field_value(struct, name) for name in names)
+        pieces.append(f"{offset - at}x{code}" if offset > at else code)
+        at = offset + ctypes.sizeof(kind)
+    reader = _struct.Struct("=" + "".join(pieces).replace("P", "Q" if ctypes.sizeof(ctypes.c_void_p) == 8 else "I"))
+    return reader.unpack_from
+
+
+def _field_value(struct, name: str) -> int:
+    value = getattr(struct, name)
+    return ctypes.cast(value, ctypes.c_void_p).value or 0 if isinstance(value, ctypes._Pointer) else int(value)
+
+
+def _length_function(dimensions):
+    """The element count of an array with these dimensions, as a function of the scalars:
+    generated Python for sums, differences and products of names and numbers, else the
+    dimensions' own evaluation."""
+    from spf.layout_library.model import BinaryOp, Name, Number
+
+    def source(d) -> str | None:
+        if isinstance(d, Number):
+            return repr(int(d.value))
+        if isinstance(d, Name):
+            return f"s[{d.name!r}]"
+        if isinstance(d, BinaryOp) and d.op in ("+", "-", "*"):
+            left, right = source(d.left), source(d.right)
+            return None if left is None or right is None else f"({left} {d.op} {right})"
+        return None
+
+    parts = [source(d) for d in dimensions]
+    if all(part is not None for part in parts):
+        return eval("lambda s: " + (" * ".join(f"int({part})" for part in parts) or "1"))  # noqa: S307 (our own text)
+    return lambda s: prod(int(d.evaluate(s)) for d in dimensions)
 
 
 def _empty(dtype: np.dtype) -> np.ndarray:
     array = np.empty(0, dtype=dtype)
     array.flags.writeable = False
     return array
-_layout_fields: dict[tuple, tuple] = {}
-
-
-def _struct_fields(layout, struct_type) -> tuple:
-    """(scalar names, [(array name, offset in the struct, dimensions, dtype)]), per layout."""
-    key = (id(layout), struct_type)
-    if key not in _layout_fields:
-        scalars = tuple(f.name for f in layout.fields if f.is_scalar)
-        arrays = tuple((f.name, getattr(struct_type, f.name).offset, f.dimensions, np.dtype(f.numpy_dtype))
-                       for f in layout.fields if not f.is_scalar)
-        _layout_fields[key] = (layout, scalars, arrays)  # the layout kept alive: its id stays its own
-    return _layout_fields[key][1:]
 
 
 class _Adopted:

@@ -81,12 +81,26 @@ class Tensor:
         tensor._settle(layout, tuple(shape), fields, name, written, borrowed)
         return tensor
 
+    @classmethod
+    def _from_handed_over(cls, layout, shape: tuple[int, ...], fields: dict[str, object], name: str) -> "Tensor":
+        """``_from_checked(..., handed_over=True)`` on a sparse output's every call: the
+        slots set through their descriptors, without the general path's branches."""
+        tensor = cls.__new__(cls)
+        _set_layout(tensor, layout)
+        _set_shape(tensor, tuple(shape))
+        _set_fields(tensor, MappingProxyType(fields))
+        _set_name(tensor, name)
+        _set_structs(tensor, {})
+        return tensor
+
     def _renamed(self, name: str) -> "Tensor":
         """The same Tensor (layout, shape, the very same read-only fields) under another name."""
         tensor = type(self).__new__(type(self))
-        for attribute, value in (("layout", self.layout), ("shape", self.shape), ("fields", self.fields),
-                                 ("name", name), ("_structs", {})):
-            object.__setattr__(tensor, attribute, value)
+        _set_layout(tensor, self.layout)
+        _set_shape(tensor, self.shape)
+        _set_fields(tensor, self.fields)
+        _set_name(tensor, name)
+        _set_structs(tensor, {})
         return tensor
 
     def _settle(self, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
@@ -163,6 +177,11 @@ class Tensor:
 
 
 _COORDINATE_LISTS = {2: "COO", 3: "COO3", 4: "COO4"}  # a sorted coordinate list per order
+
+
+# the slots' own setters: Tensor.__setattr__ refuses every assignment once it exists
+_set_layout, _set_shape, _set_fields, _set_name, _set_structs = (
+    getattr(Tensor, slot).__set__ for slot in Tensor.__slots__)
 
 
 def handed_over(array: np.ndarray) -> bool:

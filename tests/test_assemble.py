@@ -259,3 +259,48 @@ def test_real_tensors_match_the_reference_packer(tensor):
     coords, values, shape = load_tensor(tensor)
     for layout in (TENSOR3_LAYOUTS[:-1] if len(shape) == 3 else TENSOR4_LAYOUTS[:-1]):  # all but Dense
         assert_same_as_reference(layout, coords, values, shape)
+
+
+@pytest.mark.parametrize("spec", MATRIX_LAYOUTS + VECTOR_LAYOUTS + TENSOR3_LAYOUTS + TENSOR4_LAYOUTS +
+                         ["ELL", "WARP24", "LOWER_TRI"])
+def test_a_handed_over_struct_is_read_as_ctypes_reads_it(spec):
+    """take() reads a kernel's output struct in one unpack: every scalar and address it
+    reads equals the member ctypes gives, and each array's length its dimensions give."""
+    import ctypes
+
+    from spf.assemble import _field_value, _take_plan
+    from spf.codegen.structs import ctypes_struct
+    from spf.packing import _load_layout, _resolve
+
+    base = _load_layout(spec)
+    layout = _resolve(base, base.order if base.order is not None else 2)
+    struct_type = ctypes_struct(layout)
+    struct = struct_type()
+    rng = np.random.default_rng(len(spec))
+    for name, kind in struct_type._fields_:
+        if issubclass(kind, ctypes._Pointer):
+            setattr(struct, name, ctypes.cast(ctypes.c_void_p(int(rng.integers(1, 2**40)) * 8), kind))
+        else:
+            setattr(struct, name, int(rng.integers(0, 1000)))
+    plan = _take_plan(layout, struct_type)
+    assert type(getattr(plan.unpack, "__self__", None)).__name__ == "Struct"  # one unpack, not ctypes per member
+    values = plan.unpack(struct)
+    names = plan.scalars + tuple(field for field, *_ in plan.arrays)
+    assert values == tuple(_field_value(struct, name) for name in names)
+    scalars = dict(zip(plan.scalars, values))
+    for field, _, length, _, _ in plan.arrays:
+        dimensions = next(f.dimensions for f in layout.fields if f.name == field)
+        assert length(scalars) == int(np.prod([int(d.evaluate(scalars)) for d in dimensions]))
+
+
+def test_a_struct_with_other_members_is_read_member_by_member():
+    import ctypes
+
+    from spf.assemble import _struct_reader
+
+    class Odd(ctypes.Structure):
+        _fields_ = [("n", ctypes.c_int), ("scale", ctypes.c_double), ("idx", ctypes.POINTER(ctypes.c_int))]
+
+    odd = Odd(7, 0.5, ctypes.cast(ctypes.c_void_p(4096), ctypes.POINTER(ctypes.c_int)))
+    assert _struct_reader(Odd, ("n", "idx"))(odd) == (7, 4096)
+    assert _struct_reader(Odd, ("idx", "n"))(odd) == (4096, 7)  # members out of offset order

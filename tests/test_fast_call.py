@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -87,7 +88,6 @@ def test_a_statement_of_two_terms_is_zeroed_by_the_kernel():
 
 @pytest.mark.parametrize("expression, layouts", [
     ("y(i) = A(i,j) * x(j)", {"y": "Dense", "A": "CSR", "x": "SV"}),  # a find
-    ("C(i,j) = A(i,k) * B(k,j)", {"C": "CSR", "A": "CSR", "B": "CSR"}),  # an assembled output
     ("s = x(i) * z(i)", {"x": "Dense", "z": "Dense"}),  # a scalar output
 ])
 def test_kernels_the_short_path_does_not_cover(expression, layouts):
@@ -99,3 +99,33 @@ def test_an_output_too_large_for_memory_is_refused_on_the_short_path(counted):
     huge = 10**7
     with pytest.raises(spf.OutOfMemoryError, match="output C: array vals of Dense2"):
         k(A=np.ones((huge, 1)), B=np.ones((1, huge)))
+
+
+def test_an_assembled_output_takes_the_short_path(counted):
+    """A sparse output whose pattern the kernel computes: a new Tensor per call, the
+    run-time choices counted, the same result as a bound call's."""
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"C": "CSR", "A": "CSR", "B": "CSR"})
+    A = sp.random(70, 50, density=0.1, format="csr", random_state=9)
+    B = sp.random(50, 60, density=0.1, format="csr", random_state=10)
+    TA, TB = spf.pack("CSR", A), spf.pack("CSR", B)
+    first, second = k(A=TA, B=TB), k(A=TA, B=TB)
+    assert counted == [True, True]
+    assert first is not second and first.fields["colIdx"] is not second.fields["colIdx"]
+    expected = (A @ B).toarray()
+    for C in (first, second, k.bind(A=TA, B=TB)()):
+        assert C.shape == (70, 60) and C.name == "C"
+        np.testing.assert_allclose(C.to_scipy().toarray(), expected, rtol=1e-13)
+    assert sum(k.assembly_statistics.values()) > 0
+
+
+def test_an_entry_an_assembled_output_cannot_hold_is_named_on_the_short_path(counted):
+    lower_csr = Path(__file__).parent / "data" / "LOWER_CSR.layout"  # CSR restricted to j <= i
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": str(lower_csr)})
+    upper = spf.pack("CSR", sp.csr_matrix(([1.0], ([0], [2])), shape=(3, 3)))
+    identity = spf.pack("CSR", sp.eye(3, format="csr"))
+    with pytest.raises(spf.PackError, match=r"entry \(0, 2\) cannot be stored \(j <= i does not hold\)"):
+        k(A=upper, B=identity)
+    assert counted == []  # raised inside the short path (a run handing over to the long one would count False)
+    lower = sp.csr_matrix(([1.0, 2.0], ([2, 1], [0, 1])), shape=(3, 3))
+    np.testing.assert_array_equal(k(A=spf.pack("CSR", lower), B=identity).to_scipy().toarray(), lower.toarray())
+    assert counted == [True]
