@@ -218,6 +218,7 @@ def random_checks() -> None:
     report("explain: a reduced SpMV output's bytes per call", the_plan.bytes_per_call() == model and
            "MPI_Allreduce" in the_plan.explain(), f"{the_plan.bytes_per_call()} against {model}")
     counted_checks(rng)
+    wave_checks(rng)
     if BAD_TNS is not None:
         reading_checks(rng, BAD_TNS.parent)
     report("chained: y = A x distributed, then s = y.y (scalar Allreduce)", abs(s - want) <= 1e-12 * abs(want),
@@ -293,6 +294,39 @@ def counted_checks(rng) -> None:
         every = COMM.gather(ok, root=0)
         report(f"bytes counted per call equal the model: {label}", RANK != 0 or all(every),
                f"rank {RANK}: counted {counted} + status {counted_status}, model {model} + {status}, {traffic}")
+
+
+def wave_checks(rng) -> None:
+    """Buffers beyond MPI's int counts move in waves (spf.distributed.collective): with the
+    limit lowered to a few elements, distributing, exchanging and gathering (sparse blocks,
+    and a dense output to every rank and to one) give what one MPI call gives."""
+    from spf.distributed import collective
+    M = sp.random(45, 38, density=0.2, format="csr", random_state=rng)
+    x = dense(44, 38)
+    plain = {layout: dist.distribute(layout, M, name="A") for layout in ("CSR", "CSC")}
+    y_plain = dist.run(KERNEL["spmv-CSR"], A=plain["CSR"], x=x).gather(root=None)
+    saved = collective.INT_COUNT, collective.WAVE_ELEMENTS
+    collective.INT_COUNT, collective.WAVE_ELEMENTS = 7, 5
+    try:
+        waved = {layout: dist.distribute(layout, M, name="A", root=None if layout == "CSR" else 0)
+                 for layout in ("CSR", "CSC")}
+        y_everywhere = dist.run(KERNEL["spmv-CSR"], A=waved["CSR"], x=x).gather(root=None)
+        y_root = dist.run(KERNEL["spmv-CSR"], A=waved["CSR"], x=x).gather(root=0)
+        gathered = {layout: (waved[layout].gather(root=0), waved[layout].gather(root=None)) for layout in waved}
+    finally:
+        collective.INT_COUNT, collective.WAVE_ELEMENTS = saved
+    for layout in ("CSR", "CSC"):
+        want = plain[layout].gather(root=None)
+        to_root, everywhere = gathered[layout]
+        ok, detail = same(everywhere, want, exact=True)
+        if RANK == 0:
+            ok_root, detail_root = same(to_root, want, exact=True)
+            ok, detail = ok and ok_root, detail + detail_root
+        every = COMM.gather(ok, root=0)
+        report(f"distribute and gather {layout} in waves beyond the int count", RANK != 0 or all(every), detail)
+    ok = np.array_equal(y_everywhere, y_plain) and (RANK != 0 or np.array_equal(y_root, y_plain))
+    every = COMM.gather(bool(ok), root=0)
+    report("a dense output gathered in waves beyond the int count", RANK != 0 or all(every), "")
 
 
 def expect_error(label: str, action, kind=spf.SpfError, words: str = "") -> None:

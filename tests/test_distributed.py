@@ -203,3 +203,19 @@ def test_balanced_bounds_do_not_depend_on_the_window_of_the_prefix_sums(monkeypa
         whole = partition.balanced_bounds(counts, width, extent, parts)
         monkeypatch.setattr(partition, "COUNT_WINDOW", int(rng.integers(1, 9)))
         assert np.array_equal(partition.balanced_bounds(counts.astype(np.int32), width, extent, parts), whole)
+
+
+@needs_mpi
+def test_waves_cut_every_peer_count_into_contiguous_parts():
+    """Sender and receiver cut a peer's count the same way: the waves' parts of each count
+    are contiguous, in order, and add up to it; a count below the int limit is one wave."""
+    from spf.distributed.collective import INT_COUNT, WAVE_ELEMENTS, wave_slices
+    counts = np.array([0, 1, 7, 1000, 3 * WAVE_ELEMENTS + 5], dtype=np.int64)
+    for waves in (1, 2, 3, 7):
+        at = np.zeros_like(counts)
+        for wave in range(waves):
+            low, part = wave_slices(counts, wave, waves)
+            assert np.array_equal(low, at) and (part >= 0).all()
+            at += part
+        assert np.array_equal(at, counts)
+    assert WAVE_ELEMENTS < INT_COUNT

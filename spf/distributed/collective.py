@@ -146,3 +146,81 @@ def allgather_object(comm, value) -> list:
 def count_exchange(sent_elsewhere: int, messages: int) -> None:
     """Entries sent to other ranks while distributing a tensor (Alltoallv)."""
     _count("exchange", sent_elsewhere, messages)
+
+
+# ----------------------------------------------------------------------------- counts beyond int
+
+INT_COUNT = 2**31 - 1
+"""MPI's counts and displacements are C ints (the large-count ``_c`` routines are MPI-4,
+which the PyPI Open MPI does not claim): a buffer of more elements is moved in waves."""
+WAVE_ELEMENTS = 1 << 26
+"""Elements a rank moves at most per wave when it must split (512 MB of float64)."""
+
+
+def displacements(counts: np.ndarray) -> np.ndarray:
+    return np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+
+
+def waves_needed(comm, elements: int) -> int:
+    """How many waves the ranks move a buffer in: 1 when no rank's ``elements`` (its
+    buffers' largest) exceeds an int, else enough to keep each wave within WAVE_ELEMENTS.
+    Collective (every rank must call it with its own count)."""
+    mine = 1 if elements <= INT_COUNT else -(-elements // WAVE_ELEMENTS)
+    return int(comm.allreduce(mine, op=MPI.MAX)) if comm.size > 1 else mine
+
+
+def wave_slices(counts: np.ndarray, wave: int, waves: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each peer's part of a wave: ``(start within the peer's segment, count)``; sender and
+    receiver cut the same count the same way, so their parts match."""
+    counts = np.asarray(counts, dtype=np.int64)
+    low, high = counts * wave // waves, counts * (wave + 1) // waves
+    return low, high - low
+
+
+def alltoallv(comm, send: np.ndarray, send_counts: np.ndarray, receive: np.ndarray,
+              receive_counts: np.ndarray, kind) -> None:
+    """MPI_Alltoallv of flat buffers (``*_counts``: elements per peer, segments in rank
+    order), in waves when a rank's buffer exceeds MPI's int counts.  Collective."""
+    send, receive = send.reshape(-1), receive.reshape(-1)
+    waves = waves_needed(comm, max(send.size, receive.size))
+    if waves == 1:
+        comm.Alltoallv([send, (send_counts, displacements(send_counts)), kind],
+                       [receive, (receive_counts, displacements(receive_counts)), kind])
+        return
+    send_start, receive_start = displacements(send_counts), displacements(receive_counts)
+    for wave in range(waves):
+        send_low, send_part = wave_slices(send_counts, wave, waves)
+        receive_low, receive_part = wave_slices(receive_counts, wave, waves)
+        outgoing = np.concatenate([send[start + low:start + low + n] for start, low, n in
+                                   zip(send_start, send_low, send_part)])
+        incoming = np.empty(int(receive_part.sum()), dtype=receive.dtype)
+        comm.Alltoallv([outgoing, (send_part, displacements(send_part)), kind],
+                       [incoming, (receive_part, displacements(receive_part)), kind])
+        for start, low, n, at in zip(receive_start, receive_low, receive_part, displacements(receive_part)):
+            receive[start + low:start + low + n] = incoming[at:at + n]
+
+
+def gatherv(comm, send: np.ndarray, receive: np.ndarray | None, counts: np.ndarray, kind,
+            root: int | None) -> None:
+    """MPI_Gatherv to ``root`` (MPI_Allgatherv with ``root=None``) of flat buffers
+    (``counts``: every rank's elements, known to all; ``receive``: contiguous, None on
+    ranks that receive nothing), in waves when the gathered buffer exceeds MPI's int
+    counts.  Collective."""
+    send = send.reshape(-1)
+    counts = np.asarray(counts, dtype=np.int64)
+    total = int(counts.sum())
+    waves = 1 if total <= INT_COUNT else -(-total // WAVE_ELEMENTS)  # every rank knows counts: no agreement needed
+    flat = receive.reshape(-1) if receive is not None and (root is None or comm.rank == root) else None
+    start = displacements(counts)
+    for wave in range(waves):
+        low, part = wave_slices(counts, wave, waves)
+        mine = send[int(low[comm.rank]):int(low[comm.rank] + part[comm.rank])]
+        incoming = None if flat is None else flat if waves == 1 else np.empty(int(part.sum()), dtype=flat.dtype)
+        spec = None if incoming is None else [incoming, (part, displacements(part)), kind]
+        if root is None:
+            comm.Allgatherv([mine, kind], spec)
+        else:
+            comm.Gatherv([mine, kind], spec, root=root)
+        if incoming is not None and waves > 1:
+            for begin, first, n, at in zip(start, low, part, displacements(part)):
+                flat[begin + first:begin + first + n] = incoming[at:at + n]

@@ -20,7 +20,7 @@ from spf import arguments
 from spf.errors import PackError
 from spf.packing import INDEX_DTYPE, Tensor, _load_layout, _resolve, _summed, coordinates_of, pack
 
-from .collective import agreed, count_exchange, same_everywhere
+from .collective import agreed, alltoallv, count_exchange, gatherv, same_everywhere
 from .partition import DistributionError, balanced_bounds, histogram, outer_mode
 
 
@@ -203,13 +203,8 @@ def exchange(comm, coords: np.ndarray, values: np.ndarray, owner: np.ndarray) ->
     got_coords = np.empty((int(receive.sum()), width), dtype=INDEX_DTYPE)
     got_values = np.empty(int(receive.sum()), dtype=np.float64)
     for buffer, out, scale, kind in ((coords, got_coords, width, MPI.INT64_T), (values, got_values, 1, MPI.DOUBLE)):
-        comm.Alltoallv([buffer, (send * scale, _displacements(send * scale)), kind],
-                       [out, (receive * scale, _displacements(receive * scale)), kind])
+        alltoallv(comm, buffer, send * scale, out, receive * scale, kind)
     return got_coords, got_values
-
-
-def _displacements(counts: np.ndarray) -> np.ndarray:
-    return np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
 
 
 def _gather_entries(comm, coords: np.ndarray, values: np.ndarray, order: int, root: int | None):
@@ -224,11 +219,7 @@ def _gather_entries(comm, coords: np.ndarray, values: np.ndarray, order: int, ro
         all_coords = all_values = None
         targets = [(None, order, MPI.INT64_T), (None, 1, MPI.DOUBLE)]
     for source, (target, scale, kind) in zip((coords, values), targets):
-        spec = None if target is None else [target, (counts * scale, _displacements(counts * scale)), kind]
-        if root is None:
-            comm.Allgatherv([source, kind], spec)
-        else:
-            comm.Gatherv([source, kind], spec, root=root)
+        gatherv(comm, source, target, counts * scale, kind, root)
     return all_coords, all_values
 
 
@@ -238,13 +229,6 @@ def _gather_dense(tensor: DistributedTensor, root: int | None):
     rest = moved.shape[1:]
     per_row = int(np.prod(rest, dtype=np.int64))
     counts = np.diff(tensor.bounds) * per_row
-    spec = None
-    full = None
-    if root is None or comm.rank == root:
-        full = np.empty((tensor.shape[axis], *rest), dtype=np.float64)
-        spec = [full, (counts, _displacements(counts)), MPI.DOUBLE]
-    if root is None:
-        comm.Allgatherv([moved, MPI.DOUBLE], spec)
-    else:
-        comm.Gatherv([moved, MPI.DOUBLE], spec, root=root)
+    full = np.empty((tensor.shape[axis], *rest), dtype=np.float64) if root is None or comm.rank == root else None
+    gatherv(comm, moved, full, counts, MPI.DOUBLE, root)
     return None if full is None else np.moveaxis(full, 0, axis)
