@@ -266,6 +266,24 @@ def _default_order(placements: Sequence[TensorPlacement], indices: Sequence[str]
     return order
 
 
+def _coordinate_lists_first(placements: dict[str, TensorPlacement], output: str) -> list[TensorPlacement]:
+    """The placements in the order the default loop order takes them: the inputs stored as
+    coordinate lists first, the rest as the statement gives them.  A coordinate list's
+    positions (COO's ``p``, which defines ``i`` and ``j`` at once) are reached by no find
+    but a scan of them all, so nested inside another operand's loops it would be scanned
+    once per outer iteration (a dense operand first made ``Dense4 * COO4`` cost N^4 * nnz);
+    iterated first, each of its entries is visited once and the other operands are found
+    from its coordinates."""
+    def leads(placement: TensorPlacement) -> bool:
+        return placement.tensor != output and _coordinate_list(placement.layout)
+    return sorted(placements.values(), key=lambda placement: not leads(placement))
+
+
+def _coordinate_list(layout) -> bool:
+    """Whether the layout's first physical index alone defines two coordinates or more."""
+    return len(layout.physical) > 0 and sum(1 for position in _definers(layout).values() if position == 0) >= 2
+
+
 def _identity_physical(layout, logical: str) -> str | None:
     """The physical index p when the relation says ``logical = p``."""
     for constraint in conjuncts(layout.relation):
@@ -379,7 +397,8 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
     from spf.expressions import And
     space = space.intersect(UFSet.from_formula(space.variables, And(tuple(bounds))))
 
-    variable_order = list(order) if order else _default_order(list(placements.values()), indices)
+    variable_order = list(order) if order else _default_order(_coordinate_lists_first(placements, output.tensor),
+                                                               indices)
     missing = set(space.variables) - set(variable_order)
     unknown = set(variable_order) - set(space.variables)
     if missing or unknown:

@@ -295,6 +295,37 @@ def test_default_order_puts_each_physical_index_before_the_indices_it_defines():
     assert order.index("j") > order.index("pAjj") > order.index("pAJ")
 
 
+@pytest.mark.parametrize("expression, layouts", [
+    ("C(i,j,k,l) = A(i,j,k,l) * B(i,j,k,l)", {"A": "Dense4", "B": "COO4", "C": "Dense4"}),
+    ("C(i,j) = A(i,j) * B(i,j)", {"A": "CSR", "B": "COO", "C": "Dense"}),
+    ("C(i,j) = A(i,k) * B(k,j)", {"A": "Dense", "B": "COO_UNSORTED", "C": "Dense"}),
+    ("M(i,r) = C(j,r) * B(i,j,k) * D(k,r)", {"M": "Dense", "B": "COO3", "C": "Dense", "D": "Dense"}),
+])
+def test_default_order_iterates_a_coordinate_list_first(expression, layouts):
+    """A coordinate list's positions are reached by no find but a scan of them all: the
+    default order iterates them outermost, whatever the expression's order of operands,
+    so no loop scans them inside another operand's loops."""
+    coordinate_list = next(name for name, spec in layouts.items() if spec.startswith("COO"))
+    space = spf.iteration_space(expression, layouts)[0]
+    assert space.variables[0] == space.placements[coordinate_list].physical[0]
+
+
+def test_default_order_iterates_each_coordinate_list_entry_once():
+    """Dense4 * COO4 element-wise: the kernel visits the stored entries (the loop over
+    them is outermost and nothing scans them again), and its result is numpy's."""
+    shape = (6, 5, 4, 3)
+    rng = np.random.default_rng(3)
+    flat = rng.choice(int(np.prod(shape)), size=40, replace=False)
+    coords = np.stack(np.unravel_index(flat, shape), axis=1)
+    values = rng.standard_normal(40)
+    A = rng.standard_normal(shape)
+    k = spf.compile("C(i,j,k,l) = A(i,j,k,l) * B(i,j,k,l)", {"A": "Dense4", "B": "COO4", "C": "Dense4"})
+    assert k.c_source.count("pB <= (B_nnz - 1)") == 1 and k.c_source.index("pB") < k.c_source.index("pA0 =")
+    B = np.zeros(shape)
+    B[tuple(coords.T)] = values
+    np.testing.assert_allclose(k(A=A, B=spf.pack("COO4", (coords, values, shape))), A * B, rtol=1e-13)
+
+
 def test_readable_print_shows_calls_and_layouts():
     text = str(spf.iteration_space("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "SV", "y": "Dense"}))
     assert "A_rowPtr(pAi)" in text and "A_colIdx(pAj)" in text and "x_idx(px)" in text
