@@ -60,6 +60,7 @@ import scipy.sparse as sparse
 
 import call_path
 import spf
+import spmspv_state
 from common import geometric_mean, serial_graphblas
 from parallel import (BAND, DATA, TRIAD_SOURCE, Load, OpenMP, matrix_fields, output_values, pack_matrix,
                       sddmm_reference, synthetic_matrix)
@@ -482,13 +483,8 @@ def around_the_kernel(run: Run, references: References, matrices, config: Config
     for find in ("hashmap", "auto"):
         kernel = spf.compile(SPMV, {"A": "CSR", "x": "SV", "y": "Dense"}, find=find)
         for columns in (narrow, wide):
-            rng = np.random.default_rng(4)
-            matrix = as_csr(sparse.csr_matrix((rng.uniform(0.5, 1.5, config.spmspv_nnz),
-                                               (rng.integers(0, config.spmspv_rows, config.spmspv_nnz),
-                                                rng.integers(0, columns, config.spmspv_nnz))),
-                                              shape=(config.spmspv_rows, columns)))
-            x = np.zeros(columns)
-            x[rng.choice(columns, 10, replace=False)] = rng.uniform(0.5, 1.5, 10)
+            matrix = as_csr(spmspv_state.random_matrix(config.spmspv_rows, columns, config.spmspv_nnz, seed=4))
+            x = spmspv_state.sparse_x(columns, 10, np.random.default_rng(5)).toarray()
             bound = kernel.bind(A=spf.pack("CSR", matrix, name="A"), x=spf.pack("SV", x, name="x"))
             check(f"spf SpMSpV find={find}, {columns} columns", bound(), expected_spmv(matrix, x))
             times[find, columns] = block_medians({"spmspv": (no_setup, bound)}, config.rounds, config.block)["spmspv"]
