@@ -245,28 +245,19 @@ class Kernel:
         """An assembled output's struct class and the names of the run-time choices its kernel counts."""
         return ctypes_struct(self.tensors[self.output][0]), run_time_strategies(self.workspace, self.two_phase)
 
-    def _output_scalars(self, layout, shape: tuple) -> tuple:
-        """The output's scalar fields for ``shape`` as (name, int) pairs, kept for the last few shapes."""
-        known = self._scalars_by_shape
-        scalars = known.get(shape)
-        if scalars is None:
-            scalars = tuple((field_, int(value)) for field_, value in layout.compute_scalars(shape).items())
-            if len(known) >= 16:
-                known.clear()
-            known[shape] = scalars
-        return scalars
-
     def _output_struct(self, shape: tuple):
         """A new struct of the assembled output, its scalars those of ``shape`` (copied from
-        the shape's template): the pointers a call's kernel hands over are that call's."""
-        template = self._struct_by_shape.get(shape)
+        a template kept for the last few shapes): the pointers a call's kernel hands over
+        are that call's."""
+        known = self._struct_by_shape
+        template = known.get(shape)
         if template is None:
             template = self._assembled_output[0]()
-            for field_, value in self._output_scalars(self.tensors[self.output][0], shape):
-                setattr(template, field_, value)
-            if len(self._struct_by_shape) >= 16:
-                self._struct_by_shape.clear()
-            self._struct_by_shape[shape] = template
+            for field_, value in self.tensors[self.output][0].compute_scalars(shape).items():
+                setattr(template, field_, int(value))
+            if len(known) >= 16:
+                known.clear()
+            known[shape] = template
         return type(template).from_buffer_copy(template)
 
     def _new_assembly(self, shape: tuple) -> "Assembly":
@@ -285,10 +276,6 @@ class Kernel:
         """What every call of an assembled output shares (built: the builder exists)."""
         return Assembly(self.tensors[self.output][0], self.build()._builder, None, (), self.output,
                         self._report_length, self.assembly_statistics, self._assembled_output[1])
-
-    @functools.cached_property
-    def _scalars_by_shape(self) -> dict:
-        return {}
 
     @functools.cached_property
     def _struct_by_shape(self) -> dict:
