@@ -214,8 +214,9 @@ def _take_plan(layout, struct_type) -> _TakePlan:
 def _make_take_plan(layout, struct_type) -> _TakePlan:
     scalars = tuple(f.name for f in layout.fields if f.is_scalar)
     arrays = [f for f in layout.fields if not f.is_scalar]
-    unpack = _struct_reader(struct_type, scalars + tuple(f.name for f in arrays))
-    where = {name: at for at, name in enumerate(scalars + tuple(f.name for f in arrays))}
+    names = scalars + tuple(f.name for f in arrays)
+    unpack = _struct_reader(struct_type, names)
+    where = {name: at for at, name in enumerate(names)}
     planned = tuple((f.name, where[f.name], _length_function(f.dimensions), np.dtype(f.numpy_dtype).str,
                      np.dtype(f.numpy_dtype)) for f in arrays)
     return _TakePlan(unpack, scalars, tuple(where[f.name] for f in arrays), planned)

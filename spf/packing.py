@@ -65,43 +65,31 @@ class Tensor:
 
     @classmethod
     def _from_checked(cls, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
-                      written: str | None = None, borrowed: bool = False, handed_over: bool = False) -> "Tensor":
+                      written: str | None = None, borrowed: bool = False) -> "Tensor":
         """A Tensor from fields :func:`_validate` has just accepted and nothing else
         references (the packer's own arrays): no second check, no copy.  ``written``: a
         field a kernel keeps writing (an output's values), read-only only in this Tensor.
-        ``borrowed``: every array is read-only only in this Tensor (:func:`borrow`).
-        ``handed_over``: every array is already read-only for good (memory a kernel handed
-        over, or an empty read-only array): kept as it is."""
+        ``borrowed``: every array is read-only only in this Tensor (:func:`borrow`)."""
         tensor = cls.__new__(cls)
-        if handed_over:
-            for attribute, value in (("layout", layout), ("shape", tuple(shape)),
-                                     ("fields", MappingProxyType(fields)), ("name", name), ("_structs", {})):
-                object.__setattr__(tensor, attribute, value)
-            return tensor
         tensor._settle(layout, tuple(shape), fields, name, written, borrowed)
         return tensor
 
     @classmethod
-    def _from_handed_over(cls, layout, shape: tuple[int, ...], fields: dict[str, object], name: str) -> "Tensor":
-        """``_from_checked(..., handed_over=True)`` on a sparse output's every call: the
-        slots set through their descriptors, without the general path's branches."""
+    def _from_handed_over(cls, layout, shape: tuple[int, ...], fields: Mapping[str, object], name: str) -> "Tensor":
+        """A Tensor over fields whose arrays are already read-only for good (memory a kernel
+        handed over, or empty read-only arrays), kept as they are: a sparse output's every
+        call, and a Tensor renamed.  The slots are set through their descriptors."""
         tensor = cls.__new__(cls)
         _set_layout(tensor, layout)
         _set_shape(tensor, tuple(shape))
-        _set_fields(tensor, MappingProxyType(fields))
+        _set_fields(tensor, fields if isinstance(fields, MappingProxyType) else MappingProxyType(fields))
         _set_name(tensor, name)
         _set_structs(tensor, {})
         return tensor
 
     def _renamed(self, name: str) -> "Tensor":
         """The same Tensor (layout, shape, the very same read-only fields) under another name."""
-        tensor = type(self).__new__(type(self))
-        _set_layout(tensor, self.layout)
-        _set_shape(tensor, self.shape)
-        _set_fields(tensor, self.fields)
-        _set_name(tensor, name)
-        _set_structs(tensor, {})
-        return tensor
+        return type(self)._from_handed_over(self.layout, self.shape, self.fields, name)
 
     def _settle(self, layout, shape: tuple[int, ...], fields: dict[str, object], name: str,
                 written: str | None = None, borrowed: bool = False) -> None:

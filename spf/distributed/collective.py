@@ -165,8 +165,9 @@ def waves_needed(comm, elements: int) -> int:
     """How many waves the ranks move a buffer in: 1 when no rank's ``elements`` (its
     buffers' largest) exceeds an int, else enough to keep each wave within WAVE_ELEMENTS.
     Collective (every rank must call it with its own count)."""
-    mine = 1 if elements <= INT_COUNT else -(-elements // WAVE_ELEMENTS)
-    return int(comm.allreduce(mine, op=MPI.MAX)) if comm.size > 1 else mine
+    waves = np.array([1 if elements <= INT_COUNT else -(-elements // WAVE_ELEMENTS)], dtype=np.int64)
+    flag_max(comm, waves)
+    return int(waves[0])
 
 
 def wave_slices(counts: np.ndarray, wave: int, waves: int) -> tuple[np.ndarray, np.ndarray]:
