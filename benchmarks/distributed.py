@@ -10,10 +10,13 @@ draws 1/P of the entries at random coordinates and ``dist.from_entries`` sends e
 rank owning its outer coordinate.  Strong scaling keeps ``--nnz`` fixed; weak scaling
 (``--weak``) gives each rank ``--nnz`` entries.
 
-* SpMV, ``y(i) = A(i,j) * x(j)``: a uniform random square matrix with 10 nonzeros per row
-  (``--band W``: columns within W of the row, so each rank reads its own part of x),
-  in CSR split by rows (y stays distributed: no communication) and in CSC split by
-  columns (y summed with Allreduce every call);
+* SpMV, ``y(i) = A(i,j) * x(j)``: a uniform random matrix with 10 nonzeros per row
+  (``--band W``: columns within W of the row's diagonal, so each rank reads its own part
+  of x), in CSR split by rows (y stays distributed: no communication) and in CSC split by
+  columns (y summed with Allreduce every call).  Strong scaling: square.  Weak scaling
+  keeps each rank's problem the same: the split dimension grows with the ranks, the other
+  (x's length for CSR, y's for CSC) stays at ``--nnz``/10; the square matrix, where x or y
+  grows with the ranks, is measured beside it;
 * MTTKRP, ``M(i,r) = B(i,j,k) * C(j,r) * D(k,r)`` (mode 0, the split mode: no
   communication) and mode 1 (``M(j,r)``, summed with Allreduce), B in CSF3 of shape
   (nnz/40, 20000, 20000), R = 16.
@@ -137,11 +140,12 @@ def worker(options) -> None:
             tensor = dist.from_entries(layout, coords, values, shape, name="T", duplicates="sum")
         return tensor, read.extra
 
-    def matrix(n, count, generator):
+    def matrix(shape, count, generator):
         if not options.band:
-            return generator.integers(0, n, size=(count, 2)), generator.random(count)
-        rows = generator.integers(0, n, size=count)  # columns within --band of the row: x read locally
-        columns = np.clip(rows + generator.integers(-options.band, options.band + 1, size=count), 0, n - 1)
+            return np.stack([generator.integers(0, s, size=count) for s in shape], axis=1), generator.random(count)
+        rows = generator.integers(0, shape[0], size=count)  # columns within --band of the row's diagonal
+        diagonal = rows * shape[1] // shape[0]
+        columns = np.clip(diagonal + generator.integers(-options.band, options.band + 1, size=count), 0, shape[1] - 1)
         return np.stack([rows, columns], axis=1), generator.random(count)
 
     def tensor(shape, count, generator):
@@ -155,19 +159,29 @@ def worker(options) -> None:
     # warm-up on small data: the compiled assembly and kernels, mpi4py's buffers, numpy's caches
     small = np.random.default_rng(5)
     for layout in ("CSR", "CSC"):
-        A, _ = from_entries(layout, *matrix(1000, 5000, small), (1000, 1000))
+        A, _ = from_entries(layout, *matrix((1000, 1000), 5000, small), (1000, 1000))
         dist.bind(spmv[layout], A=A, x=np.ones(1000))()
     B, _ = from_entries("CSF3", *tensor((100, 50, 50), 5000, small), (100, 50, 50))
     for kernel, extents in ((mode0, (50, 50)), (mode1, (100, 50))):
         dist.bind(kernel, B=B, C=np.ones((extents[0], R)), D=np.ones((extents[1], R)))()
     del A, B
 
-    # SpMV on a uniform random square matrix, 10 nonzeros per row
+    # SpMV, 10 nonzeros per row.  Strong scaling: a square matrix.  Weak scaling: the split
+    # dimension grows with the ranks and the other one (x's for CSR, y's for CSC) stays the
+    # size one rank's share gives, so each rank's problem (its block, x, y) is the same at
+    # every rank count; the square matrix is measured too, where x or y grows with the ranks.
     n = max(1, total // 10)
-    x = np.random.default_rng(7).random(n)
-    for layout, label in (("CSR", "spmv CSR (rows: y distributed)"), ("CSC", "spmv CSC (columns: y Allreduce)")):
-        coords, values = matrix(n, mine, np.random.default_rng(1000 + rank))
-        A, read_extra = from_entries(layout, coords, values, (n, n))
+    fixed = max(1, int(options.nnz) // 10)
+    shapes = [("CSR", "spmv CSR (rows: y distributed)", (n, n)), ("CSC", "spmv CSC (columns: y Allreduce)", (n, n))]
+    if options.weak:
+        shapes = [("CSR", "spmv CSR (rows: y distributed)", (n, fixed)),
+                  ("CSC", "spmv CSC (columns: y Allreduce)", (fixed, n)),
+                  ("CSR", "spmv CSR, square (x grows)", (n, n)),
+                  ("CSC", "spmv CSC, square (y grows)", (n, n))]
+    for layout, label, shape in shapes:
+        x = np.random.default_rng(7).random(shape[1])
+        coords, values = matrix(shape, mine, np.random.default_rng(1000 + rank))
+        A, read_extra = from_entries(layout, coords, values, shape)
         del coords, values
         measure(label, spmv[layout], {"A": A, "x": x}, x.nbytes, read_extra)
         del A
