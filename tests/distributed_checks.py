@@ -218,6 +218,7 @@ def random_checks() -> None:
     report("explain: a reduced SpMV output's bytes per call", the_plan.bytes_per_call() == model and
            "MPI_Allreduce" in the_plan.explain(), f"{the_plan.bytes_per_call()} against {model}")
     counted_checks(rng)
+    support_checks(rng)
     wave_checks(rng)
     if BAD_TNS is not None:
         reading_checks(rng, BAD_TNS.parent)
@@ -296,6 +297,48 @@ def counted_checks(rng) -> None:
                f"rank {RANK}: counted {counted} + status {counted_status}, model {model} + {status}, {traffic}")
 
 
+def support_checks(rng) -> None:
+    """Summed outputs whose rows each rank's block reaches only in part
+    (spf.distributed.support): a banded matrix split by columns (CSC), summed whole and
+    scattered; MTTKRP mode 1 on a tensor whose j stays near its i; a matrix of one entry
+    (every rank but one reaches no row).  Each equals the single-process kernel, is summed
+    over the reached rows when there are several ranks, and hands MPI the bytes its model
+    says."""
+    n, P = 96, COMM.size
+    rows = np.repeat(np.arange(n), 5)
+    M = sp.csr_matrix((rng.standard_normal(rows.size), (rows, np.clip(rows + rng.integers(-3, 4, rows.size), 0, n - 1))),
+                      shape=(n, n))
+    single = sp.csr_matrix(([2.5], ([40], [70])), shape=(n, n))
+    x = dense(50, n)
+    coords = np.stack([np.repeat(np.arange(40), 6), np.repeat(np.arange(40), 6) // 2 + rng.integers(0, 3, 240),
+                       rng.integers(0, 8, 240)], axis=1)
+    coords = np.unique(coords, axis=0)
+    tensor = (coords, rng.standard_normal(len(coords)), (40, 24, 8))
+    factors = {"C": dense(51, 40, R), "D": dense(52, 8, R)}
+    cases = {
+        "banded CSC spmv": ("spmv-CSC", lambda: {"A": M, "x": x}, lambda: {"A": dist.distribute("CSC", M, name="A"),
+                                                                            "x": x}, "all"),
+        "banded CSC spmv (scattered)": ("spmv-CSC", lambda: {"A": M, "x": x},
+                                        lambda: {"A": dist.distribute("CSC", M, name="A"), "x": x}, "scatter"),
+        "one-entry CSC spmv": ("spmv-CSC", lambda: {"A": single, "x": x},
+                               lambda: {"A": dist.distribute("CSC", single, name="A"), "x": x}, "all"),
+        "banded mttkrp mode 1": ("mttkrp3-1", lambda: {"B": spf.pack("CSF3", tensor), **factors},
+                                 lambda: {"B": dist.distribute("CSF3", tensor, name="B"), **factors}, "all"),
+    }
+    for label, (kernel, whole, split, reduce) in cases.items():
+        check(f"rows reached: {label}", kernel, whole, split(), reduce=reduce)
+        bound = dist.bind(KERNEL[kernel], reduce=reduce, **split())
+        with dist.counting() as traffic:
+            bound()
+        counted = (traffic.messages.get("result", 0), traffic.sent.get("result", 0))
+        chosen = bound.plan.row_sum is not None
+        ok = counted == bound.plan.bytes_per_call() and chosen == (P > 1) and \
+            (P == 1 or "reach" in bound.plan.explain())
+        every = COMM.gather(ok, root=0)
+        report(f"rows reached: {label}: summed by rows reached, bytes as modelled", RANK != 0 or all(every),
+               f"rank {RANK}: row sum {chosen}, counted {counted}, model {bound.plan.bytes_per_call()}")
+
+
 def wave_checks(rng) -> None:
     """Buffers beyond MPI's int counts move in waves (spf.distributed.collective): with the
     limit lowered to a few elements, distributing, exchanging and gathering (sparse blocks,
@@ -305,6 +348,14 @@ def wave_checks(rng) -> None:
     x = dense(44, 38)
     plain = {layout: dist.distribute(layout, M, name="A") for layout in ("CSR", "CSC")}
     y_plain = dist.run(KERNEL["spmv-CSR"], A=plain["CSR"], x=x).gather(root=None)
+    n = 60  # a banded matrix in CSC: its sum over the rows reached moves in waves too
+    band_rows = np.repeat(np.arange(n), 4)
+    banded = sp.csr_matrix((rng.standard_normal(band_rows.size),
+                            (band_rows, np.clip(band_rows + rng.integers(-2, 3, band_rows.size), 0, n - 1))),
+                           shape=(n, n))
+    xb = dense(45, n)
+    by_rows = {reduce: dist.run(KERNEL["spmv-CSC"], A=dist.distribute("CSC", banded, name="A"), x=xb,
+                                reduce=reduce) for reduce in ("all", "scatter")}
     saved = collective.INT_COUNT, collective.WAVE_ELEMENTS
     collective.INT_COUNT, collective.WAVE_ELEMENTS = 7, 5
     try:
@@ -313,6 +364,8 @@ def wave_checks(rng) -> None:
         y_everywhere = dist.run(KERNEL["spmv-CSR"], A=waved["CSR"], x=x).gather(root=None)
         y_root = dist.run(KERNEL["spmv-CSR"], A=waved["CSR"], x=x).gather(root=0)
         gathered = {layout: (waved[layout].gather(root=0), waved[layout].gather(root=None)) for layout in waved}
+        by_rows_waved = {reduce: dist.run(KERNEL["spmv-CSC"], A=dist.distribute("CSC", banded, name="A"), x=xb,
+                                          reduce=reduce) for reduce in ("all", "scatter")}
     finally:
         collective.INT_COUNT, collective.WAVE_ELEMENTS = saved
     for layout in ("CSR", "CSC"):
@@ -327,6 +380,10 @@ def wave_checks(rng) -> None:
     ok = np.array_equal(y_everywhere, y_plain) and (RANK != 0 or np.array_equal(y_root, y_plain))
     every = COMM.gather(bool(ok), root=0)
     report("a dense output gathered in waves beyond the int count", RANK != 0 or all(every), "")
+    ok = np.array_equal(by_rows["all"], by_rows_waved["all"]) and \
+        np.array_equal(by_rows["scatter"].local, by_rows_waved["scatter"].local)
+    every = COMM.gather(bool(ok), root=0)
+    report("a sum over the rows reached, in waves beyond the int count", RANK != 0 or all(every), "")
 
 
 def expect_error(label: str, action, kind=spf.SpfError, words: str = "") -> None:

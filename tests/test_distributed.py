@@ -219,3 +219,54 @@ def test_waves_cut_every_peer_count_into_contiguous_parts():
             at += part
         assert np.array_equal(at, counts)
     assert WAVE_ELEMENTS < INT_COUNT
+
+
+def _three_entries():
+    import scipy.sparse as sp
+    return sp.csr_matrix(([1.0, 2.0, 3.0], ([5, 12, 30], [7, 20, 3])), shape=(40, 32))
+
+
+@needs_mpi
+@pytest.mark.parametrize("layout, ranges", [
+    ("CSR", [None, (3, 21)]), ("CSC", [(5, 31), None]), ("DCSR", [(5, 31), (3, 21)]), ("COO", [(5, 31), (3, 21)]),
+    ("BCSR(R=2, C=2)", [None, (2, 22)]), ("BCSR(R=4, C=4)", [None, (0, 24)]), ("DIA", [None, None])])
+def test_coordinate_ranges_are_read_off_the_index_arrays(layout, ranges):
+    """A coordinate defined by an index array spans that array's values (BCSR's column
+    blocks their C columns); one defined by a level with non-constant bounds is unknown."""
+    from spf.distributed.support import coordinate_range
+    tensor = spf.pack(layout, _three_entries())
+    assert [coordinate_range(tensor, mode) for mode in range(2)] == ranges
+
+
+@needs_mpi
+def test_rows_reached_are_the_hull_over_terms_of_each_terms_intersection():
+    import scipy.sparse as sp
+    from spf.distributed.support import coordinate_range, reached_rows
+    from spf.notation import parse_statement
+    A = spf.pack("CSC", _three_entries())
+    B = spf.pack("CSC", sp.csr_matrix(([1.0], ([20], [4])), shape=(40, 32)))
+    assert coordinate_range(spf.pack("CSC", sp.csr_matrix((40, 32))), 0) == (0, 0)  # no entries: no rows
+    product = parse_statement("y(i) = A(i,j) * B(i,j) * x(j)")
+    assert reached_rows(product, {"A": A, "B": B}, 40) == (20, 21)  # A's rows [5, 31) meet B's [20, 21)
+    assert reached_rows(product, {"A": A}, 40) == (5, 31)  # B replicated: any row
+    total = parse_statement("y(i) = A(i,j) * x(j) + B(i,j) * x(j)")
+    assert reached_rows(total, {"B": B}, 40) == (0, 40)  # A's term: any row
+    assert reached_rows(parse_statement("y(i) = A(i,j) * x(j)"), {"A": spf.pack("CSC", sp.csr_matrix((40, 32)))},
+                        40) == (0, 0)
+
+
+@needs_mpi
+def test_row_sum_counts_each_ranks_parts_and_the_ring_allgather():
+    """Rank r sends its reached rows lying in other ranks' blocks, then every block but
+    its successor's; the sum is taken only when its largest sender saves a quarter."""
+    from spf.distributed.support import WORTH, RowSum, even_bounds, ring_bytes
+    bounds = even_bounds(100, 2)
+    banded = RowSum(np.array([[0, 55], [45, 100]]), bounds, 3, scatter=False)
+    assert list(banded.send_counts(0)) == [0, 15] and list(banded.receive_counts(0)) == [0, 15]
+    assert banded.bytes_per_call(0) == (2, (15 + 150) * 8)  # rows 50..54 to rank 1, then its own block
+    scattered = RowSum(np.array([[0, 55], [45, 100]]), bounds, 3, scatter=True)
+    assert scattered.bytes_per_call(1) == (1, 15 * 8)
+    assert ring_bytes(100, 3, 0, 2, scatter=False) == 300 * 8 and ring_bytes(100, 3, 0, 2, scatter=True) == 150 * 8
+    assert banded.bytes_per_call(0)[1] <= WORTH * ring_bytes(100, 3, 0, 2, False)
+    full = RowSum(np.array([[0, 100], [0, 100]]), bounds, 3, scatter=False)
+    assert full.bytes_per_call(0)[1] == ring_bytes(100, 3, 0, 2, False)  # reaching every row saves nothing

@@ -93,7 +93,9 @@ def counting():
         _counters.remove(traffic)
 
 
-def _count(kind: str, sent: int, messages: int) -> None:
+def count(kind: str, sent: int, messages: int) -> None:
+    """Record that this rank hands MPI ``sent`` bytes in ``messages`` messages of ``kind``
+    (for a collective called without one of this module's counting wrappers)."""
     for traffic in _counters:
         traffic.add(kind, sent, messages)
 
@@ -111,7 +113,7 @@ def allreduce_sum(comm, buffer: np.ndarray, kind: str = "result") -> None:
     if P > 1:
         blocks = _blocks(buffer.size, P)
         elements = 2 * buffer.size - blocks[(r + 1) % P] - blocks[(r + 2) % P]
-        _count(kind, elements * buffer.itemsize, 2 * (P - 1))
+        count(kind, elements * buffer.itemsize, 2 * (P - 1))
     comm.Allreduce(MPI.IN_PLACE, buffer, op=MPI.SUM)
 
 
@@ -121,7 +123,7 @@ def reduce_scatter_sum(comm, send: np.ndarray, receive: np.ndarray, counts: np.n
     (MPI_Reduce_scatter), counted as a ring sends it: every block but its own, ``P-1`` messages."""
     P, r = comm.size, comm.rank
     if P > 1:
-        _count(kind, (int(np.sum(counts)) - int(counts[r])) * send.itemsize, P - 1)
+        count(kind, (int(np.sum(counts)) - int(counts[r])) * send.itemsize, P - 1)
     comm.Reduce_scatter(send, receive, recvcounts=counts, op=MPI.SUM)
 
 
@@ -130,7 +132,7 @@ def flag_max(comm, flag: np.ndarray) -> None:
     recursive doubling MPI uses for a few bytes sends it: ``ceil(log2 P)`` messages."""
     if comm.size > 1:
         steps = (comm.size - 1).bit_length()
-        _count("status", steps * flag.nbytes, steps)
+        count("status", steps * flag.nbytes, steps)
     comm.Allreduce(MPI.IN_PLACE, flag, op=MPI.MAX)
 
 
@@ -138,14 +140,14 @@ def allgather_object(comm, value) -> list:
     """``comm.allgather(value)`` counted as a ring sends it: this rank's pickle to each of
     the others (``P-1`` messages of about its size)."""
     if comm.size > 1:
-        _count("status", (comm.size - 1) * len(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)),
+        count("status", (comm.size - 1) * len(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)),
                comm.size - 1)
     return comm.allgather(value)
 
 
 def count_exchange(sent_elsewhere: int, messages: int) -> None:
     """Entries sent to other ranks while distributing a tensor (Alltoallv)."""
-    _count("exchange", sent_elsewhere, messages)
+    count("exchange", sent_elsewhere, messages)
 
 
 # ----------------------------------------------------------------------------- counts beyond int
@@ -179,16 +181,19 @@ def wave_slices(counts: np.ndarray, wave: int, waves: int) -> tuple[np.ndarray, 
 
 
 def alltoallv(comm, send: np.ndarray, send_counts: np.ndarray, receive: np.ndarray,
-              receive_counts: np.ndarray, kind) -> None:
+              receive_counts: np.ndarray, kind, send_starts: np.ndarray | None = None) -> None:
     """MPI_Alltoallv of flat buffers (``*_counts``: elements per peer, segments in rank
-    order), in waves when a rank's buffer exceeds MPI's int counts.  Collective."""
+    order; ``send_starts``: where each peer's segment starts in ``send``, when they do
+    not follow each other), in waves when a rank's buffer exceeds MPI's int counts.
+    Collective."""
     send, receive = send.reshape(-1), receive.reshape(-1)
+    send_start = displacements(send_counts) if send_starts is None else np.asarray(send_starts, dtype=np.int64)
     waves = waves_needed(comm, max(send.size, receive.size))
     if waves == 1:
-        comm.Alltoallv([send, (send_counts, displacements(send_counts)), kind],
+        comm.Alltoallv([send, (send_counts, send_start), kind],
                        [receive, (receive_counts, displacements(receive_counts)), kind])
         return
-    send_start, receive_start = displacements(send_counts), displacements(receive_counts)
+    receive_start = displacements(receive_counts)
     for wave in range(waves):
         send_low, send_part = wave_slices(send_counts, wave, waves)
         receive_low, receive_part = wave_slices(receive_counts, wave, waves)
@@ -199,6 +204,19 @@ def alltoallv(comm, send: np.ndarray, send_counts: np.ndarray, receive: np.ndarr
                        [incoming, (receive_part, displacements(receive_part)), kind])
         for start, low, n, at in zip(receive_start, receive_low, receive_part, displacements(receive_part)):
             receive[start + low:start + low + n] = incoming[at:at + n]
+
+
+def allgatherv_in_place(comm, buffer: np.ndarray, counts: np.ndarray, kind) -> None:
+    """MPI_Allgatherv in place: rank r's segment of the flat ``buffer`` (``counts`` in
+    rank order) reaches every rank, in waves beyond MPI's int counts.  Collective."""
+    flat = buffer.reshape(-1)
+    counts = np.asarray(counts, dtype=np.int64)
+    if int(counts.sum()) <= INT_COUNT:
+        comm.Allgatherv(MPI.IN_PLACE, [flat, (counts, displacements(counts)), kind])
+        return
+    start = displacements(counts)
+    mine = flat[int(start[comm.rank]):int(start[comm.rank] + counts[comm.rank])].copy()
+    gatherv(comm, mine, flat, counts, kind, root=None)
 
 
 def gatherv(comm, send: np.ndarray, receive: np.ndarray | None, counts: np.ndarray, kind,

@@ -13,6 +13,8 @@ range, so:
 * an output not indexed by it is a partial sum over that index, summed across ranks
   with ``MPI_Allreduce``; every term must then read the distributed index (a term
   without it would be counted once per rank), and the output must be dense (or a scalar).
+  Where the ranks' blocks reach only parts of its rows, only those parts move
+  (:mod:`spf.distributed.support`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from spf.notation import parse_statement
 from spf.packing import INDEX_DTYPE, Tensor, coordinates_of, pack
 
 from .collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
+from . import support
 from .partition import DistributionError, outer_mode
 from .tensor import DistributedTensor, distribute
 
@@ -127,6 +130,25 @@ class Plan:
                     raise DistributionError(
                         f"term {term} does not read the distributed index {self.index}: its value would be "
                         f"added once per rank to the partial sums of {self.output}; split an index every term reads")
+        self.row_sum: support.RowSum | None = None  # set by choose_row_sum
+        self._reached = self._reached_rows()
+
+    def _reached_rows(self) -> tuple[int, int] | None:
+        """The rows of a summed dense output this rank's blocks reach (support.reached_rows),
+        or None when the output is not summed, or is a scalar, or is added to (``+=``)."""
+        if self.output_axis is not None or not self.output.indices or self.statement.accumulate:
+            return None
+        blocks = {name: value.local for name, value in self.operands.items()
+                  if isinstance(value, DistributedTensor) and isinstance(value.local, Tensor)}
+        return support.reached_rows(self.statement, blocks, self._output_extents()[0])
+
+    def choose_row_sum(self) -> None:
+        """Sum the output over the rows each rank reaches when that sends fewer bytes than
+        the ring sum (support.choose).  Collective."""
+        if self._reached is not None:
+            extents = self._output_extents()
+            self.row_sum = support.choose(self.comm, self._reached, extents[0],
+                                          int(np.prod(extents[1:], dtype=np.int64)), self.reduce == "scatter")
 
     def _index_of(self, name: str, tensor: DistributedTensor) -> str:
         indices = {access.indices[tensor.mode] for access in self.accesses[name] if len(access.indices) > tensor.mode}
@@ -211,6 +233,13 @@ class Plan:
             shape[self.output_axis] = self.extent
             return DistributedTensor(self.comm, layout, tuple(shape), self.output_axis, self.bounds, result,
                                      self.output.tensor)
+        if isinstance(result, np.ndarray) and self.row_sum is not None:
+            summed = self.row_sum(self.comm, result)
+            if self.reduce == "scatter":
+                from spf.layout_library import load_layout
+                return DistributedTensor(self.comm, load_layout(f"Dense{result.ndim}"), result.shape, 0,
+                                         self.row_sum.bounds, summed, self.output.tensor)
+            return summed
         if isinstance(result, np.ndarray) and self.reduce == "scatter":
             return self._reduce_scatter(result)
         if isinstance(result, np.ndarray):
@@ -225,7 +254,7 @@ class Plan:
         block only (MPI_Reduce_scatter)."""
         from spf.layout_library import load_layout
         P, rows = self.comm.size, result.shape[0]
-        bounds = np.array([rows * r // P for r in range(P + 1)], dtype=np.int64)
+        bounds = support.even_bounds(rows, P)
         per_row = int(np.prod(result.shape[1:], dtype=np.int64))
         counts = np.diff(bounds) * per_row
         local = np.empty((int(bounds[self.comm.rank + 1] - bounds[self.comm.rank]), *result.shape[1:]))
@@ -256,13 +285,21 @@ class Plan:
                          f"(gather on request: each rank sends its block once)")
         else:
             n = self.reduced_elements()
-            how = ("MPI_Reduce_scatter (each rank keeps a block of its rows)" if self.reduce == "scatter"
-                   else "MPI_Allreduce")
+            if self.row_sum is not None:
+                low, high = (int(v) for v in self.row_sum.reached[self.comm.rank])
+                how = ("the rows each rank's blocks reach: MPI_Alltoallv of the parts of those rows in other "
+                       f"ranks' blocks of rows (this rank reaches rows [{low}, {high})), then "
+                       + ("each rank keeps its block" if self.reduce == "scatter" else
+                          "MPI_Allgatherv of the summed blocks"))
+            else:
+                how = ("MPI_Reduce_scatter (each rank keeps a block of its rows)" if self.reduce == "scatter"
+                       else "MPI_Allreduce")
             lines.append(f"  output {self.output}: partial sums of {n} float64 ({n * DOUBLE} bytes) summed by {how}")
         status_messages, status = self.status_bytes_per_call()
         lines.append(f"  per call this rank sends {sent} bytes in {messages} message(s) for the result "
                      "(ring Allreduce: 2(P-1) messages of n/P elements each; ring Reduce_scatter: half that; "
-                     f"0 for a distributed output), plus {status} bytes in {status_messages} message(s) agreeing "
+                     "by reached rows: one message per other rank whose block this rank's rows reach, then a ring "
+                     f"Allgatherv's P-1; 0 for a distributed output), plus {status} bytes in {status_messages} message(s) agreeing "
                      "that no rank failed (dist.bind: an Allreduce of one int32 by recursive doubling; dist.run "
                      "instead allgathers the operands' roles and shapes and each rank's outcome, a few hundred "
                      "bytes)")
@@ -272,12 +309,16 @@ class Plan:
         """Elements of the output summed across ranks per call (0 for a distributed output)."""
         if self.output_axis is not None:
             return 0
+        return int(np.prod(self._output_extents(), dtype=np.int64)) if self.output.indices else 1
+
+    def _output_extents(self) -> list[int]:
+        """The output's extents, read off the inputs indexed alike."""
         extents = {}
         for name, role in self.roles.items():
             for access in self.accesses[name]:
                 for index, extent in zip(access.indices, role.shape):
                     extents.setdefault(index, extent)
-        return int(np.prod([extents[i] for i in self.output.indices], dtype=np.int64)) if self.output.indices else 1
+        return [int(extents[i]) for i in self.output.indices]
 
     def bytes_per_call(self) -> tuple[int, int]:
         """``(messages, bytes)`` this rank sends per call for the result, by the ring
@@ -287,6 +328,8 @@ class Plan:
         n = self.reduced_elements()
         if n == 0 or P == 1:
             return 0, 0
+        if self.row_sum is not None:
+            return self.row_sum.bytes_per_call(self.comm.rank)
         steps = P - 1 if self.reduce == "scatter" else 2 * (P - 1)
         return steps, int(round(steps / P * n * DOUBLE))
 
@@ -307,7 +350,10 @@ def _nbytes(local) -> int:
 def plan(kernel, comm=None, reduce: str = "all", **operands) -> Plan:
     """The :class:`Plan` of ``kernel`` on these operands (no kernel runs); ``.explain()``
     states the split and the bytes each rank sends per call.  Collective."""
-    return agreed(_communicator_of(operands, comm), lambda: Plan(kernel, operands, comm, reduce), "planning the run")
+    comm = _communicator_of(operands, comm)
+    the_plan = agreed(comm, lambda: Plan(kernel, operands, comm, reduce), "planning the run")
+    the_plan.choose_row_sum()
+    return the_plan
 
 
 def _communicator_of(operands: dict, comm):
