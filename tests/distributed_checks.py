@@ -301,9 +301,10 @@ def support_checks(rng) -> None:
     """Summed outputs whose rows each rank's block reaches only in part
     (spf.distributed.support): a banded matrix split by columns (CSC), summed whole and
     scattered; MTTKRP mode 1 on a tensor whose j stays near its i; a matrix of one entry
-    (every rank but one reaches no row).  Each equals the single-process kernel, is summed
-    over the reached rows when there are several ranks, and hands MPI the bytes its model
-    says."""
+    (every rank but one reaches no row); a uniform random matrix, whose blocks reach every
+    row, summed as a large output is (Rabenseifner's Allreduce).  Each equals the
+    single-process kernel, is summed over the reached rows when there are several ranks,
+    and hands MPI the bytes its model says."""
     n, P = 96, COMM.size
     rows = np.repeat(np.arange(n), 5)
     M = sp.csr_matrix((rng.standard_normal(rows.size), (rows, np.clip(rows + rng.integers(-3, 4, rows.size), 0, n - 1))),
@@ -325,9 +326,19 @@ def support_checks(rng) -> None:
         "banded mttkrp mode 1": ("mttkrp3-1", lambda: {"B": spf.pack("CSF3", tensor), **factors},
                                  lambda: {"B": dist.distribute("CSF3", tensor, name="B"), **factors}, "all"),
     }
+    uniform = sp.random(n, n, density=0.1, format="csr", random_state=rng)
+    cases["every row reached, summed as a large output is (Rabenseifner)"] = (
+        "spmv-CSC", lambda: {"A": uniform, "x": x}, lambda: {"A": dist.distribute("CSC", uniform, name="A"), "x": x},
+        "all")
+    from spf.distributed import support
+    saved = support.LARGE
     for label, (kernel, whole, split, reduce) in cases.items():
-        check(f"rows reached: {label}", kernel, whole, split(), reduce=reduce)
-        bound = dist.bind(KERNEL[kernel], reduce=reduce, **split())
+        support.LARGE = 0 if "large" in label else saved  # the plan then takes every output for large
+        try:
+            check(f"rows reached: {label}", kernel, whole, split(), reduce=reduce)
+            bound = dist.bind(KERNEL[kernel], reduce=reduce, **split())
+        finally:
+            support.LARGE = saved
         with dist.counting() as traffic:
             bound()
         counted = (traffic.messages.get("result", 0), traffic.sent.get("result", 0))

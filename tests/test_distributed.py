@@ -270,3 +270,25 @@ def test_row_sum_counts_each_ranks_parts_and_the_ring_allgather():
     assert banded.bytes_per_call(0)[1] <= WORTH * ring_bytes(100, 3, 0, 2, False)
     full = RowSum(np.array([[0, 100], [0, 100]]), bounds, 3, scatter=False)
     assert full.bytes_per_call(0)[1] == ring_bytes(100, 3, 0, 2, False)  # reaching every row saves nothing
+
+
+@needs_mpi
+def test_the_row_sum_is_taken_where_it_saves_a_quarter_or_the_output_is_large():
+    from spf.distributed.support import LARGE, choose
+
+    class TwoRanks:  # what choose asks of a communicator: the ranks' reached rows
+        size, rank = 2, 0
+
+        def __init__(self, ranges):
+            self.ranges = ranges
+
+        def allgather(self, value):
+            return self.ranges
+
+    small, large = 1000, LARGE // 8
+    assert choose(TwoRanks([(0, 520), (480, 1000)]), (0, 520), small, 1, scatter=False) is not None  # banded
+    assert choose(TwoRanks([(0, 1000), (0, 1000)]), (0, 1000), small, 1, scatter=False) is None  # every row
+    assert choose(TwoRanks([(0, 1000), (0, 1000)]), (0, 1000), small, 1, scatter=True) is None
+    whole = choose(TwoRanks([(0, large), (0, large)]), (0, large), large, 1, scatter=False)
+    assert whole is not None and list(whole.bounds) == [0, large // 2, large]  # Rabenseifner's
+    assert choose(TwoRanks([(0, large), (0, large)]), (0, large), large, 1, scatter=True) is None
