@@ -342,8 +342,10 @@ def support_checks(rng) -> None:
         with dist.counting() as traffic:
             bound()
         counted = (traffic.messages.get("result", 0), traffic.sent.get("result", 0))
+        status = (traffic.messages.get("status", 0), traffic.sent.get("status", 0))
         chosen = bound.plan.row_sum is not None
-        ok = counted == bound.plan.bytes_per_call() and chosen == (P > 1) and \
+        ok = counted == bound.plan.bytes_per_call() and status == bound.plan.status_bytes_per_call() and \
+            chosen == (P > 1) and \
             (P == 1 or "reach" in bound.plan.explain())
         every = COMM.gather(ok, root=0)
         report(f"rows reached: {label}: summed by rows reached, bytes as modelled", RANK != 0 or all(every),

@@ -163,11 +163,17 @@ def displacements(counts: np.ndarray) -> np.ndarray:
     return np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
 
 
+def waves_for(elements: int) -> int:
+    """How many waves a buffer of ``elements`` moves in: 1 within an int, else enough to
+    keep each wave within WAVE_ELEMENTS."""
+    return 1 if elements <= INT_COUNT else -(-elements // WAVE_ELEMENTS)
+
+
 def waves_needed(comm, elements: int) -> int:
-    """How many waves the ranks move a buffer in: 1 when no rank's ``elements`` (its
-    buffers' largest) exceeds an int, else enough to keep each wave within WAVE_ELEMENTS.
-    Collective (every rank must call it with its own count)."""
-    waves = np.array([1 if elements <= INT_COUNT else -(-elements // WAVE_ELEMENTS)], dtype=np.int64)
+    """How many waves the ranks move a buffer in: :func:`waves_for` the largest of the
+    ranks' ``elements`` (each rank's buffers' largest).  Collective (every rank must call
+    it with its own count)."""
+    waves = np.array([waves_for(elements)], dtype=np.int64)
     flag_max(comm, waves)
     return int(waves[0])
 
@@ -181,14 +187,17 @@ def wave_slices(counts: np.ndarray, wave: int, waves: int) -> tuple[np.ndarray, 
 
 
 def alltoallv(comm, send: np.ndarray, send_counts: np.ndarray, receive: np.ndarray,
-              receive_counts: np.ndarray, kind, send_starts: np.ndarray | None = None) -> None:
+              receive_counts: np.ndarray, kind, send_starts: np.ndarray | None = None,
+              waves: int | None = None) -> None:
     """MPI_Alltoallv of flat buffers (``*_counts``: elements per peer, segments in rank
     order; ``send_starts``: where each peer's segment starts in ``send``, when they do
-    not follow each other), in waves when a rank's buffer exceeds MPI's int counts.
+    not follow each other), in waves when a rank's buffer exceeds MPI's int counts
+    (``waves``: their number when every rank knows it, else the ranks agree on it).
     Collective."""
     send, receive = send.reshape(-1), receive.reshape(-1)
     send_start = displacements(send_counts) if send_starts is None else np.asarray(send_starts, dtype=np.int64)
-    waves = waves_needed(comm, max(send.size, receive.size))
+    if waves is None:
+        waves = waves_needed(comm, max(send.size, receive.size))
     if waves == 1:
         comm.Alltoallv([send, (send_counts, send_start), kind],
                        [receive, (receive_counts, displacements(receive_counts)), kind])

@@ -170,8 +170,10 @@ class RowSum:
         send_starts = np.array([max(low, int(self.bounds[o])) * width for o in range(P)], dtype=np.int64)
         incoming = np.empty(int(receive_counts.sum()), dtype=result.dtype)
         collective.count("result", int(send_counts.sum()) * result.itemsize, int(np.count_nonzero(send_counts)))
+        # every rank sends from a result of the same size and receives at most (P-1)/P of it:
+        # the waves are known without agreeing on them
         collective.alltoallv(comm, flat.reshape(-1), send_counts, incoming, receive_counts, MPI.DOUBLE,
-                             send_starts=send_starts)
+                             send_starts=send_starts, waves=collective.waves_for(result.size))
         at = 0
         for sender in range(P):
             count = int(receive_counts[sender])
