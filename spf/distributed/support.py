@@ -51,10 +51,11 @@ def coordinate_range(tensor, mode: int) -> tuple[int, int] | None:
     (an empty range when it stores none), or None when the layout's definition of that
     coordinate has a part without such bounds (then any row may be reached)."""
     layout = tensor.layout
-    definition = read_levels(layout).definitions.get(layout.logical[mode])
+    read = read_levels(layout)
+    definition = read.definitions.get(layout.logical[mode])
     if definition is None:
         return None
-    levels = {level.index: level for level in read_levels(layout).levels}
+    levels = {level.index: level for level in read.levels}
     low = high = definition.constant
     for atom, coefficient in definition.terms:
         bounds = _atom_range(atom, tensor, levels)
