@@ -287,8 +287,7 @@ def scaling_driver(options, mpiexec: str) -> str:
              f"{'scaling':7} {'kernel':42} {'ranks':>5} {'nnz':>10} {'call ms':>9} {'C only ms':>9} "
              f"{'spd|eff':>7} {'model B/call':>12} {'counted':>10} {'ratio':>5} {'read peak':>9} {'run peak':>8}"]
     for row in rows:
-        base = next(r for r in rows if r["kernel"] == row["kernel"] and r["scaling"] == row["scaling"]
-                    and r["ranks"] == options.ranks[0])
+        base = next(r for r in rows if _same_run(r, row) and r["ranks"] == options.ranks[0])
         ratio = base["call"] / row["call"]  # strong: the speedup; weak: the efficiency (1 is perfect)
         agreement = f"{row['counted_bytes'] / row['model_bytes']:.2f}" if row["model_bytes"] else \
             ("1.00" if row["counted_bytes"] == 0 else "inf")

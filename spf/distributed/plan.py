@@ -235,11 +235,7 @@ class Plan:
                                      self.output.tensor)
         if isinstance(result, np.ndarray) and self.row_sum is not None:
             summed = self.row_sum(self.comm, result)
-            if self.reduce == "scatter":
-                from spf.layout_library import load_layout
-                return DistributedTensor(self.comm, load_layout(f"Dense{result.ndim}"), result.shape, 0,
-                                         self.row_sum.bounds, summed, self.output.tensor)
-            return summed
+            return self._row_blocks(result.shape, self.row_sum.bounds, summed) if self.reduce == "scatter" else summed
         if isinstance(result, np.ndarray) and self.reduce == "scatter":
             return self._reduce_scatter(result)
         if isinstance(result, np.ndarray):
@@ -252,14 +248,18 @@ class Plan:
     def _reduce_scatter(self, result: np.ndarray) -> DistributedTensor:
         """The summed output's rows split evenly over the ranks, each rank receiving its
         block only (MPI_Reduce_scatter)."""
-        from spf.layout_library import load_layout
         P, rows = self.comm.size, result.shape[0]
         bounds = support.even_bounds(rows, P)
         per_row = int(np.prod(result.shape[1:], dtype=np.int64))
         counts = np.diff(bounds) * per_row
         local = np.empty((int(bounds[self.comm.rank + 1] - bounds[self.comm.rank]), *result.shape[1:]))
         reduce_scatter_sum(self.comm, np.ascontiguousarray(result), local, counts)
-        return DistributedTensor(self.comm, load_layout(f"Dense{result.ndim}"), result.shape, 0, bounds, local,
+        return self._row_blocks(result.shape, bounds, local)
+
+    def _row_blocks(self, shape: tuple[int, ...], bounds: np.ndarray, local: np.ndarray) -> DistributedTensor:
+        """A summed dense output of ``shape`` kept as this rank's block of rows ``local``."""
+        from spf.layout_library import load_layout
+        return DistributedTensor(self.comm, load_layout(f"Dense{len(shape)}"), shape, 0, bounds, local,
                                  self.output.tensor)
 
     # -- cost
@@ -299,7 +299,8 @@ class Plan:
         lines.append(f"  per call this rank sends {sent} bytes in {messages} message(s) for the result "
                      "(ring Allreduce: 2(P-1) messages of n/P elements each; ring Reduce_scatter: half that; "
                      "by reached rows: one message per other rank whose block this rank's rows reach, then a ring "
-                     f"Allgatherv's P-1; 0 for a distributed output), plus {status} bytes in {status_messages} message(s) agreeing "
+                     f"Allgatherv's P-1; 0 for a distributed output), plus {status} bytes in {status_messages} "
+                     "message(s) agreeing "
                      "that no rank failed (dist.bind: an Allreduce of one int32 by recursive doubling; dist.run "
                      "instead allgathers the operands' roles and shapes and each rank's outcome, a few hundred "
                      "bytes)")
