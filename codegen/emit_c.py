@@ -430,16 +430,14 @@ class Emitter:
             return self.merge(node)
         if isinstance(node, Loop):
             # (a two-phase kernel counts or puts every iteration: none is a sum)
+            if node.jam > 1 and not (node.parallel or self.accumulator or self.phase) and self.stream_type is None:
+                return self._jammed(node)
             register_sum = None if node.parallel or self.accumulator or self.phase else fixed_target(node)
             target = register_sum.target if register_sum is not None else None
             if target is not None:
                 self.accumulator = self.fresh("sum")
                 self.hoisted = register_sum.hoisted
-                # an assembled output holds exactly the entries that received a term
-                exact = self.exact_writes or target.stream is not None or register_sum.reads_arrays
-                if target.stores:  # an entry without terms is stored as a zero: only factors taken out may not run
-                    exact = register_sum.reads_arrays or bool(self.exact_writes and register_sum.hoisted)
-                self.accumulated = self.fresh("added") if exact else None
+                self.accumulated = self.fresh("added") if self._counts_terms(register_sum) else None
             added = self.accumulated
             variable = names.name(node.variable)
             init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
@@ -475,24 +473,8 @@ class Emitter:
                 return [loop]
             # the output position does not change inside the loop: sum in a register
             total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
-            value = ident(total)
-            for position in sorted(register_sum.hoisted, reverse=True):
-                value = binary("*", self._factor(target.factors[position]), value)
-            if target.stream is not None:
-                update = self._append(target, value)
-            elif target.stores:
-                update = assign(self._output_reference(target), value)
-            else:
-                update = self._update(self._output_reference(target), value)
-            otherwise = assign(self._output_reference(target), const(0.0)) if target.stores else None
-            if register_sum.repeated:
-                update = block([self._declaration(a) for a in register_sum.repeated] + [update])
-                if otherwise is not None:  # the output's position is one of the repeated assignments
-                    otherwise = block([self._declaration(a) for a in register_sum.repeated] + [otherwise])
-            if added is None:
-                return [declare(total, "double", const(0.0)), loop, update]
-            return [declare(total, "double", const(0.0)), declare(added, "int", const(0)), loop,
-                    c_ast.If(ident(added), update, otherwise)]
+            return [declare(total, "double", const(0.0))] + \
+                ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
         if isinstance(node, Find):
             return self.find(node)
         if isinstance(node, Compute):
@@ -870,6 +852,87 @@ class Emitter:
             return []
         slice_ = binary("+", ident(storage), binary("*", call("spf_thread"), length))
         return [declare(name, INDEX, slice_, pointer=True)]
+
+    def _counts_terms(self, register_sum: "RegisterSum") -> bool:
+        """Whether the register sum needs a flag saying a term was added before its update."""
+        target = register_sum.target
+        if target.stores:  # an entry without terms is stored as a zero: only factors taken out may not run
+            return register_sum.reads_arrays or bool(self.exact_writes and register_sum.hoisted)
+        # an assembled output holds exactly the entries that received a term
+        return self.exact_writes or target.stream is not None or register_sum.reads_arrays
+
+    def _sum_written(self, register_sum: "RegisterSum", total: str, added: str | None):
+        """The update of the output by the register sum ``total`` after its loop (only when
+        ``added`` is set, if given), the factors taken out multiplied in."""
+        target = register_sum.target
+        value = ident(total)
+        for position in sorted(register_sum.hoisted, reverse=True):
+            value = binary("*", self._factor(target.factors[position]), value)
+        if target.stream is not None:
+            update = self._append(target, value)
+        elif target.stores:
+            update = assign(self._output_reference(target), value)
+        else:
+            update = self._update(self._output_reference(target), value)
+        otherwise = assign(self._output_reference(target), const(0.0)) if target.stores else None
+        if register_sum.repeated:
+            update = block([self._declaration(a) for a in register_sum.repeated] + [update])
+            if otherwise is not None:  # the output's position is one of the repeated assignments
+                otherwise = block([self._declaration(a) for a in register_sum.repeated] + [otherwise])
+        return update if added is None else c_ast.If(ident(added), update, otherwise)
+
+    def _jammed(self, node: Loop) -> list:
+        """``node`` jammed (codegen.jam): ``node.jam`` iterations at a time, each binding its
+        values under names of its own (lane ``w``: ``<name>_lane<w>``), one pass of the inner
+        loop adding each lane's term to the lane's register, then the lanes' updates in
+        order; the iterations left over run through the plain loop."""
+        names, width = self.names, node.jam
+        *prologue, inner = node.body
+        register_sum = fixed_target(inner)
+        variable = names.name(node.variable)
+        start = self.fresh("spf_jam")
+        upper = upper_bound(node.upper, names)
+        lane_names = []
+        for lane in range(width):
+            readable = dict(names.readable)
+            for bound in [node.variable] + [a.variable for a in prologue]:
+                readable[bound] = f"{names.name(bound)}_lane{lane}"
+            lane_names.append(Names(names.arrays, readable, names.extents))
+        lanes = [(self.fresh("sum"), self.fresh("added") if self._counts_terms(register_sum) else None)
+                 for _ in range(width)]
+        body: list = []
+        for lane, lane_name in enumerate(lane_names):
+            body.append(declare(lane_name.name(node.variable), INDEX, binary("+", ident(start), const(lane))))
+            self.names = lane_name
+            body.extend(self.nodes(prologue))
+        for total, added in lanes:
+            body.append(declare(total, "double", const(0.0)))
+            if added:
+                body.append(declare(added, "int", const(0)))
+        terms = []
+        self.hoisted = register_sum.hoisted
+        for lane_name, (total, added) in zip(lane_names, lanes):
+            self.names, self.accumulator, self.accumulated = lane_name, total, added
+            terms.append(block(self.nodes(inner.body)))
+        self.names, self.accumulator, self.accumulated, self.hoisted = names, None, None, set()
+        inner_variable = names.name(inner.variable)
+        body.append(c_ast.For(c_ast.DeclList([declare(inner_variable, INDEX, lower_bound(inner.lower, names))]),
+                              binary("<=", ident(inner_variable), upper_bound(inner.upper, names)),
+                              c_ast.UnaryOp("p++", ident(inner_variable)), block(terms)))
+        for lane_name, (total, added) in zip(lane_names, lanes):
+            self.names = lane_name
+            body.append(block([self._sum_written(register_sum, total, added)]))
+        self.names = names
+        jammed = c_ast.For(None, binary("<=", binary("+", ident(start), const(width - 1)), upper),
+                           assign(ident(start), const(width), "+="), block(body))
+        node.jam = 1
+        try:
+            rest = self.node(node)
+        finally:
+            node.jam = width
+        (plain,) = rest  # a serial loop that is not a register sum itself: one for statement
+        plain.init = c_ast.DeclList([declare(variable, INDEX, ident(start))])
+        return [block([declare(start, INDEX, lower_bound(node.lower, names)), jammed, plain])]
 
     def compute(self, node: Compute) -> list:
         product = None

@@ -38,6 +38,7 @@ class Loop:
     schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
     parts_at: tuple | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
     zero_rows: object = None  # codegen.zeroing.RowZeroing: blocks of iterations zero their output rows first
+    jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)
 
 
 @dataclass
@@ -293,7 +294,7 @@ def render(nodes: list[Node], indent: str = "") -> str:
             high = ", ".join(str(b) for b in node.upper)
             low = low if len(node.lower) == 1 else f"max({low})"
             high = high if len(node.upper) == 1 else f"min({high})"
-            pragma = " (parallel)" if node.parallel else ""
+            pragma = " (parallel)" if node.parallel else f" (jammed by {node.jam})" if node.jam > 1 else ""
             lines.append(f"{indent}for {node.variable} in {low} .. {high}{pragma}:")
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Assign):

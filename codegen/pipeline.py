@@ -35,6 +35,7 @@ from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, k
                      library_source, release_function)
 from .emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
 from .fusion import fuse_statement_nests
+from .jam import jam_register_sums
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
 from .kernel import Kernel
 from .kernel_cache import kernel_key, lookup, store
@@ -273,6 +274,16 @@ def fold_zeroing(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def jam_loops(compilation: Compilation) -> Compilation:
+    """Loops around a register sum take several iterations per pass of it (codegen.jam);
+    not in a kernel that assembles its output (its entries go through a stream)."""
+    if compilation.assembly is None:
+        for group in compilation.variant_scans:
+            for scanned in group:
+                jam_register_sums(scanned.nodes)
+    return compilation
+
+
 def choose_assembly(compilation: Compilation) -> Compilation:
     """How an assembled output's entries reach its arrays: two phases where they apply
     (a copy or permutation: no entry summed from several iterations; the nest's parallel
@@ -355,7 +366,7 @@ def emit(compilation: Compilation) -> Compilation:
 
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
-          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, choose_assembly, emit)
+          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, choose_assembly, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:

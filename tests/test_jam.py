@@ -1,0 +1,108 @@
+"""codegen.jam: which loops are jammed around a register sum, and that a jammed kernel
+computes bit for bit what the plain loop computes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sparse
+
+import spf
+from spf.codegen.build import CFLAGS
+from spf.codegen.jam import JAM_WIDTH, jammable
+from spf.codegen.loops import Assign, Bound, Compute, Loop
+from spf.codegen.pipeline import PASSES, Compilation, Options, jam_loops, to_kernel
+from spf.expressions import Affine, UFCall
+
+SDDMM = "A(i,j) = B(i,j) * C(i,k) * D(k,j)"
+SDDMM_LAYOUTS = {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"}
+
+
+# gcc contracts a multiply and an add into one fused multiply-add as it sees fit, which
+# differs between the two loops' shapes: bitwise comparisons compile without contraction
+EXACT_FLAGS = tuple(CFLAGS) + ("-ffp-contract=off",)
+
+
+def compiled(expression: str, layouts: dict, share: dict, jam: bool):
+    """The kernel the passes make (all, or all but the jam), without contraction, bypassing
+    the kernel cache."""
+    compilation = Compilation(expression, layouts, Options("auto", dict(share), False, None, None, EXACT_FLAGS,
+                                                           False))
+    for step in PASSES:
+        if jam or step is not jam_loops:
+            compilation = step(compilation)
+    return to_kernel(compilation, 0.0)
+
+
+def ragged_matrix(rows: int, columns: int, seed: int) -> sparse.csr_matrix:
+    """Rows of 0 to 10 entries: every count of iterations left over after the jammed ones."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, 11, rows)
+    indices = [np.sort(rng.choice(columns, size=length, replace=False)) for length in lengths]
+    indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    data = rng.uniform(-1, 1, int(lengths.sum()))
+    return sparse.csr_matrix((data, np.concatenate(indices).astype(np.int32), indptr), shape=(rows, columns))
+
+
+def test_sddmm_inner_nest_is_jammed():
+    kernel = spf.compile(SDDMM, SDDMM_LAYOUTS, share={"A": "B"})
+    assert f"for pBj in _u0 .. _u1 - 1 (jammed by {JAM_WIDTH}):" in kernel.explain()
+    assert "_lane3" in kernel.c_source
+
+
+@pytest.mark.parametrize("rank", [1, 3, 32])
+def test_jammed_sddmm_is_bitwise_the_plain_loop(rank):
+    B = ragged_matrix(60, 45, seed=rank)
+    rng = np.random.default_rng(rank)
+    C, D = rng.uniform(-1, 1, (60, rank)), rng.uniform(-1, 1, (rank, 45))
+    jammed = compiled(SDDMM, SDDMM_LAYOUTS, {"A": "B"}, jam=True)
+    plain = compiled(SDDMM, SDDMM_LAYOUTS, {"A": "B"}, jam=False)
+    assert "(jammed by" in jammed.explain() and "jammed" not in plain.explain()
+    got = np.asarray(jammed(B=spf.pack("CSR", B), C=C, D=D).to_scipy().data)
+    want = np.asarray(plain(B=spf.pack("CSR", B), C=C, D=D).to_scipy().data)
+    assert np.array_equal(got, want)
+    expected = B.multiply(C @ D).tocsr()
+    assert np.allclose(got, expected.data, rtol=1e-12, atol=1e-15)
+
+
+def test_jammed_sddmm_in_parallel(openmp_threads):
+    B = ragged_matrix(400, 90, seed=7)
+    rng = np.random.default_rng(7)
+    C, D = rng.uniform(-1, 1, (400, 5)), rng.uniform(-1, 1, (5, 90))
+    kernel = spf.compile(SDDMM, SDDMM_LAYOUTS, share={"A": "B"}, parallel=True)
+    assert "(parallel)" in kernel.explain() and "(jammed by" in kernel.explain()
+    got = kernel(B=spf.pack("CSR", B), C=C, D=D).to_scipy()
+    assert np.allclose(got.data, B.multiply(C @ D).tocsr().data, rtol=1e-12, atol=1e-15)
+
+
+def test_dense_matrix_vector_product():
+    rng = np.random.default_rng(3)
+    A, x = rng.uniform(-1, 1, (13, 7)), rng.uniform(-1, 1, 7)
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"y": "Dense", "A": "Dense", "x": "Dense"})
+    assert np.allclose(kernel(A=A, x=x), A @ x, rtol=1e-12)
+
+
+def test_not_jammed_where_iterations_differ_or_entries_are_assembled():
+    spmv = spf.compile("y(i) = A(i,j) * x(j)", {"y": "Dense", "A": "CSR", "x": "Dense"})
+    assert "jammed" not in spmv.explain()  # the row loop's inner loop runs over its own row
+    spgemm = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    assert "jammed" not in spgemm.explain()  # an assembled output: entries go through a stream
+
+
+def _nest(inner_upper: str, reads_output: bool) -> Loop:
+    """for p in 0 .. n - 1: q = idx(p); for k in 0 .. inner_upper: y[p] += (y or v)[q, k]."""
+    factor = ("y" if reads_output else "v", (Affine.of("q"), Affine.of("k")), ())
+    compute = Compute(("y", (Affine.of("p"),), ()), [factor])
+    inner = Loop("k", [Bound(Affine.of(0))], [Bound(Affine.of(inner_upper))], [compute])
+    return Loop("p", [Bound(Affine.of(0))], [Bound(Affine.of("n"))],
+                [Assign("q", UFCall("idx", (Affine.of("p"),))), inner])
+
+
+def test_jammable_conditions():
+    assert jammable(_nest("m", reads_output=False))
+    assert not jammable(_nest("q", reads_output=False))  # the inner loop's bound is bound by the iteration
+    assert not jammable(_nest("p", reads_output=False))  # ... or is the loop's variable
+    assert not jammable(_nest("m", reads_output=True))  # a term reads what the updates write
+    parallel = _nest("m", reads_output=False)
+    parallel.parallel = True
+    assert not jammable(parallel)
