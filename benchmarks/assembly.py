@@ -90,23 +90,35 @@ def strategies(kernels) -> str:
     return "; ".join(f"{strategy}: {count}" for strategy, count in total.items() if count) or "none"
 
 
-def block_medians(systems: dict, budget: float, least: int = 5) -> dict[str, float]:
-    """Median per-call time of each system (name -> function), timed in interleaved blocks of calls."""
+def block_medians(systems: dict, budget: float, least: int = 5, omp: OpenMP | None = None,
+                  threads: dict[str, int] | None = None) -> dict[str, float]:
+    """Median per-call time of each system (name -> function), timed in interleaved blocks of calls.
+    ``threads`` names the systems that run on more than one OpenMP thread (``omp`` sets the
+    count before each of their blocks and back to 1 after), so every system is timed in the
+    same rounds."""
+    threads = threads or {}
+
+    def run(name: str, calls: int) -> float:
+        if name in threads:
+            omp.set_threads(threads[name])
+        begin = time.perf_counter()
+        for _ in range(calls):
+            systems[name]()
+        elapsed = time.perf_counter() - begin
+        if name in threads:
+            omp.set_threads(1)
+        return elapsed
+
     blocks = {}
-    for name, function in systems.items():
-        function()
-        started = time.perf_counter()
-        function()
-        blocks[name] = max(1, min(50, int(0.02 / max(time.perf_counter() - started, 1e-7))))
+    for name in systems:
+        run(name, 1)
+        blocks[name] = max(1, min(50, int(0.02 / max(run(name, 1), 1e-7))))
     times: dict[str, list[float]] = {name: [] for name in systems}
     started = time.perf_counter()
     rounds = 0
     while rounds < least or (time.perf_counter() - started < budget and rounds < 50):
-        for name, function in systems.items():
-            begin = time.perf_counter()
-            for _ in range(blocks[name]):
-                function()
-            times[name].append((time.perf_counter() - begin) / blocks[name])
+        for name in systems:
+            times[name].append(run(name, blocks[name]) / blocks[name])
         rounds += 1
     return {name: statistics.median(values) for name, values in times.items()}
 
@@ -176,14 +188,11 @@ def part_spgemm(matrices, gb, omp, budget: float) -> None:
         omp.set_threads(2)
         same(bound_parallel(), expected)
         omp.set_threads(1)
-        systems = {"scipy": lambda: A @ At, "spf": bound, "unsorted": bound_unsorted}
+        systems = {"scipy": lambda: A @ At, "spf": bound, "unsorted": bound_unsorted, "2 threads": bound_parallel}
         if gb is not None:
             GA, GT = gb.io.from_scipy_sparse(A), gb.io.from_scipy_sparse(At)
             systems["graphblas"] = lambda: GA.mxm(GT).new()
-        t = block_medians(systems, budget)
-        omp.set_threads(2)
-        t.update(block_medians({"2 threads": bound_parallel}, budget))
-        omp.set_threads(1)
+        t = block_medians(systems, budget, omp=omp, threads={"2 threads": 2})
         for system in ("spf", "unsorted", "2 threads"):
             ratios[system].append(t["scipy"] / t[system])
         row = [name, expected.nnz, t["scipy"] * 1e3, t["spf"] * 1e3, ratios["spf"][-1], ratios["unsorted"][-1],
@@ -226,14 +235,11 @@ def part_add(matrices, gb, omp, budget: float) -> None:
         omp.set_threads(2)
         same(bound_parallel(), A + B)
         omp.set_threads(1)
-        systems = {"scipy": lambda: A + B, "spf": bound}
+        systems = {"scipy": lambda: A + B, "spf": bound, "2 threads": bound_parallel}
         if gb is not None:
             GA, GB_ = gb.io.from_scipy_sparse(A), gb.io.from_scipy_sparse(B)
             systems["graphblas"] = lambda: GA.ewise_add(GB_).new()
-        t = block_medians(systems, budget)
-        omp.set_threads(2)
-        t.update(block_medians({"2 threads": bound_parallel}, budget))
-        omp.set_threads(1)
+        t = block_medians(systems, budget, omp=omp, threads={"2 threads": 2})
         ratios.append(t["scipy"] / t["spf"])
         parallel_ratios.append(t["scipy"] / t["2 threads"])
         row = [name, t["scipy"] * 1e3, t["spf"] * 1e3, ratios[-1], t["2 threads"] * 1e3, parallel_ratios[-1]]
@@ -259,12 +265,12 @@ def part_convert(matrices, omp, budget: float) -> None:
         same(spf.convert(TA, "CSC").to_scipy(), A, zeros=True)
         transposed, in_parallel = transpose.bind(A=TA), transpose_parallel.bind(A=TA)
         same(transposed(), A.T)
-        c = block_medians({"scipy tocsc": lambda: A.tocsc(), "spf convert": lambda: spf.convert(TA, "CSC"),
-                           "scipy A.T.tocsr": lambda: A.T.tocsr(), "spf B(j,i) = A(i,j)": transposed}, budget)
         omp.set_threads(2)
         same(in_parallel(), A.T)
-        c.update(block_medians({"2 threads": in_parallel}, budget))
         omp.set_threads(1)
+        c = block_medians({"scipy tocsc": lambda: A.tocsc(), "spf convert": lambda: spf.convert(TA, "CSC"),
+                           "scipy A.T.tocsr": lambda: A.T.tocsr(), "spf B(j,i) = A(i,j)": transposed,
+                           "2 threads": in_parallel}, budget, omp=omp, threads={"2 threads": 2})
         conversion.append((name, c["scipy tocsc"] * 1e3, c["spf convert"] * 1e3,
                            c["scipy tocsc"] / c["spf convert"], c["scipy A.T.tocsr"] * 1e3,
                            c["spf B(j,i) = A(i,j)"] * 1e3, c["scipy A.T.tocsr"] / c["spf B(j,i) = A(i,j)"],
