@@ -18,7 +18,8 @@ two loops' shapes, a rounding apart.)  A loop is jammed when
 * the inner loop is a register sum whose body is assignments and its one statement (no
   guards, loops or finds, so every pass gives every register the same terms' count);
 * the inner loop's bounds read neither the loop's variable nor a value its body binds, so
-  the ``W`` iterations' inner loops are one loop;
+  the ``W`` iterations' inner loops are one loop, and do not cap it at a few iterations
+  (:data:`SHORT_TRIPS`: a BCSR block's row), whose chain is too short to wait on;
 * the statement reads no array it writes (no term sees another iteration's update);
 * the loop itself is not a register sum (its statement's output moves with it).
 """
@@ -29,6 +30,7 @@ from .emit_c import fixed_target
 from .loops import Assign, Compute, Loop, Node, walk
 
 JAM_WIDTH = 4
+SHORT_TRIPS = 8  # an inner loop of at most this many iterations is not worth jamming around
 
 
 def jam_register_sums(nodes: list[Node]) -> None:
@@ -57,5 +59,18 @@ def jammable(loop: Loop) -> bool:
     bound = {loop.variable} | {node.variable for node in prologue}
     if any(b.expression.names() & bound for b in inner.lower + inner.upper):
         return False
+    if any(_at_most(inner, SHORT_TRIPS)):
+        return False
     written = register_sum.target.output[0]
     return all(array != written for array, _, _ in register_sum.target.factors)
+
+
+def _at_most(loop: Loop, trips: int):
+    """For each pair of the loop's bounds whose difference is a number: whether it caps the
+    loop at ``trips`` iterations or fewer."""
+    for upper in loop.upper:
+        for lower in loop.lower:
+            if upper.divisor == 1 and lower.divisor == 1:
+                span = upper.expression - lower.expression
+                if span.is_constant:
+                    yield span.constant + 1 <= trips

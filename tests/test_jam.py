@@ -87,9 +87,11 @@ def test_not_jammed_where_iterations_differ_or_entries_are_assembled():
     assert "jammed" not in spmv.explain()  # the row loop's inner loop runs over its own row
     spgemm = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
     assert "jammed" not in spgemm.explain()  # an assembled output: entries go through a stream
+    bcsr = spf.compile("y(i) = A(i,j) * x(j)", {"y": "Dense", "A": "BCSR", "x": "Dense"})
+    assert "jammed" not in bcsr.explain()  # a block's row: at most four terms per pass
 
 
-def _nest(inner_upper: str, reads_output: bool) -> Loop:
+def _nest(inner_upper: str | int, reads_output: bool) -> Loop:
     """for p in 0 .. n - 1: q = idx(p); for k in 0 .. inner_upper: y[p] += (y or v)[q, k]."""
     factor = ("y" if reads_output else "v", (Affine.of("q"), Affine.of("k")), ())
     compute = Compute(("y", (Affine.of("p"),), ()), [factor])
@@ -103,6 +105,8 @@ def test_jammable_conditions():
     assert not jammable(_nest("q", reads_output=False))  # the inner loop's bound is bound by the iteration
     assert not jammable(_nest("p", reads_output=False))  # ... or is the loop's variable
     assert not jammable(_nest("m", reads_output=True))  # a term reads what the updates write
+    assert not jammable(_nest(3, reads_output=False))  # four terms a pass: too short a chain to wait on
+    assert jammable(_nest(40, reads_output=False))
     parallel = _nest("m", reads_output=False)
     parallel.parallel = True
     assert not jammable(parallel)
