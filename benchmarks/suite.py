@@ -572,7 +572,8 @@ def main() -> None:
     started = time.perf_counter()
     matrices = real_matrices(directory, QUICK_MATRICES if arguments.quick else None)
     print(f"read {len(matrices)} real matrices in {time.perf_counter() - started:.1f} s; "
-          f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset)')}")
+          f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset)')}, "
+          f"GOMP_SPINCOUNT={os.environ.get('GOMP_SPINCOUNT', '(unset)')}")
     gb = serial_graphblas()
     load = Load()
     if arguments.wait_idle:
