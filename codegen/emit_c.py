@@ -401,6 +401,7 @@ class Emitter:
         self.appends = False  # rows appended in storage order, no workspace (codegen.merge.appends_in_order)
         self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
+        self.transposed: dict[str, tuple[str, str, str, str]] = {}  # input -> read pointer, strides, copy
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -430,6 +431,8 @@ class Emitter:
             return self.merge(node)
         if isinstance(node, Loop):
             # (a two-phase kernel counts or puts every iteration: none is a sum)
+            if node.transposed:
+                return self._transposed_first(node)
             if node.jam > 1 and not (node.parallel or self.accumulator or self.phase) and self.stream_type is None:
                 return self._jammed(node)
             register_sum = None if node.parallel or self.accumulator or self.phase else fixed_target(node)
@@ -881,6 +884,62 @@ class Emitter:
                 otherwise = block([self._declaration(a) for a in register_sum.repeated] + [otherwise])
         return update if added is None else c_ast.If(ident(added), update, otherwise)
 
+    def read_transposed(self, nodes: list[Node]) -> None:
+        """Every input a loop of the nest copies transposed (codegen.jam.Transposition) is
+        read through a pointer and two strides, declared when the call starts: the input
+        itself, row by row, until the loop that decides makes the copy; the copy is freed
+        when the call returns."""
+        for node in walk(nodes):
+            for transposition in node.transposed if isinstance(node, Loop) else ():
+                array = transposition.array
+                if array in self.transposed:
+                    continue
+                names = [f"spf_read_{array}", f"spf_{array}_row_stride", f"spf_{array}_column_stride",
+                         f"spf_{array}_transposed"]
+                self.transposed[array] = tuple(names)
+                columns = self._c_text(arith(transposition.dimensions[1], self.names))
+                self.entry.extend(c_statements(f"""
+                    const double * restrict {names[0]} = {array};
+                    int64_t {names[1]} = {columns}, {names[2]} = 1;
+                    double *{names[3]} = 0;"""))
+                self.epilogue.extend(c_statements(f"free({names[3]});"))
+
+    def _transposed_first(self, node: Loop) -> list:
+        """Before ``node``: each input it copies transposed, copied when the call's segments
+        of the pointer its jammed loop walks number at least ``reuse`` times the input's
+        columns (then read through the copy, down its rows)."""
+        names = self.names
+        variable = names.name(node.variable)
+        decisions = []
+        for transposition in node.transposed:
+            read, row_stride, column_stride, copy = self.transposed[transposition.array]
+            rows, columns = (self._c_text(arith(d, names)) for d in transposition.dimensions)
+            at = self._c_text(array_read(UFCall(transposition.pointer, (Affine.of(node.variable),)), names))
+            first, last = self._c_text(lower_bound(node.lower, names)), self._c_text(upper_bound(node.upper, names))
+            decisions.extend(c_statements(f"""
+                {{
+                  const int64_t spf_first = {first}, spf_last = {last};
+                  int64_t spf_reads = 0;
+                  if (spf_first <= spf_last) {{
+                    {{ const int64_t {variable} = spf_last + 1; spf_reads = {at}; }}
+                    {{ const int64_t {variable} = spf_first; spf_reads -= {at}; }}
+                  }}
+                  if ({copy} == 0 && {rows} > 1 && spf_reads >= (int64_t){transposition.reuse} * {columns}) {{
+                    {copy} = (double *)spf_malloc_large((size_t)({rows} * {columns}) * sizeof(double));
+                    if ({copy}) {{
+                      for (int64_t spf_column = 0; spf_column < {columns}; spf_column++)
+                        for (int64_t spf_row = 0; spf_row < {rows}; spf_row++)
+                          {copy}[spf_column * {rows} + spf_row] = {transposition.array}[spf_row * {columns} + spf_column];
+                      {read} = {copy}; {row_stride} = 1; {column_stride} = {rows};
+                    }}
+                  }}
+                }}"""))
+        transposed, node.transposed = node.transposed, ()
+        try:
+            return decisions + self.node(node)
+        finally:
+            node.transposed = transposed
+
     def _jammed(self, node: Loop) -> list:
         """``node`` jammed (codegen.jam): ``node.jam`` iterations at a time, each binding its
         values under names of its own (lane ``w``: ``<name>_lane<w>``), one pass of the inner
@@ -956,6 +1015,11 @@ class Emitter:
 
     def _factor(self, factor: tuple):
         array, indices, dimensions = factor
+        if array in self.transposed:  # through the pointer and strides the call set (codegen.jam.Transposition)
+            read, row_stride, column_stride, _ = self.transposed[array]
+            row, column = (arith(i, self.names) for i in indices)
+            return c_ast.ArrayRef(ident(read), binary("+", binary("*", row, ident(row_stride)),
+                                                      binary("*", column, ident(column_stride))))
         return c_ast.ArrayRef(ident(array), flat_index([arith(i, self.names) for i in indices],
                                                        dimensions, self.names))
 
@@ -1368,6 +1432,9 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
             body.extend(_zero_output(tensors, output_name, names, scalar_output, parallel))
     elif scalar_output:
         body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
+    for scan in scans:
+        emitter.read_transposed(scan.nodes)
+
     def emit_nests(count: bool = False) -> list:
         nests: list = []
         for number, scan in enumerate(scans):

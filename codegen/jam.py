@@ -22,22 +22,37 @@ two loops' shapes, a rounding apart.)  A loop is jammed when
   (:data:`SHORT_TRIPS`: a BCSR block's row), whose chain is too short to wait on;
 * the statement reads no array it writes (no term sees another iteration's update);
 * the loop itself is not a register sum (its statement's output moves with it).
+
+A 2-D input that the inner loop reads down a column (SDDMM's ``D(k,j)`` stored row by row,
+``k`` the inner loop) costs a cache line per term.  Where the jammed loop walks the segments
+of a pointer under a top-level loop, the call counts those segments' entries first (two
+reads of the pointer) and, when they number at least :data:`TRANSPOSE_REUSE` times the
+input's columns, copies the input transposed and reads the copy along its rows
+(:class:`Transposition`); else it reads the input as it is.  The values read are the same.
 """
 
 from __future__ import annotations
 
-from .emit_c import fixed_target
-from .loops import Assign, Compute, Loop, Node, walk
+from dataclasses import dataclass
+
+from spf.expressions import Affine, UFCall
+
+from .emit_c import fixed_target, segment_pointer
+from .loops import Assign, Bound, Compute, Guard, Loop, Node, walk
 
 JAM_WIDTH = 4
 SHORT_TRIPS = 8  # an inner loop of at most this many iterations is not worth jamming around
 
 
 def jam_register_sums(nodes: list[Node]) -> None:
-    """Mark (``Loop.jam``) every loop of the nest that can be jammed by :data:`JAM_WIDTH`."""
+    """Mark (``Loop.jam``) every loop of the nest that can be jammed by :data:`JAM_WIDTH`,
+    and (``Loop.transposed``) the top-level loops before which an input is copied
+    transposed where that pays (:func:`transpositions`)."""
     for node in walk(nodes):
         if isinstance(node, Loop) and jammable(node):
             node.jam = JAM_WIDTH
+    for transposition in transpositions(nodes):
+        transposition.outer.transposed += (transposition,)
 
 
 def jammable(loop: Loop) -> bool:
@@ -74,3 +89,93 @@ def _at_most(loop: Loop, trips: int):
                 span = upper.expression - lower.expression
                 if span.is_constant:
                     yield span.constant + 1 <= trips
+
+
+# ----------------------------------------------------------------------------- transposed operands
+
+TRANSPOSE_REUSE = 12  # a copy pays when each column of the array is read at least this often per call
+
+
+@dataclass(frozen=True)
+class Transposition:
+    """A 2-D input that a jammed loop's inner loop reads down a column (its first index moves
+    with the inner loop, its second does not): a stride of a whole row per term, a cache line
+    per term once the array outgrows the cache.  Read instead through a copy with its
+    dimensions swapped, made when the call starts, if the jammed loop's iterations in the
+    call (the segments of ``pointer`` that the top-level loop ``outer`` walks) number at
+    least :data:`TRANSPOSE_REUSE` times the array's columns: each column is then read that
+    often, and the copy (one pass over the array) is soon repaid."""
+
+    array: str
+    dimensions: tuple  # (rows, columns), Arith
+    outer: Loop
+    pointer: str  # the UF whose segments the jammed loop walks
+    reuse: int = TRANSPOSE_REUSE
+
+
+def transpositions(nodes: list[Node]) -> list[Transposition]:
+    """The inputs read through a transposed copy (see :class:`Transposition`): under a
+    top-level loop (reached through guards alone) that walks a pointer's segments with a
+    jammed loop."""
+    items = nodes
+    while len(items) == 1 and isinstance(items[0], Guard):
+        items = items[0].body
+    found: list[Transposition] = []
+    for outer in items:
+        if not isinstance(outer, Loop):
+            continue
+        pointer = segment_pointer(outer)
+        if pointer is None:
+            continue
+        starts = {node.variable: node.value for node in outer.body if isinstance(node, Assign)}
+        for loop in _under_guards(outer.body):
+            if loop.jam > 1 and _walks_segments(loop, starts, pointer):
+                found.extend(Transposition(array, dimensions, outer, pointer.function)
+                             for array, dimensions in _read_down_columns(loop))
+    seen: set[str] = set()
+    return [t for t in found if not (t.array in seen or seen.add(t.array))]
+
+
+def _under_guards(nodes: list[Node]):
+    """The loops in ``nodes`` or under their guards (not under other loops)."""
+    for node in nodes:
+        if isinstance(node, Loop):
+            yield node
+        elif isinstance(node, Guard):
+            yield from _under_guards(node.body)
+
+
+def _walks_segments(loop: Loop, values: dict, pointer: UFCall) -> bool:
+    """Whether ``loop`` runs over ``pointer(v) .. pointer(v + 1) - 1`` (v the outer loop's variable)."""
+    if len(loop.lower) != 1 or len(loop.upper) != 1 or loop.lower[0].divisor != 1 or loop.upper[0].divisor != 1:
+        return False
+    after = UFCall(pointer.function, (pointer.arguments[0] + 1,))
+
+    def value(bound: Bound, offset: int):
+        expression = bound.expression - offset
+        if expression.is_constant or len(expression.terms) != 1 or expression.constant:
+            return None
+        (atom, coefficient), = expression.terms
+        return values.get(atom) if coefficient == 1 and isinstance(atom, str) else None
+
+    return value(loop.lower[0], 0) == pointer and value(loop.upper[0], -1) == after
+
+
+def _read_down_columns(loop: Loop):
+    """(array, dimensions) of each 2-D input of the jammed loop's statement whose first index
+    moves with the inner loop and whose second does not."""
+    inner = loop.body[-1]
+    register_sum = fixed_target(inner)
+    changing = {inner.variable}
+    for node in inner.body:
+        if isinstance(node, Assign) and _names(node.value) & changing:
+            changing.add(node.variable)
+    written = register_sum.target.output[0]
+    for array, indices, dimensions in register_sum.target.factors:
+        if array != written and len(indices) == 2 and len(dimensions) == 2 \
+                and indices[0].names() & changing and not indices[1].names() & changing:
+            yield array, tuple(dimensions)
+
+
+def _names(value) -> set[str]:
+    return value.names() if isinstance(value, (Affine, UFCall)) else set()

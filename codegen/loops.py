@@ -39,6 +39,7 @@ class Loop:
     parts_at: tuple | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
     zero_rows: object = None  # codegen.zeroing.RowZeroing: blocks of iterations zero their output rows first
     jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)
+    transposed: tuple = ()  # codegen.jam.Transposition: inputs copied transposed before this loop, where it pays
 
 
 @dataclass
@@ -295,6 +296,9 @@ def render(nodes: list[Node], indent: str = "") -> str:
             low = low if len(node.lower) == 1 else f"max({low})"
             high = high if len(node.upper) == 1 else f"min({high})"
             pragma = " (parallel)" if node.parallel else f" (jammed by {node.jam})" if node.jam > 1 else ""
+            for t in node.transposed:
+                lines.append(f"{indent}{t.array} read through a transposed copy when the call's {t.pointer} "
+                             f"segments hold >= {t.reuse} x its columns")
             lines.append(f"{indent}for {node.variable} in {low} .. {high}{pragma}:")
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Assign):

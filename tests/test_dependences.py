@@ -26,6 +26,8 @@ import scipy.sparse as sp
 
 import spf
 from conftest import MATRICES, TENSORS, data_available, load_matrix, load_tensor, require_data, run_variants
+from spf.codegen.build import CFLAGS
+from spf.codegen.pipeline import compile_kernel
 from spf.dependences import Dependence, carried_dependence, loop_dependences
 
 SPMV = "y(i) = A(i,j) * x(j)"
@@ -215,12 +217,20 @@ def test_a_reduction_through_a_monotonic_array_runs_in_parts_and_a_segment_loop_
 _kernels: dict = {}
 
 
+# gcc contracts a multiply and an add into one fused multiply-add as it sees fit, and may
+# decide differently in a parallel region than in the serial loop it came from: the
+# kernels here are compiled without contraction, so that an entry summed in the serial
+# order rounds the same way in both (what the parallel test below checks, bit for bit)
+UNCONTRACTED = tuple(CFLAGS) + ("-ffp-contract=off",)
+
+
 def kernel(expression: str, layouts: dict, schedule=None, **options):
-    """``spf.compile`` once per module for each (expression, layouts, recipe, options)."""
+    """``spf.compile`` (without contraction) once per module for each (expression, layouts,
+    recipe, options)."""
     key = (expression, tuple(sorted((k, str(v)) for k, v in layouts.items())), str(schedule),
            repr(sorted(options.items())))
     if key not in _kernels:
-        _kernels[key] = spf.compile(expression, layouts, schedule=schedule, **options)
+        _kernels[key] = compile_kernel(expression, layouts, schedule=schedule, flags=UNCONTRACTED, **options)
     return _kernels[key]
 
 
