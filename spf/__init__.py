@@ -13,15 +13,11 @@ The public interface (DESIGN.md):
 
 import os as _os
 
-# Parallel kernels' threads spin briefly, then sleep, while they wait: with another busy
-# process on the machine, threads that kept spinning made a parallel kernel 5-30x slower
-# than its serial run; threads that slept at once took ~40 us to wake at every parallel
-# region on this VM, more than a small kernel's work.  1000 spins (tens of microseconds)
-# cover the gap between a kernel's regions and between calls in a loop.  libgomp reads
-# these once, when the first parallel kernel loads it; a policy the user set is kept.
-if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
-    _os.environ["OMP_WAIT_POLICY"] = "passive"
-    _os.environ["GOMP_SPINCOUNT"] = "1000"
+# Parallel kernels' threads sleep rather than spin while they wait: with another busy
+# process on the machine, spinning threads made a parallel kernel 5-30x slower than its
+# serial run.  libgomp reads this once, when the first parallel kernel loads it; a value
+# the user set is kept.
+_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 from spf.errors import (ArgumentError, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
                         OutOfMemoryError, PackError, ParseError, PropertyViolation, SpfError, UnknownLayoutError)

@@ -345,22 +345,3 @@ def test_unsorted_coordinates_are_not_split_at_rows(openmp_threads):
     A = sp.random(500, 300, density=0.05, format="coo", random_state=9)
     x = np.random.default_rng(10).random(300)
     np.testing.assert_allclose(k(A=A, x=x), A @ x, rtol=1e-12)
-
-
-@pytest.mark.parametrize("given, expected", [
-    ({}, ("passive", "1000")),
-    ({"OMP_WAIT_POLICY": "active"}, ("active", None)),
-    ({"GOMP_SPINCOUNT": "50"}, (None, "50")),
-])
-def test_import_sets_a_short_spin_unless_the_user_chose(given, expected):
-    """import spf: threads spin briefly, then sleep, unless the environment already says
-    how OpenMP threads wait (then it is left as the user set it)."""
-    import os
-    import subprocess
-    import sys
-    environment = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
-    environment.update(given)
-    shown = subprocess.run([sys.executable, "-c", "import os, spf; print(os.environ.get('OMP_WAIT_POLICY'), "
-                            "os.environ.get('GOMP_SPINCOUNT'))"], env=environment, capture_output=True, text=True,
-                           check=True).stdout.split()
-    assert tuple(None if value == "None" else value for value in shown) == expected
