@@ -127,7 +127,7 @@ def transpositions(nodes: list[Node]) -> list[Transposition]:
         pointer = segment_pointer(outer)
         if pointer is None:
             continue
-        starts = {node.variable: node.value for node in outer.body if isinstance(node, Assign)}
+        starts = {node.variable: node.value for node in _assignments_under_guards(outer.body)}
         for loop in _under_guards(outer.body):
             if loop.jam > 1 and _walks_segments(loop, starts, pointer):
                 found.extend(Transposition(array, dimensions, outer, pointer.function)
@@ -145,6 +145,15 @@ def _under_guards(nodes: list[Node]):
             yield from _under_guards(node.body)
 
 
+def _assignments_under_guards(nodes: list[Node]):
+    """The assignments in ``nodes`` or under their guards (not under loops)."""
+    for node in nodes:
+        if isinstance(node, Assign) and node.divisor == 1:
+            yield node
+        elif isinstance(node, Guard):
+            yield from _assignments_under_guards(node.body)
+
+
 def _walks_segments(loop: Loop, values: dict, pointer: UFCall) -> bool:
     """Whether ``loop`` runs over ``pointer(v) .. pointer(v + 1) - 1`` (v the outer loop's variable)."""
     if len(loop.lower) != 1 or len(loop.upper) != 1 or loop.lower[0].divisor != 1 or loop.upper[0].divisor != 1:
@@ -156,7 +165,14 @@ def _walks_segments(loop: Loop, values: dict, pointer: UFCall) -> bool:
         if expression.is_constant or len(expression.terms) != 1 or expression.constant:
             return None
         (atom, coefficient), = expression.terms
-        return values.get(atom) if coefficient == 1 and isinstance(atom, str) else None
+        seen = set()
+        while coefficient == 1 and isinstance(atom, str) and atom not in seen:  # through copies (_u2 = _u1)
+            seen.add(atom)
+            found = values.get(atom)
+            if not (isinstance(found, Affine) and len(found.terms) == 1 and not found.constant):
+                return found
+            (atom, coefficient), = found.terms
+        return None
 
     return value(loop.lower[0], 0) == pointer and value(loop.upper[0], -1) == after
 

@@ -11,7 +11,7 @@ import scipy.sparse as sparse
 
 import spf
 from spf.codegen.build import CFLAGS
-from spf.codegen.jam import JAM_WIDTH, jammable
+from spf.codegen.jam import JAM_WIDTH, _walks_segments, jammable
 from spf.codegen.loops import Assign, Bound, Compute, Loop
 from spf.codegen.pipeline import PASSES, Compilation, Options, jam_loops, to_kernel
 from spf.expressions import Affine, UFCall
@@ -148,3 +148,12 @@ def test_transposed_copy_in_parallel(openmp_threads):
     assert "transposed copy" in kernel.explain() and "(parallel)" in kernel.explain()
     got = kernel(B=spf.pack("CSR", B), C=C, D=D).to_scipy()
     assert np.allclose(got.toarray(), B.multiply(C @ D).toarray(), rtol=1e-12, atol=1e-15)
+
+
+def test_segments_are_recognised_through_copies_of_the_pointer_reads():
+    """A scan may copy the pointer's reads (``_u3 = _u1``) before the loop uses them."""
+    start, end = UFCall("rowPtr", (Affine.of("v"),)), UFCall("rowPtr", (Affine.of("v") + 1,))
+    values = {"_u1": start, "_u2": end, "_u3": Affine.of("_u1"), "_u4": Affine.of("_u2")}
+    assert _walks_segments(Loop("p", [Bound(Affine.of("_u3"))], [Bound(Affine.of("_u4") - 1)]), values, start)
+    assert _walks_segments(Loop("p", [Bound(Affine.of("_u1"))], [Bound(Affine.of("_u2") - 1)]), values, start)
+    assert not _walks_segments(Loop("p", [Bound(Affine.of("_u1"))], [Bound(Affine.of("_u2"))]), values, start)
