@@ -905,25 +905,20 @@ class Emitter:
                 self.epilogue.extend(c_statements(f"free({names[3]});"))
 
     def _transposed_first(self, node: Loop) -> list:
-        """Before ``node``: each input it copies transposed, copied when the call's segments
-        of the pointer its jammed loop walks number at least ``reuse`` times the input's
-        columns (then read through the copy, down its rows)."""
+        """Before ``node``: the call's entries in the segments of the pointer its jammed loop
+        walks (the same pointer for every input it copies), then each input copied
+        transposed when they number at least ``reuse`` times its columns (then read through
+        the copy, down its rows)."""
         names = self.names
         variable = names.name(node.variable)
-        decisions = []
+        (pointer,) = {transposition.pointer for transposition in node.transposed}
+        at = self._c_text(array_read(UFCall(pointer, (Affine.of(node.variable),)), names))
+        first, last = self._c_text(lower_bound(node.lower, names)), self._c_text(upper_bound(node.upper, names))
+        copies = ""
         for transposition in node.transposed:
             read, row_stride, column_stride, copy = self.transposed[transposition.array]
             rows, columns = (self._c_text(arith(d, names)) for d in transposition.dimensions)
-            at = self._c_text(array_read(UFCall(transposition.pointer, (Affine.of(node.variable),)), names))
-            first, last = self._c_text(lower_bound(node.lower, names)), self._c_text(upper_bound(node.upper, names))
-            decisions.extend(c_statements(f"""
-                {{
-                  const int64_t spf_first = {first}, spf_last = {last};
-                  int64_t spf_reads = 0;
-                  if (spf_first <= spf_last) {{
-                    {{ const int64_t {variable} = spf_last + 1; spf_reads = {at}; }}
-                    {{ const int64_t {variable} = spf_first; spf_reads -= {at}; }}
-                  }}
+            copies += f"""
                   if ({copy} == 0 && {rows} > 1 && spf_reads >= (int64_t){transposition.reuse} * {columns}) {{
                     {copy} = (double *)spf_malloc_large((size_t)({rows} * {columns}) * sizeof(double));
                     if ({copy}) {{
@@ -932,8 +927,16 @@ class Emitter:
                           {copy}[spf_column * {rows} + spf_row] = {transposition.array}[spf_row * {columns} + spf_column];
                       {read} = {copy}; {row_stride} = 1; {column_stride} = {rows};
                     }}
-                  }}
-                }}"""))
+                  }}"""
+        decisions = c_statements(f"""
+                {{
+                  const int64_t spf_first = {first}, spf_last = {last};
+                  int64_t spf_reads = 0;
+                  if (spf_first <= spf_last) {{
+                    {{ const int64_t {variable} = spf_last + 1; spf_reads = {at}; }}
+                    {{ const int64_t {variable} = spf_first; spf_reads -= {at}; }}
+                  }}{copies}
+                }}""")
         transposed, node.transposed = node.transposed, ()
         try:
             return decisions + self.node(node)
@@ -1228,20 +1231,7 @@ def fixed_target(loop: Loop) -> RegisterSum | None:
     if len(computes) != 1 or (computes[0].output is None and computes[0].stream is None):
         return None
     compute = computes[0]
-    changing = {loop.variable}
-    for node in walk(loop.body):
-        if isinstance(node, (Loop, Find)):
-            changing.add(node.variable)
-        if isinstance(node, Find):
-            changing.add(node.dimension)
-    assigns = [node for node in walk(loop.body) if isinstance(node, Assign)]
-    grown = True
-    while grown:
-        grown = False
-        for node in assigns:
-            if node.variable not in changing and _expression_names(node.value) & changing:
-                changing.add(node.variable)
-                grown = True
+    changing = changing_in(loop)
     if compute.stream is not None:
         used = set(compute.stream)
     else:
@@ -1261,6 +1251,26 @@ def fixed_target(loop: Loop) -> RegisterSum | None:
             repeated.insert(0, node)
             needed |= _expression_names(node.value)
     return RegisterSum(compute, repeated, hoisted)
+
+
+def changing_in(loop: Loop) -> set[str]:
+    """The variables whose value changes from one iteration of ``loop`` to the next: its own,
+    those of the loops and finds inside it, and the assignments that read any of them."""
+    changing = {loop.variable}
+    for node in walk(loop.body):
+        if isinstance(node, (Loop, Find)):
+            changing.add(node.variable)
+        if isinstance(node, Find):
+            changing.add(node.dimension)
+    assigns = [node for node in walk(loop.body) if isinstance(node, Assign)]
+    grown = True
+    while grown:
+        grown = False
+        for node in assigns:
+            if node.variable not in changing and _expression_names(node.value) & changing:
+                changing.add(node.variable)
+                grown = True
+    return changing
 
 
 def _expression_names(value) -> set[str]:

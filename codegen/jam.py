@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from spf.expressions import Affine, UFCall
 
-from .emit_c import fixed_target, segment_pointer
+from .emit_c import changing_in, fixed_target, segment_pointer
 from .loops import Assign, Bound, Compute, Guard, Loop, Node, walk
 
 JAM_WIDTH = 4
@@ -182,16 +182,10 @@ def _read_down_columns(loop: Loop):
     moves with the inner loop and whose second does not."""
     inner = loop.body[-1]
     register_sum = fixed_target(inner)
-    changing = {inner.variable}
-    for node in inner.body:
-        if isinstance(node, Assign) and _names(node.value) & changing:
-            changing.add(node.variable)
+    changing = changing_in(inner)
     written = register_sum.target.output[0]
     for array, indices, dimensions in register_sum.target.factors:
         if array != written and len(indices) == 2 and len(dimensions) == 2 \
                 and indices[0].names() & changing and not indices[1].names() & changing:
             yield array, tuple(dimensions)
 
-
-def _names(value) -> set[str]:
-    return value.names() if isinstance(value, (Affine, UFCall)) else set()
