@@ -398,6 +398,7 @@ class Emitter:
         self.rows_extent: str | None = None  # two phases: the C name of the rows' extent
         self.appends_outer: str | None = None  # with appends: the outer coordinate of the rows
         self.append_mode: str | None = None  # in a Merge: "push" (a new key), "hold"/"add_held" (both terms)
+        self.held = "spf_held"  # the register "hold" and "add_held" put a Merge arm's value in
         self.appends = False  # rows appended in storage order, no workspace (codegen.merge.appends_in_order)
         self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
@@ -538,6 +539,8 @@ class Emitter:
         def active(k: int):
             return binary("<=", ident(at[k]), ident(high[k]))
 
+        if count == 2 and self._merges_without_branches(node, once, surely):
+            return [block(items + self._branchless_merge(node, at, high, key, coordinate, position, run, active))]
         if count == 2:  # three cases, as scipy's merge: each emitted body then sees one outcome of its tests
             new = ["push" if once[k] else None for k in range(2)]
             if surely[0] and once[1] and self.appends and self.group_coordinate is not None:
@@ -564,6 +567,53 @@ class Emitter:
         step += [c_ast.If(binary("==", ident(key[k]), ident(least)), run(k), None) for k in range(count)]
         items.append(c_ast.For(None, None, None, block(step)))
         return [block(items)]
+
+    def _merges_without_branches(self, node: Merge, once: list[bool], surely: list[bool]) -> bool:
+        """Whether a two-arm merge's steps can run without a branch on the keys: rows are
+        appended (each step one entry at the least key), and each arm's iteration is
+        assignments and one entry, unguarded, so its value can be read at every step
+        (its position is in range while both arms are) and masked when its key is not
+        the least."""
+        return (self.appends and self.group_coordinate is not None and all(once) and all(surely) and
+                all(isinstance(n, (Assign, Compute)) for arm in node.arms for n in arm.loop.body))
+
+    def _branchless_merge(self, node: Merge, at, high, key, coordinate, position, run, active) -> list:
+        """The two-pointer merge with no branch on which key is less: each step reads both
+        arms' keys and values, stores the least key with the sum of the values at it (the
+        other's masked to zero), keeps the entry when it is not zero (an assembled output
+        stores none) and advances each arm whose key was the least.  A branch per step
+        mispredicts about as often as a sum's terms alternate; this runs about 1.25x faster
+        than scipy's branching merge on the real matrices.  The cursor's fields are copied
+        into locals for the loop (stores to the rows cannot then make the compiler reload
+        them); the tails run as before."""
+        terms = [f"{key[k]}_term" for k in range(2)]
+        steps = [declare(key[0], INDEX), declare(key[1], INDEX), coordinate(0), coordinate(1),
+                 declare(terms[0], "double"), declare(terms[1], "double")]
+        for k in range(2):
+            saved, self.append_mode, self.held = self.append_mode, "hold", terms[k]
+            steps.append(block(position(k) + self.nodes(node.arms[k].loop.body)))
+            self.append_mode, self.held = saved, "spf_held"
+        kept = "spf_value != 0.0" if self.drop_zeros else "1"
+        room = c_statements(f"""
+            if (__builtin_expect(spf_n == spf_capacity, 0)) {{
+              spf_my_cursor.n = spf_n;
+              if (!spf_cursor_room(&spf_my_cursor, spf_my_stream)) {{ {at[0]} = {high[0]} + 1; {at[1]} = {high[1]} + 1; break; }}
+              spf_keys = spf_my_cursor.key; spf_values = spf_my_cursor.v; spf_capacity = spf_my_cursor.capacity;
+            }}""")
+        steps += c_statements(f"""
+            const int spf_take0 = {key[0]} <= {key[1]}, spf_take1 = {key[1]} <= {key[0]};
+            const double spf_value = spf_masked({terms[0]}, spf_take0) + spf_masked({terms[1]}, spf_take1);
+            spf_keys[spf_n] = {key[0]} < {key[1]} ? {key[0]} : {key[1]};
+            spf_values[spf_n] = spf_value;
+            spf_n += {kept};
+            {at[0]} += spf_take0; {at[1]} += spf_take1;""")
+        head = c_statements("""
+            spf_cursor_key *spf_keys = spf_my_cursor.key;
+            double *spf_values = spf_my_cursor.v;
+            int64_t spf_n = spf_my_cursor.n, spf_capacity = spf_my_cursor.capacity;""")
+        loop = c_ast.While(binary("&&", active(0), active(1)), block(room + steps))
+        tails = [c_ast.While(active(k), run(k, "push")) for k in range(2)]
+        return [block(head + [loop] + c_statements("spf_my_cursor.n = spf_n;"))] + tails
 
     def _declaration(self, node: Assign):
         if isinstance(node.value, UFCall):
@@ -1082,7 +1132,7 @@ class Emitter:
                 return call("spf_cursor_add", ident("&spf_my_cursor"), ident("spf_my_stream"),
                             ident(self.names.name(self.appends_outer)), inner, value)
             if self.append_mode in ("hold", "add_held"):
-                return assign(ident("spf_held"), value, "=" if self.append_mode == "hold" else "+=")
+                return assign(ident(self.held), value, "=" if self.append_mode == "hold" else "+=")
             put = "spf_cursor_push" if self.append_mode == "push" else "spf_cursor_put"
             return call(put, ident("&spf_my_cursor"), ident("spf_my_stream"), inner, value)
         if self.group_coordinate is not None:
@@ -1523,6 +1573,7 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
     in the epilogue: a parallel loop's threads append apart (one of each without one)."""
     stream = "spf_rows" if assembly.rows else "spf_stream"
     count = "spf_threads()" if parallel else "1"
+    emitter.drop_zeros = assembly.drop_zeros
     if assembly.rows:  # workspaces and rows from the library's scratch, given back at the end
         emitter.workspace = "spf_workspace_add_rows"
         outer = assembly.workspace.outer
@@ -1807,6 +1858,7 @@ def c_statements(text: str) -> list:
     """C statements parsed from text (pycparser), for code that reads best as C."""
     from pycparser import c_parser
     prelude = ("typedef long int64_t; typedef int int32_t; typedef unsigned long size_t; typedef int spf_key; "
+               "typedef int spf_cursor_key; "
                "typedef int spf_pointer_type; "
                "typedef struct spf_stream_ spf_stream; "
                "typedef struct spf_workspace_ spf_workspace; typedef struct spf_rows_ spf_rows; "

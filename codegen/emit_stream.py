@@ -395,19 +395,32 @@ static int spf_rows_reserve(spf_rows *r, int64_t more) {{
    and the group's zeros leave when it closes (drop_zeros).  A key below the last
    (only data breaking its layout's order brings one) marks the rows out of order, and
    the builder then sorts them and sums their equal keys.  The open group's state is a
-   cursor, a local of the kernel: its fields stay in registers, where the rows' own would
-   be stored and reloaded at every entry. */
+   cursor, a local of the kernel, and so are the groups' count and arrays: their fields
+   stay in registers, where the rows' own would be stored and reloaded at every entry and
+   every group (rows of a few entries each make the group's cost count). */
+typedef {key_type} spf_cursor_key;
 typedef struct spf_cursor_ {{
-  int64_t n, start, capacity, current; {key_type} *key; double *v; int open, zeros;
+  int64_t n, start, capacity, current; spf_cursor_key *key; double *v; int open, zeros;
+  int64_t groups, group_capacity; int64_t *outer, *end;
 }} spf_cursor;
 
 static inline spf_cursor spf_cursor_of(const spf_rows *r) {{
-  const spf_cursor k = {{r->n, r->start, r->capacity, r->current, r->key, r->v, r->open, r->zeros}};
+  const spf_cursor k = {{r->n, r->start, r->capacity, r->current, r->key, r->v, r->open, r->zeros,
+                         r->groups, r->group_capacity, r->outer, r->end}};
   return k;
 }}
 
 static inline void spf_cursor_keep(const spf_cursor *k, spf_rows *r) {{
   r->n = k->n; r->start = k->start; r->current = k->current; r->open = k->open; r->zeros = k->zeros;
+  r->groups = k->groups;
+}}
+
+/* room for one more group (0: out of memory, the rows failed) */
+static int spf_cursor_group_room(spf_cursor *k, spf_rows *r) {{
+  r->groups = k->groups;
+  if (!spf_rows_group_room(r)) {{ r->failed = 1; return 0; }}
+  k->outer = r->outer; k->end = r->end; k->group_capacity = r->group_capacity;
+  return 1;
 }}
 
 /* the open group's values of zero out (only when an entry put or summed was zero) */
@@ -425,13 +438,10 @@ static inline void spf_cursor_close(spf_cursor *k, spf_rows *r) {{
   if (k->zeros && r->drop_zeros) spf_cursor_drop_zeros(k);
   k->zeros = 0;
   if (k->n == k->start || r->failed) return;
-  if (!spf_rows_group_room(r)) {{
-    r->failed = 1;
-    return;
-  }}
-  if (r->groups && k->current <= r->outer[r->groups - 1]) r->ordered = 0;
-  r->outer[r->groups] = k->current;
-  r->end[r->groups++] = k->n;
+  if (__builtin_expect(k->groups == k->group_capacity, 0) && !spf_cursor_group_room(k, r)) return;
+  if (k->groups && k->current <= k->outer[k->groups - 1]) r->ordered = 0;
+  k->outer[k->groups] = k->current;
+  k->end[k->groups++] = k->n;
 }}
 
 /* the rows' last group closed (at the end of the kernel) */
@@ -450,9 +460,20 @@ static inline void spf_cursor_open(spf_cursor *k, spf_rows *r, int64_t outer) {{
 /* room for one more entry (0: out of memory, the rows failed) */
 static int spf_cursor_room(spf_cursor *k, spf_rows *r) {{
   r->n = k->n;
+  r->groups = k->groups;
   if (r->failed || !spf_rows_reserve(r, 1)) {{ r->failed = 1; return 0; }}
   k->key = r->key; k->v = r->v; k->capacity = r->capacity;
+  k->outer = r->outer; k->end = r->end; k->group_capacity = r->group_capacity;
   return 1;
+}}
+
+/* x where keep is 1, +0.0 where it is 0 (a merge's term at a key that is not the least), without a branch */
+static inline double spf_masked(double x, int keep) {{
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  bits &= -(uint64_t)keep;
+  memcpy(&x, &bits, sizeof bits);
+  return x;
 }}
 
 /* an entry whose key the group has not had, after its last (a merge knows it has not) */

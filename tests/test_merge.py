@@ -50,6 +50,7 @@ def test_a_sums_terms_are_merged_and_appended_in_order(openmp_threads, expressio
     k = spf.compile(expression, {n: CSR[n] for n in names + ["C"]}, parallel=parallel)
     assert [len(m.arms) for m in merges(k)] == [arms]
     assert "merge the" in k.explain() and "strategy: append" in k.explain()
+    assert ("spf_take0" in k.c_source) == (arms == 2)  # two arms step without a branch on the keys
     operands = dict(zip("ABD", (a, b, d)))
     for _ in range(3 if parallel else 1):  # the kept scratch serves the next calls
         assert_same(k(**{n: operands[n] for n in names}), terms(a, b, d))
