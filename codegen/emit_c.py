@@ -82,6 +82,57 @@ static inline int spf_team_for(int64_t work) {
   return most < 1 ? 1 : (int)(most < threads ? most : threads);
 }
 
+/* the pieces a parallel loop is cut into for a team of `team` threads: 4 per thread (at
+   most 64), so a thread that wakes late or loses its core holds up one piece, not a share
+   of the loop */
+#define SPF_MOST_PIECES 64
+static inline int spf_pieces_for(int team) {
+  return team > 1 ? (4 * team < SPF_MOST_PIECES ? 4 * team : SPF_MOST_PIECES) : 1;
+}
+
+/* How a team takes the pieces: thread t owns a run of consecutive pieces and takes its own
+   from the front, in order; a thread whose run is done takes the last piece of the run
+   with the most left.  A run is one word (its next piece in the high half, its end in the
+   low half) changed by compare-and-swap, so each piece is taken once.  A thread's own
+   pieces follow each other, so they go to one stream (the run's first piece's) and stay in
+   the loop's order; a piece taken from another's run goes to a stream of its own.  Where
+   nothing is taken from another, this is a static schedule. */
+typedef struct spf_run_ { uint64_t run; char apart[56]; } spf_run;  /* a run per cache line */
+
+static void spf_runs_init(spf_run *runs, int team, int pieces) {
+  for (int t = 0; t < team; t++)
+    runs[t].run = ((uint64_t)((int64_t)t * pieces / team) << 32) | (uint64_t)((int64_t)(t + 1) * pieces / team);
+}
+
+/* the next piece for thread `me` (-1: none left), and the stream its entries go to */
+static int spf_piece_take(spf_run *runs, int team, int me, int pieces, int *stream) {
+  if (me < team) {
+    uint64_t r = __atomic_load_n(&runs[me].run, __ATOMIC_ACQUIRE);
+    while ((r >> 32) < (r & 0xffffffffu))
+      if (__atomic_compare_exchange_n(&runs[me].run, &r, r + ((uint64_t)1 << 32), 0, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE)) {
+        *stream = (int)((int64_t)me * pieces / team);
+        return (int)(r >> 32);
+      }
+  }
+  for (;;) {
+    int victim = -1;
+    uint64_t most = 0;
+    for (int t = 0; t < team; t++) {
+      const uint64_t r = __atomic_load_n(&runs[t].run, __ATOMIC_ACQUIRE);
+      const uint64_t left = (r & 0xffffffffu) > (r >> 32) ? (r & 0xffffffffu) - (r >> 32) : 0;
+      if (left > most) { most = left; victim = t; }
+    }
+    if (victim < 0) return -1;
+    uint64_t r = __atomic_load_n(&runs[victim].run, __ATOMIC_ACQUIRE);
+    if ((r >> 32) < (r & 0xffffffffu) &&
+        __atomic_compare_exchange_n(&runs[victim].run, &r, r - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      *stream = (int)((r & 0xffffffffu) - 1);
+      return *stream;
+    }
+  }
+}
+
 /* Find state kept between calls (a hash map's table, SeqIter positions kept per value):
    each kernel function keeps one set of states.  A call takes the set with an atomic
    exchange and gives it back when it returns; a call running beside it finds none, makes
@@ -459,7 +510,7 @@ class Emitter:
             if node.parallel and node.schedule == "balanced" and node.reduction is None:
                 pointer = segment_pointer(node)
                 if pointer is not None or node.parts_at is not None:
-                    return self._balanced(node, thread_state, block(inner), pointer, mine, kept)
+                    return self._balanced(node, thread_state, block(inner), pointer, kept)
             if node.parallel and node.schedule == "balanced":
                 node.schedule = "static"
             if node.zero_rows is not None and not node.parallel:
@@ -672,18 +723,16 @@ class Emitter:
     def _c_text(expression) -> str:
         return c_generator.CGenerator().visit(expression)
 
-    def _balanced(self, node: Loop, thread_state: list, body, pointer: UFCall | None, mine: list = (),
-                  kept: list = ()) -> list:
-        """A parallel loop split into one contiguous part per thread, in thread order (as
-        ``schedule(static)``, so the threads' streams joined in order keep the loop's order),
-        the parts holding equal work: iteration ``p`` weighs 1 plus its segment's length
+    def _balanced(self, node: Loop, thread_state: list, body, pointer: UFCall | None, kept: list = ()) -> list:
+        """A parallel loop split into contiguous pieces (_balanced_pieces) holding equal
+        work: iteration ``p`` weighs 1 plus its segment's length
         ``pointer(p + 1) - pointer(p)`` (the trip count of the loop below), so each split is
         a binary search over ``p + pointer(p)``.  A running maximum keeps the parts disjoint
         and in order whatever the pointer holds: only the balance relies on it being monotonic.
         With ``parts_at`` (f, increasing), each split then moves on to the first position
         where the monotonic ``f`` changes (a binary search too), so no value of ``f`` is in
-        two parts.  The team is as large as the work pays for (``spf_team_for``).  ``mine``
-        (a thread's sinks) starts each thread's part, ``kept`` ends it."""
+        two parts.  The team is as large as the work pays for (``spf_team_for``).  ``kept``
+        ends each piece (an appending cursor's state back into the piece's stream)."""
         variable = self.names.name(node.variable)
         read = self._c_text(array_read(pointer, self.names)) if pointer is not None else "0"
         first = self._c_text(lower_bound(node.lower, self.names))
@@ -720,48 +769,52 @@ class Emitter:
                               body)]
         if self.stream_type is None:
             return self._balanced_pieces(work, thread_state, loop, variable, read, boundary)  # (no sinks)
-        split = c_statements(f"""
-            int64_t spf_from = spf_first, spf_to = spf_last + 1;
-            const int spf_parts = spf_team_size(), spf_part = spf_thread();
-            if (spf_parts > 1 && spf_first <= spf_last) {{
-              int64_t spf_split = spf_first;
-              for (int spf_k = 1; spf_k <= spf_part + 1 && spf_k < spf_parts; spf_k++) {{
-                {_cut_search(variable, read, "spf_parts", "spf_split", boundary)}
-                if (spf_k == spf_part) spf_from = spf_low;
-                spf_split = spf_low;
-              }}
-              if (spf_part + 1 < spf_parts) spf_to = spf_split;
-            }}""")
-        return [block(work + [c_ast.Pragma("omp parallel num_threads(spf_want)"),
-                              block(thread_state + split + list(mine) + loop + list(kept))])]
+        # an assembled output: each piece appends to the stream spf_piece_take names (a
+        # thread's own pieces one stream, another's each its own), the thread's workspace
+        # flushed into it when the piece ends; the streams joined by index keep the loop's order
+        flush = ([call(self.workspace.replace("_add_", "_flush_"), ident("spf_my_accumulator"),
+                       ident("spf_my_stream"))] if self.workspace else [])
+        sinks = self._thread_sinks(call("spf_thread"), ident("spf_stream_index"))
+        return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, sinks, flush + list(kept))
 
     def _balanced_pieces(self, work: list, thread_state: list, loop: list, variable: str, read: str,
-                         boundary: str) -> list:
-        """Where no stream must keep the loop's order (a dense output): the loop cut into
-        up to 4 pieces of equal work per thread (the cuts found once, before the parallel
-        region), which the threads take in turn (``dynamic, 1``, monotonic so that each
-        thread's iterations still increase).  A thread that starts late, or loses its core
-        to another process for a while, then holds up at most one piece: the others run
-        its share instead of waiting for it (a cliff of one scheduler time slice).  A team
-        of one runs the loop without a parallel region."""
+                         boundary: str, begin: list = (), end: list = ()) -> list:
+        """The loop cut into up to 4 pieces of equal work per thread (the cuts found once,
+        before the parallel region), each thread taking its own run of them in order and
+        then the last pieces of the others' (``spf_piece_take``).  A thread that starts
+        late, or loses its core to another process for a while, then holds up at most one
+        piece: the others run its share instead of waiting for it (a cliff of one scheduler
+        time slice).  Each piece starts with ``begin`` and ends with ``end`` (an assembled
+        output's stream ``spf_stream_index``, and its workspace flushed there).  A team of one
+        runs the loop without a parallel region, into stream 0."""
         cuts = c_statements(f"""
-            const int spf_pieces = spf_want > 1 ? (int)spf_min(4 * (int64_t)spf_want, 64) : 1;
-            int64_t spf_cuts[65];
+            const int spf_pieces = spf_pieces_for(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
             spf_cuts[0] = spf_first;
             spf_cuts[spf_pieces] = spf_last + 1;
             for (int spf_k = 1; spf_k < spf_pieces; spf_k++) {{
               {_cut_search(variable, read, "spf_pieces", "spf_cuts[spf_k - 1]", boundary)}
               spf_cuts[spf_k] = spf_low;
             }}""")
+        cuts += c_statements("""
+            const int spf_runs_count = spf_want < SPF_MOST_PIECES ? spf_want : SPF_MOST_PIECES;
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);""")
         piece = c_statements("""
             const int64_t spf_from = spf_cuts[spf_piece], spf_to = spf_cuts[spf_piece + 1];""")
-        pieces = c_ast.For(c_ast.DeclList([declare("spf_piece", "int", const(0))]),
-                           binary("<", ident("spf_piece"), ident("spf_pieces")),
-                           c_ast.UnaryOp("p++", ident("spf_piece")), block(piece + loop))
-        region = block(thread_state + [c_ast.Pragma("omp for schedule(monotonic: dynamic, 1)"), pieces])
+        # find state starts again with each piece (valid wherever it starts: a superset of
+        # its valid state indices), so a piece may run after a later one on a thread
+        taking = c_statements("""
+            const int spf_me = spf_thread();
+            int spf_piece, spf_stream_index;
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              spf_loop_body();""")
+        _replace_marker(taking, "spf_loop_body", block(piece + thread_state + list(begin) + loop + list(end)))
+        region = block(taking)
         # a team of one runs the loop as it stands: no region to enter, nothing to cut or share
-        alone = block(thread_state + c_statements("const int64_t spf_from = spf_first, spf_to = spf_last + 1;")
-                      + loop)
+        alone = block(thread_state + c_statements("""
+            const int64_t spf_from = spf_first, spf_to = spf_last + 1;
+            const int spf_stream_index = 0;""") + list(begin) + loop + list(end))
         shared = block(cuts + [c_ast.Pragma("omp parallel num_threads(spf_want)"), region])
         return [block(work + [c_ast.If(binary("==", ident("spf_want"), const(1)), alone, shared)])]
 
@@ -1090,14 +1143,14 @@ class Emitter:
         """Whether the entry is appended only when a padded layout's value is not zero."""
         return any(array in self.padded_values for array, _, _ in node.factors)
 
-    def _thread_sinks(self, thread) -> list:
-        """Pointers to thread ``thread``'s stream (and workspace) of an assembled output,
-        declared once per function and again in each parallel loop's body, not looked up
-        per entry."""
+    def _thread_sinks(self, thread, stream=None) -> list:
+        """Pointers to stream ``stream`` (by default ``thread``'s) and thread ``thread``'s
+        workspace of an assembled output, declared once per function and again in each
+        parallel loop's body (or piece of it), not looked up per entry."""
         if self.stream_type is None:
             return []
         sinks = [declare("spf_my_stream", self.stream_type, c_ast.UnaryOp(
-            "&", c_ast.ArrayRef(ident("spf_streams"), thread)), pointer=True)]
+            "&", c_ast.ArrayRef(ident("spf_streams"), thread if stream is None else stream)), pointer=True)]
         if self.workspace:
             sinks.append(declare("spf_my_accumulator", "spf_workspace", c_ast.UnaryOp(
                 "&", c_ast.ArrayRef(ident("spf_accumulators"), thread)), pointer=True))
@@ -1572,7 +1625,7 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
     """Declare the per-thread streams (and workspaces) the nests append to, and free them
     in the epilogue: a parallel loop's threads append apart (one of each without one)."""
     stream = "spf_rows" if assembly.rows else "spf_stream"
-    count = "spf_threads()" if parallel else "1"
+    threads = "spf_threads()" if parallel else "1"
     emitter.drop_zeros = assembly.drop_zeros
     if assembly.rows:  # workspaces and rows from the library's scratch, given back at the end
         emitter.workspace = "spf_workspace_add_rows"
@@ -1582,8 +1635,8 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
         emitter.appends, emitter.appends_outer = assembly.workspace.appends, outer
         extent = "0" if assembly.workspace.appends else assembly.workspace_extent  # appending sums in no accumulator
         body = c_statements(f"""
-            const int spf_stream_count = {count};
-            spf_scratch *spf_call_scratch = spf_scratch_get(spf_stream_count, {extent},
+            const int spf_thread_count = {threads}, spf_stream_count = spf_pieces_for(spf_thread_count);
+            spf_scratch *spf_call_scratch = spf_scratch_get(spf_stream_count, spf_thread_count, {extent},
                                                             {int(assembly.drop_zeros)}, {int(assembly.workspace.sorted)});
             if (!spf_call_scratch) return {OUT_OF_MEMORY};
             spf_rows *spf_streams = spf_call_scratch->rows;
@@ -1592,7 +1645,7 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
         emitter.stream_type = stream
         return body + emitter._thread_sinks(const(0))
     body = c_statements(f"""
-        const int spf_stream_count = {count};
+        const int spf_thread_count = {threads}, spf_stream_count = spf_pieces_for(spf_thread_count);
         {stream} *spf_streams = ({stream} *)calloc((size_t)spf_stream_count, sizeof({stream}));
         if (!spf_streams) return {OUT_OF_MEMORY};
         spf_stream spf_entries = {{0}};""")
@@ -1603,7 +1656,7 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
     if assembly.workspace is not None:
         emitter.workspace = f"spf_workspace_add_{assembly.order}"
         body.extend(c_statements(f"""
-            spf_workspaces *spf_call_workspaces = spf_workspaces_take(spf_stream_count, {assembly.workspace_extent},
+            spf_workspaces *spf_call_workspaces = spf_workspaces_take(spf_thread_count, {assembly.workspace_extent},
                                                                       {int(assembly.drop_zeros)},
                                                                       {int(assembly.workspace.sorted)});
             if (!spf_call_workspaces) {{
@@ -1619,19 +1672,21 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
 def _begin_assembly(assembly: AssembledOutput, output: str) -> list:
     """Hand the stream to the builder's ``begin`` (which owns it from then on), or the
     rows to ``spf_rows_hand_over``."""
-    if assembly.rows:
-        close = ("spf_rows_close(&spf_streams[spf_t]);" if assembly.workspace.appends
-                 else "spf_workspace_flush_rows(&spf_accumulators[spf_t], &spf_streams[spf_t]);")
+    if assembly.rows:  # (a parallel loop's pieces flushed their workspaces where they ended)
+        close = ("for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) spf_rows_close(&spf_streams[spf_t]);"
+                 if assembly.workspace.appends else
+                 "for (int spf_t = 0; spf_t < spf_thread_count; spf_t++) "
+                 "spf_workspace_flush_rows(&spf_accumulators[spf_t], &spf_streams[spf_t]);")
         return c_statements(f"""
-            for (int spf_t = 0; spf_t < spf_stream_count; spf_t++)
-              {close}
+            {close}
             int64_t spf_own_report[{assembly.report_length}];
             if (!spf_report) spf_report = spf_own_report;
             int spf_status = 0;
-            *spf_handle = spf_rows_hand_over({output}, spf_streams, spf_stream_count, spf_accumulators, spf_report,
+            *spf_handle = spf_rows_hand_over({output}, spf_streams, spf_stream_count, spf_accumulators,
+                                             spf_thread_count, spf_report,
                                              {int(assembly.drop_zeros)}, {int(assembly.workspace.trusted)},
                                              &spf_status);""")
-    flush = (f"for (int spf_t = 0; spf_t < spf_stream_count; spf_t++) "
+    flush = (f"for (int spf_t = 0; spf_t < spf_thread_count; spf_t++) "
              f"spf_workspace_flush_{assembly.order}(&spf_accumulators[spf_t], &spf_streams[spf_t]);"
              if assembly.workspace is not None else "")
     return c_statements(f"""
@@ -1863,7 +1918,7 @@ def c_statements(text: str) -> list:
                "typedef struct spf_stream_ spf_stream; "
                "typedef struct spf_workspace_ spf_workspace; typedef struct spf_rows_ spf_rows; "
                "typedef struct spf_scratch_ spf_scratch; typedef struct spf_state_ spf_state; "
-               "typedef struct spf_workspaces_ spf_workspaces;\n")
+               "typedef struct spf_workspaces_ spf_workspaces; typedef struct spf_run_ spf_run;\n")
     unit = c_parser.CParser().parse(prelude + "void spf_snippet(void) {" + text + "}")
     return list(unit.ext[-1].body.block_items or [])
 

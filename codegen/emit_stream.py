@@ -45,14 +45,15 @@ static void spf_stream_forget(spf_stream *s) {{
   for (int k = 0; k < {order}; k++) s->x[k] = 0;
   s->v = 0;
 }}
-/* the threads' streams, one after the other in thread order, into *joined (0: out of memory) */
-static int spf_streams_join(spf_stream *streams, int threads, spf_stream *joined) {{
+/* the streams (a parallel loop's pieces), one after the other in the loop's order, into
+   *joined (0: out of memory) */
+static int spf_streams_join(spf_stream *streams, int count, spf_stream *joined) {{
   int64_t total = 0;
-  for (int t = 0; t < threads; t++) {{
+  for (int t = 0; t < count; t++) {{
     if (streams[t].failed) return 0;
     total += streams[t].n;
   }}
-  if (threads == 1) {{ *joined = streams[0]; spf_stream_forget(&streams[0]); return 1; }}
+  if (total == streams[0].n) {{ *joined = streams[0]; spf_stream_forget(&streams[0]); return 1; }}
   for (int k = 0; k < {order}; k++) {{
     joined->x[k] = (int64_t *)malloc((size_t)(total > 0 ? total : 1) * sizeof(int64_t));
     if (!joined->x[k]) return 0;
@@ -60,7 +61,7 @@ static int spf_streams_join(spf_stream *streams, int threads, spf_stream *joined
   joined->v = (double *)malloc((size_t)(total > 0 ? total : 1) * sizeof(double));
   if (!joined->v) return 0;
   int64_t at = 0;
-  for (int t = 0; t < threads; t++) {{
+  for (int t = 0; t < count; t++) {{
     const int64_t n = streams[t].n;
     if (n == 0) continue;
     for (int k = 0; k < {order}; k++) memcpy(joined->x[k] + at, streams[t].x[k], (size_t)n * sizeof(int64_t));
@@ -323,15 +324,16 @@ def kernel_report_length(plan, workspace, two_phase=None) -> int:
 
 def rows_source(position: int, direction: int, prefix: str, struct: str, key_type: str, first_bad: int,
                 statistics: int, out_of_memory: int, unstorable: int) -> str:
-    """The workspace flushing into rows (:class:`codegen.assembly.DirectRows`): per thread,
-    the keys and values of each group and the group's ``outer`` coordinate; at the end
+    """The workspace flushing into rows (:class:`codegen.assembly.DirectRows`): per stream
+    (one, or one per piece of a parallel loop, codegen.emit_c's spf_piece_take), the keys
+    and values of each group and the group's ``outer`` coordinate; at the end
     ``spf_rows_hand_over`` gives them to the builder's ``adopt_rows`` as they stand when
-    the groups arrived in storage order (``outer`` strictly increasing over the threads
+    the groups arrived in storage order (``outer`` strictly increasing over the streams
     in turn), else to its ``begin`` as a stream of entries.  It also writes how often
     each strategy ran (:data:`ROW_STRATEGIES`) at ``report[statistics]``.  Keys are kept in
     ``key_type``, the C type of the layout's key array, so the arrays can become the
-    layout's own (``NAME_take``): thread 0's buffers are the result's arrays, not copied
-    (the other threads' rows are copied after its own, in parallel)."""
+    layout's own (``NAME_take``): stream 0's buffers are the result's arrays, not copied
+    (the other streams' rows are copied after its own, on the threads)."""
     other = 1 - position
     forward = direction > 0
     return f"""
@@ -554,22 +556,23 @@ static inline void spf_workspace_put(spf_workspace *w, int64_t c, double value) 
   w->acc[c] += value;
 }}
 
-/* the threads' rows (released here) to the builder: see rows_source */
-static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const spf_workspace *w,
+/* the rows of each stream (a parallel loop's pieces, in the loop's order; released here) to
+   the builder, and the statistics of the threads' workspaces: see rows_source */
+static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int streams, const spf_workspace *w, int threads,
                                 int64_t *report, int drop_zeros, int trusted, int *status) {{
   int64_t n = 0, groups = 0, last = 0;
   int ordered = 1, seen = 0;
   void *handle = 0;
-  for (int t = 0; t < threads; t++) {{
+  for (int t = 0; t < streams; t++) {{
     if (rows[t].failed) {{ *status = {out_of_memory}; goto done; }}
     n += rows[t].n; groups += rows[t].groups;
     if (!rows[t].groups) continue;
     if (!rows[t].ordered || (seen && rows[t].outer[0] <= last)) ordered = 0;
     last = rows[t].outer[rows[t].groups - 1]; seen = 1;
   }}
-  /* thread 0's buffers become the result's arrays: resized to the result (in place when
-     last call's size, its hint, reserved enough), the other threads' rows copied after
-     its own in parallel, then taken from the scratch (the rows start anew next call) */
+  /* stream 0's buffers become the result's arrays: resized to the result (in place when
+     last call's size, its hint, reserved enough), the other streams' rows copied after
+     its own on the threads, then taken from the scratch (the rows start anew next call) */
   spf_rows *const first = &rows[0];
   const int64_t n0 = first->n, g0 = first->groups;
   if (!spf_rows_resize(first, n) || !spf_rows_resize_groups(first, groups)) {{ *status = {out_of_memory}; goto done; }}
@@ -580,7 +583,10 @@ static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const 
   first->hint = n; first->group_hint = groups;
   const int64_t block = (int64_t)1 << 16;  /* entries a thread copies at a time */
   int64_t blocks = 0;
-  for (int t = 1; t < threads; t++) {{ blocks += (rows[t].n + block - 1) / block; rows[t].hint = rows[t].n; }}
+  for (int t = 1; t < streams; t++) {{
+    blocks += (rows[t].n + block - 1) / block;
+    rows[t].hint = rows[t].n; rows[t].group_hint = rows[t].groups;
+  }}
   #pragma omp parallel for schedule(static) num_threads(threads) if(threads > 1 && blocks > 1)
   for (int64_t b = 0; b < blocks; b++) {{
     int t = 1;
@@ -591,7 +597,7 @@ static void *spf_rows_hand_over({struct} *T, spf_rows *rows, int threads, const 
     memcpy(key + at + from, rows[t].key + from, (size_t)count * sizeof({key_type}));
     memcpy(v + at + from, rows[t].v + from, (size_t)count * sizeof(double));
   }}
-  for (int64_t t = 1, at = n0, g = g0; t < threads; t++) {{
+  for (int64_t t = 1, at = n0, g = g0; t < streams; t++) {{
     for (int64_t k = 0; k < rows[t].groups; k++) {{ outer[g + k] = rows[t].outer[k]; end[g + k] = rows[t].end[k] + at; }}
     at += rows[t].n; g += rows[t].groups;
   }}
@@ -622,34 +628,35 @@ done:
   return handle;
 }}
 
-/* The scratch of a call (per-thread workspaces and rows), kept between calls: one set is
-   held by the library (taken and given back atomically, so concurrent calls each get
-   their own) while it is at most SPF_SCRATCH_KEPT bytes, and reused when it has as many
-   threads and an accumulator at least as wide; its memory then needs no new pages.
-   Thread 0's rows leave with each result (they are its arrays): the scratch keeps their
-   sizes, so the next call reserves them at once, from memory the last result gave back. */
+/* The scratch of a call (a workspace per thread, rows per stream: one, or one per piece of
+   a parallel loop), kept between calls: one set is held by the library (taken and given
+   back atomically, so concurrent calls each get their own) while it is at most
+   SPF_SCRATCH_KEPT bytes, and reused when it has as many threads and streams and an
+   accumulator at least as wide; its memory then needs no new pages.  Stream 0's rows
+   leave with each result (they are its arrays): the scratch keeps their sizes, so the
+   next call reserves them at once, from memory the last result gave back. */
 #define SPF_SCRATCH_KEPT ((int64_t)64 << 20)
-typedef struct spf_scratch_ {{ int threads; int64_t extent; spf_workspace *workspaces; spf_rows *rows; }} spf_scratch;
+typedef struct spf_scratch_ {{
+  int threads, streams; int64_t extent; spf_workspace *workspaces; spf_rows *rows;
+}} spf_scratch;
 static spf_scratch *spf_spare_scratch = 0;
 
 static void spf_scratch_free(spf_scratch *s) {{
   if (!s) return;
-  for (int t = 0; t < s->threads; t++) {{
-    if (s->workspaces) spf_workspace_release(&s->workspaces[t]);
-    if (s->rows) spf_rows_release(&s->rows[t]);
-  }}
+  for (int t = 0; s->workspaces && t < s->threads; t++) spf_workspace_release(&s->workspaces[t]);
+  for (int t = 0; s->rows && t < s->streams; t++) spf_rows_release(&s->rows[t]);
   free(s->workspaces); free(s->rows); free(s);
 }}
 
-static spf_scratch *spf_scratch_get(int threads, int64_t extent, int drop_zeros, int sorted) {{
+static spf_scratch *spf_scratch_get(int streams, int threads, int64_t extent, int drop_zeros, int sorted) {{
   spf_scratch *s = __atomic_exchange_n(&spf_spare_scratch, (spf_scratch *)0, __ATOMIC_ACQ_REL);
-  if (s && (s->threads != threads || s->extent < extent)) {{ spf_scratch_free(s); s = 0; }}
+  if (s && (s->threads != threads || s->streams != streams || s->extent < extent)) {{ spf_scratch_free(s); s = 0; }}
   if (!s) {{
     s = (spf_scratch *)calloc(1, sizeof(spf_scratch));
     if (!s) return 0;
-    s->threads = threads; s->extent = extent;
+    s->threads = threads; s->streams = streams; s->extent = extent;
     s->workspaces = (spf_workspace *)calloc((size_t)threads, sizeof(spf_workspace));
-    s->rows = (spf_rows *)calloc((size_t)threads, sizeof(spf_rows));
+    s->rows = (spf_rows *)calloc((size_t)streams, sizeof(spf_rows));
     if (!s->workspaces || !s->rows || !spf_workspaces_init(s->workspaces, threads, extent, drop_zeros, sorted)) {{
       spf_scratch_free(s);
       return 0;
@@ -660,6 +667,8 @@ static spf_scratch *spf_scratch_get(int threads, int64_t extent, int drop_zeros,
     w->count = 0; w->group++; w->low = w->extent; w->high = -1;
     w->prefix[0] = INT64_MIN; w->drop_zeros = drop_zeros; w->sorted = sorted;
     w->run_merges = w->dense_scans = w->radix_sorts = w->comparison_sorts = 0;
+  }}
+  for (int t = 0; t < streams; t++) {{
     spf_rows *r = &s->rows[t];
     r->n = 0; r->groups = 0; r->failed = 0; r->ordered = 1; r->open = 0; r->zeros = 0; r->drop_zeros = drop_zeros;
   }}
@@ -677,12 +686,23 @@ static void spf_scratch_put(spf_scratch *s) {{
     for (int64_t k = 0; k < w->count; k++) w->acc[w->touched[k]] = 0.0;
     w->count = 0;
   }}
-  int64_t bytes = s->threads * s->extent * (int64_t)(sizeof(double) + 3 * sizeof(int64_t) + 1);
-  for (int t = 0; t < s->threads; t++)
-    bytes += s->rows[t].capacity * (int64_t)(sizeof({key_type}) + sizeof(double)) +
-             s->rows[t].group_capacity * (int64_t)(2 * sizeof(int64_t));
+  /* each stream's buffers cut to what this call put in them (and an eighth more), so the
+     scratch holds what a call of the same size needs; over the limit, the rows' buffers
+     go and their sizes stay, the next call's first reservation */
+  const int64_t workspace_bytes = s->threads * s->extent * (int64_t)(sizeof(double) + 3 * sizeof(int64_t) + 1);
+  int64_t bytes = workspace_bytes;
+  for (int t = 0; t < s->streams; t++) {{
+    spf_rows *r = &s->rows[t];
+    const int64_t entries = r->n + r->n / 8, groups = r->groups + r->groups / 8;
+    if (r->capacity > entries && entries >= 4096) spf_rows_resize(r, entries);
+    if (r->group_capacity > groups && groups >= 1024) spf_rows_resize_groups(r, groups);
+    bytes += r->capacity * (int64_t)(sizeof({key_type}) + sizeof(double)) +
+             r->group_capacity * (int64_t)(2 * sizeof(int64_t));
+  }}
+  if (bytes > SPF_SCRATCH_KEPT)
+    for (int t = 0; t < s->streams; t++) spf_rows_release(&s->rows[t]);
   spf_scratch *empty = 0;
-  if (bytes > SPF_SCRATCH_KEPT ||
+  if (workspace_bytes > SPF_SCRATCH_KEPT ||
       !__atomic_compare_exchange_n(&spf_spare_scratch, &empty, s, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     spf_scratch_free(s);
 }}

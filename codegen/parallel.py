@@ -309,10 +309,12 @@ def privatize_find_state(nodes: list[Node]) -> list[Node]:
       position is a local of the iteration already; a table or an array of positions
       kept per value takes one slice per thread.
     * A SeqIter state that starts outside the loop (it outlives the loop's iterations)
-      starts again for each thread at the start of the parallel region.  Each thread
-      runs its iterations in increasing order (the loop's schedule is made monotonic),
-      a subsequence of the order in which the state was proven, and restarting a state
-      is always valid (a superset of valid state indices is valid).
+      starts again for each thread at the start of the parallel region, or of each piece
+      of a loop cut into pieces (codegen.emit_c's _balanced_pieces).  Between two starts
+      a thread runs its iterations in increasing order (the loop's schedule is made
+      monotonic; a piece is a range), a subsequence of the order in which the state was
+      proven, and restarting a state is always valid (a superset of valid state indices
+      is valid).
     * A HashMap table filled outside the loop is only read inside it, and stays shared.
     """
     for loop in [n for n in walk(nodes) if isinstance(n, Loop) and n.parallel]:

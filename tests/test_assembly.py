@@ -499,8 +499,8 @@ def test_the_scratch_of_one_call_serves_the_next_and_concurrent_calls_get_their_
     (Into DCSR the workspace flushes into the builder's stream: spf_workspaces_take.)"""
     import threading
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": output})
-    assert ("spf_scratch_get(spf_stream_count" in k.c_source) == (output == "CSR")
-    assert ("spf_workspaces_take(spf_stream_count" in k.c_source) == (output == "DCSR")
+    assert ("spf_scratch_get(spf_stream_count, spf_thread_count" in k.c_source) == (output == "CSR")
+    assert ("spf_workspaces_take(spf_thread_count" in k.c_source) == (output == "DCSR")
     shapes = [(300, 200, 250), (5, 7, 3), (300, 200, 900), (1, 1, 1), (0, 4, 5), (120, 80, 900)]
     operands = [(random(m, n, 0.05, m + n), random(n, q, 0.05, n + q)) for m, n, q in shapes]
     for number, (a, b) in enumerate(operands + operands[::-1]):

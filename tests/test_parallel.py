@@ -12,6 +12,9 @@ to its threads, and the loops that cannot be made safe stay serial, saying why.
    temporary zeroed outside the loop.  Inside a parallel loop every write is one of the
    space's updates (a register sum is written back only if it received a term).
 3. ``explain()`` says which loop runs in parallel, or that none does.
+4. The pieces a balanced parallel loop is cut into (spf_piece_take): each taken once; a
+   thread's own pieces in order into one stream, another's into streams of their own, so
+   the streams joined by index keep the loop's order, also when a thread starts late.
 """
 
 from __future__ import annotations
@@ -345,3 +348,80 @@ def test_unsorted_coordinates_are_not_split_at_rows(openmp_threads):
     A = sp.random(500, 300, density=0.05, format="coo", random_state=9)
     x = np.random.default_rng(10).random(300)
     np.testing.assert_allclose(k(A=A, x=x), A @ x, rtol=1e-12)
+
+
+# ============================================================================= 4. pieces
+
+PIECES_HARNESS = r"""
+#include <unistd.h>
+/* every piece of `pieces` taken by a team of `team` threads through spf_piece_take; thread
+   `late` waits `delay` microseconds before its first take, thread t waits `work[piece]`
+   microseconds inside each piece it takes.  Per piece: how often it was taken, by whom, the
+   stream its entries would go to, and the how-manieth take of its taker it was. */
+void take_pieces(int team, int pieces, int late, int delay, const int *work,
+                 int *count, int *taker, int *stream, int *rank) {
+  spf_run runs[SPF_MOST_PIECES];
+  spf_runs_init(runs, team, pieces);
+  #pragma omp parallel num_threads(team)
+  {
+    const int me = spf_thread();
+    int piece, into, taken = 0;
+    if (me == late) usleep(delay);
+    while ((piece = spf_piece_take(runs, team, me, pieces, &into)) >= 0) {
+      __atomic_fetch_add(&count[piece], 1, __ATOMIC_RELAXED);
+      taker[piece] = me; stream[piece] = into; rank[piece] = taken++;
+      if (work[piece]) usleep(work[piece]);
+    }
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def take_pieces():
+    import ctypes
+    from spf.codegen.build import build_shared_library, load_function
+    from spf.codegen.emit_c import PRELUDE
+    int_p = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
+    library = build_shared_library(PRELUDE + PIECES_HARNESS, name="test_pieces")
+    function = load_function(library, "take_pieces", [ctypes.c_int] * 4 + [int_p] * 5, None)
+
+    def run(team: int, pieces: int, late: int = -1, delay: int = 0, work=None):
+        work = np.zeros(pieces, np.int32) if work is None else np.asarray(work, np.int32)
+        count, taker, stream, rank = (np.full(pieces, -1 if k else 0, np.int32) for k in range(4))
+        function(team, pieces, late, delay, work, count, taker, stream, rank)
+        return count, taker, stream, rank
+    return run
+
+
+def assert_streams_keep_the_order(team, pieces, taker, stream, rank):
+    """Each stream holds a run of consecutive pieces starting at its own index, taken by one
+    thread in increasing order: the streams joined by index are the pieces in order."""
+    runs = [(t * pieces // team, (t + 1) * pieces // team) for t in range(team)]
+    for piece in range(pieces):
+        s = stream[piece]
+        assert s <= piece and all(stream[p] == s for p in range(s, piece + 1)), (piece, stream)
+        assert all(taker[p] == taker[piece] for p in range(s, piece + 1))
+        assert all(rank[p] < rank[p + 1] for p in range(s, piece))
+        first, end = runs[taker[piece]]
+        assert s == piece or first == s <= piece < end  # a piece of another's run has a stream of its own
+
+
+@pytest.mark.parametrize("team, pieces", [(2, 8), (3, 12), (4, 16), (2, 1), (5, 7)])
+def test_every_piece_is_taken_once_and_the_streams_keep_the_loops_order(take_pieces, team, pieces):
+    rng = np.random.default_rng(team * 100 + pieces)
+    for _ in range(20):
+        work = rng.integers(0, 300, pieces)
+        count, taker, stream, rank = take_pieces(team, pieces, work=work)
+        assert (count == 1).all()
+        assert_streams_keep_the_order(team, pieces, taker, stream, rank)
+
+
+def test_a_late_threads_run_is_taken_by_the_others_piece_by_piece(take_pieces):
+    """Thread 1 starts 200 ms late (a thread that lost its core): thread 0 takes its own run,
+    then thread 1's from the back, each into a stream of its own."""
+    count, taker, stream, rank = take_pieces(2, 8, late=1, delay=200_000)
+    assert (count == 1).all() and (taker == 0).all()
+    assert list(stream) == [0, 0, 0, 0, 4, 5, 6, 7]
+    assert list(rank) == [0, 1, 2, 3, 7, 6, 5, 4]
+    assert_streams_keep_the_order(2, 8, taker, stream, rank)
