@@ -9,10 +9,10 @@ iteration's term to that iteration's register (``W`` independent chains), and th
 updates follow in the iterations' order; the iterations left over run as before.
 
 Each register still adds its terms in the inner loop's order and the output still receives
-the updates in the loop's order: nothing is reassociated.  (The result is the plain loop's
-bit for bit when the C compiler does not contract a multiply and an add into one fused
-multiply-add, ``-ffp-contract=off``; where it contracts, it may do so differently in the
-two loops' shapes, a rounding apart.)  A loop is jammed when
+the updates in the loop's order: nothing is reassociated, and the result is the plain
+loop's bit for bit (spf compiles with ``-ffp-contract=off``, so the C compiler fuses no
+multiply and add, which it might have done differently in the two loops' shapes).  A loop
+is jammed when
 
 * it runs serially, and its body is assignments followed by the inner loop, nothing after;
 * the inner loop is a register sum whose body is assignments and its one statement (no

@@ -20,9 +20,11 @@ SDDMM = "A(i,j) = B(i,j) * C(i,k) * D(k,j)"
 SDDMM_LAYOUTS = {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"}
 
 
-# gcc contracts a multiply and an add into one fused multiply-add as it sees fit, which
-# differs between the two loops' shapes: bitwise comparisons compile without contraction
-EXACT_FLAGS = tuple(CFLAGS) + ("-ffp-contract=off",)
+# spf compiles without contraction (codegen.build.CFLAGS): gcc would otherwise fuse a
+# multiply and an add as it sees fit, differently in the two loops' shapes, and the
+# bitwise comparisons below rely on it not doing so
+assert "-ffp-contract=off" in CFLAGS
+EXACT_FLAGS = tuple(CFLAGS)
 
 
 def compiled(expression: str, layouts: dict, share: dict, jam: bool):
