@@ -68,10 +68,13 @@ static void *spf_malloc_large(size_t bytes) {
   return p;
 }
 
-/* the work (iterations plus the segments they walk) one more thread must get before waking it
-   pays: SPF_PARALLEL_GRAIN in the environment when the library loads, else 65536 (as
-   GraphBLAS's chunk); smaller inputs run on fewer threads, the smallest on one */
-static int64_t spf_grain = 65536;
+/* the work (iterations plus the segments they walk) one more thread must get before it
+   pays: SPF_PARALLEL_GRAIN in the environment when the library loads, else 4096, about
+   4 us of SpMV, where a parallel region whose threads still spin (import spf sets a short
+   spin, GOMP_SPINCOUNT) costs 1-3 us; smaller inputs run on fewer threads, the smallest
+   on one.  Threads that sleep at once (OMP_WAIT_POLICY=passive alone) take 50-130 us to
+   wake on a VM: set a grain of 65536 or more then. */
+static int64_t spf_grain = 4096;
 __attribute__((constructor)) static void spf_read_grain(void) {
   const char *text = getenv("SPF_PARALLEL_GRAIN");
   const long long grain = text ? strtoll(text, NULL, 10) : 0;
@@ -82,13 +85,20 @@ static inline int spf_team_for(int64_t work) {
   return most < 1 ? 1 : (int)(most < threads ? most : threads);
 }
 
-/* the pieces a parallel loop is cut into for a team of `team` threads: 4 per thread (at
-   most 64), so a thread that wakes late or loses its core holds up one piece, not a share
-   of the loop */
+/* the pieces a parallel loop of `work` units is cut into for a team of `team` threads: up
+   to 4 per thread (64 in all), so a thread that wakes late or loses its core holds up one
+   piece, not a share of the loop; but each of SPF_PIECE_WORK units at least, so that a
+   piece is long beside the cost of taking it (a shorter loop runs one part per thread, a
+   static schedule: measured on mid-sized SpMV, 4 pieces a thread cost 5-15%) */
 #define SPF_MOST_PIECES 64
-static inline int spf_pieces_for(int team) {
-  return team > 1 ? (4 * team < SPF_MOST_PIECES ? 4 * team : SPF_MOST_PIECES) : 1;
+#define SPF_PIECE_WORK 65536
+static inline int spf_pieces_for(int team, int64_t work) {
+  if (team <= 1) return 1;
+  int64_t each = work / ((int64_t)team * SPF_PIECE_WORK);
+  each = each < 1 ? 1 : each > 4 ? 4 : each;
+  return (int)(team * each < SPF_MOST_PIECES ? team * each : SPF_MOST_PIECES);
 }
+static inline int spf_most_pieces(int team) { return spf_pieces_for(team, (int64_t)1 << 60); }
 
 /* How a team takes the pieces: thread t owns a run of consecutive pieces and takes its own
    from the front, in order; a thread whose run is done takes the last piece of the run
@@ -96,7 +106,8 @@ static inline int spf_pieces_for(int team) {
    low half) changed by compare-and-swap, so each piece is taken once.  A thread's own
    pieces follow each other, so they go to one stream (the run's first piece's) and stay in
    the loop's order; a piece taken from another's run goes to a stream of its own.  Where
-   nothing is taken from another, this is a static schedule. */
+   nothing is taken from another, this is a static schedule; with one piece per thread
+   nothing is (a thread a microsecond late would lose its whole part to another). */
 typedef struct spf_run_ { uint64_t run; char apart[56]; } spf_run;  /* a run per cache line */
 
 static void spf_runs_init(spf_run *runs, int team, int pieces) {
@@ -115,6 +126,7 @@ static int spf_piece_take(spf_run *runs, int team, int me, int pieces, int *stre
         return (int)(r >> 32);
       }
   }
+  if (pieces <= team) return -1;
   for (;;) {
     int victim = -1;
     uint64_t most = 0;
@@ -744,7 +756,8 @@ class Emitter:
               {{ const int64_t {variable} = spf_first; spf_base = {read}; }}
               {{ const int64_t {variable} = spf_last + 1; spf_total = spf_last + 1 - spf_first + ({read} - spf_base); }}
             }}
-            const int spf_want = spf_team_for(spf_total * {_work_per_entry(node)});""")
+            const int64_t spf_work = spf_total * {_work_per_entry(node)};
+            const int spf_want = spf_team_for(spf_work);""")
         boundary = ""
         if node.parts_at is not None:
             function, increasing = node.parts_at
@@ -788,7 +801,7 @@ class Emitter:
         output's stream ``spf_stream_index``, and its workspace flushed there).  A team of one
         runs the loop without a parallel region, into stream 0."""
         cuts = c_statements(f"""
-            const int spf_pieces = spf_pieces_for(spf_want);
+            const int spf_pieces = spf_pieces_for(spf_want, spf_work);
             int64_t spf_cuts[SPF_MOST_PIECES + 1];
             spf_cuts[0] = spf_first;
             spf_cuts[spf_pieces] = spf_last + 1;
@@ -1635,7 +1648,7 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
         emitter.appends, emitter.appends_outer = assembly.workspace.appends, outer
         extent = "0" if assembly.workspace.appends else assembly.workspace_extent  # appending sums in no accumulator
         body = c_statements(f"""
-            const int spf_thread_count = {threads}, spf_stream_count = spf_pieces_for(spf_thread_count);
+            const int spf_thread_count = {threads}, spf_stream_count = spf_most_pieces(spf_thread_count);
             spf_scratch *spf_call_scratch = spf_scratch_get(spf_stream_count, spf_thread_count, {extent},
                                                             {int(assembly.drop_zeros)}, {int(assembly.workspace.sorted)});
             if (!spf_call_scratch) return {OUT_OF_MEMORY};
@@ -1645,7 +1658,7 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
         emitter.stream_type = stream
         return body + emitter._thread_sinks(const(0))
     body = c_statements(f"""
-        const int spf_thread_count = {threads}, spf_stream_count = spf_pieces_for(spf_thread_count);
+        const int spf_thread_count = {threads}, spf_stream_count = spf_most_pieces(spf_thread_count);
         {stream} *spf_streams = ({stream} *)calloc((size_t)spf_stream_count, sizeof({stream}));
         if (!spf_streams) return {OUT_OF_MEMORY};
         spf_stream spf_entries = {{0}};""")

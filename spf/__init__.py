@@ -13,11 +13,15 @@ The public interface (DESIGN.md):
 
 import os as _os
 
-# Parallel kernels' threads sleep rather than spin while they wait: with another busy
-# process on the machine, spinning threads made a parallel kernel 5-30x slower than its
-# serial run.  libgomp reads this once, when the first parallel kernel loads it; a value
-# the user set is kept.
-_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+# Parallel kernels' threads spin briefly, then sleep, while they wait (libgomp reads this
+# once, when the first parallel kernel loads it; what the user set is kept).  Spinning
+# long (libgomp's default, milliseconds) made a parallel kernel beside another busy
+# process 5-30x slower than its serial run; sleeping at once costs 50-130 us per parallel
+# region on a VM (waking a sleeping virtual CPU), more than many kernels' work.  3000
+# spins cover the gap between calls made back to back (30-100 us here).
+if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
+    _os.environ["OMP_WAIT_POLICY"] = "passive"
+    _os.environ["GOMP_SPINCOUNT"] = "3000"
 
 from spf.errors import (ArgumentError, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
                         OutOfMemoryError, PackError, ParseError, PropertyViolation, SpfError, UnknownLayoutError)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, settings
 # Tests that pass their own settings(...) inherit these (they are the default profile
 # by the time the test modules are imported).
 # Parallel kernels split their loops among threads even for the tests' small inputs (by
-# default a thread needs 65536 units of work, so inputs this size would run on one).
+# default a thread needs 4096 units of work, so inputs this size would run on one).
 os.environ.setdefault("SPF_PARALLEL_GRAIN", "1")
 
 settings.register_profile("spf", deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -417,6 +417,12 @@ def test_every_piece_is_taken_once_and_the_streams_keep_the_loops_order(take_pie
         assert_streams_keep_the_order(team, pieces, taker, stream, rank)
 
 
+def test_with_one_piece_per_thread_no_thread_takes_anothers(take_pieces):
+    """A static schedule: the late thread still runs its own piece."""
+    count, taker, stream, rank = take_pieces(2, 2, late=1, delay=50_000)
+    assert (count == 1).all() and list(taker) == [0, 1] and list(stream) == [0, 1]
+
+
 def test_a_late_threads_run_is_taken_by_the_others_piece_by_piece(take_pieces):
     """Thread 1 starts 200 ms late (a thread that lost its core): thread 0 takes its own run,
     then thread 1's from the back, each into a stream of its own."""
@@ -425,3 +431,20 @@ def test_a_late_threads_run_is_taken_by_the_others_piece_by_piece(take_pieces):
     assert list(stream) == [0, 0, 0, 0, 4, 5, 6, 7]
     assert list(rank) == [0, 1, 2, 3, 7, 6, 5, 4]
     assert_streams_keep_the_order(2, 8, taker, stream, rank)
+
+
+@pytest.mark.parametrize("given, expected", [
+    ({}, ("passive", "3000")),
+    ({"OMP_WAIT_POLICY": "active"}, ("active", None)),
+    ({"GOMP_SPINCOUNT": "100"}, (None, "100")),
+])
+def test_import_sets_a_short_spin_unless_the_user_chose_a_wait_policy(given, expected):
+    import os
+    import subprocess
+    import sys
+    environment = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    environment.update(given)
+    script = "import os, spf; print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(value) for value in expected]

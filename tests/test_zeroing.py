@@ -133,7 +133,7 @@ def test_a_nest_writing_rows_other_than_its_loop_variable_is_not_folded():
 
 
 def test_default_grain_runs_small_inputs_on_one_thread_and_large_ones_on_two(tmp_path):
-    # without the tests' SPF_PARALLEL_GRAIN=1: inputs below 65536 units of work per thread
+    # without the tests' SPF_PARALLEL_GRAIN=1: inputs below 4096 units of work per thread
     # run on one thread, larger ones on two (a dense output, and an assembled one whose
     # per-thread rows the second thread then never fills)
     import os
