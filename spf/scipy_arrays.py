@@ -45,7 +45,7 @@ from scipy import sparse
 from spf.errors import PackError, SpfError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.levels import Level, read_levels
-from spf.properties import CovaryingMonotonic, Injective, PeriodicMonotonic, Range, from_spec
+from spf.properties import CovaryingMonotonic, Injective, Monotonic, PeriodicMonotonic, Range, from_spec
 
 
 @dataclass(frozen=True)
@@ -273,7 +273,8 @@ def shared_fields(layout, data, name: str = "tensor") -> tuple[dict[str, object]
         if array.shape != expected:
             return None, f"array {field} has shape {array.shape}, {declared[field]} needs {expected}"
     fields = {**scalars, **given}
-    reason = _scipy_meaning(found, fields, scalars, shape) or _layout_holds(layout, fields, scalars)
+    reason, established = _scipy_meaning(found, fields, scalars, shape)
+    reason = reason or _layout_holds(layout, fields, scalars, established)
     return (None, reason) if reason else (fields, "")
 
 
@@ -314,43 +315,70 @@ def _scalars(layout, shape: tuple[int, ...], given: Mapping[str, np.ndarray]) ->
     return scalars
 
 
-def _scipy_meaning(found: Form, fields, scalars, shape: tuple[int, ...]) -> str:
+def _scipy_meaning(found: Form, fields, scalars, shape: tuple[int, ...]) -> tuple[str, list]:
     """Why scipy's reading of the arrays differs from the layout's (empty when it does not):
     the level bounds, entries beyond the pointers' end, coordinates outside the shape, a
-    coordinate stored twice.  (:func:`check_structure` has checked csr's and csc's pointers
-    and indices.)"""
+    coordinate stored twice; and the properties these checks established (the layout's
+    need not be checked again: :func:`_layout_holds`).  (:func:`check_structure` has
+    checked csr's and csc's pointers and indices.)"""
     values = fields[found.values]
     if found.format == "coo":
         if _bounds(found.level, scalars) != (0, len(values) - 1):
-            return f"the positions of the coordinate list do not run over [0, {len(values)})"
-        for array, extent in zip(found.coordinates, shape):
-            broken = Range((array,), low=Affine.of(0), high=Affine.of(extent)).check(fields, scalars)
+            return f"the positions of the coordinate list do not run over [0, {len(values)})", []
+        inside = [Range((array,), low=Affine.of(0), high=Affine.of(extent))
+                  for array, extent in zip(found.coordinates, shape)]
+        for bound in inside:
+            broken = bound.check(fields, scalars)
             if broken:
-                return f"{broken[0]}: {broken[1]}"
-        if CovaryingMonotonic(found.coordinates).check(fields, scalars) is None:
-            return ""  # lexicographically increasing: no coordinate twice
-        broken = Injective(found.coordinates).check(fields, scalars)
-    else:
-        pointer, indices = fields[found.pointer], fields[found.coordinates[0]]
-        if _bounds(found.level, scalars) != (0, shape[found.mode] - 1):
-            return f"the {found.format} level does not run over [0, {shape[found.mode]})"
-        if pointer[-1] != len(indices) or len(indices) != len(values):
-            return (f"{found.pointer} ends at {pointer[-1]}, before the {len(indices)} indices and "
-                    f"{len(values)} values (scipy ignores the rest)")
-        in_order = PeriodicMonotonic((found.coordinates[0], found.pointer), increasing=True, strict=True)
+                return f"{broken[0]}: {broken[1]}", []
+        in_order = CovaryingMonotonic(found.coordinates)
         if in_order.check(fields, scalars) is None:
-            return ""  # strictly increasing within each segment: no coordinate twice
-        segment = np.repeat(np.arange(len(pointer) - 1), np.diff(pointer))
-        broken = Injective(("segment", found.coordinates[0])).check({**fields, "segment": segment}, scalars)
-    return f"{broken[0]}: {broken[1]} (scipy sums them)" if broken else ""
+            return "", inside + [in_order]  # lexicographically increasing: no coordinate twice
+        broken = Injective(found.coordinates).check(fields, scalars)
+        return (f"{broken[0]}: {broken[1]} (scipy sums them)" if broken else ""), inside
+    pointer, indices = fields[found.pointer], fields[found.coordinates[0]]
+    if _bounds(found.level, scalars) != (0, shape[found.mode] - 1):
+        return f"the {found.format} level does not run over [0, {shape[found.mode]})", []
+    if pointer[-1] != len(indices) or len(indices) != len(values):
+        return (f"{found.pointer} ends at {pointer[-1]}, before the {len(indices)} indices and "
+                f"{len(values)} values (scipy ignores the rest)"), []
+    # check_structure: indptr from 0, not decreasing; every index inside the other extent
+    inside = [Monotonic((found.pointer,), increasing=True, strict=False),
+              Range((found.coordinates[0],), low=Affine.of(0), high=Affine.of(shape[1 - found.mode]))]
+    in_order = PeriodicMonotonic((found.coordinates[0], found.pointer), increasing=True, strict=True)
+    if in_order.check(fields, scalars) is None:
+        return "", inside + [in_order]  # strictly increasing within each segment: no coordinate twice
+    segment = np.repeat(np.arange(len(pointer) - 1), np.diff(pointer))
+    broken = Injective(("segment", found.coordinates[0])).check({**fields, "segment": segment}, scalars)
+    return (f"{broken[0]}: {broken[1]} (scipy sums them)" if broken else ""), inside
 
 
-def _layout_holds(layout, fields, scalars) -> str:
-    """Why the layout's properties or assumptions do not hold of ``fields`` (empty when they do)."""
+def _implied(wanted, established: list, scalars) -> bool:
+    """Whether a property already established implies ``wanted``: the same property, or a
+    range of the same array within ``wanted``'s bounds."""
+    for known in established:
+        if known == wanted:
+            return True
+        if isinstance(known, Range) and isinstance(wanted, Range) and known.arrays == wanted.arrays:
+            try:
+                if wanted.low.evaluate(scalars, {}) <= known.low.evaluate(scalars, {}) and \
+                        known.high.evaluate(scalars, {}) <= wanted.high.evaluate(scalars, {}):
+                    return True
+            except SpfError:  # (a bound naming no scalar: checked as it stands)
+                continue
+    return False
+
+
+def _layout_holds(layout, fields, scalars, established: list = ()) -> str:
+    """Why the layout's properties or assumptions do not hold of ``fields`` (empty when they
+    do); a property that one of ``established`` implies is not checked again."""
     from spf.packing import _holds
 
     for spec in layout.properties:
-        broken = from_spec(spec).check(fields, scalars)
+        wanted = from_spec(spec)
+        if _implied(wanted, established, scalars):
+            continue
+        broken = wanted.check(fields, scalars)
         if broken:
             return f"array {broken[0]} breaks property {spec.text}: {broken[1]}"
     for constraint in conjuncts(layout.assumptions):

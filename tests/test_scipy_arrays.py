@@ -149,6 +149,26 @@ def test_compressed_segments_not_declared_sorted_are_not_shared(tmp_path):
     np.testing.assert_array_equal((array @ array.T).toarray(), (expected @ expected.T).toarray())
 
 
+def test_a_property_scipys_checks_do_not_imply_is_still_checked(tmp_path):
+    """Sharing skips the layout's properties that the checks of scipy's own form already
+    established (indices inside the shape, sorted within each row), not a narrower range a
+    user layout declares: a matrix breaking it is copied, and the copy refused, naming it."""
+    from spf.scipy_arrays import shared_fields
+    text = Path(spf.load_layout("CSR").path).read_text()
+    text = text.replace("layout CSR\n", "layout CSR_NARROW\n").replace(
+        "property range(colIdx, 0, numCols)", "property range(colIdx, 0, 3)")
+    path = tmp_path / "CSR_NARROW.layout"
+    path.write_text(text)
+    fine = sp.csr_matrix(np.array([[1.0, 0, 2.0, 0], [0, 3.0, 0, 0]]))
+    beyond = sp.csr_matrix(np.array([[1.0, 0, 2.0, 4.0], [0, 3.0, 0, 0]]))
+    assert shared_fields(spf.load_layout("CSR"), beyond, "A")[0] is not None
+    assert shared_fields(spf.load_layout(str(path)), fine, "A")[0] is not None
+    fields, why = shared_fields(spf.load_layout(str(path)), beyond, "A")
+    assert fields is None and "range(colIdx, 0, 3)" in why
+    with pytest.raises(spf.SpfError, match="colIdx"):
+        spf.pack(str(path), beyond, name="A")
+
+
 # ----------------------------------------------------------------------------- other layouts: the entries
 
 
