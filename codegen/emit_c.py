@@ -115,8 +115,11 @@ static void spf_runs_init(spf_run *runs, int team, int pieces) {
     runs[t].run = ((uint64_t)((int64_t)t * pieces / team) << 32) | (uint64_t)((int64_t)(t + 1) * pieces / team);
 }
 
-/* the next piece for thread `me` (-1: none left), and the stream its entries go to */
-static int spf_piece_take(spf_run *runs, int team, int me, int pieces, int *stream) {
+/* the next piece for thread `me` of a team of `present` threads (-1: none left), and the
+   stream its entries go to; `team` runs were made, and a run whose thread the region did
+   not get (an OpenMP runtime may give fewer threads than asked: nested in another
+   region, OMP_DYNAMIC, a thread limit) is taken by the others whatever the pieces */
+static int spf_piece_take(spf_run *runs, int team, int present, int me, int pieces, int *stream) {
   if (me < team) {
     uint64_t r = __atomic_load_n(&runs[me].run, __ATOMIC_ACQUIRE);
     while ((r >> 32) < (r & 0xffffffffu))
@@ -126,7 +129,7 @@ static int spf_piece_take(spf_run *runs, int team, int me, int pieces, int *stre
         return (int)(r >> 32);
       }
   }
-  if (pieces <= team) return -1;
+  if (pieces <= team && present >= team) return -1;
   for (;;) {
     int victim = -1;
     uint64_t most = 0;
@@ -646,7 +649,7 @@ class Emitter:
         other's masked to zero), keeps the entry when it is not zero (an assembled output
         stores none) and advances each arm whose key was the least.  A branch per step
         mispredicts about as often as a sum's terms alternate; this runs about 1.25x faster
-        than scipy's branching merge on the real matrices.  The cursor's fields are copied
+        than the branching merge on the real matrices (1.6-2.1x scipy's).  The cursor's fields are copied
         into locals for the loop (stores to the rows cannot then make the compiler reload
         them); the tails run as before."""
         terms = [f"{key[k]}_term" for k in range(2)]
@@ -818,9 +821,10 @@ class Emitter:
         # find state starts again with each piece (valid wherever it starts: a superset of
         # its valid state indices), so a piece may run after a later one on a thread
         taking = c_statements("""
-            const int spf_me = spf_thread();
+            const int spf_me = spf_thread(), spf_present = spf_team_size();
             int spf_piece, spf_stream_index;
-            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces,
+                                               &spf_stream_index)) >= 0)
               spf_loop_body();""")
         _replace_marker(taking, "spf_loop_body", block(piece + thread_state + list(begin) + loop + list(end)))
         region = block(taking)

@@ -356,18 +356,19 @@ PIECES_HARNESS = r"""
 #include <unistd.h>
 /* every piece of `pieces` taken by a team of `team` threads through spf_piece_take; thread
    `late` waits `delay` microseconds before its first take, thread t waits `work[piece]`
-   microseconds inside each piece it takes.  Per piece: how often it was taken, by whom, the
-   stream its entries would go to, and the how-manieth take of its taker it was. */
-void take_pieces(int team, int pieces, int late, int delay, const int *work,
+   microseconds inside each piece it takes; the runs are made for `team` threads, the region
+   has `present`.  Per piece: how often it was taken, by whom, the stream its entries would
+   go to, and the how-manieth take of its taker it was. */
+void take_pieces(int team, int present, int pieces, int late, int delay, const int *work,
                  int *count, int *taker, int *stream, int *rank) {
   spf_run runs[SPF_MOST_PIECES];
   spf_runs_init(runs, team, pieces);
-  #pragma omp parallel num_threads(team)
+  #pragma omp parallel num_threads(present)
   {
     const int me = spf_thread();
     int piece, into, taken = 0;
     if (me == late) usleep(delay);
-    while ((piece = spf_piece_take(runs, team, me, pieces, &into)) >= 0) {
+    while ((piece = spf_piece_take(runs, team, spf_team_size(), me, pieces, &into)) >= 0) {
       __atomic_fetch_add(&count[piece], 1, __ATOMIC_RELAXED);
       taker[piece] = me; stream[piece] = into; rank[piece] = taken++;
       if (work[piece]) usleep(work[piece]);
@@ -384,12 +385,12 @@ def take_pieces():
     from spf.codegen.emit_c import PRELUDE
     int_p = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
     library = build_shared_library(PRELUDE + PIECES_HARNESS, name="test_pieces")
-    function = load_function(library, "take_pieces", [ctypes.c_int] * 4 + [int_p] * 5, None)
+    function = load_function(library, "take_pieces", [ctypes.c_int] * 5 + [int_p] * 5, None)
 
-    def run(team: int, pieces: int, late: int = -1, delay: int = 0, work=None):
+    def run(team: int, pieces: int, late: int = -1, delay: int = 0, work=None, present: int | None = None):
         work = np.zeros(pieces, np.int32) if work is None else np.asarray(work, np.int32)
         count, taker, stream, rank = (np.full(pieces, -1 if k else 0, np.int32) for k in range(4))
-        function(team, pieces, late, delay, work, count, taker, stream, rank)
+        function(team, team if present is None else present, pieces, late, delay, work, count, taker, stream, rank)
         return count, taker, stream, rank
     return run
 
@@ -421,6 +422,16 @@ def test_with_one_piece_per_thread_no_thread_takes_anothers(take_pieces):
     """A static schedule: the late thread still runs its own piece."""
     count, taker, stream, rank = take_pieces(2, 2, late=1, delay=50_000)
     assert (count == 1).all() and list(taker) == [0, 1] and list(stream) == [0, 1]
+
+
+@pytest.mark.parametrize("team, present, pieces", [(2, 1, 2), (2, 1, 8), (4, 2, 4), (3, 1, 3)])
+def test_runs_of_threads_the_region_did_not_get_are_taken(take_pieces, team, present, pieces):
+    """OpenMP may give a region fewer threads than asked (nested in another region, a
+    thread limit): the runs made for the missing ones are taken by those present, even
+    with one piece per thread."""
+    count, taker, stream, rank = take_pieces(team, pieces, present=present)
+    assert (count == 1).all() and set(taker) <= set(range(present))
+    assert_streams_keep_the_order(team, pieces, taker, stream, rank)
 
 
 def test_a_late_threads_run_is_taken_by_the_others_piece_by_piece(take_pieces):
