@@ -87,14 +87,13 @@ static inline int spf_team_for(int64_t work) {
 
 /* the pieces a parallel loop of `work` units is cut into for a team of `team` threads: up
    to 4 per thread (64 in all), so a thread that wakes late or loses its core holds up one
-   piece, not a share of the loop; but each of SPF_PIECE_WORK units at least, so that a
+   piece, not a share of the loop; but each of 16 grains at least (65536 units), so that a
    piece is long beside the cost of taking it (a shorter loop runs one part per thread, a
    static schedule: measured on mid-sized SpMV, 4 pieces a thread cost 5-15%) */
 #define SPF_MOST_PIECES 64
-#define SPF_PIECE_WORK 65536
 static inline int spf_pieces_for(int team, int64_t work) {
   if (team <= 1) return 1;
-  int64_t each = work / ((int64_t)team * SPF_PIECE_WORK);
+  int64_t each = work / ((int64_t)team * 16 * spf_grain);
   each = each < 1 ? 1 : each > 4 ? 4 : each;
   return (int)(team * each < SPF_MOST_PIECES ? team * each : SPF_MOST_PIECES);
 }
