@@ -782,20 +782,25 @@ class Emitter:
             loop = [c_ast.For(c_ast.DeclList([declare(variable, INDEX, ident("spf_from"))]),
                               binary("<", ident(variable), ident("spf_to")), c_ast.UnaryOp("p++", ident(variable)),
                               body)]
+        # where an entry starts a further loop (SpGEMM: a row of B) the weights say little of
+        # an iteration's work: the most pieces, and the threads even it out by taking them
+        pieces = "spf_most_pieces(spf_want)" if _work_per_entry(node) == NESTED_WORK else \
+            "spf_pieces_for(spf_want, spf_work)"
         if self.stream_type is None:
-            return self._balanced_pieces(work, thread_state, loop, variable, read, boundary)  # (no sinks)
+            return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, pieces)  # (no sinks)
         # an assembled output: each piece appends to the stream spf_piece_take names (a
         # thread's own pieces one stream, another's each its own), the thread's workspace
         # flushed into it when the piece ends; the streams joined by index keep the loop's order
         flush = ([call(self.workspace.replace("_add_", "_flush_"), ident("spf_my_accumulator"),
                        ident("spf_my_stream"))] if self.workspace else [])
         sinks = self._thread_sinks(call("spf_thread"), ident("spf_stream_index"))
-        return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, sinks, flush + list(kept))
+        return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, pieces, sinks,
+                                     flush + list(kept))
 
     def _balanced_pieces(self, work: list, thread_state: list, loop: list, variable: str, read: str,
-                         boundary: str, begin: list = (), end: list = ()) -> list:
-        """The loop cut into up to 4 pieces of equal work per thread (the cuts found once,
-        before the parallel region), each thread taking its own run of them in order and
+                         boundary: str, pieces: str, begin: list = (), end: list = ()) -> list:
+        """The loop cut into ``pieces`` (a C expression: up to 4 of equal work per thread) once,
+        before the parallel region, each thread taking its own run of them in order and
         then the last pieces of the others' (``spf_piece_take``).  A thread that starts
         late, or loses its core to another process for a while, then holds up at most one
         piece: the others run its share instead of waiting for it (a cliff of one scheduler
@@ -803,7 +808,7 @@ class Emitter:
         output's stream ``spf_stream_index``, and its workspace flushed there).  A team of one
         runs the loop without a parallel region, into stream 0."""
         cuts = c_statements(f"""
-            const int spf_pieces = spf_pieces_for(spf_want, spf_work);
+            const int spf_pieces = {pieces};
             int64_t spf_cuts[SPF_MOST_PIECES + 1];
             spf_cuts[0] = spf_first;
             spf_cuts[spf_pieces] = spf_last + 1;
