@@ -32,7 +32,11 @@ from .structs import sanitize_identifier
 # multiply-add it waits on the FMA, whose latency is twice the add's on recent x86 cores
 # (Golden Cove: 4 cycles against 2): BlogCatalog3's SpMV ran 1.5x slower contracted.  The
 # results are also the ones the C source says, with no rounding left to the compiler.
-CFLAGS = ["-O3", "-march=native", "-ffp-contract=off", "-fopenmp", "-shared", "-fPIC"]
+# -falign-loops=64: each loop starts a 64-byte fetch block.  A short hot loop (SpMV's row)
+# straddling two blocks ran 1.1-1.3x slower on this machine's Xeon, and where it fell
+# changed with every unrelated edit of the source around it: SpMV at 2 threads measured
+# 0.7-0.8 of the same loop compiled elsewhere on mid-sized matrices, parity aligned.
+CFLAGS = ["-O3", "-march=native", "-ffp-contract=off", "-falign-loops=64", "-fopenmp", "-shared", "-fPIC"]
 SANITIZE_FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
                   "-fno-sanitize-recover=all", "-shared", "-fPIC"]
 ERROR_LINES = 20  # lines of compiler output quoted in a build error
