@@ -51,9 +51,11 @@ def assembly_prototypes(plan: AssemblyPlan, prefix: str) -> tuple[str, ...]:
     return (f"int {prefix}_fill(void *handle, {struct} *output);", f"void {prefix}_free(void *handle);")
 
 
-def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) -> str:
+def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True, coordinate: str = "int64_t") -> str:
     """C source of the builder for ``plan``, functions ``prefix_*``; ``standalone`` adds the
-    prelude and the layout's struct (a kernel's library has them already)."""
+    prelude and the layout's struct (a kernel's library has them already).  ``coordinate``:
+    the C type of the input's coordinate columns (``int32_t`` reads scipy's own index
+    arrays, which would otherwise be widened into copies first)."""
     layout = plan.layout
     struct = f"struct {struct_name(layout)}"
     keys = plan.keys
@@ -61,17 +63,20 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True) ->
     compressed = [number for number, level in enumerate(plan.levels) if level.kind == "compressed"]
     d = len(plan.coordinates)
     scalars = [f for f in layout.scalars]
-    in_place = [_key_is_coordinate(plan, key.expression) if key.sign > 0 else None for key in keys]
+    # a key that is a coordinate is read in the input's own column, where it has the keys' type
+    in_place = [_key_is_coordinate(plan, key.expression) if key.sign > 0 and coordinate == "int64_t" else None
+                for key in keys]
 
     lines: list[str] = [PRELUDE, header_text([layout], [], f"SPF_ASSEMBLY_{prefix.upper()}_STRUCTS")] \
         if standalone else []
     lines += ["#include <string.h>", ""]
     emit = lines.append
-    emit(f"typedef struct {{\n  int64_t n;\n  const int64_t *x[{max(d, 1)}];\n  int64_t stride[{max(d, 1)}];\n"
+    emit(f"typedef {coordinate} {prefix}_coordinate;")
+    emit(f"typedef struct {{\n  int64_t n;\n  const {prefix}_coordinate *x[{max(d, 1)}];\n  int64_t stride[{max(d, 1)}];\n"
          f"  const double *v;\n  int64_t *key[{max(m, 1)}];\n  int64_t key_stride[{max(m, 1)}];\n"
          f"  int owned[{max(m, 1)}];\n  int64_t *origin;  /* sorted position -> entry, once gathered */\n"
          f"  double *sorted_v;\n  unsigned char *diff;\n"
-         f"  int64_t *input_x[{max(d, 1)}];\n  double *input_v;  /* the input, when the builder owns it */\n"
+         f"  {prefix}_coordinate *input_x[{max(d, 1)}];\n  double *input_v;  /* the input, when the builder owns it */\n"
          f"  int64_t groups, *group_outer, *group_end;  /* adopted rows (adopt_rows) */\n"
          f"  {_row_key_type(plan)} *row_keys;\n  double *row_values;\n"
          f"  int64_t sorted_rows;  /* rows sorted after a bucket or two-phase fill */\n"
@@ -168,7 +173,7 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
 
     # ---- begin
     report_base = len(compressed)
-    emit(f"void *{prefix}_begin({struct} *T, int64_t n, const int64_t *const *x, const int64_t *stride, "
+    emit(f"void *{prefix}_begin({struct} *T, int64_t n, const {prefix}_coordinate *const *x, const int64_t *stride, "
          "const double *v, int64_t *report, int owns_input, int drop_zeros) {")
     emit(f"  int64_t own_report[{report_length(plan)}];")
     emit("  if (!report) report = own_report;")
@@ -179,7 +184,7 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
     emit("  if (!h) {")
     emit(f"    if (owns_input) {{ for (int k = 0; k < {d}; k++) free((void *)x[k]); free((void *)v); }}")
     emit("    return NULL;\n  }")
-    emit(f"  if (owns_input) {{ for (int k = 0; k < {d}; k++) h->input_x[k] = (int64_t *)x[k]; "
+    emit(f"  if (owns_input) {{ for (int k = 0; k < {d}; k++) h->input_x[k] = ({prefix}_coordinate *)x[k]; "
          "h->input_v = (double *)v; }")
     emit("  h->n = n; h->v = v;")
     emit(f"  for (int k = 0; k < {d}; k++) {{ h->x[k] = x[k]; h->stride[k] = stride[k]; }}")
@@ -189,9 +194,6 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
             emit(f"  h->key[{k}] = (int64_t *)x[{in_place[k]}]; h->key_stride[{k}] = stride[{in_place[k]}];")
         else:
             materialized.append(k)
-            emit(f"  h->key[{k}] = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t)); "
-                 f"h->key_stride[{k}] = 1; h->owned[{k}] = 1;")
-            emit(f"  if (!h->key[{k}]) {{ {prefix}_free(h); return NULL; }}")
     lines.extend(load("  "))
     # checks and computed keys
     emit("  for (int64_t e = 0; e < n; e++) {")
@@ -200,12 +202,20 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
         emit(f"    if (!({condition})) {{ report[{report_base + FIRST_BAD}] = e; "
              f"report[{report_base + BAD_CHECK}] = {number}; {prefix}_bad_entry(h, e, report + {report_base + 4}); "
              f"{prefix}_free(h); return NULL; }}")
-    for k in materialized:
-        sign = "-" if keys[k].sign < 0 else ""
-        emit(f"    h->key[{k}][e] = {sign}({keys[k].expression});")
     emit("  }")
-    if rows is not None:
+    if rows is not None:  # (reads the coordinates themselves: no key computed for it)
         emit(f"  if ({prefix}_bucket(h, T, report, drop_zeros)) return h;")
+    if materialized:  # the keys computed from the coordinates, for the sort
+        for k in materialized:
+            emit(f"  h->key[{k}] = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t)); "
+                 f"h->key_stride[{k}] = 1; h->owned[{k}] = 1;")
+            emit(f"  if (!h->key[{k}]) {{ {prefix}_free(h); return NULL; }}")
+        emit("  for (int64_t e = 0; e < n; e++) {")
+        lines.extend(entry_values("    "))
+        for k in materialized:
+            sign = "-" if keys[k].sign < 0 else ""
+            emit(f"    h->key[{k}][e] = {sign}({keys[k].expression});")
+        emit("  }")
     # storage order
     emit("  int sorted = 1;")
     emit(f"  for (int64_t t = 1; t < n && sorted; t++) sorted = {prefix}_compare(h, t - 1, t, 0) <= 0;")
@@ -475,13 +485,15 @@ def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> li
         f"/* stable sort of the pairs (k[a], v[a]) by k: equal keys keep their order, so sums of",
         "   duplicates add in the entries' order (as scipy and the general path do) */",
         f"static void {prefix}_sort_pairs({key_type} *k, double *v, int64_t n, {key_type} *sk, double *sv) {{",
-        "  if (n <= 32) {",
-        "    for (int64_t a = 1; a < n; a++) {",
-        f"      const {key_type} t = k[a]; const double u = v[a];",
-        "      int64_t b = a;",
-        "      while (b > 0 && k[b - 1] > t) { k[b] = k[b - 1]; v[b] = v[b - 1]; b--; }",
-        "      k[b] = t; v[b] = u;",
+        "  if (n <= 32) {  /* each pair's place: the keys below its own, and the equal ones before it (stable);",
+        "                    compare-and-count passes the compiler vectorizes, no branch per comparison */",
+        "    for (int64_t a = 0; a < n; a++) {",
+        f"      const {key_type} t = k[a];",
+        "      int64_t place = 0;",
+        "      for (int64_t b = 0; b < n; b++) place += (k[b] < t) | ((k[b] == t) & (b < a));",
+        "      sk[place] = t; sv[place] = v[a];",
         "    }",
+        f"    memcpy(k, sk, (size_t)n * sizeof({key_type})); memcpy(v, sv, (size_t)n * sizeof(double));",
         "    return;",
         "  }",
         "  const int64_t half = n / 2;",
@@ -504,7 +516,7 @@ def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> li
         *load("  "),
         f"  const int64_t extent = {extent};",
         "  if (extent < 0 || extent > 4 * n + (1 << 16)) return 0;",
-        f"  const int64_t *const xo = h->x[{o}], *const xi = h->x[{i}];",
+        f"  const {prefix}_coordinate *const xo = h->x[{o}], *const xi = h->x[{i}];",
         f"  const int64_t so = h->stride[{o}], si = h->stride[{i}];",
         "  int64_t *start = (int64_t *)calloc((size_t)extent + 2, sizeof(int64_t));",
         "  if (!start) return 0;",

@@ -47,18 +47,20 @@ class Builder:
 _builders: dict[tuple, Builder] = {}
 
 
-def builder(layout) -> Builder:
-    """The compiled assembly of ``layout`` (cached per layout); AssemblyRefused when it has none."""
+def builder(layout, narrow: bool = False) -> Builder:
+    """The compiled assembly of ``layout`` (cached per layout), reading int64 coordinate
+    columns, or int32 ones with ``narrow`` (scipy's index arrays as they are: widening
+    20M of them first cost 0.3 s and 320 MB of new pages); AssemblyRefused when it has none."""
     from spf.codegen.assembly import direct_rows, plan_assembly
     from spf.codegen.build import build_shared_library, load_function
     from spf.codegen.emit_assembly import assembly_source
     from spf.codegen.structs import ctypes_struct, sanitize_identifier
 
-    key = (layout.spec, layout.path, hash(layout), tuple(FLAGS or ()))
+    key = (layout.spec, layout.path, hash(layout), tuple(FLAGS or ()), narrow)
     if key not in _builders:
         plan = plan_assembly(layout)
-        prefix = "spf_assemble_" + sanitize_identifier(layout.name)
-        source = assembly_source(plan, prefix)
+        prefix = "spf_assemble_" + sanitize_identifier(layout.name) + ("_i32" if narrow else "")
+        source = assembly_source(plan, prefix, coordinate="int32_t" if narrow else "int64_t")
         library = build_shared_library(source, FLAGS, name=prefix)
         struct = ctypes.POINTER(ctypes_struct(layout))
         pointer_array = ctypes.POINTER(ctypes.c_void_p)
@@ -90,32 +92,35 @@ _plans: dict[tuple, object] = {}
 
 
 def _column(array: np.ndarray) -> tuple[int, int]:
-    """(address, stride in elements) of a 1-D int64 array or view."""
-    if array.dtype != INDEX_DTYPE or array.ndim != 1 or array.strides[0] % 8:
-        raise SpfError("assembly reads int64 coordinate columns")
-    return array.ctypes.data, array.strides[0] // 8 if len(array) > 1 else 1
+    """(address, stride in elements) of a 1-D int64 or int32 array or view."""
+    size = array.dtype.itemsize
+    if array.dtype not in (INDEX_DTYPE, np.int32) or array.ndim != 1 or array.strides[0] % size:
+        raise SpfError("assembly reads int64 or int32 coordinate columns")
+    return array.ctypes.data, array.strides[0] // size if len(array) > 1 else 1
 
 
 def assemble(layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: tuple[int, ...],
              name: str = "tensor", duplicates: str = "sum"):
     """The Tensor of ``layout`` holding the entries ``(columns[k][e] for k) -> values[e]``.
 
-    ``columns``: one int64 array (or strided view) per coordinate, every entry inside
-    ``shape``; ``values``: float64.  Entries may come in any order; equal coordinates
+    ``columns``: one int64 array (or strided view) per coordinate, or int32 arrays all of
+    them, every entry inside ``shape``; ``values``: float64.  Entries may come in any order; equal coordinates
     are summed (``duplicates="sum"``) or refused (``"refuse"``).  An entry the layout
     cannot hold (above LOWER_TRI's diagonal) is refused with a PackError naming it.
     """
     from spf.codegen.structs import ctypes_struct
 
-    build = builder(layout)
+    columns = [np.asarray(c) for c in columns]
+    narrow = bool(columns) and all(c.dtype == np.int32 for c in columns)
+    build = builder(layout, narrow)
     plan = build.plan
     n = len(values)
     values = np.ascontiguousarray(values, dtype=np.float64)
-    columns = [np.asarray(c) for c in columns]
     scalars = dict(layout.compute_scalars(shape))
     # the builder's own arrays: sort keys it computes, the order, one byte per entry
-    computed = sum(1 for key in plan.keys if key.sign < 0 or not key.expression.startswith("(x_")
-                   or key.expression.count("x_") != 1)
+    computed = len(plan.keys) if narrow else \
+        sum(1 for key in plan.keys if key.sign < 0 or not key.expression.startswith("(x_")
+            or key.expression.count("x_") != 1)
     require((max(n, 1) * (8 * (computed + 2) + 1),), np.uint8, f"tensor {name}: assembly into {layout.spec}")
     struct_type = ctypes_struct(layout)
     struct = struct_type()

@@ -293,9 +293,11 @@ def _pydata_coordinates(data) -> tuple | None:
     return np.asarray(coordinate_list.coords), np.asarray(coordinate_list.data), tuple(coordinate_list.shape)
 
 
-def entries_of(data, name: str = "tensor") -> tuple[list[np.ndarray], np.ndarray, tuple[int, ...], str]:
+def entries_of(data, name: str = "tensor", narrow: bool = False) -> tuple[list[np.ndarray], np.ndarray,
+                                                                          tuple[int, ...], str]:
     """``(columns, values, shape, duplicates)`` of the user's data, checked, in any order:
-    one int64 array (or strided view) of coordinates per mode, float64 values.
+    one int64 array (or strided view) of coordinates per mode, float64 values; with
+    ``narrow``, scipy's int32 index arrays as they are (the generated assembly reads them).
 
     ``duplicates`` says what equal coordinates mean: ``"sum"`` for scipy.sparse (its own
     rule), ``"refuse"`` for a (coords, values, shape) triple, ``"none"`` for dense arrays.
@@ -314,8 +316,9 @@ def entries_of(data, name: str = "tensor") -> tuple[list[np.ndarray], np.ndarray
             raise PackError(f"tensor {name}: scipy cannot read the {data.format} matrix: {error}") from None
         check_real(np.asarray(matrix.data), name)
         values = np.asarray(matrix.data).astype(np.float64, copy=False)
-        columns = [np.asarray(c).astype(INDEX_DTYPE, copy=False)
-                   for c in (getattr(matrix, "coords", None) or (matrix.row, matrix.col))]
+        columns = [np.asarray(c) for c in (getattr(matrix, "coords", None) or (matrix.row, matrix.col))]
+        if not (narrow and all(c.dtype == np.int32 for c in columns)):
+            columns = [c.astype(INDEX_DTYPE, copy=False) for c in columns]
         return columns, values, tuple(int(s) for s in matrix.shape), "sum"
     pydata = _pydata_coordinates(data)
     if pydata is not None:
@@ -460,7 +463,7 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
                                 "layout (e.g. Dense2) or shape= with a dict of fields")
             layout = layout.resolve(len(shape))
         return from_fields(layout, data, name, shape)
-    columns, values, data_shape, duplicates = entries_of(data, name)
+    columns, values, data_shape, duplicates = entries_of(data, name, narrow=True)
     if shape is not None:
         if len(shape) != len(data_shape) or any(s < d for s, d in zip(shape, data_shape)):
             raise PackError(f"tensor {name}: shape {shape} cannot hold data of shape {data_shape}")
@@ -479,8 +482,8 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
     if has_assembly(layout):
         return assemble(layout, columns, values, data_shape, name,
                         duplicates="refuse" if duplicates == "refuse" else "sum")
-    coords = np.stack(columns, axis=1).reshape(-1, len(data_shape)) if columns else \
-        np.zeros((len(values), 0), INDEX_DTYPE)
+    coords = np.stack(columns, axis=1).reshape(-1, len(data_shape)).astype(INDEX_DTYPE, copy=False) if columns \
+        else np.zeros((len(values), 0), INDEX_DTYPE)
     return reference_pack(layout, coords, values, data_shape, name, duplicates)
 
 

@@ -34,9 +34,11 @@ def _layout(name):
     return layout
 
 
-def assert_same_as_reference(layout_name, coords, values, shape, duplicates="sum"):
+def assert_same_as_reference(layout_name, coords, values, shape, duplicates="sum", dtype=np.int64):
+    """``dtype``: the coordinate columns' (int32: the builder reading scipy's index arrays as
+    they are, without widening them)."""
     layout = _layout(layout_name)
-    columns = [np.ascontiguousarray(coords[:, k]) for k in range(len(shape))]
+    columns = [np.ascontiguousarray(coords[:, k], dtype=dtype) for k in range(len(shape))]
     got = assemble(layout, columns, values, shape, "T", duplicates=duplicates)
     expected = reference_pack(layout, coords, values, shape, "T", duplicates=duplicates)
     assert got.layout == expected.layout and got.shape == expected.shape
@@ -61,29 +63,32 @@ def _random_entries(rng, shape, count, duplicates=True):
 # ----------------------------------------------------------------------------- against the reference
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
 @pytest.mark.parametrize("layout", MATRIX_LAYOUTS)
-def test_matrix_layouts_match_the_reference_packer(layout):
+def test_matrix_layouts_match_the_reference_packer(layout, dtype):
     rng = np.random.default_rng(7)
     for shape, count in [((37, 23), 200), ((1, 1), 1), ((5, 9), 0), ((0, 4), 0), ((64, 64), 1500)]:
         coords, values = _random_entries(rng, shape, count)
-        assert_same_as_reference(layout, coords, values, shape)
+        assert_same_as_reference(layout, coords, values, shape, dtype=dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
 @pytest.mark.parametrize("layout", VECTOR_LAYOUTS)
-def test_vector_layouts_match_the_reference_packer(layout):
+def test_vector_layouts_match_the_reference_packer(layout, dtype):
     rng = np.random.default_rng(8)
     for shape, count in [((50,), 30), ((1,), 1), ((7,), 0)]:
         coords, values = _random_entries(rng, shape, count)
-        assert_same_as_reference(layout, coords, values, shape)
+        assert_same_as_reference(layout, coords, values, shape, dtype=dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
 @pytest.mark.parametrize("layout", TENSOR3_LAYOUTS + TENSOR4_LAYOUTS + [f"{EXAMPLES}/COO3_UNSORTED.layout"])
-def test_higher_order_layouts_match_the_reference_packer(layout):
+def test_higher_order_layouts_match_the_reference_packer(layout, dtype):
     rng = np.random.default_rng(9)
     order = 4 if layout in TENSOR4_LAYOUTS else 3
     for shape, count in [((6, 5, 4, 3)[:order], 80), ((1,) * order, 1), ((3,) * order, 0)]:
         coords, values = _random_entries(rng, shape, count)
-        assert_same_as_reference(layout, coords, values, shape)
+        assert_same_as_reference(layout, coords, values, shape, dtype=dtype)
 
 
 def test_lower_triangular_holds_the_lower_triangle_and_refuses_an_entry_above_it():
@@ -123,15 +128,16 @@ def test_orders_sorted_unsorted_and_beyond_a_counting_range():
     np.testing.assert_array_equal(got.fields["val"], np.arange(500.0)[order])
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
 @pytest.mark.parametrize("layout", ["CSR", "CSC", "CSR_UNSORTED"])
-def test_rows_come_from_one_counting_sort_and_become_the_arrays(layout):
+def test_rows_come_from_one_counting_sort_and_become_the_arrays(layout, dtype):
     """A layout of one dense and one compressed level: a counting sort on the outer
     coordinate puts the entries in their segments, segments out of order are sorted and
     their duplicates summed, and the kernel's arrays become the Tensor's (no copy).  A
     dense level far longer than the entries takes the general path."""
     rng = np.random.default_rng(12)
     coords, values = _random_entries(rng, (200, 150), 4000)  # duplicates, rows in any order
-    got = assert_same_as_reference(layout, coords, values, (200, 150))
+    got = assert_same_as_reference(layout, coords, values, (200, 150), dtype=dtype)
     owner = got.fields["data"]
     while isinstance(owner.base, np.ndarray):
         owner = owner.base
@@ -141,7 +147,7 @@ def test_rows_come_from_one_counting_sort_and_become_the_arrays(layout):
     assert zeros.fields["nnz"] == 2 and list(zeros.fields["data"]) == [0.0, 0.0]  # packing keeps zeros
     tall = (10**7, 5) if layout != "CSC" else (5, 10**7)
     few = np.array([[4, 1], [2, 3], [4, 0]]) if layout != "CSC" else np.array([[1, 4], [3, 2], [0, 4]])
-    assert_same_as_reference(layout, few, np.array([1.0, 2.0, 3.0]), tall)
+    assert_same_as_reference(layout, few, np.array([1.0, 2.0, 3.0]), tall, dtype=dtype)  # (the sort path)
 
 
 def test_strided_coordinate_columns_are_read_in_place():
@@ -153,8 +159,8 @@ def test_strided_coordinate_columns_are_read_in_place():
 
 @settings(max_examples=60)
 @given(st.sampled_from(MATRIX_LAYOUTS + ["LOWER_TRI"]), st.integers(0, 12), st.integers(1, 12),
-       st.integers(0, 60), st.integers(0, 2**32))
-def test_hypothesis_matrices(layout, rows, columns, count, seed):
+       st.integers(0, 60), st.integers(0, 2**32), st.sampled_from([np.int64, np.int32]))
+def test_hypothesis_matrices(layout, rows, columns, count, seed, dtype):
     if layout == "LOWER_TRI":
         columns = rows
     rng = np.random.default_rng(seed)
@@ -162,7 +168,23 @@ def test_hypothesis_matrices(layout, rows, columns, count, seed):
     if layout == "LOWER_TRI":
         keep = coords[:, 1] <= coords[:, 0]
         coords, values = coords[keep], values[keep]
-    assert_same_as_reference(layout, coords, values, (rows, columns))
+    assert_same_as_reference(layout, coords, values, (rows, columns), dtype=dtype)
+
+
+def test_scipys_int32_coordinates_are_read_as_they_are():
+    """pack reads a scipy matrix's int32 index arrays through the builder compiled for
+    int32 columns (no widened copies), duplicates summed as scipy sums them."""
+    from spf import assemble as assembling
+    rng = np.random.default_rng(13)
+    rows, cols = rng.integers(0, 90, 2000).astype(np.int32), rng.integers(0, 70, 2000).astype(np.int32)
+    matrix = sp.coo_matrix((rng.standard_normal(2000), (rows, cols)), shape=(90, 70))
+    assert matrix.row.dtype == np.int32
+    for layout in ("CSR", "DCSR", "BCSR(R=2, C=3)", "COO"):
+        assembling._builders.clear()
+        packed = spf.pack(layout, matrix, name="A", copy=True)
+        np.testing.assert_allclose(packed.to_dense(), matrix.toarray(), rtol=1e-12, atol=1e-12)
+        validate(packed.layout, dict(packed.fields), "A", (90, 70))
+        assert [key[-1] for key in assembling._builders] == [True], layout  # the int32 builder alone
 
 
 def test_pack_goes_through_assembly_and_scipy_duplicates_are_summed():
