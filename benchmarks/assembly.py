@@ -2,7 +2,10 @@
 
 Run: python benchmarks/assembly.py [--wait-idle 600] [--matrices N] [--pack-nnz 20000000] [--quick]
 (results/assembly.txt: ``--wait-idle 600``; about 15 minutes, 6 GB of memory for the packing part;
-results/assembly_merge.txt: ``--parts spgemm,add,convert --budget 0.5 --wait-idle 60``, about 8 minutes)
+results/assembly_pack.txt: ``--parts pack --wait-idle 60``;
+results/assembly_call_path.txt: ``--parts spgemm,add,convert --budget 2 --wait-idle 60``, about 12 minutes:
+2 s of rounds per matrix, because on a shared VM a burst that stalls one virtual CPU for a second or two
+slows the 2-thread kernels' blocks alone, and at 0.5 s such a burst can hold the median of a matrix)
 
 Parts, in one process:
 
