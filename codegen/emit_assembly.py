@@ -195,27 +195,39 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
         else:
             materialized.append(k)
     lines.extend(load("  "))
-    # checks and computed keys
+
+    def allocate_keys() -> None:
+        for k in materialized:
+            emit(f"  h->key[{k}] = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t)); "
+                 f"h->key_stride[{k}] = 1; h->owned[{k}] = 1;")
+            emit(f"  if (!h->key[{k}]) {{ {prefix}_free(h); return NULL; }}")
+
+    def compute_keys() -> None:
+        for k in materialized:
+            sign = "-" if keys[k].sign < 0 else ""
+            emit(f"    h->key[{k}][e] = {sign}({keys[k].expression});")
+
+    # checks, and the computed keys in the same pass where no counting sort into rows comes
+    # first (it reads the coordinates themselves: after it, the keys only where it declined)
+    if rows is None:
+        allocate_keys()
     emit("  for (int64_t e = 0; e < n; e++) {")
     lines.extend(entry_values("    "))
     for number, (condition, _) in enumerate(plan.checks):
         emit(f"    if (!({condition})) {{ report[{report_base + FIRST_BAD}] = e; "
              f"report[{report_base + BAD_CHECK}] = {number}; {prefix}_bad_entry(h, e, report + {report_base + 4}); "
              f"{prefix}_free(h); return NULL; }}")
+    if rows is None:
+        compute_keys()
     emit("  }")
-    if rows is not None:  # (reads the coordinates themselves: no key computed for it)
+    if rows is not None:
         emit(f"  if ({prefix}_bucket(h, T, report, drop_zeros)) return h;")
-    if materialized:  # the keys computed from the coordinates, for the sort
-        for k in materialized:
-            emit(f"  h->key[{k}] = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t)); "
-                 f"h->key_stride[{k}] = 1; h->owned[{k}] = 1;")
-            emit(f"  if (!h->key[{k}]) {{ {prefix}_free(h); return NULL; }}")
-        emit("  for (int64_t e = 0; e < n; e++) {")
-        lines.extend(entry_values("    "))
-        for k in materialized:
-            sign = "-" if keys[k].sign < 0 else ""
-            emit(f"    h->key[{k}][e] = {sign}({keys[k].expression});")
-        emit("  }")
+        if materialized:
+            allocate_keys()
+            emit("  for (int64_t e = 0; e < n; e++) {")
+            lines.extend(entry_values("    "))
+            compute_keys()
+            emit("  }")
     # storage order
     emit("  int sorted = 1;")
     emit(f"  for (int64_t t = 1; t < n && sorted; t++) sorted = {prefix}_compare(h, t - 1, t, 0) <= 0;")
