@@ -78,6 +78,17 @@ def autoschedule(expression: str, layouts: dict, constraints=None, share: dict |
     return _autoschedule(expression, layouts, constraints=constraints, share=share, **options)
 
 
+def schedule(text: str, expression: str, layouts: dict, share: dict | None = None):
+    """A fused schedule written by hand, in the notation ``explain()`` prints:
+    ``"i, j < T(m) ; k, m : T(m) += B(i,j,k) * D(k,m) , l, m : A(i,l,m) += T(m) * C(j,l) >"``.
+
+    Checked (each sparse operand's levels in storage order, every input read once) and
+    costed like the autoscheduler's candidates; pass it as ``schedule=`` to :func:`compile`.
+    """
+    from spf.autoscheduler.api import schedule as _schedule
+    return _schedule(text, expression, layouts, share=share)
+
+
 def layouts() -> list[str]:
     """The names of the built-in layouts."""
     from spf.layout_library import available_layouts
@@ -93,6 +104,6 @@ def load_layout(spec, **parameters):
 __all__ = [
     "ArgumentError", "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
     "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
-    "Recipe", "RecipeError", "UFSet", "autoschedule", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
+    "Recipe", "RecipeError", "UFSet", "autoschedule", "schedule", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
     "pack", "parse_statement", "read_tns", "convert",
 ]

@@ -842,3 +842,51 @@ def test_ttmc4_on_a_real_four_way_tensor():
     np.add.at(expected, coords[:, 0], contributions)
     choice = search("TTMc4").select(**inputs)
     assert_close(run(compiled("TTMc4", choice), inputs), expected, "TTMc4 on jf17k")
+
+
+# ----------------------------------------------------------------------------- trees written by hand
+
+
+@pytest.mark.parametrize("name", ["K1", "K5", "CHAIN"])
+def test_every_generated_tree_reads_back_from_its_text(name):
+    """spf.schedule parses explain()'s notation: each tree the search generates (the
+    candidates among them) comes back equal, with the same costs."""
+    kernel = KERNELS[name]
+    result = search(name)
+    assert {id(c) for c in result.candidates} <= {id(c) for c in result.generated}
+    for candidate in result.generated:
+        written = spf.schedule(str(candidate.schedule), kernel.expression, kernel.layouts, share=kernel.share)
+        assert written.schedule == candidate.schedule
+        assert (written.time, written.memory) == (candidate.time, candidate.memory)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("i, j <", "expected a name at column 7"),
+    ("i, j < T(k) ; k : T(k) += C(i,k) * D(j,k) , l : A(i,l) += T(k) * X(j,l) >",
+     "X is no input of the expression"),
+    ("i, j < T(k) ; k : T(k) += C(i,k) * D(j,k) , l : A(i,l) += T(k) * E(l,j) >", "E is read by the expression as"),
+    ("i, j < B(k) ; k : B(k) += C(i,k) , l : A(i,l) += B(k) >", "the temporary B must be a new name"),
+    ("i, j, k, l : A(i,l) += B(i,j) * C(i,k) * D(j,k) * E(j,l) >", "unexpected text after the tree"),
+    ("j, i, k, l : A(i,l) += B(i,j) * C(i,k) * D(j,k) * E(j,l)", "B"),
+])
+def test_a_tree_written_by_hand_is_checked(text, message):
+    kernel = KERNELS["K1"]
+    with pytest.raises(ScheduleError, match=re.escape(message)):
+        spf.schedule(text, kernel.expression, kernel.layouts)
+
+
+def test_a_tree_written_by_hand_compiles():
+    """SparseAuto's K1 schedule, written out: fused i, j with a scalar temporary."""
+    kernel = KERNELS["K1"]
+    text = "i, j < T_BCD() ; k : T_BCD() += B(i,j) * C(i,k) * D(j,k) , l : A(i,l) += T_BCD() * E(j,l) >"
+    candidate = spf.schedule(text, kernel.expression, kernel.layouts)
+    assert str(candidate.schedule) == text and candidate.memory_cost == 0
+    inputs, dense = random_data("K1", "empty_rows", seed=3)
+    assert_close(run(spf.compile(kernel.expression, kernel.layouts, schedule=candidate), inputs),
+                 einsum_reference("K1", dense), text)
+
+
+def test_operands_storing_indices_in_opposite_orders_have_no_schedule():
+    with pytest.raises(AutoscheduleError, match="A stores k before i, B i before k"):
+        spf.autoschedule("Z(j) = A(k,i,j) * B(j,i,k)", {"A": "CSF3", "B": "CSF3", "Z": "Dense"},
+                         progress=lambda line: None)

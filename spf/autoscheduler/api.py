@@ -17,6 +17,7 @@ from .prune import (ELEMENT_BYTES, Context, depth_poset, last_level_cache_bytes,
                     parse_constraint, pareto_buckets, stride_cost)
 from .search import Scored, exhaustive, frontier
 from .tree import Node, check, loop_depth, memory_cost, memory_depth, temporaries, time_cost
+from .written import parse_schedule
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,9 @@ class AutoSchedule:
     seconds: dict[str, float]
     constraints: list[str]
     last_selection: Selection | None = None
+    # every tree the generation stage produced (stage 1 applied), candidates included: what
+    # the later stages prune, for benchmarks that time the alternatives and for the fuzzer
+    generated: list[Candidate] = field(default_factory=list, repr=False)
 
     def sizes(self, **tensors) -> dict[str, float]:
         """Extents and per-level stored counts of the given operands (stage 4's inputs)."""
@@ -165,8 +169,12 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
         scored = frontier(problem, progress=report)
         counts["non-dominated (stage 1 applied)"] = len(scored)
     seconds["generation"] = time.perf_counter() - started
+    if not scored:
+        raise AutoscheduleError(f"autoschedule: no loop nest visits every sparse operand's levels in storage "
+                                f"order{_conflict(problem)}; store one of them in another mode order")
     for item in scored:
         check(item.node, problem)
+    generated = [Candidate(s.node, s.time, s.memory, s.loop_depth, s.memory_depth, problem) for s in scored]
 
     moment = time.perf_counter()
     if 2 not in skip:
@@ -187,8 +195,32 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     counts["solver queries"] = queries
     seconds["stage 3"] = time.perf_counter() - moment
     seconds["total"] = time.perf_counter() - started
-    candidates = [Candidate(s.node, s.time, s.memory, s.loop_depth, s.memory_depth, problem) for s in survivors]
-    return AutoSchedule(problem, candidates, counts, seconds, list(constraints or ()))
+    by_tree = {id(c.schedule): c for c in generated}
+    candidates = [by_tree[id(s.node)] for s in survivors]
+    return AutoSchedule(problem, candidates, counts, seconds, list(constraints or ()), generated=generated)
+
+
+def _conflict(problem: Problem) -> str:
+    """Two sparse operands that store two indices in opposite orders, said as a clause."""
+    sparse = [f for f in problem.factors if f.sparse]
+    for first in sparse:
+        for second in sparse:
+            shared = [i for i in first.levels if i in second.levels]
+            for a in shared:
+                for b in shared:
+                    if first.levels.index(a) < first.levels.index(b) and second.levels.index(a) > second.levels.index(b):
+                        return f": {first.name} stores {a} before {b}, {second.name} {b} before {a}"
+    return ""
+
+
+def schedule(text: str, expression: str, layouts: Mapping[str, object],
+             share: Mapping[str, str] | None = None) -> Candidate:
+    """A fused schedule written by hand in ``explain()``'s notation, checked and costed
+    like a generated one; pass it as ``schedule=`` to ``spf.compile``."""
+    problem = make_problem(expression, layouts, share)
+    tree = parse_schedule(text, problem)
+    order = [f.name for f in problem.factors]
+    return Candidate(tree, time_cost(tree, order), memory_cost(tree), loop_depth(tree), memory_depth(tree), problem)
 
 
 # ----------------------------------------------------------------------------- sizes of operands
