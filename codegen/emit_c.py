@@ -1429,10 +1429,13 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
     """
     starts: dict[int, object] = {}  # id of the node to start before -> find
 
-    def locate(items: list[Node], path: list, bound_at: dict[str, int]) -> None:
+    def locate(items: list[Node], path: list, bound_at: dict[str, int], fused: int = -1) -> None:
         # bound_at: variable -> index (among the enclosing loops and finds) of the loop
         # whose iterations set it: its own variable, or one assigned in its body (a fused
-        # nest binds i = idx(pA0) inside the loop over pA0)
+        # nest binds i = idx(pA0) inside the loop over pA0).  fused: that index for the
+        # innermost fused loop of a schedule tree around the items: a state restarts in
+        # each of its iterations where the find asks (SeqIter) or a state index is bound
+        # by the fused loops (its nest cannot tell by which of them).
         bound_at = dict(bound_at)
         loops = [n for n in path if isinstance(n, (Loop, Find))]
         for item in items:
@@ -1441,15 +1444,18 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
             if isinstance(item, Find) and item.template.kind in ("seqiter", "hashmap"):
                 # an index the positions are kept per (an array of them) restarts nothing
                 state = set(item.template.state) - set(item.template.keyed)
-                innermost = max((bound_at.get(v, -1) for v in state), default=-1)
+                innermost = max((bound_at.get(v, fused) for v in state), default=-1)
+                if item.template.per_fused_iteration:
+                    innermost = max(innermost, fused)
                 anchor = loops[innermost + 1] if innermost + 1 < len(loops) else item
                 starts.setdefault(id(anchor), []).append(item)
             if isinstance(item, (Loop, Find)):
                 inner = dict(bound_at)
                 inner[item.variable] = len(loops)
-                locate(item.body, path + [item], inner)
+                locate(item.body, path + [item], inner, fused)
             elif isinstance(item, (Guard, TileGuard, Block)):
-                locate(item.body, path + [item], bound_at)
+                inside = len(loops) - 1 if isinstance(item, Block) and item.fused_iteration else fused
+                locate(item.body, path + [item], bound_at, inside)
 
     def visit(items: list[Node]) -> list[Node]:
         result: list[Node] = []

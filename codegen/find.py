@@ -40,6 +40,7 @@ class FindChoice:
     in_range: bool = True  # direct: the position is proven inside the bounds
     multiple: bool = False  # binary: weakly monotone, matches form a run
     keyed: tuple[str, ...] = ()  # seqiter: state indices that are no loop (an array of positions)
+    per_fused_iteration: bool = False  # seqiter under fused loops: the state restarts in each of their iterations
 
     def __str__(self) -> str:
         if self.kind == "direct":
@@ -88,13 +89,20 @@ class Encoding(Encoder):
     """Z3 terms for one or two instances (suffixes ``""`` and ``"_2"``) of the loops
     enclosing a find, and the find itself: the context of the template checks."""
 
-    def __init__(self, site, calls: dict[str, UFCall], properties):
+    def __init__(self, site, calls: dict[str, UFCall], properties, fused: bool = False):
         local_names = {f.variable for f in site.outer if f.variable} | {site.variable}
         super().__init__(calls, local_names)
         self.site = site
         self.calls = calls
         self.properties = properties
-        self.loop_variables = [f.variable for f in site.outer if f.kind in ("loop", "find") and f.variable]
+        loops = [f for f in site.outer if f.kind in ("loop", "find") and f.variable]
+        # Under fused loops the nest sees the fused variables as loops of its own, but they
+        # run in the fused nest's order, which this space does not know.  Where that order
+        # matters (SeqIter), two instances are compared within one fused iteration: the
+        # fused variables are equal and the order is that of the nest's own loops.
+        self.fused = fused
+        self.pinned = [f.variable for f in site.outer if f.bound and f.variable] if fused else []
+        self.loop_variables = [f.variable for f in loops if f.variable not in self.pinned]
         self._contexts: dict[str, tuple[list, dict]] = {}
         self.keyable: set[str] = set()  # variables with an extent: a state may be keyed by them
 
@@ -204,7 +212,7 @@ def _two_instances(encoding: Encoding, state: tuple[str, ...]) -> list:
     second = [z3.Int(v + "_2") for v in loops]
     facts = encoding.context("") + encoding.context("_2")
     facts.append(_lexicographically_before(first, second))
-    for name in state:
+    for name in (*encoding.pinned, *state):
         facts.append(z3.Int(name) == z3.Int(name + "_2"))
     return facts
 
@@ -270,7 +278,7 @@ def _state_indices(encoding: Encoding, valid, reduce: bool = False) -> tuple[str
 def _every_search_fresh(encoding: Encoding, state: tuple[str, ...]) -> bool:
     """No two different searches share this state: it would restart every time."""
     if not encoding.loop_variables:
-        return False
+        return encoding.fused  # one search per fused iteration
     return encoding.unsat(_two_instances(encoding, state))
 
 
@@ -312,11 +320,13 @@ def _placeable(state: tuple[str, ...], loops: list[str], keyable) -> bool:
 
 
 def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
-               every_variant: bool = False, keyable=frozenset()) -> FindReport:
+               every_variant: bool = False, keyable=frozenset(), fused: bool = False) -> FindReport:
     """Prove which templates may implement a find; the first valid one in ``allowed`` wins.
 
     Templates after the first valid one are only tried with ``every_variant`` (for
-    ``find="auto"``, which keeps every proven variant).
+    ``find="auto"``, which keeps every proven variant).  ``fused``: the nest runs inside
+    the fused loops of a schedule tree, once per fused iteration, so a SeqIter position
+    restarts in each (a hash table, valid for any order of its searches, need not).
     """
     encoding = Encoding(site, calls, properties)
     encoding.keyable = set(keyable)
@@ -355,7 +365,12 @@ def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
                 else:
                     choice = FindChoice("hashmap", state=state)
         elif kind == "seqiter":
-            choice, reason = _seqiter(encoding, strictly, loops)
+            if fused:
+                pinned = Encoding(site, calls, properties, fused=True)
+                pinned.keyable = set(keyable)
+                choice, reason = _seqiter(pinned, strictly, pinned.loop_variables)
+            else:
+                choice, reason = _seqiter(encoding, strictly, loops)
         elif kind == "linear":
             choice, reason = LINEAR, ""
         else:
@@ -411,7 +426,8 @@ def _seqiter(encoding: Encoding, strictly, loops):
     increasing = strictly(True)
     direction = 1 if increasing == keys_increasing else -1
     return FindChoice("seqiter", direction=direction, keys_increasing=keys_increasing,
-                      increasing=increasing, state=state, keyed=keyed), ""
+                      increasing=increasing, state=state, keyed=keyed,
+                      per_fused_iteration=encoding.fused), ""
 
 
 def _direct(encoding: Encoding, calls):

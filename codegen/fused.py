@@ -4,18 +4,23 @@ Each leaf of the tree is an SPF statement (``T(k) += B(i,j,k) * C(i,l)``, tempor
 stored Dense) with its own iteration space, scanned by the same scanner with the same
 find synthesis as any kernel.  The tree decides how those nests nest:
 
-* a branch's fused loops come from scanning one *driver* leaf below it (a leaf
-  whose sparse operand owns a fused index, so the fused loops walk its stored
-  coordinates); its nest is cut right after the last fused variable is bound;
-* in that hole go the branch's temporaries (zeroed there, where producer and
-  consumer diverge), then the lowered producer and the lowered consumer;
-* every other leaf is scanned with the variables bound by the enclosing fused loops
-  marked *bound*: the scanner emits no loops for them, only the rest, and finds the
-  positions of its own sparse operands at the bound coordinates (co-iteration by the
-  proven find templates).
+* a branch's fused loops are the scan of their own space: the product of every operand
+  below the branch that reads a fused index, scanned in the fused order up to the last
+  fused index.  Each fused index is walked through the first sparse operand that stores
+  it at its next level (the others find it there), else over its extent, as the cost
+  model counts the loop (``loop_trips``), whichever leaves the operands sit in;
+* in the scope that scan leaves go the branch's temporaries (zeroed there, where
+  producer and consumer diverge), then the lowered producer and the lowered consumer;
+* every leaf is scanned with the variables bound by the enclosing fused loops marked
+  *bound*: the scanner emits no loops for them, only the rest, and finds the positions
+  of its own sparse operands at the bound coordinates (co-iteration by the proven find
+  templates).  A leaf runs once per fused iteration, so the state of its SeqIter finds
+  restarts in each (``FindChoice.per_fused_iteration``): its space does not see the
+  order in which the fused loops visit their coordinates.
 
-Restricting a fused loop to the driver's stored coordinates drops only terms in which
-some factor of the product is zero, so every leaf computes what it would unfused.
+Restricting a fused loop to the stored coordinates of the operands below it drops only
+terms in which some factor of the product is zero, so every leaf computes what it would
+unfused.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from spf.errors import SpfError
+from spf.autoscheduler.problem import Operand
 from spf.autoscheduler.tree import Leaf, leaves, temporaries
 from spf.expressions import Affine
 from spf.iteration_space import _definers, statement_space
@@ -40,7 +46,7 @@ from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource
                      library_source, place_find_state, tensor_parameters, _value_count, _zero_output)
 from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
 from .kernel import Kernel
-from .loops import Assign, Block, Compute, Find, Guard, Loop, Temporary, TileGuard, remove_dead_assignments, render
+from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render
 from .parallel import parallelize_fused, privatize_find_state
 from .scan import scan
 from .structs import parameter_order
@@ -71,6 +77,10 @@ def _access(operand) -> str:
     return f"{operand.name}({','.join(operand.indices)})" if operand.indices else operand.name
 
 
+# the fused loops' statement writes nothing: its scan stops where the fused loops end
+_FUSED_TARGET = Operand("spf_fused", (), temporary=True)
+
+
 def _scalar_access(name: str) -> tuple:
     return (name, (Number(0),), (Number(1),))
 
@@ -87,14 +97,18 @@ class _Lowering:
         self.reports: list = []
         for leaf, _ in self.leaves:
             self.spaces[id(leaf)] = self._space(leaf)
+        for branch in _fused_branches(tree):
+            self.spaces[id(branch)] = self._fused_space(branch)
 
     # -- one statement per leaf
     def _space(self, leaf):
         statement = leaf.statement
-        target = statement.target
-        text = f"{_access(target)} += {' * '.join(_access(f) for f in statement.factors)}"
+        return self._statement_space(statement.target, statement.factors)
+
+    def _statement_space(self, target, factors):
+        text = f"{_access(target)} += {' * '.join(_access(f) for f in factors)}"
         layouts = {}
-        for operand in (target, *statement.factors):
+        for operand in (target, *factors):
             if operand.temporary:
                 if operand.indices:
                     layouts[operand.name] = "Dense"
@@ -106,9 +120,28 @@ class _Lowering:
         # Built directly: an output index bound by a fused loop may appear in no factor of
         # this leaf (the temporary it reads dropped it), which user statements may not do.
         statement_ = Statement(Access(target.name, target.indices),
-                               (Term(1, tuple(Access(f.name, f.indices) for f in statement.factors)),),
+                               (Term(1, tuple(Access(f.name, f.indices) for f in factors)),),
                                text, accumulate=True)
         return statement_space(statement_, layouts, share=share)
+
+    def _fused_space(self, node):
+        """The space of a branch's fused loops: the product of the operands below the branch
+        that read a fused index.  Scanned in the fused order, each fused index is walked
+        through the first sparse operand storing it at its next level (the others find
+        it), else over its extent: the loops the cost model counts (``loop_trips``),
+        whichever leaves those operands sit in."""
+        fused = set(node.fused)
+        below = [leaf.statement for leaf, _ in leaves(node)]
+        operands: dict = {}
+        for statement in below:
+            for operand in statement.factors:
+                if fused & set(operand.indices):
+                    operands.setdefault(operand.name, operand)
+        for statement in below:  # an index only an output reads (an extent, no restriction)
+            target = statement.target
+            if fused & set(target.indices) - {i for o in operands.values() for i in o.indices}:
+                operands.setdefault(target.name, target)
+        return self._statement_space(_FUSED_TARGET, tuple(operands.values()))
 
     def _sparse_first(self, space) -> list:
         """Placements in the order that decides which operand drives a loop."""
@@ -176,23 +209,29 @@ class _Lowering:
         physical = placement.layout.physical[placement.physical.index(position)]
         return any(_identity_physical(placement.layout, logical) == physical for logical in placement.layout.logical)
 
-    def _choose(self, space):
+    def _choose(self, space, fused: bool):
         calls = space.set.call_table
 
         def choose(site):
             report = synthesize(site, calls, space.properties, allowed_templates(self.find), every_variant=False,
-                                keyable=set(space.indices))
+                                keyable=set(space.indices), fused=fused)
             self.reports.append(report)
             refuse_unproven(report, self.find)
             return report.chosen
         return choose
 
     def scan_leaf(self, leaf, logical, bound):
-        space = self.spaces[id(leaf)]
-        order, ends = self.scan_order(space, logical, bound)
-        scanned = scan(space, order, self._choose(space), bound=[v for v in bound if v in set(space.set.variables)])
-        self.scans.append(scanned)
+        scanned, order, ends = self._scan(self.spaces[id(leaf)], logical, bound)
         self._fix_computes(scanned.nodes, leaf)
+        return scanned, order, ends
+
+    def _scan(self, space, logical, bound, until: str | None = None):
+        order, ends = self.scan_order(space, logical, bound)
+        if until is not None:
+            until = order[ends[until] - 1]  # the last position found at the last fused index
+        scanned = scan(space, order, self._choose(space, fused=bool(bound)),
+                       bound=[v for v in bound if v in set(space.set.variables)], until=until)
+        self.scans.append(scanned)
         return scanned, order, ends
 
     def _fix_computes(self, nodes, leaf) -> None:
@@ -217,25 +256,12 @@ class _Lowering:
         if not node.fused:
             return [Block(self._temporaries(node) + self.lower(node.producer, inner_logical, bound)
                           + self.lower(node.consumer, inner_logical, bound))]
-        driver, driver_bound = self._driver(node, logical)
-        scanned, order, ends = self.scan_leaf(driver, driver_bound + driver.loops, bound)
-        last = order[ends[node.fused[-1]] - 1]
-        frame, hole = _cut(scanned.nodes, last)
-        if hole is None:
-            raise SpfError(f"fused lowering: {last} is not bound in the nest of '{driver}'")
+        scanned, order, ends = self._scan(self.spaces[id(node)], inner_logical, bound, until=node.fused[-1])
         inside = bound + [v for v in order[:ends[node.fused[-1]]] if v not in bound]
-        hole.extend(self._temporaries(node) + self.lower(node.producer, inner_logical, inside)
-                    + self.lower(node.consumer, inner_logical, inside))
-        return [Block(_entry_guarded(scanned, frame))]
-
-    def _driver(self, node, logical):
-        """The leaf whose stored coordinates the fused loops walk (else the first leaf)."""
-        candidates = list(leaves(node, logical))
-        for leaf, leaf_bound in candidates:
-            for factor in leaf.statement.factors:
-                if factor.sparse and set(factor.levels) & set(node.fused):
-                    return leaf, leaf_bound
-        return candidates[0]
+        scanned.hole.fused_iteration = True
+        scanned.hole.body.extend(self._temporaries(node) + self.lower(node.producer, inner_logical, inside)
+                                 + self.lower(node.consumer, inner_logical, inside))
+        return [Block(_entry_guarded(scanned))]
 
     def _temporaries(self, node) -> list:
         temporary = node.temporary
@@ -244,27 +270,18 @@ class _Lowering:
         return [Temporary(f"{temporary.name}_vals", Affine.of(f"{temporary.name}_size"))]
 
 
-def _entry_guarded(scanned, nodes=None) -> list:
-    nodes = scanned.nodes if nodes is None else nodes
+def _fused_branches(node):
+    if isinstance(node, Leaf):
+        return
+    if node.fused:
+        yield node
+    yield from _fused_branches(node.producer)
+    yield from _fused_branches(node.consumer)
+
+
+def _entry_guarded(scanned) -> list:
+    nodes = scanned.nodes
     return [Guard(list(scanned.entry_guards), nodes)] if scanned.entry_guards else nodes
-
-
-def _cut(nodes: list, variable: str):
-    """The nest with everything after ``variable`` is bound replaced by an empty hole."""
-    for position, node in enumerate(nodes):
-        if isinstance(node, Assign) and node.variable == variable:
-            hole: list = []
-            return nodes[:position + 1] + [Block(hole)], hole
-        if isinstance(node, (Loop, Find)) and node.variable == variable:
-            hole = []
-            node.body = [Block(hole)]
-            return nodes[:position + 1], hole
-        if isinstance(node, (Loop, Find, Guard, Block, TileGuard)):
-            body, hole = _cut(node.body, variable)
-            if hole is not None:
-                node.body = body
-                return nodes[:position + 1], hole
-    return nodes, None
 
 
 def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flags=None) -> FusedKernel:

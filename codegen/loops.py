@@ -117,6 +117,7 @@ class Block:
     """A nested scope (a C compound statement): fused sections re-read arrays in their own scope."""
 
     body: list["Node"] = field(default_factory=list)
+    fused_iteration: bool = False  # one iteration of a schedule tree's fused loops: find state below restarts here
 
 
 @dataclass

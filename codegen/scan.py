@@ -29,7 +29,7 @@ from spf.expressions import Affine, Constraint, UFCall
 from spf.isl_basic import constraints, project as _project
 from spf.sets import scan_order
 
-from .loops import Assign, Bound, Compute, Find, Guard, Loop, Node
+from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
 
 PARAM = isl.dim_type.param
 
@@ -50,6 +50,7 @@ class LevelFacts:
     divisor: int = 1
     calls: dict[str, UFCall] = field(default_factory=dict)
     guards: list[Constraint] = field(default_factory=list)
+    bound: bool = False  # set by the fused loops around this nest, not by a loop of its own
 
 
 @dataclass
@@ -77,6 +78,7 @@ class Scan:
     calls: dict[str, UFCall]  # UF dimension -> call (arguments over variables and dimensions)
     order: list[str]
     finds: list[tuple[FindSite, object]] = field(default_factory=list)
+    hole: Block | None = None  # with ``until``: the empty scope where the nest goes on
 
 
 # ----------------------------------------------------------------------------- isl helpers
@@ -161,13 +163,16 @@ def _as_constraint(coefficients: dict[str, int], constant: int, equality: bool) 
 # ----------------------------------------------------------------------------- the scanner
 
 
-def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Sequence[str] = ()) -> Scan:
+def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Sequence[str] = (),
+         until: str | None = None) -> Scan:
     """Scan one statement's iteration space into a loop nest.
 
     ``choose_find(site)`` returns a template for a find condition (default: the plain
     loop with a guard).  ``bound`` variables (first in the order) are set by code
     around this nest, the fused loops of a schedule tree: their levels emit neither
-    loops nor guards, only the array reads that inner levels need.
+    loops nor guards, only the array reads that inner levels need.  With ``until`` the
+    nest stops once that variable is bound (the fused loops themselves): in its place
+    is an empty :attr:`Scan.hole`.
     """
     from .find import LINEAR
 
@@ -186,6 +191,8 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
     if basic.dim(isl.dim_type.div):
         raise ScanError("iteration space with existentially quantified divisions")
     levels = scan_order(uf_set, order)
+    stop = len(levels) if until is None else 1 + next(d for d, (v, _) in enumerate(levels) if v == until)
+    hole = Block([]) if until is not None else None
     calls = uf_set.call_table
     names_by_level = [([v] if v else []) + dims for v, dims in levels]
 
@@ -213,6 +220,8 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
     choose = choose_find or (lambda site: LINEAR)
 
     def build(depth: int, outer_set: isl.BasicSet) -> list[Node]:
+        if depth == stop and hole is not None:
+            return [hole]
         if depth == len(levels):
             return [compute_node(space)]
         variable, dims = levels[depth]
@@ -254,6 +263,7 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
             inner_set = _intersect_basic(inner_set, _equality(dimension, alias))
         if variable in bound_variables:
             level_facts.kind = "loop" if not equalities else "assign"
+            level_facts.bound = True
             level_facts.lower, level_facts.upper = bounds_lower, bounds_upper
             if equalities:
                 level_facts.value, level_facts.divisor = min(equalities, key=lambda e: e[1])
@@ -327,7 +337,7 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
         return _guarded(outer_guards, [loop])
 
     nodes = build(0, parameter_set)
-    return Scan(nodes, extents, shape_checks, entry_guards, calls, order, result_finds)
+    return Scan(nodes, extents, shape_checks, entry_guards, calls, order, result_finds, hole)
 
 
 def _guarded(conditions: list[Constraint], body: list[Node]) -> list[Node]:
