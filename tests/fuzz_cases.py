@@ -61,8 +61,10 @@ class Family:
 
     ``small``: indices that stay short in large data sets (the rank of a dense factor).
     ``share``: output -> input whose sparsity it uses (the output takes that input's layout).
-    ``autoschedule``: compile the autoscheduler's candidates instead of orders and recipes.
+    ``autoschedule``: compile a tree the autoscheduler generates (a candidate or one its
+    later stages prune) instead of orders and recipes.
     ``convert``: no kernel: ``spf.convert`` of the input into the output's layout.
+    ``product``: no fixed expression: a random product of 3 to 6 tensors (:func:`random_products`).
     """
 
     name: str
@@ -72,6 +74,7 @@ class Family:
     small: tuple = ()
     autoschedule: bool = False
     convert: bool = False
+    product: bool = False
 
 
 FAMILIES = (
@@ -183,6 +186,17 @@ FAMILIES = (
            autoschedule=True),
     Family("fused-SpMSpV-chain", "y(i) = A(i,j) * B(j,k) * x(k)",
            {"A": ("CSR", "DCSR"), "B": ("CSR", "CSC", "Dense"), "x": ("Dense",), "y": DENSE}, autoschedule=True),
+    # several sparse operands (CoNST's chain), a sparse tensor through a chain of dense factors
+    # (SpTTN's TTTc, order 4 here: the order-6 search takes half a minute), and random products: fused loops over the levels of several sparse
+    # operands, dense fused indices outside sparse ones, unfused branches under fused loops
+    Family("fused-CHAIN", "R(i,j,k) = A(i,p,q) * B(j,p,r) * C(k,q,r) * D(j,k,r)",
+           {"A": ("CSF3", "CSF3_DENSE_LAST"), "B": ("CSF3",), "C": ("CSF3", "CSF3_DENSE_LAST", "Dense"),
+            "D": ("CSF3", "Dense"), "R": DENSE}, small=("p", "q", "r"), autoschedule=True),
+    Family("fused-TTTc", "Z(c,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,c)",
+           {"T": ("CSF4",), "A": DENSE, "B": DENSE, "C": DENSE, "Z": DENSE}, small=("a", "b", "c"),
+           autoschedule=True),
+    Family("fused-product", "", {}, autoschedule=True, product=True),
+    Family("fused-product", "", {}, autoschedule=True, product=True),
 )
 FAMILY = {f.name: f for f in FAMILIES}
 
@@ -299,9 +313,34 @@ def accesses(expression: str) -> tuple[spf.Statement, dict]:
     return statement, inputs
 
 
+PRODUCT_LAYOUTS = {1: ("SV", "SV_UNSORTED", "SV_DEC"), 2: ("CSR", "CSC", "DCSR", "DCSC", "CSR_UNSORTED", "CSR64"),
+                   3: ("CSF3", "CSF3_DENSE_LAST")}  # one coordinate per level: what the autoscheduler takes
+
+
+@st.composite
+def random_products(draw) -> Family:
+    """``Z(...) = A(...) * B(...) * ...``: 3 to 6 tensors of order 1 to 3 over 3 to 6
+    indices, the first 1 to 3 sparse, into a dense output over 1 to 3 of the indices."""
+    names = "ABCDEF"[:draw(st.integers(3, 6))]
+    sparse = draw(st.integers(1, min(3, len(names))))
+    pool = draw(st.permutations("ijklmn"))[:draw(st.integers(3, 6))]
+    accesses_, layouts = [], {}
+    for position, name in enumerate(names):
+        indices = draw(st.permutations(pool))[:draw(st.integers(1, 3))]
+        accesses_.append(f"{name}({','.join(indices)})")
+        layouts[name] = (draw(st.sampled_from(PRODUCT_LAYOUTS[len(indices)])),) if position < sparse else DENSE
+    used = list(dict.fromkeys(i for a in accesses_ for i in a[2:-1].split(",")))
+    output = draw(st.permutations(used))[:draw(st.integers(1, min(3, len(used))))]
+    layouts["Z"] = DENSE
+    return Family("fused-product", f"Z({','.join(output)}) = {' * '.join(accesses_)}", layouts,
+                  small=tuple(used), autoschedule=True)
+
+
 @st.composite
 def kernel_specs(draw) -> KernelSpec:
     family = draw(st.sampled_from(FAMILIES))
+    if family.product:
+        family = draw(random_products())
     statement, inputs = accesses(family.expression)
     orders = {**{tensor: len(indices) for tensor, indices in inputs.items()},
               statement.output.tensor: len(statement.output.indices)}
@@ -490,10 +529,14 @@ def plan_schedule(kernel: KernelSpec) -> tuple:
     if kernel.schedule == "default":
         return ()
     if kernel.schedule == "autoschedule":
-        result = spf.autoschedule(kernel.expression, kernel.layout_map, share=kernel.share_map,
-                                  progress=lambda line: None)
-        index = rng.randrange(len(result.candidates))
-        return ("candidate", index, str(result.candidates[index].schedule))
+        # half the time a candidate (what select() may pick), else any tree the search
+        # generated: a tree its later stages prune today may be picked tomorrow
+        result = autoschedule(kernel)
+        if rng.random() < 0.5:
+            index = rng.randrange(len(result.candidates))
+            return ("candidate", index, str(result.candidates[index].schedule))
+        index = rng.randrange(len(result.generated))
+        return ("tree", index, str(result.generated[index].schedule))
     space = spf.iteration_space(kernel.expression, kernel.layout_map, share=kernel.share_map)
     statement_space = space.statements[0]
     if kernel.schedule == "order":
@@ -546,11 +589,23 @@ def compile_options(kernel: KernelSpec, plan: tuple) -> dict:
         options["order"] = list(plan[1])
     elif plan and plan[0] == "recipe":
         options["schedule"] = apply_recipe(kernel, plan[1])
-    elif plan and plan[0] == "candidate":
-        result = spf.autoschedule(kernel.expression, kernel.layout_map, share=kernel.share_map,
-                                  progress=lambda line: None)
-        options["schedule"] = result.candidates[plan[1]]
+    elif plan and plan[0] in ("candidate", "tree"):
+        result = autoschedule(kernel)
+        options["schedule"] = (result.candidates if plan[0] == "candidate" else result.generated)[plan[1]]
     return options
+
+
+_searches: dict = {}
+
+
+def autoschedule(kernel: KernelSpec) -> spf.AutoSchedule:
+    """The autoscheduler's result for the kernel, searched once per process."""
+    key = (kernel.expression, kernel.layouts, kernel.share)
+    if key not in _searches:
+        _searches.clear()  # a worker draws one kernel after another: keep the last
+        _searches[key] = spf.autoschedule(kernel.expression, kernel.layout_map, share=kernel.share_map,
+                                          progress=lambda line: None)
+    return _searches[key]
 
 
 # ----------------------------------------------------------------------------- data

@@ -865,10 +865,11 @@ def _compile_call(kernel: KernelSpec, plan: tuple | None) -> list[str]:
                           (f", schedule={step[3]!r})" if step[3] != "dynamic,32" else ")")
         lines.append(f"r = {recipe}")
         arguments.append("schedule=r")
-    elif plan and plan[0] == "candidate":
+    elif plan and plan[0] in ("candidate", "tree"):
+        listing = "candidates" if plan[0] == "candidate" else "generated"
         lines.append(f"c = spf.autoschedule({kernel.expression!r}, {kernel.layout_map!r}"
                      + (f", share={kernel.share_map!r}" if kernel.share else "")
-                     + f").candidates[{plan[1]}]   # {plan[2]}")
+                     + f").{listing}[{plan[1]}]   # {plan[2]}")
         arguments.append("schedule=c")
     lines.append(f"k = spf.compile({', '.join(arguments)})")
     return lines
