@@ -139,10 +139,10 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
         lines += [f"  {variant.function}: {finds(choices)}"
                   for variant, choices in zip(kernel.kernels[1:], kernel.variant_choices[1:])]
     lines += ["", f"{name} first runs {name}_check (the same arguments; it reads, never writes): 0, or",
-              f"  {NULL_ARGUMENT} (a NULL argument), {INCONSISTENT_FIELDS} (inconsistent scalar fields), "
-              f"{SHAPE_MISMATCH} (shapes that disagree)",
-              f"  or {BROKEN_PROPERTY} (index arrays that break their layout's assumptions or properties),",
-              "  in that order of checking; the variants do not run it (see docs/c-abi.md)."]
+              f"  the first problem's code: {NULL_ARGUMENT} (a NULL argument), {INCONSISTENT_FIELDS} (inconsistent "
+              f"scalar fields), {SHAPE_MISMATCH} (shapes",
+              f"  that disagree), {BROKEN_PROPERTY} (index arrays that break their layout's assumptions or",
+              "  properties); the variants do not run it (docs/c-abi.md lists each check)."]
     if kernel.assembly is not None:
         lines += [""] + _assembly_lines(kernel, name)
     lines += ["", f"{name}_release_state() frees the memory the kernels keep between calls (find",

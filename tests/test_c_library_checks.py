@@ -263,6 +263,7 @@ def driver(library: Library) -> str:
                       f'            printf("= fill %d\\n", {library.name}_fill(NULL, &{out}));\n'
                       f"            {library.name}_free(handle);")
         setup.append(f"{struct} *p{out} = &{out};")
+    drop = f" else if (status == 0) {library.name}_free(handle);" if library.kind == "assembled" else ""
     switch = "\n".join(f"        case {number + 1}: {{ {statements} }} break;"
                        for number, (_, statements, _) in enumerate(library.cases))
     setup_text = "\n        ".join(setup)
@@ -289,7 +290,7 @@ int main(void)
         printf("%d %d %d\\n", c, status, ({intact}) ? 1 : 0);
         if (c == 0) {{
             {result}
-        }}
+        }}{drop}
         release();
     }}
     {library.name}_release_state();
