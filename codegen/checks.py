@@ -6,9 +6,10 @@ program calling the library has no such step, so ``spf compile`` adds
 ``int NAME_check(...)``, taking the entry point's arguments, and ``NAME`` calls it
 before the kernel.  The checks are generated from each tensor's layout (its scalar
 fields, the shape, its arrays' declared lengths, its assumptions and index-array
-properties), so a user's layout file gets them too.  They only read, each array at most
-a few times over its declared length, and return the first problem's code, in the order
-of :data:`CODES` (docs/c-abi.md lists them).
+properties, and its relation's stored positions where the properties do not already
+bound them), so a user's layout file gets them too.  They only read, each array a few
+times over its declared length, and return the first problem's code (docs/c-abi.md lists
+the checks in their order).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pycparser import c_generator, c_parser
 
 from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
+from spf.layout_library.model import BinaryOp, Name, Negate, Number, ShapeRef
+from spf.levels import read_levels
 from spf.notation import parse_statement
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
 
@@ -28,13 +31,6 @@ from .emit_c import SHAPE_MISMATCH
 NULL_ARGUMENT = 4  # a struct pointer, an array of positive length, a scalar output or the handle is NULL
 INCONSISTENT_FIELDS = 5  # a scalar field is negative, or disagrees with the shape or with a shared input's
 BROKEN_PROPERTY = 6  # index arrays break an assumption or a property of their layout
-
-CODES = {
-    NULL_ARGUMENT: "a NULL argument",
-    INCONSISTENT_FIELDS: "inconsistent scalar fields",
-    SHAPE_MISMATCH: "shapes that disagree",
-    BROKEN_PROPERTY: "index arrays that break their layout's assumptions or properties",
-}
 
 _PARSE_PRELUDE = "typedef long int64_t; typedef int int32_t; typedef unsigned char uint8_t;\n"
 
@@ -62,19 +58,20 @@ class _Tensor:
 
 
 class _Arith:
-    """Layout arithmetic (:mod:`spf.layout_library.model`) as C over a tensor's locals,
-    collecting the divisors that must be positive before it is evaluated."""
+    """Layout arithmetic (:mod:`spf.layout_library.model`) as C over a tensor's locals (and
+    ``variables``: the C names of physical indices), collecting the divisors that must be
+    positive before it is evaluated."""
 
-    def __init__(self, tensor: _Tensor):
+    def __init__(self, tensor: _Tensor, variables: dict | None = None):
         self.tensor = tensor
+        self.variables = variables or {}
         self.divisors: list[str] = []
 
     def __call__(self, expression) -> str:
-        from spf.layout_library.model import BinaryOp, Name, Negate, Number, ShapeRef
         if isinstance(expression, Number):
             return str(expression.value) if expression.value >= 0 else f"({expression.value})"
         if isinstance(expression, Name):
-            return self.tensor.local(expression.name)
+            return self.variables.get(expression.name) or self.tensor.local(expression.name)
         if isinstance(expression, ShapeRef):
             extent = self.tensor.layout.shape[expression.index]
             if extent.shape_indices():
@@ -93,18 +90,20 @@ class _Arith:
 
 
 class _Reads:
-    """Affine expressions (assumptions, property bounds) as C over a tensor's locals; a UF
-    call reads its array, and ``guards`` collects the conditions that keep the reads inside
-    the arrays' declared lengths."""
+    """Affine expressions (assumptions, property bounds, the relation) as C over a tensor's
+    locals and ``variables``; a UF call reads its array, and ``guards`` collects the
+    conditions that keep the reads inside the arrays' declared lengths (inner reads first)."""
 
-    def __init__(self, tensor: _Tensor):
+    def __init__(self, tensor: _Tensor, variables: dict | None = None):
         self.tensor = tensor
+        self.variables = variables or {}
         self.guards: list[str] = []
 
     def __call__(self, expression: Affine) -> str:
         text = ""
         for atom, coefficient in expression.terms:
-            value = self.read(atom) if isinstance(atom, UFCall) else self.tensor.local(atom)
+            value = (self.read(atom) if isinstance(atom, UFCall)
+                     else self.variables.get(atom) or self.tensor.local(atom))
             sign = "-" if coefficient < 0 else "+" if text else ""
             text += f" {sign} " + (value if abs(coefficient) == 1 else f"{abs(coefficient)} * {value}")
         if expression.constant or not text:
@@ -114,8 +113,10 @@ class _Reads:
     def read(self, call: UFCall) -> str:
         arith = _Arith(self.tensor)
         dimensions = [arith(d) for d in self.tensor.layout.field(call.function).dimensions]
-        if arith.divisors or len(dimensions) != len(call.arguments):
-            raise SpfError(f"cannot read {call} in C")
+        if len(dimensions) != len(call.arguments):
+            raise SpfError(f"layout {self.tensor.layout.spec}: {call} does not index all the dimensions "
+                           f"of {call.function}")
+        self.guards += [f"{divisor} > 0" for divisor in arith.divisors]
         position = None
         for argument, dimension in zip(call.arguments, dimensions):
             index = self(argument)
@@ -223,7 +224,7 @@ def _property(tensor: _Tensor, prop) -> list[str]:
         reads = _Reads(tensor)
         low, high = reads(prop.low), reads(prop.high)
         value = f"{local(prop.arrays[0])}[spf_x]"
-        return _flagged([f"if (!({guard})) spf_bad = 1;" for guard in reads.guards]
+        return _flagged([f"if (!({guard})) return {BROKEN_PROPERTY};" for guard in reads.guards]
                         + [f"const int64_t spf_low = {low}, spf_high = {high};",
                            f"for (int64_t spf_x = 0; spf_x < {length(prop.arrays[0])}; spf_x++)",
                            f"  spf_bad |= ({value} < spf_low) | ({value} >= spf_high);"])
@@ -293,6 +294,115 @@ def _flagged(lines: list[str]) -> list[str]:
     return ["{ int spf_bad = 0;"] + [f"  {line}" for line in lines] + [f"  if (spf_bad) return {BROKEN_PROPERTY}; }}"]
 
 
+def _positions_implied(layout, reading) -> bool:
+    """Whether the layout's range properties (checked before) keep every array read of its
+    relation (bounds, coordinate definitions, guards), the values index and, unless the
+    layout is padded, every coordinate inside the arrays and the shape: interval bounds of
+    each physical index, proved when a difference is a non-negative constant."""
+    ranges: dict[str, list[tuple[Affine, Affine]]] = {}
+    for spec in layout.properties:
+        prop = from_spec(spec)
+        if isinstance(prop, Range):
+            ranges.setdefault(prop.arrays[0], []).append((prop.low, prop.high - 1))
+    scalars = {f.name for f in layout.scalars}
+    spans: dict[str, list[tuple[Affine, Affine]]] = {}
+
+    def span(expression: Affine) -> list[tuple[Affine, Affine]] | None:
+        """(low, high) pairs, each bounding ``expression`` (inclusive); None when unknown."""
+        found = [(Affine.of(expression.constant), Affine.of(expression.constant))]
+        for atom, coefficient in expression.terms:
+            if isinstance(atom, UFCall):
+                if not read_inside(atom) or atom.function not in ranges:
+                    return None
+                options = ranges[atom.function]
+            elif atom in spans:
+                options = spans[atom]
+            elif atom in scalars:
+                options = [(Affine.of(atom), Affine.of(atom))]
+            else:
+                return None
+            found = [(low + (a if coefficient > 0 else b).scale(coefficient),
+                      high + (b if coefficient > 0 else a).scale(coefficient))
+                     for low, high in found for a, b in options][:16]
+        return found
+
+    def inside(expression: Affine, extent) -> bool:
+        """0 <= expression < extent (an Arith) for every value the atoms may take."""
+        found, limit = span(expression), extent.to_affine()
+        if found is None or limit is None:
+            return False
+        return (any(low.is_constant and low.constant >= 0 for low, _ in found)
+                and any((d := limit - high - 1).is_constant and d.constant >= 0 for _, high in found))
+
+    def read_inside(call: UFCall) -> bool:
+        dimensions = layout.field(call.function).dimensions
+        return len(dimensions) == len(call.arguments) and all(
+            inside(argument, dimension) for argument, dimension in zip(call.arguments, dimensions))
+
+    for level in reading.levels:
+        lows, highs = [span(e) for e in level.lower], [span(e) for e in level.upper]
+        if any(found is None for found in lows + highs):
+            return False
+        spans[level.index] = [(low, high) for found in lows for low, _ in found
+                              for other in highs for _, high in other][:16]
+    for axis, coordinate in enumerate(layout.logical):
+        definition = reading.definitions[coordinate]
+        if (span(definition) is None if layout.padded else not inside(definition, layout.shape[axis])):
+            return False
+        spans[coordinate] = span(definition)
+    if any(span(side) is None for guard in reading.guards for side in (guard.left, guard.right)):
+        return False
+    dimensions = layout.field(layout.values_field).dimensions
+    return all(index.to_affine() is not None and inside(index.to_affine(), dimension)
+               for index, dimension in zip(layout.values_index, dimensions))
+
+
+def _stored_positions(tensor: _Tensor) -> list[str]:
+    """The enumeration of an input's stored positions that spf.packing.validate makes:
+    every array read of the relation and the values index inside their arrays and, unless
+    the layout is padded, every stored entry (its guards holding) inside the shape.  No
+    lines when the range properties imply all of it (every built-in layout but LOWER_TRI)."""
+    layout = tensor.layout
+    reading = read_levels(layout)
+    if _positions_implied(layout, reading):
+        return []
+    fail = f"return {BROKEN_PROPERTY};"
+    variables = {name: f"spf_{name}" for name in (*layout.physical, *layout.logical)}
+    lines, depth = [], 0
+    for level in reading.levels:
+        reads = _Reads(tensor, variables)
+        low, high = [reads(e) for e in level.lower], [reads(e) for e in level.upper]
+        lines += [f"if (!({guard})) {fail}" for guard in reads.guards]
+        first = low[0] if len(low) == 1 else f"spf_max({', '.join(low[:2])})"
+        for more in low[2:]:
+            first = f"spf_max({first}, {more})"
+        last = high[0] if len(high) == 1 else f"spf_min({', '.join(high[:2])})"
+        for more in high[2:]:
+            last = f"spf_min({last}, {more})"
+        variable = variables[level.index]
+        lines.append(f"for (int64_t {variable} = {first}; {variable} <= {last}; {variable}++) {{")
+        depth += 1
+    reads = _Reads(tensor, variables)
+    definitions = [(variables[c], reads(reading.definitions[c])) for c in layout.logical]
+    held = [f"{reads(g.left)} {'==' if g.op == '=' else g.op} {reads(g.right)}" for g in reading.guards]
+    lines += [f"if (!({guard})) {fail}" for guard in reads.guards]
+    used = set(re.findall(r"\w+", " ".join(held))) | (set(variables.values()) if not layout.padded else set())
+    lines += [f"const int64_t {variable} = {value};" for variable, value in definitions if variable in used]
+    arith = _Arith(tensor, variables)
+    positions = [arith(index) for index in layout.values_index]
+    dimensions = [arith(d) for d in layout.field(layout.values_field).dimensions]
+    lines += [f"if (!({divisor} > 0)) {fail}" for divisor in dict.fromkeys(arith.divisors)]
+    lines += [f"if ({position} < 0 || {position} >= {dimension}) {fail}"
+              for position, dimension in zip(positions, dimensions)]
+    if not layout.padded:
+        extents = [_Arith(tensor)(extent) for extent in layout.shape]
+        outside = " || ".join(f"{variable} < 0 || {variable} >= {extent}"
+                              for (variable, _), extent in zip(definitions, extents))
+        condition = " && ".join([f"({h})" for h in held] + [f"({outside})"])
+        lines.append(f"if ({condition}) {fail}")
+    return ["{"] + lines + ["}"] * depth + ["}"]
+
+
 def unchecked_properties(layout) -> list[str]:
     """The properties of a layout that ``NAME_check`` leaves unchecked (as text)."""
     probe = _Tensor("T", layout, "input")
@@ -322,6 +432,7 @@ def check_function(prototype: str, expression: str, tensors: dict, output: str, 
         lines = _assumptions(tensor)
         for spec in tensor.layout.properties:
             lines += _property(tensor, from_spec(spec))
+        lines += _stored_positions(tensor)
         used = set(re.findall(r"\w+", " ".join(lines)))
         body += [f"const {f.c_type} *const {tensor.local(f.name)} = {tensor.name}->{f.name};"
                  for f in tensor.layout.arrays if tensor.local(f.name) in used]

@@ -29,12 +29,15 @@ from spf.codegen.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUME
 from spf.codegen.emit_c import SHAPE_MISMATCH
 from spf.codegen.structs import ctypes_struct, marshal, struct_name
 from spf.errors import PackError
+from spf.packing import from_fields
 from tests.conftest import REPOSITORY
 
 SANITIZE = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
             "-fopenmp"]
 SENTINEL = -12345.5
 USER_LAYOUT = REPOSITORY / "examples" / "layouts" / "CSR64.layout"
+GROUPED = REPOSITORY / "tests" / "data" / "GROUPED_CSR.layout"
+UNRANGED = REPOSITORY / "tests" / "data" / "CSR_NO_RANGE.layout"
 MATRIX = np.array([[1.0, 0.0, 2.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 0.0, 4.0]])  # an empty row, two of 2
 
 
@@ -139,6 +142,45 @@ def shared_output_cases(T: str) -> list[tuple]:
     ]
 
 
+def blocked_cases(T: str) -> list[tuple]:
+    """BCSR(R=2,C=2) of MATRIX: fields defined from the shape, blocks by block-row."""
+    return [
+        ("NULL struct", f"p{T} = NULL;", NULL_ARGUMENT),
+        ("NULL col", f"{T}.col = NULL;", NULL_ARGUMENT),
+        ("NULL val", f"{T}.val = NULL;", NULL_ARGUMENT),
+        ("numBlockRows is not (numRows + R - 1) / R", f"{T}.numBlockRows += 1;", INCONSISTENT_FIELDS),
+        ("negative nnzBlocks", f"{T}.nnzBlocks = -1;", INCONSISTENT_FIELDS),
+        ("numRows disagrees", f"{T}.numRows += 1;", SHAPE_MISMATCH),  # 4 rows: still 2 block-rows
+        ("rowPtr[0] is not 0", f"{T}.rowPtr[0] = 1;", BROKEN_PROPERTY),
+        ("block column out of range", f"{T}.col[{T}.nnzBlocks - 1] = {T}.numBlockCols;", BROKEN_PROPERTY),
+        ("block column repeated in a block-row", f"{T}.col[1] = {T}.col[0];", BROKEN_PROPERTY),
+    ]
+
+
+def grouped_cases(T: str) -> list[tuple]:
+    """tests/data/GROUPED_CSR.layout: an array whose length divides by a field."""
+    return [
+        ("NULL tags", f"{T}.tags = NULL;", NULL_ARGUMENT),
+        ("group is 0 (a divisor)", f"{T}.group = 0;", INCONSISTENT_FIELDS),
+        ("numCols disagrees", f"{T}.numCols += 1;", SHAPE_MISMATCH),
+        ("tag out of range", f"{T}.tags[0] = {T}.group + 1;", BROKEN_PROPERTY),
+    ]
+
+
+def unranged_cases(T: str) -> list[tuple]:
+    """tests/data/CSR_NO_RANGE.layout (no range, no order): the stored positions are
+    enumerated, as spf.pack does."""
+    return [
+        ("NULL struct", f"p{T} = NULL;", NULL_ARGUMENT),
+        ("negative nnz", f"{T}.nnz = -1;", INCONSISTENT_FIELDS),
+        ("numCols disagrees", f"{T}.numCols += 1;", SHAPE_MISMATCH),
+        ("rowPtr[last] is not nnz", f"{T}.rowPtr[{T}.numRows] -= 1;", BROKEN_PROPERTY),
+        ("column outside the shape", f"{T}.colIdx[{T}.nnz - 1] = {T}.numCols;", BROKEN_PROPERTY),
+        ("negative column", f"{T}.colIdx[0] = -1;", BROKEN_PROPERTY),
+        ("a row reaching past colIdx", f"{T}.rowPtr[1] = {T}.nnz + 1;", BROKEN_PROPERTY),
+    ]
+
+
 def assembled_output_cases(T: str) -> list[tuple]:
     return [("NULL struct", f"p{T} = NULL;", NULL_ARGUMENT), ("NULL handle", "phandle = NULL;", NULL_ARGUMENT)]
 
@@ -173,7 +215,8 @@ class Library:
         header = (directory / f"{self.name}.h").read_text()
         assert (f"calls spf_fused_" in header) == self.fused
         assert f"int {self.name}_check(" in header
-        self.tensors = {name: spf.pack(self.layouts[name], data, name=name) for name, data in self.inputs.items()}
+        self.tensors = {name: data if isinstance(data, spf.Tensor) else spf.pack(self.layouts[name], data, name=name)
+                        for name, data in self.inputs.items()}
 
 
 def c_literal(values) -> str:
@@ -343,6 +386,15 @@ def libraries() -> list[Library]:
                 "A", "shared", sorted_matrix_cases("B") + dense_cases("C", 2) + dense_cases("E", 2)
                 + shared_output_cases("A"), options=("--share", "A=B", "--autoschedule"), fused=True,
                 shared_source="B"),
+        Library("blocked", "y(i) = A(i,j) * x(j)", {"A": "BCSR(R=2,C=2)", "x": "Dense", "y": "Dense"},
+                {"A": A, "x": rng.normal(size=4)}, "y", "dense", blocked_cases("A") + dense_cases("y", 1),
+                output_shape=(3,)),
+        Library("grouped", "y(i) = A(i,j) * x(j)", {"A": str(GROUPED), "x": "Dense", "y": "Dense"},
+                {"A": from_fields(GROUPED, {"numRows": 3, "numCols": 4, "nnz": A.nnz, "group": 2, "rowPtr": A.indptr,
+                                            "colIdx": A.indices, "tags": [1, 2], "data": A.data}, name="A"),
+                 "x": rng.normal(size=4)}, "y", "dense", grouped_cases("A"), output_shape=(3,)),
+        Library("unranged", "y(i) = A(i,j) * x(j)", {"A": str(UNRANGED), "x": "Dense", "y": "Dense"},
+                {"A": A, "x": rng.normal(size=4)}, "y", "dense", unranged_cases("A"), output_shape=(3,)),
         Library("user_layout", "y(i) = A(i,j) * x(j)", {"A": str(USER_LAYOUT), "x": "SV", "y": "Dense"},
                 {"A": A, "x": x_sparse[:4]}, "y", "dense",
                 sorted_matrix_cases("A") + sparse_vector_cases("x") + dense_cases("y", 1), output_shape=(3,)),
@@ -376,7 +428,7 @@ def test_each_malformed_input_returns_its_code_and_writes_nothing(sanitizing_cc,
 # ----------------------------------------------------------------------------- NAME_check against spf.packing.validate
 
 MATRIX_LAYOUTS = ["CSR", "DCSR", "COO", "CSC", "DCSC", "BCSR(R=2,C=2)", "DIA", "ELL", "WARP24", "CSR_UNSORTED",
-                  "COO_UNSORTED", str(USER_LAYOUT)]
+                  "COO_UNSORTED", str(USER_LAYOUT), str(UNRANGED), str(REPOSITORY / "tests" / "data" / "LOWER_CSR.layout")]
 TENSOR_LAYOUTS = ["CSF3", "COO3", "CSF3_DENSE_LAST", str(REPOSITORY / "examples" / "layouts" / "COO3_UNSORTED.layout")]
 VECTOR_LAYOUTS = ["SV", "SV_DEC", "SV_UNSORTED"]
 
@@ -420,7 +472,9 @@ def differential_libraries() -> list[tuple]:
     vector = np.where(rng.random(11) < 0.5, rng.normal(size=11), 0.0)
     return [
         ("matrices", "y(i) = " + " + ".join(f"{n}(i,j) * x(j)" for n in matrices),
-         {**matrices, "x": "Dense", "y": "Dense"}, {**{n: two_per_group(7, 9, 1) for n in matrices}, "x": np.ones(9)},
+         {**matrices, "x": "Dense", "y": "Dense"},
+         {**{n: sparse.tril(two_per_group(7, 9, 1)).tocsr() if "LOWER" in layout else two_per_group(7, 9, 1)
+             for n, layout in matrices.items()}, "x": np.ones(9)},
          (7,)),
         ("tensors", "Y(i,j) = " + " + ".join(f"{n}(i,j,k) * c(k)" for n in tensors),
          {**tensors, "c": "Dense", "Y": "Dense"}, {**{n: tensor for n in tensors}, "c": np.ones(6)}, (4, 5)),
