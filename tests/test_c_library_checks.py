@@ -27,7 +27,7 @@ import spf
 from spf.__main__ import main
 from spf.codegen.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, unchecked_properties
 from spf.codegen.emit_c import SHAPE_MISMATCH
-from spf.codegen.structs import ctypes_struct, marshal, struct_name
+from spf.codegen.structs import ctypes_struct, struct_name
 from spf.errors import PackError
 from spf.packing import from_fields
 from tests.conftest import REPOSITORY
@@ -207,6 +207,7 @@ class Library:
     fused: bool = False
     shared_source: str | None = None
     output_shape: tuple = ()  # of a dense output
+    take: bool = False  # the library has NAME_take (known once built)
     tensors: dict = field(default_factory=dict)  # name -> spf.Tensor, packed on build
 
     def build(self, directory: Path) -> None:
@@ -215,6 +216,7 @@ class Library:
         header = (directory / f"{self.name}.h").read_text()
         assert (f"calls spf_fused_" in header) == self.fused
         assert f"int {self.name}_check(" in header
+        self.take = f"int {self.name}_take(" in header
         self.tensors = {name: data if isinstance(data, spf.Tensor) else spf.pack(self.layouts[name], data, name=name)
                         for name, data in self.inputs.items()}
 
@@ -304,7 +306,10 @@ def driver(library: Library) -> str:
             nulls = " ".join(f"{out}.{f.name} = NULL;" for f in layout.arrays)
             result = (f'{nulls}\n            printf("= fill %d\\n", {library.name}_fill(handle, &{out}));\n'
                       f'            printf("= fill %d\\n", {library.name}_fill(NULL, &{out}));\n'
-                      f"            {library.name}_free(handle);")
+                      + (f'            printf("= take %d\\n", {library.name}_take(NULL, &{out}));\n'
+                         f'            printf("= take %d\\n", {library.name}_take(handle, NULL));\n'
+                         if library.take else "")
+                      + f"            {library.name}_free(handle);")
         setup.append(f"{struct} *p{out} = &{out};")
     drop = f" else if (status == 0) {library.name}_free(handle);" if library.kind == "assembled" else ""
     switch = "\n".join(f"        case {number + 1}: {{ {statements} }} break;"
@@ -416,8 +421,8 @@ def test_each_malformed_input_returns_its_code_and_writes_nothing(sanitizing_cc,
     for number, (what, _, code) in enumerate(library.cases, start=1):
         status, intact = statuses[number]
         assert (status, intact) == (code, 1), f"{library.name}: {what}: returned {status}, output intact {intact}"
-    if library.kind == "assembled":  # NAME_fill refuses the output's NULL arrays, and a NULL handle
-        assert results == [f"fill {NULL_ARGUMENT}", f"fill {NULL_ARGUMENT}"]
+    if library.kind == "assembled":  # NAME_fill refuses the output's NULL arrays and a NULL handle, NAME_take NULLs
+        assert results == [f"fill {NULL_ARGUMENT}"] * 2 + [f"take {NULL_ARGUMENT}"] * (2 * library.take)
     else:
         np.testing.assert_allclose([float(v) for v in results], expected_result(library), rtol=1e-12, atol=1e-12)
     # every documented code is exercised for this kind
