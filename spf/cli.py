@@ -18,6 +18,8 @@ from pathlib import Path
 import spf
 from spf.codegen.build import _compile, _compiler_command
 from spf.codegen.assembly import direct_rows
+from spf.codegen.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, check_function, fill_checks
+from spf.codegen.emit_c import SHAPE_MISMATCH
 from spf.codegen.find import FIND_POLICIES
 from spf.codegen.kernel import Kernel
 from spf.codegen.structs import header_text, struct_name
@@ -95,21 +97,25 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
     """
     preferred = kernel.kernels[0]
     prototype = preferred.prototype.replace(f"{preferred.function}(", f"{name}(", 1)
-    arguments = list(kernel.tensors) + ([] if kernel.output in kernel.tensors else [kernel.output])
-    if kernel.assembly is not None:
-        arguments += ["spf_report", "spf_handle"]
-    wrapper = (f"{prototype[:-1]}\n{{\n  return {preferred.function}({', '.join(arguments)});\n}}\n")
+    check = preferred.prototype.replace(f"{preferred.function}(", f"{name}_check(", 1)
+    arguments = ", ".join(list(kernel.tensors) + ([] if kernel.output in kernel.tensors else [kernel.output])
+                          + (["spf_report", "spf_handle"] if kernel.assembly is not None else []))
+    wrapper = check_function(check, kernel.expression, kernel.tensors, kernel.output, kernel.assembly is not None)
+    wrapper += (f"{prototype[:-1]}\n{{\n  const int spf_status = {name}_check({arguments});\n"
+                f"  if (spf_status) return spf_status;\n  return {preferred.function}({arguments});\n}}\n")
     assembled: list[str] = []
     if kernel.assembly is not None:
         output_layout = kernel.tensors[kernel.output][0]
         struct = f"struct {struct_name(output_layout)}"
         assembled = [f"int {name}_fill(void *handle, {struct} *{kernel.output});",
                      f"void {name}_free(void *handle);"]
-        wrapper += (f"{assembled[0][:-1]}\n{{\n  return {kernel.assembly_prefix}_fill(handle, {kernel.output});\n}}\n"
+        checks = "".join(f"  {line}\n" for line in fill_checks(kernel.output, output_layout))
+        wrapper += (f"{assembled[0][:-1]}\n{{\n{checks}  return {kernel.assembly_prefix}_fill(handle, {kernel.output});\n}}\n"
                     f"{assembled[1][:-1]}\n{{\n  {kernel.assembly_prefix}_free(handle);\n}}\n")
         if direct_rows(kernel.assembly) is not None:
             assembled.append(f"int {name}_take(void *handle, {struct} *{kernel.output});")
-            wrapper += f"{assembled[2][:-1]}\n{{\n  return {kernel.assembly_prefix}_take(handle, {kernel.output});\n}}\n"
+            wrapper += (f"{assembled[2][:-1]}\n{{\n  if (!handle || !{kernel.output}) return {NULL_ARGUMENT};\n"
+                        f"  return {kernel.assembly_prefix}_take(handle, {kernel.output});\n}}\n")
 
     release = f"void {name}_release_state(void);"
     frees = f"  {kernel.release_function}();\n" if kernel.release_function else ""
@@ -132,11 +138,16 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
                   "with other find templates (spf's Python side picks one per call by cost):"]
         lines += [f"  {variant.function}: {finds(choices)}"
                   for variant, choices in zip(kernel.kernels[1:], kernel.variant_choices[1:])]
+    lines += ["", f"{name} first runs {name}_check (the same arguments; it reads, never writes): 0, or",
+              f"  the first problem's code: {NULL_ARGUMENT} (a NULL argument), {INCONSISTENT_FIELDS} (inconsistent "
+              f"scalar fields), {SHAPE_MISMATCH} (shapes",
+              f"  that disagree), {BROKEN_PROPERTY} (index arrays that break their layout's assumptions or",
+              "  properties); the variants do not run it (docs/c-abi.md lists each check)."]
     if kernel.assembly is not None:
         lines += [""] + _assembly_lines(kernel, name)
     lines += ["", f"{name}_release_state() frees the memory the kernels keep between calls (find",
               "  tables and positions, an assembled output's scratch); later calls allocate again."]
-    prototypes = ([_comment(lines) + prototype] + assembled + [release]
+    prototypes = ([_comment(lines) + prototype, check] + assembled + [release]
                   + [variant.prototype for variant in kernel.kernels])
     layouts = [layout for layout, _, _ in kernel.tensors.values()]
     header = header_text(layouts, prototypes, f"SPF_{name.upper()}_H")

@@ -238,7 +238,7 @@ def call_from_c(directory: Path, library: str, inputs: dict[str, spf.Tensor], ou
     """Call every function of ``directory/library.h`` from C as ``f(inputs..., &output)``
     (``inputs`` in the dict's order) on a NaN-filled dense output; each function's result."""
     header = (directory / f"{library}.h").read_text()
-    functions = re.findall(r"^int (\w+)\(", header, re.MULTILINE)
+    functions = [f for f in re.findall(r"^int (\w+)\(", header, re.MULTILINE) if f != f"{library}_check"]
     assert functions[0] == library and len(functions) >= 2  # the entry point, then the variants
     size = int(np.prod(output_shape))
     parts = [f'#include <math.h>\n#include <stdio.h>\n#include "{library}.h"\n']
