@@ -251,6 +251,36 @@ def test_assembled_ttm_and_ttv_outputs(parallel, openmp_threads):
     assert_within_float32_rounding(spmv(A=spf.pack(CSR_F32, a), x=x), rounded(a) @ x, np.abs(rounded(a)) @ np.abs(x))
 
 
+# ----------------------------------------------------------------------------- float32 dense arrays in kernels
+
+
+def test_a_float32_input_read_down_its_columns_is_read_as_float(tmp_path):
+    """SDDMM reads D(k,j) down a column: through a transposed copy when B has entries enough
+    (12 per column of D), else through D itself; both pointers have D's own type."""
+    dense = float_copy("Dense2", tmp_path)
+    rng = np.random.default_rng(13)
+    C, D = rng.standard_normal((400, 8)), rng.standard_normal((8, 300))
+    kernel = spf.compile("A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"B": "CSR", "C": "Dense2", "D": dense, "A": "CSR"},
+                         share={"A": "B"})
+    assert "spf_read_D_vals" in kernel.c_source
+    for density in (0.002, 0.05):  # below and above the copy's threshold
+        B = sp.random(400, 300, density=density, random_state=14, format="csr")
+        got = kernel(B=B, C=C, D=spf.pack(dense, D)).to_dense()
+        np.testing.assert_allclose(got, B.toarray() * (C @ rounded(D)), rtol=1e-12, atol=1e-12)
+
+
+def test_a_privatized_reduction_into_a_float32_output(tmp_path, openmp_threads):
+    dense = float_copy("Dense1", tmp_path)
+    A = sp.random(500, 300, density=0.05, random_state=15, format="coo")
+    x = np.random.default_rng(16).standard_normal(300)
+    layouts = {"A": "COO", "x": "Dense1", "y": dense}
+    recipe = spf.recipe("y(i) = A(i,j) * x(j)", layouts).parallelize("pA", reduction="privatize")
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", layouts, schedule=recipe)
+    got = kernel(A=A, x=x)
+    assert got.dtype == np.float32
+    assert np.all(np.abs(got - A @ x) <= 2 * EPS32 * (abs(A) @ np.abs(x)))
+
+
 # ----------------------------------------------------------------------------- real data
 
 
