@@ -37,13 +37,14 @@ USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must trea
     "DCSR64_F32": str(REPOSITORY / "examples" / "layouts" / "DCSR64_F32.layout"),
     "CSF3_F32": str(REPOSITORY / "examples" / "layouts" / "CSF3_F32.layout"),
     "SV64_F32": str(REPOSITORY / "examples" / "layouts" / "SV64_F32.layout"),
+    "Dense2_F32": str(REPOSITORY / "examples" / "layouts" / "Dense2_F32.layout"),
 }
 
 VECTORS = ("Dense", "SV", "SV_DEC", "SV_UNSORTED", "SV64_F32")
 SPARSE_VECTORS = VECTORS[1:]
 SPARSE_MATRICES = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "LOWER_TRI", "DIA", "ELL",
                    "WARP24", "CSR64", "CSR_UNSORTED", "CSR_F32", "DCSR64_F32")
-MATRICES = ("Dense",) + SPARSE_MATRICES
+MATRICES = ("Dense", "Dense2_F32") + SPARSE_MATRICES
 TENSORS3 = ("CSF3", "CSF3_DENSE_LAST", "COO3", "COO3_UNSORTED", "CSF3_F32", "Dense")
 TENSORS4 = ("CSF4", "COO4", "Dense")
 DENSE = ("Dense",)
