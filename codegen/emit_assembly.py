@@ -330,6 +330,9 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
         emit(f"  memset(a_{array}, 0, (size_t)({length}) * sizeof(*a_{array}));")
     for number in compressed:
         emit(f"  int64_t {position_name(plan.levels[number].index)} = -1;")
+    narrowed = _value_type(plan) != "double"
+    if narrowed:  # a group's sum kept in double, stored rounded once (not rounded per addend)
+        emit("  double group_sum = 0.0;")
     emit("  for (int64_t t = 0; t < n; t++) {")
     emit("    const int d = h->diff[t];")
     emit(f"    if (d == {DROPPED}) continue;")
@@ -347,7 +350,11 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
         if level.pointer:
             emit(f"      a_{level.pointer}[{level.pointer_argument} + 1]++;")
         emit("    }")
-    emit(f"    a_{layout.values_field}[{plan.values_index}] += h->v[t];")
+    if narrowed:
+        emit(f"    group_sum = (d == {m} ? group_sum : 0.0) + h->v[t];")
+        emit(f"    a_{layout.values_field}[{plan.values_index}] = ({_value_type(plan)})group_sum;")
+    else:
+        emit(f"    a_{layout.values_field}[{plan.values_index}] += h->v[t];")
     emit("  }")
     for level in plan.levels:
         if level.pointer:
@@ -673,6 +680,35 @@ def _row_key_type(plan: AssemblyPlan) -> str:
     return plan.layout.field(plan.levels[-1].keys[0].array).c_type if rows is not None else "int64_t"
 
 
+def _value_type(plan: AssemblyPlan) -> str:
+    """The C type of the layout's values (the builder keeps every value as a double)."""
+    return plan.layout.field(plan.layout.values_field).c_type
+
+
+def _copy_values(plan: AssemblyPlan, target: str, indent: str) -> str:
+    """C copying the handle's ``n`` row values into ``target``: a memcpy for double values,
+    else each rounded to the layout's type (a memcpy would reinterpret the doubles' bytes)."""
+    value_type = _value_type(plan)
+    if value_type == "double":
+        return f"{indent}memcpy({target}, h->row_values, (size_t)n * sizeof(double));"
+    return f"{indent}for (int64_t e = 0; e < n; e++) {target}[e] = ({value_type})h->row_values[e];"
+
+
+def _narrow_values(plan: AssemblyPlan, indent: str, on_failure: str) -> list[str]:
+    """For ``NAME_take`` of a layout whose values are not double: ``narrowed``, a new
+    array of the row values rounded to the layout's type (the rows' own doubles cannot
+    become the layout's array); out of memory, ``on_failure`` then return 2, the handle
+    untouched.  Nothing for double values (the rows' array is handed over as it is)."""
+    value_type = _value_type(plan)
+    if value_type == "double":
+        return []
+    return [f"{indent}{value_type} *narrowed = ({value_type} *)malloc((size_t)(h->n > 0 ? h->n : 1) * "
+            f"sizeof({value_type}));",
+            f"{indent}if (!narrowed) {{ {on_failure}return 2; }}",
+            f"{indent}for (int64_t e = 0; e < h->n; e++) narrowed[e] = ({value_type})h->row_values[e];",
+            f"{indent}free(h->row_values);"]
+
+
 def _fill_rows(plan: AssemblyPlan, prefix: str, rows, naming: dict) -> list[str]:
     """The start of ``NAME_fill`` for a handle of adopted rows: the pointer array from the
     group sizes, the keys and values copied as they stand."""
@@ -685,7 +721,7 @@ def _fill_rows(plan: AssemblyPlan, prefix: str, rows, naming: dict) -> list[str]
         "  if (h->row_pointer) {",
         f"    memcpy(a_{rows.pointer}, h->row_pointer, (size_t)({length}) * sizeof(*a_{rows.pointer}));",
         f"    memcpy(a_{key}, h->row_keys, (size_t)n * sizeof(*a_{key}));",
-        f"    memcpy(a_{layout.values_field}, h->row_values, (size_t)n * sizeof(double));",
+        _copy_values(plan, f"a_{layout.values_field}", "    "),
         f"    {prefix}_free(h);",
         "    return 0;",
         "  }",
@@ -698,7 +734,7 @@ def _fill_rows(plan: AssemblyPlan, prefix: str, rows, naming: dict) -> list[str]
         "    }",
         f"    for (int64_t q = 0; q + 1 < {length}; q++) a_{rows.pointer}[q + 1] += a_{rows.pointer}[q];",
         f"    for (int64_t e = 0; e < n; e++) a_{key}[e] = h->row_keys[e];",
-        f"    memcpy(a_{layout.values_field}, h->row_values, (size_t)n * sizeof(double));",
+        _copy_values(plan, f"a_{layout.values_field}", "    "),
         f"    {prefix}_free(h);",
         "    return 0;",
         "  }",
@@ -715,11 +751,13 @@ def _take_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, naming: dict,
     pointer = layout.field(rows.pointer)
     length = arith_c(rename(pointer.dimensions[0], naming))
     key = inner.keys[0].array
+    values = "h->row_values" if _value_type(plan) == "double" else "narrowed"
     return [
         f"int {prefix}_take(void *handle, {struct} *T) {{",
         f"  {prefix}_handle *h = ({prefix}_handle *)handle;",
         "  if (h->row_pointer) {  /* the two-phase kernel's own arrays, as they are */",
-        f"    T->{rows.pointer} = h->row_pointer; T->{key} = h->row_keys; T->{layout.values_field} = h->row_values;",
+        *_narrow_values(plan, "    ", ""),
+        f"    T->{rows.pointer} = h->row_pointer; T->{key} = h->row_keys; T->{layout.values_field} = {values};",
         "    h->row_pointer = 0; h->row_keys = 0; h->row_values = 0;",
         f"    {prefix}_free(h);",
         "    return 0;",
@@ -730,6 +768,7 @@ def _take_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, naming: dict,
         f"  {pointer.c_type} *a_{rows.pointer} = ({pointer.c_type} *)calloc((size_t)(length > 0 ? length : 1), "
         f"sizeof({pointer.c_type}));",
         f"  if (!a_{rows.pointer}) return 2;",
+        *_narrow_values(plan, "  ", f"free(a_{rows.pointer}); "),
         "  for (int64_t g = 0; g < h->groups; g++) {",
         f"    const int64_t {coordinate_name(rows.outer)} = h->group_outer[g];",
         f"    const int64_t {position_name(outer.index)} = {outer.keys[0].expression};",
@@ -738,7 +777,7 @@ def _take_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, naming: dict,
         f"  for (int64_t q = 0; q + 1 < length; q++) a_{rows.pointer}[q + 1] += a_{rows.pointer}[q];",
         f"  T->{rows.pointer} = a_{rows.pointer};",
         f"  T->{key} = h->row_keys;",
-        f"  T->{layout.values_field} = h->row_values;",
+        f"  T->{layout.values_field} = {values};",
         "  h->row_keys = 0; h->row_values = 0;",
         f"  {prefix}_free(h);",
         "  return 0;",

@@ -468,6 +468,7 @@ class Emitter:
         self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
         self.transposed: dict[str, tuple[str, str, str, str]] = {}  # input -> read pointer, strides, copy
+        self.element_types: dict[str, str] = {}  # array -> its C element type (double when not listed)
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -911,7 +912,7 @@ class Emitter:
                                                "+", binary("*", ident(thread), size), ident(position))), "+=")),
                                  assign(c_ast.ArrayRef(ident(shared), ident(position)), ident(total), "+=")]))
         return [block([
-            declare(shared, "double", ident(array), pointer=True),
+            declare(shared, self.element_types.get(array, "double"), ident(array), pointer=True),
             declare(copies, "double", allocation, pointer=True),
             c_ast.If(binary("==", ident(copies), ident("NULL")),
                      block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None),
@@ -1022,10 +1023,11 @@ class Emitter:
                          f"spf_{array}_transposed"]
                 self.transposed[array] = tuple(names)
                 columns = self._c_text(arith(transposition.dimensions[1], self.names))
+                element = self.element_types.get(array, "double")  # a float layout's values are float
                 self.entry.extend(c_statements(f"""
-                    const double * restrict {names[0]} = {array};
+                    const {element} * restrict {names[0]} = {array};
                     int64_t {names[1]} = {columns}, {names[2]} = 1;
-                    double *{names[3]} = 0;"""))
+                    {element} *{names[3]} = 0;"""))
                 self.epilogue.extend(c_statements(f"free({names[3]});"))
 
     def _transposed_first(self, node: Loop) -> list:
@@ -1042,9 +1044,10 @@ class Emitter:
         for transposition in node.transposed:
             read, row_stride, column_stride, copy = self.transposed[transposition.array]
             rows, columns = (self._c_text(arith(d, names)) for d in transposition.dimensions)
+            element = self.element_types.get(transposition.array, "double")
             copies += f"""
                   if ({copy} == 0 && {rows} > 1 && spf_reads >= (int64_t){transposition.reuse} * {columns}) {{
-                    {copy} = (double *)spf_malloc_large((size_t)({rows} * {columns}) * sizeof(double));
+                    {copy} = ({element} *)spf_malloc_large((size_t)({rows} * {columns}) * sizeof({element}));
                     if ({copy}) {{
                       for (int64_t spf_column = 0; spf_column < {columns}; spf_column++)
                         for (int64_t spf_row = 0; spf_row < {rows}; spf_row++)
@@ -1503,6 +1506,13 @@ def library_source(kernels: list[KernelSource], guard: str, support: str = "",
     return source, header
 
 
+def element_types(tensors: dict) -> dict[str, str]:
+    """The C element type of each array a kernel declares (its local name -> ``double``,
+    ``float``, ``int``, ...): code that points at an array or copies it uses its own type."""
+    return {mapping.get(field_.name, f"{tensor}_{field_.name}"): field_.c_type
+            for tensor, (layout, mapping, _) in tensors.items() for field_ in layout.arrays}
+
+
 def tensor_parameters(tensors: dict) -> tuple[list, list]:
     """One struct pointer parameter per tensor, and a local for each of its fields."""
     parameters: list = []
@@ -1536,6 +1546,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     emitter = Emitter(names, scalar_output, ranges)
     emitter.padded_values = {mapping[layout.values_field] for layout, mapping, is_output in tensors.values()
                              if layout.padded and not is_output}
+    emitter.element_types = element_types(tensors)
     parameters, body = tensor_parameters(tensors)
     if scalar_output:
         parameters.append(declare(scalar_output, "double", pointer=True))

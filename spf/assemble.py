@@ -372,6 +372,16 @@ def _target(layout, order: int):
     return _builtin_targets[key]
 
 
+def _check_values_fit(tensor, target, name: str) -> None:
+    """Refuse a conversion into narrower values (float64 into a ``float`` layout) that would
+    make a finite value infinite; the others round as numpy rounds them."""
+    from spf.packing import check_value_range
+
+    values_field = getattr(target, "values_field", None)
+    if values_field is not None:
+        check_value_range(tensor.values, target.field(values_field).numpy_dtype, name)
+
+
 def convert(tensor, layout, name: str | None = None):
     """``tensor`` stored in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
 
@@ -383,6 +393,7 @@ def convert(tensor, layout, name: str | None = None):
     if name is None and isinstance(layout, str):  # a pair converted before, by the target's spec
         known = _by_spec.get((id(getattr(tensor, "layout", None)), layout))
         if known is not None and known[0] is tensor.layout and isinstance(tensor, _Tensor):
+            _check_values_fit(tensor, known[2], tensor.name)
             return known[1](A=tensor)._renamed(tensor.name)
     from spf import arguments
     from spf.codegen.pipeline import compile_kernel
@@ -392,6 +403,7 @@ def convert(tensor, layout, name: str | None = None):
         return pack(layout, tensor, name or "tensor")
     name = arguments.name(name if name is not None else tensor.name)
     target = _target(layout, tensor.order)
+    _check_values_fit(tensor, target, name)
     known = _by_identity.get((id(tensor.layout), id(target)))
     if known is not None and known[0] is tensor.layout and known[1] is target:
         return known[2](A=tensor)._renamed(name)  # this pair's kernel, found without hashing layouts
@@ -413,5 +425,5 @@ def convert(tensor, layout, name: str | None = None):
                                            keep_zeros=True, flags=FLAGS)
     _by_identity[(id(tensor.layout), id(target))] = (tensor.layout, target, _conversions[key])
     if isinstance(layout, str) and (layout, tensor.order) in _builtin_targets:  # a built-in's spec: for good
-        _by_spec[(id(tensor.layout), layout)] = (tensor.layout, _conversions[key])
+        _by_spec[(id(tensor.layout), layout)] = (tensor.layout, _conversions[key], target)
     return _conversions[key](A=tensor)._renamed(name)

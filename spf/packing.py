@@ -239,6 +239,26 @@ def check_real(values: np.ndarray, name: str, what: str = "values") -> None:
                         "would be rounded)")
 
 
+def check_value_range(values: np.ndarray, dtype: np.dtype, name: str, what: str = "values") -> None:
+    """Refuse finite values beyond the largest number of ``dtype`` (a layout's value type:
+    float32 would make them infinite); the rest round to ``dtype`` as numpy rounds them."""
+    dtype = np.dtype(dtype)
+    if values.dtype.kind != "f" or dtype.kind != "f" or values.dtype.itemsize <= dtype.itemsize or not values.size:
+        return  # integers are exact doubles (check_real) and far below the largest float32
+    largest = np.finfo(dtype).max
+    flat = values.reshape(-1)
+    finite = np.isfinite(flat)
+    beyond = np.flatnonzero(finite & (np.abs(np.where(finite, flat, 0)) > largest))
+    if beyond.size:
+        raise PackError(f"tensor {name}: {what}: {flat[beyond[0]]} is beyond the largest {dtype} "
+                        f"({largest:.6g}), the layout's value type")
+
+
+def _value_dtype(layout) -> np.dtype:
+    """The numpy type of a layout's values (float64 for ``double``, float32 for ``float``)."""
+    return layout.field(layout.values_field).numpy_dtype
+
+
 def real_values(values: np.ndarray, name: str, what: str = "values") -> np.ndarray:
     """``values`` as float64 after :func:`check_real`."""
     check_real(values, name, what)
@@ -478,6 +498,7 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
         extents = tuple(int(extent.evaluate(scalars)) for extent in layout.shape)
         if extents != data_shape:
             raise PackError(f"tensor {name}: layout {layout.spec} holds shape {extents}, not {data_shape}")
+    check_value_range(values, _value_dtype(layout), name)
     from spf.assemble import assemble, has_assembly
     if has_assembly(layout):
         return assemble(layout, columns, values, data_shape, name,
@@ -497,7 +518,7 @@ def borrow(layout, data, name: str = "tensor") -> Tensor:
     if not (hasattr(layout, "fields") or hasattr(layout, "resolve")):  # a kernel's layouts are loaded
         layout = _load_layout(layout)
     dense = _dense_target(layout, data)
-    if dense is not None and data.dtype == np.float64 and data.flags.c_contiguous:
+    if dense is not None and data.dtype == _value_dtype(dense) and data.flags.c_contiguous:
         return _dense_tensor(dense, data, name, copy=False, borrowed=True)
     if dense is None:
         shared, _ = _shared_tensor(layout, data, name, None, borrowed=True)
@@ -550,19 +571,22 @@ def _row_major(layout) -> bool:
 
 
 def _dense_tensor(layout, array: np.ndarray, name: str, copy: bool | None, borrowed: bool = False) -> Tensor:
-    """A numpy array in a row-major dense layout (:func:`_row_major`): its values as float64,
-    copied (``copy=False``: shared when already float64 and C-contiguous, then read-only;
-    ``borrowed``, read-only only in the Tensor: :func:`borrow`)."""
+    """A numpy array in a row-major dense layout (:func:`_row_major`): its values in the
+    layout's value type (float64 or float32), copied (``copy=False``: shared when already
+    of that type and C-contiguous, then read-only; ``borrowed``, read-only only in the
+    Tensor: :func:`borrow`)."""
     check_real(array, name)
+    dtype = _value_dtype(layout)
+    check_value_range(array, dtype, name)
     shape = tuple(int(extent) for extent in array.shape)
     if copy is False:
-        if array.dtype != np.float64 or not array.flags.c_contiguous:
+        if array.dtype != dtype or not array.flags.c_contiguous:
             raise PackError(f"tensor {name}: copy=False, but packing into {_spec(layout)} needs a copy: the array "
                             f"is {array.dtype}{'' if array.flags.c_contiguous else ', not C-contiguous'}, "
-                            "not float64 in C order")
+                            f"not {dtype} in C order")
         values = array
     else:
-        values = np.array(array, dtype=np.float64, order="C", copy=True)
+        values = np.array(array, dtype=dtype, order="C", copy=True)
     fields = {**layout.compute_scalars(shape), layout.values_field: values}
     return Tensor._from_checked(layout, shape, fields, name, borrowed=borrowed)
 

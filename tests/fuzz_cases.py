@@ -32,22 +32,28 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must treat them as built-ins
     "CSR64": str(REPOSITORY / "examples" / "layouts" / "CSR64.layout"),
     "COO3_UNSORTED": str(REPOSITORY / "examples" / "layouts" / "COO3_UNSORTED.layout"),
+    # float32 values (and int64 index arrays and counts): packed, converted, read and assembled into
+    "CSR_F32": str(REPOSITORY / "examples" / "layouts" / "CSR_F32.layout"),
+    "DCSR64_F32": str(REPOSITORY / "examples" / "layouts" / "DCSR64_F32.layout"),
+    "CSF3_F32": str(REPOSITORY / "examples" / "layouts" / "CSF3_F32.layout"),
+    "SV64_F32": str(REPOSITORY / "examples" / "layouts" / "SV64_F32.layout"),
+    "Dense2_F32": str(REPOSITORY / "examples" / "layouts" / "Dense2_F32.layout"),
 }
 
-VECTORS = ("Dense", "SV", "SV_DEC", "SV_UNSORTED")
+VECTORS = ("Dense", "SV", "SV_DEC", "SV_UNSORTED", "SV64_F32")
 SPARSE_VECTORS = VECTORS[1:]
 SPARSE_MATRICES = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "LOWER_TRI", "DIA", "ELL",
-                   "WARP24", "CSR64", "CSR_UNSORTED")
-MATRICES = ("Dense",) + SPARSE_MATRICES
-TENSORS3 = ("CSF3", "CSF3_DENSE_LAST", "COO3", "COO3_UNSORTED", "Dense")
+                   "WARP24", "CSR64", "CSR_UNSORTED", "CSR_F32", "DCSR64_F32")
+MATRICES = ("Dense", "Dense2_F32") + SPARSE_MATRICES
+TENSORS3 = ("CSF3", "CSF3_DENSE_LAST", "COO3", "COO3_UNSORTED", "CSF3_F32", "Dense")
 TENSORS4 = ("CSF4", "COO4", "Dense")
 DENSE = ("Dense",)
 # outputs whose pattern the kernel computes (assembled): every matrix layout the assembly
 # builds, and ELL and WARP24 (padded fixed-width levels), which it must refuse with an SpfError
 MATRIX_OUTPUTS = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "DIA", "CSR64", "ELL", "WARP24",
-                  "CSR_UNSORTED")
+                  "CSR_UNSORTED", "CSR_F32", "DCSR64_F32")
 LOWER_OUTPUTS = MATRIX_OUTPUTS + ("LOWER_TRI",)  # where inputs restricted to their lower triangles give one
-TENSOR3_OUTPUTS = ("CSF3", "COO3", "CSF3_DENSE_LAST", "COO3_UNSORTED")
+TENSOR3_OUTPUTS = ("CSF3", "COO3", "CSF3_DENSE_LAST", "COO3_UNSORTED", "CSF3_F32")
 TENSOR4_OUTPUTS = ("CSF4", "COO4")
 
 FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "linear", "direct")
@@ -155,7 +161,7 @@ FAMILIES = (
     Family("assembled-copy4", "B(l,j,i,k) = A(i,j,k,l)", {"A": TENSORS4, "B": TENSOR4_OUTPUTS}),
     Family("assembled-ttv", "A(i,j) = B(i,j,k) * c(k)", {"B": TENSORS3, "c": VECTORS, "A": MATRIX_OUTPUTS}),
     Family("assembled-ttm", "A(i,j,l) = B(i,j,k) * C(k,l)",
-           {"B": TENSORS3, "C": MATRICES, "A": ("CSF3_DENSE_LAST", "CSF3_DENSE_LAST", "CSF3", "COO3")}, small=("l",)),
+           {"B": TENSORS3, "C": MATRICES, "A": ("CSF3_DENSE_LAST", "CSF3_DENSE_LAST", "CSF3", "COO3", "CSF3_F32")}, small=("l",)),
     # spf.convert between layouts (explicit zeros kept where neither layout is padded)
     Family("convert", "B(i,j) = A(i,j)", {"A": MATRICES, "B": LOWER_OUTPUTS + DENSE},
            convert=True),
@@ -708,6 +714,20 @@ def is_padded(layout: str, order: int) -> bool:
     return bool((loaded.resolve(order) if hasattr(loaded, "resolve") else loaded).padded)
 
 
+def value_dtype(layout: str, order: int) -> np.dtype:
+    """The numpy type of a layout's values: float64 (``double``) or float32 (``float``)."""
+    loaded = spf.load_layout(layout)
+    loaded = loaded.resolve(order) if hasattr(loaded, "resolve") else loaded
+    return loaded.field(loaded.values_field).numpy_dtype
+
+
+def as_stored(array: np.ndarray, layout: str, order: int | None = None) -> np.ndarray:
+    """``array`` as the layout stores its values (rounded to float32 for a ``float``
+    layout), in float64."""
+    dtype = value_dtype(layout, array.ndim if order is None else order)
+    return array if dtype == np.float64 else array.astype(dtype).astype(np.float64)
+
+
 def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
     """The dense arrays, packed inputs and expected result of a data set.
 
@@ -735,6 +755,7 @@ def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
         coords = np.argwhere(array != 0)
         if pattern == "zeros" and len(coords):
             array[tuple(coords[rng.random(len(coords)) < 0.35].T)] = 0.0  # stored, with value zero
+        array = as_stored(array, layouts[tensor])  # the oracle reads what the kernel reads
         dense[tensor], stored[tensor] = array, coords
         packed[tensor] = pack_input(layouts[tensor], array, tensor, rng, coords)
     expected, scale = oracle(kernel, dense, packed, extents)
@@ -745,6 +766,7 @@ def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
         values = dense[source][tuple(coords.T)] if len(coords) else np.zeros(0)
         keep = (values != 0) | (not is_padded(layouts[source], len(indices)) and
                                 not is_padded(output_layout, len(indices)))
+        values = as_stored(values, output_layout, len(indices))  # rounded once into a float32 layout
         entries = {tuple(int(c) for c in row): float(v) for row, v in zip(coords[keep], values[keep])}
     return Data(dense, packed, expected, scale, stored, entries)
 

@@ -45,13 +45,14 @@ import numpy as np
 
 import spf
 from fuzz_cases import (UNSORTED, Case, DataSpec, KernelSpec, accesses, assembled_output, compile_options,
-                        einsum_terms, index_classes, is_padded, make_data, plan_schedule)
+                        einsum_terms, index_classes, is_padded, make_data, plan_schedule, value_dtype)
 from spf.packing import validate
 
 CLASSES = ("ok", "refused", "slow", "wrong", "crash", "hang", "exception", "compile", "run-error")
 FAILURES = CLASSES[3:]
 RTOL = 1e-9  # relative to the sum of the absolute values of the terms
 RTOL_ASSEMBLED = 1e-12  # the same, for sparse outputs spf assembles (issue 11's acceptance)
+RTOL_FLOAT32 = 4 * float(np.finfo(np.float32).eps)  # the same, for results stored as float32 (a few roundings)
 LONG_RUN = 2.0  # seconds: a run this long keeps the threads busy together; it is not repeated
 KERNEL_BUDGET = 240.0  # seconds of runs per kernel; its later data sets are then left unchecked (slow)
 REPOSITORY_TESTS = Path(__file__).resolve().parent
@@ -379,8 +380,22 @@ def compare(got, expected: np.ndarray, scale: np.ndarray) -> float | None:
     return float(np.max(np.where(np.isnan(error), np.inf, error)))
 
 
+def result_tolerance(kernel: KernelSpec) -> float:
+    """The largest error :func:`compare` may give a right result: :data:`RTOL_FLOAT32` when a
+    layout of the kernel stores float32 values (a float32 output is rounded; the product of
+    float32 values is computed in float32, as C computes it), else :data:`RTOL_ASSEMBLED` for
+    a Tensor whose pattern spf computes and :data:`RTOL` for the rest."""
+    statement, inputs = accesses(kernel.expression)
+    orders = {**{tensor: len(indices) for tensor, indices in inputs.items()},
+              statement.output.tensor: len(statement.output.indices)}
+    if any(value_dtype(layout, orders[tensor]) == np.float32 for tensor, layout in kernel.layouts
+           if tensor in orders):
+        return RTOL_FLOAT32
+    return RTOL if assembled_output(kernel) is None else RTOL_ASSEMBLED
+
+
 def compare_assembled(got, layout: str, expected: np.ndarray, scale: np.ndarray,
-                      entries: dict | None = None) -> tuple[float, str]:
+                      entries: dict | None = None, tolerance: float = RTOL_ASSEMBLED) -> tuple[float, str]:
     """For a result whose pattern spf computed (an assembled output, a conversion): the
     largest error as :func:`compare` gives it, or ``inf`` with the first problem found.
 
@@ -436,7 +451,7 @@ def compare_assembled(got, layout: str, expected: np.ndarray, scale: np.ndarray,
     error = compare(got, expected, scale)
     if error is None:
         return math.inf, "result of the wrong shape"
-    return (error, "") if error <= RTOL_ASSEMBLED else (error, _entry_difference(stored(), nonzero()))
+    return (error, "") if error <= tolerance else (error, _entry_difference(stored(), nonzero()))
 
 
 def _entry_difference(stored: dict, wanted: dict) -> str:
@@ -467,7 +482,7 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
     functions = compiled._functions  # one C function per variant of the finds (Kernel.build)
     parallel_c = "#pragma omp parallel" in compiled.c_source
     assembled = assembled_output(kernel)  # (output, layout) of a Tensor whose pattern spf computes
-    tolerance = RTOL if assembled is None else RTOL_ASSEMBLED
+    tolerance = result_tolerance(kernel)
     runs = repeats if parallel_c else 1
     started = time.monotonic()
     for n in range(first, len(data)):
@@ -504,7 +519,7 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
                     error_value, found = compare(got, prepared.expected, prepared.scale), ""
                 else:
                     error_value, found = compare_assembled(got, assembled[1], prepared.expected, prepared.scale,
-                                                           prepared.entries)
+                                                           prepared.entries, tolerance)
                 result.runs += 1
                 ran += 1
                 if error_value is None or error_value > tolerance:
@@ -944,6 +959,8 @@ def reproducer(failure: Failure) -> str:
                         "  # the source's entries")
             if is_padded(assembled[1], len(statement.output.indices)):
                 body.append("wanted = {key: value for key, value in wanted.items() if value != 0}  # padded target")
+            if value_dtype(assembled[1], len(statement.output.indices)) == np.float32:
+                body.append("wanted = {key: float(np.float32(value)) for key, value in wanted.items()}  # float32 target")
         else:
             body.append("wanted = {tuple(c): expected[tuple(c)] for c in np.argwhere(expected != 0).tolist()}")
         body += ["got = run(); print(got.layout.spec, got.shape)",

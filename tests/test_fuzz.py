@@ -32,8 +32,9 @@ from fuzz_cases import (FAMILIES, FINDS, LOWER_OUTPUTS, MATRIX_OUTPUTS, SPARSE_V
                         generate,
                         make_data, plan_schedule)
 from spf.assemble import has_assembly
-from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, RTOL_ASSEMBLED, Failure, Result, WorkerPool, check_kernel,
-                          compare, compare_assembled, minimize, openmp_threads, report, reproducer, run_cases)
+from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, RTOL_ASSEMBLED, RTOL_FLOAT32, Failure, Result, WorkerPool,
+                          check_kernel, compare, compare_assembled, minimize, openmp_threads, report, reproducer,
+                          result_tolerance, run_cases)
 from fuzz import group_failures
 
 SHORT = PROFILES["short"]
@@ -174,6 +175,33 @@ def test_data_has_explicit_zeros_cancelling_terms_and_a_conversions_entries():
     lower = KernelSpec("assembled-spgemm", "C(i,j) = A(i,k) * B(k,j)", (("A", "CSR"), ("B", "CSC"), ("C", "LOWER_TRI")))
     data = make_data(lower, DataSpec((("i", 7), ("j", 7), ("k", 7)), 0.9, seed=2))
     assert np.count_nonzero(data.expected) > 7 and not np.any(np.triu(data.expected, 1))  # what LOWER_TRI holds
+
+
+def test_float32_layouts_are_read_and_compared_as_they_store_values():
+    """The oracle reads a float32 input's rounded values; a float32 result is right within a
+    few float32 roundings of the terms' magnitude, and wrong beyond; a conversion into a
+    float32 layout must store each value rounded once."""
+    single, wide = USER_LAYOUTS["CSR_F32"], USER_LAYOUTS["DCSR64_F32"]
+    kernel = KernelSpec("assembled-sum", "C(i,j) = A(i,j) + B(i,j)", (("A", single), ("B", "CSR"), ("C", wide)))
+    data = make_data(kernel, DataSpec((("i", 9), ("j", 9)), 0.6, seed=4))
+    A, B = data.dense["A"], data.dense["B"]
+    assert np.count_nonzero(A) > 9 and np.array_equal(A, A.astype(np.float32))  # what A's Tensor holds
+    assert not np.array_equal(B, B.astype(np.float32))  # B is double
+    np.testing.assert_array_equal(data.inputs["A"].to_dense(), A)
+    assert result_tolerance(kernel) == RTOL_FLOAT32 < 1e-6
+    assert result_tolerance(replace(kernel, layouts=(("A", single), ("B", "CSR"), ("C", "CSR")))) == RTOL_FLOAT32
+    assert result_tolerance(replace(kernel, layouts=(("A", "CSC"), ("B", "CSR"), ("C", "CSR")))) == RTOL_ASSEMBLED
+    assert result_tolerance(replace(kernel, layouts=(("A", "CSC"), ("B", "CSR"), ("C", "Dense")))) == RTOL
+    got = spf.pack(wide, data.expected)  # the right result, rounded to float32
+    assert compare_assembled(got, wide, data.expected, data.scale, tolerance=RTOL_FLOAT32) == (
+        compare(got, data.expected, data.scale), "")
+    assert 0 < compare(got, data.expected, data.scale) <= RTOL_FLOAT32
+    assert compare_assembled(got, wide, data.expected, data.scale)[0] > RTOL_ASSEMBLED  # a double's tolerance
+    off = spf.pack(wide, data.expected * (1 + 1e-5))
+    assert "with other values" in compare_assembled(off, wide, data.expected, data.scale, tolerance=RTOL_FLOAT32)[1]
+    convert = KernelSpec("convert", "B(i,j) = A(i,j)", (("A", "COO"), ("B", single)), convert=True)
+    entries = make_data(convert, DataSpec((("i", 9), ("j", 9)), 0.5, seed=1)).entries
+    assert len(entries) > 9 and all(value == float(np.float32(value)) for value in entries.values())
 
 
 def test_orders_and_recipes_are_plans_over_the_iteration_space():
