@@ -42,7 +42,8 @@ from spf.notation import Access, Statement, Term, parse_statement
 from .build import CFLAGS
 from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, affine, array_ranges, binary,
                      release_function,
-                     block, call, conjunction, condition, const, declare, function_source, ident, kernel_names,
+                     block, call, conjunction, condition, const, declare, element_types, function_source, ident,
+                     kernel_names,
                      library_source, place_find_state, tensor_parameters, _value_count, _zero_output)
 from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
 from .kernel import Kernel
@@ -328,6 +329,7 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
 
 def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -> KernelSource:
     emitter = Emitter(names, None, ranges)
+    emitter.element_types = element_types(tensors)
     parameters, body = tensor_parameters(tensors)
     # a temporary's extent fields are defined from the extents below, not the other way
     temporary_fields = {f"{name}_N{k}" for name, t in lowering.temporaries.items() for k in range(len(t.indices))}

@@ -171,7 +171,7 @@ FAMILIES = (
     Family("convert", "B(i,j,k,l) = A(i,j,k,l)", {"A": TENSORS4, "B": TENSORS4}, convert=True),
     # autoscheduled fused kernels (SparseAuto's kernels; several sparse operands co-iterated by finds)
     Family("fused-K1", "A(i,l) = B(i,j) * C(i,k) * D(j,k) * E(j,l)",
-           {"B": ("CSR", "DCSR", "COO", "CSC"), "C": DENSE, "D": DENSE, "E": DENSE, "A": DENSE},
+           {"B": ("CSR", "DCSR", "COO", "CSC", "CSR_F32"), "C": DENSE, "D": DENSE, "E": DENSE, "A": DENSE},
            small=("k", "l"), autoschedule=True),
     Family("fused-K3", "A(i,l) = B(i,j) * C(j,k) * D(j,k) * E(j,l)",
            {"B": ("CSR", "DCSR"), "C": DENSE, "D": DENSE, "E": DENSE, "A": DENSE}, small=("k", "l"),
@@ -319,8 +319,9 @@ def accesses(expression: str) -> tuple[spf.Statement, dict]:
     return statement, inputs
 
 
-PRODUCT_LAYOUTS = {1: ("SV", "SV_UNSORTED", "SV_DEC"), 2: ("CSR", "CSC", "DCSR", "DCSC", "CSR_UNSORTED", "CSR64"),
-                   3: ("CSF3", "CSF3_DENSE_LAST")}  # one coordinate per level: what the autoscheduler takes
+PRODUCT_LAYOUTS = {1: ("SV", "SV_UNSORTED", "SV_DEC", "SV64_F32"),
+                   2: ("CSR", "CSC", "DCSR", "DCSC", "CSR_UNSORTED", "CSR64", "CSR_F32", "DCSR64_F32"),
+                   3: ("CSF3", "CSF3_DENSE_LAST", "CSF3_F32")}  # one coordinate per level: what the autoscheduler takes
 
 
 @st.composite
