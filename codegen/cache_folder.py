@@ -59,7 +59,7 @@ def give_up(folder: Path, error: OSError) -> Path:
     _, variable = configured()
     if folder == _temporary:
         raise SpfError(f"spf cannot write its temporary kernel folder {folder}: {_describe(error)}; "
-                       f"set {variable} to a folder you can write") from None
+                       "set SPF_CACHE_DIR to a folder you can write") from None
     _usable.discard(folder)
     if folder not in _refused:
         _refuse(folder, variable, _describe(error))
@@ -90,7 +90,7 @@ def _refuse(folder: Path, variable: str, problem: str) -> None:
     _refused[folder] = problem
     warnings.warn(CacheWarning(
         f"spf cannot cache kernels in {folder} (from ${variable}): {problem}; compiling without that "
-        f"cache, in a temporary folder removed at exit: set {variable} to a folder you can write to keep "
+        "cache, in a temporary folder removed at exit: set SPF_CACHE_DIR to a folder you can write to keep "
         "compiled kernels for later processes"), stacklevel=_caller_level())
 
 
@@ -111,7 +111,7 @@ def _temporary_folder(folder: Path, variable: str) -> Path:
             _temporary = Path(tempfile.mkdtemp(prefix="spf-cache-"))
         except OSError as error:
             raise SpfError(f"spf cannot cache kernels in {folder} (from ${variable}: {_refused.get(folder)}) "
-                           f"nor in a temporary folder ({_describe(error)}): set {variable} to a folder you "
+                           f"nor in a temporary folder ({_describe(error)}): set SPF_CACHE_DIR to a folder you "
                            "can write") from None
         atexit.register(_remove, _temporary, os.getpid())
     return _temporary

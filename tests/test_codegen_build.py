@@ -604,6 +604,14 @@ def test_a_cache_folder_that_cannot_be_made_is_left_for_a_temporary_one(tmp_path
     assert (tmp_path / "file").read_text() == ""
 
 
+def test_the_warning_names_the_variable_the_folder_came_from(tmp_path, monkeypatch, fresh_cache_folder):
+    (tmp_path / "file").write_text("")
+    monkeypatch.delenv("SPF_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    with pytest.warns(spf.CacheWarning, match=f"{tmp_path / 'file' / 'spf'} \\(from \\$XDG_CACHE_HOME\\)"):
+        assert cache_directory() == fresh_cache_folder._temporary
+
+
 def test_a_cache_folder_without_write_permission_is_left_for_a_temporary_one(tmp_path, monkeypatch,
                                                                              fresh_cache_folder):
     if os.geteuid() == 0:
