@@ -58,7 +58,7 @@ RECIPE_TEMPLATES = ("seqiter", "binary", "hashmap", "linear")
 COEFFICIENTS = (2, -1, 0.5, 2.5, -3)
 CACHE_DAMAGE = ("truncate", "empty", "garbage")  # what is done to each file (fuzz_harness.damage_cache)
 CACHE_ENTRIES = ("libraries", "metadata")  # *.so; the kernels' pickles and the libraries' records
-DAMAGED_CACHE_ONE_IN = 40  # cases whose kernel cache is damaged between two compiles
+DAMAGED_CACHE_ONE_IN = 60  # cases whose kernel cache is damaged between two compiles
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def test_short_profile_has_no_failure(pool, short_cases):
     assert tally.assembled["ok"] >= len(short_cases) * SHORT.data_per_kernel // 6, report[0]
     assert tally.assembled["parallel C"] >= 10, report[0]  # threads with their own streams, run under load
     # kernels compiled again in a new process after their cache was damaged (fuzz_harness.check_damaged_cache)
-    assert tally.damaged["ok"] >= 2 * SHORT.data_per_kernel, report[0]
+    assert tally.damaged["ok"] >= SHORT.data_per_kernel, report[0]
 
 
 # ============================================================================= 2. the generator
@@ -81,9 +81,9 @@ def test_generation_is_deterministic_in_the_seed():
     assert generate(10, 3, 2) == generate(25, 3, 2)[:10]  # a case does not depend on the count
 
 
-def test_one_case_in_forty_damages_the_kernel_cache():
+def test_one_case_in_sixty_damages_the_kernel_cache():
     damaged = [case.kernel.damage for case in generate(400, 5, 2) if case.kernel.damage]
-    assert 4 <= len(damaged) <= 20 and {entries for _, entries in damaged} == set(CACHE_ENTRIES)
+    assert 2 <= len(damaged) <= 16 and {entries for _, entries in damaged} == set(CACHE_ENTRIES)
     assert {how for how, _ in damaged} == set(CACHE_DAMAGE)
 
 
