@@ -3,7 +3,9 @@
 A library is cached in :func:`cache_directory` under a hash of its source, the flags
 and the compiler (path and version), so the same kernel is compiled once per machine.
 Builds write to a temporary file and rename it into place, so concurrent processes
-never see a half-written library.  :data:`SANITIZE_FLAGS` and
+never see a half-written library, and record its size and SHA-256 beside it: a library
+that no longer matches its record (truncated, emptied, overwritten) is compiled again
+before anything loads it.  :data:`SANITIZE_FLAGS` and
 :func:`sanitizer_environment` let tests run kernels under AddressSanitizer and
 UndefinedBehaviorSanitizer in a subprocess.
 """
@@ -24,6 +26,7 @@ from typing import Mapping, Sequence
 
 from spf.errors import SpfError
 
+from .cache_folder import cache_directory, configured, give_up
 from .cache_limit import prune_when_due, touch
 from .structs import sanitize_identifier
 
@@ -40,6 +43,7 @@ CFLAGS = ["-O3", "-march=native", "-ffp-contract=off", "-falign-loops=64", "-fop
 SANITIZE_FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
                   "-fno-sanitize-recover=all", "-shared", "-fPIC"]
 ERROR_LINES = 20  # lines of compiler output quoted in a build error
+RECORD_SUFFIX = ".sha256"  # beside a cached library: "<size> <SHA-256>" of the file as built
 
 
 # ----------------------------------------------------------------------------- compiler
@@ -75,18 +79,6 @@ def _compiler_identity(command: Sequence[str]) -> list[str]:
 
 # ----------------------------------------------------------------------------- cache
 
-def cache_directory() -> Path:
-    """``$SPF_CACHE_DIR``, else ``$XDG_CACHE_HOME/spf``, else ``~/.cache/spf`` (created on demand)."""
-    if os.environ.get("SPF_CACHE_DIR"):
-        directory = Path(os.environ["SPF_CACHE_DIR"]).expanduser()
-    elif os.environ.get("XDG_CACHE_HOME"):
-        directory = Path(os.environ["XDG_CACHE_HOME"]).expanduser() / "spf"
-    else:
-        directory = Path.home() / ".cache" / "spf"
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory
-
-
 def _build_hash(source: str, flags: Sequence[str], command: Sequence[str]) -> str:
     key = json.dumps([source, list(flags), _compiler_identity(command)])
     return hashlib.sha256(key.encode()).hexdigest()[:16]
@@ -99,46 +91,135 @@ def _temporary_beside(path: Path) -> Path:
 
 def _write_atomically(path: Path, text: str) -> None:
     temporary = _temporary_beside(path)
-    temporary.write_text(text)
-    os.replace(temporary, path)
+    try:
+        temporary.write_text(text)
+        os.replace(temporary, path)
+    finally:
+        _remove(temporary)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def record_path(library: Path) -> Path:
+    """Where the size and SHA-256 of ``library`` as it was built are recorded."""
+    return library.with_name(library.name + RECORD_SUFFIX)
+
+
+def _digest(handle) -> tuple[int, str]:
+    """(size, SHA-256) of what an open binary file holds."""
+    digest, size = hashlib.sha256(), 0
+    for block in iter(lambda: handle.read(1 << 20), b""):
+        digest.update(block)
+        size += len(block)
+    return size, digest.hexdigest()
+
+
+_verified: dict[str, tuple[int, int, int]] = {}  # library path -> (device, inode, size) found intact
+
+
+def intact(library: Path) -> bool:
+    """Whether ``library`` is the file that was built: its size and SHA-256 are those
+    recorded beside it (a file checked once per process).  A truncated, emptied,
+    overwritten or unrecorded library is not, and is compiled again rather than loaded:
+    dlopen maps a truncated library past the end of its file, and the process dies with
+    SIGBUS when it touches those pages."""
+    try:
+        with open(library, "rb") as handle:
+            status = os.fstat(handle.fileno())
+            identity = (status.st_dev, status.st_ino, status.st_size)
+            if _verified.get(str(library)) == identity:
+                return True
+            recorded = record_path(library).read_text().split()
+            if len(recorded) != 2 or recorded[0] != str(status.st_size) or _digest(handle) != (status.st_size,
+                                                                                              recorded[1]):
+                return False
+    except (OSError, UnicodeDecodeError):
+        return False
+    _verified[str(library)] = identity
+    return True
+
+
+def _run_compiler(command: list[str], c_file: Path, flags: Sequence[str], output: Path) -> None:
+    """Compile ``c_file`` into ``output`` (SpfError when the compiler fails or cannot run)."""
+    try:
+        result = subprocess.run([*command, str(c_file), *flags, "-o", str(output)], capture_output=True, text=True)
+    except OSError as error:
+        raise SpfError(f"cannot run the C compiler {command[0]} on {c_file}: {error}") from None
+    if result.returncode != 0:
+        lines = (result.stderr or result.stdout).splitlines()
+        quoted = "\n".join(lines[:ERROR_LINES])
+        more = f"\n... ({len(lines) - ERROR_LINES} more lines)" if len(lines) > ERROR_LINES else ""
+        raise SpfError(f"C compilation of {c_file} failed "
+                       f"({Path(command[0]).name} exited with {result.returncode}):\n{quoted}{more}")
 
 
 def _compile(command: list[str], c_file: Path, flags: Sequence[str], library: Path) -> None:
-    """Compile ``c_file`` into ``library`` through a temporary file renamed into place."""
+    """Compile ``c_file`` into ``library`` through a temporary file renamed into place
+    (``spf compile``'s libraries; SpfError when that fails)."""
     temporary = _temporary_beside(library)
     try:
-        result = subprocess.run([*command, str(c_file), *flags, "-o", str(temporary)],
-                                capture_output=True, text=True)
-        if result.returncode != 0:
-            output = (result.stderr or result.stdout).splitlines()
-            quoted = "\n".join(output[:ERROR_LINES])
-            more = f"\n... ({len(output) - ERROR_LINES} more lines)" if len(output) > ERROR_LINES else ""
-            raise SpfError(f"C compilation of {c_file} failed "
-                           f"({Path(command[0]).name} exited with {result.returncode}):\n{quoted}{more}")
+        _run_compiler(command, c_file, flags, temporary)
         os.replace(temporary, library)
     except OSError as error:
-        raise SpfError(f"cannot run the C compiler {command[0]} on {c_file}: {error}") from None
+        raise SpfError(f"cannot write {library}: {error.strerror or error}") from None
     finally:
-        temporary.unlink(missing_ok=True)
+        _remove(temporary)
+
+
+def _build(command: list[str], source: str, flags: Sequence[str], library: Path) -> None:
+    """Write ``source`` beside ``library`` and compile it into ``library``, recorded.
+
+    The library is compiled into a temporary file, its record written (atomically), then
+    the library renamed into place, so another process never loads half a library; one
+    that reads the record of one build and the library of another (two processes building
+    at once, a compiler whose output differs between runs) finds them unequal and builds
+    again.  OSError: the folder cannot be written."""
+    c_file = library.with_suffix(".c")
+    _write_atomically(c_file, source)
+    temporary = _temporary_beside(library)
+    try:
+        _run_compiler(command, c_file, flags, temporary)
+        with open(temporary, "rb") as handle:
+            size, digest = _digest(handle)
+        _write_atomically(record_path(library), f"{size} {digest}\n")
+        os.replace(temporary, library)
+    finally:
+        _remove(temporary)
 
 
 def build_shared_library(source: str, flags: Sequence[str] | None = None, name: str = "kernel") -> Path:
     """The shared library compiled from ``source`` with ``flags`` (default :data:`CFLAGS`).
 
-    Cached as ``<cache>/<name>-<hash16>.so`` next to its ``.c``; reused when present
-    (the cache is kept under a size limit, least recently used first: codegen.cache_limit).
+    Cached as ``<cache>/<name>-<hash16>.so`` next to its ``.c`` and its record (size and
+    SHA-256, :func:`intact`); reused when present and intact, compiled again otherwise.
+    A cache folder that cannot be written is left for a temporary one, with a warning
+    (codegen.cache_folder).  The cache is kept under a size limit, least recently used
+    first (codegen.cache_limit).
     """
     flags = list(CFLAGS if flags is None else flags)
     command = _compiler_command()
     stem = f"{sanitize_identifier(name)}-{_build_hash(source, flags, command)}"
     directory = cache_directory()
     library = directory / f"{stem}.so"
-    if library.exists():
+    if intact(library):
         touch(library)
+        touch(record_path(library))  # the record goes with its library when the cache is pruned
         return library
-    c_file = directory / f"{stem}.c"
-    _write_atomically(c_file, source)
-    _compile(command, c_file, flags, library)
+    try:
+        _build(command, source, flags, library)
+    except OSError as error:
+        directory = give_up(directory, error)
+        library = directory / f"{stem}.so"
+        if not intact(library):
+            try:
+                _build(command, source, flags, library)
+            except OSError as again:
+                give_up(directory, again)  # raises: not even the temporary folder can be written
     prune_when_due(directory)
     return library
 
@@ -155,7 +236,10 @@ def load_library(path: Path | str) -> ctypes.CDLL:
         try:
             _libraries[key] = ctypes.CDLL(key)
         except OSError as error:
-            raise SpfError(f"cannot load {key}: {error}") from None
+            folder = configured()[0]
+            hint = (f" (the kernel cache may be damaged: delete {folder} to start afresh)"
+                    if Path(key).parent == folder.resolve() else "")
+            raise SpfError(f"cannot load {key}: {error}{hint}") from None
     return _libraries[key]
 
 

@@ -9,11 +9,12 @@ own source (the modification time and size of every module and built-in layout f
 editing spf invalidates every entry).  The C compiler is not part of it: the shared
 library is cached apart, under the compiler's identity (:mod:`codegen.build`).
 
-On disk an entry is a pickle in ``cache_directory()/kernels``, written to a temporary
-file and renamed into place, as the libraries are, so concurrent processes never read
-half an entry; one that cannot be read (another spf's, a damaged file) is compiled again
-and replaced.  An autoscheduled candidate is not cached (its tree is the schedule).
-Entries used longest ago are removed when the cache outgrows its limit (codegen.cache_limit).
+On disk an entry is a pickle in ``cache_directory()/kernels`` after a line holding its
+SHA-256, written to a temporary file and renamed into place, as the libraries are, so
+concurrent processes never read half an entry; one that cannot be read or does not
+match its digest (another spf's, a truncated, emptied or overwritten file) is compiled
+again and replaced (a damaged pickle may still unpickle, into another kernel).  An
+autoscheduled candidate is not cached (its tree is the schedule).  Entries used longest ago are removed when the cache outgrows its limit (codegen.cache_limit).
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ import os
 import pickle
 from pathlib import Path
 
-from .build import _temporary_beside, cache_directory
+from .build import _temporary_beside
+from .cache_folder import cache_directory
 from .cache_limit import prune_when_due, touch
 
+HEADER = b"spf-kernel sha256="  # then the pickle's digest in hex, a newline and the pickle
 _memory: dict[str, object] = {}  # key -> Kernel, as first compiled or loaded in this process
 
 
@@ -97,13 +100,13 @@ def lookup(key: str):
     kernel = _memory.get(key)
     if kernel is not None:
         return _fresh(kernel, "memory")
-    path = _path(key)
     try:
-        with open(path, "rb") as handle:
-            kernel = pickle.load(handle)
-    except FileNotFoundError:
-        return None
-    except Exception:  # another spf's entry or a damaged file: compile again
+        path = _path(key)
+        header, _, payload = path.read_bytes().partition(b"\n")
+        if header != HEADER + hashlib.sha256(payload).hexdigest().encode():
+            return None
+        kernel = pickle.loads(payload)
+    except Exception:  # none, another spf's entry, a folder that cannot be read: compile again
         return None
     if getattr(kernel, "cache_key", None) != key:
         return None
@@ -121,8 +124,8 @@ def store(key: str, kernel) -> None:
     try:
         path = _path(key)
         temporary = _temporary_beside(path)
-        with open(temporary, "wb") as handle:
-            pickle.dump(kernel, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps(kernel, protocol=pickle.HIGHEST_PROTOCOL)
+        temporary.write_bytes(HEADER + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
         os.replace(temporary, path)
         prune_when_due(cache_directory())
     except (OSError, pickle.PicklingError, TypeError, AttributeError):

@@ -23,7 +23,7 @@ if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
     _os.environ["OMP_WAIT_POLICY"] = "passive"
     _os.environ["GOMP_SPINCOUNT"] = "3000"
 
-from spf.errors import (ArgumentError, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
+from spf.errors import (ArgumentError, CacheWarning, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
                         OutOfMemoryError, PackError, ParseError, PropertyViolation, SpfError, UnknownLayoutError)
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement
@@ -105,5 +105,5 @@ __all__ = [
     "ArgumentError", "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
     "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
     "Recipe", "RecipeError", "UFSet", "autoschedule", "schedule", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
-    "pack", "parse_statement", "read_tns", "convert",
+    "pack", "parse_statement", "read_tns", "convert", "CacheWarning",
 ]

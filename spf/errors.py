@@ -103,5 +103,9 @@ class OutOfMemoryError(SpfError, MemoryError):
     allocation that failed; also a MemoryError, for callers that catch that."""
 
 
+class CacheWarning(UserWarning):
+    """spf cannot use its kernel cache folder and compiles without it (codegen.cache_folder)."""
+
+
 class IterationSpaceError(SpfError):
     """A statement and layouts that do not fit together (orders, names, shapes)."""

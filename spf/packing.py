@@ -301,16 +301,12 @@ def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, 
     return coords, values, shape
 
 
-def _pydata_coordinates(data) -> tuple | None:
-    """``(coords[order, nnz], values, shape)`` of a pydata ``sparse`` array (COO, GCXS,
-    DOK: anything from that package with ``tocoo()``), read through its interface, so the
-    package is not a dependency; None for anything else.  Its duplicates are summed, its own
-    rule."""
-    module = type(data).__module__ or ""
-    if module.split(".")[0] != "sparse" or not hasattr(data, "tocoo"):
-        return None
-    coordinate_list = data if hasattr(data, "coords") else data.tocoo()
-    return np.asarray(coordinate_list.coords), np.asarray(coordinate_list.data), tuple(coordinate_list.shape)
+def _pydata_coordinates(data, name: str = "tensor") -> tuple | None:
+    """``(coords[order, nnz], values, shape)`` of a pydata ``sparse`` array (COO, DOK, GCXS,
+    ...: :mod:`spf.pydata_arrays`), or None for anything else.  Its duplicates are summed,
+    its own rule."""
+    from spf.pydata_arrays import coordinates, is_pydata
+    return coordinates(data, name) if is_pydata(data) else None
 
 
 def entries_of(data, name: str = "tensor", narrow: bool = False) -> tuple[list[np.ndarray], np.ndarray,
@@ -340,7 +336,7 @@ def entries_of(data, name: str = "tensor", narrow: bool = False) -> tuple[list[n
         if not (narrow and all(c.dtype == np.int32 for c in columns)):
             columns = [c.astype(INDEX_DTYPE, copy=False) for c in columns]
         return columns, values, tuple(int(s) for s in matrix.shape), "sum"
-    pydata = _pydata_coordinates(data)
+    pydata = _pydata_coordinates(data, name)
     if pydata is not None:
         coords, values, shape = pydata
         columns, values, shape, _ = entries_of((coords.T, values, shape), name)
@@ -476,7 +472,7 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
             raise PackError(f"tensor {name}: copy=False, but packing into {_spec(layout)} needs a copy: {reason}")
     if isinstance(data, Tensor):
         data = data.to_coo()
-    if isinstance(data, Mapping):
+    if isinstance(data, Mapping) and not _scipy_sparse(data):  # scipy's dok_matrix is a dict too
         if hasattr(layout, "resolve"):
             if shape is None:
                 raise PackError("a layout family (e.g. Dense) needs the tensor's order: pass its member "
@@ -506,6 +502,11 @@ def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
     coords = np.stack(columns, axis=1).reshape(-1, len(data_shape)).astype(INDEX_DTYPE, copy=False) if columns \
         else np.zeros((len(values), 0), INDEX_DTYPE)
     return reference_pack(layout, coords, values, data_shape, name, duplicates)
+
+
+def _scipy_sparse(data) -> bool:
+    import scipy.sparse as sparse
+    return sparse.issparse(data)
 
 
 def borrow(layout, data, name: str = "tensor") -> Tensor:

@@ -15,12 +15,15 @@ result with ``numpy.einsum`` (masked by the shared tensor's stored positions whe
 output shares its sparsity).  A sparse output without ``share`` is assembled by spf
 (:func:`assembled_output`); a ``convert`` case calls ``spf.convert`` instead of compiling,
 and its data set also gives the entries the result must store (explicit zeros included).
+One case in :data:`DAMAGED_CACHE_ONE_IN` also damages the kernel cache (``damage``):
+its kernel is compiled into a cache of its own, whose libraries or metadata are then
+truncated, emptied or overwritten, and checked by a new process on that cache.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +62,9 @@ TENSOR4_OUTPUTS = ("CSF4", "COO4")
 FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "linear", "direct")
 RECIPE_TEMPLATES = ("seqiter", "binary", "hashmap", "linear")
 COEFFICIENTS = (2, -1, 0.5, 2.5, -3)
+CACHE_DAMAGE = ("truncate", "empty", "garbage")  # what is done to each file (fuzz_harness.damage_cache)
+CACHE_ENTRIES = ("libraries", "metadata")  # *.so; the kernels' pickles and the libraries' records
+DAMAGED_CACHE_ONE_IN = 60  # cases whose kernel cache is damaged between two compiles
 
 
 @dataclass(frozen=True)
@@ -215,6 +221,9 @@ class KernelSpec:
     "autoschedule" (one candidate).  ``plan``: the concrete order, recipe steps or
     candidate index once known (:func:`plan_schedule`); a minimized case sets it.
     ``convert``: no kernel is compiled: ``spf.convert`` stores the input in the output's layout.
+    ``damage``: ``(how, entries)`` (:data:`CACHE_DAMAGE`, :data:`CACHE_ENTRIES`): the kernel is
+    compiled in a new process into a cache of its own, that cache damaged, and the case
+    checked in another new process on it (``fuzz_harness.check_damaged_cache``).
     """
 
     family: str
@@ -228,6 +237,7 @@ class KernelSpec:
     plan: tuple | None = None
     small: tuple = ()
     convert: bool = False
+    damage: tuple = ()
 
     @property
     def layout_map(self) -> dict:
@@ -493,7 +503,10 @@ def data_specs(draw, kernel: KernelSpec) -> DataSpec:
 @st.composite
 def cases(draw, data_per_kernel: int) -> Case:
     kernel = draw(kernel_specs())
-    return Case(kernel, tuple(draw(data_specs(kernel)) for _ in range(data_per_kernel)))
+    data = tuple(draw(data_specs(kernel)) for _ in range(data_per_kernel))
+    if draw(st.integers(1, DAMAGED_CACHE_ONE_IN)) == 1:  # drawn last: the draws before it are as they were
+        kernel = replace(kernel, damage=(draw(st.sampled_from(CACHE_DAMAGE)), draw(st.sampled_from(CACHE_ENTRIES))))
+    return Case(kernel, data)
 
 
 def generate(count: int, seed_value: int, data_per_kernel: int) -> list[Case]:

@@ -23,6 +23,11 @@ Classes of a (kernel, data) case:
 * ``run-error``: an SpfError while packing valid data or running the kernel.
 
 Everything but ``ok``, ``refused`` and ``slow`` is a failure.
+
+A case whose kernel has ``damage`` (:func:`check_damaged_cache`) is checked twice, each
+time in a new process on a cache folder of its own, damaged in between (libraries or
+metadata truncated, emptied or overwritten): the second must compile again and compute
+right; its death is a crash, a refusal of what compiled before the damage a run-error.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import functools
 import math
 import multiprocessing
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -472,6 +478,8 @@ def _entry_difference(stored: dict, wanted: dict) -> str:
 def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) -> Checked:
     """Compile the kernel and check every variant on data sets ``first, first+1, ...``
     (each repetition of a parallel kernel separately); the classes are in ``CLASSES``."""
+    if kernel.damage:
+        return check_damaged_cache(kernel, data, repeats, first)
     report(("compile", first))
     plan, compiled, error = _compiled(kernel)
     report(("plan", plan))
@@ -544,6 +552,124 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
     return Checked(plan, results, built=True)
 
 
+# ----------------------------------------------------------------------------- a damaged kernel cache
+
+
+def damage_cache(folder: Path, how: str, entries: str) -> list[Path]:
+    """Damage the cache ``folder``'s ``entries`` ("libraries": the ``*.so``; "metadata":
+    the kernels' pickles and the libraries' records) as ``how`` says: "truncate" (to half
+    their length), "empty" or "garbage" (random bytes, the same length); the files damaged."""
+    from spf.codegen.build import RECORD_SUFFIX
+    if entries == "libraries":
+        paths = sorted(folder.glob("*.so"))
+    else:
+        paths = sorted(folder.glob("kernels/*.pickle")) + sorted(folder.glob(f"*.so{RECORD_SUFFIX}"))
+    rng = np.random.default_rng(len(paths))
+    for path in paths:
+        size = path.stat().st_size
+        if how == "garbage":
+            path.write_bytes(rng.integers(0, 256, max(size, 1), dtype=np.uint8).tobytes())
+        else:
+            os.truncate(path, size // 2 if how == "truncate" else 0)
+    return paths
+
+
+def check_damaged_cache(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) -> Checked:
+    """A case with ``kernel.damage``: the kernel checked (as :func:`check_kernel` does) in a
+    new process on a cache folder of its own, which fills it; the cache damaged; then
+    checked again in another new process, which must compile (rebuilding what is
+    damaged) and compute right.  A new process that dies is a crash; a refusal after the
+    damage of what compiled before it, a run-error."""
+    import tempfile
+    how, entries = kernel.damage
+    plain = replace(kernel, damage=())
+    with tempfile.TemporaryDirectory(prefix="spf-fuzz-cache-") as folder:
+        before = _check_in_a_new_process(plain, data, repeats, first, Path(folder), results=False)
+        damaged = damage_cache(Path(folder), how, entries)
+        after = _check_in_a_new_process(plain, data, repeats, first, Path(folder), results=True)
+    what = f"the cache's {entries} damaged ({how}, {len(damaged)} files)"
+    results = {}
+    for n in range(first, len(data)):
+        earlier, result = before.results[n], after.results[n]
+        if earlier.kind in FAILURES:
+            results[n] = replace(earlier, message=f"before {what}: {earlier.message}")
+        elif result.kind == "refused" and earlier.kind != "refused":  # spf refused what it had compiled
+            results[n] = replace(result, kind="run-error", message=f"after {what}: {result.message}")
+        else:
+            results[n] = result if result.kind in ("ok", "refused", "slow") else \
+                replace(result, message=f"after {what}: {result.message}")
+    return Checked(after.plan, results, built=after.built)
+
+
+class _Lines:
+    """Stands for the worker's pipe in a new process: each report a line of hex pickle."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def send(self, message) -> None:
+        self.stream.write(pickle.dumps(message).hex() + "\n")
+        self.stream.flush()
+
+
+def _check_in_a_new_process(kernel: KernelSpec, data: tuple, repeats: int, first: int, folder: Path,
+                            results: bool) -> Checked:
+    """:func:`check_kernel` in a new Python process with ``folder`` as its kernel cache; its
+    reports are passed on (its results too, with ``results``); its death is a crash of
+    every data set it did not check."""
+    task = folder / ".fuzz-task.pickle"
+    task.write_bytes(pickle.dumps((kernel, data, repeats, first)))
+    errors = folder / ".fuzz-stderr.txt"
+    program = (f"import sys; sys.path.insert(0, {str(REPOSITORY_TESTS)!r}); import fuzz_harness; "
+               f"fuzz_harness._serve_one({str(task)!r}, {os.getpid()})")
+    checked, reported, stage = None, {}, ("compile", first)
+    with open(errors, "w") as error_stream:
+        process = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, stderr=error_stream,
+                                   text=True, env={**os.environ, "SPF_CACHE_DIR": str(folder)})
+        for line in process.stdout:
+            try:
+                kind, value = pickle.loads(bytes.fromhex(line.strip()))
+            except (ValueError, pickle.UnpicklingError, EOFError):
+                continue
+            if kind == "done":
+                checked = value
+            elif value[0] == "result":
+                reported[value[1]] = value[2]
+                if results:
+                    report(value)
+            else:
+                stage = value if value[0] in ("compile", "data", "run") else stage
+                report(value)
+        status = process.wait()
+    if checked is not None and status == 0:
+        return checked
+    signal = f" (signal {-status})" if status < 0 else ""
+    last = errors.read_text()[-1500:] if status > 0 else ""
+    doing = {"compile": "compiling", "data": "packing the data", "run": "running the kernel"}[stage[0]]
+    message = f"a new process on its cache exited with status {status}{signal} while {doing}" + \
+        (f":\n{last}" if last else "")
+    kind = "crash" if status < 0 else "exception"
+    died = Result(kind, message, variant=stage[2] if stage[0] == "run" else None)
+    return Checked(None, {n: reported.get(n, died) for n in range(first, len(data))})
+
+
+def _serve_one(task: str, parent: int) -> None:
+    """In a new process: :func:`check_kernel` of the pickled task, reports and result as
+    lines on the original standard output (anything else printed goes to stderr).  Dies
+    with its parent (a worker the pool killed)."""
+    global _connection
+    import ctypes
+    import signal
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
+    channel = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    _connection = _Lines(channel)
+    kernel, data, repeats, first = pickle.loads(Path(task).read_bytes())
+    _connection.send(("done", check_kernel(kernel, data, repeats, first)))
+
+
 # ----------------------------------------------------------------------------- the driver
 
 
@@ -563,6 +689,7 @@ class Failure:
 class Tally:
     cases: Counter = field(default_factory=Counter)  # class -> (kernel, data) cases
     assembled: Counter = field(default_factory=Counter)  # class -> cases of an assembled output or a conversion
+    damaged: Counter = field(default_factory=Counter)  # class -> cases checked after damaging the kernel cache
     kernels: Counter = field(default_factory=Counter)  # "specs", "built", "refused", "failed", "distinct C"
     runs: int = 0  # kernel calls compared with the oracle
     refusals: Counter = field(default_factory=Counter)  # first line of each refusal
@@ -580,6 +707,9 @@ class Tally:
             lines.append("  of which sparse outputs spf assembles (kernels, spf.convert): "
                          + ", ".join(f"{kind} {self.assembled[kind]}" for kind in CLASSES if self.assembled[kind])
                          + f" ({self.assembled['parallel C']} ok with an OpenMP loop)")
+        if self.damaged:
+            lines.append("  of which checked in a new process after damaging the kernel cache: "
+                         + ", ".join(f"{kind} {self.damaged[kind]}" for kind in CLASSES if self.damaged[kind]))
         lines.append(f"  kernels: {self.kernels['specs']} specs, {self.kernels['built']} compiled and run "
                      f"({self.kernels['distinct C']} distinct C sources), {self.kernels['refused']} refused, "
                      f"{self.kernels['failed']} failed to compile or raised"
@@ -641,6 +771,8 @@ def run_cases(cases: list[Case], jobs: int = 2, repeats: int = 3, timeout: float
 
     def record(case: Case, data: DataSpec, plan, result: Result) -> None:
         tally.cases[result.kind] += 1
+        if case.kernel.damage:
+            tally.damaged[result.kind] += 1
         if assembled_output(case.kernel) is not None:
             tally.assembled[result.kind] += 1
             tally.assembled["parallel C"] += result.kind == "ok" and result.parallel_c
@@ -751,6 +883,9 @@ def _layout_name(spec: str) -> str:
 def cause(failure: Failure) -> str:
     """A key that groups failures that probably share a cause."""
     result, kernel = failure.result, failure.kernel
+    if kernel.damage and result.message.startswith("after "):
+        how, entries = kernel.damage
+        return f"{result.kind}: after damaging the kernel cache's {entries} ({how}): {kernel.family}"
     if result.kind == "compile":
         errors = [line.split("error:", 1)[1].strip() for line in result.message.splitlines() if "error:" in line]
         return f"compile: {_normalized(errors[0]) if errors else _refusal_line(result.message)}"
@@ -893,6 +1028,21 @@ def _compile_call(kernel: KernelSpec, plan: tuple | None) -> list[str]:
 LITERAL_ENTRIES = 40  # data with at most this many stored entries is written out in the reproducer
 
 
+def _damaging_prologue(how: str, entries: str) -> list[str]:
+    """Lines that run the rest of a reproducer twice in new processes on a cache of its own,
+    damaging the cache between the two (a case with ``damage``)."""
+    return ["import os, subprocess, sys, tempfile",
+            "if 'SPF_FUZZ_DAMAGED' not in os.environ:  # fill a cache, damage it, run the rest again on it",
+            "    environment = {**os.environ, 'SPF_CACHE_DIR': tempfile.mkdtemp(), 'SPF_FUZZ_DAMAGED': 'before'}",
+            "    subprocess.run([sys.executable, __file__], env=environment, check=True)",
+            f"    sys.path.insert(0, {str(REPOSITORY_TESTS)!r}); from pathlib import Path",
+            "    from fuzz_harness import damage_cache",
+            f"    damaged = damage_cache(Path(environment['SPF_CACHE_DIR']), {how!r}, {entries!r})",
+            f"    print('damaged', len(damaged), 'files: {entries}, {how}', flush=True)",
+            "    environment['SPF_FUZZ_DAMAGED'] = 'after'",
+            "    sys.exit(subprocess.run([sys.executable, __file__], env=environment).returncode)"]
+
+
 def reproducer(failure: Failure) -> str:
     """A few lines of Python that show the failure."""
     kernel, data, result, plan = failure.kernel, failure.data, failure.result, failure.plan
@@ -900,6 +1050,8 @@ def reproducer(failure: Failure) -> str:
     if result.where:
         header += f" at {result.where}"
     lines = [header, "import numpy as np, spf"]
+    if kernel.damage:
+        lines += _damaging_prologue(*kernel.damage)
     if at_compile_time(result) and not kernel.convert:
         lines += _compile_call(kernel, plan)
         lines.append("k.build()  # compiles the C")

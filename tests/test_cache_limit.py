@@ -6,7 +6,7 @@ import os
 import time
 
 from spf.codegen import cache_limit
-from spf.codegen.build import build_shared_library
+from spf.codegen.build import build_shared_library, record_path
 
 
 def entry(directory, name: str, size: int, used: float):
@@ -66,6 +66,9 @@ def test_a_library_hit_records_its_use(tmp_path, monkeypatch):
     monkeypatch.setenv("SPF_CACHE_DIR", str(tmp_path))
     source = "int spf_cache_limit_probe(void) { return 3; }\n"
     library = build_shared_library(source, name="probe")
+    record = record_path(library)
     os.utime(library, (1, 1))
+    os.utime(record, (1, 1))
     assert build_shared_library(source, name="probe") == library
     assert library.stat().st_mtime > time.time() - 60
+    assert record.stat().st_mtime > time.time() - 60  # pruned with its library, not before it

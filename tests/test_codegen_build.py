@@ -7,6 +7,7 @@ that the structs spf declares and the ones it fills from Python agree.
 from __future__ import annotations
 
 import ctypes
+import os
 import shlex
 import subprocess
 import sys
@@ -448,7 +449,9 @@ def test_build_goes_to_spf_cache_dir(tmp_path, monkeypatch):
     assert library.name.startswith("answer-") and library.suffix == ".so" and len(library.stem) == len("answer-") + 16
     assert library.with_suffix(".c").read_text() == SOURCE
     written = sorted(path.name for path in tmp_path.iterdir() if path.name != STAMP)  # the pruning's stamp
-    assert written == [library.with_suffix(".c").name, library.name]
+    assert written == [library.with_suffix(".c").name, library.name, build.record_path(library).name]
+    size, digest = build.record_path(library).read_text().split()
+    assert int(size) == library.stat().st_size and len(digest) == 64
     assert load_function(library, "answer", [])() == 42
 
 
@@ -506,6 +509,151 @@ def test_concurrent_builds_agree(tmp_path, monkeypatch):
     assert len(paths) == 1
     assert load_function(paths.pop(), "concurrent", [])() == 7
     assert [path.name for path in tmp_path.glob(".*")] in ([], [STAMP])  # no temporary left behind
+
+
+def _truncated(path: Path) -> None:
+    os.truncate(path, path.stat().st_size // 2)
+
+
+def _emptied(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def _overwritten(path: Path) -> None:
+    path.write_bytes(np.random.default_rng(0).integers(0, 256, path.stat().st_size, dtype=np.uint8).tobytes())
+
+
+def _one_byte_changed(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+DAMAGE = {"truncated": _truncated, "emptied": _emptied, "overwritten": _overwritten,
+          "one byte changed": _one_byte_changed}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("damaged", ["library", "record", "record missing"])
+def test_a_library_that_does_not_match_its_record_is_compiled_again(tmp_path, monkeypatch, damage, damaged):
+    """A truncated library would be mapped past its end by dlopen (SIGBUS), a garbage one
+    refused: spf compiles it again before loading, whichever of the two files was damaged."""
+    monkeypatch.setenv("SPF_CACHE_DIR", str(tmp_path))
+    source = f"int damaged(void) {{ return {len(damage) * 10 + len(damaged)}; }}\n"  # loaded only once repaired
+    library = build_shared_library(source, name="damaged")
+    assert build.intact(library)
+    monkeypatch.setattr(build, "_verified", {})  # as in a new process
+    if damaged == "record missing":
+        build.record_path(library).unlink()
+    else:
+        DAMAGE[damage](library if damaged == "library" else build.record_path(library))
+    assert not build.intact(library)
+    compiles = []
+    run_compiler = build._run_compiler
+    monkeypatch.setattr(build, "_run_compiler", lambda *arguments: compiles.append(1) or run_compiler(*arguments))
+    assert build_shared_library(source, name="damaged") == library
+    assert compiles == [1] and build.intact(library)
+    assert load_function(library, "damaged", [])() == len(damage) * 10 + len(damaged)
+    assert [path.name for path in tmp_path.glob(".*")] in ([], [STAMP])  # no temporary left behind
+
+
+def test_an_intact_library_is_hashed_once_per_process(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPF_CACHE_DIR", str(tmp_path))
+    library = build_shared_library(SOURCE, name="answer")
+    hashed = []
+    digest = build._digest
+    monkeypatch.setattr(build, "_digest", lambda handle: hashed.append(1) or digest(handle))
+    monkeypatch.setattr(build, "_verified", {})
+    for _ in range(3):
+        assert build_shared_library(SOURCE, name="answer") == library
+    assert hashed == [1]
+    os.truncate(library, 100)  # the same file, changed: checked again
+    assert not build.intact(library)
+
+
+def test_a_library_spf_cannot_load_says_to_delete_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPF_CACHE_DIR", str(tmp_path))
+    (tmp_path / "broken.so").write_bytes(b"not a library")
+    with pytest.raises(spf.SpfError, match=f"delete {tmp_path} to start afresh"):
+        load_library(tmp_path / "broken.so")
+
+
+@pytest.fixture
+def fresh_cache_folder(monkeypatch):
+    """codegen.cache_folder as in a new process: no folder tried, no temporary one yet."""
+    from spf.codegen import cache_folder
+    monkeypatch.setattr(cache_folder, "_usable", set())
+    monkeypatch.setattr(cache_folder, "_refused", {})
+    monkeypatch.setattr(cache_folder, "_temporary", None)
+    return cache_folder
+
+
+@pytest.mark.parametrize("problem, words", [("a file", "is a file, not a folder"),
+                                            ("under a file", "a part of the path is a file")])
+def test_a_cache_folder_that_cannot_be_made_is_left_for_a_temporary_one(tmp_path, monkeypatch, fresh_cache_folder,
+                                                                        problem, words):
+    (tmp_path / "file").write_text("")
+    folder = tmp_path / "file" if problem == "a file" else tmp_path / "file" / "cache"
+    monkeypatch.setenv("SPF_CACHE_DIR", str(folder))
+    with pytest.warns(spf.CacheWarning, match=f"{folder} \\(from \\$SPF_CACHE_DIR\\): .*{words}.*set SPF_CACHE_DIR"):
+        library = build_shared_library("int fallback(void) { return 5; }\n", name="fallback")
+    temporary = fresh_cache_folder._temporary
+    assert library.parent == temporary and temporary.is_dir() and not temporary.is_relative_to(tmp_path)
+    assert load_function(library, "fallback", [])() == 5
+    assert cache_directory() == temporary  # warned once, then the same folder
+    assert (tmp_path / "file").read_text() == ""
+
+
+def test_the_warning_names_the_variable_the_folder_came_from(tmp_path, monkeypatch, fresh_cache_folder):
+    (tmp_path / "file").write_text("")
+    monkeypatch.delenv("SPF_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    with pytest.warns(spf.CacheWarning, match=f"{tmp_path / 'file' / 'spf'} \\(from \\$XDG_CACHE_HOME\\)"):
+        assert cache_directory() == fresh_cache_folder._temporary
+
+
+def test_a_cache_folder_without_write_permission_is_left_for_a_temporary_one(tmp_path, monkeypatch,
+                                                                             fresh_cache_folder):
+    if os.geteuid() == 0:
+        pytest.skip("root writes any folder; tests/test_kernel_cache.py compiles into one as another user")
+    folder = tmp_path / "read-only"
+    folder.mkdir(mode=0o555)
+    monkeypatch.setenv("SPF_CACHE_DIR", str(folder))
+    with pytest.warns(spf.CacheWarning, match="Permission denied"):
+        library = build_shared_library("int read_only(void) { return 6; }\n", name="read_only")
+    assert load_function(library, "read_only", [])() == 6 and not list(folder.iterdir())
+
+
+def test_a_write_that_fails_in_the_cache_folder_moves_to_a_temporary_one(tmp_path, monkeypatch, fresh_cache_folder):
+    """A folder that passed the trial write may still refuse one (its permissions changed,
+    the disk filled): the build goes on in the temporary folder."""
+    monkeypatch.setenv("SPF_CACHE_DIR", str(tmp_path))
+    write = build._write_atomically
+
+    def refuse_the_cache(path: Path, text: str) -> None:
+        if path.parent == tmp_path:
+            raise PermissionError(13, "Permission denied", str(path))
+        write(path, text)
+
+    monkeypatch.setattr(build, "_write_atomically", refuse_the_cache)
+    with pytest.warns(spf.CacheWarning, match=f"cannot cache kernels in {tmp_path} .*Permission denied"):
+        library = build_shared_library("int moved(void) { return 8; }\n", name="moved")
+    assert library.parent == fresh_cache_folder._temporary and build.intact(library)
+    assert load_function(library, "moved", [])() == 8
+    assert not list(tmp_path.glob("*.so"))
+    assert cache_directory() == fresh_cache_folder._temporary
+
+
+def test_without_any_folder_to_write_the_error_names_the_variable(tmp_path, monkeypatch, fresh_cache_folder):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("SPF_CACHE_DIR", str(tmp_path / "file"))
+
+    def no_temporary_folder(*arguments, **options):
+        raise PermissionError(13, "Permission denied", "/tmp")
+
+    monkeypatch.setattr(fresh_cache_folder.tempfile, "mkdtemp", no_temporary_folder)
+    with pytest.warns(spf.CacheWarning), pytest.raises(spf.SpfError, match="nor in a temporary folder.*set SPF_CACHE_DIR"):
+        build_shared_library(SOURCE, name="answer")
 
 
 def test_load_function(tmp_path, monkeypatch):

@@ -292,3 +292,55 @@ def test_the_row_sum_is_taken_where_it_saves_a_quarter_or_the_output_is_large():
     whole = choose(TwoRanks([(0, large), (0, large)]), (0, large), large, 1, scatter=False)
     assert whole is not None and list(whole.bounds) == [0, large // 2, large]  # Rabenseifner's
     assert choose(TwoRanks([(0, large), (0, large)]), (0, large), large, 1, scatter=True) is None
+
+
+RAISE_ON_ONE_RANK = """\
+import numpy as np, scipy.sparse as sp
+import spf, spf.distributed as dist
+from mpi4py import MPI
+k = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+A = dist.distribute("CSR", sp.random(40, 30, density=0.2, format="csr", random_state=1))
+y = dist.run(k, A=A, x=np.ones(30))
+if MPI.COMM_WORLD.rank == RANK:
+    raise ValueError("the script's own error on rank " + str(RANK))
+y.gather(root=None)  # the other ranks wait here for the rank that raised
+print("finished on rank", MPI.COMM_WORLD.rank, flush=True)
+"""
+
+
+def _run_to_the_end(command: list[str], timeout: float, cwd: Path) -> tuple[int | None, str]:
+    """(exit status, output) of ``command``, or (None, output) when it ran past ``timeout``
+    seconds (then every process it started is killed)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=_mpi_environment(), cwd=cwd, start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=timeout)
+        return process.returncode, output
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, 9)
+        output, _ = process.communicate()
+        return None, output
+
+
+@pytest.mark.skipif(MPI_MISSING or MPIEXEC is None,
+                    reason="mpi4py or mpiexec is missing (pip install -e '.[mpi]' installs both)")
+@pytest.mark.parametrize("ranks, rank", [(2, 0), (2, 1), (3, 1)])
+def test_an_exception_on_one_rank_ends_the_job(tmp_path, ranks, rank):
+    """An error the script raises on one rank between collectives used to leave the others
+    waiting in the next one for ever: the job now ends, with a non-zero status and the
+    error printed (spf.distributed calls MPI_Abort after the traceback)."""
+    script = tmp_path / "raise.py"
+    script.write_text(RAISE_ON_ONE_RANK.replace("RANK", str(rank)))
+    status, output = _run_to_the_end([MPIEXEC, "-n", str(ranks), "--oversubscribe", sys.executable, str(script)],
+                                     timeout=180, cwd=tmp_path)
+    assert status is not None, f"mpiexec -n {ranks} still ran after 180 s (the other ranks waited):\n{output[-3000:]}"
+    assert status != 0 and f"ValueError: the script's own error on rank {rank}" in output, output[-3000:]
+    assert "finished on rank" not in output
+
+
+@needs_mpi
+def test_an_exception_in_a_single_process_ends_it_as_python_does(tmp_path):
+    script = tmp_path / "raise.py"
+    script.write_text(RAISE_ON_ONE_RANK.replace("RANK", "0"))
+    status, output = _run_to_the_end([sys.executable, str(script)], timeout=180, cwd=tmp_path)
+    assert status == 1 and "ValueError: the script's own error on rank 0" in output and "MPI_ABORT" not in output

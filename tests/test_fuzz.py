@@ -27,14 +27,14 @@ import numpy as np
 import pytest
 
 import spf
-from fuzz_cases import (FAMILIES, FINDS, LOWER_OUTPUTS, MATRIX_OUTPUTS, SPARSE_VECTORS, TENSOR3_OUTPUTS,
+from fuzz_cases import (CACHE_DAMAGE, CACHE_ENTRIES, FAMILIES, FINDS, LOWER_OUTPUTS, MATRIX_OUTPUTS, SPARSE_VECTORS, TENSOR3_OUTPUTS,
                         TENSOR4_OUTPUTS, USER_LAYOUTS, Case, DataSpec, KernelSpec, accesses, assembled_output, cancellable,
                         generate,
                         make_data, plan_schedule)
 from spf.assemble import has_assembly
 from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, RTOL_ASSEMBLED, RTOL_FLOAT32, Failure, Result, WorkerPool,
-                          check_kernel, compare, compare_assembled, minimize, openmp_threads, report, reproducer,
-                          result_tolerance, run_cases)
+                          check_kernel, compare, compare_assembled, damage_cache, minimize, openmp_threads, report,
+                          reproducer, result_tolerance, run_cases)
 from fuzz import group_failures
 
 SHORT = PROFILES["short"]
@@ -68,6 +68,8 @@ def test_short_profile_has_no_failure(pool, short_cases):
     # sparse outputs spf assembles (kernels and conversions) were checked, not only refused
     assert tally.assembled["ok"] >= len(short_cases) * SHORT.data_per_kernel // 6, report[0]
     assert tally.assembled["parallel C"] >= 10, report[0]  # threads with their own streams, run under load
+    # kernels compiled again in a new process after their cache was damaged (fuzz_harness.check_damaged_cache)
+    assert tally.damaged["ok"] >= SHORT.data_per_kernel, report[0]
 
 
 # ============================================================================= 2. the generator
@@ -77,6 +79,12 @@ def test_generation_is_deterministic_in_the_seed():
     assert generate(25, 3, 2) == generate(25, 3, 2)
     assert generate(25, 3, 2) != generate(25, 4, 2)
     assert generate(10, 3, 2) == generate(25, 3, 2)[:10]  # a case does not depend on the count
+
+
+def test_one_case_in_sixty_damages_the_kernel_cache():
+    damaged = [case.kernel.damage for case in generate(400, 5, 2) if case.kernel.damage]
+    assert 2 <= len(damaged) <= 16 and {entries for _, entries in damaged} == set(CACHE_ENTRIES)
+    assert {how for how, _ in damaged} == set(CACHE_DAMAGE)
 
 
 def test_short_profile_covers_what_users_write(short_cases):
@@ -371,6 +379,72 @@ def test_refusals_are_counted_and_are_not_failures(pool):
     assert tally.cases["refused"] == 2 and not tally.failures
     assert any(line.startswith("find='seqiter' is not valid for x_idx(px)") for line in tally.refusals)
     assert set(FAILURES) == set(CLASSES) - {"ok", "refused", "slow"}
+
+
+def test_damage_cache_truncates_empties_or_overwrites_the_entries(tmp_path):
+    from spf.codegen.build import RECORD_SUFFIX
+    for name in ("a.so", f"a.so{RECORD_SUFFIX}", "kernels/k.pickle", "a.c"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_bytes(b"x" * 100)
+    assert damage_cache(tmp_path, "truncate", "libraries") == [tmp_path / "a.so"]
+    assert (tmp_path / "a.so").stat().st_size == 50
+    assert damage_cache(tmp_path, "empty", "metadata") == [tmp_path / "kernels/k.pickle",
+                                                           tmp_path / f"a.so{RECORD_SUFFIX}"]
+    assert (tmp_path / "kernels/k.pickle").read_bytes() == b"" == (tmp_path / f"a.so{RECORD_SUFFIX}").read_bytes()
+    damage_cache(tmp_path, "garbage", "libraries")
+    assert len((tmp_path / "a.so").read_bytes()) == 50 != (tmp_path / "a.so").read_bytes().count(b"x")
+    assert (tmp_path / "a.c").read_bytes() == b"x" * 100
+
+
+def test_a_case_with_a_damaged_cache_is_checked_in_new_processes(pool):
+    kernel = replace(SPMV, damage=("truncate", "libraries"))
+    tally = run_cases([Case(kernel, TWO_DATA_SETS)], pool=pool)
+    assert (tally.cases["ok"], tally.damaged["ok"]) == (2, 2) and not tally.failures, tally.summary()
+    assert "after damaging the kernel cache: ok 2" in tally.summary()
+
+
+def _damage_spf_cannot_see(kernel, data, repeats, first):
+    """Truncates the libraries and records them as built, so spf loads them: a new
+    process maps a library past its end and dies of SIGBUS, as before spf checked them."""
+    import hashlib
+
+    import fuzz_harness
+    from spf.codegen.build import record_path
+    damage = fuzz_harness.damage_cache
+
+    def forged(folder, how, entries):
+        paths = damage(folder, how, entries)
+        for path in paths:
+            record_path(path).write_text(f"{path.stat().st_size} {hashlib.sha256(path.read_bytes()).hexdigest()}\n")
+        return paths
+
+    fuzz_harness.damage_cache = forged
+    try:
+        return check_kernel(kernel, data, repeats, first)
+    finally:
+        fuzz_harness.damage_cache = damage
+
+
+def test_a_new_process_that_dies_on_a_damaged_cache_is_a_crash(pool):
+    kernel = replace(SPMV, damage=("truncate", "libraries"))
+    tally = run_cases([Case(kernel, TWO_DATA_SETS)], pool=pool, check=_damage_spf_cannot_see)
+    assert tally.cases["crash"] == 2 and tally.damaged["crash"] == 2
+    failure = tally.failures[0]
+    assert "signal 7" in failure.result.message and "after the cache's libraries damaged" in failure.result.message
+    assert failure.cause.startswith("crash: after damaging the kernel cache's libraries (truncate)")
+
+
+def test_the_reproducer_of_a_damaged_cache_damages_it_between_two_processes(tmp_path):
+    kernel = replace(SPMV, damage=("empty", "metadata"))
+    failure = Failure(kernel, TWO_DATA_SETS[0], (), Result("wrong", "after damage: pretend", runs=1, variant=0,
+                                                              variants=1))
+    path = tmp_path / "reproducer.py"
+    path.write_text(reproducer(failure))
+    run = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, path.read_text() + run.stderr
+    before, damaged, after = run.stdout.splitlines()
+    assert damaged.startswith("damaged ") and damaged.endswith("files: metadata, empty")
+    assert float(before) < 1e-12 and float(after) < 1e-12
 
 
 @pytest.mark.parametrize("extents, literal", [((("i", 4), ("j", 3)), True), ((("i", 90), ("j", 70)), False)],

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 
 import spf
@@ -76,3 +77,91 @@ def test_an_edited_layout_file_is_compiled_again(tmp_path):
 def test_the_source_stamp_covers_spfs_modules_and_layout_files():
     stamp = kernel_cache.source_stamp()
     assert len(stamp) == 64 and stamp == kernel_cache.source_stamp()
+
+
+# ----------------------------------------------------------------------------- a damaged or unwritable cache
+
+PROGRAM = ("import warnings, numpy as np, scipy.sparse as sp, spf\n"
+           "warnings.simplefilter('always')\n"
+           "k = spf.compile('y(i) = A(i,j) * x(j)', {'A': 'CSR', 'x': 'Dense1', 'y': 'Dense1'})\n"
+           "a = sp.random(30, 40, density=0.1, format='csr', random_state=3)\n"
+           "assert np.allclose(k(A=a, x=np.arange(40.0)), a @ np.arange(40.0))\n"
+           "print(repr(k.cached))\n")
+
+
+def _compile_in_a_new_process(cache, user: list[str] = ()) -> subprocess.CompletedProcess:
+    """PROGRAM run with ``cache`` as SPF_CACHE_DIR (by the command ``user`` that runs it as another user)."""
+    environment = {**os.environ, "SPF_CACHE_DIR": str(cache)}
+    return subprocess.run([*user, sys.executable, "-c", PROGRAM], capture_output=True, text=True, env=environment,
+                          cwd=REPOSITORY, timeout=300)
+
+
+def _cached(run: subprocess.CompletedProcess) -> str:
+    assert run.returncode == 0, f"exit status {run.returncode}\n{run.stderr[-3000:]}"
+    return run.stdout.strip()
+
+
+DAMAGE = {
+    "truncated": lambda path: os.truncate(path, path.stat().st_size // 2),
+    "zero-length": lambda path: path.write_bytes(b""),
+    "garbage": lambda path: path.write_bytes(np.random.default_rng(1).integers(
+        0, 256, max(path.stat().st_size, 64), dtype=np.uint8).tobytes()),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+@pytest.mark.parametrize("entries", ["libraries", "metadata"])
+def test_a_damaged_cache_is_compiled_again_in_a_new_process(tmp_path, entries, damage):
+    """Libraries (``*.so``) or metadata (the kernels' pickles, the libraries' records)
+    truncated, emptied or overwritten between two processes: the next compile rebuilds
+    what was damaged and computes right (a truncated library used to be mapped past its
+    end: SIGBUS), and the one after it finds the cache whole again."""
+    assert _cached(_compile_in_a_new_process(tmp_path)) == "''"
+    libraries = sorted(tmp_path.glob("*.so"))
+    damaged = libraries if entries == "libraries" else \
+        sorted(tmp_path.glob("kernels/*.pickle")) + sorted(tmp_path.glob("*.so.sha256"))
+    assert libraries and damaged
+    for path in damaged:
+        DAMAGE[damage](path)
+    # a damaged library is rebuilt under the kernel loaded from disk; a damaged pickle is compiled again
+    assert _cached(_compile_in_a_new_process(tmp_path)) == ("'disk'" if entries == "libraries" else "''")
+    assert _cached(_compile_in_a_new_process(tmp_path)) == "'disk'"
+    from spf.codegen.build import intact
+    assert all(intact(library) for library in libraries)
+
+
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]  # util-linux
+
+
+@pytest.mark.parametrize("problem", ["a file", "under a file", "no write permission"])
+def test_an_unwritable_cache_folder_compiles_without_the_cache(tmp_path, problem):
+    """The cache folder names a file, runs through one, or may not be written: the compile
+    succeeds (in a temporary folder of the process) with a warning naming the variable."""
+    (tmp_path / "file").write_text("")
+    user = []
+    if problem == "a file":
+        folder = tmp_path / "file"
+    elif problem == "under a file":
+        folder = tmp_path / "file" / "cache"
+    else:
+        folder = tmp_path / "read-only"
+        folder.mkdir(mode=0o555)
+        if os.geteuid() == 0:  # root writes any folder: compile as nobody, who may not write this one
+            tmp_path.chmod(0o755)
+            user = NOBODY
+            try:
+                check = subprocess.run([*user, sys.executable, "-c", "import spf"], capture_output=True, text=True,
+                                       cwd=REPOSITORY)
+            except OSError as error:
+                check = subprocess.CompletedProcess([], 1, "", str(error))
+            if check.returncode != 0:
+                pytest.skip("running as root, and user nobody cannot run spf here (through setpriv) to try a "
+                            f"folder it may not write: {check.stderr[-300:]}")
+    for _ in range(2):  # nothing is kept: the second process compiles again
+        run = _compile_in_a_new_process(folder, user)
+        assert _cached(run) == "''"
+        assert "CacheWarning" in run.stderr and "set SPF_CACHE_DIR to a folder you can write" in run.stderr, run.stderr
+        assert str(folder) in run.stderr
+    assert (tmp_path / "file").read_text() == ""
+    if problem == "no write permission":
+        assert not list(folder.iterdir())

@@ -1014,15 +1014,13 @@ def test_a_numpy_array_into_a_row_major_dense_layout_is_its_values_as_they_are()
 
 class _PydataCOO:
     """Stands in for pydata ``sparse.COO`` (not a dependency): its module, ``coords`` of
-    shape (order, nnz), ``data``, ``shape`` and ``tocoo()``."""
+    shape (order, nnz), ``data`` and ``shape`` (no ``tocoo()``: the package's COO has none;
+    tests/test_input_kinds.py has DOK and GCXS too)."""
 
     __module__ = "sparse._coo.core"
 
     def __init__(self, coords, data, shape):
         self.coords, self.data, self.shape = np.asarray(coords), np.asarray(data), tuple(shape)
-
-    def tocoo(self):
-        return self
 
 
 def test_pydata_sparse_arrays_are_packed_and_their_duplicates_summed():

