@@ -364,13 +364,12 @@ def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
                     reason = "the table would be rebuilt for every search"
                 else:
                     choice = FindChoice("hashmap", state=state)
-        elif kind == "seqiter":
+        elif kind == "seqiter":  # the one template that depends on the order of the searches
+            ordered = encoding
             if fused:
-                pinned = Encoding(site, calls, properties, fused=True)
-                pinned.keyable = set(keyable)
-                choice, reason = _seqiter(pinned, strictly, pinned.loop_variables)
-            else:
-                choice, reason = _seqiter(encoding, strictly, loops)
+                ordered = Encoding(site, calls, properties, fused=True)
+                ordered.keyable = set(keyable)
+            choice, reason = _seqiter(ordered, strictly, ordered.loop_variables)
         elif kind == "linear":
             choice, reason = LINEAR, ""
         else:
