@@ -1,0 +1,1 @@
+/* refused: AssemblyRefused: output C cannot be assembled in ELL: layout ELL: level pk is keyed by col(pi, pk), whose argument is not pk itself: assembly builds index arrays with one entry per position (a padded level of fixed width, as ELL's, is not assembled yet) (use a layout assembly builds, a Dense output, or share={'C': ...}) */
