@@ -221,7 +221,18 @@ def path_of(kernel: GoldenKernel) -> Path:
     return GOLDEN / f"{kernel.name}.c"
 
 
+def differing(kernels: list[GoldenKernel]) -> list[str]:
+    """The names of the kernels (compiled in the order given) whose C is not their file's."""
+    return [k.name for k in kernels if k.source() != path_of(k).read_text()]
+
+
 def main(patterns: list[str]) -> None:
+    if patterns == ["--check-reversed"]:
+        # The whole corpus compiled last to first: the C must not depend on what this
+        # process compiled before (tests/test_golden_c.py runs this with an empty cache).
+        wrong = differing(corpus()[::-1])
+        print("differ: " + " ".join(wrong) if wrong else "every kernel as its file")
+        sys.exit(1 if wrong else 0)
     GOLDEN.mkdir(exist_ok=True)
     chosen = [k for k in corpus() if not patterns or any(re.search(p, k.name) for p in patterns)]
     if not patterns:
