@@ -15,10 +15,10 @@ PARAM = isl.dim_type.param
 _INTERNAL_NAME = re.compile(r"_([a-z]+)(\d+)")  # spf.sets' fresh names: _u12, _h3, ...
 
 
-def _name_order(name: str) -> tuple:
-    """Names in order, internal ones by their number (``_u9`` before ``_u10``)."""
+def _name_order(name: str) -> str:
+    """Names in text order, but internal ones by their number (``_u9`` before ``_u10``)."""
     match = _INTERNAL_NAME.fullmatch(name)
-    return (1, match[1], int(match[2])) if match else (0, name, 0)
+    return f"_{match[1]}{int(match[2]):020d}" if match else name
 
 
 def parameter_list(names: Iterable[str]) -> str:
