@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import pickle
@@ -39,13 +40,9 @@ _memory: dict[str, object] = {}  # key -> Kernel, as first compiled or loaded in
 def source_stamp() -> str:
     """spf's own source as (path, modification time, size) of every module and built-in
     layout file, hashed: computed once per process."""
-    import spf
-    import spf.codegen
-    import spf.layout_library
-
     entries = []
-    for package in (spf, spf.codegen, spf.layout_library):
-        root = Path(package.__file__).parent
+    for package in ("spf", "spf.codegen", "spf.layout_library"):
+        root = Path(importlib.util.find_spec(package).origin).parent
         for path in sorted(root.rglob("*.py")) + sorted(root.glob("*.layout")):
             status = path.stat()
             entries.append((str(path), status.st_mtime_ns, status.st_size))

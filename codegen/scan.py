@@ -27,7 +27,7 @@ import islpy as isl
 from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall
 from spf.isl_basic import constraints, parameter_list, project as _project
-from spf.sets import scan_order
+from spf.enumeration import scan_order
 
 from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
 
