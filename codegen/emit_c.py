@@ -20,7 +20,6 @@ from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
 from .merge import arm_assignments, key_assignments
-from .parallel import privatize_find_state
 from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, StateInit, Temporary,
                     TileGuard, ZeroEntry, walk)
 from .scan import readable_names
@@ -467,6 +466,7 @@ class Emitter:
         self.appends = False  # rows appended in storage order, no workspace (codegen.merge.appends_in_order)
         self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
+        self.state_names: dict[int, str] = {}  # a SeqIter or HashMap find -> the C name of its state
         self.transposed: dict[str, tuple[str, str, str, str]] = {}  # input -> read pointer, strides, copy
         self.element_types: dict[str, str] = {}  # array -> its C element type (double when not listed)
 
@@ -871,10 +871,8 @@ class Emitter:
 
     @staticmethod
     def _schedule_clause(node: Loop) -> str:
-        """``schedule(...)``, monotonic where a thread's SeqIter positions carry over from one
-        iteration to the next (each thread must see its iterations in increasing order)."""
-        carried = any(isinstance(s, StateInit) and s.find.template.kind == "seqiter" for s in node.thread_state)
-        return f" schedule({'monotonic: ' if carried else ''}{node.schedule})"
+        """``schedule(...)``, monotonic where the loop says (``Loop.monotonic``)."""
+        return f" schedule({'monotonic: ' if node.monotonic else ''}{node.schedule})"
 
     def _reduction_clause(self, node: Loop) -> str:
         """``reduction(+: ...)`` for a parallel loop whose iterations share output entries."""
@@ -926,22 +924,22 @@ class Emitter:
         find, names = node.find, self.names
         low, high = lower_bound(find.lower, names), upper_bound(find.upper, names)
         if find.template.kind == "seqiter":
-            find.state_name = self.fresh(f"{names.name(find.variable)}_position")
+            state = self.state_names[id(find)] = self.fresh(f"{names.name(find.variable)}_position")
             start = low if find.template.direction > 0 else high
             if not find.template.keyed:
-                return [declare(find.state_name, INDEX, start)]
+                return [declare(state, INDEX, start)]
             # positions kept per value of a reduced state index (COO: per row)
             (key,) = find.template.keyed
             size = ident(names.extents[key])
             fill = self.fresh("start")
-            return self._state_array(find.state_name, binary("+", size, const(1)), node.per_thread) + [
+            return self._state_array(state, binary("+", size, const(1)), node.per_thread) + [
                 c_ast.For(c_ast.DeclList([declare(fill, INDEX, const(0))]),
                           binary("<", ident(fill), size), c_ast.UnaryOp("p++", ident(fill)),
-                          assign(c_ast.ArrayRef(ident(find.state_name), ident(fill)), start))]
+                          assign(c_ast.ArrayRef(ident(state), ident(fill)), start))]
         # hashmap: a table from the searched array's values to positions (spf_hash_*), kept
         # between calls, sized by the range each fill puts (so a few entries of a wide value
         # range make a small table), and emptied by the next fill through its touched list.
-        find.table_name = table = self.fresh(f"{names.name(find.variable)}_table")
+        table = self.state_names[id(find)] = self.fresh(f"{names.name(find.variable)}_table")
         slot = self._state_slot(table, node.per_thread)
         fill = self.fresh("fill")
         return c_statements(f"""
@@ -1295,12 +1293,12 @@ class Emitter:
 
     def sequential(self, node: Find, template: FindChoice) -> list:
         names = self.names
-        state = node.state_name
+        state = self.state_names[id(node)]
         key = self.fresh("key")
         saved = []
         if template.keyed:
             (key_variable,) = template.keyed
-            slot = c_ast.ArrayRef(ident(node.state_name), ident(names.name(key_variable)))
+            slot = c_ast.ArrayRef(ident(self.state_names[id(node)]), ident(names.name(key_variable)))
             state = self.fresh("position")
             saved = [assign(slot, ident(state))]
         low, high = lower_bound(node.lower, names), upper_bound(node.upper, names)
@@ -1317,7 +1315,7 @@ class Emitter:
 
     def hashmap(self, node: Find, template: FindChoice) -> list:
         position = self.fresh("q")
-        lookup = call("spf_hash_get", ident(node.table_name), affine(node.key, self.names))
+        lookup = call("spf_hash_get", ident(self.state_names[id(node)]), affine(node.key, self.names))
         return [block([declare(position, INDEX, lookup, const_=True),
                        c_ast.If(binary(">=", ident(position), const(0)),
                                 block(self._match_body(node, ident(position))), None)])]
@@ -1416,61 +1414,6 @@ def _assigns_on_path(nodes: list[Node], target: Compute) -> list[Assign]:
                 any(inner is target for inner in walk(node.body)):
             return seen + _assigns_on_path(node.body, target)
     return seen
-
-
-# ----------------------------------------------------------------------------- state placement
-
-
-def place_find_state(nodes: list[Node]) -> list[Node]:
-    """Insert where each SeqIter/HashMap find's state starts (Section 8.5).
-
-    The state of a find with state indices SIGMA starts right before the first enclosing
-    loop inside the innermost loop of SIGMA (or right before the find itself), so it
-    restarts with every iteration of SIGMA's loops and lives through the loops inside.
-    Indices the state is keyed by (an array of positions per value) do not count: the
-    array holds a state per value, so it starts outside the loops that set them.
-    """
-    starts: dict[int, object] = {}  # id of the node to start before -> find
-
-    def locate(items: list[Node], path: list, bound_at: dict[str, int], fused: int = -1) -> None:
-        # bound_at: variable -> index (among the enclosing loops and finds) of the loop
-        # whose iterations set it: its own variable, or one assigned in its body (a fused
-        # nest binds i = idx(pA0) inside the loop over pA0).  fused: that index for the
-        # innermost fused loop of a schedule tree around the items: a state restarts in
-        # each of its iterations where the find asks (SeqIter) or a state index is bound
-        # by the fused loops (its nest cannot tell by which of them).
-        bound_at = dict(bound_at)
-        loops = [n for n in path if isinstance(n, (Loop, Find))]
-        for item in items:
-            if isinstance(item, Assign):
-                bound_at[item.variable] = len(loops) - 1
-            if isinstance(item, Find) and item.template.kind in ("seqiter", "hashmap"):
-                # an index the positions are kept per (an array of them) restarts nothing
-                state = set(item.template.state) - set(item.template.keyed)
-                innermost = max((bound_at.get(v, fused) for v in state), default=-1)
-                if item.template.per_fused_iteration:
-                    innermost = max(innermost, fused)
-                anchor = loops[innermost + 1] if innermost + 1 < len(loops) else item
-                starts.setdefault(id(anchor), []).append(item)
-            if isinstance(item, (Loop, Find)):
-                inner = dict(bound_at)
-                inner[item.variable] = len(loops)
-                locate(item.body, path + [item], inner, fused)
-            elif isinstance(item, (Guard, TileGuard, Block)):
-                inside = len(loops) - 1 if isinstance(item, Block) and item.fused_iteration else fused
-                locate(item.body, path + [item], bound_at, inside)
-
-    def visit(items: list[Node]) -> list[Node]:
-        result: list[Node] = []
-        for item in items:
-            result.extend(StateInit(find) for find in starts.get(id(item), []))
-            if isinstance(item, (Loop, Guard, Find, TileGuard, Block)):
-                item.body = visit(item.body)
-            result.append(item)
-        return result
-
-    locate(nodes, [], {})
-    return visit(nodes)
 
 
 # ----------------------------------------------------------------------------- the function
@@ -1590,7 +1533,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         nests: list = []
         for number, scan in enumerate(scans):
             nodes = assembly.count_nodes[number] if count else scan.nodes
-            nest = emitter.nodes(privatize_find_state(place_find_state(nodes)))
+            nest = emitter.nodes(nodes)
             guards = [condition(c, names) for c in scan.entry_guards]
             nests.extend([c_ast.If(conjunction(guards), block(nest), None)] if guards else nest)
         return nests

@@ -36,6 +36,7 @@ class Loop:
     thread_state: list["Node"] = field(default_factory=list)  # find states each thread starts (parallel)
     reduction: str | None = None  # parallel loop updating shared output entries: "privatize" or "atomic"
     schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
+    monotonic: bool = False  # parallel: each thread runs its iterations in order (a SeqIter position carries over)
     parts_at: tuple | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
     zero_rows: object = None  # codegen.zeroing.RowZeroing: blocks of iterations zero their output rows first
     jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)

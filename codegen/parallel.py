@@ -303,7 +303,7 @@ def _first_loops(nodes):
 
 
 def privatize_find_state(nodes: list[Node]) -> list[Node]:
-    """Give each thread of a parallel loop its own find state (after ``place_find_state``).
+    """Give each thread of a parallel loop its own find state (after codegen.find_state.place_find_state).
 
     * State that starts inside the loop restarts within one iteration: a SeqIter
       position is a local of the iteration already; a table or an array of positions
@@ -312,7 +312,7 @@ def privatize_find_state(nodes: list[Node]) -> list[Node]:
       starts again for each thread at the start of the parallel region, or of each piece
       of a loop cut into pieces (codegen.emit_c's _balanced_pieces).  Between two starts
       a thread runs its iterations in increasing order (the loop's schedule is made
-      monotonic; a piece is a range), a subsequence of the order in which the state was
+      monotonic, ``Loop.monotonic``; a piece is a range), a subsequence of the order in which the state was
       proven, and restarting a state is always valid (a superset of valid state indices
       is valid).
     * A HashMap table filled outside the loop is only read inside it, and stays shared.
@@ -322,6 +322,7 @@ def privatize_find_state(nodes: list[Node]) -> list[Node]:
         moved: list[StateInit] = []
         nodes = _take_states(nodes, loop, inside, moved)
         loop.thread_state = moved + loop.thread_state
+        loop.monotonic = any(state.find.template.kind == "seqiter" for state in loop.thread_state)
         for state in loop.thread_state + [n for n in walk(loop.body) if isinstance(n, StateInit)]:
             template = state.find.template
             state.per_thread = template.kind == "hashmap" or bool(template.keyed)

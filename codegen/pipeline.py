@@ -36,6 +36,7 @@ from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, k
 from .emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
 from .fusion import fuse_statement_nests
 from .jam import jam_register_sums
+from .find_state import start_find_states
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
 from .kernel import Kernel
 from .kernel_cache import kernel_key, lookup, store
@@ -317,6 +318,15 @@ def choose_assembly(compilation: Compilation) -> Compilation:
     return dataclasses.replace(compilation, two_phase=two_phase, count_nodes=count_nodes)
 
 
+def place_find_states(compilation: Compilation) -> Compilation:
+    """Where each find's state starts, and each parallel loop's threads' own (codegen.find_state)."""
+    for group in compilation.variant_scans:
+        for scanned in group:
+            scanned.nodes = start_find_states(scanned.nodes)
+    count_nodes = tuple(start_find_states(list(nodes)) for nodes in compilation.count_nodes)
+    return dataclasses.replace(compilation, count_nodes=count_nodes)
+
+
 def emit(compilation: Compilation) -> Compilation:
     """One C function per variant, in one library source with its header."""
     statements = compilation.statements
@@ -366,7 +376,8 @@ def emit(compilation: Compilation) -> Compilation:
 
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
-          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, choose_assembly, emit)
+          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, choose_assembly,
+          place_find_states, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
