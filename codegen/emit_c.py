@@ -20,8 +20,8 @@ from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
 from .merge import arm_assignments, key_assignments
-from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, StateInit, Temporary,
-                    TileGuard, ZeroEntry, walk)
+from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, RegisterSum, StateInit,
+                    Temporary, TileGuard, ZeroEntry, walk)
 from .scan import readable_names
 from .structs import header_text, struct_name
 from .zeroing import BLOCK_ENTRIES
@@ -447,9 +447,6 @@ class Emitter:
         self.accumulator: str | None = None  # a register sum standing for the output entry
         self.accumulated: str | None = None  # set when the register sum received a term (exact writes)
         self.hoisted: set[int] = set()  # the statement's factors that multiply the register sum after its loop
-        # Inside a parallel loop without a reduction every write must be one of the space's
-        # updates: the dependence test proved those apart, not writes of a zero sum.
-        self.exact_writes = False
         self.atomic = False  # inside a loop parallelised with atomic updates
         self.output_extent: tuple | None = None  # output array name and its length (C expression)
         self.padded_values: set[str] = set()  # value arrays of padded layouts (their zeros are no entries)
@@ -502,26 +499,25 @@ class Emitter:
                 return self._transposed_first(node)
             if node.jam > 1 and not (node.parallel or self.accumulator or self.phase) and self.stream_type is None:
                 return self._jammed(node)
-            register_sum = None if node.parallel or self.accumulator or self.phase else fixed_target(node)
+            register_sum = node.register_sum
             target = register_sum.target if register_sum is not None else None
             if target is not None:
                 self.accumulator = self.fresh("sum")
                 self.hoisted = register_sum.hoisted
-                self.accumulated = self.fresh("added") if self._counts_terms(register_sum) else None
+                self.accumulated = self.fresh("added") if register_sum.counts_terms else None
             added = self.accumulated
             variable = names.name(node.variable)
             init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
             test = binary("<=", ident(variable), upper_bound(node.upper, names))
-            atomic_before, exact_before = self.atomic, self.exact_writes
+            atomic_before = self.atomic
             self.atomic = self.atomic or node.reduction == "atomic"
-            self.exact_writes = self.exact_writes or (node.parallel and node.reduction is None)
             thread_state = self.nodes(node.thread_state)  # names the states the body uses
             mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
             kept = self._cursor_kept() if node.parallel else []
             inner = self._group_at(node.variable) + self.nodes(node.body)
             body = block(mine + inner + kept)
             loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
-            self.atomic, self.exact_writes = atomic_before, exact_before
+            self.atomic = atomic_before
             if node.parallel and node.schedule == "balanced" and node.reduction is None:
                 pointer = segment_pointer(node)
                 if pointer is not None or node.parts_at is not None:
@@ -979,15 +975,7 @@ class Emitter:
         slice_ = binary("+", ident(storage), binary("*", call("spf_thread"), length))
         return [declare(name, INDEX, slice_, pointer=True)]
 
-    def _counts_terms(self, register_sum: "RegisterSum") -> bool:
-        """Whether the register sum needs a flag saying a term was added before its update."""
-        target = register_sum.target
-        if target.stores:  # an entry without terms is stored as a zero: only factors taken out may not run
-            return register_sum.reads_arrays or bool(self.exact_writes and register_sum.hoisted)
-        # an assembled output holds exactly the entries that received a term
-        return self.exact_writes or target.stream is not None or register_sum.reads_arrays
-
-    def _sum_written(self, register_sum: "RegisterSum", total: str, added: str | None):
+    def _sum_written(self, register_sum: RegisterSum, total: str, added: str | None):
         """The update of the output by the register sum ``total`` after its loop (only when
         ``added`` is set, if given), the factors taken out multiplied in."""
         target = register_sum.target
@@ -1075,7 +1063,7 @@ class Emitter:
         order; the iterations left over run through the plain loop."""
         names, width = self.names, node.jam
         *prologue, inner = node.body
-        register_sum = fixed_target(inner)
+        register_sum = inner.register_sum
         variable = names.name(node.variable)
         start = self.fresh("spf_jam")
         upper = upper_bound(node.upper, names)
@@ -1085,7 +1073,7 @@ class Emitter:
             for bound in [node.variable] + [a.variable for a in prologue]:
                 readable[bound] = f"{names.name(bound)}_lane{lane}"
             lane_names.append(Names(names.arrays, readable, names.extents))
-        lanes = [(self.fresh("sum"), self.fresh("added") if self._counts_terms(register_sum) else None)
+        lanes = [(self.fresh("sum"), self.fresh("added") if register_sum.counts_terms else None)
                  for _ in range(width)]
         body: list = []
         for lane, lane_name in enumerate(lane_names):
@@ -1321,21 +1309,6 @@ class Emitter:
                                 block(self._match_body(node, ident(position))), None)])]
 
 
-@dataclass
-class RegisterSum:
-    """A loop whose statement writes one output position throughout: its terms are summed in
-    a register and added to the output once after the loop (TACO's scalar temporary)."""
-
-    target: Compute
-    repeated: list[Assign]  # assignments in the loop that the update needs: their values do not change in it
-    hoisted: set[int]  # the statement's factors that do not change in the loop: they multiply the sum once
-
-    @property
-    def reads_arrays(self) -> bool:
-        """Whether the update reads an index array (then only after a term was added: the read is valid)."""
-        return any(isinstance(a.value, UFCall) for a in self.repeated)
-
-
 def _appends_at_most_once(loop: Loop) -> bool:
     """Whether an iteration of ``loop`` appends at most one entry: one append in its body,
     and no loop, find or merge around it there."""
@@ -1343,77 +1316,6 @@ def _appends_at_most_once(loop: Loop) -> bool:
     appends = [n for n in nodes if isinstance(n, Compute) and n.stream is not None]
     return len(appends) == 1 and not any(isinstance(n, (Loop, Find, Merge, TileGuard)) for n in nodes)
 
-
-def fixed_target(loop: Loop) -> RegisterSum | None:
-    """The loop's register sum when its only statement's output position is fixed for the whole loop.
-
-    A variable assigned inside the loop from values that do not change in it (``pA = pB``
-    of an output sharing an input's positions, placed at the innermost level) does not
-    change either.  Factors that do not change are taken out of the sum (distributivity:
-    ``sum_k b * c_k = b * sum_k c_k``), so the loop keeps one multiply-add per term.
-    """
-    computes = [n for n in walk(loop.body) if isinstance(n, Compute)]
-    if len(computes) != 1 or (computes[0].output is None and computes[0].stream is None):
-        return None
-    compute = computes[0]
-    changing = changing_in(loop)
-    if compute.stream is not None:
-        used = set(compute.stream)
-    else:
-        used = set()
-        for index in compute.output[1]:
-            used |= index.names()
-    if used & changing:
-        return None
-    factor_names = [set().union(*(index.names() for index in indices)) for _, indices, _ in compute.factors]
-    hoisted = {position for position, names in enumerate(factor_names) if not names & changing}
-    if len(hoisted) == len(compute.factors):
-        hoisted = set()  # a sum of ones would count the iterations: keep the product inside
-    needed = used.union(*(factor_names[position] for position in hoisted))
-    repeated = []
-    for node in reversed(_assigns_on_path(loop.body, compute)):
-        if node.variable in needed:
-            repeated.insert(0, node)
-            needed |= _expression_names(node.value)
-    return RegisterSum(compute, repeated, hoisted)
-
-
-def changing_in(loop: Loop) -> set[str]:
-    """The variables whose value changes from one iteration of ``loop`` to the next: its own,
-    those of the loops and finds inside it, and the assignments that read any of them."""
-    changing = {loop.variable}
-    for node in walk(loop.body):
-        if isinstance(node, (Loop, Find)):
-            changing.add(node.variable)
-        if isinstance(node, Find):
-            changing.add(node.dimension)
-    assigns = [node for node in walk(loop.body) if isinstance(node, Assign)]
-    grown = True
-    while grown:
-        grown = False
-        for node in assigns:
-            if node.variable not in changing and _expression_names(node.value) & changing:
-                changing.add(node.variable)
-                grown = True
-    return changing
-
-
-def _expression_names(value) -> set[str]:
-    return value.names() if isinstance(value, (Affine, UFCall)) else set()
-
-
-def _assigns_on_path(nodes: list[Node], target: Compute) -> list[Assign]:
-    """The assignments that run before ``target`` in every iteration that reaches it, in order."""
-    seen: list[Assign] = []
-    for node in nodes:
-        if node is target:
-            return seen
-        if isinstance(node, Assign):
-            seen.append(node)
-        elif isinstance(node, (Loop, Guard, Find, TileGuard, Block, Chunks)) and \
-                any(inner is target for inner in walk(node.body)):
-            return seen + _assigns_on_path(node.body, target)
-    return seen
 
 
 # ----------------------------------------------------------------------------- the function

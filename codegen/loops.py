@@ -41,6 +41,23 @@ class Loop:
     zero_rows: object = None  # codegen.zeroing.RowZeroing: blocks of iterations zero their output rows first
     jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)
     transposed: tuple = ()  # codegen.jam.Transposition: inputs copied transposed before this loop, where it pays
+    register_sum: "RegisterSum | None" = None  # its terms summed in a register (codegen.register_sum)
+
+
+@dataclass
+class RegisterSum:
+    """A loop whose statement writes one output position throughout: its terms are summed in
+    a register and added to the output once after the loop (TACO's scalar temporary)."""
+
+    target: "Compute"
+    repeated: list["Assign"]  # assignments in the loop that the update needs: their values do not change in it
+    hoisted: set[int]  # the statement's factors that do not change in the loop: they multiply the sum once
+    counts_terms: bool = False  # a flag notes that a term was added, and the update runs only then
+
+    @property
+    def reads_arrays(self) -> bool:
+        """Whether the update reads an index array (then only after a term was added: the read is valid)."""
+        return any(isinstance(a.value, UFCall) for a in self.repeated)
 
 
 @dataclass
@@ -288,6 +305,28 @@ def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
     return prune(nodes)
 
 
+def _target(compute: Compute) -> str:
+    """What a statement writes, as render shows it."""
+    if compute.stream is not None:
+        return f"the entry ({', '.join(compute.stream)})"
+    if compute.output is None:
+        return str(compute.scalar_output)
+    return f"{compute.output[0]}[{', '.join(str(i) for i in compute.output[1])}]"
+
+
+def _loop_notes(loop: Loop) -> list[str]:
+    """The decisions the passes wrote on a loop, one line each (shown before it)."""
+    notes = [f"{t.array} read through a transposed copy when the call's {t.pointer} segments hold >= "
+             f"{t.reuse} x its columns" for t in loop.transposed]
+    summed = loop.register_sum
+    if summed is not None:
+        hoisted = ", ".join(summed.target.factors[k][0] for k in sorted(summed.hoisted))
+        notes.append(f"loop {loop.variable} sums its terms in a register, added to {_target(summed.target)} once "
+                     f"after it" + (f" (times {hoisted}, taken out of the sum)" if hoisted else "")
+                     + (", if a term was added" if summed.counts_terms else ""))
+    return notes
+
+
 def render(nodes: list[Node], indent: str = "") -> str:
     """A readable pseudo-code view of a loop nest (for explain and tests)."""
     lines: list[str] = []
@@ -298,9 +337,7 @@ def render(nodes: list[Node], indent: str = "") -> str:
             low = low if len(node.lower) == 1 else f"max({low})"
             high = high if len(node.upper) == 1 else f"min({high})"
             pragma = " (parallel)" if node.parallel else f" (jammed by {node.jam})" if node.jam > 1 else ""
-            for t in node.transposed:
-                lines.append(f"{indent}{t.array} read through a transposed copy when the call's {t.pointer} "
-                             f"segments hold >= {t.reuse} x its columns")
+            lines.extend(f"{indent}{note}" for note in _loop_notes(node))
             lines.append(f"{indent}for {node.variable} in {low} .. {high}{pragma}:")
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Assign):
@@ -347,8 +384,7 @@ def render(nodes: list[Node], indent: str = "") -> str:
             if node.stream is not None:
                 lines.append(f"{indent}append ({', '.join(node.stream)}) -> {coefficient}{factors} to the stream")
                 continue
-            target = node.scalar_output if node.output is None else \
-                f"{node.output[0]}[{', '.join(str(i) for i in node.output[1])}]"
+            target = _target(node)
             if node.stores:
                 lines.append(f"{indent}{target} = the sum of {coefficient}{factors} over the loop (stored once)")
             else:

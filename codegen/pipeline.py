@@ -44,6 +44,7 @@ from .loops import remove_dead_assignments
 from .merge import appends_in_order, fills_in_order, merge_terms
 from .parallel import mark_parallel_loops, split_into_chunks
 from .projection import count_nest
+from .register_sum import mark_register_sums
 from .scan import ScanError, scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
@@ -327,6 +328,17 @@ def place_find_states(compilation: Compilation) -> Compilation:
     return dataclasses.replace(compilation, count_nodes=count_nodes)
 
 
+def sum_in_registers(compilation: Compilation) -> Compilation:
+    """Loops whose statement writes one output position throughout sum their terms in a
+    register (codegen.register_sum); not in a two-phase kernel, whose nests count and put
+    every entry."""
+    if compilation.two_phase is None:
+        for group in compilation.variant_scans:
+            for scanned in group:
+                mark_register_sums(scanned.nodes)
+    return compilation
+
+
 def emit(compilation: Compilation) -> Compilation:
     """One C function per variant, in one library source with its header."""
     statements = compilation.statements
@@ -377,7 +389,7 @@ def emit(compilation: Compilation) -> Compilation:
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, choose_assembly,
-          place_find_states, emit)
+          place_find_states, sum_in_registers, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:

@@ -23,6 +23,7 @@ from spf.expressions import Constraint
 from spf.layout_library.model import Name
 
 from .loops import Block, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
+from .register_sum import fixed_target
 
 BLOCK_ENTRIES = 2048  # output entries zeroed per block: 16 KiB of doubles, well inside L1 + L2
 
@@ -78,7 +79,6 @@ def _store_once(loop: Loop, write: Compute) -> bool:
     statement runs at most once per iteration or under one loop whose terms the emitter
     sums in a register: only guards (and scopes) lie between the two loops, and each
     guard on the way stores a zero when it fails."""
-    from .emit_c import fixed_target
     guards: list[Guard] = []
     nodes = loop.body
     while True:
