@@ -20,6 +20,7 @@ from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
 from .merge import arm_assignments, key_assignments
+from .parallel import segment_pointer
 from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, RegisterSum, StateInit,
                     Temporary, TileGuard, ZeroEntry, walk)
 from .scan import readable_names
@@ -494,53 +495,8 @@ class Emitter:
         if isinstance(node, Merge):
             return self.merge(node)
         if isinstance(node, Loop):
-            # (a two-phase kernel counts or puts every iteration: none is a sum)
-            if node.transposed:
-                return self._transposed_first(node)
-            if node.jam > 1 and not (node.parallel or self.accumulator or self.phase) and self.stream_type is None:
-                return self._jammed(node)
-            register_sum = node.register_sum
-            target = register_sum.target if register_sum is not None else None
-            if target is not None:
-                self.accumulator = self.fresh("sum")
-                self.hoisted = register_sum.hoisted
-                self.accumulated = self.fresh("added") if register_sum.counts_terms else None
-            added = self.accumulated
-            variable = names.name(node.variable)
-            init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
-            test = binary("<=", ident(variable), upper_bound(node.upper, names))
-            atomic_before = self.atomic
-            self.atomic = self.atomic or node.reduction == "atomic"
-            thread_state = self.nodes(node.thread_state)  # names the states the body uses
-            mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
-            kept = self._cursor_kept() if node.parallel else []
-            inner = self._group_at(node.variable) + self.nodes(node.body)
-            body = block(mine + inner + kept)
-            loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
-            self.atomic = atomic_before
-            if node.parallel and node.schedule == "balanced" and node.reduction is None:
-                pointer = segment_pointer(node)
-                if pointer is not None or node.parts_at is not None:
-                    return self._balanced(node, thread_state, block(inner), pointer, kept)
-            if node.parallel and node.schedule == "balanced":
-                node.schedule = "static"
-            if node.zero_rows is not None and not node.parallel:
-                stop = binary("+", upper_bound(node.upper, names), const(1))
-                return self._zeroing_blocks(node, lower_bound(node.lower, names), stop, body)
-            clause = self._schedule_clause(node) + self._reduction_clause(node)
-            if node.parallel and node.reduction == "privatize" and not self.scalar_output:
-                return self._privatized(node, thread_state, loop)
-            if node.parallel and node.thread_state:
-                region = block(thread_state + [c_ast.Pragma("omp for" + clause), loop])
-                return [c_ast.Pragma("omp parallel"), region]
-            if node.parallel:
-                return [c_ast.Pragma("omp parallel for" + clause), loop]
-            if target is None:
-                return [loop]
-            # the output position does not change inside the loop: sum in a register
-            total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
-            return [declare(total, "double", const(0.0))] + \
-                ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
+            copies = self._transposed_first(node) if node.transposed else []
+            return copies + (self._jammed(node) if node.jam > 1 else self._plain_loop(node))
         if isinstance(node, Find):
             return self.find(node)
         if isinstance(node, Compute):
@@ -556,6 +512,49 @@ class Emitter:
         if isinstance(node, TileGuard):
             return self.tile_guard(node)
         raise SpfError(f"cannot emit {node!r}")
+
+    def _plain_loop(self, node: Loop) -> list:
+        """A loop as its marks say: a register sum around it, split into pieces, zeroing its
+        rows by blocks, parallel with per-thread copies of the output or a clause, or plain."""
+        names = self.names
+        register_sum = node.register_sum
+        target = register_sum.target if register_sum is not None else None
+        if target is not None:
+            self.accumulator = self.fresh("sum")
+            self.hoisted = register_sum.hoisted
+            self.accumulated = self.fresh("added") if register_sum.counts_terms else None
+        added = self.accumulated
+        variable = names.name(node.variable)
+        init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
+        test = binary("<=", ident(variable), upper_bound(node.upper, names))
+        atomic_before = self.atomic
+        self.atomic = self.atomic or node.reduction == "atomic"
+        thread_state = self.nodes(node.thread_state)  # names the states the body uses
+        mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
+        kept = self._cursor_kept() if node.parallel else []
+        inner = self._group_at(node.variable) + self.nodes(node.body)
+        body = block(mine + inner + kept)
+        loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
+        self.atomic = atomic_before
+        if node.pieces is not None:
+            return self._balanced(node, thread_state, block(inner), kept)
+        if node.zero_rows is not None and not node.parallel:
+            stop = binary("+", upper_bound(node.upper, names), const(1))
+            return self._zeroing_blocks(node, lower_bound(node.lower, names), stop, body)
+        clause = self._schedule_clause(node) + self._reduction_clause(node)
+        if node.parallel and node.reduction == "privatize" and not self.scalar_output:
+            return self._privatized(node, thread_state, loop)
+        if node.parallel and node.thread_state:
+            region = block(thread_state + [c_ast.Pragma("omp for" + clause), loop])
+            return [c_ast.Pragma("omp parallel"), region]
+        if node.parallel:
+            return [c_ast.Pragma("omp parallel for" + clause), loop]
+        if target is None:
+            return [loop]
+        # the output position does not change inside the loop: sum in a register
+        total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
+        return [declare(total, "double", const(0.0))] + \
+            ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
 
     def merge(self, node: Merge) -> list:
         """The arms' ranges (each arm's path run, its loop's bounds kept; an arm whose
@@ -734,18 +733,18 @@ class Emitter:
     def _c_text(expression) -> str:
         return c_generator.CGenerator().visit(expression)
 
-    def _balanced(self, node: Loop, thread_state: list, body, pointer: UFCall | None, kept: list = ()) -> list:
+    def _balanced(self, node: Loop, thread_state: list, body, kept: list = ()) -> list:
         """A parallel loop split into contiguous pieces (_balanced_pieces) holding equal
-        work: iteration ``p`` weighs 1 plus its segment's length
-        ``pointer(p + 1) - pointer(p)`` (the trip count of the loop below), so each split is
-        a binary search over ``p + pointer(p)``.  A running maximum keeps the parts disjoint
+        work (``Loop.pieces``): iteration ``p`` weighs 1 plus its segment's length
+        ``pointer(p + 1) - pointer(p)`` (the trip count of the loop below) times the
+        pieces' weight, so each split is a binary search over ``p + pointer(p)``.  A running maximum keeps the parts disjoint
         and in order whatever the pointer holds: only the balance relies on it being monotonic.
         With ``parts_at`` (f, increasing), each split then moves on to the first position
         where the monotonic ``f`` changes (a binary search too), so no value of ``f`` is in
         two parts.  The team is as large as the work pays for (``spf_team_for``).  ``kept``
         ends each piece (an appending cursor's state back into the piece's stream)."""
-        variable = self.names.name(node.variable)
-        read = self._c_text(array_read(pointer, self.names)) if pointer is not None else "0"
+        variable, pieces = self.names.name(node.variable), node.pieces
+        read = self._c_text(array_read(pieces.pointer, self.names)) if pieces.pointer is not None else "0"
         first = self._c_text(lower_bound(node.lower, self.names))
         last = self._c_text(upper_bound(node.upper, self.names))
         work = c_statements(f"""
@@ -755,7 +754,7 @@ class Emitter:
               {{ const int64_t {variable} = spf_first; spf_base = {read}; }}
               {{ const int64_t {variable} = spf_last + 1; spf_total = spf_last + 1 - spf_first + ({read} - spf_base); }}
             }}
-            const int64_t spf_work = spf_total * {_work_per_entry(node)};
+            const int64_t spf_work = spf_total * {pieces.weight};
             const int spf_want = spf_team_for(spf_work);""")
         boundary = ""
         if node.parts_at is not None:
@@ -779,19 +778,16 @@ class Emitter:
             loop = [c_ast.For(c_ast.DeclList([declare(variable, INDEX, ident("spf_from"))]),
                               binary("<", ident(variable), ident("spf_to")), c_ast.UnaryOp("p++", ident(variable)),
                               body)]
-        # where an entry starts a further loop (SpGEMM: a row of B) the weights say little of
-        # an iteration's work: the most pieces, and the threads even it out by taking them
-        pieces = "spf_most_pieces(spf_want)" if _work_per_entry(node) == NESTED_WORK else \
-            "spf_pieces_for(spf_want, spf_work)"
+        count = "spf_most_pieces(spf_want)" if pieces.most else "spf_pieces_for(spf_want, spf_work)"
         if self.stream_type is None:
-            return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, pieces)  # (no sinks)
+            return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, count)  # (no sinks)
         # an assembled output: each piece appends to the stream spf_piece_take names (a
         # thread's own pieces one stream, another's each its own), the thread's workspace
         # flushed into it when the piece ends; the streams joined by index keep the loop's order
         flush = ([call(self.workspace.replace("_add_", "_flush_"), ident("spf_my_accumulator"),
                        ident("spf_my_stream"))] if self.workspace else [])
         sinks = self._thread_sinks(call("spf_thread"), ident("spf_stream_index"))
-        return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, pieces, sinks,
+        return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, count, sinks,
                                      flush + list(kept))
 
     def _balanced_pieces(self, work: list, thread_state: list, loop: list, variable: str, read: str,
@@ -1050,11 +1046,7 @@ class Emitter:
                     {{ const int64_t {variable} = spf_first; spf_reads -= {at}; }}
                   }}{copies}
                 }}""")
-        transposed, node.transposed = node.transposed, ()
-        try:
-            return decisions + self.node(node)
-        finally:
-            node.transposed = transposed
+        return decisions
 
     def _jammed(self, node: Loop) -> list:
         """``node`` jammed (codegen.jam): ``node.jam`` iterations at a time, each binding its
@@ -1100,12 +1092,7 @@ class Emitter:
         self.names = names
         jammed = c_ast.For(None, binary("<=", binary("+", ident(start), const(width - 1)), upper),
                            assign(ident(start), const(width), "+="), block(body))
-        node.jam = 1
-        try:
-            rest = self.node(node)
-        finally:
-            node.jam = width
-        (plain,) = rest  # a serial loop that is not a register sum itself: one for statement
+        (plain,) = self._plain_loop(node)  # a serial loop that is not a register sum itself: one for statement
         plain.init = c_ast.DeclList([declare(variable, INDEX, ident(start))])
         return [block([declare(start, INDEX, lower_bound(node.lower, names)), jammed, plain])]
 
@@ -1728,52 +1715,6 @@ def _cut_search(variable: str, read: str, parts: str, start: str, boundary: str)
           if (spf_weight >= spf_goal) spf_high = spf_middle; else spf_low = spf_middle + 1;
         }}
         {boundary}"""
-
-
-NESTED_WORK = 16  # units of work counted per segment entry that starts a further loop
-
-
-def _work_per_entry(loop: Loop) -> int:
-    """Units of work to count for each entry of the segment a parallel loop's iteration walks:
-    1, or NESTED_WORK when an entry starts a further loop (SpGEMM: a row of B), whose work the
-    segment's length does not show; in a merged sum (its first term's segments weigh the
-    parts), 2 per term: an entry of the first term stands for one of each term, each
-    compared as well as appended.  Only the team's size depends on it."""
-    if len(loop.body) == 1 and isinstance(loop.body[0], Merge):
-        return 2 * len(loop.body[0].arms)
-
-    def depth(nodes: list) -> int:
-        deepest = 0
-        for node in nodes:
-            if isinstance(node, (Loop, Find)):
-                deepest = max(deepest, 1 + depth(node.body))
-            elif isinstance(node, (Guard, Block, TileGuard)):
-                deepest = max(deepest, depth(node.body))
-        return deepest
-    return NESTED_WORK if depth(loop.body) >= 2 else 1
-
-
-def segment_pointer(loop: Loop) -> UFCall | None:
-    """The UF ``f`` a loop's body reads at ``f(v)`` and ``f(v + 1)`` (``v`` the loop's
-    variable), both directly in the body so every iteration reads them: a compressed
-    level's pointer, whose difference is the length of the segment the loop below runs
-    over (a balanced split weighs the iterations by it).  In a merged sum, the first
-    term's, read under guards on the tensors' sizes alone (its arrays are whole whatever
-    they hold)."""
-    variable = Affine.of(loop.variable)
-    body = loop.body
-    if len(body) == 1 and isinstance(body[0], Merge):  # a merged sum: its first term's rows weigh the parts
-        first = body[0].arms[0].path[0]
-        if isinstance(first, Guard) and any(loop.variable in c.left.names() | c.right.names()
-                                            for c in first.conditions):
-            return None
-        body = first.body
-    reads = [node.value for node in body if isinstance(node, Assign) and isinstance(node.value, UFCall)
-             and node.divisor == 1 and len(node.value.arguments) == 1]
-    for read in reads:
-        if read.arguments[0] == variable and UFCall(read.function, (variable + 1,)) in reads:
-            return read
-    return None
 
 
 def _replace_marker(items: list, marker: str, replacement) -> bool:

@@ -49,7 +49,7 @@ from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
 from .kernel import Kernel
 from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render
 from .find_state import start_find_states
-from .parallel import parallelize_fused
+from .parallel import balance_parallel_loops, parallelize_fused
 from .register_sum import mark_register_sums
 from .scan import scan
 from .structs import parameter_order
@@ -322,6 +322,7 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
         dependences = parallelize_fused(nodes, spaces, mapping[layout.values_field])
     nodes = start_find_states(nodes)
     mark_register_sums(nodes)
+    balance_parallel_loops(nodes)
     source = _function(function, nodes, lowering, tensors, names, ranges, problem)
     c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H", release=release_function(function))
     seconds = time.perf_counter() - started

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from spf.expressions import Affine, UFCall
 
-from .emit_c import segment_pointer
+from .parallel import segment_pointer
 from .register_sum import changing_in, fixed_target
 from .loops import Assign, Bound, Compute, Guard, Loop, Node, walk
 

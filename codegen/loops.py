@@ -42,6 +42,22 @@ class Loop:
     jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)
     transposed: tuple = ()  # codegen.jam.Transposition: inputs copied transposed before this loop, where it pays
     register_sum: "RegisterSum | None" = None  # its terms summed in a register (codegen.register_sum)
+    pieces: "Pieces | None" = None  # parallel: cut into pieces of equal work (codegen.parallel)
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """A parallel loop cut once per call into contiguous pieces holding equal work, each
+    thread taking its own run of them in order, then the last pieces of the others'.
+    Iteration ``v`` weighs 1 plus ``weight`` times the length ``pointer(v + 1) - pointer(v)``
+    of the segment it walks (1 alone without a pointer; then ``Loop.parts_at`` asks for
+    the pieces).  The team is as large as the work pays for; ``most``: the most pieces
+    whatever the work (the weights say little of an iteration's work, the threads even it
+    out by taking pieces), else up to 4 a thread as the work allows."""
+
+    pointer: UFCall | None
+    weight: int = 1
+    most: bool = False
 
 
 @dataclass
@@ -324,7 +340,26 @@ def _loop_notes(loop: Loop) -> list[str]:
         notes.append(f"loop {loop.variable} sums its terms in a register, added to {_target(summed.target)} once "
                      f"after it" + (f" (times {hoisted}, taken out of the sum)" if hoisted else "")
                      + (", if a term was added" if summed.counts_terms else ""))
+    if loop.pieces is not None:
+        notes.append(_pieces_note(loop))
+    elif loop.parallel:
+        notes.append(f"loop {loop.variable} shares its iterations by OpenMP's schedule("
+                     f"{'monotonic: ' if loop.monotonic else ''}{loop.schedule})"
+                     + {None: "", "privatize": ", each thread adding into its own copy of the output (summed after)",
+                        "atomic": ", its updates atomic"}.get(loop.reduction, f", reduction {loop.reduction}"))
     return notes
+
+
+def _pieces_note(loop: Loop) -> str:
+    pieces = loop.pieces
+    weight = "1"
+    if pieces.pointer is not None:
+        times = "" if pieces.weight == 1 else f"{pieces.weight} x "
+        weight = f"1 + {times}the length of its {pieces.pointer.function} segment"
+    cut = f", each cut moved to where {loop.parts_at[0]}({loop.variable}) changes" if loop.parts_at else ""
+    count = "the most pieces" if pieces.most else "up to 4 pieces a thread as the work allows"
+    return (f"loop {loop.variable} cut into pieces of equal work (an iteration weighs {weight}){cut}: "
+            f"{count}, each thread taking its own in order, then the others' last")
 
 
 def render(nodes: list[Node], indent: str = "") -> str:

@@ -20,8 +20,8 @@ from spf.dependences import carried_dependence
 from spf.expressions import Affine, UFCall
 from spf.recipe import RecipeError
 
-from .loops import (Assign, Block, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, copied_from,
-                    walk)
+from .loops import (Assign, Block, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit, Temporary, TileGuard,
+                    copied_from, walk)
 
 SCOPES = (Loop, Guard, Find, TileGuard, Block)
 
@@ -297,6 +297,72 @@ def _first_loops(nodes):
         if isinstance(node, (Block, Guard)):
             yield from _first_loops(node.body)
             return
+
+
+# ----------------------------------------------------------------------------- pieces
+
+
+def balance_parallel_loops(nodes: list[Node]) -> None:
+    """Decide how each parallel loop of the "balanced" schedule is split: into pieces of
+    equal work (``Loop.pieces``) where the work can be weighed (a pointer read at the
+    loop's variable and the next) or the parts must be cut where a function changes
+    (``Loop.parts_at``), else one contiguous part per thread (OpenMP's static schedule)."""
+    for node in walk(nodes):
+        if not (isinstance(node, Loop) and node.parallel and node.schedule == "balanced"):
+            continue
+        pointer = segment_pointer(node) if node.reduction is None else None
+        if node.reduction is None and (pointer is not None or node.parts_at is not None):
+            weight = work_per_entry(node)
+            node.pieces = Pieces(pointer, weight, most=weight == NESTED_WORK)
+        else:
+            node.schedule = "static"
+
+
+NESTED_WORK = 16  # units of work counted per segment entry that starts a further loop
+
+
+def work_per_entry(loop: Loop) -> int:
+    """Units of work to count for each entry of the segment a parallel loop's iteration walks:
+    1, or NESTED_WORK when an entry starts a further loop (SpGEMM: a row of B), whose work the
+    segment's length does not show; in a merged sum (its first term's segments weigh the
+    parts), 2 per term: an entry of the first term stands for one of each term, each
+    compared as well as appended."""
+    if len(loop.body) == 1 and isinstance(loop.body[0], Merge):
+        return 2 * len(loop.body[0].arms)
+
+    def depth(nodes: list) -> int:
+        deepest = 0
+        for node in nodes:
+            if isinstance(node, (Loop, Find)):
+                deepest = max(deepest, 1 + depth(node.body))
+            elif isinstance(node, (Guard, Block, TileGuard)):
+                deepest = max(deepest, depth(node.body))
+        return deepest
+    return NESTED_WORK if depth(loop.body) >= 2 else 1
+
+
+def segment_pointer(loop: Loop) -> UFCall | None:
+    """The UF ``f`` a loop's body reads at ``f(v)`` and ``f(v + 1)`` (``v`` the loop's
+    variable), both directly in the body so every iteration reads them: a compressed
+    level's pointer, whose difference is the length of the segment the loop below runs
+    over (a balanced split weighs the iterations by it).  In a merged sum, the first
+    term's, read under guards on the tensors' sizes alone (its arrays are whole whatever
+    they hold)."""
+    variable = Affine.of(loop.variable)
+    body = loop.body
+    if len(body) == 1 and isinstance(body[0], Merge):  # a merged sum: its first term's rows weigh the parts
+        first = body[0].arms[0].path[0]
+        if isinstance(first, Guard) and any(loop.variable in c.left.names() | c.right.names()
+                                            for c in first.conditions):
+            return None
+        body = first.body
+    reads = [node.value for node in body if isinstance(node, Assign) and isinstance(node.value, UFCall)
+             and node.divisor == 1 and len(node.value.arguments) == 1]
+    for read in reads:
+        if read.arguments[0] == variable and UFCall(read.function, (variable + 1,)) in reads:
+            return read
+    return None
+
 
 
 # ----------------------------------------------------------------------------- find state

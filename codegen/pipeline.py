@@ -42,7 +42,7 @@ from .kernel import Kernel
 from .kernel_cache import kernel_key, lookup, store
 from .loops import remove_dead_assignments
 from .merge import appends_in_order, fills_in_order, merge_terms
-from .parallel import mark_parallel_loops, split_into_chunks
+from .parallel import balance_parallel_loops, mark_parallel_loops, split_into_chunks
 from .projection import count_nest
 from .register_sum import mark_register_sums
 from .scan import ScanError, scan
@@ -339,6 +339,14 @@ def sum_in_registers(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def cut_parallel_loops(compilation: Compilation) -> Compilation:
+    """How each balanced parallel loop is split among the threads (codegen.parallel)."""
+    for group in compilation.variant_scans:
+        for scanned in group:
+            balance_parallel_loops(scanned.nodes)
+    return compilation
+
+
 def emit(compilation: Compilation) -> Compilation:
     """One C function per variant, in one library source with its header."""
     statements = compilation.statements
@@ -389,7 +397,7 @@ def emit(compilation: Compilation) -> Compilation:
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, choose_assembly,
-          place_find_states, sum_in_registers, emit)
+          place_find_states, sum_in_registers, cut_parallel_loops, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:

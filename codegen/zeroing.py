@@ -23,6 +23,7 @@ from spf.expressions import Constraint
 from spf.layout_library.model import Name
 
 from .loops import Block, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
+from .parallel import segment_pointer
 from .register_sum import fixed_target
 
 BLOCK_ENTRIES = 2048  # output entries zeroed per block: 16 KiB of doubles, well inside L1 + L2
@@ -112,5 +113,4 @@ def _reaches(node: Node, write: Compute) -> bool:
 
 
 def _has_pointer(loop: Loop) -> bool:
-    from .emit_c import segment_pointer
     return segment_pointer(loop) is not None
