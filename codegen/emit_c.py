@@ -25,7 +25,6 @@ from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Me
                     Temporary, TileGuard, ZeroEntry, walk)
 from .scan import readable_names
 from .structs import header_text, struct_name
-from .zeroing import BLOCK_ENTRIES
 
 INDEX = "int64_t"
 KEPT = "spf_kept"  # the kernel's find state kept between calls (spf_state slots), a parameter of its body
@@ -542,7 +541,7 @@ class Emitter:
             stop = binary("+", upper_bound(node.upper, names), const(1))
             return self._zeroing_blocks(node, lower_bound(node.lower, names), stop, body)
         clause = self._schedule_clause(node) + self._reduction_clause(node)
-        if node.parallel and node.reduction == "privatize" and not self.scalar_output:
+        if node.parallel and node.reduction == "privatize":
             return self._privatized(node, thread_state, loop)
         if node.parallel and node.thread_state:
             region = block(thread_state + [c_ast.Pragma("omp for" + clause), loop])
@@ -846,8 +845,8 @@ class Emitter:
         skeleton = c_statements(f"""
             {{
               const int64_t spf_row_size = {inner_text};
-              const int64_t spf_block_rows = spf_row_size > 0 && spf_row_size < {BLOCK_ENTRIES}
-                                             ? {BLOCK_ENTRIES} / spf_row_size : 1;
+              const int64_t spf_block_rows = spf_row_size > 0 && spf_row_size < {zeroing.block_entries}
+                                             ? {zeroing.block_entries} / spf_row_size : 1;
               const int64_t spf_stop = {self._c_text(stop)};
               for (int64_t spf_block = {self._c_text(start)}; spf_block < spf_stop; spf_block += spf_block_rows) {{
                 const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
@@ -867,12 +866,8 @@ class Emitter:
         return f" schedule({'monotonic: ' if node.monotonic else ''}{node.schedule})"
 
     def _reduction_clause(self, node: Loop) -> str:
-        """``reduction(+: ...)`` for a parallel loop whose iterations share output entries."""
-        if not node.parallel or node.reduction is None:
-            return ""
-        if self.scalar_output:
-            return f" reduction(+: {self.scalar_output}_sum)"
-        return ""
+        """``reduction(+: ...)`` where the loop's reduction is OpenMP's, over a scalar output's sum."""
+        return f" reduction(+: {self.scalar_output}_sum)" if node.parallel and node.reduction == "clause" else ""
 
     def _privatized(self, node: Loop, thread_state: list, loop) -> list:
         """Per-thread copies of the output on the heap (an OpenMP array reduction would put

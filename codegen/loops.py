@@ -34,7 +34,9 @@ class Loop:
     body: list["Node"] = field(default_factory=list)
     parallel: bool = False
     thread_state: list["Node"] = field(default_factory=list)  # find states each thread starts (parallel)
-    reduction: str | None = None  # parallel loop updating shared output entries: "privatize" or "atomic"
+    # a parallel loop updating shared output entries: "privatize" (per-thread copies of the output
+    # array), "atomic", or "clause" (a scalar output: OpenMP's reduction clause over its sum)
+    reduction: str | None = None
     schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
     monotonic: bool = False  # parallel: each thread runs its iterations in order (a SeqIter position carries over)
     parts_at: tuple | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
@@ -334,6 +336,11 @@ def _loop_notes(loop: Loop) -> list[str]:
     """The decisions the passes wrote on a loop, one line each (shown before it)."""
     notes = [f"{t.array} read through a transposed copy when the call's {t.pointer} segments hold >= "
              f"{t.reuse} x its columns" for t in loop.transposed]
+    zeroing = loop.zero_rows
+    if zeroing is not None:
+        notes.append(f"loop {loop.variable} stores each of its rows of {zeroing.array} once: no zeroing"
+                     if zeroing.stores else f"loop {loop.variable} runs in blocks of rows of about "
+                     f"{zeroing.block_entries} entries of {zeroing.array}, each block zeroing its rows first")
     summed = loop.register_sum
     if summed is not None:
         hoisted = ", ".join(summed.target.factors[k][0] for k in sorted(summed.hoisted))
@@ -346,7 +353,8 @@ def _loop_notes(loop: Loop) -> list[str]:
         notes.append(f"loop {loop.variable} shares its iterations by OpenMP's schedule("
                      f"{'monotonic: ' if loop.monotonic else ''}{loop.schedule})"
                      + {None: "", "privatize": ", each thread adding into its own copy of the output (summed after)",
-                        "atomic": ", its updates atomic"}.get(loop.reduction, f", reduction {loop.reduction}"))
+                        "atomic": ", its updates atomic", "clause": ", each thread summing apart (OpenMP's reduction)"
+                        }[loop.reduction])
     return notes
 
 

@@ -111,6 +111,8 @@ def mark_parallel_loops(statements, variant_scans, output_array: str | None, rec
         if shared:
             raise RecipeError(f"parallelize({variable!r}): its iterations write {', '.join(shared)}, "
                               "declared outside it")
+        if dependence.carried and output_array is None:
+            reduction = "clause"  # a scalar output: each thread sums apart, OpenMP adds the sums
         for group in variant_scans:
             mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None, recipe.schedule)
     elif parallel:

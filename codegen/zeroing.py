@@ -34,13 +34,15 @@ class RowZeroing:
     """The output rows a loop's iterations zero: iteration ``v`` owns the entries
     ``[v * inner, (v + 1) * inner)`` of ``array``, whose first dimension is ``extent``.
     ``guards`` (over parameters) must hold for the loop to run at all.  ``stores``: the
-    iterations store their entries rather than add to them, so no block zeroes its rows."""
+    iterations store their entries rather than add to them, so no block zeroes its rows.
+    Otherwise a block is as many rows as hold ``block_entries`` entries (one row at least)."""
 
     array: str
     extent: object  # Arith: the output's first dimension
     inner: tuple  # Arith: its other dimensions
     guards: tuple[Constraint, ...] = ()
     stores: bool = False
+    block_entries: int = BLOCK_ENTRIES
 
 
 def fold_output_zeroing(nodes: list[Node], output_array: str) -> RowZeroing | None:
