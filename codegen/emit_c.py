@@ -20,7 +20,6 @@ from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
 from .merge import arm_assignments, key_assignments
-from .parallel import segment_pointer
 from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, RegisterSum, StateInit,
                     Temporary, TileGuard, ZeroEntry, walk)
 from .scan import readable_names
@@ -1592,16 +1591,16 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         if (!spf_report) spf_report = spf_own_report;
         spf_pointer_type *spf_pointer = (spf_pointer_type *)calloc((size_t){extent} + 2, sizeof(spf_pointer_type));
         if (!spf_pointer) return {OUT_OF_MEMORY};""")
-    if parallel:  # counters per chunk: at most 64M of them, and a chunk of 2048 iterations at least
+    if parallel:  # counters per chunk and iterations per chunk as the Chunks say
         chunks = next(node for scan_nodes in assembly.count_nodes for node in walk(list(scan_nodes))
                       if isinstance(node, Chunks))
         first = emitter._c_text(lower_bound(chunks.lower, emitter.names))
         last = emitter._c_text(upper_bound(chunks.upper, emitter.names))
-        outer_span = f"({last} - {first} + 1)"
+        outer_span, least = f"({last} - {first} + 1)", chunks.least_iterations
         # the work: the outer iterations, plus the segments they walk where a pointer says
         filled = next((node for scan in scans for node in walk(scan.nodes) if isinstance(node, Chunks)), chunks)
         inner = next((node for node in filled.body if isinstance(node, Loop)), None)
-        pointer = segment_pointer(inner) if inner is not None else None
+        pointer = filled.pointer
         segments = balance = ""
         if pointer is not None:
             variable = emitter.names.name(inner.variable)
@@ -1627,8 +1626,8 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         # segments they walk) where a pointer says; the count and the fill both use them
         setup += c_statements(f"""
             int64_t spf_team = spf_threads();
-            if (spf_team * ({extent} + 1) > ((int64_t)1 << 26)) spf_team = 1;
-            if (spf_team > 1 && {outer_span} < 2048 * spf_team) spf_team = spf_max(1, {outer_span} / 2048);
+            if (spf_team * ({extent} + 1) > ((int64_t)1 << {chunks.counters_log2})) spf_team = 1;
+            if (spf_team > 1 && {outer_span} < {least} * spf_team) spf_team = spf_max(1, {outer_span} / {least});
             int64_t spf_work = {outer_span};
             {segments}
             if (spf_team > 1) spf_team = spf_min(spf_team, spf_team_for(spf_work));

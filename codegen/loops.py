@@ -160,11 +160,19 @@ class Block:
 class Chunks:
     """A parallel loop's iterations ``[max(lower), min(upper)]`` split into one contiguous
     chunk per thread, in order: chunk t runs the body with ``spf_first``..``spf_last``
-    its own part of the range (a two-phase kernel counts and fills the same chunks)."""
+    its own part of the range (a two-phase kernel counts and fills the same chunks).
+
+    The chunks hold equal work where ``pointer`` is read at the loop's variable and the
+    next (an iteration weighs 1 plus its segment's length), else equal counts.  The team
+    shrinks so that each chunk holds ``least_iterations`` iterations at least, and to one
+    thread where the chunks' counters (one per row each) would pass ``2**counters_log2``."""
 
     lower: list[Bound]
     upper: list[Bound]
     body: list["Node"] = field(default_factory=list)
+    pointer: UFCall | None = None
+    least_iterations: int = 2048
+    counters_log2: int = 26
 
 
 @dataclass
@@ -408,6 +416,10 @@ def render(nodes: list[Node], indent: str = "") -> str:
         elif isinstance(node, Chunks):
             low = ", ".join(str(b) for b in node.lower)
             high = ", ".join(str(b) for b in node.upper)
+            weighed = f"equal work, an iteration weighing 1 + its {node.pointer.function} segment's length" \
+                if node.pointer is not None else "equal counts"
+            lines.append(f"{indent}chunks of {weighed}, {node.least_iterations} iterations at least, one chunk "
+                         f"alone beyond 2**{node.counters_log2} counters")
             lines.append(f"{indent}for each thread's chunk spf_first .. spf_last of {low} .. {high} (parallel):")
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Merge):

@@ -20,8 +20,8 @@ from spf.dependences import carried_dependence
 from spf.expressions import Affine, UFCall
 from spf.recipe import RecipeError
 
-from .loops import (Assign, Block, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit, Temporary, TileGuard,
-                    copied_from, walk)
+from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
+                    Temporary, TileGuard, copied_from, walk)
 
 SCOPES = (Loop, Guard, Find, TileGuard, Block)
 
@@ -268,7 +268,6 @@ def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> lis
 def _coordinate_of(loop: Loop, spaces: list, writer) -> str | None:
     """The writer's variable assigned once per iteration of ``loop`` from a one-to-one
     array read at the loop's position (``i = B_idx0(pB0)``), if any."""
-    from spf.expressions import Affine
     from spf.properties import Injective, Monotonic
     reads = {}
     pending = list(loop.body)
@@ -410,19 +409,22 @@ def _take_states(items: list[Node], loop: Loop, finds: set[int], taken: list[Sta
     return kept
 
 
+CHUNK_ITERATIONS = 2048  # a chunk of a two-phase kernel's loop holds this many iterations at least
+CHUNK_COUNTERS_LOG2 = 26  # and its chunks' counters (rows x chunks) are at most 64M: one chunk beyond
+
+
 def split_into_chunks(nodes: list[Node]) -> list[Node]:
     """The nest with its parallel loop (at most one, outside every other loop) as
     :class:`Chunks`: one contiguous, ordered chunk of its range per thread, the loop
-    inside running over ``spf_first .. spf_last``.  A two-phase kernel counts and fills
-    the same chunks, so each thread's entries land in the places it counted for them."""
-    from spf.expressions import Affine
-    from .loops import Bound, Chunks
-
+    inside running over ``spf_first .. spf_last``, of equal work where its segments weigh
+    its iterations (:func:`segment_pointer`).  A two-phase kernel counts and fills the
+    same chunks, so each thread's entries land in the places it counted for them."""
     out: list[Node] = []
     for node in nodes:
         if isinstance(node, Loop) and node.parallel:
             inner = Loop(node.variable, [Bound(Affine.of("spf_first"))], [Bound(Affine.of("spf_last"))], node.body)
-            out.append(Chunks(node.lower, node.upper, [inner]))
+            out.append(Chunks(node.lower, node.upper, [inner], segment_pointer(inner), CHUNK_ITERATIONS,
+                              CHUNK_COUNTERS_LOG2))
             continue
         if isinstance(node, (Guard, Block)):
             node.body = split_into_chunks(node.body)
