@@ -451,12 +451,11 @@ class Emitter:
         self.padded_values: set[str] = set()  # value arrays of padded layouts (their zeros are no entries)
         self.workspace: str | None = None  # the add of the workspace an assembled output's entries go through
         self.stream_type: str | None = None  # the C type of an assembled output's per-thread streams
-        self.group_coordinate: str | None = None  # rows: the outer coordinate, grouped where it is bound
         self.phase: str | None = None  # two phases (codegen.assembly.TwoPhase): "count" or "fill"
         self.two_phase = None  # the TwoPhase strategy, with phase
         self.drop_zeros = True  # an assembled output stores no entry whose value is zero
         self.rows_extent: str | None = None  # two phases: the C name of the rows' extent
-        self.appends_outer: str | None = None  # with appends: the outer coordinate of the rows
+        self.rows_outer: str | None = None  # an assembled output's rows: their outer coordinate
         self.append_mode: str | None = None  # in a Merge: "push" (a new key), "hold"/"add_held" (both terms)
         self.held = "spf_held"  # the register "hold" and "add_held" put a Merge arm's value in
         self.appends = False  # rows appended in storage order, no workspace (codegen.merge.appends_in_order)
@@ -479,7 +478,7 @@ class Emitter:
     def node(self, node: Node) -> list:
         names = self.names
         if isinstance(node, Assign):
-            return [self._declaration(node)] + self._group_at(node.variable)
+            return [self._declaration(node)] + self._group_at(node)
         if isinstance(node, Guard):
             conditions = [condition(c, names) for c in node.conditions]
             otherwise = block(self.nodes(node.otherwise)) if node.otherwise else None
@@ -530,7 +529,7 @@ class Emitter:
         thread_state = self.nodes(node.thread_state)  # names the states the body uses
         mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
         kept = self._cursor_kept() if node.parallel else []
-        inner = self._group_at(node.variable) + self.nodes(node.body)
+        inner = self._group_at(node) + self.nodes(node.body)
         body = block(mine + inner + kept)
         loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
         self.atomic = atomic_before
@@ -581,16 +580,8 @@ class Emitter:
             return block(position(k) + [self._declaration(a) for a in keys] +
                          [assign(ident(key[k]), ident(names.name(node.coordinate)))])
 
-        # an arm whose iteration appends at most one entry appends its key new to the group
-        # (the merge advanced every arm past the keys before it); after an arm that surely
-        # appended, another at the same key adds to that entry; otherwise the cursor compares
-        once = [_appends_at_most_once(arm.loop) for arm in node.arms]
-        surely = [once[k] and not any(isinstance(n, Guard) or (isinstance(n, Compute) and self._skips_padding(n))
-                                      for n in walk(arm.loop.body))
-                  for k, arm in enumerate(node.arms)]
-
         def run(k: int, mode: str | None = None):  # the arm's body at its position, then the next position
-            saved, self.append_mode = self.append_mode, mode if self.appends else None
+            saved, self.append_mode = self.append_mode, mode
             body = self.nodes(node.arms[k].loop.body)
             self.append_mode = saved
             return block(position(k) + body + [c_ast.UnaryOp("p++", ident(at[k]))])
@@ -598,11 +589,13 @@ class Emitter:
         def active(k: int):
             return binary("<=", ident(at[k]), ident(high[k]))
 
-        if count == 2 and self._merges_without_branches(node, once, surely):
+        if count == 2 and node.steps == "branchless":
             return [block(items + self._branchless_merge(node, at, high, key, coordinate, position, run, active))]
         if count == 2:  # three cases, as scipy's merge: each emitted body then sees one outcome of its tests
-            new = ["push" if once[k] else None for k in range(2)]
-            if surely[0] and once[1] and self.appends and self.group_coordinate is not None:
+            # an arm that pushes appends its key new to the group (the merge advanced every
+            # arm past the keys before it); otherwise the cursor compares
+            new = ["push" if arm.pushes else None for arm in node.arms]
+            if node.steps == "held":
                 # both at one key: the terms summed in a register, then one push (no store read back)
                 both = block([declare("spf_held", "double", const(0.0)), run(0, "hold"), run(1, "add_held"),
                               call("spf_cursor_push", ident("&spf_my_cursor"), ident("spf_my_stream"),
@@ -627,24 +620,15 @@ class Emitter:
         items.append(c_ast.For(None, None, None, block(step)))
         return [block(items)]
 
-    def _merges_without_branches(self, node: Merge, once: list[bool], surely: list[bool]) -> bool:
-        """Whether a two-arm merge's steps can run without a branch on the keys: rows are
-        appended (each step one entry at the least key), and each arm's iteration is
-        assignments and one entry, unguarded, so its value can be read at every step
-        (its position is in range while both arms are) and masked when its key is not
-        the least."""
-        return (self.appends and self.group_coordinate is not None and all(once) and all(surely) and
-                all(isinstance(n, (Assign, Compute)) for arm in node.arms for n in arm.loop.body))
-
     def _branchless_merge(self, node: Merge, at, high, key, coordinate, position, run, active) -> list:
         """The two-pointer merge with no branch on which key is less: each step reads both
-        arms' keys and values, stores the least key with the sum of the values at it (the
-        other's masked to zero), keeps the entry when it is not zero (an assembled output
-        stores none) and advances each arm whose key was the least.  A branch per step
-        mispredicts about as often as a sum's terms alternate; this runs about 1.25x faster
-        than the branching merge on the real matrices (1.6-2.1x scipy's).  The cursor's fields are copied
-        into locals for the loop (stores to the rows cannot then make the compiler reload
-        them); the tails run as before."""
+        arms' keys and values (each arm's iteration is assignments and one entry, unguarded:
+        its position is in range while both arms are), stores the least key with the sum of
+        the values at it (the other's masked to zero), keeps the entry when it is not zero
+        (an assembled output stores none) and advances each arm whose key was the least
+        (codegen.rows says why).  The cursor's fields are copied into locals for the loop
+        (stores to the rows cannot then make the compiler reload them); the tails run as
+        before."""
         terms = [f"{key[k]}_term" for k in range(2)]
         steps = [declare(key[0], INDEX), declare(key[1], INDEX), coordinate(0), coordinate(1),
                  declare(terms[0], "double"), declare(terms[1], "double")]
@@ -1130,10 +1114,6 @@ class Emitter:
                  for array, indices, dimensions in node.factors if array in self.padded_values]
         return [c_ast.If(conjunction(zeros), block(items), None)] if zeros else items
 
-    def _skips_padding(self, node: Compute) -> bool:
-        """Whether the entry is appended only when a padded layout's value is not zero."""
-        return any(array in self.padded_values for array, _, _ in node.factors)
-
     def _thread_sinks(self, thread, stream=None) -> list:
         """Pointers to stream ``stream`` (by default ``thread``'s) and thread ``thread``'s
         workspace of an assembled output, declared once per function and again in each
@@ -1153,34 +1133,34 @@ class Emitter:
         """Where a scope of _thread_sinks ends: the appending cursor's state back into its rows."""
         return [call("spf_cursor_keep", ident("&spf_my_cursor"), ident("spf_my_stream"))] if self.appends else []
 
-    def _group_at(self, variable: str) -> list:
-        """Where the nest binds the rows' outer coordinate: start its group (see _append)."""
-        if self.group_coordinate is None or variable != self.group_coordinate:
+    def _group_at(self, node: Assign | Loop) -> list:
+        """Where a node opens its row's group (``opens_group``): start it (see _append)."""
+        if not node.opens_group:
             return []
         if self.appends:
             return [call("spf_cursor_open", ident("&spf_my_cursor"), ident("spf_my_stream"),
-                         ident(self.names.name(variable)))]
+                         ident(self.names.name(node.variable)))]
         return [call("spf_workspace_group_rows", ident("spf_my_accumulator"), ident("spf_my_stream"),
-                     ident(self.names.name(variable)))]
+                     ident(self.names.name(node.variable)))]
 
     def _append(self, node: Compute, value):
         """Append the entry (its coordinates, ``value``) to the assembled output's stream,
-        through the workspace when there is one; into rows whose outer coordinate every
-        entry's nest binds first, only the inner coordinate (the group started there)."""
+        through the workspace when there is one; an entry of a group its row opened
+        (``grouped``), only the inner coordinate."""
         if self.phase is not None:
             return self._two_phase_entry(node, value)
         coordinates = [ident(self.names.name(index)) for index in node.stream]
         if self.appends:
-            inner = ident(self.names.name(next(index for index in node.stream if index != self.appends_outer)))
-            if self.group_coordinate is None:  # no group opened where the row is bound: each entry names it
+            inner = ident(self.names.name(next(index for index in node.stream if index != self.rows_outer)))
+            if not node.grouped:  # no group opened where the row is bound: each entry names it
                 return call("spf_cursor_add", ident("&spf_my_cursor"), ident("spf_my_stream"),
-                            ident(self.names.name(self.appends_outer)), inner, value)
+                            ident(self.names.name(self.rows_outer)), inner, value)
             if self.append_mode in ("hold", "add_held"):
                 return assign(ident(self.held), value, "=" if self.append_mode == "hold" else "+=")
             put = "spf_cursor_push" if self.append_mode == "push" else "spf_cursor_put"
             return call(put, ident("&spf_my_cursor"), ident("spf_my_stream"), inner, value)
-        if self.group_coordinate is not None:
-            inner = next(index for index in node.stream if index != self.group_coordinate)
+        if node.grouped:
+            inner = next(index for index in node.stream if index != self.rows_outer)
             return call("spf_workspace_put", ident("spf_my_accumulator"), ident(self.names.name(inner)), value)
         if self.workspace:
             return call(self.workspace, ident("spf_my_accumulator"), ident("spf_my_stream"), *coordinates, value)
@@ -1290,15 +1270,6 @@ class Emitter:
                                 block(self._match_body(node, ident(position))), None)])]
 
 
-def _appends_at_most_once(loop: Loop) -> bool:
-    """Whether an iteration of ``loop`` appends at most one entry: one append in its body,
-    and no loop, find or merge around it there."""
-    nodes = list(walk(loop.body))
-    appends = [n for n in nodes if isinstance(n, Compute) and n.stream is not None]
-    return len(appends) == 1 and not any(isinstance(n, (Loop, Find, Merge, TileGuard)) for n in nodes)
-
-
-
 # ----------------------------------------------------------------------------- the function
 
 
@@ -1394,7 +1365,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
         if assembly.two_phase is None:
-            body.extend(_assembly_state(assembly, emitter, parallel, scans))
+            body.extend(_assembly_state(assembly, emitter, parallel))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
@@ -1467,25 +1438,7 @@ class AssembledOutput:
         return self.workspace is not None and self.workspace.direct is not None
 
 
-def _bound_before_entries(nodes: list, coordinate: str, bound: bool = False) -> bool:
-    """Whether every entry a nest appends is below an assignment or loop binding
-    ``coordinate``, with no parallel loop between the two (then the workspace's group can
-    start there: the thread that appends is the one that bound it)."""
-    for node in nodes:
-        if isinstance(node, Assign) and node.variable == coordinate:
-            bound = True
-        elif isinstance(node, Compute) and node.stream is not None and not bound:
-            return False
-        elif isinstance(node, Loop) and node.parallel and bound:
-            return False
-        elif isinstance(node, (Loop, Guard, Find, TileGuard, Block)):
-            inner = bound or (isinstance(node, Loop) and node.variable == coordinate)
-            if not _bound_before_entries(node.body, coordinate, inner):
-                return False
-    return True
-
-
-def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: list) -> list:
+def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool) -> list:
     """Declare the per-thread streams (and workspaces) the nests append to, and free them
     in the epilogue: a parallel loop's threads append apart (one of each without one)."""
     stream = "spf_rows" if assembly.rows else "spf_stream"
@@ -1493,10 +1446,7 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
     emitter.drop_zeros = assembly.drop_zeros
     if assembly.rows:  # workspaces and rows from the library's scratch, given back at the end
         emitter.workspace = "spf_workspace_add_rows"
-        outer = assembly.workspace.outer
-        if all(_bound_before_entries(scan.nodes, outer) for scan in scans):
-            emitter.group_coordinate = outer
-        emitter.appends, emitter.appends_outer = assembly.workspace.appends, outer
+        emitter.appends, emitter.rows_outer = assembly.workspace.appends, assembly.workspace.outer
         extent = "0" if assembly.workspace.appends else assembly.workspace_extent  # appending sums in no accumulator
         body = c_statements(f"""
             const int spf_thread_count = {threads}, spf_stream_count = spf_most_pieces(spf_thread_count);

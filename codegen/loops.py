@@ -45,6 +45,7 @@ class Loop:
     transposed: tuple = ()  # codegen.jam.Transposition: inputs copied transposed before this loop, where it pays
     register_sum: "RegisterSum | None" = None  # its terms summed in a register (codegen.register_sum)
     pieces: "Pieces | None" = None  # parallel: cut into pieces of equal work (codegen.parallel)
+    opens_group: bool = False  # each iteration opens the group of an assembled output's row (codegen.rows)
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class Assign:
     variable: str
     value: Union[Affine, UFCall]
     divisor: int = 1  # value / divisor, exact (a guard checks divisibility)
+    opens_group: bool = False  # opens the group of an assembled output's row (codegen.rows)
 
 
 @dataclass
@@ -124,6 +126,7 @@ class Compute:
     scalar_output: str | None = None
     stream: tuple[str, ...] | None = None  # an assembled output: the coordinates of the entry produced
     stores: bool = False  # ``=`` rather than ``+=``: the nest writes each output entry once (codegen.zeroing)
+    grouped: bool = False  # the entry goes to the group its row opened, naming only its key (codegen.rows)
 
 
 @dataclass
@@ -192,6 +195,7 @@ class MergeArm:
 
     path: list["Node"]
     loop: Loop
+    pushes: bool = False  # an iteration appends one entry, at a key new to its row's group (codegen.rows)
 
 
 @dataclass
@@ -202,6 +206,9 @@ class Merge:
 
     coordinate: str
     arms: list[MergeArm]
+    # two arms step comparing their keys ("compare"), also summing both terms at one key in a
+    # register ("held"), or taking the less key by masks, without a branch ("branchless"; codegen.rows)
+    steps: str = "compare"
 
 
 @dataclass
@@ -344,6 +351,8 @@ def _loop_notes(loop: Loop) -> list[str]:
     """The decisions the passes wrote on a loop, one line each (shown before it)."""
     notes = [f"{t.array} read through a transposed copy when the call's {t.pointer} segments hold >= "
              f"{t.reuse} x its columns" for t in loop.transposed]
+    if loop.opens_group:
+        notes.append(f"loop {loop.variable}: each iteration opens row {loop.variable}'s group")
     zeroing = loop.zero_rows
     if zeroing is not None:
         notes.append(f"loop {loop.variable} stores each of its rows of {zeroing.array} once: no zeroing"
@@ -393,7 +402,8 @@ def render(nodes: list[Node], indent: str = "") -> str:
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Assign):
             value = str(node.value) if node.divisor == 1 else f"({node.value}) / {node.divisor}"
-            lines.append(f"{indent}{node.variable} = {value}")
+            opens = f"  (opens row {node.variable}'s group)" if node.opens_group else ""
+            lines.append(f"{indent}{node.variable} = {value}{opens}")
         elif isinstance(node, Guard):
             lines.append(f"{indent}if {' and '.join(str(c) for c in node.conditions)}:")
             lines.append(render(node.body, indent + "  "))
@@ -423,10 +433,13 @@ def render(nodes: list[Node], indent: str = "") -> str:
             lines.append(f"{indent}for each thread's chunk spf_first .. spf_last of {low} .. {high} (parallel):")
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Merge):
+            steps = {"compare": "", "held": "; both terms at one key summed in a register and pushed once",
+                     "branchless": "; steps without a branch, the less key taken by masks"}[node.steps]
             lines.append(f"{indent}merge the {len(node.arms)} terms' loops by {node.coordinate} (their union, "
-                         f"in increasing {node.coordinate}):")
+                         f"in increasing {node.coordinate}{steps}):")
             for number, arm in enumerate(node.arms, 1):
-                lines.append(f"{indent}  term {number}:")
+                pushes = " (pushes each key, new to its row's group)" if arm.pushes else ""
+                lines.append(f"{indent}  term {number}{pushes}:")
                 lines.append(render(arm.path, indent + "    "))
         elif isinstance(node, Temporary):
             size = "a scalar" if node.size is None else f"{node.size} elements"
@@ -437,7 +450,8 @@ def render(nodes: list[Node], indent: str = "") -> str:
             factors = " * ".join(f"{a}[{', '.join(str(i) for i in idx)}]" for a, idx, _ in node.factors)
             coefficient = "" if node.coefficient == 1 else f"{node.coefficient} * "
             if node.stream is not None:
-                lines.append(f"{indent}append ({', '.join(node.stream)}) -> {coefficient}{factors} to the stream")
+                sink = "its row's group" if node.grouped else "the stream"
+                lines.append(f"{indent}append ({', '.join(node.stream)}) -> {coefficient}{factors} to {sink}")
                 continue
             target = _target(node)
             if node.stores:

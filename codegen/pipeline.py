@@ -45,6 +45,7 @@ from .merge import appends_in_order, fills_in_order, merge_terms
 from .parallel import balance_parallel_loops, mark_parallel_loops, split_into_chunks
 from .projection import count_nest
 from .register_sum import mark_register_sums
+from .rows import plan_row_appends
 from .scan import ScanError, scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
@@ -347,6 +348,19 @@ def cut_parallel_loops(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def plan_rows(compilation: Compilation) -> Compilation:
+    """Where each row's group opens and how merges step, where an assembled output's
+    entries go to rows (codegen.rows)."""
+    workspace = compilation.workspace
+    if workspace is None or workspace.direct is None:
+        return compilation
+    padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
+              if layout.padded and not is_output}
+    for group in compilation.variant_scans:
+        plan_row_appends([scanned.nodes for scanned in group], workspace.outer, workspace.appends, padded)
+    return compilation
+
+
 def emit(compilation: Compilation) -> Compilation:
     """One C function per variant, in one library source with its header."""
     statements = compilation.statements
@@ -397,7 +411,7 @@ def emit(compilation: Compilation) -> Compilation:
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, choose_assembly,
-          place_find_states, sum_in_registers, cut_parallel_loops, emit)
+          place_find_states, sum_in_registers, cut_parallel_loops, plan_rows, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
