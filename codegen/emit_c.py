@@ -589,26 +589,34 @@ class Emitter:
         def active(k: int):
             return binary("<=", ident(at[k]), ident(high[k]))
 
-        if count == 2 and node.steps == "branchless":
+        if node.steps == "least":
+            return [block(items + self._least_merge(node, tag, key, coordinate, run, active))]
+        if count != 2:
+            raise SpfError(f"a merge of {count} terms cannot step as {node.steps!r} (two terms only)")
+        if node.steps == "branchless":
             return [block(items + self._branchless_merge(node, at, high, key, coordinate, position, run, active))]
-        if count == 2:  # three cases, as scipy's merge: each emitted body then sees one outcome of its tests
-            # an arm that pushes appends its key new to the group (the merge advanced every
-            # arm past the keys before it); otherwise the cursor compares
-            new = ["push" if arm.pushes else None for arm in node.arms]
-            if node.steps == "held":
-                # both at one key: the terms summed in a register, then one push (no store read back)
-                both = block([declare("spf_held", "double", const(0.0)), run(0, "hold"), run(1, "add_held"),
-                              call("spf_cursor_push", ident("&spf_my_cursor"), ident("spf_my_stream"),
-                                   ident(key[0]), ident("spf_held"))])
-            else:
-                both = block([run(0, new[0]), run(1, None)])
-            step = [declare(key[0], INDEX), declare(key[1], INDEX), coordinate(0), coordinate(1),
-                    c_ast.If(binary("<", ident(key[0]), ident(key[1])), run(0, new[0]),
-                             c_ast.If(binary("<", ident(key[1]), ident(key[0])), run(1, new[1]), both))]
-            items += [c_ast.While(binary("&&", active(0), active(1)), block(step)),
-                      c_ast.While(active(0), run(0, new[0])), c_ast.While(active(1), run(1, new[1]))]
-            return [block(items)]
-        least = f"{tag}_least"
+        # three cases, as scipy's merge: each emitted body then sees one outcome of its tests
+        # an arm that pushes appends its key new to the group (the merge advanced every
+        # arm past the keys before it); otherwise the cursor compares
+        new = ["push" if arm.pushes else None for arm in node.arms]
+        if node.steps == "held":
+            # both at one key: the terms summed in a register, then one push (no store read back)
+            both = block([declare("spf_held", "double", const(0.0)), run(0, "hold"), run(1, "add_held"),
+                          call("spf_cursor_push", ident("&spf_my_cursor"), ident("spf_my_stream"),
+                               ident(key[0]), ident("spf_held"))])
+        else:
+            both = block([run(0, new[0]), run(1, None)])
+        step = [declare(key[0], INDEX), declare(key[1], INDEX), coordinate(0), coordinate(1),
+                c_ast.If(binary("<", ident(key[0]), ident(key[1])), run(0, new[0]),
+                         c_ast.If(binary("<", ident(key[1]), ident(key[0])), run(1, new[1]), both))]
+        items += [c_ast.While(binary("&&", active(0), active(1)), block(step)),
+                  c_ast.While(active(0), run(0, new[0])), c_ast.While(active(1), run(1, new[1]))]
+        return [block(items)]
+
+    @staticmethod
+    def _least_merge(node: Merge, tag: str, key, coordinate, run, active) -> list:
+        """One loop over the arms' current keys: each step runs every arm at the least."""
+        count, least = len(node.arms), f"{tag}_least"
         step = []
         for k in range(count):
             step += [declare(key[k], INDEX, ident("INT64_MAX")), c_ast.If(active(k), coordinate(k), None)]
@@ -617,8 +625,7 @@ class Emitter:
                  for k in range(1, count)]
         step.append(c_ast.If(binary("==", ident(least), ident("INT64_MAX")), c_ast.Break(), None))
         step += [c_ast.If(binary("==", ident(key[k]), ident(least)), run(k), None) for k in range(count)]
-        items.append(c_ast.For(None, None, None, block(step)))
-        return [block(items)]
+        return [c_ast.For(None, None, None, block(step))]
 
     def _branchless_merge(self, node: Merge, at, high, key, coordinate, position, run, active) -> list:
         """The two-pointer merge with no branch on which key is less: each step reads both

@@ -207,7 +207,8 @@ class Merge:
     coordinate: str
     arms: list[MergeArm]
     # two arms step comparing their keys ("compare"), also summing both terms at one key in a
-    # register ("held"), or taking the less key by masks, without a branch ("branchless"; codegen.rows)
+    # register ("held"), or taking the less key by masks, without a branch ("branchless";
+    # codegen.rows); any number of arms, by the least of their keys ("least"; codegen.merge)
     steps: str = "compare"
 
 
@@ -434,7 +435,8 @@ def render(nodes: list[Node], indent: str = "") -> str:
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Merge):
             steps = {"compare": "", "held": "; both terms at one key summed in a register and pushed once",
-                     "branchless": "; steps without a branch, the less key taken by masks"}[node.steps]
+                     "branchless": "; steps without a branch, the less key taken by masks",
+                     "least": "; each step runs the terms at the least key"}[node.steps]
             lines.append(f"{indent}merge the {len(node.arms)} terms' loops by {node.coordinate} (their union, "
                          f"in increasing {node.coordinate}{steps}):")
             for number, arm in enumerate(node.arms, 1):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from types import SimpleNamespace
 
+import pytest
 from pycparser import c_ast, c_generator
 
 from codegen.emit_c import AssembledOutput, Emitter, Names, _two_phase_kernel, ident
@@ -18,6 +19,7 @@ from codegen.jam import Transposition
 from codegen.loops import (Assign, Bound, Chunks, Compute, Find, Loop, Merge, MergeArm, Pieces, RegisterSum,
                            render)
 from codegen.zeroing import RowZeroing
+from spf.errors import SpfError
 from spf.expressions import Affine, UFCall
 from spf.layout_library.model import Name
 
@@ -236,10 +238,20 @@ def test_merge_steps_are_printed_as_the_merge_says():
     assert "spf_n += 1;" in printed([nest], drop_zeros=False, **ROWS)
 
 
-def test_a_merge_of_more_terms_steps_by_the_least_key():
-    text = printed([rows_nest(arms=3)], **ROWS)
-    assert "INT64_MAX" in text and "spf_merge_1_least" in text
-    assert "INT64_MAX" not in printed([rows_nest(arms=2)], **ROWS)
+def test_a_merge_steps_by_the_least_key_where_it_says():
+    nest = rows_nest(arms=3)
+    nest.body[0].steps = "least"
+    text = printed([nest], **ROWS)
+    assert "INT64_MAX" in text and "spf_merge_1_least" in text and "spf_merge_1_key2" in text
+    two = rows_nest(arms=2)
+    assert "INT64_MAX" not in printed([two], **ROWS)
+    two.body[0].steps = "least"
+    assert "spf_merge_1_least" in printed([two], **ROWS)
+
+
+def test_a_merge_of_three_terms_cannot_step_as_two():
+    with pytest.raises(SpfError, match="merge of 3 terms cannot step as 'compare'"):
+        printed([rows_nest(arms=3)], **ROWS)
 
 
 def test_find_prints_its_template():
@@ -293,6 +305,8 @@ def test_explain_shows_the_decisions():
     assert "loop i: each iteration opens row i's group" in shown
     assert "steps without a branch" in shown and "term 2 (pushes each key" in shown
     assert "to its row's group" in shown
+    nest.body[0].steps = "least"
+    assert "each step runs the terms at the least key" in render([nest])
     nest.opens_group = False
     assert "opens" not in render([nest])
     assign = Assign("i", Affine.of("p"), opens_group=True)

@@ -20,7 +20,8 @@ def arm(number: int, values: str = "val", guarded: bool = False) -> MergeArm:
 
 
 def rows(*arms: MergeArm) -> Loop:
-    return Loop("i", [Bound(Affine.of(0))], [Bound(Affine.of("N") - 1)], [Merge("j", list(arms))])
+    merge = Merge("j", list(arms), "compare" if len(arms) == 2 else "least")
+    return Loop("i", [Bound(Affine.of(0))], [Bound(Affine.of("N") - 1)], [merge])
 
 
 def computes(nest: Loop) -> list[Compute]:
@@ -56,10 +57,10 @@ def test_a_workspace_groups_rows_but_neither_pushes_nor_merges_without_branches(
     assert merge.steps == "compare" and not any(a.pushes for a in merge.arms)
 
 
-def test_three_terms_compare():
+def test_three_terms_step_by_the_least_key():
     nest = rows(arm(0), arm(1), arm(2))
     plan_row_appends([[nest]], "i", True, set())
-    assert nest.body[0].steps == "compare"
+    assert nest.body[0].steps == "least"
     assert all(a.pushes for a in nest.body[0].arms)
 
 
