@@ -24,6 +24,7 @@ from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Me
                     Temporary, TileGuard, ZeroEntry, walk)
 from .scan import readable_names
 from .structs import header_text, struct_name
+from .zeroing import OutputZeroing
 
 INDEX = "int64_t"
 KEPT = "spf_kept"  # the kernel's find state kept between calls (spf_state slots), a parameter of its body
@@ -1336,10 +1337,12 @@ def tensor_parameters(tensors: dict) -> tuple[list, list]:
 
 
 def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
-                    ranges: dict, zero_output: bool, assembly: AssembledOutput | None = None) -> KernelSource:
+                    ranges: dict, zero_output: bool, assembly: AssembledOutput | None = None,
+                    zeroing: OutputZeroing = OutputZeroing()) -> KernelSource:
     """The C source of a kernel running each statement's scanned loop nest in turn.
 
     ``tensors``: name -> (layout, placement names, is_output) in parameter order.
+    ``zero_output``: the output starts from zeros (a dense one zeroed as ``zeroing`` says).
     ``assembly``: an assembled output's builder: the kernel sets the output's scalars that
     the shape gives, the nests append their entries to a stream, and the builder's
     ``begin`` orders and counts them (the kernel takes ``spf_report`` and ``spf_handle``
@@ -1378,13 +1381,10 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
     if assembly:
         pass  # the builder starts from nothing
+    elif zero_output and scalar_output:
+        body.append(declare(f"{scalar_output}_sum", "double", const(0.0)))
     elif zero_output:
-        folded = [(scan, node) for scan in scans for node in walk(scan.nodes)
-                  if isinstance(node, Loop) and node.zero_rows is not None]
-        if folded and not scalar_output:
-            body.extend(_zero_rows_not_reached(*folded[0], names, emitter))
-        else:
-            body.extend(_zero_output(tensors, output_name, names, scalar_output, parallel))
+        body.extend(zero_output_first(zeroing, tensors, output_name, names))
     elif scalar_output:
         body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
     for scan in scans:
@@ -1745,12 +1745,11 @@ def kept_state_name(function_name: str) -> str:
     return f"{function_name}_kept_state"
 
 
-def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | None,
-                 parallel: bool = False) -> list:
-    """Zero the whole output before the nests (by the kernel's threads when it has a
-    parallel loop, so each thread first touches a part of it)."""
-    if scalar_output:
-        return [declare(f"{scalar_output}_sum", "double", const(0.0))]
+def zero_output_first(zeroing: OutputZeroing, tensors: dict, output: str, names: Names) -> list:
+    """Zero the dense output before the nests as ``zeroing`` says: the rows its loop's
+    blocks do not zero, or the whole output (by the kernel's threads where it says)."""
+    if zeroing.rows is not None:
+        return _zero_rows_not_reached(zeroing, names)
     layout, mapping, _ = tensors[output]
     array = mapping[layout.values_field]
     size = _value_count(layout, mapping, names)
@@ -1758,7 +1757,7 @@ def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | 
     loop = c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                      binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
                      assign(c_ast.ArrayRef(ident(array), ident(position)), const(0.0)))
-    if not parallel:
+    if not zeroing.parallel:
         return [loop]
     team = c_generator.CGenerator().visit(size)
     return [c_ast.Pragma(f"omp parallel for schedule(static) num_threads(spf_team_for({team}))"), loop]
@@ -1772,14 +1771,15 @@ def _row_size(zeroing, names: Names):
     return size
 
 
-def _zero_rows_not_reached(scan, loop: Loop, names: Names, emitter: "Emitter") -> list:
+def _zero_rows_not_reached(plan: OutputZeroing, names: Names) -> list:
     """Zero the output rows the nest's blocks do not zero themselves (codegen.zeroing):
     those outside its outermost loop's range, or all of them when the nest does not run."""
+    loop = plan.rows
     zeroing = loop.zero_rows
-    text = emitter._c_text
+    text = Emitter._c_text
     extent = text(arith(zeroing.extent, names))
     inner = _row_size(zeroing, names)
-    guards = [condition(c, names) for c in list(scan.entry_guards) + list(zeroing.guards)]
+    guards = [condition(c, names) for c in plan.guards]
     runs = text(conjunction(guards)) if guards else "1"
     return c_statements(f"""
         {{

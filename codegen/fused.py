@@ -44,7 +44,7 @@ from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource
                      release_function,
                      block, call, conjunction, condition, const, declare, element_types, function_source, ident,
                      kernel_names,
-                     library_source, tensor_parameters, _value_count, _zero_output)
+                     library_source, tensor_parameters, _value_count, zero_output_first)
 from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
 from .kernel import Kernel
 from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render
@@ -53,6 +53,7 @@ from .parallel import balance_parallel_loops, parallelize_fused
 from .register_sum import mark_register_sums
 from .scan import scan
 from .structs import parameter_order
+from .zeroing import OutputZeroing
 
 
 @dataclass
@@ -375,7 +376,7 @@ def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -
     layout, mapping, _ = tensors[problem.output]
     emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
     if not problem.accumulate:
-        body.extend(_zero_output(tensors, problem.output, names, None))
+        body.extend(zero_output_first(OutputZeroing(), tensors, problem.output, names))  # whole, by one thread
     nest = emitter.nodes(nodes)
     body.extend(emitter.entry)
     body.extend(nest)

@@ -49,7 +49,7 @@ from .rows import plan_row_appends
 from .scan import ScanError, scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
-from .zeroing import fold_output_zeroing
+from .zeroing import OutputZeroing, fold_output_zeroing, plan_output_zeroing
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,7 @@ class Compilation:
     workspace: object = None  # codegen.assembly.Workspace when the output's entries go through one
     two_phase: object = None  # codegen.assembly.TwoPhase when the nest counts, then fills the rows
     count_nodes: tuple = ()  # with two_phase: each statement's nest for the count phase
+    output_zeroing: tuple = ()  # per variant, how its dense output is zeroed first (codegen.zeroing), if it is
 
     @property
     def statements(self) -> list:
@@ -361,6 +362,16 @@ def plan_rows(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def plan_zeroing(compilation: Compilation) -> Compilation:
+    """How each variant zeroes a dense output that starts from zeros (codegen.zeroing)."""
+    output = compilation.space.expression.output.tensor
+    if compilation.assembly is not None or compilation.space.expression.accumulate \
+            or output not in compilation.tensors:
+        return compilation
+    return dataclasses.replace(compilation, output_zeroing=tuple(
+        plan_output_zeroing(group) for group in compilation.variant_scans))
+
+
 def emit(compilation: Compilation) -> Compilation:
     """One C function per variant, in one library source with its header."""
     statements = compilation.statements
@@ -398,7 +409,8 @@ def emit(compilation: Compilation) -> Compilation:
         prototypes = assembly_prototypes(plan, prefix)
     kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if several else ""), group,
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,
-                               assembly)
+                               assembly, compilation.output_zeroing[k] if compilation.output_zeroing else
+                               OutputZeroing())
                for k, group in enumerate(compilation.variant_scans)]
     # the workspaces (codegen.emit_stream) are kept between calls too
     release_steps = ()
@@ -411,7 +423,7 @@ def emit(compilation: Compilation) -> Compilation:
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, choose_assembly,
-          place_find_states, sum_in_registers, cut_parallel_loops, plan_rows, emit)
+          place_find_states, sum_in_registers, cut_parallel_loops, plan_rows, plan_zeroing, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
@@ -426,6 +438,7 @@ def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
                   list(compilation.options.flags), array_ranges(statements), seconds, compilation.dependences,
                   assembly=compilation.assembly, workspace=compilation.workspace,
                   two_phase=compilation.two_phase,
+                  output_zeroing=compilation.output_zeroing[0] if compilation.output_zeroing else None,
                   assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None,
                   release_function=release_function(f"spf_kernel_{compilation.digest}"))
 

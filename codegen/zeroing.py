@@ -116,3 +116,34 @@ def _reaches(node: Node, write: Compute) -> bool:
 
 def _has_pointer(loop: Loop) -> bool:
     return segment_pointer(loop) is not None
+
+
+@dataclass(frozen=True)
+class OutputZeroing:
+    """How a kernel zeroes its dense output before its nests.  Where a loop zeroes the
+    rows it writes by blocks (``rows``, marked by :func:`fold_output_zeroing`), only the
+    rows outside its range, all of them when ``guards`` (the nest's entry guards and the
+    loop's own) fail; else the whole output, by the kernel's threads when ``parallel``
+    (each thread first touches a part of it, where the parallel loop will write)."""
+
+    rows: Loop | None = None
+    guards: tuple[Constraint, ...] = ()
+    parallel: bool = False
+
+    def describe(self) -> str:
+        if self.rows is not None:
+            return (f"the rows of {self.rows.zero_rows.array} that loop {self.rows.variable} does not reach "
+                    "are zeroed before it")
+        return "the whole output is zeroed first" + (" by the kernel's threads (first touch)" if self.parallel else "")
+
+
+def plan_output_zeroing(nests: list) -> OutputZeroing:
+    """How a kernel with these scanned nests (codegen.scan.Scan, one per statement) zeroes
+    its dense output: after the rows the first loop marked to zero them (``Loop.zero_rows``)
+    does not reach, or whole, in parallel when a loop of the kernel runs in parallel."""
+    for scanned in nests:
+        for node in walk(scanned.nodes):
+            if isinstance(node, Loop) and node.zero_rows is not None:
+                return OutputZeroing(node, tuple(scanned.entry_guards) + tuple(node.zero_rows.guards))
+    return OutputZeroing(parallel=any(isinstance(node, Loop) and node.parallel
+                                      for scanned in nests for node in walk(scanned.nodes)))

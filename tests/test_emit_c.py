@@ -13,14 +13,14 @@ from types import SimpleNamespace
 import pytest
 from pycparser import c_ast, c_generator
 
-from codegen.emit_c import AssembledOutput, Emitter, Names, _two_phase_kernel, ident
-from codegen.find import FindChoice
-from codegen.jam import Transposition
-from codegen.loops import (Assign, Bound, Chunks, Compute, Find, Loop, Merge, MergeArm, Pieces, RegisterSum,
+from spf.codegen.emit_c import AssembledOutput, Emitter, Names, _two_phase_kernel, ident, zero_output_first
+from spf.codegen.find import FindChoice
+from spf.codegen.jam import Transposition
+from spf.codegen.loops import (Assign, Bound, Chunks, Compute, Find, Loop, Merge, MergeArm, Pieces, RegisterSum,
                            render)
-from codegen.zeroing import RowZeroing
+from spf.codegen.zeroing import OutputZeroing, RowZeroing
 from spf.errors import SpfError
-from spf.expressions import Affine, UFCall
+from spf.expressions import Affine, Constraint, UFCall
 from spf.layout_library.model import Name
 
 ARRAYS = {"rowptr": (Name("N"),), "col": (Name("NNZ"),), "val": (Name("NNZ"),), "x": (Name("M"),),
@@ -124,6 +124,23 @@ def test_zeroing_blocks_are_as_large_as_the_loop_says():
     assert "spf_block" not in stored and "spf_zero" not in stored
     nest.zero_rows = None
     assert "spf_block" not in printed([nest])
+
+
+def test_the_output_is_zeroed_as_the_plan_says():
+    layout = SimpleNamespace(values_field="vals", field=lambda name: SimpleNamespace(dimensions=(Name("N"),)))
+    tensors = {"y": (layout, {"vals": "y"}, True)}
+
+    def zeroed(plan: OutputZeroing) -> str:
+        return c_generator.CGenerator().visit(c_ast.Compound(zero_output_first(plan, tensors, "y", Names(ARRAYS))))
+
+    whole = zeroed(OutputZeroing())
+    assert "for (int64_t spf_zero = 0; spf_zero < N; spf_zero++)" in whole and "#pragma" not in whole
+    assert "#pragma omp parallel for schedule(static) num_threads(spf_team_for(N))" in zeroed(
+        OutputZeroing(parallel=True))
+    nest = spmv()
+    nest.zero_rows = RowZeroing("y", Name("N"), ())
+    rows = zeroed(OutputZeroing(nest, (Constraint(Affine.of("N"), ">", Affine.of(0)),)))
+    assert "spf_reached_from" in rows and "if (N > 0)" in rows and "spf_zero < N" not in rows
 
 
 def test_a_scalar_reduction_uses_the_clause_the_loop_names():

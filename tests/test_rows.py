@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from codegen.loops import Assign, Bound, Compute, Guard, Loop, Merge, MergeArm
-from codegen.rows import plan_row_appends
+from spf.codegen.loops import Assign, Bound, Compute, Guard, Loop, Merge, MergeArm
+from spf.codegen.rows import plan_row_appends
 from spf.expressions import Affine, Constraint, UFCall
 from spf.layout_library.model import Name
 
