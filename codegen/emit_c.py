@@ -1556,11 +1556,10 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         outer_span, least = f"({last} - {first} + 1)", chunks.least_iterations
         # the work: the outer iterations, plus the segments they walk where a pointer says
         filled = next((node for scan in scans for node in walk(scan.nodes) if isinstance(node, Chunks)), chunks)
-        inner = next((node for node in filled.body if isinstance(node, Loop)), None)
         pointer = filled.pointer
         segments = balance = ""
         if pointer is not None:
-            variable = emitter.names.name(inner.variable)
+            variable = emitter.names.name(filled.variable)
             read = emitter._c_text(array_read(pointer, emitter.names))
             guards = [condition(c, emitter.names) for scan in scans[:1] for c in scan.entry_guards]
             runs = emitter._c_text(conjunction(guards)) if guards else "1"

@@ -176,6 +176,7 @@ class Chunks:
     pointer: UFCall | None = None
     least_iterations: int = 2048
     counters_log2: int = 26
+    variable: str | None = None  # the chunked loop's variable, which ``pointer`` is read at
 
 
 @dataclass

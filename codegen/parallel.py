@@ -424,7 +424,7 @@ def split_into_chunks(nodes: list[Node]) -> list[Node]:
         if isinstance(node, Loop) and node.parallel:
             inner = Loop(node.variable, [Bound(Affine.of("spf_first"))], [Bound(Affine.of("spf_last"))], node.body)
             out.append(Chunks(node.lower, node.upper, [inner], segment_pointer(inner), CHUNK_ITERATIONS,
-                              CHUNK_COUNTERS_LOG2))
+                              CHUNK_COUNTERS_LOG2, node.variable))
             continue
         if isinstance(node, (Guard, Block)):
             node.body = split_into_chunks(node.body)

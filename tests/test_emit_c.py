@@ -300,7 +300,7 @@ def chunked_rows(**decisions) -> Chunks:
     inner = Loop("k", [Bound(at("rowptr", "i"))], [Bound(at("rowptr", "i", 1) - 1)],
                  [Assign("j", UFCall("col", (Affine.of("k"),))), append])
     loop = Loop("i", [Bound(Affine.of("spf_first"))], [Bound(Affine.of("spf_last"))], [inner])
-    return Chunks([Bound(Affine.of(0))], [Bound(Affine.of("N") - 1)], [loop], **decisions)
+    return Chunks([Bound(Affine.of(0))], [Bound(Affine.of("N") - 1)], [loop], variable="i", **decisions)
 
 
 def test_two_phase_chunks_are_cut_as_the_chunks_say():
