@@ -449,7 +449,6 @@ class Emitter:
         self.hoisted: set[int] = set()  # the statement's factors that multiply the register sum after its loop
         self.atomic = False  # inside a loop parallelised with atomic updates
         self.output_extent: tuple | None = None  # output array name and its length (C expression)
-        self.padded_values: set[str] = set()  # value arrays of padded layouts (their zeros are no entries)
         self.workspace: str | None = None  # the add of the workspace an assembled output's entries go through
         self.stream_type: str | None = None  # the C type of an assembled output's per-thread streams
         self.phase: str | None = None  # two phases (codegen.assembly.TwoPhase): "count" or "fill"
@@ -1113,13 +1112,12 @@ class Emitter:
                                                        dimensions, self.names))
 
     def _padding_skipped(self, node: Compute, items: list) -> list:
-        """For an assembled output, a zero read from a padded layout (a BCSR block's or a
-        dense operand's unstored entry) is no term: the output holds no entry for it."""
+        """An entry appended only where its ``padded`` factors are not zero."""
         if node.stream is None:
             return items
         zeros = [binary("!=", c_ast.ArrayRef(ident(array), flat_index([arith(i, self.names) for i in indices],
                                                                       dimensions, self.names)), const(0.0))
-                 for array, indices, dimensions in node.factors if array in self.padded_values]
+                 for array, indices, dimensions in node.factors if array in node.padded]
         return [c_ast.If(conjunction(zeros), block(items), None)] if zeros else items
 
     def _thread_sinks(self, thread, stream=None) -> list:
@@ -1351,8 +1349,6 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     output_name = statements[0].output.tensor
     scalar_output = output_name if output_name not in tensors else None
     emitter = Emitter(names, scalar_output, ranges)
-    emitter.padded_values = {mapping[layout.values_field] for layout, mapping, is_output in tensors.values()
-                             if layout.padded and not is_output}
     emitter.element_types = element_types(tensors)
     parameters, body = tensor_parameters(tensors)
     if scalar_output:

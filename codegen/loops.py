@@ -127,6 +127,9 @@ class Compute:
     stream: tuple[str, ...] | None = None  # an assembled output: the coordinates of the entry produced
     stores: bool = False  # ``=`` rather than ``+=``: the nest writes each output entry once (codegen.zeroing)
     grouped: bool = False  # the entry goes to the group its row opened, naming only its key (codegen.rows)
+    # an entry: its factors' arrays whose zeros are a padded layout's unstored entries (a BCSR
+    # block's, a dense operand's), no terms: the entry is appended only where they are not zero
+    padded: tuple[str, ...] = ()
 
 
 @dataclass
@@ -454,7 +457,8 @@ def render(nodes: list[Node], indent: str = "") -> str:
             coefficient = "" if node.coefficient == 1 else f"{node.coefficient} * "
             if node.stream is not None:
                 sink = "its row's group" if node.grouped else "the stream"
-                lines.append(f"{indent}append ({', '.join(node.stream)}) -> {coefficient}{factors} to {sink}")
+                where = f" where {' and '.join(f'{a} is not 0' for a in node.padded)}" if node.padded else ""
+                lines.append(f"{indent}append ({', '.join(node.stream)}) -> {coefficient}{factors} to {sink}{where}")
                 continue
             target = _target(node)
             if node.stores:

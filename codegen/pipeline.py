@@ -40,7 +40,7 @@ from .find_state import start_find_states
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
 from .kernel import Kernel
 from .kernel_cache import kernel_key, lookup, store
-from .loops import remove_dead_assignments
+from .loops import Compute, remove_dead_assignments, walk
 from .merge import appends_in_order, fills_in_order, merge_terms
 from .parallel import balance_parallel_loops, mark_parallel_loops, split_into_chunks
 from .projection import count_nest
@@ -288,6 +288,21 @@ def jam_loops(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def mark_padded_factors(compilation: Compilation) -> Compilation:
+    """An assembled output's entries name their factors read from a padded layout
+    (``Compute.padded``): a zero there is an unstored entry, no term."""
+    if compilation.assembly is None:
+        return compilation
+    padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
+              if layout.padded and not is_output}
+    for group in compilation.variant_scans:
+        for scanned in group:
+            for node in walk(scanned.nodes):
+                if isinstance(node, Compute) and node.stream is not None:
+                    node.padded = tuple(array for array, _, _ in node.factors if array in padded)
+    return compilation
+
+
 def choose_assembly(compilation: Compilation) -> Compilation:
     """How an assembled output's entries reach its arrays: two phases where they apply
     (a copy or permutation: no entry summed from several iterations; the nest's parallel
@@ -308,11 +323,9 @@ def choose_assembly(compilation: Compilation) -> Compilation:
         if workspace is not None and workspace.direct is not None:
             workspace = dataclasses.replace(workspace, trusted=plan.shape_checks_only)
         return dataclasses.replace(compilation, workspace=workspace)
-    padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
-              if layout.padded and not is_output}
     for scanned in compilation.variant_scans[0]:
         scanned.nodes = split_into_chunks(scanned.nodes)
-    count_nodes = tuple(count_nest(scanned.nodes, two_phase.outer, padded, space.properties)
+    count_nodes = tuple(count_nest(scanned.nodes, two_phase.outer, space.properties)
                         for scanned, space in zip(compilation.variant_scans[0], compilation.statements))
     trusted = plan.shape_checks_only and all(
         fills_in_order(scanned.nodes, two_phase.outer, two_phase.inner, space.properties)
@@ -355,10 +368,8 @@ def plan_rows(compilation: Compilation) -> Compilation:
     workspace = compilation.workspace
     if workspace is None or workspace.direct is None:
         return compilation
-    padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
-              if layout.padded and not is_output}
     for group in compilation.variant_scans:
-        plan_row_appends([scanned.nodes for scanned in group], workspace.outer, workspace.appends, padded)
+        plan_row_appends([scanned.nodes for scanned in group], workspace.outer, workspace.appends)
     return compilation
 
 
@@ -422,7 +433,8 @@ def emit(compilation: Compilation) -> Compilation:
 
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
-          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, choose_assembly,
+          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
+          choose_assembly,
           place_find_states, sum_in_registers, cut_parallel_loops, plan_rows, plan_zeroing, emit)
 
 

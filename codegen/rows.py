@@ -22,10 +22,10 @@ from __future__ import annotations
 from .loops import Assign, Block, Compute, Find, Guard, Loop, Merge, Node, TileGuard, walk
 
 
-def plan_row_appends(nests: list[list[Node]], outer: str, appends: bool, padded: set[str]) -> None:
+def plan_row_appends(nests: list[list[Node]], outer: str, appends: bool) -> None:
     """Mark the groups and merges of one kernel's nests (one per statement) whose entries
     go to rows over the coordinate ``outer``; ``appends``: appended in storage order
-    without a workspace; ``padded``: value arrays whose zeros are no entries."""
+    without a workspace."""
     grouped = all(bound_before_entries(nodes, outer) for nodes in nests)
     for nodes in nests:
         for node in walk(nodes):
@@ -34,7 +34,7 @@ def plan_row_appends(nests: list[list[Node]], outer: str, appends: bool, padded:
             elif grouped and isinstance(node, Compute) and node.stream is not None:
                 node.grouped = True
             elif isinstance(node, Merge):
-                choose_merge_steps(node, appends, grouped, padded)
+                choose_merge_steps(node, appends, grouped)
 
 
 def bound_before_entries(nodes: list[Node], coordinate: str, bound: bool = False) -> bool:
@@ -55,10 +55,10 @@ def bound_before_entries(nodes: list[Node], coordinate: str, bound: bool = False
     return True
 
 
-def choose_merge_steps(merge: Merge, appends: bool, grouped: bool, padded: set[str]) -> None:
+def choose_merge_steps(merge: Merge, appends: bool, grouped: bool) -> None:
     """Set ``merge.steps`` and each arm's ``pushes`` (see the module's docstring)."""
     once = [appends_at_most_once(arm.loop) for arm in merge.arms]
-    surely = [one and not any(isinstance(n, Guard) or (isinstance(n, Compute) and _skips_padding(n, padded))
+    surely = [one and not any(isinstance(n, Guard) or (isinstance(n, Compute) and n.padded)
                               for n in walk(arm.loop.body))
               for one, arm in zip(once, merge.arms)]
     for arm, one in zip(merge.arms, once):
@@ -78,8 +78,3 @@ def appends_at_most_once(loop: Loop) -> bool:
     nodes = list(walk(loop.body))
     appends = [n for n in nodes if isinstance(n, Compute) and n.stream is not None]
     return len(appends) == 1 and not any(isinstance(n, (Loop, Find, Merge, TileGuard)) for n in nodes)
-
-
-def _skips_padding(node: Compute, padded: set[str]) -> bool:
-    """Whether the entry is appended only when a padded layout's value is not zero."""
-    return any(array in padded for array, _, _ in node.factors)

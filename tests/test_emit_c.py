@@ -227,6 +227,19 @@ def test_a_row_group_opens_where_the_loop_says():
     assert "spf_cursor_add(&spf_my_cursor, spf_my_stream, i, j, val[k0]);" in ungrouped
 
 
+def test_an_entry_is_appended_only_where_its_padded_factors_are_not_zero():
+    nest = rows_nest(arms=1)
+    (merge,) = nest.body
+    loop = merge.arms[0].loop
+    loop.body[-1].factors.append(("x", (Name("j"),), (Name("M"),)))
+    nest.body = [loop]  # one term: no merge
+    plain = printed([nest], **ROWS)
+    assert "spf_cursor_put(&spf_my_cursor, spf_my_stream, j, val[k0] * x[j]);" in plain and "!= 0.0" not in plain
+    loop.body[-1].padded = ("x",)
+    assert "if (x[j] != 0.0)" in printed([nest], **ROWS)
+    assert "where x is not 0" in render([nest])
+
+
 def test_a_workspace_group_opens_where_the_loop_says():
     state = dict(ROWS, appends=False)
     text = printed([rows_nest()], **state)
