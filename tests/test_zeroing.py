@@ -17,7 +17,7 @@ import scipy.sparse as sp
 import spf
 from spf.codegen.loops import Loop, walk
 from spf.codegen.pipeline import PASSES, Compilation, Options
-from spf.codegen.zeroing import RowZeroing, fold_output_zeroing, plan_output_zeroing
+from spf.codegen.zeroing import BLOCK_ENTRIES, RowZeroing, fold_output_zeroing, plan_output_zeroing
 from spf.expressions import Affine, Constraint
 from spf.layout_library.model import Name
 
@@ -96,6 +96,7 @@ def test_factors_of_the_row_taken_out_of_the_sum_are_stored_with_it(parallel, op
 def test_spmm_rows_of_several_entries_are_zeroed_by_the_blocks(parallel, openmp_threads):
     loops = folded_loops(SPMM, {"C": "Dense", "A": "CSR", "B": "Dense"}, parallel)
     assert loops and not loops[0].zero_rows.stores  # row i's entries are added to once per k
+    assert loops[0].zero_rows.block_entries == BLOCK_ENTRIES  # the pass sizes the blocks, the printer prints them
     k = spf.compile(SPMM, {"C": "Dense", "A": "CSR", "B": "Dense"}, parallel=parallel)
     assert "spf_block_rows" in k.c_source
     A = csr_with_empty_rows(3000, 200, 3)
