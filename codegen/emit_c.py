@@ -20,12 +20,11 @@ from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
 from .merge import arm_assignments, key_assignments
-from .parallel import privatize_find_state
-from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, StateInit, Temporary,
-                    TileGuard, ZeroEntry, walk)
+from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, RegisterSum, StateInit,
+                    Temporary, TileGuard, ZeroEntry, walk)
 from .scan import readable_names
 from .structs import header_text, struct_name
-from .zeroing import BLOCK_ENTRIES
+from .zeroing import OutputZeroing
 
 INDEX = "int64_t"
 KEPT = "spf_kept"  # the kernel's find state kept between calls (spf_state slots), a parameter of its body
@@ -448,25 +447,21 @@ class Emitter:
         self.accumulator: str | None = None  # a register sum standing for the output entry
         self.accumulated: str | None = None  # set when the register sum received a term (exact writes)
         self.hoisted: set[int] = set()  # the statement's factors that multiply the register sum after its loop
-        # Inside a parallel loop without a reduction every write must be one of the space's
-        # updates: the dependence test proved those apart, not writes of a zero sum.
-        self.exact_writes = False
         self.atomic = False  # inside a loop parallelised with atomic updates
         self.output_extent: tuple | None = None  # output array name and its length (C expression)
-        self.padded_values: set[str] = set()  # value arrays of padded layouts (their zeros are no entries)
         self.workspace: str | None = None  # the add of the workspace an assembled output's entries go through
         self.stream_type: str | None = None  # the C type of an assembled output's per-thread streams
-        self.group_coordinate: str | None = None  # rows: the outer coordinate, grouped where it is bound
         self.phase: str | None = None  # two phases (codegen.assembly.TwoPhase): "count" or "fill"
         self.two_phase = None  # the TwoPhase strategy, with phase
         self.drop_zeros = True  # an assembled output stores no entry whose value is zero
         self.rows_extent: str | None = None  # two phases: the C name of the rows' extent
-        self.appends_outer: str | None = None  # with appends: the outer coordinate of the rows
+        self.rows_outer: str | None = None  # an assembled output's rows: their outer coordinate
         self.append_mode: str | None = None  # in a Merge: "push" (a new key), "hold"/"add_held" (both terms)
         self.held = "spf_held"  # the register "hold" and "add_held" put a Merge arm's value in
         self.appends = False  # rows appended in storage order, no workspace (codegen.merge.appends_in_order)
         self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
+        self.state_names: dict[int, str] = {}  # a SeqIter or HashMap find -> the C name of its state
         self.transposed: dict[str, tuple[str, str, str, str]] = {}  # input -> read pointer, strides, copy
         self.element_types: dict[str, str] = {}  # array -> its C element type (double when not listed)
 
@@ -483,7 +478,7 @@ class Emitter:
     def node(self, node: Node) -> list:
         names = self.names
         if isinstance(node, Assign):
-            return [self._declaration(node)] + self._group_at(node.variable)
+            return [self._declaration(node)] + self._group_at(node)
         if isinstance(node, Guard):
             conditions = [condition(c, names) for c in node.conditions]
             otherwise = block(self.nodes(node.otherwise)) if node.otherwise else None
@@ -497,54 +492,8 @@ class Emitter:
         if isinstance(node, Merge):
             return self.merge(node)
         if isinstance(node, Loop):
-            # (a two-phase kernel counts or puts every iteration: none is a sum)
-            if node.transposed:
-                return self._transposed_first(node)
-            if node.jam > 1 and not (node.parallel or self.accumulator or self.phase) and self.stream_type is None:
-                return self._jammed(node)
-            register_sum = None if node.parallel or self.accumulator or self.phase else fixed_target(node)
-            target = register_sum.target if register_sum is not None else None
-            if target is not None:
-                self.accumulator = self.fresh("sum")
-                self.hoisted = register_sum.hoisted
-                self.accumulated = self.fresh("added") if self._counts_terms(register_sum) else None
-            added = self.accumulated
-            variable = names.name(node.variable)
-            init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
-            test = binary("<=", ident(variable), upper_bound(node.upper, names))
-            atomic_before, exact_before = self.atomic, self.exact_writes
-            self.atomic = self.atomic or node.reduction == "atomic"
-            self.exact_writes = self.exact_writes or (node.parallel and node.reduction is None)
-            thread_state = self.nodes(node.thread_state)  # names the states the body uses
-            mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
-            kept = self._cursor_kept() if node.parallel else []
-            inner = self._group_at(node.variable) + self.nodes(node.body)
-            body = block(mine + inner + kept)
-            loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
-            self.atomic, self.exact_writes = atomic_before, exact_before
-            if node.parallel and node.schedule == "balanced" and node.reduction is None:
-                pointer = segment_pointer(node)
-                if pointer is not None or node.parts_at is not None:
-                    return self._balanced(node, thread_state, block(inner), pointer, kept)
-            if node.parallel and node.schedule == "balanced":
-                node.schedule = "static"
-            if node.zero_rows is not None and not node.parallel:
-                stop = binary("+", upper_bound(node.upper, names), const(1))
-                return self._zeroing_blocks(node, lower_bound(node.lower, names), stop, body)
-            clause = self._schedule_clause(node) + self._reduction_clause(node)
-            if node.parallel and node.reduction == "privatize" and not self.scalar_output:
-                return self._privatized(node, thread_state, loop)
-            if node.parallel and node.thread_state:
-                region = block(thread_state + [c_ast.Pragma("omp for" + clause), loop])
-                return [c_ast.Pragma("omp parallel"), region]
-            if node.parallel:
-                return [c_ast.Pragma("omp parallel for" + clause), loop]
-            if target is None:
-                return [loop]
-            # the output position does not change inside the loop: sum in a register
-            total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
-            return [declare(total, "double", const(0.0))] + \
-                ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
+            copies = self._transposed_first(node) if node.transposed else []
+            return copies + (self._jammed(node) if node.jam > 1 else self._plain_loop(node))
         if isinstance(node, Find):
             return self.find(node)
         if isinstance(node, Compute):
@@ -560,6 +509,49 @@ class Emitter:
         if isinstance(node, TileGuard):
             return self.tile_guard(node)
         raise SpfError(f"cannot emit {node!r}")
+
+    def _plain_loop(self, node: Loop) -> list:
+        """A loop as its marks say: a register sum around it, split into pieces, zeroing its
+        rows by blocks, parallel with per-thread copies of the output or a clause, or plain."""
+        names = self.names
+        register_sum = node.register_sum
+        target = register_sum.target if register_sum is not None else None
+        if target is not None:
+            self.accumulator = self.fresh("sum")
+            self.hoisted = register_sum.hoisted
+            self.accumulated = self.fresh("added") if register_sum.counts_terms else None
+        added = self.accumulated
+        variable = names.name(node.variable)
+        init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
+        test = binary("<=", ident(variable), upper_bound(node.upper, names))
+        atomic_before = self.atomic
+        self.atomic = self.atomic or node.reduction == "atomic"
+        thread_state = self.nodes(node.thread_state)  # names the states the body uses
+        mine = self._thread_sinks(call("spf_thread")) if node.parallel else []
+        kept = self._cursor_kept() if node.parallel else []
+        inner = self._group_at(node) + self.nodes(node.body)
+        body = block(mine + inner + kept)
+        loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
+        self.atomic = atomic_before
+        if node.pieces is not None:
+            return self._balanced(node, thread_state, block(inner), kept)
+        if node.zero_rows is not None and not node.parallel:
+            stop = binary("+", upper_bound(node.upper, names), const(1))
+            return self._zeroing_blocks(node, lower_bound(node.lower, names), stop, body)
+        clause = self._schedule_clause(node) + self._reduction_clause(node)
+        if node.parallel and node.reduction == "privatize":
+            return self._privatized(node, thread_state, loop)
+        if node.parallel and node.thread_state:
+            region = block(thread_state + [c_ast.Pragma("omp for" + clause), loop])
+            return [c_ast.Pragma("omp parallel"), region]
+        if node.parallel:
+            return [c_ast.Pragma("omp parallel for" + clause), loop]
+        if target is None:
+            return [loop]
+        # the output position does not change inside the loop: sum in a register
+        total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
+        return [declare(total, "double", const(0.0))] + \
+            ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
 
     def merge(self, node: Merge) -> list:
         """The arms' ranges (each arm's path run, its loop's bounds kept; an arm whose
@@ -588,16 +580,8 @@ class Emitter:
             return block(position(k) + [self._declaration(a) for a in keys] +
                          [assign(ident(key[k]), ident(names.name(node.coordinate)))])
 
-        # an arm whose iteration appends at most one entry appends its key new to the group
-        # (the merge advanced every arm past the keys before it); after an arm that surely
-        # appended, another at the same key adds to that entry; otherwise the cursor compares
-        once = [_appends_at_most_once(arm.loop) for arm in node.arms]
-        surely = [once[k] and not any(isinstance(n, Guard) or (isinstance(n, Compute) and self._skips_padding(n))
-                                      for n in walk(arm.loop.body))
-                  for k, arm in enumerate(node.arms)]
-
         def run(k: int, mode: str | None = None):  # the arm's body at its position, then the next position
-            saved, self.append_mode = self.append_mode, mode if self.appends else None
+            saved, self.append_mode = self.append_mode, mode
             body = self.nodes(node.arms[k].loop.body)
             self.append_mode = saved
             return block(position(k) + body + [c_ast.UnaryOp("p++", ident(at[k]))])
@@ -605,24 +589,34 @@ class Emitter:
         def active(k: int):
             return binary("<=", ident(at[k]), ident(high[k]))
 
-        if count == 2 and self._merges_without_branches(node, once, surely):
+        if node.steps == "least":
+            return [block(items + self._least_merge(node, tag, key, coordinate, run, active))]
+        if count != 2:
+            raise SpfError(f"a merge of {count} terms cannot step as {node.steps!r} (two terms only)")
+        if node.steps == "branchless":
             return [block(items + self._branchless_merge(node, at, high, key, coordinate, position, run, active))]
-        if count == 2:  # three cases, as scipy's merge: each emitted body then sees one outcome of its tests
-            new = ["push" if once[k] else None for k in range(2)]
-            if surely[0] and once[1] and self.appends and self.group_coordinate is not None:
-                # both at one key: the terms summed in a register, then one push (no store read back)
-                both = block([declare("spf_held", "double", const(0.0)), run(0, "hold"), run(1, "add_held"),
-                              call("spf_cursor_push", ident("&spf_my_cursor"), ident("spf_my_stream"),
-                                   ident(key[0]), ident("spf_held"))])
-            else:
-                both = block([run(0, new[0]), run(1, None)])
-            step = [declare(key[0], INDEX), declare(key[1], INDEX), coordinate(0), coordinate(1),
-                    c_ast.If(binary("<", ident(key[0]), ident(key[1])), run(0, new[0]),
-                             c_ast.If(binary("<", ident(key[1]), ident(key[0])), run(1, new[1]), both))]
-            items += [c_ast.While(binary("&&", active(0), active(1)), block(step)),
-                      c_ast.While(active(0), run(0, new[0])), c_ast.While(active(1), run(1, new[1]))]
-            return [block(items)]
-        least = f"{tag}_least"
+        # three cases, as scipy's merge: each emitted body then sees one outcome of its tests
+        # an arm that pushes appends its key new to the group (the merge advanced every
+        # arm past the keys before it); otherwise the cursor compares
+        new = ["push" if arm.pushes else None for arm in node.arms]
+        if node.steps == "held":
+            # both at one key: the terms summed in a register, then one push (no store read back)
+            both = block([declare("spf_held", "double", const(0.0)), run(0, "hold"), run(1, "add_held"),
+                          call("spf_cursor_push", ident("&spf_my_cursor"), ident("spf_my_stream"),
+                               ident(key[0]), ident("spf_held"))])
+        else:
+            both = block([run(0, new[0]), run(1, None)])
+        step = [declare(key[0], INDEX), declare(key[1], INDEX), coordinate(0), coordinate(1),
+                c_ast.If(binary("<", ident(key[0]), ident(key[1])), run(0, new[0]),
+                         c_ast.If(binary("<", ident(key[1]), ident(key[0])), run(1, new[1]), both))]
+        items += [c_ast.While(binary("&&", active(0), active(1)), block(step)),
+                  c_ast.While(active(0), run(0, new[0])), c_ast.While(active(1), run(1, new[1]))]
+        return [block(items)]
+
+    @staticmethod
+    def _least_merge(node: Merge, tag: str, key, coordinate, run, active) -> list:
+        """One loop over the arms' current keys: each step runs every arm at the least."""
+        count, least = len(node.arms), f"{tag}_least"
         step = []
         for k in range(count):
             step += [declare(key[k], INDEX, ident("INT64_MAX")), c_ast.If(active(k), coordinate(k), None)]
@@ -631,27 +625,17 @@ class Emitter:
                  for k in range(1, count)]
         step.append(c_ast.If(binary("==", ident(least), ident("INT64_MAX")), c_ast.Break(), None))
         step += [c_ast.If(binary("==", ident(key[k]), ident(least)), run(k), None) for k in range(count)]
-        items.append(c_ast.For(None, None, None, block(step)))
-        return [block(items)]
-
-    def _merges_without_branches(self, node: Merge, once: list[bool], surely: list[bool]) -> bool:
-        """Whether a two-arm merge's steps can run without a branch on the keys: rows are
-        appended (each step one entry at the least key), and each arm's iteration is
-        assignments and one entry, unguarded, so its value can be read at every step
-        (its position is in range while both arms are) and masked when its key is not
-        the least."""
-        return (self.appends and self.group_coordinate is not None and all(once) and all(surely) and
-                all(isinstance(n, (Assign, Compute)) for arm in node.arms for n in arm.loop.body))
+        return [c_ast.For(None, None, None, block(step))]
 
     def _branchless_merge(self, node: Merge, at, high, key, coordinate, position, run, active) -> list:
         """The two-pointer merge with no branch on which key is less: each step reads both
-        arms' keys and values, stores the least key with the sum of the values at it (the
-        other's masked to zero), keeps the entry when it is not zero (an assembled output
-        stores none) and advances each arm whose key was the least.  A branch per step
-        mispredicts about as often as a sum's terms alternate; this runs about 1.25x faster
-        than the branching merge on the real matrices (1.6-2.1x scipy's).  The cursor's fields are copied
-        into locals for the loop (stores to the rows cannot then make the compiler reload
-        them); the tails run as before."""
+        arms' keys and values (each arm's iteration is assignments and one entry, unguarded:
+        its position is in range while both arms are), stores the least key with the sum of
+        the values at it (the other's masked to zero), keeps the entry when it is not zero
+        (an assembled output stores none) and advances each arm whose key was the least
+        (codegen.rows says why).  The cursor's fields are copied into locals for the loop
+        (stores to the rows cannot then make the compiler reload them); the tails run as
+        before."""
         terms = [f"{key[k]}_term" for k in range(2)]
         steps = [declare(key[0], INDEX), declare(key[1], INDEX), coordinate(0), coordinate(1),
                  declare(terms[0], "double"), declare(terms[1], "double")]
@@ -738,18 +722,18 @@ class Emitter:
     def _c_text(expression) -> str:
         return c_generator.CGenerator().visit(expression)
 
-    def _balanced(self, node: Loop, thread_state: list, body, pointer: UFCall | None, kept: list = ()) -> list:
+    def _balanced(self, node: Loop, thread_state: list, body, kept: list = ()) -> list:
         """A parallel loop split into contiguous pieces (_balanced_pieces) holding equal
-        work: iteration ``p`` weighs 1 plus its segment's length
-        ``pointer(p + 1) - pointer(p)`` (the trip count of the loop below), so each split is
-        a binary search over ``p + pointer(p)``.  A running maximum keeps the parts disjoint
+        work (``Loop.pieces``): iteration ``p`` weighs 1 plus its segment's length
+        ``pointer(p + 1) - pointer(p)`` (the trip count of the loop below) times the
+        pieces' weight, so each split is a binary search over ``p + pointer(p)``.  A running maximum keeps the parts disjoint
         and in order whatever the pointer holds: only the balance relies on it being monotonic.
         With ``parts_at`` (f, increasing), each split then moves on to the first position
         where the monotonic ``f`` changes (a binary search too), so no value of ``f`` is in
         two parts.  The team is as large as the work pays for (``spf_team_for``).  ``kept``
         ends each piece (an appending cursor's state back into the piece's stream)."""
-        variable = self.names.name(node.variable)
-        read = self._c_text(array_read(pointer, self.names)) if pointer is not None else "0"
+        variable, pieces = self.names.name(node.variable), node.pieces
+        read = self._c_text(array_read(pieces.pointer, self.names)) if pieces.pointer is not None else "0"
         first = self._c_text(lower_bound(node.lower, self.names))
         last = self._c_text(upper_bound(node.upper, self.names))
         work = c_statements(f"""
@@ -759,7 +743,7 @@ class Emitter:
               {{ const int64_t {variable} = spf_first; spf_base = {read}; }}
               {{ const int64_t {variable} = spf_last + 1; spf_total = spf_last + 1 - spf_first + ({read} - spf_base); }}
             }}
-            const int64_t spf_work = spf_total * {_work_per_entry(node)};
+            const int64_t spf_work = spf_total * {pieces.weight};
             const int spf_want = spf_team_for(spf_work);""")
         boundary = ""
         if node.parts_at is not None:
@@ -783,19 +767,16 @@ class Emitter:
             loop = [c_ast.For(c_ast.DeclList([declare(variable, INDEX, ident("spf_from"))]),
                               binary("<", ident(variable), ident("spf_to")), c_ast.UnaryOp("p++", ident(variable)),
                               body)]
-        # where an entry starts a further loop (SpGEMM: a row of B) the weights say little of
-        # an iteration's work: the most pieces, and the threads even it out by taking them
-        pieces = "spf_most_pieces(spf_want)" if _work_per_entry(node) == NESTED_WORK else \
-            "spf_pieces_for(spf_want, spf_work)"
+        count = "spf_most_pieces(spf_want)" if pieces.most else "spf_pieces_for(spf_want, spf_work)"
         if self.stream_type is None:
-            return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, pieces)  # (no sinks)
+            return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, count)  # (no sinks)
         # an assembled output: each piece appends to the stream spf_piece_take names (a
         # thread's own pieces one stream, another's each its own), the thread's workspace
         # flushed into it when the piece ends; the streams joined by index keep the loop's order
         flush = ([call(self.workspace.replace("_add_", "_flush_"), ident("spf_my_accumulator"),
                        ident("spf_my_stream"))] if self.workspace else [])
         sinks = self._thread_sinks(call("spf_thread"), ident("spf_stream_index"))
-        return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, pieces, sinks,
+        return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, count, sinks,
                                      flush + list(kept))
 
     def _balanced_pieces(self, work: list, thread_state: list, loop: list, variable: str, read: str,
@@ -854,8 +835,8 @@ class Emitter:
         skeleton = c_statements(f"""
             {{
               const int64_t spf_row_size = {inner_text};
-              const int64_t spf_block_rows = spf_row_size > 0 && spf_row_size < {BLOCK_ENTRIES}
-                                             ? {BLOCK_ENTRIES} / spf_row_size : 1;
+              const int64_t spf_block_rows = spf_row_size > 0 && spf_row_size < {zeroing.block_entries}
+                                             ? {zeroing.block_entries} / spf_row_size : 1;
               const int64_t spf_stop = {self._c_text(stop)};
               for (int64_t spf_block = {self._c_text(start)}; spf_block < spf_stop; spf_block += spf_block_rows) {{
                 const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
@@ -871,18 +852,12 @@ class Emitter:
 
     @staticmethod
     def _schedule_clause(node: Loop) -> str:
-        """``schedule(...)``, monotonic where a thread's SeqIter positions carry over from one
-        iteration to the next (each thread must see its iterations in increasing order)."""
-        carried = any(isinstance(s, StateInit) and s.find.template.kind == "seqiter" for s in node.thread_state)
-        return f" schedule({'monotonic: ' if carried else ''}{node.schedule})"
+        """``schedule(...)``, monotonic where the loop says (``Loop.monotonic``)."""
+        return f" schedule({'monotonic: ' if node.monotonic else ''}{node.schedule})"
 
     def _reduction_clause(self, node: Loop) -> str:
-        """``reduction(+: ...)`` for a parallel loop whose iterations share output entries."""
-        if not node.parallel or node.reduction is None:
-            return ""
-        if self.scalar_output:
-            return f" reduction(+: {self.scalar_output}_sum)"
-        return ""
+        """``reduction(+: ...)`` where the loop's reduction is OpenMP's, over a scalar output's sum."""
+        return f" reduction(+: {self.scalar_output}_sum)" if node.parallel and node.reduction == "clause" else ""
 
     def _privatized(self, node: Loop, thread_state: list, loop) -> list:
         """Per-thread copies of the output on the heap (an OpenMP array reduction would put
@@ -926,22 +901,22 @@ class Emitter:
         find, names = node.find, self.names
         low, high = lower_bound(find.lower, names), upper_bound(find.upper, names)
         if find.template.kind == "seqiter":
-            find.state_name = self.fresh(f"{names.name(find.variable)}_position")
+            state = self.state_names[id(find)] = self.fresh(f"{names.name(find.variable)}_position")
             start = low if find.template.direction > 0 else high
             if not find.template.keyed:
-                return [declare(find.state_name, INDEX, start)]
+                return [declare(state, INDEX, start)]
             # positions kept per value of a reduced state index (COO: per row)
             (key,) = find.template.keyed
             size = ident(names.extents[key])
             fill = self.fresh("start")
-            return self._state_array(find.state_name, binary("+", size, const(1)), node.per_thread) + [
+            return self._state_array(state, binary("+", size, const(1)), node.per_thread) + [
                 c_ast.For(c_ast.DeclList([declare(fill, INDEX, const(0))]),
                           binary("<", ident(fill), size), c_ast.UnaryOp("p++", ident(fill)),
-                          assign(c_ast.ArrayRef(ident(find.state_name), ident(fill)), start))]
+                          assign(c_ast.ArrayRef(ident(state), ident(fill)), start))]
         # hashmap: a table from the searched array's values to positions (spf_hash_*), kept
         # between calls, sized by the range each fill puts (so a few entries of a wide value
         # range make a small table), and emptied by the next fill through its touched list.
-        find.table_name = table = self.fresh(f"{names.name(find.variable)}_table")
+        table = self.state_names[id(find)] = self.fresh(f"{names.name(find.variable)}_table")
         slot = self._state_slot(table, node.per_thread)
         fill = self.fresh("fill")
         return c_statements(f"""
@@ -981,15 +956,7 @@ class Emitter:
         slice_ = binary("+", ident(storage), binary("*", call("spf_thread"), length))
         return [declare(name, INDEX, slice_, pointer=True)]
 
-    def _counts_terms(self, register_sum: "RegisterSum") -> bool:
-        """Whether the register sum needs a flag saying a term was added before its update."""
-        target = register_sum.target
-        if target.stores:  # an entry without terms is stored as a zero: only factors taken out may not run
-            return register_sum.reads_arrays or bool(self.exact_writes and register_sum.hoisted)
-        # an assembled output holds exactly the entries that received a term
-        return self.exact_writes or target.stream is not None or register_sum.reads_arrays
-
-    def _sum_written(self, register_sum: "RegisterSum", total: str, added: str | None):
+    def _sum_written(self, register_sum: RegisterSum, total: str, added: str | None):
         """The update of the output by the register sum ``total`` after its loop (only when
         ``added`` is set, if given), the factors taken out multiplied in."""
         target = register_sum.target
@@ -1064,11 +1031,7 @@ class Emitter:
                     {{ const int64_t {variable} = spf_first; spf_reads -= {at}; }}
                   }}{copies}
                 }}""")
-        transposed, node.transposed = node.transposed, ()
-        try:
-            return decisions + self.node(node)
-        finally:
-            node.transposed = transposed
+        return decisions
 
     def _jammed(self, node: Loop) -> list:
         """``node`` jammed (codegen.jam): ``node.jam`` iterations at a time, each binding its
@@ -1077,7 +1040,7 @@ class Emitter:
         order; the iterations left over run through the plain loop."""
         names, width = self.names, node.jam
         *prologue, inner = node.body
-        register_sum = fixed_target(inner)
+        register_sum = inner.register_sum
         variable = names.name(node.variable)
         start = self.fresh("spf_jam")
         upper = upper_bound(node.upper, names)
@@ -1087,7 +1050,7 @@ class Emitter:
             for bound in [node.variable] + [a.variable for a in prologue]:
                 readable[bound] = f"{names.name(bound)}_lane{lane}"
             lane_names.append(Names(names.arrays, readable, names.extents))
-        lanes = [(self.fresh("sum"), self.fresh("added") if self._counts_terms(register_sum) else None)
+        lanes = [(self.fresh("sum"), self.fresh("added") if register_sum.counts_terms else None)
                  for _ in range(width)]
         body: list = []
         for lane, lane_name in enumerate(lane_names):
@@ -1114,12 +1077,7 @@ class Emitter:
         self.names = names
         jammed = c_ast.For(None, binary("<=", binary("+", ident(start), const(width - 1)), upper),
                            assign(ident(start), const(width), "+="), block(body))
-        node.jam = 1
-        try:
-            rest = self.node(node)
-        finally:
-            node.jam = width
-        (plain,) = rest  # a serial loop that is not a register sum itself: one for statement
+        (plain,) = self._plain_loop(node)  # a serial loop that is not a register sum itself: one for statement
         plain.init = c_ast.DeclList([declare(variable, INDEX, ident(start))])
         return [block([declare(start, INDEX, lower_bound(node.lower, names)), jammed, plain])]
 
@@ -1154,18 +1112,13 @@ class Emitter:
                                                        dimensions, self.names))
 
     def _padding_skipped(self, node: Compute, items: list) -> list:
-        """For an assembled output, a zero read from a padded layout (a BCSR block's or a
-        dense operand's unstored entry) is no term: the output holds no entry for it."""
+        """An entry appended only where its ``padded`` factors are not zero."""
         if node.stream is None:
             return items
         zeros = [binary("!=", c_ast.ArrayRef(ident(array), flat_index([arith(i, self.names) for i in indices],
                                                                       dimensions, self.names)), const(0.0))
-                 for array, indices, dimensions in node.factors if array in self.padded_values]
+                 for array, indices, dimensions in node.factors if array in node.padded]
         return [c_ast.If(conjunction(zeros), block(items), None)] if zeros else items
-
-    def _skips_padding(self, node: Compute) -> bool:
-        """Whether the entry is appended only when a padded layout's value is not zero."""
-        return any(array in self.padded_values for array, _, _ in node.factors)
 
     def _thread_sinks(self, thread, stream=None) -> list:
         """Pointers to stream ``stream`` (by default ``thread``'s) and thread ``thread``'s
@@ -1186,34 +1139,34 @@ class Emitter:
         """Where a scope of _thread_sinks ends: the appending cursor's state back into its rows."""
         return [call("spf_cursor_keep", ident("&spf_my_cursor"), ident("spf_my_stream"))] if self.appends else []
 
-    def _group_at(self, variable: str) -> list:
-        """Where the nest binds the rows' outer coordinate: start its group (see _append)."""
-        if self.group_coordinate is None or variable != self.group_coordinate:
+    def _group_at(self, node: Assign | Loop) -> list:
+        """Where a node opens its row's group (``opens_group``): start it (see _append)."""
+        if not node.opens_group:
             return []
         if self.appends:
             return [call("spf_cursor_open", ident("&spf_my_cursor"), ident("spf_my_stream"),
-                         ident(self.names.name(variable)))]
+                         ident(self.names.name(node.variable)))]
         return [call("spf_workspace_group_rows", ident("spf_my_accumulator"), ident("spf_my_stream"),
-                     ident(self.names.name(variable)))]
+                     ident(self.names.name(node.variable)))]
 
     def _append(self, node: Compute, value):
         """Append the entry (its coordinates, ``value``) to the assembled output's stream,
-        through the workspace when there is one; into rows whose outer coordinate every
-        entry's nest binds first, only the inner coordinate (the group started there)."""
+        through the workspace when there is one; an entry of a group its row opened
+        (``grouped``), only the inner coordinate."""
         if self.phase is not None:
             return self._two_phase_entry(node, value)
         coordinates = [ident(self.names.name(index)) for index in node.stream]
         if self.appends:
-            inner = ident(self.names.name(next(index for index in node.stream if index != self.appends_outer)))
-            if self.group_coordinate is None:  # no group opened where the row is bound: each entry names it
+            inner = ident(self.names.name(next(index for index in node.stream if index != self.rows_outer)))
+            if not node.grouped:  # no group opened where the row is bound: each entry names it
                 return call("spf_cursor_add", ident("&spf_my_cursor"), ident("spf_my_stream"),
-                            ident(self.names.name(self.appends_outer)), inner, value)
+                            ident(self.names.name(self.rows_outer)), inner, value)
             if self.append_mode in ("hold", "add_held"):
                 return assign(ident(self.held), value, "=" if self.append_mode == "hold" else "+=")
             put = "spf_cursor_push" if self.append_mode == "push" else "spf_cursor_put"
             return call(put, ident("&spf_my_cursor"), ident("spf_my_stream"), inner, value)
-        if self.group_coordinate is not None:
-            inner = next(index for index in node.stream if index != self.group_coordinate)
+        if node.grouped:
+            inner = next(index for index in node.stream if index != self.rows_outer)
             return call("spf_workspace_put", ident("spf_my_accumulator"), ident(self.names.name(inner)), value)
         if self.workspace:
             return call(self.workspace, ident("spf_my_accumulator"), ident("spf_my_stream"), *coordinates, value)
@@ -1295,12 +1248,12 @@ class Emitter:
 
     def sequential(self, node: Find, template: FindChoice) -> list:
         names = self.names
-        state = node.state_name
+        state = self.state_names[id(node)]
         key = self.fresh("key")
         saved = []
         if template.keyed:
             (key_variable,) = template.keyed
-            slot = c_ast.ArrayRef(ident(node.state_name), ident(names.name(key_variable)))
+            slot = c_ast.ArrayRef(ident(self.state_names[id(node)]), ident(names.name(key_variable)))
             state = self.fresh("position")
             saved = [assign(slot, ident(state))]
         low, high = lower_bound(node.lower, names), upper_bound(node.upper, names)
@@ -1317,160 +1270,10 @@ class Emitter:
 
     def hashmap(self, node: Find, template: FindChoice) -> list:
         position = self.fresh("q")
-        lookup = call("spf_hash_get", ident(node.table_name), affine(node.key, self.names))
+        lookup = call("spf_hash_get", ident(self.state_names[id(node)]), affine(node.key, self.names))
         return [block([declare(position, INDEX, lookup, const_=True),
                        c_ast.If(binary(">=", ident(position), const(0)),
                                 block(self._match_body(node, ident(position))), None)])]
-
-
-@dataclass
-class RegisterSum:
-    """A loop whose statement writes one output position throughout: its terms are summed in
-    a register and added to the output once after the loop (TACO's scalar temporary)."""
-
-    target: Compute
-    repeated: list[Assign]  # assignments in the loop that the update needs: their values do not change in it
-    hoisted: set[int]  # the statement's factors that do not change in the loop: they multiply the sum once
-
-    @property
-    def reads_arrays(self) -> bool:
-        """Whether the update reads an index array (then only after a term was added: the read is valid)."""
-        return any(isinstance(a.value, UFCall) for a in self.repeated)
-
-
-def _appends_at_most_once(loop: Loop) -> bool:
-    """Whether an iteration of ``loop`` appends at most one entry: one append in its body,
-    and no loop, find or merge around it there."""
-    nodes = list(walk(loop.body))
-    appends = [n for n in nodes if isinstance(n, Compute) and n.stream is not None]
-    return len(appends) == 1 and not any(isinstance(n, (Loop, Find, Merge, TileGuard)) for n in nodes)
-
-
-def fixed_target(loop: Loop) -> RegisterSum | None:
-    """The loop's register sum when its only statement's output position is fixed for the whole loop.
-
-    A variable assigned inside the loop from values that do not change in it (``pA = pB``
-    of an output sharing an input's positions, placed at the innermost level) does not
-    change either.  Factors that do not change are taken out of the sum (distributivity:
-    ``sum_k b * c_k = b * sum_k c_k``), so the loop keeps one multiply-add per term.
-    """
-    computes = [n for n in walk(loop.body) if isinstance(n, Compute)]
-    if len(computes) != 1 or (computes[0].output is None and computes[0].stream is None):
-        return None
-    compute = computes[0]
-    changing = changing_in(loop)
-    if compute.stream is not None:
-        used = set(compute.stream)
-    else:
-        used = set()
-        for index in compute.output[1]:
-            used |= index.names()
-    if used & changing:
-        return None
-    factor_names = [set().union(*(index.names() for index in indices)) for _, indices, _ in compute.factors]
-    hoisted = {position for position, names in enumerate(factor_names) if not names & changing}
-    if len(hoisted) == len(compute.factors):
-        hoisted = set()  # a sum of ones would count the iterations: keep the product inside
-    needed = used.union(*(factor_names[position] for position in hoisted))
-    repeated = []
-    for node in reversed(_assigns_on_path(loop.body, compute)):
-        if node.variable in needed:
-            repeated.insert(0, node)
-            needed |= _expression_names(node.value)
-    return RegisterSum(compute, repeated, hoisted)
-
-
-def changing_in(loop: Loop) -> set[str]:
-    """The variables whose value changes from one iteration of ``loop`` to the next: its own,
-    those of the loops and finds inside it, and the assignments that read any of them."""
-    changing = {loop.variable}
-    for node in walk(loop.body):
-        if isinstance(node, (Loop, Find)):
-            changing.add(node.variable)
-        if isinstance(node, Find):
-            changing.add(node.dimension)
-    assigns = [node for node in walk(loop.body) if isinstance(node, Assign)]
-    grown = True
-    while grown:
-        grown = False
-        for node in assigns:
-            if node.variable not in changing and _expression_names(node.value) & changing:
-                changing.add(node.variable)
-                grown = True
-    return changing
-
-
-def _expression_names(value) -> set[str]:
-    return value.names() if isinstance(value, (Affine, UFCall)) else set()
-
-
-def _assigns_on_path(nodes: list[Node], target: Compute) -> list[Assign]:
-    """The assignments that run before ``target`` in every iteration that reaches it, in order."""
-    seen: list[Assign] = []
-    for node in nodes:
-        if node is target:
-            return seen
-        if isinstance(node, Assign):
-            seen.append(node)
-        elif isinstance(node, (Loop, Guard, Find, TileGuard, Block, Chunks)) and \
-                any(inner is target for inner in walk(node.body)):
-            return seen + _assigns_on_path(node.body, target)
-    return seen
-
-
-# ----------------------------------------------------------------------------- state placement
-
-
-def place_find_state(nodes: list[Node]) -> list[Node]:
-    """Insert where each SeqIter/HashMap find's state starts (Section 8.5).
-
-    The state of a find with state indices SIGMA starts right before the first enclosing
-    loop inside the innermost loop of SIGMA (or right before the find itself), so it
-    restarts with every iteration of SIGMA's loops and lives through the loops inside.
-    Indices the state is keyed by (an array of positions per value) do not count: the
-    array holds a state per value, so it starts outside the loops that set them.
-    """
-    starts: dict[int, object] = {}  # id of the node to start before -> find
-
-    def locate(items: list[Node], path: list, bound_at: dict[str, int], fused: int = -1) -> None:
-        # bound_at: variable -> index (among the enclosing loops and finds) of the loop
-        # whose iterations set it: its own variable, or one assigned in its body (a fused
-        # nest binds i = idx(pA0) inside the loop over pA0).  fused: that index for the
-        # innermost fused loop of a schedule tree around the items: a state restarts in
-        # each of its iterations where the find asks (SeqIter) or a state index is bound
-        # by the fused loops (its nest cannot tell by which of them).
-        bound_at = dict(bound_at)
-        loops = [n for n in path if isinstance(n, (Loop, Find))]
-        for item in items:
-            if isinstance(item, Assign):
-                bound_at[item.variable] = len(loops) - 1
-            if isinstance(item, Find) and item.template.kind in ("seqiter", "hashmap"):
-                # an index the positions are kept per (an array of them) restarts nothing
-                state = set(item.template.state) - set(item.template.keyed)
-                innermost = max((bound_at.get(v, fused) for v in state), default=-1)
-                if item.template.per_fused_iteration:
-                    innermost = max(innermost, fused)
-                anchor = loops[innermost + 1] if innermost + 1 < len(loops) else item
-                starts.setdefault(id(anchor), []).append(item)
-            if isinstance(item, (Loop, Find)):
-                inner = dict(bound_at)
-                inner[item.variable] = len(loops)
-                locate(item.body, path + [item], inner, fused)
-            elif isinstance(item, (Guard, TileGuard, Block)):
-                inside = len(loops) - 1 if isinstance(item, Block) and item.fused_iteration else fused
-                locate(item.body, path + [item], bound_at, inside)
-
-    def visit(items: list[Node]) -> list[Node]:
-        result: list[Node] = []
-        for item in items:
-            result.extend(StateInit(find) for find in starts.get(id(item), []))
-            if isinstance(item, (Loop, Guard, Find, TileGuard, Block)):
-                item.body = visit(item.body)
-            result.append(item)
-        return result
-
-    locate(nodes, [], {})
-    return visit(nodes)
 
 
 # ----------------------------------------------------------------------------- the function
@@ -1532,10 +1335,12 @@ def tensor_parameters(tensors: dict) -> tuple[list, list]:
 
 
 def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
-                    ranges: dict, zero_output: bool, assembly: AssembledOutput | None = None) -> KernelSource:
+                    ranges: dict, zero_output: bool, assembly: AssembledOutput | None = None,
+                    zeroing: OutputZeroing = OutputZeroing()) -> KernelSource:
     """The C source of a kernel running each statement's scanned loop nest in turn.
 
     ``tensors``: name -> (layout, placement names, is_output) in parameter order.
+    ``zero_output``: the output starts from zeros (a dense one zeroed as ``zeroing`` says).
     ``assembly``: an assembled output's builder: the kernel sets the output's scalars that
     the shape gives, the nests append their entries to a stream, and the builder's
     ``begin`` orders and counts them (the kernel takes ``spf_report`` and ``spf_handle``
@@ -1544,8 +1349,6 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     output_name = statements[0].output.tensor
     scalar_output = output_name if output_name not in tensors else None
     emitter = Emitter(names, scalar_output, ranges)
-    emitter.padded_values = {mapping[layout.values_field] for layout, mapping, is_output in tensors.values()
-                             if layout.padded and not is_output}
     emitter.element_types = element_types(tensors)
     parameters, body = tensor_parameters(tensors)
     if scalar_output:
@@ -1568,19 +1371,16 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
         if assembly.two_phase is None:
-            body.extend(_assembly_state(assembly, emitter, parallel, scans))
+            body.extend(_assembly_state(assembly, emitter, parallel))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
         emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
     if assembly:
         pass  # the builder starts from nothing
+    elif zero_output and scalar_output:
+        body.append(declare(f"{scalar_output}_sum", "double", const(0.0)))
     elif zero_output:
-        folded = [(scan, node) for scan in scans for node in walk(scan.nodes)
-                  if isinstance(node, Loop) and node.zero_rows is not None]
-        if folded and not scalar_output:
-            body.extend(_zero_rows_not_reached(*folded[0], names, emitter))
-        else:
-            body.extend(_zero_output(tensors, output_name, names, scalar_output, parallel))
+        body.extend(zero_output_first(zeroing, tensors, output_name, names))
     elif scalar_output:
         body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
     for scan in scans:
@@ -1590,7 +1390,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         nests: list = []
         for number, scan in enumerate(scans):
             nodes = assembly.count_nodes[number] if count else scan.nodes
-            nest = emitter.nodes(privatize_find_state(place_find_state(nodes)))
+            nest = emitter.nodes(nodes)
             guards = [condition(c, names) for c in scan.entry_guards]
             nests.extend([c_ast.If(conjunction(guards), block(nest), None)] if guards else nest)
         return nests
@@ -1641,25 +1441,7 @@ class AssembledOutput:
         return self.workspace is not None and self.workspace.direct is not None
 
 
-def _bound_before_entries(nodes: list, coordinate: str, bound: bool = False) -> bool:
-    """Whether every entry a nest appends is below an assignment or loop binding
-    ``coordinate``, with no parallel loop between the two (then the workspace's group can
-    start there: the thread that appends is the one that bound it)."""
-    for node in nodes:
-        if isinstance(node, Assign) and node.variable == coordinate:
-            bound = True
-        elif isinstance(node, Compute) and node.stream is not None and not bound:
-            return False
-        elif isinstance(node, Loop) and node.parallel and bound:
-            return False
-        elif isinstance(node, (Loop, Guard, Find, TileGuard, Block)):
-            inner = bound or (isinstance(node, Loop) and node.variable == coordinate)
-            if not _bound_before_entries(node.body, coordinate, inner):
-                return False
-    return True
-
-
-def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: list) -> list:
+def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool) -> list:
     """Declare the per-thread streams (and workspaces) the nests append to, and free them
     in the epilogue: a parallel loop's threads append apart (one of each without one)."""
     stream = "spf_rows" if assembly.rows else "spf_stream"
@@ -1667,10 +1449,7 @@ def _assembly_state(assembly: AssembledOutput, emitter, parallel: bool, scans: l
     emitter.drop_zeros = assembly.drop_zeros
     if assembly.rows:  # workspaces and rows from the library's scratch, given back at the end
         emitter.workspace = "spf_workspace_add_rows"
-        outer = assembly.workspace.outer
-        if all(_bound_before_entries(scan.nodes, outer) for scan in scans):
-            emitter.group_coordinate = outer
-        emitter.appends, emitter.appends_outer = assembly.workspace.appends, outer
+        emitter.appends, emitter.rows_outer = assembly.workspace.appends, assembly.workspace.outer
         extent = "0" if assembly.workspace.appends else assembly.workspace_extent  # appending sums in no accumulator
         body = c_statements(f"""
             const int spf_thread_count = {threads}, spf_stream_count = spf_most_pieces(spf_thread_count);
@@ -1765,19 +1544,18 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         if (!spf_report) spf_report = spf_own_report;
         spf_pointer_type *spf_pointer = (spf_pointer_type *)calloc((size_t){extent} + 2, sizeof(spf_pointer_type));
         if (!spf_pointer) return {OUT_OF_MEMORY};""")
-    if parallel:  # counters per chunk: at most 64M of them, and a chunk of 2048 iterations at least
+    if parallel:  # counters per chunk and iterations per chunk as the Chunks say
         chunks = next(node for scan_nodes in assembly.count_nodes for node in walk(list(scan_nodes))
                       if isinstance(node, Chunks))
         first = emitter._c_text(lower_bound(chunks.lower, emitter.names))
         last = emitter._c_text(upper_bound(chunks.upper, emitter.names))
-        outer_span = f"({last} - {first} + 1)"
+        outer_span, least = f"({last} - {first} + 1)", chunks.least_iterations
         # the work: the outer iterations, plus the segments they walk where a pointer says
         filled = next((node for scan in scans for node in walk(scan.nodes) if isinstance(node, Chunks)), chunks)
-        inner = next((node for node in filled.body if isinstance(node, Loop)), None)
-        pointer = segment_pointer(inner) if inner is not None else None
+        pointer = filled.pointer
         segments = balance = ""
         if pointer is not None:
-            variable = emitter.names.name(inner.variable)
+            variable = emitter.names.name(filled.variable)
             read = emitter._c_text(array_read(pointer, emitter.names))
             guards = [condition(c, emitter.names) for scan in scans[:1] for c in scan.entry_guards]
             runs = emitter._c_text(conjunction(guards)) if guards else "1"
@@ -1800,8 +1578,8 @@ def _two_phase_kernel(assembly: AssembledOutput, emitter, emit_nests, output: st
         # segments they walk) where a pointer says; the count and the fill both use them
         setup += c_statements(f"""
             int64_t spf_team = spf_threads();
-            if (spf_team * ({extent} + 1) > ((int64_t)1 << 26)) spf_team = 1;
-            if (spf_team > 1 && {outer_span} < 2048 * spf_team) spf_team = spf_max(1, {outer_span} / 2048);
+            if (spf_team * ({extent} + 1) > ((int64_t)1 << {chunks.counters_log2})) spf_team = 1;
+            if (spf_team > 1 && {outer_span} < {least} * spf_team) spf_team = spf_max(1, {outer_span} / {least});
             int64_t spf_work = {outer_span};
             {segments}
             if (spf_team > 1) spf_team = spf_min(spf_team, spf_team_for(spf_work));
@@ -1885,52 +1663,6 @@ def _cut_search(variable: str, read: str, parts: str, start: str, boundary: str)
         {boundary}"""
 
 
-NESTED_WORK = 16  # units of work counted per segment entry that starts a further loop
-
-
-def _work_per_entry(loop: Loop) -> int:
-    """Units of work to count for each entry of the segment a parallel loop's iteration walks:
-    1, or NESTED_WORK when an entry starts a further loop (SpGEMM: a row of B), whose work the
-    segment's length does not show; in a merged sum (its first term's segments weigh the
-    parts), 2 per term: an entry of the first term stands for one of each term, each
-    compared as well as appended.  Only the team's size depends on it."""
-    if len(loop.body) == 1 and isinstance(loop.body[0], Merge):
-        return 2 * len(loop.body[0].arms)
-
-    def depth(nodes: list) -> int:
-        deepest = 0
-        for node in nodes:
-            if isinstance(node, (Loop, Find)):
-                deepest = max(deepest, 1 + depth(node.body))
-            elif isinstance(node, (Guard, Block, TileGuard)):
-                deepest = max(deepest, depth(node.body))
-        return deepest
-    return NESTED_WORK if depth(loop.body) >= 2 else 1
-
-
-def segment_pointer(loop: Loop) -> UFCall | None:
-    """The UF ``f`` a loop's body reads at ``f(v)`` and ``f(v + 1)`` (``v`` the loop's
-    variable), both directly in the body so every iteration reads them: a compressed
-    level's pointer, whose difference is the length of the segment the loop below runs
-    over (a balanced split weighs the iterations by it).  In a merged sum, the first
-    term's, read under guards on the tensors' sizes alone (its arrays are whole whatever
-    they hold)."""
-    variable = Affine.of(loop.variable)
-    body = loop.body
-    if len(body) == 1 and isinstance(body[0], Merge):  # a merged sum: its first term's rows weigh the parts
-        first = body[0].arms[0].path[0]
-        if isinstance(first, Guard) and any(loop.variable in c.left.names() | c.right.names()
-                                            for c in first.conditions):
-            return None
-        body = first.body
-    reads = [node.value for node in body if isinstance(node, Assign) and isinstance(node.value, UFCall)
-             and node.divisor == 1 and len(node.value.arguments) == 1]
-    for read in reads:
-        if read.arguments[0] == variable and UFCall(read.function, (variable + 1,)) in reads:
-            return read
-    return None
-
-
 def _replace_marker(items: list, marker: str, replacement) -> bool:
     """Put ``replacement`` where the parsed statements call ``marker()``, in place."""
     for node in items:
@@ -2008,12 +1740,11 @@ def kept_state_name(function_name: str) -> str:
     return f"{function_name}_kept_state"
 
 
-def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | None,
-                 parallel: bool = False) -> list:
-    """Zero the whole output before the nests (by the kernel's threads when it has a
-    parallel loop, so each thread first touches a part of it)."""
-    if scalar_output:
-        return [declare(f"{scalar_output}_sum", "double", const(0.0))]
+def zero_output_first(zeroing: OutputZeroing, tensors: dict, output: str, names: Names) -> list:
+    """Zero the dense output before the nests as ``zeroing`` says: the rows its loop's
+    blocks do not zero, or the whole output (by the kernel's threads where it says)."""
+    if zeroing.rows is not None:
+        return _zero_rows_not_reached(zeroing, names)
     layout, mapping, _ = tensors[output]
     array = mapping[layout.values_field]
     size = _value_count(layout, mapping, names)
@@ -2021,7 +1752,7 @@ def _zero_output(tensors: dict, output: str, names: Names, scalar_output: str | 
     loop = c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                      binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
                      assign(c_ast.ArrayRef(ident(array), ident(position)), const(0.0)))
-    if not parallel:
+    if not zeroing.parallel:
         return [loop]
     team = c_generator.CGenerator().visit(size)
     return [c_ast.Pragma(f"omp parallel for schedule(static) num_threads(spf_team_for({team}))"), loop]
@@ -2035,14 +1766,15 @@ def _row_size(zeroing, names: Names):
     return size
 
 
-def _zero_rows_not_reached(scan, loop: Loop, names: Names, emitter: "Emitter") -> list:
+def _zero_rows_not_reached(plan: OutputZeroing, names: Names) -> list:
     """Zero the output rows the nest's blocks do not zero themselves (codegen.zeroing):
     those outside its outermost loop's range, or all of them when the nest does not run."""
+    loop = plan.rows
     zeroing = loop.zero_rows
-    text = emitter._c_text
+    text = Emitter._c_text
     extent = text(arith(zeroing.extent, names))
     inner = _row_size(zeroing, names)
-    guards = [condition(c, names) for c in list(scan.entry_guards) + list(zeroing.guards)]
+    guards = [condition(c, names) for c in plan.guards]
     runs = text(conjunction(guards)) if guards else "1"
     return c_statements(f"""
         {{

@@ -44,13 +44,16 @@ from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource
                      release_function,
                      block, call, conjunction, condition, const, declare, element_types, function_source, ident,
                      kernel_names,
-                     library_source, place_find_state, tensor_parameters, _value_count, _zero_output)
+                     library_source, tensor_parameters, _value_count, zero_output_first)
 from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
 from .kernel import Kernel
 from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render
-from .parallel import parallelize_fused, privatize_find_state
+from .find_state import start_find_states
+from .parallel import balance_parallel_loops, parallelize_fused
+from .register_sum import mark_register_sums
 from .scan import scan
 from .structs import parameter_order
+from .zeroing import OutputZeroing
 
 
 @dataclass
@@ -318,6 +321,9 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
     if parallel:
         layout, mapping, _ = tensors[problem.output]
         dependences = parallelize_fused(nodes, spaces, mapping[layout.values_field])
+    nodes = start_find_states(nodes)
+    mark_register_sums(nodes)
+    balance_parallel_loops(nodes)
     source = _function(function, nodes, lowering, tensors, names, ranges, problem)
     c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H", release=release_function(function))
     seconds = time.perf_counter() - started
@@ -370,8 +376,8 @@ def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -
     layout, mapping, _ = tensors[problem.output]
     emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
     if not problem.accumulate:
-        body.extend(_zero_output(tensors, problem.output, names, None))
-    nest = emitter.nodes(privatize_find_state(place_find_state(nodes)))
+        body.extend(zero_output_first(OutputZeroing(), tensors, problem.output, names))  # whole, by one thread
+    nest = emitter.nodes(nodes)
     body.extend(emitter.entry)
     body.extend(nest)
     body.extend(emitter.epilogue)

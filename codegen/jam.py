@@ -1,6 +1,6 @@
 """Unroll-and-jam of a loop around a register sum: several iterations share one pass of the inner loop.
 
-A register sum (:class:`codegen.emit_c.RegisterSum`) adds a loop's terms into one register
+A register sum (:class:`codegen.loops.RegisterSum`) adds a loop's terms into one register
 and writes the output once after the loop.  Its additions form one chain: each waits for
 the last, so a dense inner loop (SDDMM's ``k``, a dense matrix-vector product's ``j``) runs
 at the adder's latency, not its throughput.  Jammed by ``W``, the loop around it takes ``W``
@@ -37,7 +37,8 @@ from dataclasses import dataclass
 
 from spf.expressions import Affine, UFCall
 
-from .emit_c import changing_in, fixed_target, segment_pointer
+from .parallel import segment_pointer
+from .register_sum import changing_in, fixed_target
 from .loops import Assign, Bound, Compute, Guard, Loop, Node, walk
 
 JAM_WIDTH = 4

@@ -62,6 +62,7 @@ class Kernel:
     assembly_prefix: str | None = None
     workspace: object = None  # codegen.assembly.Workspace of the assembled output, if any
     two_phase: object = None  # codegen.assembly.TwoPhase of the assembled output, if any
+    output_zeroing: object = None  # codegen.zeroing.OutputZeroing of a dense output the first variant zeroes
     release_function: str = ""  # the library's C function freeing what the kernels keep between calls
     cache_key: str = ""  # of the whole-kernel cache (codegen.kernel_cache)
     cached: str = ""  # "memory" or "disk" when this kernel came from that cache, else ""
@@ -175,6 +176,8 @@ class Kernel:
             parts.append("loop nest:")
             parts.append("  " + render(scanned.nodes, "  ").lstrip() if scanned.nodes else
                          "  (fused: runs inside the first statement's loop, iteration by iteration)")
+        if self.output_zeroing is not None:
+            parts.append(f"zeroing: {self.output_zeroing.describe()}")
         if self.assembly is not None:
             layout = self.tensors[self.output][0]
             parts.append(f"assembly of {self.output} ({layout.spec}):")

@@ -34,12 +34,49 @@ class Loop:
     body: list["Node"] = field(default_factory=list)
     parallel: bool = False
     thread_state: list["Node"] = field(default_factory=list)  # find states each thread starts (parallel)
-    reduction: str | None = None  # parallel loop updating shared output entries: "privatize" or "atomic"
+    # a parallel loop updating shared output entries: "privatize" (per-thread copies of the output
+    # array), "atomic", or "clause" (a scalar output: OpenMP's reduction clause over its sum)
+    reduction: str | None = None
     schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
+    monotonic: bool = False  # parallel: each thread runs its iterations in order (a SeqIter position carries over)
     parts_at: tuple | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
     zero_rows: object = None  # codegen.zeroing.RowZeroing: blocks of iterations zero their output rows first
     jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)
     transposed: tuple = ()  # codegen.jam.Transposition: inputs copied transposed before this loop, where it pays
+    register_sum: "RegisterSum | None" = None  # its terms summed in a register (codegen.register_sum)
+    pieces: "Pieces | None" = None  # parallel: cut into pieces of equal work (codegen.parallel)
+    opens_group: bool = False  # each iteration opens the group of an assembled output's row (codegen.rows)
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """A parallel loop cut once per call into contiguous pieces holding equal work, each
+    thread taking its own run of them in order, then the last pieces of the others'.
+    Iteration ``v`` weighs 1 plus ``weight`` times the length ``pointer(v + 1) - pointer(v)``
+    of the segment it walks (1 alone without a pointer; then ``Loop.parts_at`` asks for
+    the pieces).  The team is as large as the work pays for; ``most``: the most pieces
+    whatever the work (the weights say little of an iteration's work, the threads even it
+    out by taking pieces), else up to 4 a thread as the work allows."""
+
+    pointer: UFCall | None
+    weight: int = 1
+    most: bool = False
+
+
+@dataclass
+class RegisterSum:
+    """A loop whose statement writes one output position throughout: its terms are summed in
+    a register and added to the output once after the loop (TACO's scalar temporary)."""
+
+    target: "Compute"
+    repeated: list["Assign"]  # assignments in the loop that the update needs: their values do not change in it
+    hoisted: set[int]  # the statement's factors that do not change in the loop: they multiply the sum once
+    counts_terms: bool = False  # a flag notes that a term was added, and the update runs only then
+
+    @property
+    def reads_arrays(self) -> bool:
+        """Whether the update reads an index array (then only after a term was added: the read is valid)."""
+        return any(isinstance(a.value, UFCall) for a in self.repeated)
 
 
 @dataclass
@@ -49,6 +86,7 @@ class Assign:
     variable: str
     value: Union[Affine, UFCall]
     divisor: int = 1  # value / divisor, exact (a guard checks divisibility)
+    opens_group: bool = False  # opens the group of an assembled output's row (codegen.rows)
 
 
 @dataclass
@@ -88,6 +126,10 @@ class Compute:
     scalar_output: str | None = None
     stream: tuple[str, ...] | None = None  # an assembled output: the coordinates of the entry produced
     stores: bool = False  # ``=`` rather than ``+=``: the nest writes each output entry once (codegen.zeroing)
+    grouped: bool = False  # the entry goes to the group its row opened, naming only its key (codegen.rows)
+    # an entry: its factors' arrays whose zeros are a padded layout's unstored entries (a BCSR
+    # block's, a dense operand's), no terms: the entry is appended only where they are not zero
+    padded: tuple[str, ...] = ()
 
 
 @dataclass
@@ -124,11 +166,20 @@ class Block:
 class Chunks:
     """A parallel loop's iterations ``[max(lower), min(upper)]`` split into one contiguous
     chunk per thread, in order: chunk t runs the body with ``spf_first``..``spf_last``
-    its own part of the range (a two-phase kernel counts and fills the same chunks)."""
+    its own part of the range (a two-phase kernel counts and fills the same chunks).
+
+    The chunks hold equal work where ``pointer`` is read at the loop's variable and the
+    next (an iteration weighs 1 plus its segment's length), else equal counts.  The team
+    shrinks so that each chunk holds ``least_iterations`` iterations at least, and to one
+    thread where the chunks' counters (one per row each) would pass ``2**counters_log2``."""
 
     lower: list[Bound]
     upper: list[Bound]
     body: list["Node"] = field(default_factory=list)
+    pointer: UFCall | None = None
+    least_iterations: int = 2048
+    counters_log2: int = 26
+    variable: str | None = None  # the chunked loop's variable, which ``pointer`` is read at
 
 
 @dataclass
@@ -148,6 +199,7 @@ class MergeArm:
 
     path: list["Node"]
     loop: Loop
+    pushes: bool = False  # an iteration appends one entry, at a key new to its row's group (codegen.rows)
 
 
 @dataclass
@@ -158,6 +210,10 @@ class Merge:
 
     coordinate: str
     arms: list[MergeArm]
+    # two arms step comparing their keys ("compare"), also summing both terms at one key in a
+    # register ("held"), or taking the less key by masks, without a branch ("branchless";
+    # codegen.rows); any number of arms, by the least of their keys ("least"; codegen.merge)
+    steps: str = "compare"
 
 
 @dataclass
@@ -287,6 +343,55 @@ def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
     return prune(nodes)
 
 
+def _target(compute: Compute) -> str:
+    """What a statement writes, as render shows it."""
+    if compute.stream is not None:
+        return f"the entry ({', '.join(compute.stream)})"
+    if compute.output is None:
+        return str(compute.scalar_output)
+    return f"{compute.output[0]}[{', '.join(str(i) for i in compute.output[1])}]"
+
+
+def _loop_notes(loop: Loop) -> list[str]:
+    """The decisions the passes wrote on a loop, one line each (shown before it)."""
+    notes = [f"{t.array} read through a transposed copy when the call's {t.pointer} segments hold >= "
+             f"{t.reuse} x its columns" for t in loop.transposed]
+    if loop.opens_group:
+        notes.append(f"loop {loop.variable}: each iteration opens row {loop.variable}'s group")
+    zeroing = loop.zero_rows
+    if zeroing is not None:
+        notes.append(f"loop {loop.variable} stores each of its rows of {zeroing.array} once: no zeroing"
+                     if zeroing.stores else f"loop {loop.variable} runs in blocks of rows of about "
+                     f"{zeroing.block_entries} entries of {zeroing.array}, each block zeroing its rows first")
+    summed = loop.register_sum
+    if summed is not None:
+        hoisted = ", ".join(summed.target.factors[k][0] for k in sorted(summed.hoisted))
+        notes.append(f"loop {loop.variable} sums its terms in a register, added to {_target(summed.target)} once "
+                     f"after it" + (f" (times {hoisted}, taken out of the sum)" if hoisted else "")
+                     + (", if a term was added" if summed.counts_terms else ""))
+    if loop.pieces is not None:
+        notes.append(_pieces_note(loop))
+    elif loop.parallel:
+        notes.append(f"loop {loop.variable} shares its iterations by OpenMP's schedule("
+                     f"{'monotonic: ' if loop.monotonic else ''}{loop.schedule})"
+                     + {None: "", "privatize": ", each thread adding into its own copy of the output (summed after)",
+                        "atomic": ", its updates atomic", "clause": ", each thread summing apart (OpenMP's reduction)"
+                        }[loop.reduction])
+    return notes
+
+
+def _pieces_note(loop: Loop) -> str:
+    pieces = loop.pieces
+    weight = "1"
+    if pieces.pointer is not None:
+        times = "" if pieces.weight == 1 else f"{pieces.weight} x "
+        weight = f"1 + {times}the length of its {pieces.pointer.function} segment"
+    cut = f", each cut moved to where {loop.parts_at[0]}({loop.variable}) changes" if loop.parts_at else ""
+    count = "the most pieces" if pieces.most else "up to 4 pieces a thread as the work allows"
+    return (f"loop {loop.variable} cut into pieces of equal work (an iteration weighs {weight}){cut}: "
+            f"{count}, each thread taking its own in order, then the others' last")
+
+
 def render(nodes: list[Node], indent: str = "") -> str:
     """A readable pseudo-code view of a loop nest (for explain and tests)."""
     lines: list[str] = []
@@ -297,14 +402,13 @@ def render(nodes: list[Node], indent: str = "") -> str:
             low = low if len(node.lower) == 1 else f"max({low})"
             high = high if len(node.upper) == 1 else f"min({high})"
             pragma = " (parallel)" if node.parallel else f" (jammed by {node.jam})" if node.jam > 1 else ""
-            for t in node.transposed:
-                lines.append(f"{indent}{t.array} read through a transposed copy when the call's {t.pointer} "
-                             f"segments hold >= {t.reuse} x its columns")
+            lines.extend(f"{indent}{note}" for note in _loop_notes(node))
             lines.append(f"{indent}for {node.variable} in {low} .. {high}{pragma}:")
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Assign):
             value = str(node.value) if node.divisor == 1 else f"({node.value}) / {node.divisor}"
-            lines.append(f"{indent}{node.variable} = {value}")
+            opens = f"  (opens row {node.variable}'s group)" if node.opens_group else ""
+            lines.append(f"{indent}{node.variable} = {value}{opens}")
         elif isinstance(node, Guard):
             lines.append(f"{indent}if {' and '.join(str(c) for c in node.conditions)}:")
             lines.append(render(node.body, indent + "  "))
@@ -327,13 +431,21 @@ def render(nodes: list[Node], indent: str = "") -> str:
         elif isinstance(node, Chunks):
             low = ", ".join(str(b) for b in node.lower)
             high = ", ".join(str(b) for b in node.upper)
+            weighed = f"equal work, an iteration weighing 1 + its {node.pointer.function} segment's length" \
+                if node.pointer is not None else "equal counts"
+            lines.append(f"{indent}chunks of {weighed}, {node.least_iterations} iterations at least, one chunk "
+                         f"alone beyond 2**{node.counters_log2} counters")
             lines.append(f"{indent}for each thread's chunk spf_first .. spf_last of {low} .. {high} (parallel):")
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, Merge):
+            steps = {"compare": "", "held": "; both terms at one key summed in a register and pushed once",
+                     "branchless": "; steps without a branch, the less key taken by masks",
+                     "least": "; each step runs the terms at the least key"}[node.steps]
             lines.append(f"{indent}merge the {len(node.arms)} terms' loops by {node.coordinate} (their union, "
-                         f"in increasing {node.coordinate}):")
+                         f"in increasing {node.coordinate}{steps}):")
             for number, arm in enumerate(node.arms, 1):
-                lines.append(f"{indent}  term {number}:")
+                pushes = " (pushes each key, new to its row's group)" if arm.pushes else ""
+                lines.append(f"{indent}  term {number}{pushes}:")
                 lines.append(render(arm.path, indent + "    "))
         elif isinstance(node, Temporary):
             size = "a scalar" if node.size is None else f"{node.size} elements"
@@ -344,10 +456,11 @@ def render(nodes: list[Node], indent: str = "") -> str:
             factors = " * ".join(f"{a}[{', '.join(str(i) for i in idx)}]" for a, idx, _ in node.factors)
             coefficient = "" if node.coefficient == 1 else f"{node.coefficient} * "
             if node.stream is not None:
-                lines.append(f"{indent}append ({', '.join(node.stream)}) -> {coefficient}{factors} to the stream")
+                sink = "its row's group" if node.grouped else "the stream"
+                where = f" where {' and '.join(f'{a} is not 0' for a in node.padded)}" if node.padded else ""
+                lines.append(f"{indent}append ({', '.join(node.stream)}) -> {coefficient}{factors} to {sink}{where}")
                 continue
-            target = node.scalar_output if node.output is None else \
-                f"{node.output[0]}[{', '.join(str(i) for i in node.output[1])}]"
+            target = _target(node)
             if node.stores:
                 lines.append(f"{indent}{target} = the sum of {coefficient}{factors} over the loop (stored once)")
             else:

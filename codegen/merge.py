@@ -44,7 +44,8 @@ def merge_terms(nodes: list[Node], coordinate: str, properties: list) -> bool:
         if not strictly_increasing(path, loop, coordinate, term_properties):
             return False
         arms.append(MergeArm([term], loop))
-    nodes[0].body = [Merge(coordinate, arms)]
+    # two terms step as the two-pointer merge; more by the least of their keys each step
+    nodes[0].body = [Merge(coordinate, arms, "compare" if len(arms) == 2 else "least")]
     return True
 
 

@@ -20,8 +20,8 @@ from spf.dependences import carried_dependence
 from spf.expressions import Affine, UFCall
 from spf.recipe import RecipeError
 
-from .loops import (Assign, Block, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, copied_from,
-                    walk)
+from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
+                    Temporary, TileGuard, copied_from, walk)
 
 SCOPES = (Loop, Guard, Find, TileGuard, Block)
 
@@ -111,6 +111,8 @@ def mark_parallel_loops(statements, variant_scans, output_array: str | None, rec
         if shared:
             raise RecipeError(f"parallelize({variable!r}): its iterations write {', '.join(shared)}, "
                               "declared outside it")
+        if dependence.carried and output_array is None:
+            reduction = "clause"  # a scalar output: each thread sums apart, OpenMP adds the sums
         for group in variant_scans:
             mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None, recipe.schedule)
     elif parallel:
@@ -266,7 +268,6 @@ def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> lis
 def _coordinate_of(loop: Loop, spaces: list, writer) -> str | None:
     """The writer's variable assigned once per iteration of ``loop`` from a one-to-one
     array read at the loop's position (``i = B_idx0(pB0)``), if any."""
-    from spf.expressions import Affine
     from spf.properties import Injective, Monotonic
     reads = {}
     pending = list(loop.body)
@@ -299,11 +300,77 @@ def _first_loops(nodes):
             return
 
 
+# ----------------------------------------------------------------------------- pieces
+
+
+def balance_parallel_loops(nodes: list[Node]) -> None:
+    """Decide how each parallel loop of the "balanced" schedule is split: into pieces of
+    equal work (``Loop.pieces``) where the work can be weighed (a pointer read at the
+    loop's variable and the next) or the parts must be cut where a function changes
+    (``Loop.parts_at``), else one contiguous part per thread (OpenMP's static schedule)."""
+    for node in walk(nodes):
+        if not (isinstance(node, Loop) and node.parallel and node.schedule == "balanced"):
+            continue
+        pointer = segment_pointer(node) if node.reduction is None else None
+        if node.reduction is None and (pointer is not None or node.parts_at is not None):
+            weight = work_per_entry(node)
+            node.pieces = Pieces(pointer, weight, most=weight == NESTED_WORK)
+        else:
+            node.schedule = "static"
+
+
+NESTED_WORK = 16  # units of work counted per segment entry that starts a further loop
+
+
+def work_per_entry(loop: Loop) -> int:
+    """Units of work to count for each entry of the segment a parallel loop's iteration walks:
+    1, or NESTED_WORK when an entry starts a further loop (SpGEMM: a row of B), whose work the
+    segment's length does not show; in a merged sum (its first term's segments weigh the
+    parts), 2 per term: an entry of the first term stands for one of each term, each
+    compared as well as appended."""
+    if len(loop.body) == 1 and isinstance(loop.body[0], Merge):
+        return 2 * len(loop.body[0].arms)
+
+    def depth(nodes: list) -> int:
+        deepest = 0
+        for node in nodes:
+            if isinstance(node, (Loop, Find)):
+                deepest = max(deepest, 1 + depth(node.body))
+            elif isinstance(node, (Guard, Block, TileGuard)):
+                deepest = max(deepest, depth(node.body))
+        return deepest
+    return NESTED_WORK if depth(loop.body) >= 2 else 1
+
+
+def segment_pointer(loop: Loop) -> UFCall | None:
+    """The UF ``f`` a loop's body reads at ``f(v)`` and ``f(v + 1)`` (``v`` the loop's
+    variable), both directly in the body so every iteration reads them: a compressed
+    level's pointer, whose difference is the length of the segment the loop below runs
+    over (a balanced split weighs the iterations by it).  In a merged sum, the first
+    term's, read under guards on the tensors' sizes alone (its arrays are whole whatever
+    they hold)."""
+    variable = Affine.of(loop.variable)
+    body = loop.body
+    if len(body) == 1 and isinstance(body[0], Merge):  # a merged sum: its first term's rows weigh the parts
+        first = body[0].arms[0].path[0]
+        if isinstance(first, Guard) and any(loop.variable in c.left.names() | c.right.names()
+                                            for c in first.conditions):
+            return None
+        body = first.body
+    reads = [node.value for node in body if isinstance(node, Assign) and isinstance(node.value, UFCall)
+             and node.divisor == 1 and len(node.value.arguments) == 1]
+    for read in reads:
+        if read.arguments[0] == variable and UFCall(read.function, (variable + 1,)) in reads:
+            return read
+    return None
+
+
+
 # ----------------------------------------------------------------------------- find state
 
 
 def privatize_find_state(nodes: list[Node]) -> list[Node]:
-    """Give each thread of a parallel loop its own find state (after ``place_find_state``).
+    """Give each thread of a parallel loop its own find state (after codegen.find_state.place_find_state).
 
     * State that starts inside the loop restarts within one iteration: a SeqIter
       position is a local of the iteration already; a table or an array of positions
@@ -312,7 +379,7 @@ def privatize_find_state(nodes: list[Node]) -> list[Node]:
       starts again for each thread at the start of the parallel region, or of each piece
       of a loop cut into pieces (codegen.emit_c's _balanced_pieces).  Between two starts
       a thread runs its iterations in increasing order (the loop's schedule is made
-      monotonic; a piece is a range), a subsequence of the order in which the state was
+      monotonic, ``Loop.monotonic``; a piece is a range), a subsequence of the order in which the state was
       proven, and restarting a state is always valid (a superset of valid state indices
       is valid).
     * A HashMap table filled outside the loop is only read inside it, and stays shared.
@@ -322,6 +389,7 @@ def privatize_find_state(nodes: list[Node]) -> list[Node]:
         moved: list[StateInit] = []
         nodes = _take_states(nodes, loop, inside, moved)
         loop.thread_state = moved + loop.thread_state
+        loop.monotonic = any(state.find.template.kind == "seqiter" for state in loop.thread_state)
         for state in loop.thread_state + [n for n in walk(loop.body) if isinstance(n, StateInit)]:
             template = state.find.template
             state.per_thread = template.kind == "hashmap" or bool(template.keyed)
@@ -341,19 +409,22 @@ def _take_states(items: list[Node], loop: Loop, finds: set[int], taken: list[Sta
     return kept
 
 
+CHUNK_ITERATIONS = 2048  # a chunk of a two-phase kernel's loop holds this many iterations at least
+CHUNK_COUNTERS_LOG2 = 26  # and its chunks' counters (rows x chunks) are at most 64M: one chunk beyond
+
+
 def split_into_chunks(nodes: list[Node]) -> list[Node]:
     """The nest with its parallel loop (at most one, outside every other loop) as
     :class:`Chunks`: one contiguous, ordered chunk of its range per thread, the loop
-    inside running over ``spf_first .. spf_last``.  A two-phase kernel counts and fills
-    the same chunks, so each thread's entries land in the places it counted for them."""
-    from spf.expressions import Affine
-    from .loops import Bound, Chunks
-
+    inside running over ``spf_first .. spf_last``, of equal work where its segments weigh
+    its iterations (:func:`segment_pointer`).  A two-phase kernel counts and fills the
+    same chunks, so each thread's entries land in the places it counted for them."""
     out: list[Node] = []
     for node in nodes:
         if isinstance(node, Loop) and node.parallel:
             inner = Loop(node.variable, [Bound(Affine.of("spf_first"))], [Bound(Affine.of("spf_last"))], node.body)
-            out.append(Chunks(node.lower, node.upper, [inner]))
+            out.append(Chunks(node.lower, node.upper, [inner], segment_pointer(inner), CHUNK_ITERATIONS,
+                              CHUNK_COUNTERS_LOG2, node.variable))
             continue
         if isinstance(node, (Guard, Block)):
             node.body = split_into_chunks(node.body)

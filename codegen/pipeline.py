@@ -36,17 +36,20 @@ from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, k
 from .emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
 from .fusion import fuse_statement_nests
 from .jam import jam_register_sums
+from .find_state import start_find_states
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
 from .kernel import Kernel
 from .kernel_cache import kernel_key, lookup, store
-from .loops import remove_dead_assignments
+from .loops import Compute, remove_dead_assignments, walk
 from .merge import appends_in_order, fills_in_order, merge_terms
-from .parallel import mark_parallel_loops, split_into_chunks
+from .parallel import balance_parallel_loops, mark_parallel_loops, split_into_chunks
 from .projection import count_nest
+from .register_sum import mark_register_sums
+from .rows import plan_row_appends
 from .scan import ScanError, scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
-from .zeroing import fold_output_zeroing
+from .zeroing import OutputZeroing, fold_output_zeroing, plan_output_zeroing
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Compilation:
     workspace: object = None  # codegen.assembly.Workspace when the output's entries go through one
     two_phase: object = None  # codegen.assembly.TwoPhase when the nest counts, then fills the rows
     count_nodes: tuple = ()  # with two_phase: each statement's nest for the count phase
+    output_zeroing: tuple = ()  # per variant, how its dense output is zeroed first (codegen.zeroing), if it is
 
     @property
     def statements(self) -> list:
@@ -284,6 +288,21 @@ def jam_loops(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def mark_padded_factors(compilation: Compilation) -> Compilation:
+    """An assembled output's entries name their factors read from a padded layout
+    (``Compute.padded``): a zero there is an unstored entry, no term."""
+    if compilation.assembly is None:
+        return compilation
+    padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
+              if layout.padded and not is_output}
+    for group in compilation.variant_scans:
+        for scanned in group:
+            for node in walk(scanned.nodes):
+                if isinstance(node, Compute) and node.stream is not None:
+                    node.padded = tuple(array for array, _, _ in node.factors if array in padded)
+    return compilation
+
+
 def choose_assembly(compilation: Compilation) -> Compilation:
     """How an assembled output's entries reach its arrays: two phases where they apply
     (a copy or permutation: no entry summed from several iterations; the nest's parallel
@@ -304,17 +323,64 @@ def choose_assembly(compilation: Compilation) -> Compilation:
         if workspace is not None and workspace.direct is not None:
             workspace = dataclasses.replace(workspace, trusted=plan.shape_checks_only)
         return dataclasses.replace(compilation, workspace=workspace)
-    padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
-              if layout.padded and not is_output}
     for scanned in compilation.variant_scans[0]:
         scanned.nodes = split_into_chunks(scanned.nodes)
-    count_nodes = tuple(count_nest(scanned.nodes, two_phase.outer, padded, space.properties)
+    count_nodes = tuple(count_nest(scanned.nodes, two_phase.outer, space.properties)
                         for scanned, space in zip(compilation.variant_scans[0], compilation.statements))
     trusted = plan.shape_checks_only and all(
         fills_in_order(scanned.nodes, two_phase.outer, two_phase.inner, space.properties)
         for scanned, space in zip(compilation.variant_scans[0], compilation.statements))
     two_phase = dataclasses.replace(two_phase, trusted=trusted)
     return dataclasses.replace(compilation, two_phase=two_phase, count_nodes=count_nodes)
+
+
+def place_find_states(compilation: Compilation) -> Compilation:
+    """Where each find's state starts, and each parallel loop's threads' own (codegen.find_state)."""
+    for group in compilation.variant_scans:
+        for scanned in group:
+            scanned.nodes = start_find_states(scanned.nodes)
+    count_nodes = tuple(start_find_states(list(nodes)) for nodes in compilation.count_nodes)
+    return dataclasses.replace(compilation, count_nodes=count_nodes)
+
+
+def sum_in_registers(compilation: Compilation) -> Compilation:
+    """Loops whose statement writes one output position throughout sum their terms in a
+    register (codegen.register_sum); not in a two-phase kernel, whose nests count and put
+    every entry."""
+    if compilation.two_phase is None:
+        for group in compilation.variant_scans:
+            for scanned in group:
+                mark_register_sums(scanned.nodes)
+    return compilation
+
+
+def cut_parallel_loops(compilation: Compilation) -> Compilation:
+    """How each balanced parallel loop is split among the threads (codegen.parallel)."""
+    for group in compilation.variant_scans:
+        for scanned in group:
+            balance_parallel_loops(scanned.nodes)
+    return compilation
+
+
+def plan_rows(compilation: Compilation) -> Compilation:
+    """Where each row's group opens and how merges step, where an assembled output's
+    entries go to rows (codegen.rows)."""
+    workspace = compilation.workspace
+    if workspace is None or workspace.direct is None:
+        return compilation
+    for group in compilation.variant_scans:
+        plan_row_appends([scanned.nodes for scanned in group], workspace.outer, workspace.appends)
+    return compilation
+
+
+def plan_zeroing(compilation: Compilation) -> Compilation:
+    """How each variant zeroes a dense output that starts from zeros (codegen.zeroing)."""
+    output = compilation.space.expression.output.tensor
+    if compilation.assembly is not None or compilation.space.expression.accumulate \
+            or output not in compilation.tensors:
+        return compilation
+    return dataclasses.replace(compilation, output_zeroing=tuple(
+        plan_output_zeroing(group) for group in compilation.variant_scans))
 
 
 def emit(compilation: Compilation) -> Compilation:
@@ -354,7 +420,8 @@ def emit(compilation: Compilation) -> Compilation:
         prototypes = assembly_prototypes(plan, prefix)
     kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if several else ""), group,
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,
-                               assembly)
+                               assembly, compilation.output_zeroing[k] if compilation.output_zeroing else
+                               OutputZeroing())
                for k, group in enumerate(compilation.variant_scans)]
     # the workspaces (codegen.emit_stream) are kept between calls too
     release_steps = ()
@@ -366,7 +433,9 @@ def emit(compilation: Compilation) -> Compilation:
 
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
-          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, choose_assembly, emit)
+          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
+          choose_assembly,
+          place_find_states, sum_in_registers, cut_parallel_loops, plan_rows, plan_zeroing, emit)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
@@ -381,6 +450,7 @@ def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
                   list(compilation.options.flags), array_ranges(statements), seconds, compilation.dependences,
                   assembly=compilation.assembly, workspace=compilation.workspace,
                   two_phase=compilation.two_phase,
+                  output_zeroing=compilation.output_zeroing[0] if compilation.output_zeroing else None,
                   assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None,
                   release_function=release_function(f"spf_kernel_{compilation.digest}"))
 

@@ -21,14 +21,14 @@ from .loops import Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Nod
     _used_names, remove_dead_assignments, walk
 
 
-def count_nest(nodes: list[Node], outer: str, padded: set[str], properties: list) -> list[Node]:
+def count_nest(nodes: list[Node], outer: str, properties: list) -> list[Node]:
     """A copy of ``nodes`` for the count phase: each entry needs only the ``outer``
-    coordinate (and the factors of ``padded`` arrays, whose zeros are no entries), dead
+    coordinate (and its ``padded`` factors, whose zeros are no entries), dead
     assignments dropped, segment loops under a non-decreasing pointer collapsed."""
     nodes = copy.deepcopy(nodes)
     for node in walk(nodes):
         if isinstance(node, Compute) and node.stream is not None:
-            node.factors = [factor for factor in node.factors if factor[0] in padded]
+            node.factors = [factor for factor in node.factors if factor[0] in node.padded]
             node.stream = (outer,)
     nodes = remove_dead_assignments(nodes)
     non_decreasing = {p.arrays[0] for p in properties if isinstance(p, Monotonic) and p.increasing}

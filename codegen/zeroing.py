@@ -23,6 +23,8 @@ from spf.expressions import Constraint
 from spf.layout_library.model import Name
 
 from .loops import Block, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
+from .parallel import segment_pointer
+from .register_sum import fixed_target
 
 BLOCK_ENTRIES = 2048  # output entries zeroed per block: 16 KiB of doubles, well inside L1 + L2
 
@@ -32,13 +34,15 @@ class RowZeroing:
     """The output rows a loop's iterations zero: iteration ``v`` owns the entries
     ``[v * inner, (v + 1) * inner)`` of ``array``, whose first dimension is ``extent``.
     ``guards`` (over parameters) must hold for the loop to run at all.  ``stores``: the
-    iterations store their entries rather than add to them, so no block zeroes its rows."""
+    iterations store their entries rather than add to them, so no block zeroes its rows.
+    Otherwise a block is as many rows as hold ``block_entries`` entries (one row at least)."""
 
     array: str
     extent: object  # Arith: the output's first dimension
     inner: tuple  # Arith: its other dimensions
     guards: tuple[Constraint, ...] = ()
     stores: bool = False
+    block_entries: int = BLOCK_ENTRIES
 
 
 def fold_output_zeroing(nodes: list[Node], output_array: str) -> RowZeroing | None:
@@ -78,7 +82,6 @@ def _store_once(loop: Loop, write: Compute) -> bool:
     statement runs at most once per iteration or under one loop whose terms the emitter
     sums in a register: only guards (and scopes) lie between the two loops, and each
     guard on the way stores a zero when it fails."""
-    from .emit_c import fixed_target
     guards: list[Guard] = []
     nodes = loop.body
     while True:
@@ -112,5 +115,35 @@ def _reaches(node: Node, write: Compute) -> bool:
 
 
 def _has_pointer(loop: Loop) -> bool:
-    from .emit_c import segment_pointer
     return segment_pointer(loop) is not None
+
+
+@dataclass(frozen=True)
+class OutputZeroing:
+    """How a kernel zeroes its dense output before its nests.  Where a loop zeroes the
+    rows it writes by blocks (``rows``, marked by :func:`fold_output_zeroing`), only the
+    rows outside its range, all of them when ``guards`` (the nest's entry guards and the
+    loop's own) fail; else the whole output, by the kernel's threads when ``parallel``
+    (each thread first touches a part of it, where the parallel loop will write)."""
+
+    rows: Loop | None = None
+    guards: tuple[Constraint, ...] = ()
+    parallel: bool = False
+
+    def describe(self) -> str:
+        if self.rows is not None:
+            return (f"the rows of {self.rows.zero_rows.array} that loop {self.rows.variable} does not reach "
+                    "are zeroed before it")
+        return "the whole output is zeroed first" + (" by the kernel's threads (first touch)" if self.parallel else "")
+
+
+def plan_output_zeroing(nests: list) -> OutputZeroing:
+    """How a kernel with these scanned nests (codegen.scan.Scan, one per statement) zeroes
+    its dense output: after the rows the first loop marked to zero them (``Loop.zero_rows``)
+    does not reach, or whole, in parallel when a loop of the kernel runs in parallel."""
+    for scanned in nests:
+        for node in walk(scanned.nodes):
+            if isinstance(node, Loop) and node.zero_rows is not None:
+                return OutputZeroing(node, tuple(scanned.entry_guards) + tuple(node.zero_rows.guards))
+    return OutputZeroing(parallel=any(isinstance(node, Loop) and node.parallel
+                                      for scanned in nests for node in walk(scanned.nodes)))

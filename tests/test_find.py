@@ -1,4 +1,4 @@
-"""Find synthesis (codegen.find) and where find state starts (codegen.emit_c.place_find_state).
+"""Find synthesis (codegen.find) and where find state starts (codegen.find_state.place_find_state).
 
 1. State is shared only between searches of the same entries: WARP24's ``meta(pi, 2*pg + pk)``
    searches the same range [0, 2) in every group, but each group's entries differ, so

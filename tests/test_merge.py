@@ -49,6 +49,7 @@ def test_a_sums_terms_are_merged_and_appended_in_order(openmp_threads, expressio
     names = [n for n in "ABD" if f"{n}(" in expression]
     k = spf.compile(expression, {n: CSR[n] for n in names + ["C"]}, parallel=parallel)
     assert [len(m.arms) for m in merges(k)] == [arms]
+    assert [m.steps for m in merges(k)] == ["branchless" if arms == 2 else "least"]
     assert "merge the" in k.explain() and "strategy: append" in k.explain()
     assert ("spf_take0" in k.c_source) == (arms == 2)  # two arms step without a branch on the keys
     operands = dict(zip("ABD", (a, b, d)))

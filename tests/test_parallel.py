@@ -27,8 +27,11 @@ import scipy.sparse as sp
 
 import spf
 from conftest import run_variants
-from spf.codegen.loops import Compute, Loop, Temporary
-from spf.codegen.parallel import shared_writes
+from spf.codegen.loops import Assign, Bound, Chunks, Compute, Loop, Temporary, walk
+from spf.codegen.parallel import (CHUNK_COUNTERS_LOG2, CHUNK_ITERATIONS, NESTED_WORK, balance_parallel_loops,
+                                  shared_writes, split_into_chunks)
+from spf.expressions import Affine, UFCall
+from spf.layout_library.model import Name
 
 SPMSPM = "C(i,j) = A(i,k) * B(k,j)"
 SPMV = "y(i) = A(i,j) * x(j)"
@@ -459,3 +462,63 @@ def test_import_sets_a_short_spin_unless_the_user_chose_a_wait_policy(given, exp
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [str(value) for value in expected]
+
+
+# -- the balanced schedule's split, decided by a pass (codegen.parallel.balance_parallel_loops)
+
+
+def _balanced_rows(body_depth: int = 1, reduction: str | None = None) -> Loop:
+    """for i (parallel, balanced): pA0 = rowptr(i); pA1 = rowptr(i + 1); for k in pA0 .. pA1 - 1: [for c: ] y[i] += ..."""
+    write = Compute(("y", (Name("i"),), (Name("N"),)), [("val", (Name("k"),), (Name("NNZ"),))])
+    inner = [write]
+    for _ in range(body_depth - 1):
+        inner = [Loop("c", [Bound(Affine.of(0))], [Bound(Affine.of("K") - 1)], inner)]
+    segment = Loop("k", [Bound(Affine.of("pA0"))], [Bound(Affine.of("pA1") - 1)], inner)
+    return Loop("i", [Bound(Affine.of(0))], [Bound(Affine.of("N") - 1)],
+                [Assign("pA0", UFCall("rowptr", (Affine.of("i"),))),
+                 Assign("pA1", UFCall("rowptr", (Affine.of("i") + 1,))), segment],
+                parallel=True, schedule="balanced", reduction=reduction)
+
+
+def test_a_balanced_loop_over_segments_is_cut_into_pieces_of_equal_work():
+    loop = _balanced_rows()
+    balance_parallel_loops([loop])
+    assert loop.pieces.pointer.function == "rowptr" and loop.pieces.weight == 1 and not loop.pieces.most
+    nested = _balanced_rows(body_depth=2)  # each entry starts a further loop
+    balance_parallel_loops([nested])
+    assert nested.pieces.weight == NESTED_WORK and nested.pieces.most
+
+
+def test_a_balanced_loop_without_segments_or_with_a_reduction_is_static():
+    reduced = _balanced_rows(reduction="privatize")
+    balance_parallel_loops([reduced])
+    assert reduced.pieces is None and reduced.schedule == "static"
+    plain = _balanced_rows()
+    plain.body = plain.body[2:]  # no pointer read at i and i + 1
+    balance_parallel_loops([plain])
+    assert plain.pieces is None and plain.schedule == "static"
+    plain.schedule, plain.parts_at = "balanced", ("row", True)  # parts cut where row(i) changes
+    balance_parallel_loops([plain])
+    assert plain.pieces is not None and plain.pieces.pointer is None
+
+
+def test_a_two_phase_loop_is_split_into_chunks_that_carry_their_cuts():
+    (chunks,) = split_into_chunks([_balanced_rows()])
+    assert isinstance(chunks, Chunks) and chunks.variable == "i" and chunks.pointer.function == "rowptr"
+    assert (chunks.least_iterations, chunks.counters_log2) == (CHUNK_ITERATIONS, CHUNK_COUNTERS_LOG2)
+    loop = _balanced_rows()
+    loop.parallel = False
+    assert split_into_chunks([loop]) == [loop]
+
+
+@pytest.mark.parametrize("reduction", ["privatize", "atomic"])
+def test_a_scalar_outputs_reduction_is_openmps_clause(reduction, openmp_threads):
+    # a scalar output has no array to copy per thread or update atomically: the pass marks
+    # the loop's reduction as OpenMP's clause over the sum (Loop.reduction "clause")
+    r = spf.recipe("a = x(i) * y(i)", {"x": "Dense", "y": "Dense"})
+    r = r.parallelize(r.variables[0], reduction=reduction)
+    k = spf.compile(r.expression, r.layout_map, schedule=r)
+    assert [node.reduction for node in walk(k.scans[0].nodes) if isinstance(node, Loop) and node.parallel] == ["clause"]
+    assert "reduction(+: a_sum)" in k.c_source
+    x, y = np.random.default_rng(1).random(5000), np.random.default_rng(2).random(5000)
+    assert np.isclose(k(x=x, y=y), x @ y)

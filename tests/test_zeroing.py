@@ -8,6 +8,8 @@ previous result before calling again: a row left unzeroed shows as NaN.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -15,7 +17,9 @@ import scipy.sparse as sp
 import spf
 from spf.codegen.loops import Loop, walk
 from spf.codegen.pipeline import PASSES, Compilation, Options
-from spf.codegen.zeroing import fold_output_zeroing
+from spf.codegen.zeroing import BLOCK_ENTRIES, RowZeroing, fold_output_zeroing, plan_output_zeroing
+from spf.expressions import Affine, Constraint
+from spf.layout_library.model import Name
 
 SPMV = "y(i) = A(i,j) * x(j)"
 SPMM = "C(i,j) = A(i,k) * B(k,j)"
@@ -92,6 +96,7 @@ def test_factors_of_the_row_taken_out_of_the_sum_are_stored_with_it(parallel, op
 def test_spmm_rows_of_several_entries_are_zeroed_by_the_blocks(parallel, openmp_threads):
     loops = folded_loops(SPMM, {"C": "Dense", "A": "CSR", "B": "Dense"}, parallel)
     assert loops and not loops[0].zero_rows.stores  # row i's entries are added to once per k
+    assert loops[0].zero_rows.block_entries == BLOCK_ENTRIES  # the pass sizes the blocks, the printer prints them
     k = spf.compile(SPMM, {"C": "Dense", "A": "CSR", "B": "Dense"}, parallel=parallel)
     assert "spf_block_rows" in k.c_source
     A = csr_with_empty_rows(3000, 200, 3)
@@ -166,6 +171,35 @@ def test_a_parallel_nest_not_folded_zeroes_on_the_kernel_threads(openmp_threads)
     # is split among the threads (each first touches a part of y)
     k = spf.compile(SPMV, {"y": "Dense", "A": "COO", "x": "Dense"}, parallel=True)
     assert "omp parallel for schedule(static) num_threads(spf_team_for(y_N0))" in k.c_source
+    assert k.output_zeroing.parallel and k.output_zeroing.rows is None
+    assert "zeroing: the whole output is zeroed first by the kernel's threads" in k.explain()
     A = csr_with_empty_rows(4000, 300, 7).tocoo()
     x = np.random.default_rng(8).random(300)
     spoil_and_rerun(k.bind(A=A, x=x), A @ x)
+
+
+def planned(expression: str, layouts: dict, parallel: bool = False):
+    compilation = Compilation(expression, layouts, Options(parallel=parallel))
+    for compile_pass in PASSES[:-1]:
+        compilation = compile_pass(compilation)
+    return compilation.output_zeroing
+
+
+def test_the_zeroing_plan_follows_the_folded_loop_and_the_parallel_loops():
+    (folded,) = planned(SPMM, {"C": "Dense", "A": "CSR", "B": "Dense"})
+    assert folded.rows is not None and folded.rows.zero_rows is not None and not folded.parallel
+    (serial,) = planned(SPMV, {"y": "Dense", "A": "COO", "x": "Dense"})
+    assert serial.rows is None and not serial.parallel
+    (shared,) = planned(SPMV, {"y": "Dense", "A": "COO", "x": "Dense"}, parallel=True)
+    assert shared.rows is None and shared.parallel
+    assert planned("y(i) += A(i,j) * x(j)", {"y": "Dense", "A": "CSR", "x": "Dense"}) == ()  # nothing to zero
+    assert planned(SPMM, {"C": "CSR", "A": "CSR", "B": "CSR"}) == ()  # assembled
+
+
+def test_the_zeroing_plan_keeps_the_nests_entry_guards():
+    guard, own = Constraint(Affine.of("N"), ">", Affine.of(0)), Constraint(Affine.of("M"), ">", Affine.of(0))
+    nest = Loop("i", [], [], zero_rows=RowZeroing("y", Name("N"), (), guards=(own,)))
+    plan = plan_output_zeroing([SimpleNamespace(nodes=[], entry_guards=[]),
+                                SimpleNamespace(nodes=[nest], entry_guards=[guard])])
+    assert plan.rows is nest and plan.guards == (guard, own)
+    assert "loop i does not reach" in plan.describe()
