@@ -29,14 +29,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spf.layout_library.model import Arith, BinaryOp, Name, Negate, Number, ShapeRef
-from spf.errors import SpfError
+from spf.errors import AssemblyRefused, SpfError
 from spf.expressions import Affine, Constraint, UFCall
 from spf.levels import Level, read_levels, remainder_fits
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
-
-
-class AssemblyRefused(SpfError):
-    """The assembly cannot establish a layout's arrays; the message names the level and why."""
 
 
 @dataclass(frozen=True)

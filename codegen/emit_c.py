@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from spf.errors import SpfError
+from spf.errors import SpfError, SpfInternalError
 from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
@@ -559,7 +559,7 @@ class Emitter:
             return self.temporary(node)
         if isinstance(node, TileGuard):
             return self.tile_guard(node)
-        raise SpfError(f"cannot emit {node!r}")
+        raise SpfInternalError(f"the C printer has no case for the node {node!r}")
 
     def merge(self, node: Merge) -> list:
         """The arms' ranges (each arm's path run, its loop's bounds kept; an arm whose
@@ -1250,7 +1250,7 @@ class Emitter:
             return self.sequential(node, template)
         if template.kind == "hashmap":
             return self.hashmap(node, template)
-        raise SpfError(f"no C for find template {template.kind}")
+        raise SpfInternalError(f"a find with the template {template.kind!r}, which the C printer has no case for")
 
     def _match_body(self, node: Find, position) -> list:
         names = self.names

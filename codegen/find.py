@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from spf.errors import SpfError
+from spf.errors import FindRefused, SpfInternalError
 from spf.expressions import Affine, UFCall
 from spf.smt import Encoder, unsatisfiable
 
@@ -59,10 +59,6 @@ class FindChoice:
 LINEAR = FindChoice("linear")
 TEMPLATES = ("direct", "seqiter", "hashmap", "binary", "linear")
 FIND_POLICIES = ("auto", *TEMPLATES)  # auto: every proven template; else one, refused if not proven
-
-
-class FindRefused(SpfError):
-    """A requested find template that is not proven valid."""
 
 
 @dataclass
@@ -373,7 +369,7 @@ def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
         elif kind == "linear":
             choice, reason = LINEAR, ""
         else:
-            raise ValueError(f"unknown find template {kind!r}")
+            raise SpfInternalError(f"find synthesis asked for the unknown template {kind!r}")
         if choice is not None:
             report.valid.append(choice)
             if not every_variant or choice.kind == "direct":

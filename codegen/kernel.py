@@ -26,11 +26,11 @@ from .assembly import direct_rows
 from .emit_assembly import report_length
 from .emit_stream import kernel_report_length, run_time_strategies
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource, hash_table_length
-from .find import FindRefused, FindReport
+from .find import FindReport
 from .loops import render
 from .structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
 
-__all__ = ["BoundKernel", "FindRefused", "Kernel"]
+__all__ = ["BoundKernel", "Kernel"]
 
 
 def field_names(layout, mapping: dict) -> list[str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from spf.dependences import carried_dependence
 from spf.expressions import Affine, UFCall
-from spf.recipe import RecipeError
+from spf.errors import RecipeError
 
 from .loops import (Assign, Block, Compute, Find, Guard, Loop, Node, StateInit, Temporary, TileGuard, copied_from,
                     walk)

@@ -22,12 +22,12 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 
-from spf.errors import SpfError
+from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
 from spf.iteration_space import iteration_space
-from spf.recipe import Recipe, RecipeError
+from spf.recipe import Recipe
 
 from .auto import SiteModel, variants
-from .assembly import (AssemblyRefused, choose_two_phase, choose_workspace, direct_rows, plan_assembly,
+from .assembly import (choose_two_phase, choose_workspace, direct_rows, plan_assembly,
                        shape_scalars)
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
@@ -43,7 +43,7 @@ from .loops import remove_dead_assignments
 from .merge import appends_in_order, fills_in_order, merge_terms
 from .parallel import mark_parallel_loops, split_into_chunks
 from .projection import count_nest
-from .scan import ScanError, scan
+from .scan import scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
 from .zeroing import fold_output_zeroing

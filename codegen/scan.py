@@ -24,7 +24,7 @@ from typing import Sequence
 
 import islpy as isl
 
-from spf.errors import SpfError
+from spf.errors import ScanError, SpfInternalError
 from spf.expressions import Affine, Constraint, UFCall
 from spf.isl_basic import constraints, project as _project
 from spf.sets import scan_order
@@ -32,10 +32,6 @@ from spf.sets import scan_order
 from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
 
 PARAM = isl.dim_type.param
-
-
-class ScanError(SpfError):
-    """An iteration space or loop order the scanner cannot handle."""
 
 
 @dataclass
@@ -180,7 +176,7 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
     order = list(order) if order else list(uf_set.variables)
     bound_variables = set(bound)
     if bound_variables and set(order[:len(bound_variables)]) != bound_variables:
-        raise ScanError("the bound variables must come first in the order")
+        raise SpfInternalError("scan: the bound variables (of the fused loops) must come first in the order")
     if sorted(order) != sorted(uf_set.variables):
         raise ScanError(f"a loop order must list each of {', '.join(uf_set.variables)} once")
     basics = uf_set.isl_set.get_basic_sets()

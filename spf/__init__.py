@@ -24,12 +24,13 @@ if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
     _os.environ["GOMP_SPINCOUNT"] = "3000"
 
 from spf.errors import (ArgumentError, CacheWarning, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
-                        OutOfMemoryError, PackError, ParseError, PropertyViolation, SpfError, UnknownLayoutError)
+                        OutOfMemoryError, PackError, ParseError, PropertyViolation, RecipeError, SpfError,
+                        SpfInternalError, UnknownLayoutError)
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement
 from spf.assemble import convert
 from spf.packing import Tensor, from_fields, pack, read_tns
-from spf.recipe import Recipe, RecipeError, recipe
+from spf.recipe import Recipe, recipe
 from spf.sets import UFSet
 
 
@@ -103,7 +104,7 @@ def load_layout(spec, **parameters):
 
 __all__ = [
     "ArgumentError", "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
-    "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
+    "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "SpfInternalError", "Statement", "StatementSpace", "Tensor",
     "Recipe", "RecipeError", "UFSet", "autoschedule", "schedule", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
     "pack", "parse_statement", "read_tns", "convert", "CacheWarning",
 ]

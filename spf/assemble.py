@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, report_length
-from spf.errors import OutOfMemoryError, PackError, SpfError
+from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError
 from spf.memory import allocate, require
 from spf.packing import Tensor as _Tensor
 
@@ -77,7 +77,7 @@ def builder(layout, narrow: bool = False) -> Builder:
 
 def has_assembly(layout) -> bool:
     """Whether generated assembly builds ``layout`` (else packing falls back to the Python packer)."""
-    from spf.codegen.assembly import AssemblyRefused, plan_assembly
+    from spf.codegen.assembly import plan_assembly
 
     key = (layout.spec, layout.path, hash(layout))
     if key not in _plans:

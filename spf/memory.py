@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from spf.errors import OutOfMemoryError, SpfError
+from spf.errors import OutOfMemoryError, SpfError, SpfInternalError
 
 
 @functools.lru_cache(maxsize=1)
@@ -36,7 +36,7 @@ def describe(size: int) -> str:
         if value < 1024 or unit == "EiB":
             return f"{size} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1024
-    raise AssertionError("unreachable")
+    raise SpfInternalError(f"describe({size}) fell through its units")
 
 
 def require(shape: Sequence[int], dtype, what: str) -> None:

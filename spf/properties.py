@@ -24,6 +24,7 @@ from typing import Iterator, Mapping, Sequence
 import numpy as np
 import z3
 
+from spf.errors import SpfInternalError
 from spf.expressions import TRUE, Affine, And, Constraint, Exists, Formula, Or, UFCall
 
 Guarded = tuple[Formula, Formula]
@@ -486,4 +487,4 @@ def from_spec(spec) -> Property:
         return Injective(arrays)
     if kind == "covarying_monotonic":
         return CovaryingMonotonic(arrays, increasing=spec.increasing)
-    raise ValueError(f"unknown property kind {kind!r}")
+    raise SpfInternalError(f"a property of the unknown kind {kind!r} passed the layout reader")

@@ -19,13 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from spf.errors import SpfError
+from spf.errors import RecipeError
 
 REDUCTIONS = (None, "privatize", "atomic")
-
-
-class RecipeError(SpfError):
-    """A recipe step that is malformed or that the dependences or proofs forbid."""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ import sympy
 
 
 from .cost import Cost, count_symbols, dimension_symbol
-from .problem import AutoscheduleError, Problem, make_problem
+from spf.errors import AutoscheduleError
+
+from .problem import Problem, make_problem
 from .prune import (ELEMENT_BYTES, Context, depth_poset, last_level_cache_bytes, order_disagreement,
                     parse_constraint, pareto_buckets, stride_cost)
 from .search import Scored, exhaustive, frontier

@@ -14,13 +14,9 @@ import functools
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from spf.errors import SpfError
+from spf.errors import AutoscheduleError
 from spf.iteration_space import _definers, _identity_physical, _load
 from spf.notation import Statement, parse_statement
-
-
-class AutoscheduleError(SpfError):
-    """A computation or layout the autoscheduler cannot schedule."""
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,9 @@ from tokenize import TokenError
 import z3
 
 from .cost import Cost, count_symbols, dimension_symbol
-from .problem import AutoscheduleError, Problem
+from spf.errors import AutoscheduleError
+
+from .problem import Problem
 from .tree import Leaf, leaves
 
 # Z3's resource count (rlimit), not a wall-clock timeout: an answer that depended on the

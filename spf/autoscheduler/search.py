@@ -32,8 +32,10 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from .cost import Cost, memory_of
-from .problem import AutoscheduleError, Operand, Problem
-from .tree import Branch, Leaf, Node, ScheduleError, Statement, loop_trips, temporary_name
+from spf.errors import AutoscheduleError, ScheduleError
+
+from .problem import Operand, Problem
+from .tree import Branch, Leaf, Node, Statement, loop_trips, temporary_name
 
 MAX_TEMPORARY_RANK = 2
 """Stage 1: temporaries of rank 3 or more are not built (SparseAuto's memory-depth threshold)."""

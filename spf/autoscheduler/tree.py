@@ -19,11 +19,9 @@ from dataclasses import dataclass, replace
 from typing import Sequence, Union
 
 from .cost import Cost, dense_trip, level_trip, memory_of
-from .problem import AutoscheduleError, Operand, Problem
+from spf.errors import ScheduleError
 
-
-class ScheduleError(AutoscheduleError):
-    """An invalid schedule tree or transformation."""
+from .problem import Operand, Problem
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,9 @@ from typing import Callable, TypeVar
 import numpy as np
 from mpi4py import MPI
 
-from spf.errors import SpfError
+from spf.errors import RankError, SpfError
 
 T = TypeVar("T")
-
-
-class RankError(SpfError):
-    """Another rank failed a step every rank takes together."""
 
 
 def agreed(comm, step: Callable[[], T], what: str) -> T:

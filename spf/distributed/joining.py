@@ -25,6 +25,7 @@ from math import prod
 
 import numpy as np
 
+from spf.errors import SpfInternalError
 from spf.expressions import Affine
 from spf.memory import require
 from spf.packing import Tensor
@@ -123,12 +124,12 @@ class _Joining:
             values = np.asarray(fields[array.name]).reshape(-1)
             skip = array.overlap * width if self.pieces else 0
             if skip and values[0] != 0:
-                raise AssertionError(f"joining {array.name}: a piece's pointers start at {values[0]}, not 0")
+                raise SpfInternalError(f"joining {array.name}: a piece's pointers start at {values[0]}, not 0")
             values = values[skip:]
             at = self.used[array.name]
             target = buffer[at:at + len(values)]
             if len(target) != len(values):
-                raise AssertionError(f"joining {array.name}: capacity exceeded")  # a count above the entries
+                raise SpfInternalError(f"joining {array.name}: capacity exceeded")  # a count above the entries
             if array.shift is not None and self.shifts[array.name]:
                 np.add(values, self.shifts[array.name], out=target, casting="unsafe")
             else:
@@ -154,8 +155,8 @@ class _Joining:
             buffer, width = self.buffers[array.name]
             rows = _value(array.first, scalars)
             if self.used[array.name] != rows * width:
-                raise AssertionError(f"joining {array.name}: {self.used[array.name]} elements, expected "
-                                     f"{rows * width}")
+                raise SpfInternalError(f"joining {array.name}: {self.used[array.name]} elements, expected "
+                                       f"{rows * width}")
             dimensions = [rows] + [int(d.evaluate(scalars)) for d in array.rest]
             fields[array.name] = buffer[:rows * width].reshape(dimensions)
         layout_fields = {field.name for field in self.joiner.layout.fields}

@@ -13,17 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from spf.errors import SpfError
+from spf.errors import DistributionError
 from spf.expressions import Affine, UFCall
 from spf.levels import read_levels, remainder_fits
 
 MAX_BINS = 1 << 20
 """At most this many bins in the histogram of outer coordinates that places the cuts
 (8 MiB of counts reduced across ranks); a longer mode is binned more coarsely."""
-
-
-class DistributionError(SpfError):
-    """A tensor, kernel or operand that spf.distributed cannot split correctly."""
 
 
 def outer_mode(layout) -> tuple[int, int]:

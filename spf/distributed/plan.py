@@ -25,13 +25,13 @@ from dataclasses import dataclass
 import numpy as np
 from mpi4py import MPI
 
-from spf.errors import ArgumentError, SpfError
+from spf.errors import ArgumentError, DistributionError, SpfError
 from spf.notation import parse_statement
 from spf.packing import INDEX_DTYPE, Tensor, coordinates_of, pack
 
 from .collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
 from . import support
-from .partition import DistributionError, outer_mode
+from .partition import outer_mode
 from .tensor import DistributedTensor, distribute
 
 DOUBLE = 8

@@ -17,11 +17,11 @@ import numpy as np
 from mpi4py import MPI
 
 from spf import arguments
-from spf.errors import PackError
+from spf.errors import DistributionError, PackError
 from spf.packing import INDEX_DTYPE, Tensor, _load_layout, _resolve, _summed, coordinates_of, pack
 
 from .collective import agreed, alltoallv, count_exchange, gatherv, same_everywhere
-from .partition import DistributionError, balanced_bounds, histogram, outer_mode
+from .partition import balanced_bounds, histogram, outer_mode
 
 
 class DistributedTensor:
