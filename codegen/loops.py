@@ -40,6 +40,7 @@ class Loop:
     zero_rows: object = None  # codegen.zeroing.RowZeroing: blocks of iterations zero their output rows first
     jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)
     transposed: tuple = ()  # codegen.jam.Transposition: inputs copied transposed before this loop, where it pays
+    parallel_proof: str | None = None  # with parallel: why the dependence pass (codegen.parallel) allowed it
 
 
 @dataclass
