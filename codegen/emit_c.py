@@ -11,6 +11,7 @@ lower bound.  A table that cannot be allocated returns 2.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
@@ -1590,7 +1591,8 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         nests: list = []
         for number, scan in enumerate(scans):
             nodes = assembly.count_nodes[number] if count else scan.nodes
-            nest = emitter.nodes(privatize_find_state(place_find_state(nodes)))
+            # placing the find states rewrites the nest: a copy's, so the kernel's nests stay as the passes left them
+            nest = emitter.nodes(privatize_find_state(place_find_state(copy.deepcopy(nodes))))
             guards = [condition(c, names) for c in scan.entry_guards]
             nests.extend([c_ast.If(conjunction(guards), block(nest), None)] if guards else nest)
         return nests

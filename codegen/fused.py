@@ -25,6 +25,7 @@ unfused.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import time
 from dataclasses import dataclass, field
@@ -371,7 +372,7 @@ def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -
     emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
     if not problem.accumulate:
         body.extend(_zero_output(tensors, problem.output, names, None))
-    nest = emitter.nodes(privatize_find_state(place_find_state(nodes)))
+    nest = emitter.nodes(privatize_find_state(place_find_state(copy.deepcopy(nodes))))  # the kernel's nodes stay
     body.extend(emitter.entry)
     body.extend(nest)
     body.extend(emitter.epilogue)
