@@ -52,6 +52,7 @@ from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, re
 from .parallel import parallelize_fused, privatize_find_state
 from .scan import scan
 from .structs import parameter_order
+from .verify import check_lowered_schedule
 
 
 @dataclass
@@ -319,6 +320,7 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
     if parallel:
         layout, mapping, _ = tensors[problem.output]
         dependences = parallelize_fused(nodes, spaces, mapping[layout.values_field])
+    check_lowered_schedule(nodes, spaces, lowering.scans, lowering.temporaries)
     source = _function(function, nodes, lowering, tensors, names, ranges, problem)
     c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H", release=release_function(function))
     seconds = time.perf_counter() - started

@@ -46,6 +46,7 @@ from .projection import count_nest
 from .scan import scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
+from .verify import check_after_pass
 from .zeroing import fold_output_zeroing
 
 
@@ -422,6 +423,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     compilation = Compilation(expression, layouts, options)
     for step in PASSES:
         compilation = step(compilation)
+        check_after_pass(compilation, step.__name__)
     kernel = to_kernel(compilation, time.perf_counter() - started)
     if key:
         store(key, kernel)
