@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spf.layout_library.model import Arith, BinaryOp, Name, Negate, Number, ShapeRef
+from spf.layout_library.model import Arith, BinaryOp, Layout, Name, Negate, Number, ShapeRef
 from spf.errors import AssemblyRefused, SpfError
 from spf.expressions import Affine, Constraint, UFCall
 from spf.levels import Level, read_levels, remainder_fits
@@ -62,7 +62,7 @@ class AssemblyLevel:
 class AssemblyPlan:
     """A layout's levels as assembly builds them, and the checks each entry must pass."""
 
-    layout: object
+    layout: Layout
     levels: list[AssemblyLevel]
     values_index: str  # flat position in the value array, a C expression over positions
     checks: list[tuple[str, str]] = field(default_factory=list)  # (C condition, what it means)

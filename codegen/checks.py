@@ -21,7 +21,7 @@ from pycparser import c_generator, c_parser
 
 from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
-from spf.layout_library.model import BinaryOp, Name, Negate, Number, ShapeRef
+from spf.layout_library.model import BinaryOp, Layout, Name, Negate, Number, ShapeRef
 from spf.levels import read_levels
 from spf.notation import parse_statement
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
@@ -40,7 +40,7 @@ class _Tensor:
     """One struct argument as the checks see it."""
 
     name: str
-    layout: object
+    layout: Layout
     role: str  # "input", "output" (dense, or sharing an input's index arrays) or "assembled"
     shared: dict = field(default_factory=dict)  # output field -> the input whose field it shares
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast, c_generator
 
@@ -27,6 +28,9 @@ from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Me
 from .scan import readable_names
 from .structs import header_text, struct_name
 from .zeroing import BLOCK_ENTRIES
+
+if TYPE_CHECKING:
+    from .assembly import TwoPhase, Workspace
 
 INDEX = "int64_t"
 KEPT = "spf_kept"  # the kernel's find state kept between calls (spf_state slots), a parameter of its body
@@ -1627,10 +1631,10 @@ class AssembledOutput:
     drop_zeros: bool  # entries summing to zero are not stored
     report_length: int
     scalars: tuple = ()  # (output field, C expression over the kernel's extents) the shape determines
-    workspace: object = None  # codegen.assembly.Workspace, or None: entries go to the stream directly
+    workspace: Workspace | None = None  # or None: entries go to the stream directly
     workspace_extent: str | None = None  # C name of the extent the workspace's accumulator spans
     order: int = 0  # the output's number of coordinates
-    two_phase: object = None  # codegen.assembly.TwoPhase: the nest counts, then fills the rows
+    two_phase: TwoPhase | None = None  # the nest counts, then fills the rows
     rows_extent: str | None = None  # with two_phase: C name of the extent of the rows' outer coordinate
     key_type: str = "int64_t"  # with two_phase: the C type of the layout's key array
     pointer_type: str = "int64_t"  # with two_phase: the C type of the layout's pointer array

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from spf.memory import allocate
 from spf.packing import Tensor, _row_major
 
 from .structs import dense_plan, marshal, planned_dense_struct, struct_name
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
 
 SMALL_OUTPUT_BYTES = 1 << 26  # outputs above this are allocated through spf.memory.allocate (its memory check)
 
@@ -34,7 +37,7 @@ class Argument:
     """One input of the kernel, in the C function's argument order."""
 
     name: str
-    layout: object
+    layout: Layout
     struct: str  # the C struct name a Tensor's kept struct is filed under
     dense: tuple | None  # a row-major dense layout's codegen.structs.dense_plan: a numpy array is read in place
     indices: tuple[str, ...]  # the expression's index at each axis

@@ -34,7 +34,7 @@ from pycparser import c_ast
 
 from spf.errors import SpfError
 from spf.autoscheduler.problem import Operand
-from spf.autoscheduler.tree import Leaf, leaves, temporaries
+from spf.autoscheduler.tree import Leaf, Node as ScheduleNode, leaves, temporaries
 from spf.expressions import Affine
 from spf.iteration_space import _definers, statement_space
 from spf.layout_library.model import Number
@@ -59,7 +59,7 @@ from .verify import check_lowered_schedule
 class FusedKernel(Kernel):
     """A kernel compiled from an autoscheduled tree: one C function, fused loop nests."""
 
-    schedule: object = None
+    schedule: ScheduleNode | None = None
     nodes: list = field(default_factory=list)
 
     def explain(self) -> str:

@@ -10,6 +10,7 @@ import ctypes
 import dataclasses
 import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -22,13 +23,16 @@ from .fast_call import call_plan
 from .auto import SiteModel, site_cost
 from spf.assemble import Builder, failure, finish, take
 
-from .assembly import direct_rows
+from .assembly import AssemblyPlan, TwoPhase, Workspace, direct_rows
 from .emit_assembly import report_length
 from .emit_stream import kernel_report_length, run_time_strategies
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource, hash_table_length
 from .find import FindReport
 from .loops import render
 from .structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
 
 __all__ = ["BoundKernel", "Kernel"]
 
@@ -58,17 +62,17 @@ class Kernel:
     ranges: dict
     codegen_seconds: float = 0.0
     dependences: list = field(default_factory=list)
-    assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
+    assembly: AssemblyPlan | None = None  # of an assembled output
     assembly_prefix: str | None = None
-    workspace: object = None  # codegen.assembly.Workspace of the assembled output, if any
-    two_phase: object = None  # codegen.assembly.TwoPhase of the assembled output, if any
+    workspace: Workspace | None = None  # of the assembled output, if any
+    two_phase: TwoPhase | None = None  # of the assembled output, if any
     release_function: str = ""  # the library's C function freeing what the kernels keep between calls
     cache_key: str = ""  # of the whole-kernel cache (codegen.kernel_cache)
     cached: str = ""  # "memory" or "disk" when this kernel came from that cache, else ""
     # how often each run-time strategy of the assembly ran, over this kernel's calls so far
     assembly_statistics: dict = field(default_factory=dict)
     _functions: list = field(default_factory=list, repr=False)
-    _builder: object = field(default=None, repr=False)
+    _builder: Builder | None = field(default=None, repr=False)
     _report_length: int = field(default=0, repr=False)  # of an assembled output's report
 
     @functools.cached_property
@@ -429,10 +433,10 @@ class BoundKernel:
     """A kernel with its arguments in place: each call runs the C function once and
     returns the (reused) output."""
 
-    function: object
+    function: Callable[..., int]  # the C function (ctypes)
     structs: list
     keep_alive: list
-    result: object
+    result: np.ndarray | None  # a dense output's values
     scalar: ctypes.c_double | None
     choices: tuple = ()  # the find templates of the chosen variant
     assembly: "Assembly | None" = None  # an assembled output: a new Tensor per call
@@ -459,9 +463,9 @@ class Assembly:
     """An assembled output of a bound kernel: the kernel appends its entries and ``begin``s
     the builder; then the arrays its counts size are allocated and filled."""
 
-    layout: object
+    layout: Layout
     builder: Builder
-    struct: object
+    struct: ctypes.Structure | None  # the output's struct (ctypes), each call's own
     shape: tuple
     name: str
     report_length: int

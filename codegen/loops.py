@@ -10,9 +10,14 @@ upper one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import TYPE_CHECKING, Iterator, Union
 
 from spf.expressions import Affine, Constraint, UFCall
+
+if TYPE_CHECKING:
+    from .find import FindChoice
+    from .jam import Transposition
+    from .zeroing import RowZeroing
 
 
 @dataclass(frozen=True)
@@ -36,10 +41,10 @@ class Loop:
     thread_state: list["Node"] = field(default_factory=list)  # find states each thread starts (parallel)
     reduction: str | None = None  # parallel loop updating shared output entries: "privatize" or "atomic"
     schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
-    parts_at: tuple | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
-    zero_rows: object = None  # codegen.zeroing.RowZeroing: blocks of iterations zero their output rows first
+    parts_at: tuple[str, bool] | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
+    zero_rows: RowZeroing | None = None  # codegen.zeroing: blocks of iterations zero their output rows first
     jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)
-    transposed: tuple = ()  # codegen.jam.Transposition: inputs copied transposed before this loop, where it pays
+    transposed: tuple[Transposition, ...] = ()  # codegen.jam: inputs copied transposed before this loop, where it pays
     parallel_proof: str | None = None  # with parallel: why the dependence pass (codegen.parallel) allowed it
 
 
@@ -75,7 +80,7 @@ class Find:
     key: Affine
     lower: list[Bound]
     upper: list[Bound]
-    template: object
+    template: FindChoice
     body: list["Node"] = field(default_factory=list)
 
 

@@ -23,12 +23,12 @@ import time
 from dataclasses import dataclass, field
 
 from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
-from spf.iteration_space import iteration_space
+from spf.iteration_space import IterationSpace, iteration_space
 from spf.recipe import Recipe
 
 from .auto import SiteModel, variants
-from .assembly import (choose_two_phase, choose_workspace, direct_rows, plan_assembly,
-                       shape_scalars)
+from .assembly import (AssemblyPlan, TwoPhase, Workspace, choose_two_phase, choose_workspace, direct_rows,
+                       plan_assembly, shape_scalars)
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
 from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, kernel_function, kernel_names,
@@ -70,7 +70,7 @@ class Compilation:
     expression: str
     layouts: dict
     options: Options
-    space: object = None  # spf.IterationSpace
+    space: IterationSpace | None = None
     order: tuple | None = None
     tensors: dict = field(default_factory=dict)  # name -> (layout, placement names, is_output), ABI order
     reports: list = field(default_factory=list)  # of find synthesis, one per find site
@@ -81,9 +81,9 @@ class Compilation:
     kernels: list = field(default_factory=list)  # per variant, its C function
     source: str = ""
     header: str = ""
-    assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
-    workspace: object = None  # codegen.assembly.Workspace when the output's entries go through one
-    two_phase: object = None  # codegen.assembly.TwoPhase when the nest counts, then fills the rows
+    assembly: AssemblyPlan | None = None  # of an assembled output
+    workspace: Workspace | None = None  # when the output's entries go through one
+    two_phase: TwoPhase | None = None  # when the nest counts, then fills the rows
     count_nodes: tuple = ()  # with two_phase: each statement's nest for the count phase
 
     @property

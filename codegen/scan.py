@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import islpy as isl
 
@@ -30,6 +30,9 @@ from spf.isl_basic import constraints, project as _project
 from spf.sets import scan_order
 
 from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
+
+if TYPE_CHECKING:
+    from .find import FindChoice
 
 PARAM = isl.dim_type.param
 
@@ -73,7 +76,7 @@ class Scan:
     entry_guards: list[Constraint]
     calls: dict[str, UFCall]  # UF dimension -> call (arguments over variables and dimensions)
     order: list[str]
-    finds: list[tuple[FindSite, object]] = field(default_factory=list)
+    finds: list[tuple[FindSite, FindChoice]] = field(default_factory=list)
     hole: Block | None = None  # with ``until``: the empty scope where the nest goes on
 
 
@@ -211,7 +214,7 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
     extents, shape_checks, entry_guards = _parameter_facts(parameter_set, space)
     known_ranges = _range_facts(space, calls)
 
-    result_finds: list[tuple[FindSite, object]] = []
+    result_finds: list[tuple[FindSite, FindChoice]] = []
     facts: list[LevelFacts] = []
     choose = choose_find or (lambda site: LINEAR)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from spf.expressions import Constraint
-from spf.layout_library.model import Name
+from spf.layout_library.model import Arith, Name
 
 from .loops import Block, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
 
@@ -35,8 +35,8 @@ class RowZeroing:
     iterations store their entries rather than add to them, so no block zeroes its rows."""
 
     array: str
-    extent: object  # Arith: the output's first dimension
-    inner: tuple  # Arith: its other dimensions
+    extent: Arith  # the output's first dimension
+    inner: tuple[Arith, ...]  # its other dimensions
     guards: tuple[Constraint, ...] = ()
     stores: bool = False
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ctypes
 from dataclasses import dataclass
 from math import prod
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, report_l
 from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError
 from spf.memory import allocate, require
 from spf.packing import Tensor as _Tensor
+
+if TYPE_CHECKING:
+    from spf.codegen.assembly import AssemblyPlan
 
 INDEX_DTYPE = np.int64
 FLAGS: list[str] | None = None
@@ -33,11 +36,11 @@ sanitizer tests set ``SANITIZE_FLAGS`` here so packing runs sanitized too."""
 class Builder:
     """A layout's compiled assembly: its plan and the C functions ``begin``, ``fill``, ``free``."""
 
-    plan: object
-    begin: object
-    fill: object
-    free: object
-    take: object = None  # a kernel's NAME_take, when its workspace hands rows over (DirectRows)
+    plan: AssemblyPlan
+    begin: Callable[..., Any] | None  # the C functions (ctypes); a kernel begins the builder itself
+    fill: Callable[..., int]
+    free: Callable[..., None]
+    take: Callable[..., int] | None = None  # a kernel's NAME_take, when its workspace hands rows over (DirectRows)
 
     @property
     def compressed(self) -> list:
@@ -199,7 +202,7 @@ class _TakePlan:
     """How :func:`take` reads a layout's struct: every field in one unpack (scalars first,
     then the arrays' addresses), and each array's length from the scalars."""
 
-    unpack: object  # struct -> (scalar values..., addresses...)
+    unpack: Callable[[Any], tuple]  # struct -> (scalar values..., addresses...)
     scalars: tuple[str, ...]
     pointers: tuple[int, ...]  # where the addresses are in the unpacked tuple
     arrays: tuple[tuple, ...]  # (field, where its address is, length(scalars), typestr, dtype)

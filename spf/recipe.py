@@ -17,9 +17,14 @@ at the end; ``"atomic"``: atomic updates).  A refusal names the step and the rea
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from spf.errors import RecipeError
+
+if TYPE_CHECKING:
+    import os
+
+    from spf.layout_library.model import Layout, LayoutFamily
 
 REDUCTIONS = (None, "privatize", "atomic")
 
@@ -27,7 +32,7 @@ REDUCTIONS = (None, "privatize", "atomic")
 @dataclass(frozen=True)
 class Recipe:
     expression: str
-    layouts: tuple[tuple[str, object], ...]
+    layouts: tuple[tuple[str, str | os.PathLike | Layout | LayoutFamily], ...]  # as spf.compile takes them
     share: tuple[tuple[str, str], ...] = ()
     order: tuple[str, ...] | None = None
     finds: tuple[tuple[str, str], ...] = ()  # (tensor or find variable, template)

@@ -34,10 +34,10 @@ from spf.packing import Tensor
 @dataclass(frozen=True)
 class _Array:
     name: str
-    first: object  # the first dimension's Affine
+    first: Affine  # the first dimension
     overlap: int  # 1: a pointer array whose pieces' first elements (0) overlap
     rest: tuple  # the other dimensions' expressions
-    shift: object | None  # the Affine whose earlier pieces' sum shifts the values, or None
+    shift: Affine | None  # the expression whose earlier pieces' sum shifts the values, or None
 
 
 class Joiner:
