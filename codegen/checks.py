@@ -403,7 +403,7 @@ def _stored_positions(tensor: _Tensor) -> list[str]:
     return ["{"] + lines + ["}"] * depth + ["}"]
 
 
-def unchecked_properties(layout) -> list[str]:
+def unchecked_properties(layout: Layout) -> list[str]:
     """The properties of a layout that ``NAME_check`` leaves unchecked (as text)."""
     probe = _Tensor("T", layout, "input")
     return [spec.text for spec in layout.properties if not _property(probe, from_spec(spec))]
@@ -441,7 +441,7 @@ def check_function(prototype: str, expression: str, tensors: dict, output: str, 
     return _printed(prototype, body)
 
 
-def fill_checks(output: str, layout) -> list[str]:
+def fill_checks(output: str, layout: Layout) -> list[str]:
     """The lines ``NAME_fill`` runs first: the output struct and every array of positive
     length (by the scalars the kernel set) not NULL."""
     tensor = _Tensor(output, layout, "assembled")

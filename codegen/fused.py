@@ -29,6 +29,7 @@ import copy
 import hashlib
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
 from pycparser import c_ast
 
@@ -53,6 +54,9 @@ from .parallel import parallelize_fused, privatize_find_state
 from .scan import scan
 from .structs import parameter_order
 from .verify import check_lowered_schedule
+
+if TYPE_CHECKING:
+    from spf.autoscheduler.api import Candidate
 
 
 @dataclass
@@ -287,7 +291,8 @@ def _entry_guarded(scanned) -> list:
     return [Guard(list(scanned.entry_guards), nodes)] if scanned.entry_guards else nodes
 
 
-def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flags=None) -> FusedKernel:
+def compile_schedule(candidate: Candidate, find: str = "auto", parallel: bool = False,
+                     flags: Sequence[str] | None = None) -> FusedKernel:
     """Compile an autoscheduled candidate (``spf.compile(..., schedule=candidate)``)."""
     if find not in FIND_POLICIES:
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")

@@ -10,7 +10,7 @@ import ctypes
 import dataclasses
 import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["BoundKernel", "Kernel"]
 
 
-def field_names(layout, mapping: dict) -> list[str]:
+def field_names(layout: Layout, mapping: dict) -> list[str]:
     """The kernel's names of a tensor's fields (a mapping also names its physical indices):
     ``A_rowPtr``, or ``B_rowPtr`` for an output sharing B's arrays."""
     return [mapping[field_.name] for field_ in layout.fields if field_.name in mapping]
@@ -209,7 +209,7 @@ class Kernel:
         return "\n".join(parts)
 
     # -- running
-    def __call__(self, *positional, **arguments):
+    def __call__(self, *positional: Any, **arguments: Any) -> np.ndarray | Tensor | float:
         if not positional and self._call_plan is not None:
             result = self._call_plan.run(self.build()._functions[0], arguments)
             if result is not None:
@@ -221,7 +221,7 @@ class Kernel:
         """The short call path (codegen.fast_call), when this kernel's calls can take it."""
         return call_plan(self)
 
-    def bind(self, *positional, **arguments) -> "BoundKernel":
+    def bind(self, *positional: Any, **arguments: Any) -> "BoundKernel":
         """Pack and marshal the inputs and allocate the output once; calling the result
         runs only the C function (what an application linking the library pays).
 
@@ -441,7 +441,7 @@ class BoundKernel:
     choices: tuple = ()  # the find templates of the chosen variant
     assembly: "Assembly | None" = None  # an assembled output: a new Tensor per call
 
-    def __call__(self):
+    def __call__(self) -> np.ndarray | Tensor | float:
         if self.assembly is not None:
             return self.assembly.run(self.function, self.structs, self._check)
         self._check(self.function(*self.structs))
@@ -472,7 +472,8 @@ class Assembly:
     statistics: dict  # strategy -> how often it ran, added to after each call
     strategies: tuple = ()  # the names of the run-time choices the kernel counts after the builder's report
 
-    def run(self, function, structs: list, check, struct=None, shape: tuple | None = None) -> Tensor:
+    def run(self, function: Callable[..., int], structs: list, check: Callable[[int], None],
+            struct: ctypes.Structure | None = None, shape: tuple | None = None) -> Tensor:
         """Call the kernel (``structs``: its arguments, the output's struct among them) and
         make the result; ``struct`` and ``shape``: this call's, when not the bound ones."""
         if struct is None:

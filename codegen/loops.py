@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Iterator, Union
 from spf.expressions import Affine, Constraint, UFCall
 
 if TYPE_CHECKING:
+    from spf.layout_library.model import Arith
+
     from .find import FindChoice
     from .jam import Transposition
     from .zeroing import RowZeroing
@@ -180,7 +182,7 @@ class StateInit:
 Node = Union[Loop, Assign, Guard, Find, Compute, ZeroEntry, StateInit, TileGuard, Block, Temporary, Chunks, Merge]
 
 
-def copied_from(index, nodes: list[Node]) -> str | None:
+def copied_from(index: Arith, nodes: list[Node]) -> str | None:
     """The variable an index (an Arith name, as in an output position) equals: followed
     back through the nodes' assignments of one variable to another (``py0 = i``, ``i = pAi``)."""
     from spf.layout_library.model import Name

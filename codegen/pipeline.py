@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
 from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
 from spf.iteration_space import IterationSpace, iteration_space
@@ -48,6 +49,9 @@ from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
 from .verify import check_after_pass
 from .zeroing import fold_output_zeroing
+
+if TYPE_CHECKING:
+    from spf.autoscheduler.api import Candidate
 
 
 @dataclass(frozen=True)
@@ -390,7 +394,9 @@ def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
 
 
 def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
-                   parallel: bool = False, schedule=None, order=None, flags=None, keep_zeros: bool = False) -> Kernel:
+                   parallel: bool = False, schedule: Recipe | Candidate | None = None,
+                   order: Sequence[str] | None = None, flags: Sequence[str] | None = None,
+                   keep_zeros: bool = False) -> Kernel:
     """Compile ``expression`` for the given layouts (see ``spf.compile``).
 
     An assembled output stores the result's nonzeros, as scipy.sparse's products and sums

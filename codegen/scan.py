@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import islpy as isl
 
@@ -33,6 +33,7 @@ from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
 
 if TYPE_CHECKING:
     from .find import FindChoice
+    from spf.iteration_space import StatementSpace
 
 PARAM = isl.dim_type.param
 
@@ -162,7 +163,8 @@ def _as_constraint(coefficients: dict[str, int], constant: int, equality: bool) 
 # ----------------------------------------------------------------------------- the scanner
 
 
-def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Sequence[str] = (),
+def scan(space: StatementSpace, order: Sequence[str] | None = None,
+         choose_find: Callable[[FindSite], FindChoice] | None = None, bound: Sequence[str] = (),
          until: str | None = None) -> Scan:
     """Scan one statement's iteration space into a loop nest.
 
@@ -404,7 +406,7 @@ def _parameter_facts(parameter_set: isl.BasicSet, space):
 # ----------------------------------------------------------------------------- the statement
 
 
-def compute_node(space) -> Compute:
+def compute_node(space: StatementSpace) -> Compute:
     """``output[...] += coefficient * inputs[...]`` from the layouts' value positions."""
     from spf.layout_library.model import Name
 
