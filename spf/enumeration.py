@@ -8,7 +8,7 @@ columns of candidate points at once.  Tests compare it with brute-force loops.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import islpy as isl
 import numpy as np
@@ -16,6 +16,9 @@ import numpy as np
 from spf.errors import SpfError
 from spf.expressions import UFCall
 from spf.isl_basic import constraints as _constraints, position as _position, project as _project
+
+if TYPE_CHECKING:
+    from spf.sets import UFSet
 
 PARAM = isl.dim_type.param
 INTEGER = np.int64
@@ -47,7 +50,7 @@ def _evaluate_call(call: UFCall, columns, functions, rows: int) -> tuple[np.ndar
     return table[tuple(clipped)].astype(INTEGER), valid
 
 
-def enumerate_points(uf_set, constants: Mapping[str, int], functions: Mapping[str, object],
+def enumerate_points(uf_set: UFSet, constants: Mapping[str, int], functions: Mapping[str, object],
                      order: Sequence[str] | None = None) -> list[tuple[int, ...]]:
     """Every point of ``uf_set`` (its tuple variables), given constants and UF tables."""
     from spf.sets import scan_order

@@ -16,6 +16,7 @@ from math import prod
 from typing import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from spf.errors import OutOfMemoryError, SpfError, SpfInternalError
 
@@ -39,7 +40,7 @@ def describe(size: int) -> str:
     raise SpfInternalError(f"describe({size}) fell through its units")
 
 
-def require(shape: Sequence[int], dtype, what: str) -> None:
+def require(shape: Sequence[int], dtype: npt.DTypeLike, what: str) -> None:
     """Refuse an array of ``shape`` and ``dtype`` that cannot fit in memory (see :func:`allocate`)."""
     extents = [int(extent) for extent in shape]
     negative = [extent for extent in extents if extent < 0]
@@ -52,7 +53,7 @@ def require(shape: Sequence[int], dtype, what: str) -> None:
                        f"more than this machine's {describe(available)} of memory")
 
 
-def allocate(shape: Sequence[int], dtype, what: str, fill=0) -> np.ndarray:
+def allocate(shape: Sequence[int], dtype: npt.DTypeLike, what: str, fill: int | float | bool = 0) -> np.ndarray:
     """``np.full(shape, fill, dtype)`` after :func:`require`; an allocation that still fails
     is an SpfError too."""
     require(shape, dtype, what)

@@ -22,9 +22,7 @@ from typing import TYPE_CHECKING, Mapping
 from spf.errors import RecipeError
 
 if TYPE_CHECKING:
-    import os
-
-    from spf.layout_library.model import Layout, LayoutFamily
+    from spf.arguments import LayoutLike
 
 REDUCTIONS = (None, "privatize", "atomic")
 
@@ -32,7 +30,7 @@ REDUCTIONS = (None, "privatize", "atomic")
 @dataclass(frozen=True)
 class Recipe:
     expression: str
-    layouts: tuple[tuple[str, str | os.PathLike | Layout | LayoutFamily], ...]  # as spf.compile takes them
+    layouts: tuple[tuple[str, LayoutLike], ...]  # as spf.compile takes them
     share: tuple[tuple[str, str], ...] = ()
     order: tuple[str, ...] | None = None
     finds: tuple[tuple[str, str], ...] = ()  # (tensor or find variable, template)
@@ -55,7 +53,7 @@ class Recipe:
         """The iteration space's variables (what permute and parallelize name)."""
         return self._variables
 
-    def permute(self, *order) -> "Recipe":
+    def permute(self, *order: str) -> "Recipe":
         """Scan the variables in this order (all of them, each once)."""
         if len(order) == 1 and isinstance(order[0], (list, tuple)):
             order = tuple(order[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import sympy
@@ -86,11 +86,11 @@ class AutoSchedule:
     # the later stages prune, for benchmarks that time the alternatives and for the fuzzer
     generated: list[Candidate] = field(default_factory=list, repr=False)
 
-    def sizes(self, **tensors) -> dict[str, float]:
+    def sizes(self, **tensors: Any) -> dict[str, float]:
         """Extents and per-level stored counts of the given operands (stage 4's inputs)."""
         return operand_sizes(self.problem, tensors)
 
-    def select(self, sizes: Mapping[str, float] | None = None, **tensors) -> Candidate:
+    def select(self, sizes: Mapping[str, float] | None = None, **tensors: Any) -> Candidate:
         """Stages 4 and 5: the candidate for these operands (or for explicit ``sizes``)."""
         values = dict(sizes or {})
         if tensors:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,6 +30,9 @@ from spf.errors import SpfInternalError
 from spf.expressions import Affine
 from spf.memory import require
 from spf.packing import Tensor
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
 
 
 @dataclass(frozen=True)
@@ -43,11 +47,11 @@ class _Array:
 class Joiner:
     """Joins pieces of ``layout`` along ``mode`` into one Tensor over the block's range."""
 
-    def __init__(self, layout, mode: int, plan: list[_Array], counts: set[str]):
+    def __init__(self, layout: Layout, mode: int, plan: list[_Array], counts: set[str]):
         self.layout, self.mode, self.plan, self.counts = layout, mode, plan, counts
 
     @classmethod
-    def of(cls, layout, mode: int, shape: tuple[int, ...], granule: int) -> "Joiner | None":
+    def of(cls, layout: Layout, mode: int, shape: tuple[int, ...], granule: int) -> "Joiner | None":
         """The joiner of ``layout`` split along ``mode`` (global ``shape``), or None when its
         arrays do not join piecewise (the block is then packed whole)."""
         if any(spec.kind == "monotonic" and not spec.increasing for spec in layout.properties):
