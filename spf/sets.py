@@ -28,6 +28,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 import islpy as isl
 
 from spf.errors import SpfError
+from spf.isl_basic import parameter_list
 from spf.expressions import (
     Affine,
     And,
@@ -77,8 +78,7 @@ def formula_to_isl(formula: Formula) -> str:
 
 
 def _param_set(formula_text: str, names: Iterable[str]) -> isl.Set:
-    names = sorted(set(names))
-    return isl.Set(f"[{', '.join(names)}] -> {{ : {formula_text} }}")
+    return isl.Set(f"{parameter_list(names)} -> {{ : {formula_text} }}")
 
 
 def _universe(names: Iterable[str]) -> isl.Set:
