@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_generator, c_parser
 
-from spf.errors import SpfError
+from spf.errors import SpfError, SpfInternalError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.layout_library.model import BinaryOp, Layout, Name, Negate, Number, ShapeRef
 from spf.levels import read_levels
@@ -86,7 +86,7 @@ class _Arith:
                     self.divisors.append(right)
                 return f"spf_floord({left}, {right})"
             return f"({left} {expression.op} {right})"
-        raise SpfError(f"cannot check {expression} in C")
+        raise SpfInternalError(f"the C checks have no case for the layout arithmetic {expression!r}")
 
 
 class _Reads:

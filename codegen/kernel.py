@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from spf.errors import ArgumentError, OutOfMemoryError, SpfError
+from spf.errors import ArgumentError, OutOfMemoryError, SpfError, SpfInternalError
 from spf.memory import allocate, require
 from spf.packing import Tensor, _validate, borrow, pack
 
@@ -455,7 +455,7 @@ class BoundKernel:
             raise OutOfMemoryError("the kernel could not allocate a temporary (a find's table or positions, "
                                    "a per-thread copy of the output, a fused kernel's temporary)")
         if status != 0:
-            raise SpfError(f"the kernel returned error code {status}")
+            raise SpfInternalError(f"the kernel returned the error code {status}, which no generated C returns")
 
 
 @dataclass

@@ -79,3 +79,17 @@ def test_a_node_the_c_printer_has_no_case_for_is_a_bug():
     from spf.codegen.emit_c import Emitter, Names
     with pytest.raises(spf.SpfInternalError, match="no case for the node"):
         Emitter(Names({}, {}, {}), None, {}).node("not a node")
+
+
+def test_layout_arithmetic_the_c_checks_have_no_case_for_is_a_bug():
+    from spf.codegen.checks import _Arith, _Tensor
+    tensor = _Tensor("A", spf.load_layout("CSR"), "input")
+    with pytest.raises(spf.SpfInternalError, match="no case for the layout arithmetic 'i'"):
+        _Arith(tensor)("i")
+
+
+def test_an_error_code_no_generated_c_returns_is_a_bug():
+    from spf.codegen.kernel import BoundKernel
+    BoundKernel._check(0)
+    with pytest.raises(spf.SpfInternalError, match="error code 12345, which no generated C returns"):
+        BoundKernel._check(12345)
