@@ -28,15 +28,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spf.layout_library.model import Arith, BinaryOp, Name, Negate, Number, ShapeRef
-from spf.errors import SpfError
+from spf.layout_library.model import Arith, BinaryOp, Layout, Name, Negate, Number, ShapeRef
+from spf.errors import AssemblyRefused, SpfError
 from spf.expressions import Affine, Constraint, UFCall
-from spf.levels import Level, read_levels, remainder_fits
+from spf.levels import LayoutLevels, Level, read_levels, remainder_fits
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
-
-
-class AssemblyRefused(SpfError):
-    """The assembly cannot establish a layout's arrays; the message names the level and why."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +62,7 @@ class AssemblyLevel:
 class AssemblyPlan:
     """A layout's levels as assembly builds them, and the checks each entry must pass."""
 
-    layout: object
+    layout: Layout
     levels: list[AssemblyLevel]
     values_index: str  # flat position in the value array, a C expression over positions
     checks: list[tuple[str, str]] = field(default_factory=list)  # (C condition, what it means)
@@ -120,7 +116,7 @@ def readable(expression: str) -> str:
     return text[1:-1] if text.startswith("(") and text.endswith(")") and text.count("(") == 1 else text
 
 
-def shape_scalars(layout, tensor: str, extents: tuple[str, ...]) -> list[tuple[str, str]]:
+def shape_scalars(layout: Layout, tensor: str, extents: tuple[str, ...]) -> list[tuple[str, str]]:
     """(field, C expression) for each scalar field the shape defines (``numRows = shape[0]``),
     over the C names of the extents and the tensor's struct (``C->numRows``)."""
     naming = {f.name: f"{tensor}->{f.name}" for f in layout.scalars}
@@ -268,7 +264,7 @@ class _Solver:
 # ----------------------------------------------------------------------------- the plan
 
 
-def plan_assembly(layout) -> AssemblyPlan:
+def plan_assembly(layout: Layout) -> AssemblyPlan:
     """The assembly of ``layout``, or :class:`AssemblyRefused` naming the level it cannot build."""
     try:
         reading = read_levels(layout)
@@ -308,7 +304,7 @@ def plan_assembly(layout) -> AssemblyPlan:
     return plan
 
 
-def checks_follow_from_shape(plan: AssemblyPlan, reading, solver: _Solver) -> bool:
+def checks_follow_from_shape(plan: AssemblyPlan, reading: LayoutLevels, solver: _Solver) -> bool:
     """Whether an entry passes every check of a :class:`DirectRows` plan as soon as each
     coordinate lies in ``[0, shape[k])``: no guard over the coordinates (LOWER_TRI's
     ``j <= i`` is one), the dense level's bounds exactly ``0 .. shape[outer] - 1`` and the

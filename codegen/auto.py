@@ -20,9 +20,12 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from spf.expressions import Affine, UFCall
+
+if TYPE_CHECKING:
+    from .find import FindChoice
 
 MAX_VARIANTS = 8
 
@@ -91,7 +94,7 @@ def _range_length(model: SiteModel, stats, lengths) -> float:
     return 1.0
 
 
-def site_cost(model: SiteModel, choice, stats: Mapping[str, float], lengths: Mapping[str, int]) -> float:
+def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], lengths: Mapping[str, int]) -> float:
     executions = _iterations(model, len(model.loops) - 1, stats, lengths)
     searched = _range_length(model, stats, lengths)
     if choice.kind == "direct":

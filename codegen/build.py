@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import uuid
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from spf.errors import SpfError
 
@@ -244,7 +244,7 @@ def load_library(path: Path | str) -> ctypes.CDLL:
 
 
 def load_function(path: Path | str, function: str, argument_types: Sequence,
-                  result_type=ctypes.c_int):
+                  result_type: type | None = ctypes.c_int) -> Callable[..., Any]:
     """The C function ``function`` of the library at ``path``, with argtypes and restype set."""
     library = load_library(path)
     try:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 from pycparser import c_generator, c_parser
 
-from spf.errors import SpfError
+from spf.errors import SpfError, SpfInternalError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
-from spf.layout_library.model import BinaryOp, Name, Negate, Number, ShapeRef
+from spf.layout_library.model import BinaryOp, Layout, Name, Negate, Number, ShapeRef
 from spf.levels import read_levels
 from spf.notation import parse_statement
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
@@ -40,7 +40,7 @@ class _Tensor:
     """One struct argument as the checks see it."""
 
     name: str
-    layout: object
+    layout: Layout
     role: str  # "input", "output" (dense, or sharing an input's index arrays) or "assembled"
     shared: dict = field(default_factory=dict)  # output field -> the input whose field it shares
 
@@ -86,7 +86,7 @@ class _Arith:
                     self.divisors.append(right)
                 return f"spf_floord({left}, {right})"
             return f"({left} {expression.op} {right})"
-        raise SpfError(f"cannot check {expression} in C")
+        raise SpfInternalError(f"the C checks have no case for the layout arithmetic {expression!r}")
 
 
 class _Reads:
@@ -403,7 +403,7 @@ def _stored_positions(tensor: _Tensor) -> list[str]:
     return ["{"] + lines + ["}"] * depth + ["}"]
 
 
-def unchecked_properties(layout) -> list[str]:
+def unchecked_properties(layout: Layout) -> list[str]:
     """The properties of a layout that ``NAME_check`` leaves unchecked (as text)."""
     probe = _Tensor("T", layout, "input")
     return [spec.text for spec in layout.properties if not _property(probe, from_spec(spec))]
@@ -441,7 +441,7 @@ def check_function(prototype: str, expression: str, tensors: dict, output: str, 
     return _printed(prototype, body)
 
 
-def fill_checks(output: str, layout) -> list[str]:
+def fill_checks(output: str, layout: Layout) -> list[str]:
     """The lines ``NAME_fill`` runs first: the output struct and every array of positive
     length (by the scalars the kernel set) not NULL."""
     tensor = _Tensor(output, layout, "assembled")

@@ -12,10 +12,11 @@ lower bound.  A table that cannot be allocated returns 2.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast, c_generator
 
-from spf.errors import SpfError
+from spf.errors import SpfError, SpfInternalError
 from spf.expressions import Affine, Constraint, UFCall
 
 from .find import FindChoice
@@ -25,6 +26,9 @@ from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Me
 from .scan import readable_names
 from .structs import header_text, struct_name
 from .zeroing import OutputZeroing
+
+if TYPE_CHECKING:
+    from .assembly import TwoPhase, Workspace
 
 INDEX = "int64_t"
 KEPT = "spf_kept"  # the kernel's find state kept between calls (spf_state slots), a parameter of its body
@@ -508,7 +512,7 @@ class Emitter:
             return self.temporary(node)
         if isinstance(node, TileGuard):
             return self.tile_guard(node)
-        raise SpfError(f"cannot emit {node!r}")
+        raise SpfInternalError(f"the C printer has no case for the node {node!r}")
 
     def _plain_loop(self, node: Loop) -> list:
         """A loop as its marks say: a register sum around it, split into pieces, zeroing its
@@ -1203,7 +1207,7 @@ class Emitter:
             return self.sequential(node, template)
         if template.kind == "hashmap":
             return self.hashmap(node, template)
-        raise SpfError(f"no C for find template {template.kind}")
+        raise SpfInternalError(f"a find with the template {template.kind!r}, which the C printer has no case for")
 
     def _match_body(self, node: Find, position) -> list:
         names = self.names
@@ -1425,10 +1429,10 @@ class AssembledOutput:
     drop_zeros: bool  # entries summing to zero are not stored
     report_length: int
     scalars: tuple = ()  # (output field, C expression over the kernel's extents) the shape determines
-    workspace: object = None  # codegen.assembly.Workspace, or None: entries go to the stream directly
+    workspace: Workspace | None = None  # or None: entries go to the stream directly
     workspace_extent: str | None = None  # C name of the extent the workspace's accumulator spans
     order: int = 0  # the output's number of coordinates
-    two_phase: object = None  # codegen.assembly.TwoPhase: the nest counts, then fills the rows
+    two_phase: TwoPhase | None = None  # the nest counts, then fills the rows
     rows_extent: str | None = None  # with two_phase: C name of the extent of the rows' outer coordinate
     key_type: str = "int64_t"  # with two_phase: the C type of the layout's key array
     pointer_type: str = "int64_t"  # with two_phase: the C type of the layout's pointer array

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -25,6 +25,10 @@ from spf.memory import allocate
 from spf.packing import Tensor, _row_major
 
 from .structs import dense_plan, marshal, planned_dense_struct, struct_name
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
+    from .kernel import Kernel
 
 SMALL_OUTPUT_BYTES = 1 << 26  # outputs above this are allocated through spf.memory.allocate (its memory check)
 
@@ -34,7 +38,7 @@ class Argument:
     """One input of the kernel, in the C function's argument order."""
 
     name: str
-    layout: object
+    layout: Layout
     struct: str  # the C struct name a Tensor's kept struct is filed under
     dense: tuple | None  # a row-major dense layout's codegen.structs.dense_plan: a numpy array is read in place
     indices: tuple[str, ...]  # the expression's index at each axis
@@ -53,7 +57,7 @@ class CallPlan:
     same_layout: Callable  # Kernel._same_layout: an input's layout object is the kernel's, or equals it
     assembled: Callable | None = None  # Kernel._run_assembled, for an assembled output
 
-    def run(self, function, values: dict) -> np.ndarray | None:
+    def run(self, function: Callable[..., int], values: dict) -> np.ndarray | None:
         """The output of one call, or None when this call must go the long way."""
         if len(values) != len(self.arguments):
             return None
@@ -96,7 +100,7 @@ class CallPlan:
         return output
 
 
-def call_plan(kernel) -> CallPlan | None:
+def call_plan(kernel: Kernel) -> CallPlan | None:
     """The kernel's CallPlan, or None when its calls need the general path."""
     from .kernel import field_names
     if kernel.output not in kernel.tensors or len(kernel.kernels) != 1 or kernel.site_models \

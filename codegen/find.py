@@ -20,14 +20,20 @@ instantiated on the terms of the query (P5, P6).  Unproven ("unknown") is not pr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Collection, Sequence
 
 import z3
 
-from spf.errors import SpfError
+from spf.errors import FindRefused, SpfInternalError
 from spf.expressions import Affine, UFCall
 from spf.smt import Encoder, unsatisfiable
 
 from .loops import Bound
+
+if TYPE_CHECKING:
+    from spf.properties import Property
+
+    from .scan import FindSite
 
 @dataclass(frozen=True)
 class FindChoice:
@@ -61,10 +67,6 @@ TEMPLATES = ("direct", "seqiter", "hashmap", "binary", "linear")
 FIND_POLICIES = ("auto", *TEMPLATES)  # auto: every proven template; else one, refused if not proven
 
 
-class FindRefused(SpfError):
-    """A requested find template that is not proven valid."""
-
-
 @dataclass
 class FindReport:
     """What synthesis decided at one find site, for explain()."""
@@ -89,7 +91,7 @@ class Encoding(Encoder):
     """Z3 terms for one or two instances (suffixes ``""`` and ``"_2"``) of the loops
     enclosing a find, and the find itself: the context of the template checks."""
 
-    def __init__(self, site, calls: dict[str, UFCall], properties, fused: bool = False):
+    def __init__(self, site: FindSite, calls: dict[str, UFCall], properties: Sequence[Property], fused: bool = False):
         local_names = {f.variable for f in site.outer if f.variable} | {site.variable}
         super().__init__(calls, local_names)
         self.site = site
@@ -110,7 +112,7 @@ class Encoding(Encoder):
         """Start a new query: properties are instantiated on its own terms only."""
         self.applications = {}
 
-    def bounds(self, variable, lower: list[Bound], upper: list[Bound], suffix: str) -> list:
+    def bounds(self, variable: z3.ArithRef, lower: list[Bound], upper: list[Bound], suffix: str) -> list:
         facts = []
         for bound in lower:
             facts.append(bound.divisor * variable >= self.affine(bound.expression, suffix))
@@ -144,7 +146,7 @@ class Encoding(Encoder):
                 facts.append(self.constraint(guard, suffix))
         return facts
 
-    def range_facts(self, position, suffix: str) -> list:
+    def range_facts(self, position: z3.ArithRef, suffix: str) -> list:
         return self.bounds(position, self.site.lower, self.site.upper, suffix)
 
     def unsat(self, facts: list) -> bool:
@@ -319,8 +321,9 @@ def _placeable(state: tuple[str, ...], loops: list[str], keyable) -> bool:
     return all(v in loops or v in keyable for v in state)
 
 
-def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
-               every_variant: bool = False, keyable=frozenset(), fused: bool = False) -> FindReport:
+def synthesize(site: FindSite, calls: dict[str, UFCall], properties: Sequence[Property],
+               allowed: Sequence[str] = TEMPLATES, every_variant: bool = False,
+               keyable: Collection[str] = frozenset(), fused: bool = False) -> FindReport:
     """Prove which templates may implement a find; the first valid one in ``allowed`` wins.
 
     Templates after the first valid one are only tried with ``every_variant`` (for
@@ -373,7 +376,7 @@ def synthesize(site, calls: dict[str, UFCall], properties, allowed=TEMPLATES,
         elif kind == "linear":
             choice, reason = LINEAR, ""
         else:
-            raise ValueError(f"unknown find template {kind!r}")
+            raise SpfInternalError(f"find synthesis asked for the unknown template {kind!r}")
         if choice is not None:
             report.valid.append(choice)
             if not every_variant or choice.kind == "direct":

@@ -28,12 +28,13 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
 from pycparser import c_ast
 
 from spf.errors import SpfError
 from spf.autoscheduler.problem import Operand
-from spf.autoscheduler.tree import Leaf, leaves, temporaries
+from spf.autoscheduler.tree import Leaf, Node as ScheduleNode, leaves, temporaries
 from spf.expressions import Affine
 from spf.iteration_space import _definers, statement_space
 from spf.layout_library.model import Number
@@ -54,13 +55,17 @@ from .register_sum import mark_register_sums
 from .scan import scan
 from .structs import parameter_order
 from .zeroing import OutputZeroing
+from .verify import check_lowered_schedule
+
+if TYPE_CHECKING:
+    from spf.autoscheduler.api import Candidate
 
 
 @dataclass
 class FusedKernel(Kernel):
     """A kernel compiled from an autoscheduled tree: one C function, fused loop nests."""
 
-    schedule: object = None
+    schedule: ScheduleNode | None = None
     nodes: list = field(default_factory=list)
 
     def explain(self) -> str:
@@ -288,7 +293,8 @@ def _entry_guarded(scanned) -> list:
     return [Guard(list(scanned.entry_guards), nodes)] if scanned.entry_guards else nodes
 
 
-def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flags=None) -> FusedKernel:
+def compile_schedule(candidate: Candidate, find: str = "auto", parallel: bool = False,
+                     flags: Sequence[str] | None = None) -> FusedKernel:
     """Compile an autoscheduled candidate (``spf.compile(..., schedule=candidate)``)."""
     if find not in FIND_POLICIES:
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
@@ -324,6 +330,7 @@ def compile_schedule(candidate, find: str = "auto", parallel: bool = False, flag
     nodes = start_find_states(nodes)
     mark_register_sums(nodes)
     balance_parallel_loops(nodes)
+    check_lowered_schedule(nodes, spaces, lowering.scans, lowering.temporaries)
     source = _function(function, nodes, lowering, tensors, names, ranges, problem)
     c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H", release=release_function(function))
     seconds = time.perf_counter() - started

@@ -10,10 +10,11 @@ import ctypes
 import dataclasses
 import functools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from spf.errors import ArgumentError, OutOfMemoryError, SpfError
+from spf.errors import ArgumentError, OutOfMemoryError, SpfError, SpfInternalError
 from spf.memory import allocate, require
 from spf.packing import Tensor, _validate, borrow, pack
 
@@ -22,18 +23,22 @@ from .fast_call import call_plan
 from .auto import SiteModel, site_cost
 from spf.assemble import Builder, failure, finish, take
 
-from .assembly import direct_rows
-from .emit_assembly import report_length
+from .assembly import AssemblyPlan, TwoPhase, Workspace, direct_rows
 from .emit_stream import kernel_report_length, run_time_strategies
 from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource, hash_table_length
-from .find import FindRefused, FindReport
+from .find import FindReport
 from .loops import render
 from .structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
 
-__all__ = ["BoundKernel", "FindRefused", "Kernel"]
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
+
+    from .zeroing import OutputZeroing
+
+__all__ = ["BoundKernel", "Kernel"]
 
 
-def field_names(layout, mapping: dict) -> list[str]:
+def field_names(layout: Layout, mapping: dict) -> list[str]:
     """The kernel's names of a tensor's fields (a mapping also names its physical indices):
     ``A_rowPtr``, or ``B_rowPtr`` for an output sharing B's arrays."""
     return [mapping[field_.name] for field_ in layout.fields if field_.name in mapping]
@@ -58,18 +63,18 @@ class Kernel:
     ranges: dict
     codegen_seconds: float = 0.0
     dependences: list = field(default_factory=list)
-    assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
+    assembly: AssemblyPlan | None = None  # of an assembled output
     assembly_prefix: str | None = None
-    workspace: object = None  # codegen.assembly.Workspace of the assembled output, if any
-    two_phase: object = None  # codegen.assembly.TwoPhase of the assembled output, if any
-    output_zeroing: object = None  # codegen.zeroing.OutputZeroing of a dense output the first variant zeroes
+    workspace: Workspace | None = None  # of the assembled output, if any
+    two_phase: TwoPhase | None = None  # of the assembled output, if any
+    output_zeroing: OutputZeroing | None = None  # of a dense output the first variant zeroes
     release_function: str = ""  # the library's C function freeing what the kernels keep between calls
     cache_key: str = ""  # of the whole-kernel cache (codegen.kernel_cache)
     cached: str = ""  # "memory" or "disk" when this kernel came from that cache, else ""
     # how often each run-time strategy of the assembly ran, over this kernel's calls so far
     assembly_statistics: dict = field(default_factory=dict)
     _functions: list = field(default_factory=list, repr=False)
-    _builder: object = field(default=None, repr=False)
+    _builder: Builder | None = field(default=None, repr=False)
     _report_length: int = field(default=0, repr=False)  # of an assembled output's report
 
     @functools.cached_property
@@ -208,7 +213,7 @@ class Kernel:
         return "\n".join(parts)
 
     # -- running
-    def __call__(self, *positional, **arguments):
+    def __call__(self, *positional: Any, **arguments: Any) -> np.ndarray | Tensor | float:
         if not positional and self._call_plan is not None:
             result = self._call_plan.run(self.build()._functions[0], arguments)
             if result is not None:
@@ -220,7 +225,7 @@ class Kernel:
         """The short call path (codegen.fast_call), when this kernel's calls can take it."""
         return call_plan(self)
 
-    def bind(self, *positional, **arguments) -> "BoundKernel":
+    def bind(self, *positional: Any, **arguments: Any) -> "BoundKernel":
         """Pack and marshal the inputs and allocate the output once; calling the result
         runs only the C function (what an application linking the library pays).
 
@@ -432,15 +437,15 @@ class BoundKernel:
     """A kernel with its arguments in place: each call runs the C function once and
     returns the (reused) output."""
 
-    function: object
+    function: Callable[..., int]  # the C function (ctypes)
     structs: list
     keep_alive: list
-    result: object
+    result: np.ndarray | None  # a dense output's values
     scalar: ctypes.c_double | None
     choices: tuple = ()  # the find templates of the chosen variant
     assembly: "Assembly | None" = None  # an assembled output: a new Tensor per call
 
-    def __call__(self):
+    def __call__(self) -> np.ndarray | Tensor | float:
         if self.assembly is not None:
             return self.assembly.run(self.function, self.structs, self._check)
         self._check(self.function(*self.structs))
@@ -454,7 +459,7 @@ class BoundKernel:
             raise OutOfMemoryError("the kernel could not allocate a temporary (a find's table or positions, "
                                    "a per-thread copy of the output, a fused kernel's temporary)")
         if status != 0:
-            raise SpfError(f"the kernel returned error code {status}")
+            raise SpfInternalError(f"the kernel returned the error code {status}, which no generated C returns")
 
 
 @dataclass
@@ -462,16 +467,17 @@ class Assembly:
     """An assembled output of a bound kernel: the kernel appends its entries and ``begin``s
     the builder; then the arrays its counts size are allocated and filled."""
 
-    layout: object
+    layout: Layout
     builder: Builder
-    struct: object
+    struct: ctypes.Structure | None  # the output's struct (ctypes), each call's own
     shape: tuple
     name: str
     report_length: int
     statistics: dict  # strategy -> how often it ran, added to after each call
     strategies: tuple = ()  # the names of the run-time choices the kernel counts after the builder's report
 
-    def run(self, function, structs: list, check, struct=None, shape: tuple | None = None) -> Tensor:
+    def run(self, function: Callable[..., int], structs: list, check: Callable[[int], None],
+            struct: ctypes.Structure | None = None, shape: tuple | None = None) -> Tensor:
         """Call the kernel (``structs``: its arguments, the output's struct among them) and
         make the result; ``struct`` and ``shape``: this call's, when not the bound ones."""
         if struct is None:

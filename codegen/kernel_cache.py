@@ -27,10 +27,15 @@ import json
 import os
 import pickle
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .build import _temporary_beside
 from .cache_folder import cache_directory
 from .cache_limit import prune_when_due, touch
+
+if TYPE_CHECKING:
+    from .kernel import Kernel
+    from .pipeline import Options
 
 HEADER = b"spf-kernel sha256="  # then the pickle's digest in hex, a newline and the pickle
 _memory: dict[str, object] = {}  # key -> Kernel, as first compiled or loaded in this process
@@ -71,7 +76,7 @@ def _layout_key(value) -> object:
     return key
 
 
-def kernel_key(expression: str, layouts: dict, options) -> str:
+def kernel_key(expression: str, layouts: dict, options: Options) -> str:
     """The cache key of a compile (see the module docstring)."""
     text = json.dumps([source_stamp(), expression, sorted((name, _layout_key(value)) for name, value in layouts.items()),
                        options.find, sorted(options.share.items()), options.parallel,
@@ -92,7 +97,7 @@ def _fresh(kernel, where: str):
     return dataclasses.replace(kernel, assembly_statistics={}, cached=where)
 
 
-def lookup(key: str):
+def lookup(key: str) -> Kernel | None:
     """The cached kernel of ``key`` (from memory, else from disk), or None."""
     kernel = _memory.get(key)
     if kernel is not None:
@@ -112,7 +117,7 @@ def lookup(key: str):
     return _fresh(kernel, "disk")
 
 
-def store(key: str, kernel) -> None:
+def store(key: str, kernel: Kernel) -> None:
     """Keep ``kernel`` for ``key`` in memory and on disk (best effort: a full disk or a
     read-only cache directory only costs the next process a compile)."""
     kernel = dataclasses.replace(kernel, cache_key=key, assembly_statistics={}, cached="",

@@ -10,9 +10,16 @@ upper one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import TYPE_CHECKING, Iterator, Union
 
 from spf.expressions import Affine, Constraint, UFCall
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Arith
+
+    from .find import FindChoice
+    from .jam import Transposition
+    from .zeroing import RowZeroing
 
 
 @dataclass(frozen=True)
@@ -39,13 +46,14 @@ class Loop:
     reduction: str | None = None
     schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
     monotonic: bool = False  # parallel: each thread runs its iterations in order (a SeqIter position carries over)
-    parts_at: tuple | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
-    zero_rows: object = None  # codegen.zeroing.RowZeroing: blocks of iterations zero their output rows first
+    parts_at: tuple[str, bool] | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
+    zero_rows: RowZeroing | None = None  # codegen.zeroing: blocks of iterations zero their output rows first
     jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)
-    transposed: tuple = ()  # codegen.jam.Transposition: inputs copied transposed before this loop, where it pays
+    transposed: tuple[Transposition, ...] = ()  # codegen.jam: inputs copied transposed before this loop, where it pays
     register_sum: "RegisterSum | None" = None  # its terms summed in a register (codegen.register_sum)
     pieces: "Pieces | None" = None  # parallel: cut into pieces of equal work (codegen.parallel)
     opens_group: bool = False  # each iteration opens the group of an assembled output's row (codegen.rows)
+    parallel_proof: str | None = None  # with parallel: why the dependence pass (codegen.parallel) allowed it
 
 
 @dataclass(frozen=True)
@@ -112,7 +120,7 @@ class Find:
     key: Affine
     lower: list[Bound]
     upper: list[Bound]
-    template: object
+    template: FindChoice
     body: list["Node"] = field(default_factory=list)
 
 
@@ -230,7 +238,7 @@ class StateInit:
 Node = Union[Loop, Assign, Guard, Find, Compute, ZeroEntry, StateInit, TileGuard, Block, Temporary, Chunks, Merge]
 
 
-def copied_from(index, nodes: list[Node]) -> str | None:
+def copied_from(index: Arith, nodes: list[Node]) -> str | None:
     """The variable an index (an Arith name, as in an output position) equals: followed
     back through the nodes' assignments of one variable to another (``py0 = i``, ``i = pAi``)."""
     from spf.layout_library.model import Name

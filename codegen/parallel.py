@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from spf.dependences import carried_dependence
 from spf.expressions import Affine, UFCall
-from spf.recipe import RecipeError
+from spf.errors import RecipeError
 
 from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
                     Temporary, TileGuard, copied_from, walk)
@@ -66,12 +66,14 @@ BALANCED = ("one contiguous part of the loop per thread, in thread order; the pa
             "segment's length), else equal counts")
 
 
-def mark_parallel(nodes: list[Node], variable: str, reduction: str | None = None,
+def mark_parallel(nodes: list[Node], variable: str, proof: str, reduction: str | None = None,
                   schedule: str = "dynamic,32", parts_at: tuple | None = None) -> None:
-    """Run the first loop over ``variable`` with OpenMP."""
+    """Run the first loop over ``variable`` with OpenMP; ``proof`` says why that is safe
+    (kept in the loop for codegen.verify)."""
     for node in walk(nodes):
         if isinstance(node, Loop) and node.variable == variable:
             node.parallel = True
+            node.parallel_proof = proof
             node.reduction = reduction
             node.schedule = schedule
             node.parts_at = parts_at
@@ -100,7 +102,7 @@ def mark_parallel_loops(statements, variant_scans, output_array: str | None, rec
             tested.append(f"loop {variable} runs in parallel: each thread hands its entries to its own "
                           f"stream ({BALANCED}); the builder merges them")
             for group in variant_scans:
-                mark_parallel(group[0].nodes, variable, None, "balanced")
+                mark_parallel(group[0].nodes, variable, tested[-1], None, "balanced")
             return tested
         dependence = carried_dependence(statements[0], variable, outer)
         tested.append(str(dependence))
@@ -113,15 +115,16 @@ def mark_parallel_loops(statements, variant_scans, output_array: str | None, rec
                               "declared outside it")
         if dependence.carried and output_array is None:
             reduction = "clause"  # a scalar output: each thread sums apart, OpenMP adds the sums
+        proof = str(dependence) + (f"; the {reduction} reduction combines the updates" if dependence.carried else "")
         for group in variant_scans:
-            mark_parallel(group[0].nodes, variable, reduction if dependence.carried else None, recipe.schedule)
+            mark_parallel(group[0].nodes, variable, proof, reduction if dependence.carried else None, recipe.schedule)
     elif parallel:
         for k, statement_space in enumerate(statements):
             loop, lines, parts = parallel_loop(statement_space, variant_scans[0][k].nodes, output_array)
             tested += lines
             if loop is not None:
                 for group in variant_scans:
-                    mark_parallel(group[k].nodes, loop, schedule="balanced", parts_at=parts)
+                    mark_parallel(group[k].nodes, loop, lines[-1], schedule="balanced", parts_at=parts)
     return tested
 
 
@@ -261,6 +264,7 @@ def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> lis
         tested.append(f"loop {outer.variable}: its iterations write {', '.join(shared)}, declared outside it")
     elif not dependence.carried:
         outer.parallel = True
+        outer.parallel_proof = str(dependence)
         tested.append(f"loop {outer.variable} runs in parallel")
     return tested
 

@@ -21,14 +21,15 @@ import dataclasses
 import hashlib
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Sequence
 
-from spf.errors import SpfError
-from spf.iteration_space import iteration_space
-from spf.recipe import Recipe, RecipeError
+from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
+from spf.iteration_space import IterationSpace, iteration_space
+from spf.recipe import Recipe
 
 from .auto import SiteModel, variants
-from .assembly import (AssemblyRefused, choose_two_phase, choose_workspace, direct_rows, plan_assembly,
-                       shape_scalars)
+from .assembly import (AssemblyPlan, TwoPhase, Workspace, choose_two_phase, choose_workspace, direct_rows,
+                       plan_assembly, shape_scalars)
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
 from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, kernel_function, kernel_names,
@@ -46,10 +47,14 @@ from .parallel import balance_parallel_loops, mark_parallel_loops, split_into_ch
 from .projection import count_nest
 from .register_sum import mark_register_sums
 from .rows import plan_row_appends
-from .scan import ScanError, scan
+from .scan import scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
+from .verify import check_after_pass
 from .zeroing import OutputZeroing, fold_output_zeroing, plan_output_zeroing
+
+if TYPE_CHECKING:
+    from spf.autoscheduler.api import Candidate
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,7 @@ class Compilation:
     expression: str
     layouts: dict
     options: Options
-    space: object = None  # spf.IterationSpace
+    space: IterationSpace | None = None
     order: tuple | None = None
     tensors: dict = field(default_factory=dict)  # name -> (layout, placement names, is_output), ABI order
     reports: list = field(default_factory=list)  # of find synthesis, one per find site
@@ -83,9 +88,9 @@ class Compilation:
     kernels: list = field(default_factory=list)  # per variant, its C function
     source: str = ""
     header: str = ""
-    assembly: object = None  # codegen.assembly.AssemblyPlan of an assembled output
-    workspace: object = None  # codegen.assembly.Workspace when the output's entries go through one
-    two_phase: object = None  # codegen.assembly.TwoPhase when the nest counts, then fills the rows
+    assembly: AssemblyPlan | None = None  # of an assembled output
+    workspace: Workspace | None = None  # when the output's entries go through one
+    two_phase: TwoPhase | None = None  # when the nest counts, then fills the rows
     count_nodes: tuple = ()  # with two_phase: each statement's nest for the count phase
     output_zeroing: tuple = ()  # per variant, how its dense output is zeroed first (codegen.zeroing), if it is
 
@@ -459,7 +464,9 @@ def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
 
 
 def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
-                   parallel: bool = False, schedule=None, order=None, flags=None, keep_zeros: bool = False) -> Kernel:
+                   parallel: bool = False, schedule: Recipe | Candidate | None = None,
+                   order: Sequence[str] | None = None, flags: Sequence[str] | None = None,
+                   keep_zeros: bool = False) -> Kernel:
     """Compile ``expression`` for the given layouts (see ``spf.compile``).
 
     An assembled output stores the result's nonzeros, as scipy.sparse's products and sums
@@ -492,6 +499,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     compilation = Compilation(expression, layouts, options)
     for step in PASSES:
         compilation = step(compilation)
+        check_after_pass(compilation, step.__name__)
     kernel = to_kernel(compilation, time.perf_counter() - started)
     if key:
         store(key, kernel)

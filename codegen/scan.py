@@ -20,22 +20,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import islpy as isl
 
-from spf.errors import SpfError
+from spf.errors import ScanError, SpfInternalError
 from spf.expressions import Affine, Constraint, UFCall
 from spf.isl_basic import constraints, parameter_list, project as _project
 from spf.enumeration import scan_order
 
 from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
 
+if TYPE_CHECKING:
+    from .find import FindChoice
+    from spf.iteration_space import StatementSpace
+
 PARAM = isl.dim_type.param
-
-
-class ScanError(SpfError):
-    """An iteration space or loop order the scanner cannot handle."""
 
 
 @dataclass
@@ -77,7 +77,7 @@ class Scan:
     entry_guards: list[Constraint]
     calls: dict[str, UFCall]  # UF dimension -> call (arguments over variables and dimensions)
     order: list[str]
-    finds: list[tuple[FindSite, object]] = field(default_factory=list)
+    finds: list[tuple[FindSite, FindChoice]] = field(default_factory=list)
     hole: Block | None = None  # with ``until``: the empty scope where the nest goes on
 
 
@@ -163,7 +163,8 @@ def _as_constraint(coefficients: dict[str, int], constant: int, equality: bool) 
 # ----------------------------------------------------------------------------- the scanner
 
 
-def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Sequence[str] = (),
+def scan(space: StatementSpace, order: Sequence[str] | None = None,
+         choose_find: Callable[[FindSite], FindChoice] | None = None, bound: Sequence[str] = (),
          until: str | None = None) -> Scan:
     """Scan one statement's iteration space into a loop nest.
 
@@ -180,7 +181,7 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
     order = list(order) if order else list(uf_set.variables)
     bound_variables = set(bound)
     if bound_variables and set(order[:len(bound_variables)]) != bound_variables:
-        raise ScanError("the bound variables must come first in the order")
+        raise SpfInternalError("scan: the bound variables (of the fused loops) must come first in the order")
     if sorted(order) != sorted(uf_set.variables):
         raise ScanError(f"a loop order must list each of {', '.join(uf_set.variables)} once")
     basics = uf_set.isl_set.get_basic_sets()
@@ -215,7 +216,7 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
     extents, shape_checks, entry_guards = _parameter_facts(parameter_set, space)
     known_ranges = _range_facts(space, calls)
 
-    result_finds: list[tuple[FindSite, object]] = []
+    result_finds: list[tuple[FindSite, FindChoice]] = []
     facts: list[LevelFacts] = []
     choose = choose_find or (lambda site: LINEAR)
 
@@ -405,7 +406,7 @@ def _parameter_facts(parameter_set: isl.BasicSet, space):
 # ----------------------------------------------------------------------------- the statement
 
 
-def compute_node(space) -> Compute:
+def compute_node(space: StatementSpace) -> Compute:
     """``output[...] += coefficient * inputs[...]`` from the layouts' value positions."""
     from spf.layout_library.model import Name
 

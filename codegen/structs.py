@@ -12,12 +12,17 @@ from __future__ import annotations
 import ctypes
 import re
 from math import prod
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 import numpy as np
 from pycparser import c_ast, c_generator
 
 from spf.errors import SpfError
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout, LayoutFamily
+    from spf.notation import Statement
+    from spf.packing import Tensor
 
 # ----------------------------------------------------------------------------- names
 
@@ -32,7 +37,7 @@ def sanitize_identifier(text: str) -> str:
     return identifier
 
 
-def struct_name(layout) -> str:
+def struct_name(layout: str | Layout) -> str:
     """The C struct tag of a layout: ``spf_CSR``, ``spf_BCSR_R2_C3`` (parameters in declaration order)."""
     layout = as_layout(layout)
     known = _struct_names.get(id(layout))
@@ -47,7 +52,7 @@ def struct_name(layout) -> str:
 _struct_names: dict[int, tuple] = {}
 
 
-def as_layout(layout):
+def as_layout(layout: str | Layout | LayoutFamily) -> Layout:
     """A :class:`Layout` from a Layout or a spec string; families are refused."""
     if isinstance(layout, str):
         from spf.layout_library import load_layout
@@ -59,7 +64,7 @@ def as_layout(layout):
 
 # ----------------------------------------------------------------------------- arguments
 
-def parameter_order(statement, tensors: Mapping[str, object]) -> dict:
+def parameter_order(statement: Statement, tensors: Mapping[str, object]) -> dict:
     """``tensors`` (name -> anything) reordered as every kernel's arguments: the inputs in
     the order they first appear in ``statement``'s text, then the output.
 
@@ -87,7 +92,7 @@ def _member(field) -> c_ast.Decl:
     return c_ast.Decl(field.name, [], [], [], [], declarator, None, None)
 
 
-def struct_declaration(layout) -> c_ast.Decl:
+def struct_declaration(layout: str | Layout) -> c_ast.Decl:
     """``struct NAME { ... };``: one member per field, in the layout file's order."""
     layout = as_layout(layout)
     members = [_member(field) for field in layout.fields]
@@ -190,7 +195,7 @@ def _ctype(field) -> type:
 _struct_of_layout: dict = {}
 
 
-def ctypes_struct(layout) -> type[ctypes.Structure]:
+def ctypes_struct(layout: str | Layout) -> type[ctypes.Structure]:
     """The ctypes Structure matching :func:`struct_declaration` (one class per struct name and fields)."""
     known = _struct_of_layout.get(layout) if not isinstance(layout, str) else None
     if known is not None:
@@ -270,7 +275,7 @@ def _fill(layout, fields: Mapping[str, object], tensor: str, shape: Sequence[int
 _dense_plans: dict = {}
 
 
-def dense_plan(layout) -> tuple | None:
+def dense_plan(layout: Layout) -> tuple | None:
     """For a dense row-major layout (each scalar field ``shape[k]``, the values an array
     of exactly those extents, no index array): its struct class, the axis of each scalar
     field, and the values field; else None.  Its struct is then filled from the values
@@ -293,7 +298,7 @@ def dense_plan(layout) -> tuple | None:
     return plan
 
 
-def dense_struct(layout, values: np.ndarray) -> ctypes.Structure | None:
+def dense_struct(layout: Layout, values: np.ndarray) -> ctypes.Structure | None:
     """The struct of a dense row-major layout over a float64 C-contiguous array of the
     layout's order (its shape gives the scalar fields), or None when either is not so."""
     plan = dense_plan(layout)
@@ -314,7 +319,7 @@ def planned_dense_struct(plan: tuple, values: np.ndarray) -> ctypes.Structure:
     return struct
 
 
-def marshal(tensor, layout=None) -> tuple[ctypes.Structure, list[np.ndarray]]:
+def marshal(tensor: Tensor, layout: Layout | None = None) -> tuple[ctypes.Structure, list[np.ndarray]]:
     """The struct of a Tensor (arrays converted to the declared dtype, flattened) and the arrays to keep alive.
 
     ``layout`` defaults to the tensor's; a different struct than the tensor's is refused.
@@ -348,7 +353,7 @@ def marshal(tensor, layout=None) -> tuple[ctypes.Structure, list[np.ndarray]]:
     return marshalled
 
 
-def output_struct(layout, fields: Mapping[str, object], name: str = "output"
+def output_struct(layout: Layout, fields: Mapping[str, object], name: str = "output"
                   ) -> tuple[ctypes.Structure, list[np.ndarray]]:
     """The struct of an output whose arrays the caller allocated; the kernel writes its values.
 

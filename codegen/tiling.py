@@ -4,14 +4,21 @@ over a tiled, monotone array is guarded per tile (Fig. 8 of the core paper)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING, Sequence
 
 from spf.expressions import Affine, And, Constraint
 
 from .find import Encoding, _monotone
-from .loops import Find, Guard, Loop, TileGuard
+from .loops import Find, Guard, Loop, Node, TileGuard
+
+if TYPE_CHECKING:
+    from spf.iteration_space import StatementSpace
+    from spf.properties import Property
+
+    from .scan import FindSite
 
 
-def tile_space(statement_space, tiles):
+def tile_space(statement_space: StatementSpace, tiles: Sequence[tuple[str, int]]) -> StatementSpace:
     """The statement's space with a tile variable ``v_tile`` per tiled variable v:
     ``size * v_tile <= v <= size * v_tile + size - 1``."""
     from spf.sets import UFSet
@@ -25,7 +32,8 @@ def tile_space(statement_space, tiles):
     return dataclasses.replace(statement_space, set=tiled)
 
 
-def add_tile_guard(nodes, variable: str, sites, properties) -> None:
+def add_tile_guard(nodes: list[Node], variable: str, sites: Sequence[tuple[FindSite, dict]],
+                   properties: Sequence[Property]) -> None:
     """Fig. 8: wrap the loop over a tiled, linearly searched, monotone array in a tile guard
     that skips the tile when the array's values at its ends cannot bracket the key."""
     site = next((s for s, _ in sites if s.variable == variable), None)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from spf.expressions import Constraint
-from spf.layout_library.model import Name
+from spf.layout_library.model import Arith, Name
 
 from .loops import Block, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
 from .parallel import segment_pointer
@@ -38,8 +38,8 @@ class RowZeroing:
     Otherwise a block is as many rows as hold ``block_entries`` entries (one row at least)."""
 
     array: str
-    extent: object  # Arith: the output's first dimension
-    inner: tuple  # Arith: its other dimensions
+    extent: Arith  # the output's first dimension
+    inner: tuple[Arith, ...]  # its other dimensions
     guards: tuple[Constraint, ...] = ()
     stores: bool = False
     block_entries: int = BLOCK_ENTRIES

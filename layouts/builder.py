@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
-from spf.errors import LayoutError, LayoutSpecError, ParseError
+from spf.errors import LayoutError, LayoutSpecError, ParseError, TextError
 from spf.expressions import (KEYWORDS, TRUE, Affine, Formula, Parser, conjoin,
                              formula_names, parse_set_text, tokenize)
 
 from .model import (ARRAY_TYPES, PROPERTY_KINDS, SCALAR_TYPES, Arith, Field, Layout,
                     LayoutFamily, Number, PropertySpec)
-from .source import (IDENTIFIER, LARGEST_INTEGER, Directive, Reader, TextError, split_arguments,
+from .source import (IDENTIFIER, LARGEST_INTEGER, Directive, Reader, split_arguments,
                      split_directives, too_large)
 
 BUILTIN_DIRECTORY = Path(__file__).resolve().parent

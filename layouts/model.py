@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -47,7 +47,7 @@ class Arith:
 
     precedence = 3  # 0: + -, 1: * /, 2: unary minus, 3: atoms
 
-    def evaluate(self, env: Mapping[str, object]):
+    def evaluate(self, env: Mapping[str, object]) -> Any:
         """The value, with names from ``env`` and ``shape[k]`` from ``env["shape"]``.
 
         Values may be numpy integer arrays; the result is then computed element-wise.
@@ -83,19 +83,19 @@ class Number(Arith):
     def precedence(self) -> int:  # type: ignore[override]
         return 3 if self.value >= 0 else 2
 
-    def evaluate(self, env):
+    def evaluate(self, env: Mapping[str, object]) -> Any:
         return self.value
 
-    def names(self):
+    def names(self) -> set[str]:
         return set()
 
-    def shape_indices(self):
+    def shape_indices(self) -> set[int]:
         return set()
 
-    def substitute(self, mapping):
+    def substitute(self, mapping: Mapping[str, Arith | int]) -> Arith:
         return self
 
-    def to_affine(self):
+    def to_affine(self) -> Affine | None:
         return Affine.of(self.value)
 
     def __str__(self) -> str:
@@ -106,25 +106,25 @@ class Number(Arith):
 class Name(Arith):
     name: str
 
-    def evaluate(self, env):
+    def evaluate(self, env: Mapping[str, object]) -> Any:
         try:
             return env[self.name]
         except KeyError:
             raise UnboundNameError(self.name, self) from None
 
-    def names(self):
+    def names(self) -> set[str]:
         return {self.name}
 
-    def shape_indices(self):
+    def shape_indices(self) -> set[int]:
         return set()
 
-    def substitute(self, mapping):
+    def substitute(self, mapping: Mapping[str, Arith | int]) -> Arith:
         replacement = mapping.get(self.name)
         if replacement is None:
             return self
         return Number(replacement) if isinstance(replacement, int) else replacement
 
-    def to_affine(self):
+    def to_affine(self) -> Affine | None:
         return Affine.of(self.name)
 
     def __str__(self) -> str:
@@ -137,22 +137,22 @@ class ShapeRef(Arith):
 
     index: int
 
-    def evaluate(self, env):
+    def evaluate(self, env: Mapping[str, object]) -> Any:
         try:
             return env["shape"][self.index]
         except (KeyError, IndexError):
             raise SpfError(f"no value for shape[{self.index}] when evaluating an expression") from None
 
-    def names(self):
+    def names(self) -> set[str]:
         return set()
 
-    def shape_indices(self):
+    def shape_indices(self) -> set[int]:
         return {self.index}
 
-    def substitute(self, mapping):
+    def substitute(self, mapping: Mapping[str, Arith | int]) -> Arith:
         return self
 
-    def to_affine(self):
+    def to_affine(self) -> Affine | None:
         return None
 
     def __str__(self) -> str:
@@ -164,19 +164,19 @@ class Negate(Arith):
     operand: Arith
     precedence = 2
 
-    def evaluate(self, env):
+    def evaluate(self, env: Mapping[str, object]) -> Any:
         return -self.operand.evaluate(env)
 
-    def names(self):
+    def names(self) -> set[str]:
         return self.operand.names()
 
-    def shape_indices(self):
+    def shape_indices(self) -> set[int]:
         return self.operand.shape_indices()
 
-    def substitute(self, mapping):
+    def substitute(self, mapping: Mapping[str, Arith | int]) -> Arith:
         return negate(self.operand.substitute(mapping))
 
-    def to_affine(self):
+    def to_affine(self) -> Affine | None:
         inner = self.operand.to_affine()
         return None if inner is None else -inner
 
@@ -199,22 +199,22 @@ class BinaryOp(Arith):
     def precedence(self) -> int:  # type: ignore[override]
         return _PRECEDENCE[self.op]
 
-    def evaluate(self, env):
+    def evaluate(self, env: Mapping[str, object]) -> Any:
         left, right = self.left.evaluate(env), self.right.evaluate(env)
         if self.op == "/" and np.ndim(right) == 0 and right == 0:
             raise SpfError(f"{self} divides by zero ({self.right} is 0)")
         return _OPERATORS[self.op](left, right)
 
-    def names(self):
+    def names(self) -> set[str]:
         return self.left.names() | self.right.names()
 
-    def shape_indices(self):
+    def shape_indices(self) -> set[int]:
         return self.left.shape_indices() | self.right.shape_indices()
 
-    def substitute(self, mapping):
+    def substitute(self, mapping: Mapping[str, Arith | int]) -> Arith:
         return binary(self.op, self.left.substitute(mapping), self.right.substitute(mapping))
 
-    def to_affine(self):
+    def to_affine(self) -> Affine | None:
         left, right = self.left.to_affine(), self.right.to_affine()
         if left is None or right is None:
             return None

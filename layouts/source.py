@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from spf.errors import LayoutError
+from spf.errors import LayoutError, TextError
 
 from spf.expressions import MAX_NESTING
 
@@ -35,15 +35,6 @@ def too_large(literal: str) -> str | None:
     if int(literal) > LARGEST_INTEGER:
         return f"integer {literal} is too large; the largest is 2**63 - 1 = {LARGEST_INTEGER}"
     return None
-
-
-class TextError(Exception):
-    """A problem at ``offset`` in a directive's text (converted to a LayoutError)."""
-
-    def __init__(self, offset: int, message: str):
-        super().__init__(message)
-        self.offset = offset
-        self.message = message
 
 
 @dataclass

@@ -11,7 +11,10 @@ The public interface (DESIGN.md):
 * :func:`compile`: C kernels from expressions and layouts (:mod:`spf.codegen`).
 """
 
+from __future__ import annotations
+
 import os as _os
+from typing import TYPE_CHECKING, Any, Sequence
 
 # Parallel kernels' threads spin briefly, then sleep, while they wait (libgomp reads this
 # once, when the first parallel kernel loads it; what the user set is kept).  Spinning
@@ -24,17 +27,24 @@ if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
     _os.environ["GOMP_SPINCOUNT"] = "3000"
 
 from spf.errors import (ArgumentError, CacheWarning, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
-                        OutOfMemoryError, PackError, ParseError, PropertyViolation, SpfError, UnknownLayoutError)
+                        OutOfMemoryError, PackError, ParseError, PropertyViolation, RecipeError, SpfError,
+                        SpfInternalError, UnknownLayoutError)
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement
 from spf.assemble import convert
 from spf.packing import Tensor, from_fields, pack, read_tns
-from spf.recipe import Recipe, RecipeError, recipe
+from spf.recipe import Recipe, recipe
 from spf.sets import UFSet
+
+if TYPE_CHECKING:
+    from spf.autoscheduler.api import AutoSchedule, Candidate
+    from spf.codegen.kernel import Kernel
+    from spf.layout_library.model import Layout, LayoutFamily
 
 
 def compile(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
-            parallel: bool = False, schedule=None, order=None):
+            parallel: bool = False, schedule: Recipe | Candidate | None = None,
+            order: Sequence[str] | None = None) -> Kernel:
     """Compile ``expression`` for one layout per tensor into a callable C kernel.
 
     ``find``: "auto" (every proven template in the order direct, seqiter, hashmap,
@@ -65,7 +75,8 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
                           schedule=schedule, order=order)
 
 
-def autoschedule(expression: str, layouts: dict, constraints=None, share: dict | None = None, **options):
+def autoschedule(expression: str, layouts: dict, constraints: Sequence[str] | None = None, share: dict | None = None,
+                 **options: Any) -> AutoSchedule:
     """Fused schedules with temporaries for a product of several tensors.
 
     Returns an :class:`spf.autoscheduler.api.AutoSchedule`: ``.candidates`` (each with
@@ -78,7 +89,7 @@ def autoschedule(expression: str, layouts: dict, constraints=None, share: dict |
     return _autoschedule(expression, layouts, constraints=constraints, share=share, **options)
 
 
-def schedule(text: str, expression: str, layouts: dict, share: dict | None = None):
+def schedule(text: str, expression: str, layouts: dict, share: dict | None = None) -> Candidate:
     """A fused schedule written by hand, in the notation ``explain()`` prints:
     ``"i, j < T(m) ; k, m : T(m) += B(i,j,k) * D(k,m) , l, m : A(i,l,m) += T(m) * C(j,l) >"``.
 
@@ -95,7 +106,7 @@ def layouts() -> list[str]:
     return available_layouts()
 
 
-def load_layout(spec, **parameters):
+def load_layout(spec: str | _os.PathLike, **parameters: int) -> Layout | LayoutFamily:
     """A layout by name, ``"NAME(k=v, ...)"`` for parameters, or a path to a layout file."""
     from spf.layout_library import load_layout as _load
     return _load(spec, **parameters)
@@ -103,7 +114,7 @@ def load_layout(spec, **parameters):
 
 __all__ = [
     "ArgumentError", "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
-    "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "Statement", "StatementSpace", "Tensor",
+    "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "SpfInternalError", "Statement", "StatementSpace", "Tensor",
     "Recipe", "RecipeError", "UFSet", "autoschedule", "schedule", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
     "pack", "parse_statement", "read_tns", "convert", "CacheWarning",
 ]

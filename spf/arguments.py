@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import numbers
 import os
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
 from spf.errors import ArgumentError
+
+if TYPE_CHECKING:
+    from typing import Union
+
+    from spf.layout_library.model import Layout, LayoutFamily
+
+    LayoutLike = Union[str, os.PathLike, Layout, LayoutFamily]  # what a layout argument may be
 
 LARGEST_EXTENT = 2**63 - 1
 """Extents are stored in 64-bit integers (and each layout's fields bound them further)."""
@@ -56,7 +63,7 @@ def is_layout(value: object) -> bool:
     return isinstance(value, (str, os.PathLike, Layout, LayoutFamily))
 
 
-def layout(value: object, argument: str) -> object:
+def layout(value: object, argument: str) -> LayoutLike:
     """``value`` when it names a layout (see :func:`is_layout`)."""
     if not is_layout(value):
         raise ArgumentError(f"{argument} must be a layout name such as 'CSR', 'NAME(k=v)', a path to a "

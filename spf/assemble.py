@@ -14,14 +14,19 @@ from __future__ import annotations
 import ctypes
 from dataclasses import dataclass
 from math import prod
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
 from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, report_length
-from spf.errors import OutOfMemoryError, PackError, SpfError
+from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError
 from spf.memory import allocate, require
 from spf.packing import Tensor as _Tensor
+
+if TYPE_CHECKING:
+    from spf.codegen.assembly import AssemblyPlan
+    from spf.arguments import LayoutLike
+    from spf.layout_library.model import Layout
 
 INDEX_DTYPE = np.int64
 FLAGS: list[str] | None = None
@@ -33,11 +38,11 @@ sanitizer tests set ``SANITIZE_FLAGS`` here so packing runs sanitized too."""
 class Builder:
     """A layout's compiled assembly: its plan and the C functions ``begin``, ``fill``, ``free``."""
 
-    plan: object
-    begin: object
-    fill: object
-    free: object
-    take: object = None  # a kernel's NAME_take, when its workspace hands rows over (DirectRows)
+    plan: AssemblyPlan
+    begin: Callable[..., Any] | None  # the C functions (ctypes); a kernel begins the builder itself
+    fill: Callable[..., int]
+    free: Callable[..., None]
+    take: Callable[..., int] | None = None  # a kernel's NAME_take, when its workspace hands rows over (DirectRows)
 
     @property
     def compressed(self) -> list:
@@ -47,7 +52,7 @@ class Builder:
 _builders: dict[tuple, Builder] = {}
 
 
-def builder(layout, narrow: bool = False) -> Builder:
+def builder(layout: Layout, narrow: bool = False) -> Builder:
     """The compiled assembly of ``layout`` (cached per layout), reading int64 coordinate
     columns, or int32 ones with ``narrow`` (scipy's index arrays as they are: widening
     20M of them first cost 0.3 s and 320 MB of new pages); AssemblyRefused when it has none."""
@@ -75,9 +80,9 @@ def builder(layout, narrow: bool = False) -> Builder:
     return _builders[key]
 
 
-def has_assembly(layout) -> bool:
+def has_assembly(layout: Layout) -> bool:
     """Whether generated assembly builds ``layout`` (else packing falls back to the Python packer)."""
-    from spf.codegen.assembly import AssemblyRefused, plan_assembly
+    from spf.codegen.assembly import plan_assembly
 
     key = (layout.spec, layout.path, hash(layout))
     if key not in _plans:
@@ -99,8 +104,8 @@ def _column(array: np.ndarray) -> tuple[int, int]:
     return array.ctypes.data, array.strides[0] // size if len(array) > 1 else 1
 
 
-def assemble(layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: tuple[int, ...],
-             name: str = "tensor", duplicates: str = "sum"):
+def assemble(layout: Layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: tuple[int, ...],
+             name: str = "tensor", duplicates: str = "sum") -> _Tensor:
     """The Tensor of ``layout`` holding the entries ``(columns[k][e] for k) -> values[e]``.
 
     ``columns``: one int64 array (or strided view) per coordinate, or int32 arrays all of
@@ -142,7 +147,7 @@ def assemble(layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: t
                                                   duplicates)
 
 
-def failure(layout, plan, report: np.ndarray, name: str, entries: int) -> SpfError:
+def failure(layout: Layout, plan: AssemblyPlan, report: np.ndarray, name: str, entries: int) -> SpfError:
     """The error of a ``begin`` that returned no handle: an entry the layout cannot hold, or memory."""
     slots = sum(1 for level in plan.levels if level.kind == "compressed")
     if report[slots + FIRST_BAD] >= 0:
@@ -153,8 +158,8 @@ def failure(layout, plan, report: np.ndarray, name: str, entries: int) -> SpfErr
     return OutOfMemoryError(f"tensor {name}: out of memory while assembling {entries} entries into {layout.spec}")
 
 
-def finish(layout, build: Builder, handle, report: np.ndarray, struct, shape: tuple[int, ...], name: str,
-           duplicates: str = "sum"):
+def finish(layout: Layout, build: Builder, handle: int, report: np.ndarray, struct: ctypes.Structure,
+           shape: tuple[int, ...], name: str, duplicates: str = "sum") -> _Tensor:
     """After ``begin``: allocate the arrays its counts size, ``fill`` them, and make the Tensor."""
     from spf.packing import Tensor
 
@@ -178,7 +183,8 @@ def finish(layout, build: Builder, handle, report: np.ndarray, struct, shape: tu
     return Tensor._from_checked(layout, shape, fields, name)
 
 
-def take(layout, build: Builder, handle, struct, shape: tuple[int, ...], name: str):
+def take(layout: Layout, build: Builder, handle: int, struct: ctypes.Structure, shape: tuple[int, ...],
+         name: str) -> _Tensor | None:
     """After ``begin``, the Tensor over the handle's own arrays when ``NAME_take`` can give
     them (rows handed over as they stand: no copy, no second allocation), else None (the
     handle is untouched; :func:`finish` fills arrays allocated here instead)."""
@@ -199,7 +205,7 @@ class _TakePlan:
     """How :func:`take` reads a layout's struct: every field in one unpack (scalars first,
     then the arrays' addresses), and each array's length from the scalars."""
 
-    unpack: object  # struct -> (scalar values..., addresses...)
+    unpack: Callable[[Any], tuple]  # struct -> (scalar values..., addresses...)
     scalars: tuple[str, ...]
     pointers: tuple[int, ...]  # where the addresses are in the unpacked tuple
     arrays: tuple[tuple, ...]  # (field, where its address is, length(scalars), typestr, dtype)
@@ -382,7 +388,7 @@ def _check_values_fit(tensor, target, name: str) -> None:
         check_value_range(tensor.values, target.field(values_field).numpy_dtype, name)
 
 
-def convert(tensor, layout, name: str | None = None):
+def convert(tensor: _Tensor, layout: LayoutLike, name: str | None = None) -> _Tensor:
     """``tensor`` stored in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
 
     A generated copy kernel ``B(i,j) = A(i,j)`` from the tensor's layout into the target:

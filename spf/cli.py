@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import spf
+from spf.errors import UsageError
 from spf.codegen.build import _compile, _compiler_command
 from spf.codegen.assembly import direct_rows
 from spf.codegen.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, check_function, fill_checks
@@ -27,10 +28,6 @@ from spf.codegen.structs import header_text, struct_name
 EXPRESSION_HELP = "a statement in tensor index notation, e.g. 'y(i) = A(i,j) * x(j)'"
 LAYOUT_HELP = ("the layout of one tensor: a built-in name (spf layouts), NAME(k=v, ...) for "
                "parameters, or a path to a .layout file; give one -l per tensor, the output included")
-
-
-class UsageError(spf.SpfError):
-    """A malformed command line (exit status 2, as argparse's own errors)."""
 
 
 class _Parser(argparse.ArgumentParser):

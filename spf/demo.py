@@ -25,12 +25,17 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
-from typing import Callable, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
 import numpy as np
 import scipy.sparse as sparse
 
 import spf
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from spf.layout_library.model import Layout
 
 SPMV = "y(i) = A(i,j) * x(j)"
 SDDMM = "A(i,j) = B(i,j) * C(i,k) * D(k,j)"
@@ -98,7 +103,7 @@ def read_inputs(paths: list[str]) -> tuple[list[tuple[str, sparse.csr_matrix]], 
     return matrices, tensors
 
 
-def matrix_layout(spec: str):
+def matrix_layout(spec: str) -> Layout:
     """The layout for SpMV's A: any built-in or user layout of order 2."""
     layout = spf.load_layout(spec)
     if hasattr(layout, "resolve"):  # a family such as BCSR with default parameters
@@ -110,7 +115,7 @@ def matrix_layout(spec: str):
 
 # ----------------------------------------------------------------------------- kernels and baselines
 
-def compile_kernels(layout="CSR") -> dict:
+def compile_kernels(layout: str | Layout = "CSR") -> dict:
     """The demo's kernels, compiled and built (the C is cached in the user cache directory);
     ``layout`` (a name or a loaded layout) is A's in SpMV."""
     kernels = {
@@ -124,7 +129,7 @@ def compile_kernels(layout="CSR") -> dict:
     return kernels
 
 
-def serial_graphblas():
+def serial_graphblas() -> ModuleType | None:
     """python-graphblas on SuiteSparse with one thread, or None when it is not installed."""
     try:
         import graphblas as gb
@@ -138,7 +143,7 @@ def serial_graphblas():
     return gb
 
 
-def matvec_scipy(matrix: sparse.csr_matrix, x):
+def matvec_scipy(matrix: sparse.csr_matrix, x: np.ndarray | sparse.spmatrix) -> np.ndarray | sparse.spmatrix:
     """SpMV and SpMSpV in scipy: ``A @ x`` (x a dense array or a sparse column)."""
     return matrix @ x
 
@@ -155,13 +160,13 @@ def ttm_scipy(fibers: sparse.csr_matrix, CT: np.ndarray) -> np.ndarray:
     return fibers @ CT
 
 
-def largest(values) -> float:
+def largest(values: np.ndarray | sparse.spmatrix) -> float:
     """The largest absolute entry of a dense array or a sparse matrix (0 when empty)."""
     data = values.data if sparse.issparse(values) else np.asarray(values)
     return float(np.max(np.abs(data), initial=0.0))
 
 
-def difference(ours, expected) -> str | None:
+def difference(ours: np.ndarray | sparse.spmatrix, expected: np.ndarray | sparse.spmatrix) -> str | None:
     """None when spf's result matches the reference (both dense or both sparse), else what differs."""
     if ours.shape != expected.shape:
         return f"spf's result has shape {ours.shape}, the reference {expected.shape}"
@@ -186,7 +191,7 @@ class Case:
     graphblas: Callable[[], object] | None = None
 
 
-def matrix_cases(kernels: dict, label: str, matrix: sparse.csr_matrix, gb=None,
+def matrix_cases(kernels: dict, label: str, matrix: sparse.csr_matrix, gb: ModuleType | None = None,
                  densities: tuple[float, ...] = (SPMSPV_DENSITY,)) -> list[Case]:
     """SpMV, SpMSpV at each density of x, and SDDMM on one matrix (``gb``: GraphBLAS or None)."""
     rows, cols = matrix.shape
@@ -230,7 +235,7 @@ def matrix_cases(kernels: dict, label: str, matrix: sparse.csr_matrix, gb=None,
     return cases
 
 
-def tensor_case(kernels: dict, label: str, data: tuple, gb=None) -> Case:
+def tensor_case(kernels: dict, label: str, data: tuple, gb: ModuleType | None = None) -> Case:
     """TTM on one 3-way tensor ``(coords, values, shape)``."""
     coords, values, shape = data
     fiber_coords, fiber_of = np.unique(coords[:, :2], axis=0, return_inverse=True)

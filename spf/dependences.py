@@ -19,11 +19,14 @@ a reduction into the output.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from spf.expressions import Affine, And, Constraint
 from spf.sets import UFSet
 from spf.smt import Encoder, unsatisfiable
+
+if TYPE_CHECKING:
+    from spf.iteration_space import StatementSpace
 
 SECOND = "__2"
 
@@ -46,7 +49,7 @@ class Dependence:
                 f"update the same element of {self.output}")
 
 
-def carried_dependence(statement_space, loop: str, outer: Sequence[str]) -> Dependence:
+def carried_dependence(statement_space: StatementSpace, loop: str, outer: Sequence[str]) -> Dependence:
     """Whether ``loop`` (inside the loops ``outer``) carries a dependence on the output.
 
     isl first (exact without properties); where the pair set is not empty, Z3 with the
@@ -70,6 +73,6 @@ def carried_dependence(statement_space, loop: str, outer: Sequence[str]) -> Depe
     return Dependence(loop, tuple(outer), carried, str(output))
 
 
-def loop_dependences(statement_space, loops: Sequence[str]) -> list[Dependence]:
+def loop_dependences(statement_space: StatementSpace, loops: Sequence[str]) -> list[Dependence]:
     """The test for each loop of a nest (outer to inner)."""
     return [carried_dependence(statement_space, loop, loops[:k]) for k, loop in enumerate(loops)]

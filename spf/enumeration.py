@@ -89,7 +89,7 @@ def scan_order(uf_set: UFSet, order: Sequence[str]) -> list[tuple[str, list[str]
     return levels
 
 
-def enumerate_points(uf_set, constants: Mapping[str, int], functions: Mapping[str, object],
+def enumerate_points(uf_set: UFSet, constants: Mapping[str, int], functions: Mapping[str, object],
                      order: Sequence[str] | None = None) -> list[tuple[int, ...]]:
     """Every point of ``uf_set`` (its tuple variables), given constants and UF tables."""
     if order is None:

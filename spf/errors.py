@@ -1,7 +1,10 @@
-"""The errors spf raises at its users.
+"""Every exception class of spf, in one module.
 
-Every error a user can cause derives from :class:`SpfError`, so callers (and the
-command line) can catch one type and print one clear line without a traceback.
+Every error a user can cause derives from :class:`SpfError` (a refusal: it names the
+problem and what to do), so callers (and the command line) can catch one type and
+print one clear line without a traceback.  :class:`SpfInternalError` is the opposite:
+an inconsistency inside spf, a bug, which is deliberately *not* an SpfError so that no
+caller mistakes it for a refusal.
 """
 
 from __future__ import annotations
@@ -109,3 +112,69 @@ class CacheWarning(UserWarning):
 
 class IterationSpaceError(SpfError):
     """A statement and layouts that do not fit together (orders, names, shapes)."""
+
+
+class SpfInternalError(Exception):
+    """A bug in spf, not a refusal: an internal inconsistency (a malformed loop nest
+    between two passes, codegen.verify; a case the code holds cannot happen).  Not an
+    :class:`SpfError`, so nothing that catches refusals catches it."""
+
+    def __init__(self, message: str):
+        super().__init__(f"this is a bug in spf: {message}")
+
+
+# ----------------------------------------------------------------------------- refusals of the compiler
+
+
+class ScanError(SpfError):
+    """An iteration space or loop order the scanner cannot handle (codegen.scan)."""
+
+
+class FindRefused(SpfError):
+    """A requested find template that is not proven valid (codegen.find)."""
+
+
+class AssemblyRefused(SpfError):
+    """The assembly cannot establish a layout's arrays; the message names the level and why
+    (codegen.assembly)."""
+
+
+class RecipeError(SpfError):
+    """A recipe step that is malformed or that the dependences or proofs forbid (spf.recipe)."""
+
+
+class AutoscheduleError(SpfError):
+    """A computation or layout the autoscheduler cannot schedule (spf.autoscheduler)."""
+
+
+class ScheduleError(AutoscheduleError):
+    """An invalid schedule tree or transformation (spf.autoscheduler.tree)."""
+
+
+# ----------------------------------------------------------------------------- distributed memory
+
+
+class DistributionError(SpfError):
+    """A tensor, kernel or operand that spf.distributed cannot split correctly."""
+
+
+class RankError(SpfError):
+    """Another rank failed a step every rank takes together (spf.distributed)."""
+
+
+# ----------------------------------------------------------------------------- the command line and layout files
+
+
+class UsageError(SpfError):
+    """A malformed command line (exit status 2, as argparse's own errors; spf.cli)."""
+
+
+class TextError(Exception):
+    """A problem at ``offset`` in a layout directive's text: raised while reading a layout
+    file and converted to a :class:`LayoutError` at the file's line and column by the
+    layout reader (spf.layout_library), so never seen by users."""
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message

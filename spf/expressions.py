@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping, Union
+from typing import Any, Iterator, Mapping, Union
 
 from spf.errors import ParseError, UnboundNameError
 
@@ -104,7 +104,7 @@ class Affine:
                                else Affine(((atom, coefficient),), 0))
         return result
 
-    def evaluate(self, values: Mapping[str, object], functions: Mapping[str, object]):
+    def evaluate(self, values: Mapping[str, object], functions: Mapping[str, object]) -> Any:
         """Numeric value; works element-wise when ``values`` holds numpy arrays."""
         total = self.constant
         for atom, coefficient in self.terms:
@@ -155,7 +155,7 @@ class UFCall:
     def substitute(self, mapping: Mapping[Atom, Affine]) -> "UFCall":
         return UFCall(self.function, tuple(a.substitute(mapping) for a in self.arguments))
 
-    def evaluate(self, values: Mapping[str, object], functions: Mapping[str, object]):
+    def evaluate(self, values: Mapping[str, object], functions: Mapping[str, object]) -> Any:
         arguments = [a.evaluate(values, functions) for a in self.arguments]
         if self.function not in functions:
             raise UnboundNameError(self.function, self)
@@ -199,7 +199,7 @@ class Constraint:
 class And:
     parts: tuple["Formula", ...]
 
-    def substitute(self, mapping):
+    def substitute(self, mapping: Mapping[Atom, Affine]) -> Formula:
         return And(tuple(p.substitute(mapping) for p in self.parts))
 
     def __str__(self) -> str:
@@ -210,7 +210,7 @@ class And:
 class Or:
     parts: tuple["Formula", ...]
 
-    def substitute(self, mapping):
+    def substitute(self, mapping: Mapping[Atom, Affine]) -> Formula:
         return Or(tuple(p.substitute(mapping) for p in self.parts))
 
     def __str__(self) -> str:
@@ -221,7 +221,7 @@ class Or:
 class Not:
     part: "Formula"
 
-    def substitute(self, mapping):
+    def substitute(self, mapping: Mapping[Atom, Affine]) -> Formula:
         return Not(self.part.substitute(mapping))
 
     def __str__(self) -> str:
@@ -233,7 +233,7 @@ class Exists:
     variables: tuple[str, ...]
     body: "Formula"
 
-    def substitute(self, mapping):
+    def substitute(self, mapping: Mapping[Atom, Affine]) -> Formula:
         inner = {k: v for k, v in mapping.items() if k not in self.variables}
         return Exists(self.variables, self.body.substitute(inner))
 

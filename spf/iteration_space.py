@@ -16,7 +16,7 @@ sparsity uses that tensor's names for its index arrays and their sizes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from spf.errors import IterationSpaceError
 from spf.expressions import Affine, Constraint, Formula, conjuncts
@@ -24,13 +24,16 @@ from spf.notation import Access, Statement, parse_statement
 from spf.properties import Property, from_spec
 from spf.sets import UFSet
 
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
+
 
 @dataclass(frozen=True)
 class TensorPlacement:
     """How one tensor of a statement enters the space: its layout and its names there."""
 
     tensor: str
-    layout: object
+    layout: Layout
     access: Access
     physical: tuple[str, ...]  # renamed physical indices, in layout order
     names: Mapping[str, str]  # layout name (fields, physical indices) -> name in the space
@@ -51,7 +54,7 @@ class StatementSpace:
     extents: dict[str, str]  # index -> constant bounding it
     properties: list[Property] = field(default_factory=list)
     assumptions: UFSet | None = None
-    assembled: object | None = None  # the output's layout when assembly builds its pattern
+    assembled: Layout | None = None  # the output's layout when assembly builds its pattern
 
     @property
     def output_coordinates(self) -> tuple[str, ...]:

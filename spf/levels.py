@@ -11,8 +11,12 @@ each equality defines, and which constraints are left as guards.  Packing
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
 
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,8 @@ class LayoutLevels:
     guards: list[Constraint]
 
 
-def remainder_fits(unknown: list[tuple[object, int]], divisor: int, range_of) -> bool:
+def remainder_fits(unknown: list[tuple[object, int]], divisor: int,
+                   range_of: Callable[[object], tuple[int, int] | None]) -> bool:
     """Whether ``sum(coefficient * atom)`` over the ``unknown`` terms stays within
     ``[0, divisor)`` for every value the atoms may take (``range_of(atom)``: an inclusive
     constant range, or None when unknown), so ``c = divisor*p + rest`` gives ``p = c / divisor``."""
@@ -79,7 +84,7 @@ def _call_level(call: UFCall, physical: tuple[str, ...]) -> int:
     return _innermost(call.names(), physical)
 
 
-def read_levels(layout) -> LayoutLevels:
+def read_levels(layout: Layout) -> LayoutLevels:
     """Classify each conjunct of the layout's relation."""
     physical: tuple[str, ...] = tuple(layout.physical)
     logical = set(layout.logical)

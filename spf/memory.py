@@ -16,8 +16,9 @@ from math import prod
 from typing import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
-from spf.errors import OutOfMemoryError, SpfError
+from spf.errors import OutOfMemoryError, SpfError, SpfInternalError
 
 
 @functools.lru_cache(maxsize=1)
@@ -36,10 +37,10 @@ def describe(size: int) -> str:
         if value < 1024 or unit == "EiB":
             return f"{size} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1024
-    raise AssertionError("unreachable")
+    raise SpfInternalError(f"describe({size}) fell through its units")
 
 
-def require(shape: Sequence[int], dtype, what: str) -> None:
+def require(shape: Sequence[int], dtype: npt.DTypeLike, what: str) -> None:
     """Refuse an array of ``shape`` and ``dtype`` that cannot fit in memory (see :func:`allocate`)."""
     extents = [int(extent) for extent in shape]
     negative = [extent for extent in extents if extent < 0]
@@ -52,7 +53,7 @@ def require(shape: Sequence[int], dtype, what: str) -> None:
                        f"more than this machine's {describe(available)} of memory")
 
 
-def allocate(shape: Sequence[int], dtype, what: str, fill=0) -> np.ndarray:
+def allocate(shape: Sequence[int], dtype: npt.DTypeLike, what: str, fill: int | float | bool = 0) -> np.ndarray:
     """``np.full(shape, fill, dtype)`` after :func:`require`; an allocation that still fails
     is an SpfError too."""
     require(shape, dtype, what)

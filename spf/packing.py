@@ -25,7 +25,7 @@ import functools
 
 import os
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
@@ -35,6 +35,12 @@ from spf.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.levels import LayoutLevels, read_levels, remainder_fits
 from spf.memory import allocate, require
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
+
+if TYPE_CHECKING:
+    from scipy import sparse
+
+    from spf.arguments import LayoutLike
+    from spf.layout_library.model import Layout
 
 INDEX_DTYPE = np.int64
 EXACT_INTEGERS = 2**53
@@ -56,7 +62,7 @@ class Tensor:
 
     __slots__ = ("layout", "shape", "fields", "name", "_structs")
 
-    def __init__(self, layout, shape: Sequence[int], fields: Mapping[str, object], name: str = "tensor"):
+    def __init__(self, layout: LayoutLike, shape: Sequence[int], fields: Mapping[str, object], name: str = "tensor"):
         name = arguments.name(name)
         shape = arguments.shape(shape, name)
         layout = _resolve(_load_layout(layout), len(shape))
@@ -141,7 +147,7 @@ class Tensor:
         order = np.lexsort(coords.T[::-1]) if len(values) else np.arange(0)
         return coords[order], values[order], tuple(self.shape)
 
-    def to_scipy(self):
+    def to_scipy(self) -> sparse.sparray:
         """An order-1 or order-2 tensor as a scipy.sparse array: ``csr_array`` (``csc_array``,
         ``coo_array``) over this Tensor's own read-only arrays when the layout is CSR (CSC,
         a coordinate list) in form, with scipy's canonical flags set from its properties;
@@ -280,7 +286,7 @@ def _integer_coordinates(coords: np.ndarray, name: str) -> np.ndarray:
     return coords.astype(INDEX_DTYPE)
 
 
-def coordinates_of(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+def coordinates_of(data: Any, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     """``(coords, values, shape)`` of scipy.sparse, dense numpy, or a (coords, values, shape) triple,
     in lexicographic order without duplicates (scipy's are summed, a triple's refused)."""
     columns, values, shape, duplicates = entries_of(data, name)
@@ -309,7 +315,7 @@ def _pydata_coordinates(data, name: str = "tensor") -> tuple | None:
     return coordinates(data, name) if is_pydata(data) else None
 
 
-def entries_of(data, name: str = "tensor", narrow: bool = False) -> tuple[list[np.ndarray], np.ndarray,
+def entries_of(data: Any, name: str = "tensor", narrow: bool = False) -> tuple[list[np.ndarray], np.ndarray,
                                                                           tuple[int, ...], str]:
     """``(columns, values, shape, duplicates)`` of the user's data, checked, in any order:
     one int64 array (or strided view) of coordinates per mode, float64 values; with
@@ -433,7 +439,7 @@ def read_tns(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, tuple[int
 # ----------------------------------------------------------------------------- pack
 
 
-def pack(layout, data, name: str = "tensor", shape: Sequence[int] | None = None,
+def pack(layout: LayoutLike, data: Any, name: str = "tensor", shape: Sequence[int] | None = None,
          copy: bool | None = None) -> Tensor:
     """Store ``data`` in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
 
@@ -509,7 +515,7 @@ def _scipy_sparse(data) -> bool:
     return sparse.issparse(data)
 
 
-def borrow(layout, data, name: str = "tensor") -> Tensor:
+def borrow(layout: LayoutLike, data: Any, name: str = "tensor") -> Tensor:
     """For the span of one kernel call: a Tensor over the caller's own arrays when they
     already are the layout's (a scipy matrix in form, as :func:`pack` would share it; a
     float64 C-ordered numpy array for a row-major dense layout), checked as packing
@@ -619,7 +625,7 @@ def _spec(layout) -> str:
     return getattr(layout, "spec", None) or layout.name
 
 
-def reference_pack(layout, coords: np.ndarray, values: np.ndarray, shape: tuple[int, ...], name: str,
+def reference_pack(layout: Layout, coords: np.ndarray, values: np.ndarray, shape: tuple[int, ...], name: str,
                    duplicates: str = "refuse") -> Tensor:
     """Packing by the layout-reading Python packer (:class:`_Packer`), then a full check.
 
@@ -697,7 +703,7 @@ def _rows_missing(present: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     return np.sort(order[(tags == 1) & (run_tag == 1)] - (len(both) - len(wanted)))
 
 
-def from_fields(layout, fields: Mapping[str, object], name: str = "tensor",
+def from_fields(layout: LayoutLike, fields: Mapping[str, object], name: str = "tensor",
                 shape: Sequence[int] | None = None) -> Tensor:
     """A Tensor from already packed fields, after :func:`validate` (the arrays are copied)."""
     name = arguments.name(name)
@@ -713,7 +719,7 @@ def from_fields(layout, fields: Mapping[str, object], name: str = "tensor",
     return Tensor._from_checked(layout, _shape_of(layout, checked, name), checked, name)
 
 
-def validate(layout, fields: Mapping[str, object], name: str = "tensor",
+def validate(layout: LayoutLike, fields: Mapping[str, object], name: str = "tensor",
              shape: Sequence[int] | None = None) -> dict[str, object]:
     """Check fields against the layout: presence, types, lengths, assumptions, properties,
     and that every stored entry lies inside the shape (unless the layout is padded).
@@ -903,7 +909,8 @@ def _unreadable(layout, error: UnboundNameError, name: str) -> SpfError:
                                f"earlier physical indices, params, scalar fields and index arrays; tensor {name})")
 
 
-def enumerate_stored(layout, fields: Mapping[str, object], shape, name: str = "tensor"):
+def enumerate_stored(layout: Layout, fields: Mapping[str, object], shape: Sequence[int],
+                     name: str = "tensor") -> tuple[np.ndarray, np.ndarray]:
     """Coordinates and values of every stored position, level by level (vectorised)."""
     try:
         return _enumerate_stored(layout, fields, name)
@@ -1300,7 +1307,7 @@ class _Packer:
         return result
 
 
-def arrays_by_name(layout) -> dict:
+def arrays_by_name(layout: Layout) -> dict:
     return {f.name: f for f in layout.arrays}
 
 

@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
-from typing import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 import numpy as np
 import z3
 
+from spf.errors import SpfInternalError
 from spf.expressions import TRUE, Affine, And, Constraint, Exists, Formula, Or, UFCall
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import PropertySpec
 
 Guarded = tuple[Formula, Formula]
 
@@ -91,10 +95,11 @@ class Property:
     def instances(self, calls: Sequence[UFCall]) -> Iterator[Guarded]:
         raise NotImplementedError
 
-    def z3_axiom(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef]):
+    def z3_axiom(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef]) -> z3.BoolRef:
         raise NotImplementedError
 
-    def z3_instances(self, functions, constants, positions: Sequence[tuple], segments: Sequence = ()):
+    def z3_instances(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef],
+                     positions: Sequence[tuple], segments: Sequence = ()) -> list[z3.BoolRef]:
         raise NotImplementedError
 
     def check(self, arrays: Mapping[str, np.ndarray], scalars: Mapping[str, int]) -> tuple[str, str] | None:
@@ -120,29 +125,30 @@ class Range(Property):
     def text(self) -> str:
         return f"range({self.arrays[0]}, {self.low}, {self.high})"
 
-    def renamed(self, mapping):
+    def renamed(self, mapping: Mapping[str, str]) -> "Range":
         substitution = {k: Affine.of(v) for k, v in mapping.items()}
         return replace(self, arrays=tuple(mapping.get(a, a) for a in self.arrays),
                        low=self.low.substitute(substitution), high=self.high.substitute(substitution))
 
-    def instances(self, calls):
+    def instances(self, calls: Sequence[UFCall]) -> Iterator[Guarded]:
         for call in self._calls_of(calls, self.arrays[0]):
             value = Affine.of(call)
             yield TRUE, And((_compare(self.low, "<=", value), _compare(value, "<", self.high)))
 
-    def z3_axiom(self, functions, constants):
+    def z3_axiom(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef]) -> z3.BoolRef:
         function = functions[self.arrays[0]]
         xs = [z3.Int(f"x{k}") for k in range(function.arity())]
         value = function(*xs)
         return z3.ForAll(xs, z3.And(_z3_affine(self.low, constants) <= value,
                                     value < _z3_affine(self.high, constants)))
 
-    def z3_instances(self, functions, constants, positions, segments=()):
+    def z3_instances(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef],
+                     positions: Sequence[tuple], segments: Sequence = ()) -> list[z3.BoolRef]:
         function = functions[self.arrays[0]]
         low, high = _z3_affine(self.low, constants), _z3_affine(self.high, constants)
         return [z3.And(low <= function(*p), function(*p) < high) for p in positions]
 
-    def check(self, arrays, scalars):
+    def check(self, arrays: Mapping[str, np.ndarray], scalars: Mapping[str, int]) -> tuple[str, str] | None:
         values = np.asarray(arrays[self.arrays[0]])
         low = int(self.low.evaluate(scalars, {}))
         high = int(self.high.evaluate(scalars, {}))
@@ -173,20 +179,21 @@ class Monotonic(Property):
     def op(self) -> str:
         return _order_ops(self.increasing, self.strict)
 
-    def instances(self, calls):
+    def instances(self, calls: Sequence[UFCall]) -> Iterator[Guarded]:
         own = self._calls_of(calls, self.arrays[0])
         for a, b in itertools.permutations(own, 2):
             guard = And(tuple(_same_leading(a, b)) + (_compare(a.arguments[-1], "<", b.arguments[-1]),))
             yield guard, _compare(Affine.of(a), self.op, Affine.of(b))
 
-    def z3_axiom(self, functions, constants):
+    def z3_axiom(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef]) -> z3.BoolRef:
         function = functions[self.arrays[0]]
         lead = [z3.Int(f"r{k}") for k in range(function.arity() - 1)]
         x1, x2 = z3.Ints("x1 x2")
         return z3.ForAll(lead + [x1, x2], z3.Implies(
             x1 < x2, _z3_compare(function(*lead, x1), self.op, function(*lead, x2))))
 
-    def z3_instances(self, functions, constants, positions, segments=()):
+    def z3_instances(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef],
+                     positions: Sequence[tuple], segments: Sequence = ()) -> list[z3.BoolRef]:
         function = functions[self.arrays[0]]
         out = []
         for a, b in itertools.permutations(positions, 2):
@@ -195,7 +202,7 @@ class Monotonic(Property):
                                   _z3_compare(function(*a), self.op, function(*b))))
         return out
 
-    def check(self, arrays, scalars):
+    def check(self, arrays: Mapping[str, np.ndarray], scalars: Mapping[str, int]) -> tuple[str, str] | None:
         values = np.asarray(arrays[self.arrays[0]])
         rows = _flat_rows(values)
         if rows.shape[-1] < 2:
@@ -236,7 +243,7 @@ class PeriodicMonotonic(Property):
     def op(self) -> str:
         return _order_ops(self.increasing, self.strict)
 
-    def instances(self, calls):
+    def instances(self, calls: Sequence[UFCall]) -> Iterator[Guarded]:
         own = self._calls_of(calls, self.arrays[0])
         pairs = list(itertools.permutations(own, 2))
         if self.period is not None:
@@ -260,7 +267,7 @@ class PeriodicMonotonic(Property):
                              _compare(x2, "<", Affine.of(end))))
                 yield guard, _compare(Affine.of(a), self.op, Affine.of(b))
 
-    def z3_axiom(self, functions, constants):
+    def z3_axiom(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef]) -> z3.BoolRef:
         function = functions[self.arrays[0]]
         x1, x2, k = z3.Ints("x1 x2 k")
         if self.period is not None:
@@ -272,7 +279,8 @@ class PeriodicMonotonic(Property):
         guard = z3.And(pointer(k) <= x1, x1 < x2, x2 < pointer(k + 1))
         return z3.ForAll([x1, x2, k], z3.Implies(guard, _z3_compare(function(x1), self.op, function(x2))))
 
-    def z3_instances(self, functions, constants, positions, segments=()):
+    def z3_instances(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef],
+                     positions: Sequence[tuple], segments: Sequence = ()) -> list[z3.BoolRef]:
         function = functions[self.arrays[0]]
         out = []
         for a, b in itertools.permutations(positions, 2):
@@ -289,7 +297,7 @@ class PeriodicMonotonic(Property):
                 out.append(z3.Implies(guard, _z3_compare(function(*a), self.op, function(*b))))
         return out
 
-    def check(self, arrays, scalars):
+    def check(self, arrays: Mapping[str, np.ndarray], scalars: Mapping[str, int]) -> tuple[str, str] | None:
         name = self.arrays[0]
         values = np.asarray(arrays[name])
         if self.period is not None:
@@ -347,28 +355,29 @@ class Injective(Property):
         return [(args, tuple(found[a] for a in self.arrays))
                 for args, found in by_arguments.items() if len(found) == len(self.arrays)]
 
-    def instances(self, calls):
+    def instances(self, calls: Sequence[UFCall]) -> Iterator[Guarded]:
         for (args_a, calls_a), (args_b, calls_b) in itertools.combinations(self._tuples(calls), 2):
             same_values = And(tuple(_compare(Affine.of(x), "=", Affine.of(y))
                                     for x, y in zip(calls_a, calls_b)))
             same_positions = And(tuple(_compare(x, "=", y) for x, y in zip(args_a, args_b)))
             yield same_values, same_positions
 
-    def z3_axiom(self, functions, constants):
+    def z3_axiom(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef]) -> z3.BoolRef:
         arity = functions[self.arrays[0]].arity()
         a = [z3.Int(f"a{k}") for k in range(arity)]
         b = [z3.Int(f"b{k}") for k in range(arity)]
         same = z3.And(*[functions[n](*a) == functions[n](*b) for n in self.arrays])
         return z3.ForAll(a + b, z3.Implies(same, z3.And(*[x == y for x, y in zip(a, b)])))
 
-    def z3_instances(self, functions, constants, positions, segments=()):
+    def z3_instances(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef],
+                     positions: Sequence[tuple], segments: Sequence = ()) -> list[z3.BoolRef]:
         out = []
         for a, b in itertools.combinations(positions, 2):
             same = z3.And(*[functions[n](*a) == functions[n](*b) for n in self.arrays])
             out.append(z3.Implies(same, z3.And(*[x == y for x, y in zip(a, b)])))
         return out
 
-    def check(self, arrays, scalars):
+    def check(self, arrays: Mapping[str, np.ndarray], scalars: Mapping[str, int]) -> tuple[str, str] | None:
         columns = [np.asarray(arrays[n]).reshape(-1) for n in self.arrays]
         if not columns[0].size:
             return None
@@ -407,7 +416,7 @@ class CovaryingMonotonic(Property):
             options.append(And(prefix + (_compare(left[depth], op, right[depth]),)))
         return Or(tuple(options))
 
-    def instances(self, calls):
+    def instances(self, calls: Sequence[UFCall]) -> Iterator[Guarded]:
         tuples = Injective(self.arrays)._tuples(calls)
         for (args_a, calls_a), (args_b, calls_b) in itertools.permutations(tuples, 2):
             if len(args_a) != 1:
@@ -425,13 +434,14 @@ class CovaryingMonotonic(Property):
             options.append(z3.And(*prefix, before(left[depth], right[depth])))
         return z3.Or(*options)
 
-    def z3_axiom(self, functions, constants):
+    def z3_axiom(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef]) -> z3.BoolRef:
         x1, x2 = z3.Ints("x1 x2")
         left = [functions[n](x1) for n in self.arrays]
         right = [functions[n](x2) for n in self.arrays]
         return z3.ForAll([x1, x2], z3.Implies(x1 < x2, self._z3_lex(left, right)))
 
-    def z3_instances(self, functions, constants, positions, segments=()):
+    def z3_instances(self, functions: Mapping[str, z3.FuncDeclRef], constants: Mapping[str, z3.ArithRef],
+                     positions: Sequence[tuple], segments: Sequence = ()) -> list[z3.BoolRef]:
         out = []
         for a, b in itertools.permutations(positions, 2):
             left = [functions[n](*a) for n in self.arrays]
@@ -439,7 +449,7 @@ class CovaryingMonotonic(Property):
             out.append(z3.Implies(a[0] < b[0], self._z3_lex(left, right)))
         return out
 
-    def check(self, arrays, scalars):
+    def check(self, arrays: Mapping[str, np.ndarray], scalars: Mapping[str, int]) -> tuple[str, str] | None:
         columns = [np.asarray(arrays[n]).reshape(-1).astype(np.int64) for n in self.arrays]
         if columns[0].size < 2:
             return None
@@ -470,7 +480,7 @@ KINDS = {
 }
 
 
-def from_spec(spec) -> Property:
+def from_spec(spec: PropertySpec) -> Property:
     """Build a property from a layout file's PropertySpec."""
     kind = spec.kind
     arrays = tuple(spec.arrays)
@@ -486,4 +496,4 @@ def from_spec(spec) -> Property:
         return Injective(arrays)
     if kind == "covarying_monotonic":
         return CovaryingMonotonic(arrays, increasing=spec.increasing)
-    raise ValueError(f"unknown property kind {kind!r}")
+    raise SpfInternalError(f"a property of the unknown kind {kind!r} passed the layout reader")

@@ -13,18 +13,19 @@ value, where a layout's hold zero.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from spf.errors import PackError
 
 
-def is_pydata(data) -> bool:
+def is_pydata(data: Any) -> bool:
     """Whether ``data`` is an array of pydata's ``sparse`` package."""
     return (type(data).__module__ or "").split(".")[0] == "sparse" and hasattr(data, "shape")
 
 
-def coordinates(data, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple]:
+def coordinates(data: Any, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple]:
     """``(coords[order, nnz], values, shape)`` of a pydata array (:func:`is_pydata`)."""
     fill = getattr(data, "fill_value", 0)
     try:

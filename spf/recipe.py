@@ -17,21 +17,20 @@ at the end; ``"atomic"``: atomic updates).  A refusal names the step and the rea
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-from spf.errors import SpfError
+from spf.errors import RecipeError
+
+if TYPE_CHECKING:
+    from spf.arguments import LayoutLike
 
 REDUCTIONS = (None, "privatize", "atomic")
-
-
-class RecipeError(SpfError):
-    """A recipe step that is malformed or that the dependences or proofs forbid."""
 
 
 @dataclass(frozen=True)
 class Recipe:
     expression: str
-    layouts: tuple[tuple[str, object], ...]
+    layouts: tuple[tuple[str, LayoutLike], ...]  # as spf.compile takes them
     share: tuple[tuple[str, str], ...] = ()
     order: tuple[str, ...] | None = None
     finds: tuple[tuple[str, str], ...] = ()  # (tensor or find variable, template)
@@ -54,7 +53,7 @@ class Recipe:
         """The iteration space's variables (what permute and parallelize name)."""
         return self._variables
 
-    def permute(self, *order) -> "Recipe":
+    def permute(self, *order: str) -> "Recipe":
         """Scan the variables in this order (all of them, each once)."""
         if len(order) == 1 and isinstance(order[0], (list, tuple)):
             order = tuple(order[0])

@@ -36,7 +36,7 @@ from __future__ import annotations
 import functools
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 import scipy
@@ -46,6 +46,10 @@ from spf.errors import PackError, SpfError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.levels import Level, read_levels
 from spf.properties import CovaryingMonotonic, Injective, Monotonic, PeriodicMonotonic, Range, from_spec
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
+    from spf.packing import Tensor
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ class Form:
 
 
 @functools.lru_cache(maxsize=256)
-def form(layout) -> Form | None:
+def form(layout: Layout) -> Form | None:
     """The scipy format ``layout``'s relation is, or None (read once per layout)."""
     if layout.padded:
         return None
@@ -102,7 +106,7 @@ def form(layout) -> Form | None:
 # ----------------------------------------------------------------------------- to scipy
 
 
-def to_scipy(tensor) -> sparse.sparray:
+def to_scipy(tensor: Tensor) -> sparse.sparray:
     """``tensor`` as a ``csr_array``, ``csc_array`` or ``coo_array`` (1-D for order 1)."""
     if tensor.order not in (1, 2):
         raise SpfError(f"tensor {tensor.name}: to_scipy() returns scipy.sparse arrays of order 1 or 2; this "
@@ -203,7 +207,7 @@ def _bounds(level, scalars) -> tuple[int, int] | None:
 # ----------------------------------------------------------------------------- from scipy
 
 
-def check_structure(data, name: str = "tensor") -> None:
+def check_structure(data: sparse.spmatrix | sparse.sparray, name: str = "tensor") -> None:
     """Refuse (PackError) a compressed scipy matrix (csr, csc, bsr) whose ``indptr`` or
     ``indices`` do not describe a matrix of its shape.  scipy checks them when the matrix is
     built, not after its arrays are changed, and its conversions trust them: an ``indptr``
@@ -237,7 +241,8 @@ def check_structure(data, name: str = "tensor") -> None:
         raise PackError(f"tensor {name}: the scipy {data.format} matrix is malformed: {problem}")
 
 
-def shared_fields(layout, data, name: str = "tensor") -> tuple[dict[str, object] | None, str]:
+def shared_fields(layout: Layout, data: sparse.spmatrix | sparse.sparray,
+                  name: str = "tensor") -> tuple[dict[str, object] | None, str]:
     """``(fields, "")``: ``layout``'s fields over the arrays of the scipy object ``data``
     themselves, checked as :func:`spf.packing.validate` would; or ``(None, why not)``.
     A malformed compressed matrix is refused (:func:`check_structure`)."""

@@ -10,12 +10,15 @@ occur (quantifier-free, as appendix A of the core paper does).
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 import islpy as isl
 import z3
 
 from spf.expressions import Affine, Constraint, UFCall
+
+if TYPE_CHECKING:
+    from spf.sets import UFSet
 
 # Z3's resource count (rlimit), not a wall-clock timeout: the same query gets the same
 # answer however loaded the machine is, so the generated code (which finds are proven,
@@ -84,7 +87,7 @@ class Encoder:
         return {"=": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
                 ">": left > right, ">=": left >= right}[constraint.op]
 
-    def uf_set(self, uf_set) -> z3.BoolRef:
+    def uf_set(self, uf_set: UFSet) -> z3.BoolRef:
         """The set's formula (UF dimensions as applications, hidden variables as free names)."""
         self.dimensions.update(uf_set.call_table)
         disjuncts = []

@@ -19,6 +19,9 @@ from hypothesis import HealthCheck, settings
 # Parallel kernels split their loops among threads even for the tests' small inputs (by
 # default a thread needs 4096 units of work, so inputs this size would run on one).
 os.environ.setdefault("SPF_PARALLEL_GRAIN", "1")
+# The loop nests are verified after every pass (codegen.verify): a malformed nest fails the
+# test that compiled it, as a bug in spf (set here, so processes the tests start verify too).
+os.environ.setdefault("SPF_VERIFY", "1")
 
 # The default run is deterministic: every hypothesis test draws the same examples on every
 # machine and every run (derandomize), so the README's test command is green or red for

@@ -173,6 +173,8 @@ class WorkerPool:
     """``size`` spawned worker processes (no OpenMP or lock state inherited from the parent)
     with ``environment`` set before they start; a worker is replaced after it dies, hangs
     or has run ``tasks_per_worker`` tasks (compiled kernels stay loaded in a process).
+    Workers verify the loop nests after every pass (``SPF_VERIFY=1``, codegen.verify) unless
+    ``environment`` says otherwise: a malformed nest is an ``exception`` case.
 
     With ``load`` (Linux), each worker is bound to as many CPUs as it has OpenMP threads,
     and a busy process runs on each such group of CPUs.  Threads race only when they
@@ -184,7 +186,7 @@ class WorkerPool:
     def __init__(self, size: int, environment: dict | None = None, tasks_per_worker: int = 150,
                  load: bool = True):
         self.context = multiprocessing.get_context("spawn")
-        self.environment = dict(environment or {})
+        self.environment = {"SPF_VERIFY": "1", **(environment or {})}
         self.tasks_per_worker = tasks_per_worker
         threads = int(self.environment.get("OMP_NUM_THREADS", os.environ.get("OMP_NUM_THREADS", "2")))
         load = load and hasattr(os, "sched_setaffinity")

@@ -22,12 +22,12 @@ import sympy
 
 import spf
 from spf.autoscheduler.api import AutoSchedule, Candidate, operand_sizes
-from spf.autoscheduler.problem import AutoscheduleError, make_problem
+from spf.autoscheduler.problem import make_problem
 from spf.autoscheduler.prune import last_level_cache_bytes
 from spf.autoscheduler.search import default_schedule
-from spf.autoscheduler.tree import (Branch, Leaf, ScheduleError, check, loop_depth, loopfuse,
-                                    memory_cost, memory_depth, reorder, time_cost)
-from spf.codegen.find import FindRefused
+from spf.autoscheduler.tree import (Branch, Leaf, check, loop_depth, loopfuse, memory_cost, memory_depth, reorder,
+                                    time_cost)
+from spf.errors import AutoscheduleError, FindRefused, ScheduleError
 
 from conftest import load_matrix, load_tensor
 

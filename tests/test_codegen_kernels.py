@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import spf
 from conftest import (MATRICES, REAL_MATRICES, REAL_TENSORS, TENSORS, data_available, documented_finds, load_matrix,
                       load_tensor, require_data)
-from spf.codegen.find import FindRefused
+from spf.errors import FindRefused
 
 FINDS = ("auto", "seqiter", "binary", "hashmap", "linear")
 

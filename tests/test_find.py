@@ -30,7 +30,7 @@ import scipy.sparse as sp
 
 import spf
 from conftest import run_variants
-from spf.codegen.find import FindRefused
+from spf.errors import FindRefused
 
 FINDS = ("auto", "seqiter", "hashmap", "binary", "linear")
 

@@ -33,8 +33,8 @@ import scipy.sparse as sp
 
 import spf
 from conftest import REAL_MATRICES, documented_finds, load_matrix, require_data
-from spf.codegen.find import FindRefused
-from spf.recipe import Recipe, RecipeError
+from spf.errors import FindRefused, RecipeError
+from spf.recipe import Recipe
 
 SPMV = "y(i) = A(i,j) * x(j)"
 DOT = "a = b(i) * c(i)"

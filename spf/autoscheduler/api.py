@@ -5,14 +5,16 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import sympy
 
 
 from .cost import Cost, count_symbols, dimension_symbol
-from .problem import AutoscheduleError, Problem, make_problem
+from spf.errors import AutoscheduleError
+
+from .problem import Problem, make_problem
 from .prune import (ELEMENT_BYTES, Context, depth_poset, last_level_cache_bytes, order_disagreement,
                     parse_constraint, pareto_buckets, stride_cost)
 from .search import Scored, exhaustive, frontier
@@ -84,11 +86,11 @@ class AutoSchedule:
     # the later stages prune, for benchmarks that time the alternatives and for the fuzzer
     generated: list[Candidate] = field(default_factory=list, repr=False)
 
-    def sizes(self, **tensors) -> dict[str, float]:
+    def sizes(self, **tensors: Any) -> dict[str, float]:
         """Extents and per-level stored counts of the given operands (stage 4's inputs)."""
         return operand_sizes(self.problem, tensors)
 
-    def select(self, sizes: Mapping[str, float] | None = None, **tensors) -> Candidate:
+    def select(self, sizes: Mapping[str, float] | None = None, **tensors: Any) -> Candidate:
         """Stages 4 and 5: the candidate for these operands (or for explicit ``sizes``)."""
         values = dict(sizes or {})
         if tensors:

@@ -22,9 +22,12 @@ users and Z3 comparisons.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 import sympy
+
+if TYPE_CHECKING:
+    from .problem import Operand
 
 Monomial = tuple  # sorted ((symbol, exponent), ...) with exponents != 0
 
@@ -112,7 +115,7 @@ def dimension_symbol(index: str) -> str:
     return index.upper()
 
 
-def count_symbols(operand, depth: int) -> tuple[str, ...]:
+def count_symbols(operand: Operand, depth: int) -> tuple[str, ...]:
     """Symbols whose product counts the stored prefixes of ``operand``'s first ``depth + 1`` levels."""
     if depth < 0:
         return ()
@@ -123,7 +126,7 @@ def count_symbols(operand, depth: int) -> tuple[str, ...]:
     return (f"nnz_{operand.name}_{''.join(operand.levels[:depth + 1])}",)
 
 
-def level_trip(operand, depth: int) -> Cost:
+def level_trip(operand: Operand, depth: int) -> Cost:
     """Average trip count of the loop over level ``depth`` of a sparse operand."""
     return Cost.of(count_symbols(operand, depth), count_symbols(operand, depth - 1))
 

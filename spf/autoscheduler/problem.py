@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-from spf.errors import SpfError
+from spf.errors import AutoscheduleError
 from spf.iteration_space import _definers, _identity_physical, _load
 from spf.notation import Statement, parse_statement
 
-
-class AutoscheduleError(SpfError):
-    """A computation or layout the autoscheduler cannot schedule."""
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,8 @@ class Problem:
         return self.share.get(self.output)
 
 
-def storage_levels(layout, access_indices: tuple[str, ...], tensor: str) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+def storage_levels(layout: Layout, access_indices: tuple[str, ...],
+                   tensor: str) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     """The logical index and denseness of each storage level of ``tensor``'s layout.
 
     A layout all of whose levels are dense (``i = p`` over the full extent) is a dense

@@ -24,16 +24,18 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import sympy
 from sympy.parsing.sympy_parser import parse_expr
 from tokenize import TokenError
 import z3
 
+from spf.errors import AutoscheduleError
+
 from .cost import Cost, count_symbols, dimension_symbol
-from .problem import AutoscheduleError, Problem
-from .tree import Leaf, leaves
+from .problem import Problem
+from .tree import Leaf, Node, leaves
 
 # Z3's resource count (rlimit), not a wall-clock timeout: an answer that depended on the
 # machine's load would change which candidates survive.  The test suite's largest
@@ -46,7 +48,7 @@ FALLBACK_LLC_BYTES = 8 * 1024 * 1024
 # ----------------------------------------------------------------------------- stage 2
 
 
-def depth_poset(items: Sequence, depths) -> list:
+def depth_poset(items: Sequence, depths: Callable[[Any], tuple[int, int]]) -> list:
     """Items whose (loop depth, memory depth) no other item beats in one and ties or beats in the other."""
     cells = {depths(item) for item in items}
     front = {c for c in cells
@@ -168,10 +170,10 @@ class Context:
             raise AutoscheduleError("autoschedule: the constraints contradict each other (or the sizes the "
                                     "layouts imply): " + "; ".join(self.user))
 
-    def term(self, cost: Cost):
+    def term(self, cost: Cost) -> z3.ArithRef:
         return _z3_expression(cost.to_sympy(), self.variables) if not cost.is_zero() else z3.RealVal(0)
 
-    def check(self, formula) -> bool | None:
+    def check(self, formula: z3.BoolRef) -> bool | None:
         solver = z3.Solver()
         solver.set("rlimit", SOLVER_RESOURCE_LIMIT)
         solver.add(*self.assertions)
@@ -238,7 +240,7 @@ def last_level_cache_bytes() -> tuple[int, str]:
     return FALLBACK_LLC_BYTES, "fallback (the operating system did not report a cache size)"
 
 
-def stride_cost(schedule, sizes: Mapping[str, float]) -> float:
+def stride_cost(schedule: Node, sizes: Mapping[str, float]) -> float:
     """Stage 5: for each leaf's innermost loop, the stride at which each dense operand moves."""
     total = 0.0
     for leaf, _ in leaves(schedule):
@@ -256,7 +258,7 @@ def stride_cost(schedule, sizes: Mapping[str, float]) -> float:
     return total
 
 
-def order_disagreement(schedule) -> int:
+def order_disagreement(schedule: Node) -> int:
     """Stage 5: pairs of a dense operand's indices that the loops visit in the other order."""
     count = 0
     for leaf, bound in leaves(schedule):

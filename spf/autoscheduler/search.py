@@ -31,9 +31,11 @@ import numpy as np
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
+from spf.errors import AutoscheduleError, ScheduleError
+
 from .cost import Cost, memory_of
-from .problem import AutoscheduleError, Operand, Problem
-from .tree import Branch, Leaf, Node, ScheduleError, Statement, loop_trips, temporary_name
+from .problem import Operand, Problem
+from .tree import Branch, Leaf, Node, Statement, loop_trips, temporary_name
 
 MAX_TEMPORARY_RANK = 2
 """Stage 1: temporaries of rank 3 or more are not built (SparseAuto's memory-depth threshold)."""
@@ -232,7 +234,7 @@ def _ordered(indices: set[str], problem: Problem) -> tuple[str, ...]:
 # ----------------------------------------------------------------------------- the exhaustive reference
 
 
-def exhaustive(problem: Problem, limit: int = 2_000_000, progress=None) -> list[Node]:
+def exhaustive(problem: Problem, limit: int = 2_000_000, progress: Callable[[str], None] | None = None) -> list[Node]:
     """Every schedule tree of the space (stage 1 applied), every loop order included."""
     taken = {f.name for f in problem.factors} | {problem.output}
     ticker = Progress(progress)
@@ -320,7 +322,7 @@ def _keep_front(candidates: list[Scored]) -> list[Scored]:
     return [k for k, live in zip(kept, alive) if live]
 
 
-def frontier(problem: Problem, progress=None) -> list[Scored]:
+def frontier(problem: Problem, progress: Callable[[str], None] | None = None) -> list[Scored]:
     """The non-dominated schedule trees, by dynamic programming over sub-statements."""
     taken = {f.name for f in problem.factors} | {problem.output}
     memo: dict = {}

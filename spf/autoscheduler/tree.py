@@ -16,14 +16,12 @@ in storage order.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence, Union
+from typing import Iterator, Sequence, Union
 
 from .cost import Cost, dense_trip, level_trip, memory_of
-from .problem import AutoscheduleError, Operand, Problem
+from spf.errors import ScheduleError
 
-
-class ScheduleError(AutoscheduleError):
-    """An invalid schedule tree or transformation."""
+from .problem import Operand, Problem
 
 
 @dataclass(frozen=True)
@@ -70,7 +68,7 @@ Node = Union[Leaf, Branch]
 # ----------------------------------------------------------------------------- walking the tree
 
 
-def leaves(node: Node, bound: tuple[str, ...] = ()):
+def leaves(node: Node, bound: tuple[str, ...] = ()) -> Iterator[tuple[Leaf, tuple[str, ...]]]:
     """Each leaf with the loops bound around it (outer to inner)."""
     if isinstance(node, Leaf):
         yield node, bound

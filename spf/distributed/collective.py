@@ -15,21 +15,17 @@ from __future__ import annotations
 
 import pickle
 from contextlib import contextmanager
-from typing import Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 import numpy as np
 from mpi4py import MPI
 
-from spf.errors import SpfError
+from spf.errors import RankError, SpfError
 
 T = TypeVar("T")
 
 
-class RankError(SpfError):
-    """Another rank failed a step every rank takes together."""
-
-
-def agreed(comm, step: Callable[[], T], what: str) -> T:
+def agreed(comm: MPI.Comm, step: Callable[[], T], what: str) -> T:
     """``step()`` on every rank; raise on every rank when it raised on any."""
     try:
         result, failure = step(), None
@@ -47,7 +43,7 @@ def agreed(comm, step: Callable[[], T], what: str) -> T:
     return result
 
 
-def same_everywhere(comm, value, what: str) -> None:
+def same_everywhere(comm: MPI.Comm, value: Any, what: str) -> None:
     """Refuse, on every rank, a ``value`` (a small picklable summary) that differs between ranks."""
     values = allgather_object(comm, value)
     for rank, other in enumerate(values):
@@ -82,7 +78,7 @@ _counters: list[Traffic] = []
 
 
 @contextmanager
-def counting():
+def counting() -> Iterator[Traffic]:
     """``with counting() as traffic:`` records the bytes this rank sends through spf's
     collectives inside the block (nestable; costs nothing outside one)."""
     traffic = Traffic()
@@ -105,7 +101,7 @@ def _blocks(elements: int, parts: int) -> list[int]:
     return [elements // parts + (1 if b < elements % parts else 0) for b in range(parts)]
 
 
-def allreduce_sum(comm, buffer: np.ndarray, kind: str = "result") -> None:
+def allreduce_sum(comm: MPI.Comm, buffer: np.ndarray, kind: str = "result") -> None:
     """``buffer`` summed across ranks in place (MPI_Allreduce), counted as a ring sends it:
     rank r sends every block but ``(r+1) mod P`` while reducing and every block but
     ``(r+2) mod P`` while gathering, ``2(P-1)`` messages."""
@@ -117,7 +113,7 @@ def allreduce_sum(comm, buffer: np.ndarray, kind: str = "result") -> None:
     comm.Allreduce(MPI.IN_PLACE, buffer, op=MPI.SUM)
 
 
-def reduce_scatter_sum(comm, send: np.ndarray, receive: np.ndarray, counts: np.ndarray,
+def reduce_scatter_sum(comm: MPI.Comm, send: np.ndarray, receive: np.ndarray, counts: np.ndarray,
                        kind: str = "result") -> None:
     """``send`` summed across ranks, rank r receiving the r-th ``counts`` elements
     (MPI_Reduce_scatter), counted as a ring sends it: every block but its own, ``P-1`` messages."""
@@ -127,7 +123,7 @@ def reduce_scatter_sum(comm, send: np.ndarray, receive: np.ndarray, counts: np.n
     comm.Reduce_scatter(send, receive, recvcounts=counts, op=MPI.SUM)
 
 
-def flag_max(comm, flag: np.ndarray) -> None:
+def flag_max(comm: MPI.Comm, flag: np.ndarray) -> None:
     """The largest of a small int flag across ranks (MPI_Allreduce), counted as the
     recursive doubling MPI uses for a few bytes sends it: ``ceil(log2 P)`` messages."""
     if comm.size > 1:
@@ -136,7 +132,7 @@ def flag_max(comm, flag: np.ndarray) -> None:
     comm.Allreduce(MPI.IN_PLACE, flag, op=MPI.MAX)
 
 
-def allgather_object(comm, value) -> list:
+def allgather_object(comm: MPI.Comm, value: Any) -> list:
     """``comm.allgather(value)`` counted as a ring sends it: this rank's pickle to each of
     the others (``P-1`` messages of about its size)."""
     if comm.size > 1:
@@ -169,7 +165,7 @@ def waves_for(elements: int) -> int:
     return 1 if elements <= INT_COUNT else -(-elements // WAVE_ELEMENTS)
 
 
-def waves_needed(comm, elements: int) -> int:
+def waves_needed(comm: MPI.Comm, elements: int) -> int:
     """How many waves the ranks move a buffer in: :func:`waves_for` the largest of the
     ranks' ``elements`` (each rank's buffers' largest).  Collective (every rank must call
     it with its own count)."""
@@ -186,8 +182,8 @@ def wave_slices(counts: np.ndarray, wave: int, waves: int) -> tuple[np.ndarray, 
     return low, high - low
 
 
-def alltoallv(comm, send: np.ndarray, send_counts: np.ndarray, receive: np.ndarray,
-              receive_counts: np.ndarray, kind, send_starts: np.ndarray | None = None,
+def alltoallv(comm: MPI.Comm, send: np.ndarray, send_counts: np.ndarray, receive: np.ndarray,
+              receive_counts: np.ndarray, kind: str, send_starts: np.ndarray | None = None,
               waves: int | None = None) -> None:
     """MPI_Alltoallv of flat buffers (``*_counts``: elements per peer, segments in rank
     order; ``send_starts``: where each peer's segment starts in ``send``, when they do
@@ -215,7 +211,7 @@ def alltoallv(comm, send: np.ndarray, send_counts: np.ndarray, receive: np.ndarr
             receive[start + low:start + low + n] = incoming[at:at + n]
 
 
-def allgatherv_in_place(comm, buffer: np.ndarray, counts: np.ndarray, kind) -> None:
+def allgatherv_in_place(comm: MPI.Comm, buffer: np.ndarray, counts: np.ndarray, kind: str) -> None:
     """MPI_Allgatherv in place: rank r's segment of the flat ``buffer`` (``counts`` in
     rank order) reaches every rank, in waves beyond MPI's int counts.  Collective."""
     flat = buffer.reshape(-1)
@@ -228,7 +224,7 @@ def allgatherv_in_place(comm, buffer: np.ndarray, counts: np.ndarray, kind) -> N
     gatherv(comm, mine, flat, counts, kind, root=None)
 
 
-def gatherv(comm, send: np.ndarray, receive: np.ndarray | None, counts: np.ndarray, kind,
+def gatherv(comm: MPI.Comm, send: np.ndarray, receive: np.ndarray | None, counts: np.ndarray, kind: str,
             root: int | None) -> None:
     """MPI_Gatherv to ``root`` (MPI_Allgatherv with ``root=None``) of flat buffers
     (``counts``: every rank's elements, known to all; ``receive``: contiguous, None on

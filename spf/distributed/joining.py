@@ -22,31 +22,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from spf.errors import SpfInternalError
 from spf.expressions import Affine
 from spf.memory import require
 from spf.packing import Tensor
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
 
 
 @dataclass(frozen=True)
 class _Array:
     name: str
-    first: object  # the first dimension's Affine
+    first: Affine  # the first dimension
     overlap: int  # 1: a pointer array whose pieces' first elements (0) overlap
     rest: tuple  # the other dimensions' expressions
-    shift: object | None  # the Affine whose earlier pieces' sum shifts the values, or None
+    shift: Affine | None  # the expression whose earlier pieces' sum shifts the values, or None
 
 
 class Joiner:
     """Joins pieces of ``layout`` along ``mode`` into one Tensor over the block's range."""
 
-    def __init__(self, layout, mode: int, plan: list[_Array], counts: set[str]):
+    def __init__(self, layout: Layout, mode: int, plan: list[_Array], counts: set[str]):
         self.layout, self.mode, self.plan, self.counts = layout, mode, plan, counts
 
     @classmethod
-    def of(cls, layout, mode: int, shape: tuple[int, ...], granule: int) -> "Joiner | None":
+    def of(cls, layout: Layout, mode: int, shape: tuple[int, ...], granule: int) -> "Joiner | None":
         """The joiner of ``layout`` split along ``mode`` (global ``shape``), or None when its
         arrays do not join piecewise (the block is then packed whole)."""
         if any(spec.kind == "monotonic" and not spec.increasing for spec in layout.properties):
@@ -123,12 +128,12 @@ class _Joining:
             values = np.asarray(fields[array.name]).reshape(-1)
             skip = array.overlap * width if self.pieces else 0
             if skip and values[0] != 0:
-                raise AssertionError(f"joining {array.name}: a piece's pointers start at {values[0]}, not 0")
+                raise SpfInternalError(f"joining {array.name}: a piece's pointers start at {values[0]}, not 0")
             values = values[skip:]
             at = self.used[array.name]
             target = buffer[at:at + len(values)]
             if len(target) != len(values):
-                raise AssertionError(f"joining {array.name}: capacity exceeded")  # a count above the entries
+                raise SpfInternalError(f"joining {array.name}: capacity exceeded")  # a count above the entries
             if array.shift is not None and self.shifts[array.name]:
                 np.add(values, self.shifts[array.name], out=target, casting="unsafe")
             else:
@@ -154,8 +159,8 @@ class _Joining:
             buffer, width = self.buffers[array.name]
             rows = _value(array.first, scalars)
             if self.used[array.name] != rows * width:
-                raise AssertionError(f"joining {array.name}: {self.used[array.name]} elements, expected "
-                                     f"{rows * width}")
+                raise SpfInternalError(f"joining {array.name}: {self.used[array.name]} elements, expected "
+                                       f"{rows * width}")
             dimensions = [rows] + [int(d.evaluate(scalars)) for d in array.rest]
             fields[array.name] = buffer[:rows * width].reshape(dimensions)
         layout_fields = {field.name for field in self.joiner.layout.fields}

@@ -12,21 +12,21 @@ diagonals, an unsorted coordinate list) cannot be split so, and are refused.
 from __future__ import annotations
 
 import numpy as np
+from typing import TYPE_CHECKING
 
-from spf.errors import SpfError
+from spf.errors import DistributionError
 from spf.expressions import Affine, UFCall
 from spf.levels import read_levels, remainder_fits
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
 
 MAX_BINS = 1 << 20
 """At most this many bins in the histogram of outer coordinates that places the cuts
 (8 MiB of counts reduced across ranks); a longer mode is binned more coarsely."""
 
 
-class DistributionError(SpfError):
-    """A tensor, kernel or operand that spf.distributed cannot split correctly."""
-
-
-def outer_mode(layout) -> tuple[int, int]:
+def outer_mode(layout: Layout) -> tuple[int, int]:
     """``(mode, granule)``: the logical mode whose ranges are the blocks of the layout's
     outer storage level, and the multiple of which a cut must be (BCSR's R, else 1)."""
     if not layout.index_arrays:

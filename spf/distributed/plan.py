@@ -21,18 +21,22 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from mpi4py import MPI
 
-from spf.errors import ArgumentError, SpfError
+from spf.errors import ArgumentError, DistributionError, SpfError
 from spf.notation import parse_statement
 from spf.packing import INDEX_DTYPE, Tensor, coordinates_of, pack
 
 from .collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
 from . import support
-from .partition import DistributionError, outer_mode
+from .partition import outer_mode
 from .tensor import DistributedTensor, distribute
+
+if TYPE_CHECKING:
+    from spf.codegen.kernel import BoundKernel, Kernel
 
 DOUBLE = 8
 
@@ -72,7 +76,7 @@ def _shape_of(value) -> tuple[int, ...]:
 class Plan:
     """A kernel over distributed operands on one rank: the roles, the local call, the combination."""
 
-    def __init__(self, kernel, operands: dict, comm=None, reduce: str = "all"):
+    def __init__(self, kernel: Kernel, operands: dict, comm: MPI.Comm | None = None, reduce: str = "all"):
         if reduce not in ("all", "scatter"):
             raise ArgumentError(f"reduce must be 'all' (Allreduce: every rank gets the summed output) or 'scatter' "
                                 f"(Reduce_scatter: each rank gets a block of its rows), got {reduce!r}")
@@ -221,7 +225,7 @@ class Plan:
                 local[name] = pack(layout, (coords.astype(INDEX_DTYPE), values, local_shape), name=name)
         return local
 
-    def combine(self, result):
+    def combine(self, result: np.ndarray | Tensor | float) -> DistributedTensor | np.ndarray | float:
         """The per-rank result made global: a block of a distributed output, or the sum
         across ranks of a partial one (Allreduce).  Collective."""
         if self.output_axis is not None:
@@ -348,7 +352,7 @@ def _nbytes(local) -> int:
     return int(sum(v.nbytes for v in local.fields.values() if isinstance(v, np.ndarray)))
 
 
-def plan(kernel, comm=None, reduce: str = "all", **operands) -> Plan:
+def plan(kernel: Kernel, comm: MPI.Comm | None = None, reduce: str = "all", **operands: Any) -> Plan:
     """The :class:`Plan` of ``kernel`` on these operands (no kernel runs); ``.explain()``
     states the split and the bytes each rank sends per call.  Collective."""
     comm = _communicator_of(operands, comm)
@@ -386,7 +390,8 @@ def _auto_distributed(kernel, operands: dict, comm) -> dict:
                             "or a sparse operand in a layout whose outer level is a range of one mode")
 
 
-def run(kernel, comm=None, reduce: str = "all", **operands):
+def run(kernel: Kernel, comm: MPI.Comm | None = None, reduce: str = "all",
+        **operands: Any) -> DistributedTensor | np.ndarray | float:
     """Run ``kernel`` on every rank over distributed operands and combine the results:
     an output indexed by the distributed index comes back as a :class:`DistributedTensor`
     (``.gather()``), any other output as the sum over ranks (numpy, or a float), the same
@@ -408,11 +413,11 @@ class BoundRun:
     """A kernel bound to distributed operands (packed and marshalled once); each call runs
     the C function on every rank and combines.  Collective."""
 
-    def __init__(self, the_plan: Plan, bound):
+    def __init__(self, the_plan: Plan, bound: BoundKernel):
         self.plan, self._bound = the_plan, bound
         self._flag = np.zeros(1, dtype=np.int32)
 
-    def __call__(self):
+    def __call__(self) -> DistributedTensor | np.ndarray | float:
         try:
             result, failure = self._bound(), None
         except SpfError as error:
@@ -429,7 +434,7 @@ class BoundRun:
         return self.plan.explain()
 
 
-def bind(kernel, comm=None, reduce: str = "all", **operands) -> BoundRun:
+def bind(kernel: Kernel, comm: MPI.Comm | None = None, reduce: str = "all", **operands: Any) -> BoundRun:
     """:func:`run` with the per-rank operands packed and marshalled once
     (``kernel.bind``): calling the result runs only the C function and the combination."""
     comm = _communicator_of(operands, comm)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 from mpi4py import MPI
@@ -26,12 +27,16 @@ from .partition import balanced_bounds, binning, count_into, outer_mode
 from .sending import SELECT, Entries, plan_rounds, send_and_pack
 from .tensor import DistributedTensor, _communicator
 
+if TYPE_CHECKING:
+    from spf.arguments import LayoutLike
+
 READ_BLOCK = 1 << 16
 CHUNK_BYTES = 1 << 20
 """Text parsed at once: the chunk, its table of float64 and its entries are the parsing's temporaries."""
 
 
-def read_mtx(path, layout="CSR", comm=None, name: str = "A") -> DistributedTensor:
+def read_mtx(path: str | os.PathLike, layout: LayoutLike = "CSR", comm: MPI.Comm | None = None,
+             name: str = "A") -> DistributedTensor:
     """A Matrix Market coordinate file (real, integer or pattern; general, symmetric or
     skew-symmetric, whose other triangle is added) distributed in ``layout``.
     Duplicate entries are summed, as scipy does.  Collective."""
@@ -69,7 +74,8 @@ def read_mtx(path, layout="CSR", comm=None, name: str = "A") -> DistributedTenso
     return _distribute(comm, layout, Entries(chunks, 2, owned=True), shape, name, "sum")
 
 
-def read_tns(path, layout="COO3", comm=None, name: str = "B") -> DistributedTensor:
+def read_tns(path: str | os.PathLike, layout: LayoutLike = "COO3", comm: MPI.Comm | None = None,
+             name: str = "B") -> DistributedTensor:
     """A FROSTT ``.tns`` file (``i j k ... value`` per line, 1-based; the shape is the
     largest index per mode) distributed in ``layout``, as ``spf.pack(layout,
     spf.read_tns(path))`` would store it whole.  Duplicate coordinates are refused.  Collective."""
@@ -93,7 +99,8 @@ def read_tns(path, layout="COO3", comm=None, name: str = "B") -> DistributedTens
     return _distribute(comm, layout, Entries(chunks, order, owned=True), shape, name, "refuse")
 
 
-def from_entries(layout, coords: np.ndarray, values: np.ndarray, shape, comm=None, name: str = "tensor",
+def from_entries(layout: LayoutLike, coords: np.ndarray, values: np.ndarray, shape: Sequence[int],
+                 comm: MPI.Comm | None = None, name: str = "tensor",
                  duplicates: str = "refuse") -> DistributedTensor:
     """A DistributedTensor from entries spread over the ranks in any way (each rank passes
     some: 0-based ``coords[n, order]`` and ``values[n]`` inside ``shape``): the outer mode

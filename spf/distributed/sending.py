@@ -14,7 +14,7 @@ arrays are left alone and each round's entries picked out of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
@@ -25,6 +25,11 @@ from .collective import agreed
 from .joining import Joiner
 from .partition import balanced_bounds
 from .tensor import DistributedTensor, exchange, pack_piece
+
+if TYPE_CHECKING:
+    from mpi4py import MPI
+
+    from spf.layout_library.model import Layout
 
 PIECE_ENTRIES = 1 << 12
 """A round carries at least this many of an owner's entries (fewer rounds for small blocks) ..."""
@@ -47,7 +52,7 @@ class Entries:
     def __len__(self) -> int:
         return sum(len(values) for _, values in self.chunks)
 
-    def outer(self, mode: int):
+    def outer(self, mode: int) -> Iterator[np.ndarray]:
         """The coordinates of ``mode``, chunk by chunk."""
         for coords, _ in self.chunks:
             yield coords[:, mode]
@@ -137,7 +142,7 @@ class Rounds:
     joiner: Joiner | None
 
 
-def plan_rounds(layout, mode: int, granule: int, shape: Sequence[int], counts: np.ndarray, width: int,
+def plan_rounds(layout: Layout, mode: int, granule: int, shape: Sequence[int], counts: np.ndarray, width: int,
                 bounds: np.ndarray, rank: int) -> Rounds:
     """The :class:`Rounds` of ``layout`` split along ``mode`` at ``bounds``, from the summed
     histogram ``counts`` of the split mode's coordinates in bins of ``width`` (which the
@@ -148,7 +153,7 @@ def plan_rounds(layout, mode: int, granule: int, shape: Sequence[int], counts: n
     return Rounds(rounds, cuts, int(counts[lo // width:-(-hi // width)].sum()), joiner if rounds > 1 else None)
 
 
-def send_and_pack(comm, layout, mode: int, shape: Sequence[int], bounds: np.ndarray, plan: Rounds,
+def send_and_pack(comm: MPI.Comm, layout: Layout, mode: int, shape: Sequence[int], bounds: np.ndarray, plan: Rounds,
                   entries: Entries, name: str, duplicates: str) -> DistributedTensor:
     """This rank's block of the entries every rank contributed, packed in ``layout``
     (global ``shape``, split along ``mode`` at ``bounds``), sent and packed as ``plan`` says.  Collective."""

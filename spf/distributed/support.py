@@ -25,6 +25,7 @@ Smaller outputs whose blocks reach every row keep MPI_Allreduce (or Reduce_scatt
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from mpi4py import MPI
@@ -33,6 +34,10 @@ from spf.expressions import UFCall
 from spf.levels import read_levels
 
 from . import collective
+
+if TYPE_CHECKING:
+    from spf.notation import Statement
+    from spf.packing import Tensor
 
 DOUBLE = 8
 WORTH = 0.75
@@ -46,7 +51,7 @@ against 4.5 ms, 32 MB 11 against 18 ms; 4 ranks, 8 MB: 6.7 against 17 ms; at 128
 MPI_Allreduce wins, 0.04 against 0.07 ms)."""
 
 
-def coordinate_range(tensor, mode: int) -> tuple[int, int] | None:
+def coordinate_range(tensor: Tensor, mode: int) -> tuple[int, int] | None:
     """``[low, high)`` holding the ``mode`` coordinate of every entry ``tensor`` stores
     (an empty range when it stores none), or None when the layout's definition of that
     coordinate has a part without such bounds (then any row may be reached)."""
@@ -91,7 +96,7 @@ def _atom_range(atom, tensor, levels) -> tuple[int, int] | None:
     return max(lows), min(highs)
 
 
-def reached_rows(statement, local_blocks: dict, extent: int) -> tuple[int, int]:
+def reached_rows(statement: Statement, local_blocks: dict, extent: int) -> tuple[int, int]:
     """``[low, high)``: the rows (values of the output's first index) this rank's partial
     sum can be nonzero on.  A term reaches only rows every one of its factors stores, so
     each term's range is the intersection of its distributed factors' coordinate ranges
@@ -157,7 +162,7 @@ class RowSum:
             sent += int(blocks.sum() - blocks[(rank + 1) % P])
         return messages, sent * DOUBLE
 
-    def __call__(self, comm, result: np.ndarray) -> np.ndarray:
+    def __call__(self, comm: MPI.Comm, result: np.ndarray) -> np.ndarray:
         """This rank's summed block of rows (``scatter``), or ``result`` overwritten with
         the whole sum.  The block is summed in ``result``'s own rows, which hold this
         rank's part already.  Collective."""
@@ -205,7 +210,7 @@ def ring_bytes(rows: int, row_size: int, rank: int, P: int, scatter: bool) -> in
     return (2 * n - blocks[(rank + 1) % P] - blocks[(rank + 2) % P]) * DOUBLE
 
 
-def choose(comm, reached: tuple[int, int], rows: int, row_size: int, scatter: bool) -> RowSum | None:
+def choose(comm: MPI.Comm, reached: tuple[int, int], rows: int, row_size: int, scatter: bool) -> RowSum | None:
     """The :class:`RowSum` over every rank's reached rows, when its largest sender sends at
     most :data:`WORTH` of what the ring sum's would (two collectives and a loop over the
     senders cost more than MPI's one when they save little), or, summed whole

@@ -11,17 +11,21 @@ distributed index) is a numpy array.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 from mpi4py import MPI
 
 from spf import arguments
-from spf.errors import PackError
+from spf.errors import DistributionError, PackError
 from spf.packing import INDEX_DTYPE, Tensor, _load_layout, _resolve, _summed, coordinates_of, pack
 
 from .collective import agreed, alltoallv, count_exchange, gatherv, same_everywhere
-from .partition import DistributionError, balanced_bounds, histogram, outer_mode
+from .partition import balanced_bounds, histogram, outer_mode
+
+if TYPE_CHECKING:
+    from spf.arguments import LayoutLike
+    from spf.layout_library.model import Layout
 
 
 class DistributedTensor:
@@ -30,7 +34,8 @@ class DistributedTensor:
 
     __slots__ = ("comm", "layout", "shape", "mode", "bounds", "local", "name")
 
-    def __init__(self, comm, layout, shape: tuple[int, ...], mode: int, bounds: np.ndarray, local, name: str):
+    def __init__(self, comm: MPI.Comm, layout: Layout, shape: tuple[int, ...], mode: int, bounds: np.ndarray,
+                 local: Tensor | np.ndarray, name: str):
         self.comm, self.layout, self.shape, self.mode = comm, layout, tuple(shape), mode
         self.bounds, self.local, self.name = np.asarray(bounds, dtype=np.int64), local, name
 
@@ -50,7 +55,7 @@ class DistributedTensor:
         """Stored entries of this rank's block (every element of a dense block)."""
         return int(self.local.size) if self.dense else int(len(self.local.values))
 
-    def gather(self, root: int | None = 0):
+    def gather(self, root: int | None = 0) -> Tensor | np.ndarray | None:
         """The whole tensor on rank ``root`` (None on the others), or on every rank when
         ``root`` is None: a numpy array for a dense tensor, else an spf.Tensor in the same
         layout.  Collective: every rank calls it."""
@@ -67,7 +72,7 @@ class DistributedTensor:
             return None
         return pack(self.layout, (coords, values, self.shape), name=self.name)
 
-    def convert(self, layout) -> "DistributedTensor":
+    def convert(self, layout: LayoutLike) -> "DistributedTensor":
         """The same blocks in another layout (``spf.convert`` on each rank), when that
         layout's outer level orders the same mode (CSR to DCSR or COO: rows stay rows).
         Collective."""
@@ -92,7 +97,7 @@ class DistributedTensor:
                 f"rows {self.lo}:{self.hi} on rank {self.comm.rank} of {self.comm.size})")
 
 
-def world():
+def world() -> MPI.Comm:
     """MPI's COMM_WORLD (every rank mpiexec started)."""
     return MPI.COMM_WORLD
 
@@ -106,7 +111,8 @@ def _communicator(comm):
     return comm
 
 
-def distribute(layout, data, comm=None, root: int | None = None, name: str = "tensor") -> DistributedTensor:
+def distribute(layout: LayoutLike, data: Any, comm: MPI.Comm | None = None, root: int | None = None,
+               name: str = "tensor") -> DistributedTensor:
     """Split ``data`` (anything :func:`spf.pack` reads: scipy.sparse, ``(coords, values,
     shape)``, an spf.Tensor) into blocks of ``layout``'s outer level balanced by nonzeros.
 
@@ -154,7 +160,7 @@ def distribute(layout, data, comm=None, root: int | None = None, name: str = "te
     return block(comm, loaded, coords, values, shape, mode, bounds, name, duplicates="refuse")
 
 
-def block(comm, layout, coords: np.ndarray, values: np.ndarray, shape: Sequence[int], mode: int,
+def block(comm: MPI.Comm, layout: Layout, coords: np.ndarray, values: np.ndarray, shape: Sequence[int], mode: int,
           bounds: np.ndarray, name: str, duplicates: str) -> DistributedTensor:
     """This rank's block from the entries it owns (global coordinates inside its range):
     packed in ``layout`` over the range, coordinates re-based.  ``duplicates``: "sum"
@@ -168,8 +174,8 @@ def block(comm, layout, coords: np.ndarray, values: np.ndarray, shape: Sequence[
     return DistributedTensor(comm, layout, tuple(int(s) for s in shape), mode, bounds, local, name)
 
 
-def pack_piece(layout, coords: np.ndarray, values: np.ndarray, shape, mode: int, start: int, stop: int,
-               name: str, duplicates: str, block: tuple[int, int]):
+def pack_piece(layout: Layout, coords: np.ndarray, values: np.ndarray, shape: Sequence[int], mode: int, start: int,
+               stop: int, name: str, duplicates: str, block: tuple[int, int]) -> Tensor:
     """The entries of ``start <= c < stop`` along ``mode``, packed over that sub-range
     (``coords`` re-based in place); ``block``: the rank's range, for the error message."""
     coords[:, mode] -= start
@@ -187,7 +193,8 @@ def pack_piece(layout, coords: np.ndarray, values: np.ndarray, shape, mode: int,
                                 f"be stored in {layout.spec} over the sub-range: {error}") from None
 
 
-def exchange(comm, coords: np.ndarray, values: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def exchange(comm: MPI.Comm, coords: np.ndarray, values: np.ndarray,
+             owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Send each entry to the rank ``owner`` names (MPI Alltoallv); the entries this rank
     receives, in rank order.  Counted for dist.counting.  Collective."""
     order = np.argsort(owner, kind="stable")
