@@ -303,13 +303,18 @@ class _Verifier:
 
 
 def _describe(node: Any) -> str:
-    """The node's kind and its first line in explain()'s pseudo-code."""
+    """The node's kind and its first line in explain()'s pseudo-code (a loop's header)."""
     if isinstance(node, NODE_TYPES):
         try:
             text = render([node]).strip().splitlines()
         except Exception:  # a malformed node may not render: its fields say enough
             text = []
-        return f"{type(node).__name__} `{text[0].strip()}`" if text else repr(node)[:200]
+        if not text:
+            return repr(node)[:200]
+        # a loop's decisions are printed above its header: name it by the header
+        header = next((line for line in text if line.strip().startswith("for ")), text[0]) \
+            if isinstance(node, Loop) else text[0]
+        return f"{type(node).__name__} `{header.strip()}`"
     return repr(node)[:200]
 
 

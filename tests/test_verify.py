@@ -5,7 +5,6 @@ path is reported as a bug in spf, not as a refusal; the verifier is off unless e
 
 from __future__ import annotations
 
-import copy
 import re
 
 import pytest
@@ -15,11 +14,9 @@ import spf.codegen.fused as fused
 import spf.codegen.pipeline as pipeline
 import spf.codegen.verify as verify
 from golden_c import corpus
-from spf.codegen.emit_c import place_find_state
 from spf.codegen.find import FindChoice
 from spf.codegen.loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, MergeArm, StateInit,
                                Temporary, TileGuard, ZeroEntry, walk)
-from spf.codegen.parallel import privatize_find_state
 from spf.errors import SpfInternalError
 from spf.expressions import Affine, Constraint, UFCall
 from spf.layout_library.model import Name
@@ -289,26 +286,20 @@ def test_a_broken_fused_lowering_is_reported_as_a_bug(monkeypatch):
         spf.compile(expression, layouts, schedule=candidate, parallel=True)
 
 
-def test_printing_the_c_leaves_the_kernels_nests_as_the_passes_left_them(monkeypatch):
-    """The printer places find states in a copy of the nests (a seqiter's position starts
-    inside the row loop, a hashmap's table before it): none is in the kernel's own."""
+def test_find_states_are_placed_by_a_pass_the_verifier_sees(monkeypatch):
+    """Where a SeqIter position or a hash table starts is decided by the pass
+    place_find_states (codegen.find_state), so the verifier checks the nests with their
+    StateInit nodes, and the kernel keeps them."""
     _uncached(monkeypatch)
+    monkeypatch.setattr(verify, "ENABLED", True)
     for find in ("seqiter", "hashmap"):
         kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "SV", "y": "Dense"}, find=find)
-        assert not any(isinstance(node, StateInit) for scanned in kernel.scans for node in walk(scanned.nodes))
-        assert "start the state" not in kernel.explain()
+        assert any(isinstance(node, StateInit) for scanned in kernel.scans for node in walk(scanned.nodes))
 
 
 # ----------------------------------------------------------------------------- the golden corpus
 
 KERNELS = corpus()
-
-
-def _placed_states(nests: list[list], parameters: set[str], after: str) -> None:
-    """The nests with their find states placed as the C printer places them: still well formed."""
-    for nodes in nests:
-        verify.verify_nest(privatize_find_state(place_find_state(copy.deepcopy(nodes))), parameters,
-                           f"{after} with the find states placed")
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=[k.name for k in KERNELS])
@@ -319,14 +310,10 @@ def test_every_golden_kernel_passes_the_verifier_after_every_pass(kernel, monkey
     def after_pass(compilation, after):
         verify.verify_compilation(compilation, after)
         checked.append(after)
-        if after == pipeline.PASSES[-1].__name__:
-            nests = [scanned.nodes for group in compilation.variant_scans for scanned in group]
-            _placed_states(nests, verify.compilation_parameters(compilation), after)
 
     def after_lowering(nodes, spaces, scans, temporaries, after="compile_schedule"):
         verify.verify_nest(nodes, verify.schedule_parameters(nodes, spaces, scans, temporaries), after)
         checked.append(after)
-        _placed_states([nodes], verify.schedule_parameters(nodes, spaces, scans, temporaries), after)
 
     monkeypatch.setattr(pipeline, "check_after_pass", after_pass)
     monkeypatch.setattr(fused, "check_lowered_schedule", after_lowering)
