@@ -4,7 +4,8 @@ Each file compiles alone, with representative parameters, under ``-Wall -Wextra 
 (with OpenMP and without); ``runtime_c_driver.c`` exercises the entry points (the piece
 scheduler, the find state and hash map, a stream, a workspace, rows, a builder's fixed
 part) under AddressSanitizer and UndefinedBehaviorSanitizer.  The files are package data,
-and part of the libraries' and kernels' cache keys.
+part of the libraries' and kernels' cache keys, and inlined into the self-contained
+source ``spf compile`` writes.
 """
 
 from __future__ import annotations
@@ -139,3 +140,29 @@ def test_a_changed_file_changes_every_library_key(tmp_path, monkeypatch):
 
 def test_the_kernel_cache_key_covers_the_files():
     assert set(runtime.files()) <= {path.resolve() for path in kernel_cache.source_files()}
+
+
+def test_inline_makes_a_self_contained_source(tmp_path):
+    source = runtime.inline(f'#include "spf_base.h"\n{STREAM_2}#include "spf_stream.h"\n#include "spf_base.h"\n'
+                            "int main(void) { spf_stream s = {0}; spf_append_2(&s, 1, 2, 3.0);\n"
+                            "  int ok = s.n == 1 && s.x[1][0] == 2; spf_stream_release(&s); return !ok; }\n")
+    assert '#include "spf_' not in source
+    assert source.count("#define SPF_BASE_H") == 1  # a guarded file once, where it is first included
+    assert source.index("#define SPF_BASE_H") < source.index("#define SPF_STREAM_H")
+    (tmp_path / "alone.c").write_text(source)
+    built = run_compiler([*WARNINGS, str(tmp_path / "alone.c"), "-o", str(tmp_path / "alone")])  # no -I
+    assert built.returncode == 0, built.stderr
+    assert subprocess.run([str(tmp_path / "alone")]).returncode == 0
+
+
+def test_spf_compile_writes_the_files_into_its_source(tmp_path):
+    from spf.cli import main
+
+    assert main(["compile", "C(i,j) = A(i,k) * B(k,j)", "-l", "A=CSR", "-l", "B=CSR", "-l", "C=CSR",
+                 "-o", str(tmp_path / "mm")]) == 0
+    source = (tmp_path / "mm.c").read_text()
+    assert '#include "spf_' not in source and "spf_workspace_flush_rows" in source
+    # a user's build: the source alone, no include path of spf's
+    result = run_compiler(["-O1", "-fopenmp", "-shared", "-fPIC", str(tmp_path / "mm.c"), "-o",
+                           str(tmp_path / "libmine.so")])
+    assert result.returncode == 0, result.stderr
