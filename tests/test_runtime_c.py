@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import spf
 from spf.codegen import build, kernel_cache, runtime
 from spf.codegen.build import compiler
 
@@ -154,6 +155,23 @@ def test_inline_makes_a_self_contained_source(tmp_path):
     assert built.returncode == 0, built.stderr
     assert subprocess.run([str(tmp_path / "alone")]).returncode == 0
 
+
+def test_generated_sources_include_the_files():
+    kernel = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    for name in ("spf_base.h", "spf_hash.h", "spf_stream.h", "spf_workspace.h", "spf_rows.h", "spf_builder.h"):
+        assert f'#include "{name}"' in kernel.c_source
+    assert "spf_workspace_order(" not in kernel.c_source  # its definition is in the file, not the source
+
+
+def test_a_generated_source_inlined_compiles_alone(tmp_path):
+    kernel = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    source = runtime.inline(kernel.c_source)
+    assert '#include "spf_' not in source
+    assert source.count("#define SPF_BASE_H") == 1
+    assert "static void spf_workspace_order(spf_workspace *w)" in source
+    (tmp_path / "kernel.c").write_text(source)
+    result = run_compiler(["-fsyntax-only", "-fopenmp", str(tmp_path / "kernel.c")])
+    assert result.returncode == 0, result.stderr
 
 def test_spf_compile_writes_the_files_into_its_source(tmp_path):
     from spf.cli import main
