@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import pickle
@@ -37,14 +38,10 @@ _memory: dict[str, object] = {}  # key -> Kernel, as first compiled or loaded in
 
 def source_files() -> list[Path]:
     """spf's own source: every module, run-time C file (codegen/runtime) and built-in
-    layout file."""
-    import spf
-    import spf.codegen
-    import spf.layout_library
-
-    files = []
-    for package in (spf, spf.codegen, spf.layout_library):
-        root = Path(package.__file__).parent
+    layout file, found without importing spf."""
+    files: list[Path] = []
+    for package in ("spf", "spf.codegen", "spf.layout_library"):
+        root = Path(importlib.util.find_spec(package).origin).parent
         files += sorted(root.rglob("*.py")) + sorted(root.rglob("*.h")) + sorted(root.glob("*.layout"))
     return files
 

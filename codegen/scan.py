@@ -26,8 +26,8 @@ import islpy as isl
 
 from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall
-from spf.isl_basic import constraints, project as _project
-from spf.sets import scan_order
+from spf.isl_basic import constraints, parameter_list, project as _project
+from spf.enumeration import scan_order
 
 from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
 
@@ -119,7 +119,7 @@ def _range_facts(space, calls: dict[str, UFCall]) -> isl.BasicSet | None:
                 names |= {dimension} | prop.low.names() | prop.high.names()
     if not parts:
         return None
-    return isl.BasicSet(f"[{', '.join(sorted(names))}] -> {{ : {' and '.join(parts)} }}")
+    return isl.BasicSet(f"{parameter_list(names)} -> {{ : {' and '.join(parts)} }}")
 
 
 def _aliases(level_set: isl.BasicSet, dims, calls, outer_names) -> dict[str, str]:
@@ -135,7 +135,7 @@ def _aliases(level_set: isl.BasicSet, dims, calls, outer_names) -> dict[str, str
                 continue
             equal = " and ".join(f"{a} = {b}" for a, b in zip(call.arguments, candidate.arguments))
             names = set(whole.get_var_names(PARAM)) | call.names() | candidate.names()
-            condition = isl.Set(f"[{', '.join(sorted(names))}] -> {{ : {equal} }}")
+            condition = isl.Set(f"{parameter_list(names)} -> {{ : {equal} }}")
             if whole.is_subset(condition):
                 aliases[dimension] = other
                 break
@@ -205,8 +205,8 @@ def scan(space, order: Sequence[str] | None = None, choose_find=None, bound: Seq
         """Add a proven fact to the levels from ``depth`` in."""
         nonlocal basic
         text = f"{fact.left} {fact.op} {fact.right}"
-        names = sorted(set(basic.get_var_names(PARAM)) | fact.left.names() | fact.right.names())
-        basic = _intersect_basic(basic, isl.BasicSet(f"[{', '.join(names)}] -> {{ : {text} }}"))
+        names = set(basic.get_var_names(PARAM)) | fact.left.names() | fact.right.names()
+        basic = _intersect_basic(basic, isl.BasicSet(f"{parameter_list(names)} -> {{ : {text} }}"))
         for inner_depth in range(depth, len(levels)):
             inner = [n for later in names_by_level[inner_depth + 1:] for n in later]
             projections[inner_depth] = _project(basic, inner)

@@ -9,6 +9,7 @@ cached on (path, modification time, parameters), so an edited file is re-read.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import os
@@ -74,7 +75,7 @@ def _resolved(path: Path) -> Path:
 def parse_layout_text(text: str, path: str = "<string>",
                       parameters: dict[str, int] | None = None) -> Layout | LayoutFamily:
     """Parse layout-file text directly (for tests and tools); ``path`` is for messages."""
-    return build_layout(text, str(path), parameters)
+    return _with_member_loader(build_layout(text, str(path), parameters))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, int]]:
@@ -106,7 +107,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int]]:
 @functools.lru_cache(maxsize=256)
 def _load_file(path: str, modification_time: int,
                parameters: tuple[tuple[str, int], ...]) -> Layout | LayoutFamily:
-    return build_layout(read_text(path), path, dict(parameters))
+    return _with_member_loader(build_layout(read_text(path), path, dict(parameters)))
+
+
+def _with_member_loader(loaded: Layout | LayoutFamily) -> Layout | LayoutFamily:
+    """A family learns how to load its members (model.py cannot import this module)."""
+    return dataclasses.replace(loaded, load_member=load_layout) if isinstance(loaded, LayoutFamily) else loaded
 
 
 def read_text(path: str) -> str:

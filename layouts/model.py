@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
@@ -495,6 +495,9 @@ class LayoutFamily(_PicklableMappings):
     parameters: Mapping[str, int] = field(default_factory=dict)
     # file (line, column) of each member's name in the family directive
     locations: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    # loads a member's file with parameters: the loader's load_layout, given by the loader
+    # when it builds the family (this module cannot import the loader, which imports it)
+    load_member: Callable[..., Layout | LayoutFamily] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", _frozen_mapping(self.parameters))
@@ -505,12 +508,13 @@ class LayoutFamily(_PicklableMappings):
 
     def layouts(self, **parameters: int) -> tuple[Layout, ...]:
         """Every member layout, loaded with the family's and the given parameters."""
-        from .loader import load_layout  # the loader imports this module
-
+        if self.load_member is None:
+            raise LayoutError(self.path, 1, 1, f"family {self.name} was not loaded through spf.load_layout, "
+                              "which knows how to load its members")
         bound = {**self.parameters, **parameters}
         loaded = []
         for member, member_path in zip(self.members, self.member_paths):
-            layout = load_layout(member_path, **bound)
+            layout = self.load_member(member_path, **bound)
             if not isinstance(layout, Layout):
                 line, column = self.locations.get(member, (1, 1))
                 raise LayoutError(self.path, line, column, f"family {self.name}: member {member} "

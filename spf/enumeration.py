@@ -8,7 +8,7 @@ columns of candidate points at once.  Tests compare it with brute-force loops.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import islpy as isl
 import numpy as np
@@ -16,6 +16,9 @@ import numpy as np
 from spf.errors import SpfError
 from spf.expressions import UFCall
 from spf.isl_basic import constraints as _constraints, position as _position, project as _project
+
+if TYPE_CHECKING:
+    from spf.sets import UFSet
 
 PARAM = isl.dim_type.param
 INTEGER = np.int64
@@ -47,11 +50,48 @@ def _evaluate_call(call: UFCall, columns, functions, rows: int) -> tuple[np.ndar
     return table[tuple(clipped)].astype(INTEGER), valid
 
 
+def scan_order(uf_set: UFSet, order: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """Levels for scanning: each variable with the UF dimensions it completes.
+
+    Hidden variables are scanned right after the tuple variables, in their own order,
+    unless listed in ``order``; a UF dimension is evaluated as soon as its arguments
+    are all bound.
+    """
+    variables = list(order) + [v for v in uf_set.hidden if v not in order]
+    missing = [v for v in uf_set.variables if v not in variables]
+    variables += missing
+    table = uf_set.call_table
+    bound: set[str] = set(uf_set.parameters)
+    remaining = dict(table)
+    levels: list[tuple[str, list[str]]] = []
+
+    def ready() -> list[str]:
+        done = []
+        progress = True
+        while progress:
+            progress = False
+            for dim, call in list(remaining.items()):
+                if call.names() <= bound:
+                    done.append(dim)
+                    bound.add(dim)
+                    del remaining[dim]
+                    progress = True
+        return done
+
+    constant_calls = ready()
+    if constant_calls:
+        levels.append(("", constant_calls))
+    for variable in variables:
+        bound.add(variable)
+        levels.append((variable, ready()))
+    if remaining:
+        raise SpfError(f"calls {list(remaining.values())} depend on unknown names")
+    return levels
+
+
 def enumerate_points(uf_set, constants: Mapping[str, int], functions: Mapping[str, object],
                      order: Sequence[str] | None = None) -> list[tuple[int, ...]]:
     """Every point of ``uf_set`` (its tuple variables), given constants and UF tables."""
-    from spf.sets import scan_order
-
     if order is None:
         # Tuple variables first (a hidden position bounded by rowPtr(row) needs the row);
         # where that leaves one unbounded, existential variables first (y = f(e) needs e).

@@ -6,11 +6,29 @@ constraints of one conjunction at a time; these read and project them by name.
 
 from __future__ import annotations
 
-from typing import Sequence
+import re
+from typing import Iterable, Sequence
 
 import islpy as isl
 
 PARAM = isl.dim_type.param
+_INTERNAL_NAME = re.compile(r"_([a-z]+)(\d+)")  # spf.sets' fresh names: _u12, _h3, ...
+
+
+def _name_order(name: str) -> str:
+    """Names in text order, but internal ones by their number (``_u9`` before ``_u10``)."""
+    match = _INTERNAL_NAME.fullmatch(name)
+    return f"_{match[1]}{int(match[2]):020d}" if match else name
+
+
+def parameter_list(names: Iterable[str]) -> str:
+    """isl's ``[a, b, ...]`` of the distinct ``names`` in a fixed order.
+
+    Fresh internal names are numbered by a process-wide counter; ordering them by number,
+    not as text, keeps the order (and so what isl keeps of equal dimensions, and the C
+    printed from it) the same whatever earlier compiles in the process took.
+    """
+    return "[" + ", ".join(sorted(set(names), key=_name_order)) + "]"
 
 
 def position(basic: isl.BasicSet, name: str) -> int:

@@ -27,7 +27,9 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 import islpy as isl
 
+from spf.enumeration import enumerate_points, scan_order
 from spf.errors import SpfError
+from spf.isl_basic import parameter_list
 from spf.expressions import (
     Affine,
     And,
@@ -77,8 +79,7 @@ def formula_to_isl(formula: Formula) -> str:
 
 
 def _param_set(formula_text: str, names: Iterable[str]) -> isl.Set:
-    names = sorted(set(names))
-    return isl.Set(f"[{', '.join(names)}] -> {{ : {formula_text} }}")
+    return isl.Set(f"{parameter_list(names)} -> {{ : {formula_text} }}")
 
 
 def _universe(names: Iterable[str]) -> isl.Set:
@@ -593,7 +594,6 @@ class UFSet:
         Used by tests to compare against brute force; requires bounded variables once
         the UF values are known (true for iteration spaces of finite tensors).
         """
-        from spf.enumeration import enumerate_points
         try:
             return enumerate_points(self, constants, functions, order)
         except SpfError as error:
@@ -830,45 +830,6 @@ def _fix(isl_set: isl.Set, values: Mapping[str, int]) -> isl.Set:
         if position >= 0:
             isl_set = isl_set.fix_val(PARAM, position, isl.Val(int(value)))
     return isl_set
-
-
-def scan_order(uf_set: UFSet, order: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """Levels for scanning: each variable with the UF dimensions it completes.
-
-    Hidden variables are scanned right after the tuple variables, in their own order,
-    unless listed in ``order``; a UF dimension is evaluated as soon as its arguments
-    are all bound.
-    """
-    variables = list(order) + [v for v in uf_set.hidden if v not in order]
-    missing = [v for v in uf_set.variables if v not in variables]
-    variables += missing
-    table = uf_set.call_table
-    bound: set[str] = set(uf_set.parameters)
-    remaining = dict(table)
-    levels: list[tuple[str, list[str]]] = []
-
-    def ready() -> list[str]:
-        done = []
-        progress = True
-        while progress:
-            progress = False
-            for dim, call in list(remaining.items()):
-                if call.names() <= bound:
-                    done.append(dim)
-                    bound.add(dim)
-                    del remaining[dim]
-                    progress = True
-        return done
-
-    constant_calls = ready()
-    if constant_calls:
-        levels.append(("", constant_calls))
-    for variable in variables:
-        bound.add(variable)
-        levels.append((variable, ready()))
-    if remaining:
-        raise SpfError(f"calls {list(remaining.values())} depend on unknown names")
-    return levels
 
 
 def _enumerate(uf_set: UFSet, constants: Mapping[str, int], functions, order) -> Iterator[tuple[int, ...]]:

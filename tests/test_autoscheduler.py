@@ -24,7 +24,8 @@ import spf
 from spf.autoscheduler.api import AutoSchedule, Candidate, operand_sizes
 from spf.autoscheduler.problem import AutoscheduleError, make_problem
 from spf.autoscheduler.prune import last_level_cache_bytes
-from spf.autoscheduler.tree import (Branch, Leaf, ScheduleError, check, default_schedule, loop_depth, loopfuse,
+from spf.autoscheduler.search import default_schedule
+from spf.autoscheduler.tree import (Branch, Leaf, ScheduleError, check, loop_depth, loopfuse,
                                     memory_cost, memory_depth, reorder, time_cost)
 from spf.codegen.find import FindRefused
 

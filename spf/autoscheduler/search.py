@@ -126,6 +126,14 @@ def leaf_order(statement: Statement, bound: Sequence[str], problem: Problem) -> 
     return tuple(order)
 
 
+def default_schedule(problem: Problem, order: Sequence[str] | None = None) -> Leaf:
+    """TACO's default: one perfect nest over every index, no temporaries."""
+    target = Operand(problem.output, problem.output_indices)
+    statement = Statement(target, problem.factors)
+    loops = tuple(order) if order else leaf_order(statement, (), problem)
+    return Leaf(loops, statement)
+
+
 def fused_order(indices: frozenset, factors: Sequence[Operand], bound: Sequence[str], problem: Problem) -> tuple[str, ...] | None:
     """A valid order of the fused loops (None if there is none)."""
     for order in valid_orders(sorted(indices, key=lambda i: problem.indices.index(i)), factors, bound):

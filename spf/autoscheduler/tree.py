@@ -266,12 +266,3 @@ def reorder(tree: Node, path: Sequence[int], order: Sequence[str]) -> Node:
     if sorted(order) != sorted(section.loops):
         raise ScheduleError(f"reorder: give each of {', '.join(section.loops)} once")
     return _replace(tree, path, Leaf(tuple(order), section.statement))
-
-
-def default_schedule(problem: Problem, order: Sequence[str] | None = None) -> Leaf:
-    """TACO's default: one perfect nest over every index, no temporaries."""
-    from .search import leaf_order
-    target = Operand(problem.output, problem.output_indices)
-    statement = Statement(target, problem.factors)
-    loops = tuple(order) if order else leaf_order(statement, (), problem)
-    return Leaf(loops, statement)
