@@ -23,8 +23,8 @@ checks, the counts, ``begin``, ``fill`` and ``take`` level by level.
 from __future__ import annotations
 
 from .assembly import AssemblyPlan, arith_c, coordinate_name, direct_rows, position_name, rename, scalar_name
-from .emit_c import PRELUDE
 from . import runtime
+from .runtime import PRELUDE
 from .structs import header_text, struct_name
 
 # report[] after the node counts of the compressed levels; then the coordinates of the

@@ -18,12 +18,12 @@ from pycparser import c_ast, c_generator
 from spf.errors import SpfError
 from spf.expressions import Affine, Constraint, UFCall
 
-from . import runtime
 from .find import FindChoice
 from .merge import arm_assignments, key_assignments
 from .parallel import privatize_find_state
 from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, StateInit, Temporary,
                     TileGuard, ZeroEntry, walk)
+from .runtime import PRELUDE
 from .scan import readable_names
 from .structs import header_text, struct_name
 from .zeroing import BLOCK_ENTRIES
@@ -31,10 +31,6 @@ from .zeroing import BLOCK_ENTRIES
 INDEX = "int64_t"
 KEPT = "spf_kept"  # the kernel's find state kept between calls (spf_state slots), a parameter of its body
 SHAPE_MISMATCH, OUT_OF_MEMORY = 1, 2
-
-# the run-time C every kernel may call (codegen/runtime: the piece scheduler, the find
-# state kept between calls, the hash map of HashMap finds, small helpers)
-PRELUDE = "".join(runtime.include(header) for header in ("spf_base.h", "spf_pieces.h", "spf_state.h", "spf_hash.h"))
 
 
 # ----------------------------------------------------------------------------- small c_ast helpers

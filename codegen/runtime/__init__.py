@@ -36,6 +36,12 @@ def include(header: str, parameters: Mapping[str, object] | None = None) -> str:
     return "\n".join([*lines, f'#include "{header}"']) + "\n"
 
 
+# the files every generated source includes first (a kernel's or a standalone builder's):
+# the piece scheduler, the find state kept between calls, the hash map of HashMap finds,
+# small helpers
+PRELUDE = "".join(include(header) for header in ("spf_base.h", "spf_pieces.h", "spf_state.h", "spf_hash.h"))
+
+
 def inline(source: str) -> str:
     """``source`` with every include of a run-time file replaced by the file's text, those
     it includes in turn; a file with an include guard only where it is first included (as
