@@ -26,6 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from spf.errors import SpfError
 
+from . import runtime
 from .cache_folder import cache_directory, configured, give_up
 from .cache_limit import prune_when_due, touch
 from .structs import sanitize_identifier
@@ -80,7 +81,9 @@ def _compiler_identity(command: Sequence[str]) -> list[str]:
 # ----------------------------------------------------------------------------- cache
 
 def _build_hash(source: str, flags: Sequence[str], command: Sequence[str]) -> str:
-    key = json.dumps([source, list(flags), _compiler_identity(command)])
+    """The cache key of a library: its source, the flags, the compiler and the run-time C
+    files the source may include (a changed file builds every library again)."""
+    key = json.dumps([source, list(flags), _compiler_identity(command), runtime.stamp()])
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
@@ -145,9 +148,11 @@ def intact(library: Path) -> bool:
 
 
 def _run_compiler(command: list[str], c_file: Path, flags: Sequence[str], output: Path) -> None:
-    """Compile ``c_file`` into ``output`` (SpfError when the compiler fails or cannot run)."""
+    """Compile ``c_file`` into ``output`` (SpfError when the compiler fails or cannot run),
+    finding the run-time C files it includes (codegen.runtime)."""
     try:
-        result = subprocess.run([*command, str(c_file), *flags, "-o", str(output)], capture_output=True, text=True)
+        result = subprocess.run([*command, str(c_file), *flags, f"-I{runtime.DIRECTORY}", "-o", str(output)],
+                                capture_output=True, text=True)
     except OSError as error:
         raise SpfError(f"cannot run the C compiler {command[0]} on {c_file}: {error}") from None
     if result.returncode != 0:

@@ -13,12 +13,18 @@ Entries already in that order (a row-major stream into CSR, a sorted COO) are
 detected in one pass and not moved.  Otherwise a stable counting sort on the first
 key (its range permitting, else a merge sort) and, within each group of equal first
 keys that is not already ordered, a merge sort on the rest.
+
+The fixed part (the handle, the sorts, rows adopted, bucketed or filled in two phases)
+is C in ``codegen/runtime/spf_builder.h``, included with the plan's parameters; this
+module generates what depends on the layout: the keys and their comparison, the
+checks, the counts, ``begin``, ``fill`` and ``take`` level by level.
 """
 
 from __future__ import annotations
 
 from .assembly import AssemblyPlan, arith_c, coordinate_name, direct_rows, position_name, rename, scalar_name
-from .emit_c import PRELUDE
+from . import runtime
+from .runtime import PRELUDE
 from .structs import header_text, struct_name
 
 # report[] after the node counts of the compressed levels; then the coordinates of the
@@ -69,21 +75,9 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True, co
 
     lines: list[str] = [PRELUDE, header_text([layout], [], f"SPF_ASSEMBLY_{prefix.upper()}_STRUCTS")] \
         if standalone else []
-    lines += ["#include <string.h>", ""]
+    rows = direct_rows(plan)
+    lines.append(_fixed_part(plan, prefix, struct, coordinate, rows))
     emit = lines.append
-    emit(f"typedef {coordinate} {prefix}_coordinate;")
-    emit(f"typedef struct {{\n  int64_t n;\n  const {prefix}_coordinate *x[{max(d, 1)}];\n  int64_t stride[{max(d, 1)}];\n"
-         f"  const double *v;\n  int64_t *key[{max(m, 1)}];\n  int64_t key_stride[{max(m, 1)}];\n"
-         f"  int owned[{max(m, 1)}];\n  int64_t *origin;  /* sorted position -> entry, once gathered */\n"
-         f"  double *sorted_v;\n  unsigned char *diff;\n"
-         f"  {prefix}_coordinate *input_x[{max(d, 1)}];\n  double *input_v;  /* the input, when the builder owns it */\n"
-         f"  int64_t groups, *group_outer, *group_end;  /* adopted rows (adopt_rows) */\n"
-         f"  {_row_key_type(plan)} *row_keys;\n  double *row_values;\n"
-         f"  int64_t sorted_rows;  /* rows sorted after a bucket or two-phase fill */\n"
-         f"  {_row_pointer_type(plan)} *row_pointer;  /* rows as the layout's pointer array (two phases) */\n"
-         f"  int64_t row_count;  /* its number of rows */\n"
-         f"  int trusted;  /* the kernel proved its rows storable (and a two-phase fill's keys in order) */\n"
-         f"}} {prefix}_handle;\n")
     for k in range(m):
         emit(f"#define {prefix.upper()}_K{k}(h, e) ((h)->key[{k}][(e) * (h)->key_stride[{k}]])")
     emit("")
@@ -112,64 +106,9 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True, co
     for k in range(m):
         emit(f"  if ({prefix.upper()}_K{k}(h, a) != {prefix.upper()}_K{k}(h, b)) return {k};")
     emit(f"  return {m};\n}}\n")
-    # merge sort of the positions perm[0..count) by the keys from `from` on, stable
-    emit(f"""static void {prefix}_merge_sort(const {prefix}_handle *h, int64_t *perm, int64_t *tmp, int64_t count, int from) {{
-  for (int64_t width = 1; width < count; width *= 2) {{
-    for (int64_t low = 0; low < count; low += 2 * width) {{
-      const int64_t mid = spf_min(low + width, count), high = spf_min(low + 2 * width, count);
-      int64_t a = low, b = mid, t = low;
-      if (mid >= high || {prefix}_compare(h, perm[mid - 1], perm[mid], from) <= 0) {{
-        memcpy(tmp + low, perm + low, (size_t)(high - low) * sizeof(int64_t));
-        continue;
-      }}
-      while (a < mid && b < high) tmp[t++] = {prefix}_compare(h, perm[b], perm[a], from) < 0 ? perm[b++] : perm[a++];
-      while (a < mid) tmp[t++] = perm[a++];
-      while (b < high) tmp[t++] = perm[b++];
-    }}
-    memcpy(perm, tmp, (size_t)count * sizeof(int64_t));
-  }}
-}}
-""")
-    if m:
-        emit(f"""/* the end of the group of equal first keys (everything when from is 0) starting at
-   start, and whether it is in order by the keys from `from` on */
-static int64_t {prefix}_group_end(const {prefix}_handle *h, int64_t start, int from, int *ordered) {{
-  int64_t end = start + 1;
-  *ordered = 1;
-  while (end < h->n && (from == 0 || {prefix.upper()}_K0(h, end) == {prefix.upper()}_K0(h, start))) {{
-    if (*ordered && {prefix}_compare(h, end - 1, end, from) > 0) *ordered = 0;
-    end++;
-  }}
-  return end;
-}}
-
-/* the keys, values and origins of positions [start, start + count) put in the order of
-   position[] (a permutation of them), through scratch */
-static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int64_t *position, int64_t count,
-                             int64_t *scratch) {{
-  for (int k = 0; k < {m}; k++) {{
-    for (int64_t i = 0; i < count; i++) scratch[i] = h->key[k][position[i]];
-    memcpy(h->key[k] + start, scratch, (size_t)count * sizeof(int64_t));
-  }}
-  for (int64_t i = 0; i < count; i++) scratch[i] = h->origin[position[i]];
-  memcpy(h->origin + start, scratch, (size_t)count * sizeof(int64_t));
-  double *values = h->sorted_v;
-  for (int64_t i = 0; i < count; i++) ((double *)scratch)[i] = values[position[i]];
-  memcpy(values + start, scratch, (size_t)count * sizeof(double));
-}}
-""")
-    emit(f"static void {prefix}_bad_entry(const {prefix}_handle *h, int64_t e, int64_t *coordinates) {{")
-    emit(f"  for (int k = 0; k < {d}; k++) coordinates[k] = h->x[k][e * h->stride[k]];\n}}\n")
-    emit(f"void {prefix}_free(void *handle) {{\n  {prefix}_handle *h = ({prefix}_handle *)handle;\n"
-         "  if (!h) return;")
-    emit(f"  for (int k = 0; k < {m}; k++) if (h->owned[k]) free(h->key[k]);")
-    emit(f"  for (int k = 0; k < {d}; k++) free(h->input_x[k]);")
-    emit("  free(h->input_v);\n  free(h->origin);\n  free(h->sorted_v);\n  free(h->diff);")
-    emit("  free(h->group_outer);\n  free(h->group_end);\n  free(h->row_keys);\n  free(h->row_values);\n  free(h->row_pointer);\n  free(h);\n}\n")
-    rows = direct_rows(plan)
     if rows is not None:
-        lines.extend(_adopt_rows(plan, prefix, struct, rows, load))
-        lines.extend(_bucket_rows(plan, prefix, struct, rows, load))
+        lines.extend(_check_rows(plan, prefix, struct, rows, load))
+        lines.extend(_rows_extent_and_counts(plan, prefix, struct, rows, load))
 
     # ---- begin
     report_base = len(compressed)
@@ -231,58 +170,8 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
     # storage order
     emit("  int sorted = 1;")
     emit(f"  for (int64_t t = 1; t < n && sorted; t++) sorted = {prefix}_compare(h, t - 1, t, 0) <= 0;")
-    emit("  if (!sorted) {")
-    emit("    int64_t *perm = (int64_t *)malloc((size_t)n * sizeof(int64_t));")
-    emit(f"    if (!perm) {{ {prefix}_free(h); return NULL; }}")
-    if m:
-        emit(f"""    int64_t low = {prefix.upper()}_K0(h, 0), high = low;
-    for (int64_t e = 1; e < n; e++) {{ const int64_t k = {prefix.upper()}_K0(h, e); low = spf_min(low, k); high = spf_max(high, k); }}
-    const int64_t range = high - low + 1;
-    int64_t *count = range <= n + (1 << 20) ? (int64_t *)calloc((size_t)range + 1, sizeof(int64_t)) : NULL;
-    int from = 1;
-    if (count) {{  /* stable counting sort on the first key */
-      for (int64_t e = 0; e < n; e++) count[{prefix.upper()}_K0(h, e) - low + 1]++;
-      for (int64_t r = 0; r < range; r++) count[r + 1] += count[r];
-      for (int64_t e = 0; e < n; e++) perm[count[{prefix.upper()}_K0(h, e) - low]++] = e;
-      free(count);
-    }} else {{
-      for (int64_t e = 0; e < n; e++) perm[e] = e;
-      from = 0;
-    }}
-    /* gather keys and values in that order: from here on everything reads positions in order */
-    for (int k = 0; k < {m}; k++) {{
-      int64_t *gathered = (int64_t *)malloc((size_t)n * sizeof(int64_t));
-      if (!gathered) {{ free(perm); {prefix}_free(h); return NULL; }}
-      for (int64_t t = 0; t < n; t++) gathered[t] = h->key[k][perm[t] * h->key_stride[k]];
-      if (h->owned[k]) free(h->key[k]);
-      h->key[k] = gathered; h->key_stride[k] = 1; h->owned[k] = 1;
-    }}
-    h->sorted_v = (double *)malloc((size_t)n * sizeof(double));
-    if (!h->sorted_v) {{ free(perm); {prefix}_free(h); return NULL; }}
-    for (int64_t t = 0; t < n; t++) h->sorted_v[t] = v[perm[t]];
-    h->v = h->sorted_v;
-    h->origin = perm;
-    /* groups of equal first keys (or everything) not yet in order: merge sort them */
-    int64_t largest = 0;
-    for (int64_t start = 0, end; start < n; start = end) {{
-      int ordered;
-      end = {prefix}_group_end(h, start, from, &ordered);
-      if (!ordered && end - start > largest) largest = end - start;
-    }}
-    if (largest > 0 && {m} > from) {{
-      int64_t *work = (int64_t *)malloc((size_t)largest * 3 * sizeof(int64_t));
-      if (!work) {{ {prefix}_free(h); return NULL; }}
-      for (int64_t start = 0, end; start < n; start = end) {{
-        int ordered;
-        end = {prefix}_group_end(h, start, from, &ordered);
-        if (ordered) continue;
-        for (int64_t i = 0; i < end - start; i++) work[i] = start + i;
-        {prefix}_merge_sort(h, work, work + largest, end - start, from);
-        {prefix}_permute(h, start, work, end - start, work + 2 * largest);
-      }}
-      free(work);
-    }}""")
-    emit("  }")
+    if m:  # (with no keys every entry compares equal: sorted)
+        emit(f"  if (!sorted && !{prefix}_order(h)) {{ {prefix}_free(h); return NULL; }}")
     # first differences and node counts
     emit("  h->diff = (unsigned char *)malloc((size_t)(n > 0 ? n : 1));")
     emit(f"  if (!h->diff) {{ {prefix}_free(h); return NULL; }}")
@@ -366,31 +255,6 @@ static void {prefix}_permute(const {prefix}_handle *h, int64_t start, const int6
     emit("  return 0;\n}\n")
     lines.extend(take)
     return "\n".join(lines)
-
-
-def _adopt_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> list[str]:
-    """``NAME_adopt_rows``: entries already in storage order, as groups (one ``outer``
-    coordinate each, in strictly increasing order) of distinct ``inner`` keys, become the
-    handle as they stand; each entry still passes the layout's checks
-    (``NAME_check_rows``).  The handle owns the arrays from the call on (freed on failure
-    too)."""
-    base = len(plan.compressed)
-    return [
-        *_check_rows(plan, prefix, struct, rows, load),
-        f"void *{prefix}_adopt_rows({struct} *T, int64_t n, {_row_key_type(plan)} *keys, double *values, "
-        "int64_t groups,",
-        "                       int64_t *group_outer, int64_t *group_end, int64_t *report, int trusted) {",
-        f"  for (int r = 0; r < {report_length(plan)}; r++) report[r] = 0;",
-        f"  report[{base + FIRST_DUPLICATE}] = -1; report[{base + FIRST_BAD}] = -1; report[{base + BAD_CHECK}] = -1;",
-        f"  {prefix}_handle *h = ({prefix}_handle *)calloc(1, sizeof({prefix}_handle));",
-        "  if (!h) { free(keys); free(values); free(group_outer); free(group_end); return NULL; }",
-        "  h->n = n; h->groups = groups; h->group_outer = group_outer; h->group_end = group_end;",
-        "  h->row_keys = keys; h->row_values = values; h->trusted = trusted;",
-        f"  if (!{prefix}_check_rows(h, T, report, 0)) {{ {prefix}_free(h); return NULL; }}",
-        "  return h;",
-        "}",
-        "",
-    ]
 
 
 def _check_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> list[str]:
@@ -482,187 +346,40 @@ def _check_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> lis
     return out
 
 
-def _bucket_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> list[str]:
-    """``NAME_bucket``: checked entries into rows by one stable counting sort on the outer
-    coordinate (CSR from COO, CSC from a row-major stream: a conversion's usual case);
-    a segment whose keys do not come out strictly increasing is sorted (with its
-    values) and its equal keys summed (counted in the report as duplicates; sums of zero
-    dropped with ``drop_zeros``), so the segments are in storage order with distinct
-    keys; then the handle holds the rows as :func:`_adopt_rows` makes them.  Returns 0
-    (nothing changed) when the outer extent is far larger than the entries (the general
-    path's merge sort is cheaper) or memory runs out."""
-    layout = plan.layout
-    naming = {f.name: scalar_name(f.name) for f in layout.scalars}
-    position = {c: k for k, c in enumerate(plan.coordinates)}
-    o, i = position[rows.outer], position[rows.inner]
-    d = len(plan.coordinates)
+def _fixed_part(plan: AssemblyPlan, prefix: str, struct: str, coordinate: str, rows) -> str:
+    """The builder's fixed C (``spf_builder.h``: its handle, the sorts, and for a plan of
+    rows adopting, bucketing and two-phase rows) with this plan's parameters."""
     base = len(plan.compressed)
-    extent = f"({arith_c(rename(layout.field(rows.pointer).dimensions[0], naming))}) - 1"
-    key_type = _row_key_type(plan)
-    pointer_type = _row_pointer_type(plan)
+    d = len(plan.coordinates)
+    parameters = {
+        "SPF_BUILDER": prefix, "SPF_BUILDER_OUTPUT": struct, "SPF_BUILDER_COORDINATE": coordinate,
+        "SPF_BUILDER_ORDER": d, "SPF_BUILDER_KEYS": len(plan.keys),
+        "SPF_BUILDER_ROW_KEY": _row_key_type(plan), "SPF_BUILDER_ROW_POINTER": _row_pointer_type(plan),
+        "SPF_BUILDER_REPORT": report_length(plan), "SPF_BUILDER_DUPLICATES": base + DUPLICATES,
+        "SPF_BUILDER_FIRST_DUPLICATE": base + FIRST_DUPLICATE, "SPF_BUILDER_FIRST_BAD": base + FIRST_BAD,
+        "SPF_BUILDER_BAD_CHECK": base + BAD_CHECK, "SPF_BUILDER_DUPLICATE_AT": base + 4 + d,
+        "SPF_BUILDER_ROWS": int(rows is not None)}
+    if rows is not None:
+        position = {c: k for k, c in enumerate(plan.coordinates)}
+        parameters.update(SPF_BUILDER_OUTER=position[rows.outer], SPF_BUILDER_INNER=position[rows.inner])
+    return runtime.include("spf_builder.h", parameters)
+
+
+def _rows_extent_and_counts(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> list[str]:
+    """What the fixed part of a plan of rows asks of the layout: ``NAME_rows_extent(T)``,
+    the outer extent of the rows (the pointer array's length less one), and
+    ``NAME_counts(T, report)``, the count fields from the node counts."""
+    naming = {f.name: scalar_name(f.name) for f in plan.layout.scalars}
+    extent = arith_c(rename(plan.layout.field(rows.pointer).dimensions[0], naming))
     return [
-        f"/* stable sort of the pairs (k[a], v[a]) by k: equal keys keep their order, so sums of",
-        "   duplicates add in the entries' order (as scipy and the general path do) */",
-        f"static void {prefix}_sort_pairs({key_type} *k, double *v, int64_t n, {key_type} *sk, double *sv) {{",
-        "  if (n <= 32) {  /* each pair's place: the keys below its own, and the equal ones before it (stable);",
-        "                    compare-and-count passes the compiler vectorizes, no branch per comparison */",
-        "    for (int64_t a = 0; a < n; a++) {",
-        f"      const {key_type} t = k[a];",
-        "      int64_t place = 0;",
-        "      for (int64_t b = 0; b < n; b++) place += (k[b] < t) | ((k[b] == t) & (b < a));",
-        "      sk[place] = t; sv[place] = v[a];",
-        "    }",
-        f"    memcpy(k, sk, (size_t)n * sizeof({key_type})); memcpy(v, sv, (size_t)n * sizeof(double));",
-        "    return;",
-        "  }",
-        "  const int64_t half = n / 2;",
-        f"  {prefix}_sort_pairs(k, v, half, sk, sv);",
-        f"  {prefix}_sort_pairs(k + half, v + half, n - half, sk, sv);",
-        "  if (k[half - 1] <= k[half]) return;",
-        "  int64_t a = 0, b = half, m = 0;",
-        "  while (a < half && b < n) { if (k[b] < k[a]) { sk[m] = k[b]; sv[m++] = v[b++]; } "
-        "else { sk[m] = k[a]; sv[m++] = v[a++]; } }",
-        "  while (a < half) { sk[m] = k[a]; sv[m++] = v[a++]; }",
-        "  while (b < n) { sk[m] = k[b]; sv[m++] = v[b++]; }",
-        f"  memcpy(k, sk, (size_t)n * sizeof({key_type})); memcpy(v, sv, (size_t)n * sizeof(double));",
-        "}",
-        "",
-        f"static int {prefix}_segments({prefix}_handle *h, {struct} *T, int64_t *report, int drop_zeros,",
-        f"                             {key_type} *keys, double *values, int64_t *start, int64_t extent);",
-        "",
-        f"static int {prefix}_bucket({prefix}_handle *h, {struct} *T, int64_t *report, int drop_zeros) {{",
-        "  const int64_t n = h->n;",
+        f"static int64_t {prefix}_rows_extent({struct} *T) {{",
         *load("  "),
-        f"  const int64_t extent = {extent};",
-        "  if (extent < 0 || extent > 4 * n + (1 << 16)) return 0;",
-        f"  const {prefix}_coordinate *const xo = h->x[{o}], *const xi = h->x[{i}];",
-        f"  const int64_t so = h->stride[{o}], si = h->stride[{i}];",
-        "  int64_t *start = (int64_t *)calloc((size_t)extent + 2, sizeof(int64_t));",
-        "  if (!start) return 0;",
-        "  for (int64_t e = 0; e < n; e++) if (!drop_zeros || h->v[e] != 0.0) start[xo[e * so] + 1]++;",
-        "  for (int64_t r = 0; r < extent; r++) start[r + 1] += start[r];",
-        "  const int64_t kept = start[extent];",
-        f"  {key_type} *keys = ({key_type} *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof({key_type}));",
-        "  double *values = (double *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof(double));",
-        "  if (!keys || !values) { free(start); free(keys); free(values); return 0; }",
-        "  for (int64_t e = 0; e < n; e++) {",
-        "    if (drop_zeros && h->v[e] == 0.0) continue;",
-        "    const int64_t p = start[xo[e * so]]++;",
-        f"    keys[p] = ({key_type})xi[e * si]; values[p] = h->v[e];",
-        "  }",
-        f"  const int done = {prefix}_segments(h, T, report, drop_zeros, keys, values, start, extent);",
-        "  free(start);",
-        "  return done;",
+        f"  return ({extent}) - 1;",
         "}",
         "",
-        "/* segments r = [start[r-1], start[r]) of keys and values (start[r] is the end of",
-        "   segment r, start[-1] = 0) into the handle's rows: those whose keys are not strictly",
-        "   increasing sorted and their equal keys summed, sums of zero dropped with drop_zeros.",
-        "   The handle owns keys and values from the call on; 0 when memory runs out. */",
-        f"static int {prefix}_segments({prefix}_handle *h, {struct} *T, int64_t *report, int drop_zeros,",
-        f"                             {key_type} *keys, double *values, int64_t *start, int64_t extent) {{",
-        "  (void)T;",
-        "  int64_t groups = 0;",
-        "  for (int64_t r = 0, begin = 0; r < extent; begin = start[r], r++) groups += start[r] > begin;",
-        "  const int64_t kept = extent > 0 ? start[extent - 1] : 0;",
-        "  int64_t *group_outer = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));",
-        "  int64_t *group_end = (int64_t *)malloc((size_t)(groups > 0 ? groups : 1) * sizeof(int64_t));",
-        "  if (!group_outer || !group_end) {",
-        "    free(keys); free(values); free(group_outer); free(group_end); return 0;",
-        "  }",
-        "  int ordered = 1;",
-        f"  {key_type} *scratch_keys = 0;",
-        "  double *scratch_values = 0;",
-        "  for (int64_t r = 0, begin = 0; r < extent; begin = start[r], r++) {",
-        "    int64_t p = begin + 1;",
-        "    while (p < start[r] && keys[p - 1] < keys[p]) p++;",
-        "    if (p >= start[r]) continue;",
-        "    if (ordered) {  /* the first segment out of order: scratch for the merges */",
-        "      ordered = 0;",
-        f"      scratch_keys = ({key_type} *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof({key_type}));",
-        "      scratch_values = (double *)malloc((size_t)(kept > 0 ? kept : 1) * sizeof(double));",
-        "      if (!scratch_keys || !scratch_values) {",
-        "        free(scratch_keys); free(scratch_values); free(keys); free(values);",
-        "        free(group_outer); free(group_end); return 0;",
-        "      }",
-        "    }",
-        "    h->sorted_rows++;",
-        f"    {prefix}_sort_pairs(keys + begin, values + begin, start[r] - begin, scratch_keys, scratch_values);",
-        "  }",
-        "  free(scratch_keys); free(scratch_values);",
-        "  int64_t w = 0, g = 0;",
-        "  for (int64_t r = 0, begin = 0; r < extent; begin = start[r], r++) {",
-        "    const int64_t first = w;",
-        "    if (ordered) {",
-        "      w = start[r];",
-        "    } else {",
-        "      for (int64_t p = begin; p < start[r]; p++) {",
-        "        if (w > first && keys[w - 1] == keys[p]) {",
-        f"          if (report[{base + DUPLICATES}]++ == 0) {{",
-        f"            report[{base + FIRST_DUPLICATE}] = 0;  /* the entry's number is not kept here */",
-        f"            report[{base + 4 + d + o}] = r; report[{base + 4 + d + i}] = keys[p];",
-        "          }",
-        "          values[w - 1] += values[p];",
-        "        } else {",
-        "          keys[w] = keys[p]; values[w++] = values[p];",
-        "        }",
-        "      }",
-        "      if (drop_zeros) {  /* a sum of zero is no entry */",
-        "        int64_t kept_here = first;",
-        "        for (int64_t p = first; p < w; p++)",
-        "          if (values[p] != 0.0) { keys[kept_here] = keys[p]; values[kept_here++] = values[p]; }",
-        "        w = kept_here;",
-        "      }",
-        "    }",
-        "    if (w > first) { group_outer[g] = r; group_end[g++] = w; }",
-        "  }",
-        "  h->groups = g; h->group_outer = group_outer; h->group_end = group_end;",
-        "  h->row_keys = keys; h->row_values = values; h->n = w;",
-        "  report[0] = w;",
+        f"static void {prefix}_counts({struct} *T, int64_t *report) {{",
+        *(["  (void)T; (void)report;"] if not plan.counts else []),
         *[f"  T->{count} = report[{slot}] - {offset};" for count, (slot, offset) in plan.counts.items()],
-        "  return 1;",
-        "}",
-        "",
-        "/* a two-phase kernel's rows (codegen.assembly.TwoPhase): the layout's pointer array",
-        "   (rows r = [pointer[r], pointer[r+1]) of keys and values) with every entry checked as",
-        "   NAME_adopt_rows does; rows whose keys are not strictly increasing (found by the same",
-        "   pass) go through NAME_segments (sorted, equal keys summed) and are checked again.",
-        "   zeros_put: the kernel put entries whose value is zero; with drop_zeros they are dropped",
-        "   first (and sums of equal keys that cancel, in a row sorted).",
-        "   The handle owns the arrays from the call on (freed on failure too).",
-        "   statistics[0..1]: the rows kept as filled, the rows sorted */",
-        f"void *{prefix}_adopt_pointer({struct} *T, {key_type} *keys, double *values, {pointer_type} *pointer,",
-        "                            int64_t extent, int64_t *report, int drop_zeros, int zeros_put,",
-        "                            int64_t *statistics, int trusted) {",
-        f"  for (int r = 0; r < {report_length(plan)}; r++) report[r] = 0;",
-        f"  report[{base + FIRST_DUPLICATE}] = -1; report[{base + FIRST_BAD}] = -1; report[{base + BAD_CHECK}] = -1;",
-        f"  {prefix}_handle *h = ({prefix}_handle *)calloc(1, sizeof({prefix}_handle));",
-        "  if (!h) { free(keys); free(values); free(pointer); return NULL; }",
-        "  if (drop_zeros && zeros_put) {  /* the kernel put zeros too: drop them */",
-        "    int64_t w = 0;",
-        "    for (int64_t r = 0, begin = 0; r < extent; r++) {",
-        "      const int64_t end = pointer[r + 1];",
-        "      for (int64_t e = begin; e < end; e++) if (values[e] != 0.0) { keys[w] = keys[e]; values[w++] = values[e]; }",
-        f"      begin = end; pointer[r + 1] = ({pointer_type})w;",
-        "    }",
-        "  }",
-        "  h->row_pointer = pointer; h->row_count = extent; h->n = pointer[extent];",
-        "  h->row_keys = keys; h->row_values = values; h->trusted = trusted;",
-        "  int ordered = 1;",
-        f"  if (!{prefix}_check_rows(h, T, report, &ordered)) {{ {prefix}_free(h); return NULL; }}",
-        "  if (!ordered) {",
-        "    int64_t *ends = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));",
-        f"    if (!ends) {{ {prefix}_free(h); return NULL; }}",
-        "    for (int64_t r = 0; r < extent; r++) ends[r] = pointer[r + 1];",
-        "    free(pointer); h->row_pointer = 0; h->row_keys = 0; h->row_values = 0; h->trusted = 0;",
-        f"    const int done = {prefix}_segments(h, T, report, drop_zeros, keys, values, ends, extent);",
-        "    free(ends);",
-        f"    if (!done || !{prefix}_check_rows(h, T, report, 0)) {{ {prefix}_free(h); return NULL; }}",
-        "    statistics[0] = h->groups - h->sorted_rows; statistics[1] = h->sorted_rows;",
-        "  } else {",
-        "    statistics[0] = extent; statistics[1] = 0;",
-        "  }",
-        "  return h;",
         "}",
         "",
     ]

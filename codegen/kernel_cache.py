@@ -5,8 +5,8 @@ repeated ``spf.compile`` skips isl and Z3.
 The key is everything that decides the kernel: the expression, each tensor's layout as
 loaded (its parsed content, and for a family the state of its member files), the
 options (find policy, share, parallel, loop order, recipe, C flags, kept zeros) and spf's
-own source (the modification time and size of every module and built-in layout file, so
-editing spf invalidates every entry).  The C compiler is not part of it: the shared
+own source (the modification time and size of every module, run-time C file and built-in
+layout file, so editing spf invalidates every entry).  The C compiler is not part of it: the shared
 library is cached apart, under the compiler's identity (:mod:`codegen.build`).
 
 On disk an entry is a pickle in ``cache_directory()/kernels`` after a line holding its
@@ -41,16 +41,24 @@ HEADER = b"spf-kernel sha256="  # then the pickle's digest in hex, a newline and
 _memory: dict[str, object] = {}  # key -> Kernel, as first compiled or loaded in this process
 
 
-@functools.lru_cache(maxsize=1)
-def source_stamp() -> str:
-    """spf's own source as (path, modification time, size) of every module and built-in
-    layout file, hashed: computed once per process."""
-    entries = []
+def source_files() -> list[Path]:
+    """spf's own source: every module, run-time C file (codegen/runtime) and built-in
+    layout file, found without importing spf."""
+    files: list[Path] = []
     for package in ("spf", "spf.codegen", "spf.layout_library"):
         root = Path(importlib.util.find_spec(package).origin).parent
-        for path in sorted(root.rglob("*.py")) + sorted(root.glob("*.layout")):
-            status = path.stat()
-            entries.append((str(path), status.st_mtime_ns, status.st_size))
+        files += sorted(root.rglob("*.py")) + sorted(root.rglob("*.h")) + sorted(root.glob("*.layout"))
+    return files
+
+
+@functools.lru_cache(maxsize=1)
+def source_stamp() -> str:
+    """spf's own source (:func:`source_files`) as (path, modification time, size) of each
+    file, hashed: computed once per process."""
+    entries = []
+    for path in source_files():
+        status = path.stat()
+        entries.append((str(path), status.st_mtime_ns, status.st_size))
     return hashlib.sha256(json.dumps(entries).encode()).hexdigest()
 
 

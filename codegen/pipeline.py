@@ -420,8 +420,8 @@ def emit(compilation: Compilation) -> Compilation:
             support += workspace_source(order, workspace.position, workspace.order)
         if assembly.rows:
             key_type = plan.layout.field(plan.levels[-1].keys[0].array).c_type
-            support += rows_source(workspace.position, workspace.order, prefix, f"struct {struct_name(plan.layout)}",
-                                   key_type, first_bad, report_length(plan), OUT_OF_MEMORY, UNSTORABLE)
+            support += rows_source(workspace.position, prefix, f"struct {struct_name(plan.layout)}", key_type,
+                                   first_bad, report_length(plan), OUT_OF_MEMORY, UNSTORABLE)
         prototypes = assembly_prototypes(plan, prefix)
     kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if several else ""), group,
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import spf
+from spf.codegen import runtime
 from spf.errors import UsageError
 from spf.codegen.build import _compile, _compiler_command
 from spf.codegen.assembly import direct_rows
@@ -90,7 +91,9 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
     """The C source and header of a library exporting ``int NAME(...)`` and every variant.
 
     ``NAME`` calls the statically preferred variant (the first); the header's comment
-    lists the find templates of each variant.
+    lists the find templates of each variant.  The source is self-contained: the run-time
+    C files the kernel includes are inlined (a user compiles it with nothing but a C
+    compiler, docs/c-abi.md).
     """
     preferred = kernel.kernels[0]
     prototype = preferred.prototype.replace(f"{preferred.function}(", f"{name}(", 1)
@@ -148,7 +151,7 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
                   + [variant.prototype for variant in kernel.kernels])
     layouts = [layout for layout, _, _ in kernel.tensors.values()]
     header = header_text(layouts, prototypes, f"SPF_{name.upper()}_H")
-    return f"{kernel.c_source}\n{wrapper}", header
+    return runtime.inline(f"{kernel.c_source}\n{wrapper}"), header
 
 
 def _assembly_lines(kernel: Kernel, name: str) -> list[str]:

@@ -518,9 +518,17 @@ def generate(count: int, seed_value: int, data_per_kernel: int) -> list[Case]:
     independent.  ``ConjectureData`` is Hypothesis's internal draw API (the one ``@given``
     uses underneath).
     """
+    from hypothesis.internal.conjecture import providers
     from hypothesis.internal.conjecture.data import ConjectureData
     strategy = cases(data_per_kernel)
-    return [ConjectureData(random=random.Random(f"{seed_value}:{n}")).draw(strategy) for n in range(count)]
+    # Hypothesis also draws literals of the local modules loaded (spf's, the tests'): an
+    # edit of spf would change the cases a seed names.  Without them it names the same.
+    local_constants = providers._get_local_constants
+    providers._get_local_constants = providers.Constants
+    try:
+        return [ConjectureData(random=random.Random(f"{seed_value}:{n}")).draw(strategy) for n in range(count)]
+    finally:
+        providers._get_local_constants = local_constants
 
 
 # ----------------------------------------------------------------------------- schedules

@@ -291,14 +291,15 @@ def test_explain_shows_the_assembly():
 
 def test_spgemm_goes_through_a_workspace_and_sums_through_the_stream():
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
-    assert "strategy: workspace over j" in k.explain() and "spf_workspace_add_rows(" in k.c_source
+    assert "strategy: workspace over j" in k.explain() and '#include "spf_workspace.h"' in k.c_source
+    assert "spf_workspace_put(" in k.c_source
     total = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSC", "C": "CSR"})  # B: j first
     assert "strategy: the loop nests append each entry" in total.explain()
-    assert "spf_workspace_add" not in total.c_source
+    assert '#include "spf_workspace.h"' not in total.c_source and "spf_workspace_" not in total.c_source
     assert_entries(total(A=A2, B=sp.csr_matrix(A2 * 2 + sp.eye(40, 30))), expected(A2 * 3 + sp.eye(40, 30)))
     # j bound before i: no workspace, the stream and the builder's sort
     column_first = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSC", "B": "CSC", "C": "CSR"})
-    assert "spf_workspace_add" not in column_first.c_source
+    assert '#include "spf_workspace.h"' not in column_first.c_source and "spf_workspace_" not in column_first.c_source
     assert_entries(column_first(A=A, B=B), expected(A @ B))
 
 

@@ -81,6 +81,19 @@ def test_generation_is_deterministic_in_the_seed():
     assert generate(10, 3, 2) == generate(25, 3, 2)[:10]  # a case does not depend on the count
 
 
+def test_generation_does_not_depend_on_the_literals_of_spfs_source(tmp_path, monkeypatch):
+    """Hypothesis also draws literals of the local modules loaded: an edit of spf (a
+    constant added or removed) must not change the cases a seed names."""
+    before = generate(120, 3, 2)
+    (tmp_path / "spf_fuzz_literals.py").write_text(
+        "LITERALS = [" + ", ".join(str(k) for k in range(-3, 200)) + "]\n"
+        "WORDS = [" + ", ".join(repr(w) for w in ("CSR", "CSC", "COO", "DIA", "random", "holes", "large")) + "]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "spf_fuzz_literals", raising=False)
+    __import__("spf_fuzz_literals")
+    assert generate(120, 3, 2) == before
+
+
 def test_one_case_in_sixty_damages_the_kernel_cache():
     damaged = [case.kernel.damage for case in generate(400, 5, 2) if case.kernel.damage]
     assert 2 <= len(damaged) <= 16 and {entries for _, entries in damaged} == set(CACHE_ENTRIES)

@@ -1,0 +1,74 @@
+/* spf's run-time C: the hash map of the HashMap find, kept between calls in a find
+   state.  Fixed C, included by the generated source. */
+#ifndef SPF_HASH_H
+#define SPF_HASH_H
+
+#include "spf_state.h"
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"  /* a kernel calls some of these, not all */
+
+/* A hash map from a searched array's values to their positions, in one int64 array:
+   [0] how many entries the last fill put, [1] b (2**b slots), then 2**(b-1) words of a
+   filter (for each entry the bit its hash's top bits name: a value not in the table
+   mostly stops there, on a branch that is rarely taken), then the 2**b slots (value,
+   position + 1; 0: empty), then the touched list (the slots the last fill took).  A fill
+   first empties what the last one put, through the touched list, so the table is never
+   cleared whole, and it is left ready for the next fill whatever that fill's arrays are.
+   It has at least twice as many slots as the fill's range has positions, growing (new
+   and zeroed) for a longer range. */
+#define SPF_HASH UINT64_C(0x9E3779B97F4A7C15) /* Fibonacci hashing: the product's top bits */
+static int64_t spf_hash_none[9] = {1, 1};  /* full and empty: a table that could not grow */
+
+static int64_t *spf_hash_fill(spf_state *s, int64_t entries) {
+  int b = 1;
+  while (b < 58 && ((int64_t)1 << b) < 2 * entries) b++;
+  int64_t *t = s->array;
+  if (t && t[1] >= b) {
+    int64_t *const filter = t + 2, *const slots = filter + ((int64_t)1 << (t[1] - 1));
+    int64_t *const touched = slots + ((int64_t)2 << t[1]);
+    const int bit_shift = 64 - ((int)t[1] + 5);
+    for (int64_t k = 0; k < t[0]; k++) {
+      const int64_t slot = touched[k];
+      filter[((uint64_t)slots[2 * slot] * SPF_HASH >> bit_shift) >> 6] = 0;
+      slots[2 * slot + 1] = 0;
+    }
+    t[0] = 0;
+    return t;
+  }
+  free(s->array);
+  s->length = 2 + ((int64_t)1 << (b - 1)) + 3 * ((int64_t)1 << b);
+  s->array = t = (int64_t *)calloc((size_t)s->length, sizeof(int64_t));
+  if (!t) { s->length = 0; s->failed = 1; return spf_hash_none; }
+  spf_advise_huge(t, (size_t)s->length * sizeof(int64_t));
+  t[1] = b;
+  return t;
+}
+
+static inline void spf_hash_put(int64_t *t, int64_t value, int64_t position) {
+  const int b = (int)t[1];
+  const int64_t mask = ((int64_t)1 << b) - 1;
+  if (t[0] >= mask) return;  /* a slot stays empty, so a probe ends (only data breaking the layout fill it) */
+  int64_t *const filter = t + 2, *const slots = filter + ((int64_t)1 << (b - 1)), *const touched = slots + 2 * (mask + 1);
+  const uint64_t h = (uint64_t)value * SPF_HASH, bit = h >> (64 - (b + 5));
+  filter[bit >> 6] |= (int64_t)((uint64_t)1 << (bit & 63));
+  int64_t s = (int64_t)(h >> (64 - b));
+  while (slots[2 * s + 1]) s = (s + 1) & mask;
+  slots[2 * s] = value;
+  slots[2 * s + 1] = position + 1;
+  touched[t[0]++] = s;
+}
+
+/* the position of `value`, or -1 */
+static inline int64_t spf_hash_get(const int64_t *t, int64_t value) {
+  const int b = (int)t[1];
+  const uint64_t h = (uint64_t)value * SPF_HASH, bit = h >> (64 - (b + 5));
+  if (!(((uint64_t)t[2 + (bit >> 6)] >> (bit & 63)) & 1)) return -1;
+  const int64_t mask = ((int64_t)1 << b) - 1, *const slots = t + 2 + ((int64_t)1 << (b - 1));
+  for (int64_t s = (int64_t)(h >> (64 - b)); slots[2 * s + 1]; s = (s + 1) & mask)
+    if (slots[2 * s] == value) return slots[2 * s + 1] - 1;
+  return -1;
+}
+
+#pragma GCC diagnostic pop
+#endif
