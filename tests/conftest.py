@@ -33,6 +33,16 @@ settings.register_profile("spf", deadline=None, suppress_health_check=[HealthChe
 settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("SPF_HYPOTHESIS", "spf"))
 
+# ``-n auto`` (the README's command) runs one worker per core, at most four: a worker's
+# peak memory is a few GB, and more workers than that only wait for the C compiler.
+MOST_WORKERS = 4
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config) -> int:
+    return max(1, min(MOST_WORKERS, len(os.sched_getaffinity(0))))
+
+
 REPOSITORY = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SPF_DATA", REPOSITORY.parent / "shared" / "data"))
 MATRICES = DATA / "matrices"
