@@ -21,7 +21,7 @@ import dataclasses
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
 from spf.iteration_space import IterationSpace, iteration_space
@@ -47,7 +47,7 @@ from .parallel import balance_parallel_loops, mark_parallel_loops, split_into_ch
 from .projection import count_nest
 from .register_sum import mark_register_sums
 from .rows import plan_row_appends
-from .scan import scan
+from .scan import Scan, scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
 from .verify import check_after_pass
@@ -106,6 +106,12 @@ class Compilation:
                 f"{options.share or None}|{options.find}|{list(self.order) if self.order else None}|"
                 f"{options.parallel}|{options.recipe}" + ("|keep zeros" if options.keep_zeros else ""))
         return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def _every_scan(compilation: Compilation) -> Iterator[Scan]:
+    """Each statement's scanned nest in each variant: what most passes rewrite."""
+    for group in compilation.variant_scans:
+        yield from group
 
 
 # ----------------------------------------------------------------------------- the passes
@@ -263,9 +269,8 @@ def guard_tiles(compilation: Compilation) -> Compilation:
 
 def remove_dead_code(compilation: Compilation) -> Compilation:
     """Drop the assignments nothing reads."""
-    for group in compilation.variant_scans:
-        for scanned in group:
-            scanned.nodes = remove_dead_assignments(scanned.nodes)
+    for scanned in _every_scan(compilation):
+        scanned.nodes = remove_dead_assignments(scanned.nodes)
     return compilation
 
 
@@ -287,9 +292,8 @@ def jam_loops(compilation: Compilation) -> Compilation:
     """Loops around a register sum take several iterations per pass of it (codegen.jam);
     not in a kernel that assembles its output (its entries go through a stream)."""
     if compilation.assembly is None:
-        for group in compilation.variant_scans:
-            for scanned in group:
-                jam_register_sums(scanned.nodes)
+        for scanned in _every_scan(compilation):
+            jam_register_sums(scanned.nodes)
     return compilation
 
 
@@ -300,11 +304,10 @@ def mark_padded_factors(compilation: Compilation) -> Compilation:
         return compilation
     padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
               if layout.padded and not is_output}
-    for group in compilation.variant_scans:
-        for scanned in group:
-            for node in walk(scanned.nodes):
-                if isinstance(node, Compute) and node.stream is not None:
-                    node.padded = tuple(array for array, _, _ in node.factors if array in padded)
+    for scanned in _every_scan(compilation):
+        for node in walk(scanned.nodes):
+            if isinstance(node, Compute) and node.stream is not None:
+                node.padded = tuple(array for array, _, _ in node.factors if array in padded)
     return compilation
 
 
@@ -341,9 +344,8 @@ def choose_assembly(compilation: Compilation) -> Compilation:
 
 def place_find_states(compilation: Compilation) -> Compilation:
     """Where each find's state starts, and each parallel loop's threads' own (codegen.find_state)."""
-    for group in compilation.variant_scans:
-        for scanned in group:
-            scanned.nodes = start_find_states(scanned.nodes)
+    for scanned in _every_scan(compilation):
+        scanned.nodes = start_find_states(scanned.nodes)
     count_nodes = tuple(start_find_states(list(nodes)) for nodes in compilation.count_nodes)
     return dataclasses.replace(compilation, count_nodes=count_nodes)
 
@@ -353,17 +355,15 @@ def sum_in_registers(compilation: Compilation) -> Compilation:
     register (codegen.register_sum); not in a two-phase kernel, whose nests count and put
     every entry."""
     if compilation.two_phase is None:
-        for group in compilation.variant_scans:
-            for scanned in group:
-                mark_register_sums(scanned.nodes)
+        for scanned in _every_scan(compilation):
+            mark_register_sums(scanned.nodes)
     return compilation
 
 
 def cut_parallel_loops(compilation: Compilation) -> Compilation:
     """How each balanced parallel loop is split among the threads (codegen.parallel)."""
-    for group in compilation.variant_scans:
-        for scanned in group:
-            balance_parallel_loops(scanned.nodes)
+    for scanned in _every_scan(compilation):
+        balance_parallel_loops(scanned.nodes)
     return compilation
 
 

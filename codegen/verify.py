@@ -52,7 +52,7 @@ ENABLED = False  # verify the nests after every pass (tests set it; SPF_VERIFY=1
 NODE_TYPES = (Loop, Assign, Guard, Find, Compute, ZeroEntry, StateInit, TileGuard, Block, Temporary, Chunks, Merge)
 SEARCHES = ("seqiter", "hashmap", "binary")  # the find templates a Find node stands for (direct ones are assignments)
 STATEFUL = ("seqiter", "hashmap")
-REDUCTIONS = (None, "privatize", "atomic")
+REDUCTIONS = (None, "privatize", "atomic", "clause")
 CHUNK_BOUNDS = ("spf_first", "spf_last")  # each thread's part of a Chunks range
 
 
