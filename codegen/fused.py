@@ -36,7 +36,7 @@ from spf.errors import SpfError
 from spf.autoscheduler.problem import Operand
 from spf.autoscheduler.tree import Leaf, Node as ScheduleNode, leaves, temporaries
 from spf.expressions import Affine
-from spf.iteration_space import _definers, statement_space
+from spf.iteration_space import coordinate_definers, identity_physical, statement_space
 from spf.layout_library.model import Number
 from spf.notation import Access, Statement, Term, parse_statement
 
@@ -45,7 +45,7 @@ from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource
                      release_function,
                      block, call, conjunction, condition, const, declare, element_types, function_source, ident,
                      kernel_names,
-                     library_source, tensor_parameters, _value_count, zero_output_first)
+                     library_source, tensor_parameters, value_count, zero_output_first)
 from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
 from .kernel import Kernel
 from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render
@@ -169,7 +169,7 @@ class _Lowering:
         placements = self._sparse_first(space)
         levels = {}
         for placement in placements:
-            definers = _definers(placement.layout)
+            definers = coordinate_definers(placement.layout)
             defined = {}
             for logical_name, position in definers.items():
                 index = placement.access.indices[placement.layout.logical.index(logical_name)]
@@ -214,9 +214,8 @@ class _Lowering:
 
     @staticmethod
     def _dense_level(placement, position: str) -> bool:
-        from spf.iteration_space import _identity_physical
         physical = placement.layout.physical[placement.physical.index(position)]
-        return any(_identity_physical(placement.layout, logical) == physical for logical in placement.layout.logical)
+        return any(identity_physical(placement.layout, logical) == physical for logical in placement.layout.logical)
 
     def _choose(self, space, fused: bool):
         calls = space.set.call_table
@@ -381,7 +380,7 @@ def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -
         body.append(c_ast.If(c_ast.UnaryOp("!", conjunction(checks)),
                              block(frees + [c_ast.Return(const(SHAPE_MISMATCH))]), None))
     layout, mapping, _ = tensors[problem.output]
-    emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
+    emitter.output_extent = (mapping[layout.values_field], value_count(layout, mapping, names))
     if not problem.accumulate:
         body.extend(zero_output_first(OutputZeroing(), tensors, problem.output, names))  # whole, by one thread
     nest = emitter.nodes(nodes)
