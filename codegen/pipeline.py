@@ -422,11 +422,10 @@ def plan_rows(compilation: Compilation) -> Compilation:
 
 
 def plan_zeroing(compilation: Compilation) -> Compilation:
-    """How each variant zeroes a dense output that starts from zeros (codegen.zeroing); a
-    lowered schedule tree's C function zeroes the whole output, on one thread."""
+    """How each variant zeroes a dense output that starts from zeros (codegen.zeroing)."""
     output = compilation.space.expression.output.tensor
     if compilation.assembly is not None or compilation.space.expression.accumulate \
-            or output not in compilation.tensors or compilation.lowered is not None:
+            or output not in compilation.tensors:
         return compilation
     return dataclasses.replace(compilation, output_zeroing=tuple(
         plan_output_zeroing(group) for group in compilation.variant_scans))
