@@ -36,8 +36,7 @@ from spf.errors import SpfError
 from spf.autoscheduler.problem import Operand
 from spf.autoscheduler.tree import Leaf, Node as ScheduleNode, leaves, temporaries
 from spf.expressions import Affine
-from spf.iteration_space import (IterationSpace, coordinate_definers, identity_physical,
-                                 statement_space)
+from spf.iteration_space import IterationSpace, coordinate_definers, identity_physical, statement_space
 from spf.layout_library.model import Number
 from spf.notation import Access, Statement, Term, parse_statement
 
@@ -96,6 +95,9 @@ def _scalar_access(name: str) -> tuple:
 
 
 class _Lowering:
+    """One schedule tree's lowering: a statement space per leaf and per fused branch, each
+    scanned (its finds proven under the ``find`` policy) as :meth:`lower` walks the tree."""
+
     def __init__(self, problem, tree, find: str):
         self.problem = problem
         self.tree = tree
