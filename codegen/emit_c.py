@@ -30,6 +30,7 @@ from .zeroing import OutputZeroing
 
 if TYPE_CHECKING:
     from .assembly import TwoPhase, Workspace
+    from spf.layout_library.model import Layout
 
 INDEX = "int64_t"
 KEPT = "spf_kept"  # the kernel's find state kept between calls (spf_state slots), a parameter of its body
@@ -1120,7 +1121,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
             body.extend(_assembly_state(assembly, emitter, parallel))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
-        emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
+        emitter.output_extent = (mapping[layout.values_field], value_count(layout, mapping, names))
     if assembly:
         pass  # the builder starts from nothing
     elif zero_output and scalar_output:
@@ -1493,7 +1494,7 @@ def zero_output_first(zeroing: OutputZeroing, tensors: dict, output: str, names:
         return _zero_rows_not_reached(zeroing, names)
     layout, mapping, _ = tensors[output]
     array = mapping[layout.values_field]
-    size = _value_count(layout, mapping, names)
+    size = value_count(layout, mapping, names)
     position = "spf_zero"
     loop = c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                      binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
@@ -1537,8 +1538,9 @@ def _zero_rows_not_reached(plan: OutputZeroing, names: Names) -> list:
         }}""")
 
 
-def _value_count(layout, mapping, names: Names):
-    """The number of entries of a layout's value array, as a C expression."""
+def value_count(layout: Layout, mapping: dict, names: Names) -> c_ast.Node:
+    """The number of entries of a layout's value array, as a C expression (``mapping``: the
+    kernel's names of the tensor's fields): what a dense output's zeroing and bounds cover."""
     size = None
     for dimension in layout.field(layout.values_field).dimensions:
         term = arith(_renamed(dimension, mapping), names)

@@ -21,44 +21,44 @@ find synthesis as any kernel.  The tree decides how those nests nest:
 Restricting a fused loop to the stored coordinates of the operands below it drops only
 terms in which some factor of the product is zero, so every leaf computes what it would
 unfused.
+
+:func:`lower_schedule` is the first pass of a fused compile: it leaves the nest and the
+spaces where codegen.pipeline's passes (the same PASSES as any kernel's) take them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import time
+import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
-
-from pycparser import c_ast
+from typing import TYPE_CHECKING
 
 from spf.errors import SpfError
 from spf.autoscheduler.problem import Operand
 from spf.autoscheduler.tree import Leaf, Node as ScheduleNode, leaves, temporaries
 from spf.expressions import Affine
-from spf.iteration_space import _definers, statement_space
+from spf.iteration_space import IterationSpace, coordinate_definers, identity_physical, statement_space
 from spf.layout_library.model import Number
 from spf.notation import Access, Statement, Term, parse_statement
 
-from .build import CFLAGS
-from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource, affine, array_ranges, binary,
-                     release_function,
-                     block, call, conjunction, condition, const, declare, element_types, function_source, ident,
-                     kernel_names,
-                     library_source, tensor_parameters, _value_count, zero_output_first)
-from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
+from .emit_c import array_ranges, release_function
+from .find import allowed_templates, refuse_unproven, synthesize
 from .kernel import Kernel
-from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render
-from .find_state import start_find_states
-from .parallel import balance_parallel_loops, parallelize_fused
-from .register_sum import mark_register_sums
-from .scan import scan
-from .structs import parameter_order
-from .zeroing import OutputZeroing
-from .verify import check_lowered_schedule
+from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render, walk
+from .scan import Scan, scan
 
 if TYPE_CHECKING:
-    from spf.autoscheduler.api import Candidate
+    from .pipeline import Compilation
+
+
+@dataclass(frozen=True)
+class LoweredSchedule:
+    """What lowering a schedule tree leaves the later passes besides the nest itself (the
+    compilation's one variant, one Scan holding the whole nest)."""
+
+    tree: ScheduleNode
+    temporaries: dict[str, Operand]  # name -> its operand, as the tree declares them
+    temporary_extents: dict[str, tuple[str, ...]]  # an array temporary's name -> the extent of each index
+    scans: list[Scan]  # each leaf's and fused branch's, inside the nest: extents, shape checks, C names
 
 
 @dataclass
@@ -95,6 +95,9 @@ def _scalar_access(name: str) -> tuple:
 
 
 class _Lowering:
+    """One schedule tree's lowering: a statement space per leaf and per fused branch, each
+    scanned (its finds proven under the ``find`` policy) as :meth:`lower` walks the tree."""
+
     def __init__(self, problem, tree, find: str):
         self.problem = problem
         self.tree = tree
@@ -169,7 +172,7 @@ class _Lowering:
         placements = self._sparse_first(space)
         levels = {}
         for placement in placements:
-            definers = _definers(placement.layout)
+            definers = coordinate_definers(placement.layout)
             defined = {}
             for logical_name, position in definers.items():
                 index = placement.access.indices[placement.layout.logical.index(logical_name)]
@@ -214,9 +217,8 @@ class _Lowering:
 
     @staticmethod
     def _dense_level(placement, position: str) -> bool:
-        from spf.iteration_space import _identity_physical
         physical = placement.layout.physical[placement.physical.index(position)]
-        return any(_identity_physical(placement.layout, logical) == physical for logical in placement.layout.logical)
+        return any(identity_physical(placement.layout, logical) == physical for logical in placement.layout.logical)
 
     def _choose(self, space, fused: bool):
         calls = space.set.call_table
@@ -245,7 +247,6 @@ class _Lowering:
 
     def _fix_computes(self, nodes, leaf) -> None:
         """Scalar temporaries are not in iteration spaces: read and write them as ``T[0]``."""
-        from .loops import walk
         statement = leaf.statement
         for node in walk(nodes):
             if not isinstance(node, Compute):
@@ -293,101 +294,41 @@ def _entry_guarded(scanned) -> list:
     return [Guard(list(scanned.entry_guards), nodes)] if scanned.entry_guards else nodes
 
 
-def compile_schedule(candidate: Candidate, find: str = "auto", parallel: bool = False,
-                     flags: Sequence[str] | None = None) -> FusedKernel:
-    """Compile an autoscheduled candidate (``spf.compile(..., schedule=candidate)``)."""
-    if find not in FIND_POLICIES:
-        raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
-    started = time.perf_counter()
-    problem, tree = candidate.problem, candidate.schedule
-    lowering = _Lowering(problem, tree, find)
+def lower_schedule(compilation: Compilation) -> Compilation:
+    """The first pass of a fused compile (codegen.pipeline.compile_schedule): the
+    candidate's tree lowered into one loop nest, each leaf scanned with its finds proven,
+    without the assignments nothing reads (the dependence test reads the nest as it will
+    run); the statement spaces with the output's first (the kernel reads the output's
+    indices from it).  codegen.pipeline's PASSES take it from there."""
+    options = compilation.options
+    problem, tree = options.candidate.problem, options.candidate.schedule
+    lowering = _Lowering(problem, tree, options.find)
     nodes = remove_dead_assignments(lowering.lower(tree, (), []))
     spaces = list(lowering.spaces.values())
-    # the statement writing the real output first: the kernel reads output indices from it
     spaces.sort(key=lambda s: s.statement.output.tensor != problem.output)
-
-    tensors: dict = {}
-    for space in spaces:
-        for name, placement in space.placements.items():
-            if name in lowering.temporaries:
-                continue
-            tensors.setdefault(name, (placement.layout, dict(placement.names), name == problem.output))
-    tensors = parameter_order(parse_statement(problem.expression), tensors)
-    if problem.output not in tensors:
+    if not any(problem.output in space.placements for space in spaces):
         raise SpfError("autoscheduled kernels need an output tensor")
-
-    scalars = {name: (Number(1),) for name, t in lowering.temporaries.items() if not t.indices}
-    names = kernel_names(spaces, lowering.scans, scalars)
-
-    digest = hashlib.sha256(f"{problem.expression}|{sorted((k, v[0].spec) for k, v in tensors.items())}|"
-                            f"{tree}|{find}|{parallel}".encode()).hexdigest()[:10]
-    function = f"spf_fused_{digest}"
-    ranges = array_ranges(spaces)
-    dependences = []
-    if parallel:
-        layout, mapping, _ = tensors[problem.output]
-        dependences = parallelize_fused(nodes, spaces, mapping[layout.values_field])
-    nodes = start_find_states(nodes)
-    mark_register_sums(nodes)
-    balance_parallel_loops(nodes)
-    check_lowered_schedule(nodes, spaces, lowering.scans, lowering.temporaries)
-    source = _function(function, nodes, lowering, tensors, names, ranges, problem)
-    c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H", release=release_function(function))
-    seconds = time.perf_counter() - started
-    kernel = FusedKernel(problem.expression, spaces, lowering.scans, lowering.reports, [source], [()], [],
-                         c_source, header, tensors, problem.output, list(flags or CFLAGS), ranges, seconds,
-                         dependences, release_function=release_function(function), schedule=tree, nodes=nodes)
-    return kernel
+    lowered = LoweredSchedule(tree, lowering.temporaries, _temporary_extents(lowering), lowering.scans)
+    nest = Scan(nodes, extents={}, shape_checks=[], entry_guards=[], calls={}, order=[])
+    return dataclasses.replace(compilation, space=IterationSpace(parse_statement(problem.expression), spaces),
+                               lowered=lowered, reports=lowering.reports, variant_scans=[[nest]],
+                               combinations=[()])
 
 
-def _function(function_name, nodes, lowering, tensors, names, ranges, problem) -> KernelSource:
-    emitter = Emitter(names, None, ranges)
-    emitter.element_types = element_types(tensors)
-    parameters, body = tensor_parameters(tensors)
-    # a temporary's extent fields are defined from the extents below, not the other way
-    temporary_fields = {f"{name}_N{k}" for name, t in lowering.temporaries.items() for k in range(len(t.indices))}
-    defined = set()
-    for scanned in lowering.scans:
-        for extent, expression in scanned.extents.items():
-            if extent in defined or expression.names() & temporary_fields:
-                continue
-            body.append(declare(extent, INDEX, affine(expression, names), const_=True))
-            defined.add(extent)
-    allocated = []
-    for name, temporary in lowering.temporaries.items():
-        if not temporary.indices:
-            continue
-        size = None
-        for position, index in enumerate(temporary.indices):
-            extent = next(space.extents[index] for space in lowering.spaces.values() if index in space.extents)
-            body.append(declare(f"{name}_N{position}", INDEX, ident(extent), const_=True))
-            size = ident(extent) if size is None else binary("*", size, ident(extent))
-        body.append(declare(f"{name}_size", INDEX, size, const_=True))
-        slices = binary("*", call("spf_threads"), binary("+", ident(f"{name}_size"), const(1)))
-        element = c_ast.UnaryOp("sizeof", c_ast.Typename(
-            None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["double"]))))
-        body.append(declare(f"{name}_vals_all", "double", call("malloc", binary("*", element, slices)),
-                            pointer=True))
-        allocated.append(f"{name}_vals_all")
-    frees = [c_ast.FuncCall(ident("free"), c_ast.ExprList([ident(a)])) for a in allocated]
-    if allocated:
-        check = None
-        for a in allocated:
-            test = binary("==", ident(a), ident("NULL"))
-            check = test if check is None else binary("||", check, test)
-        body.append(c_ast.If(check, block(frees + [c_ast.Return(const(OUT_OF_MEMORY))]), None))
-    checks = [condition(c, names) for scanned in lowering.scans for c in scanned.shape_checks]
-    if checks:
-        body.append(c_ast.If(c_ast.UnaryOp("!", conjunction(checks)),
-                             block(frees + [c_ast.Return(const(SHAPE_MISMATCH))]), None))
-    layout, mapping, _ = tensors[problem.output]
-    emitter.output_extent = (mapping[layout.values_field], _value_count(layout, mapping, names))
-    if not problem.accumulate:
-        body.extend(zero_output_first(OutputZeroing(), tensors, problem.output, names))  # whole, by one thread
-    nest = emitter.nodes(nodes)
-    body.extend(emitter.entry)
-    body.extend(nest)
-    body.extend(emitter.epilogue)
-    body.extend(frees)
-    body.append(c_ast.Return(const(0)))
-    return function_source(function_name, parameters, body, tensors, emitter.state_count)
+def _temporary_extents(lowering: _Lowering) -> dict[str, tuple[str, ...]]:
+    """Each array temporary's extents: of each index, the first statement's that has it."""
+    return {name: tuple(next(space.extents[index] for space in lowering.spaces.values() if index in space.extents)
+                        for index in temporary.indices)
+            for name, temporary in lowering.temporaries.items() if temporary.indices}
+
+
+def fused_kernel(compilation: Compilation, seconds: float) -> FusedKernel:
+    """The callable kernel of a fused compilation that went through every pass."""
+    lowered = compilation.lowered
+    statements = compilation.statements
+    return FusedKernel(compilation.expression, statements, lowered.scans, compilation.reports, compilation.kernels,
+                       [()], [], compilation.source, compilation.header, compilation.tensors,
+                       compilation.space.expression.output.tensor, list(compilation.options.flags),
+                       array_ranges(statements), seconds, compilation.dependences,
+                       release_function=release_function(compilation.function_name), schedule=lowered.tree,
+                       nodes=compilation.variant_scans[0][0].nodes)

@@ -12,7 +12,9 @@ one, as loopy's transformations each return a new kernel.  The loop nests inside
 handed from pass to pass: a pass may rewrite the nests it is given in place (marking a
 loop parallel, wrapping one in a tile guard), and nothing before it keeps using them.
 
-An autoscheduled candidate takes the fused path (:mod:`codegen.fused`) instead.
+An autoscheduled candidate enters the same passes after a first one that lowers its
+schedule tree into one loop nest (:func:`codegen.fused.lower_schedule`); a pass that does
+not apply to that nest says so by checking :attr:`Compilation.lowered`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import dataclasses
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
 from spf.iteration_space import IterationSpace, iteration_space
@@ -32,9 +34,10 @@ from .assembly import (AssemblyPlan, TwoPhase, Workspace, choose_two_phase, choo
                        plan_assembly, shape_scalars)
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
-from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, array_ranges, kernel_function, kernel_names,
-                     library_source, release_function)
+from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, KernelSource, array_ranges, kernel_function,
+                     kernel_names, library_source, release_function)
 from .emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
+from .fused_function import fused_function, scalar_temporaries
 from .fusion import fuse_statement_nests
 from .jam import jam_register_sums
 from .find_state import start_find_states
@@ -43,18 +46,20 @@ from .kernel import Kernel
 from .kernel_cache import kernel_key, lookup, store
 from .loops import Compute, remove_dead_assignments, walk
 from .merge import appends_in_order, fills_in_order, merge_terms
-from .parallel import balance_parallel_loops, mark_parallel_loops, split_into_chunks
+from .parallel import balance_parallel_loops, mark_parallel_loops, parallelize_fused, split_into_chunks
 from .projection import count_nest
 from .register_sum import mark_register_sums
 from .rows import plan_row_appends
 from .scan import Scan, scan
 from .structs import parameter_order, struct_name
 from .tiling import add_tile_guard, tile_space
-from .verify import check_after_pass
+from .verify import check_after_pass, check_lowered_schedule
 from .zeroing import OutputZeroing, fold_output_zeroing, plan_output_zeroing
 
 if TYPE_CHECKING:
     from spf.autoscheduler.api import Candidate
+
+    from .fused import LoweredSchedule
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,7 @@ class Options:
     recipe: Recipe | None = None
     flags: tuple = tuple(CFLAGS)
     keep_zeros: bool = False  # an assembled output keeps entries that sum to zero (conversions do)
+    candidate: Candidate | None = None  # an autoscheduled schedule tree to lower (codegen.fused)
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,8 @@ class Compilation:
     two_phase: TwoPhase | None = None  # when the nest counts, then fills the rows
     count_nodes: tuple = ()  # with two_phase: each statement's nest for the count phase
     output_zeroing: tuple = ()  # per variant, how its dense output is zeroed first (codegen.zeroing), if it is
+    # of a schedule tree (codegen.fused): its temporaries and leaves' scans; its one nest is variant_scans[0][0]
+    lowered: LoweredSchedule | None = None
 
     @property
     def statements(self) -> list:
@@ -100,12 +108,21 @@ class Compilation:
 
     @property
     def digest(self) -> str:
-        """Names the C functions: the same for the same expression, layouts and options."""
+        """Names the C functions: the same for the same expression, layouts and options
+        (a schedule tree fixes the share and the loops of its kernel: it stands for them)."""
         options = self.options
-        text = (f"{self.expression}|{sorted((k, v[0].spec) for k, v in self.tensors.items())}|"
-                f"{options.share or None}|{options.find}|{list(self.order) if self.order else None}|"
-                f"{options.parallel}|{options.recipe}" + ("|keep zeros" if options.keep_zeros else ""))
+        if options.candidate is not None:
+            choices = f"{options.candidate.schedule}|{options.find}|{options.parallel}"
+        else:
+            choices = (f"{options.share or None}|{options.find}|{list(self.order) if self.order else None}|"
+                       f"{options.parallel}|{options.recipe}" + ("|keep zeros" if options.keep_zeros else ""))
+        text = f"{self.expression}|{sorted((k, v[0].spec) for k, v in self.tensors.items())}|{choices}"
         return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+    @property
+    def function_name(self) -> str:
+        """The C function of the kernel (its variants add ``_v1``, ...), named by the digest."""
+        return f"{'spf_fused' if self.lowered is not None else 'spf_kernel'}_{self.digest}"
 
 
 def _every_scan(compilation: Compilation) -> Iterator[Scan]:
@@ -117,9 +134,30 @@ def _every_scan(compilation: Compilation) -> Iterator[Scan]:
 # ----------------------------------------------------------------------------- the passes
 
 
+def kernel_tensors(space: IterationSpace, temporaries: Iterable[str] = ()) -> dict:
+    """The kernel's tensors (name -> (layout, placement names, is_output)) in the order of
+    the C ABI (codegen.structs.parameter_order): each one the statements place, but a
+    schedule tree's ``temporaries`` (the kernel's own arrays); an assembled output in the
+    layout the builder fills."""
+    skipped = set(temporaries)
+    output = space.expression.output.tensor
+    tensors: dict = {}
+    for statement_space in space.statements:
+        for name, placement in statement_space.placements.items():
+            if name not in skipped:
+                tensors.setdefault(name, (placement.layout, dict(placement.names), name == output))
+    assembled = space.statements[0].assembled
+    if assembled is not None:
+        tensors[output] = (assembled, {f.name: f"{output}_{f.name}" for f in assembled.fields}, True)
+    return parameter_order(space.expression, tensors)
+
+
 def build_space(compilation: Compilation) -> Compilation:
     """The iteration space of each statement (tiled as the recipe says) and the tensors
-    in the order of the C ABI."""
+    in the order of the C ABI; a lowered schedule tree's spaces are the lowering's."""
+    if compilation.lowered is not None:
+        return dataclasses.replace(compilation, tensors=kernel_tensors(compilation.space,
+                                                                       compilation.lowered.temporaries))
     options = compilation.options
     space = iteration_space(compilation.expression, compilation.layouts, share=options.share or None)
     order = options.order
@@ -127,17 +165,7 @@ def build_space(compilation: Compilation) -> Compilation:
     if recipe is not None and recipe.tiles:
         space.statements[0] = tile_space(space.statements[0], recipe.tiles)
         order = order or tuple(recipe.variables)
-    tensors: dict = {}
-    for statement_space in space.statements:
-        for name, placement in statement_space.placements.items():
-            is_output = name == space.expression.output.tensor
-            tensors.setdefault(name, (placement.layout, dict(placement.names), is_output))
-    output = space.expression.output.tensor
-    assembled = space.statements[0].assembled
-    if assembled is not None:
-        tensors[output] = (assembled, {f.name: f"{output}_{f.name}" for f in assembled.fields}, True)
-    return dataclasses.replace(compilation, space=space, order=order,
-                               tensors=parameter_order(space.expression, tensors))
+    return dataclasses.replace(compilation, space=space, order=order, tensors=kernel_tensors(space))
 
 
 def plan_output_assembly(compilation: Compilation) -> Compilation:
@@ -157,7 +185,10 @@ def plan_output_assembly(compilation: Compilation) -> Compilation:
 
 
 def synthesize_finds(compilation: Compilation) -> Compilation:
-    """Scan each statement in the loop order, proving a template for every find."""
+    """Scan each statement in the loop order, proving a template for every find (a
+    schedule tree's leaves were scanned, and their finds proven, as it was lowered)."""
+    if compilation.lowered is not None:
+        return compilation
     options, recipe = compilation.options, compilation.options.recipe
     reports: list[FindReport] = []
     sites: list = []
@@ -196,7 +227,10 @@ def synthesize_finds(compilation: Compilation) -> Compilation:
 
 def enumerate_variants(compilation: Compilation) -> Compilation:
     """One loop nest per combination of proven templates (find="auto" keeps them all;
-    the run time picks one per call), the statically preferred first."""
+    the run time picks one per call), the statically preferred first.  A lowered schedule
+    tree keeps one nest: its leaves, scanned inside its fused loops, are not scanned again."""
+    if compilation.lowered is not None:
+        return compilation
     reports = compilation.reports
     valid = [variant_templates(r) if len(r.valid) > 1 else [r.chosen] for r in reports]
     combinations = variants(valid)
@@ -214,13 +248,20 @@ def enumerate_variants(compilation: Compilation) -> Compilation:
 
 
 def parallelize(compilation: Compilation) -> Compilation:
-    """Mark the parallel loops (codegen.parallel decides which, and why not others)."""
+    """Mark the parallel loops (codegen.parallel decides which, and why not others; of a
+    lowered schedule tree, its outermost loop, tested on the statement writing the output)."""
     output = compilation.space.expression.output.tensor
     output_array = None
     if output in compilation.tensors:
         layout, mapping, _ = compilation.tensors[output]
         output_array = mapping[layout.values_field]
     options = compilation.options
+    if compilation.lowered is not None:
+        if not options.parallel:
+            return compilation
+        nest = compilation.variant_scans[0][0].nodes
+        return dataclasses.replace(compilation, dependences=parallelize_fused(nest, compilation.statements,
+                                                                              output_array))
     tested = mark_parallel_loops(compilation.statements, compilation.variant_scans, output_array,
                                  options.recipe, options.parallel)
     return dataclasses.replace(compilation, dependences=tested)
@@ -290,8 +331,10 @@ def fold_zeroing(compilation: Compilation) -> Compilation:
 
 def jam_loops(compilation: Compilation) -> Compilation:
     """Loops around a register sum take several iterations per pass of it (codegen.jam);
-    not in a kernel that assembles its output (its entries go through a stream)."""
-    if compilation.assembly is None:
+    not in a kernel that assembles its output (its entries go through a stream), nor in a
+    lowered schedule tree (its C function makes no transposed copy of an input, which a
+    jammed loop may read: codegen.fused_function)."""
+    if compilation.assembly is None and compilation.lowered is None:
         for scanned in _every_scan(compilation):
             jam_register_sums(scanned.nodes)
     return compilation
@@ -389,7 +432,32 @@ def plan_zeroing(compilation: Compilation) -> Compilation:
 
 
 def emit(compilation: Compilation) -> Compilation:
-    """One C function per variant, in one library source with its header."""
+    """One C function per variant (a lowered schedule tree's one, codegen.fused_function),
+    in one library source with its header."""
+    function = compilation.function_name
+    if compilation.lowered is not None:
+        kernels, support, prototypes, release_steps = [_fused_kernel_function(compilation, function)], "", (), ()
+    else:
+        kernels, support, prototypes, release_steps = _variant_functions(compilation, function)
+    source, header = library_source(kernels, f"{function.upper()}_H", support, prototypes,
+                                    release_function(function), release_steps)
+    return dataclasses.replace(compilation, kernels=kernels, source=source, header=header)
+
+
+def _fused_kernel_function(compilation: Compilation, function: str) -> KernelSource:
+    """The C function of a lowered schedule tree's nest."""
+    lowered = compilation.lowered
+    statements = compilation.statements
+    names = kernel_names(statements, lowered.scans, scalar_temporaries(lowered.temporaries))
+    zeroing = compilation.output_zeroing[0] if compilation.output_zeroing else OutputZeroing()
+    return fused_function(function, compilation.variant_scans[0][0].nodes, lowered, compilation.tensors,
+                          compilation.space.expression.output.tensor, names, array_ranges(statements),
+                          not compilation.space.expression.accumulate, zeroing)
+
+
+def _variant_functions(compilation: Compilation, function: str) -> tuple[list, str, tuple, tuple]:
+    """Each variant's C function, and the support C, prototypes and release steps an
+    assembled output's builder adds to the library."""
     statements = compilation.statements
     names = kernel_names(statements, [s for group in compilation.variant_scans for s in group])
     ranges = array_ranges(statements)
@@ -423,7 +491,7 @@ def emit(compilation: Compilation) -> Compilation:
             support += rows_source(workspace.position, prefix, f"struct {struct_name(plan.layout)}", key_type,
                                    first_bad, report_length(plan), OUT_OF_MEMORY, UNSTORABLE)
         prototypes = assembly_prototypes(plan, prefix)
-    kernels = [kernel_function(f"spf_kernel_{digest}" + (f"_v{k}" if several else ""), group,
+    kernels = [kernel_function(function + (f"_v{k}" if several else ""), group,
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,
                                assembly, compilation.output_zeroing[k] if compilation.output_zeroing else
                                OutputZeroing())
@@ -432,15 +500,32 @@ def emit(compilation: Compilation) -> Compilation:
     release_steps = ()
     if workspace is not None:
         release_steps = ("spf_scratch_release();" if assembly.rows else "spf_workspaces_release();",)
-    source, header = library_source(kernels, f"SPF_KERNEL_{digest.upper()}_H", support, prototypes,
-                                    release_function(f"spf_kernel_{digest}"), release_steps)
-    return dataclasses.replace(compilation, kernels=kernels, source=source, header=header)
+    return kernels, support, prototypes, release_steps
 
 
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
           place_find_states, sum_in_registers, cut_parallel_loops, plan_rows, plan_zeroing, emit)
+
+
+def run_passes(compilation: Compilation, passes: Sequence) -> Compilation:
+    """Each pass in turn, the nests verified after each (codegen.verify, when enabled)."""
+    for step in passes:
+        compilation = step(compilation)
+        _check_nests(compilation, step.__name__)
+    return compilation
+
+
+def _check_nests(compilation: Compilation, after: str) -> None:
+    """Verify the nests after the pass ``after``: a lowered schedule tree's one nest binds
+    its temporaries itself (codegen.verify.schedule_parameters)."""
+    lowered = compilation.lowered
+    if lowered is None:
+        check_after_pass(compilation, after)
+    else:
+        check_lowered_schedule(compilation.variant_scans[0][0].nodes, compilation.statements, lowered.scans,
+                               lowered.temporaries, after)
 
 
 def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
@@ -496,10 +581,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     if cached is not None:
         return cached
     started = time.perf_counter()
-    compilation = Compilation(expression, layouts, options)
-    for step in PASSES:
-        compilation = step(compilation)
-        check_after_pass(compilation, step.__name__)
+    compilation = run_passes(Compilation(expression, layouts, options), PASSES)
     kernel = to_kernel(compilation, time.perf_counter() - started)
     if key:
         store(key, kernel)
@@ -522,5 +604,18 @@ def _compile_candidate(expression: str, layouts: dict, find: str, share, paralle
                        f"{schedule.problem.expression!r}")
     if order is not None:
         raise SpfError("order= does not apply to an autoscheduled candidate (its tree fixes the loops)")
-    from .fused import compile_schedule
     return compile_schedule(schedule, find=find, parallel=parallel, flags=flags)
+
+
+def compile_schedule(candidate: Candidate, find: str = "auto", parallel: bool = False,
+                     flags: Sequence[str] | None = None) -> Kernel:
+    """An autoscheduled candidate's kernel: its tree lowered into one nest
+    (codegen.fused.lower_schedule), then the same passes as any kernel.  (Imported here:
+    the autoscheduler loads sympy, which a compile from the kernel cache does not need.)"""
+    from .fused import fused_kernel, lower_schedule
+    started = time.perf_counter()
+    problem = candidate.problem
+    options = Options(find, dict(problem.share), parallel, flags=tuple(flags or CFLAGS), candidate=candidate)
+    compilation = run_passes(Compilation(problem.expression, dict(problem.layouts), options),
+                             (lower_schedule, *PASSES))
+    return fused_kernel(compilation, time.perf_counter() - started)

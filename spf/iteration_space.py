@@ -201,7 +201,9 @@ def _map_constraints(formula: Formula, function) -> Formula:
 # ----------------------------------------------------------------------------- construction
 
 
-def _load(layout_spec, order: int, tensor: str):
+def load_tensor_layout(layout_spec: object, order: int, tensor: str) -> Layout:
+    """The layout of ``tensor`` (a spec, a path or a Layout) resolved for ``order`` indices,
+    or the reason it cannot be used with that many (a layout family resolves to its order)."""
     from spf.arguments import layout as layout_argument
     from spf.layout_library import load_layout
     layout_argument(layout_spec, f"the layout of tensor {tensor}")
@@ -243,7 +245,7 @@ def _default_order(placements: Sequence[TensorPlacement], indices: Sequence[str]
     order: list[str] = []
     for placement in placements:
         layout = placement.layout
-        definers = _definers(layout)
+        definers = coordinate_definers(layout)
         for position, physical in enumerate(layout.physical):
             renamed = placement.physical[position]
             if renamed not in order:
@@ -258,7 +260,7 @@ def _default_order(placements: Sequence[TensorPlacement], indices: Sequence[str]
     # possible (an output position fixed outside a loop lets its sum stay in a register).
     for placement in placements:
         for logical_position, logical in enumerate(placement.layout.logical):
-            physical = _identity_physical(placement.layout, logical)
+            physical = identity_physical(placement.layout, logical)
             if physical is None:
                 continue
             renamed = placement.names[physical]
@@ -284,11 +286,12 @@ def _coordinate_lists_first(placements: dict[str, TensorPlacement], output: str)
 
 def _coordinate_list(layout) -> bool:
     """Whether the layout's first physical index alone defines two coordinates or more."""
-    return len(layout.physical) > 0 and sum(1 for position in _definers(layout).values() if position == 0) >= 2
+    positions = coordinate_definers(layout).values()
+    return len(layout.physical) > 0 and sum(1 for position in positions if position == 0) >= 2
 
 
-def _identity_physical(layout, logical: str) -> str | None:
-    """The physical index p when the relation says ``logical = p``."""
+def identity_physical(layout: Layout, logical: str) -> str | None:
+    """The physical index p when the relation says ``logical = p`` (a dense level), else None."""
     for constraint in conjuncts(layout.relation):
         if isinstance(constraint, Constraint) and constraint.op == "=":
             sides = {str(constraint.left), str(constraint.right)}
@@ -299,8 +302,9 @@ def _identity_physical(layout, logical: str) -> str | None:
     return None
 
 
-def _definers(layout) -> dict[str, int]:
-    """For each logical coordinate, the position of the last physical index defining it."""
+def coordinate_definers(layout: Layout) -> dict[str, int]:
+    """For each logical coordinate, the position of the last physical index defining it
+    (the storage level at which a scan knows that coordinate)."""
     result: dict[str, int] = {}
     for constraint in conjuncts(layout.relation):
         if not isinstance(constraint, Constraint) or constraint.op != "=":
@@ -341,7 +345,7 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
         if tensor not in orders:
             raise IterationSpaceError(f"layout given for {tensor}, which the statement does not use")
     scalars = {t for t, tensor_order in orders.items() if tensor_order == 0}
-    loaded = {t: _load(layouts[t], orders[t], t) for t in orders if t not in scalars}
+    loaded = {t: load_tensor_layout(layouts[t], orders[t], t) for t in orders if t not in scalars}
 
     output = statement.output
     assembled = None

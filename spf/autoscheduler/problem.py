@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping
 
 from spf.errors import AutoscheduleError
-from spf.iteration_space import _definers, _identity_physical, _load
+from spf.iteration_space import coordinate_definers, identity_physical, load_tensor_layout
 from spf.notation import Statement, parse_statement
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def storage_levels(layout: Layout, access_indices: tuple[str, ...],
     coordinates (COO) or a coordinate needs several physical indices (BCSR, DIA) are
     refused: the schedule trees here bind one index per loop.
     """
-    definers = _definers(layout)
+    definers = coordinate_definers(layout)
     by_level: dict[int, list[str]] = {}
     for logical, position in definers.items():
         by_level.setdefault(position, []).append(logical)
@@ -104,7 +104,7 @@ def storage_levels(layout: Layout, access_indices: tuple[str, ...],
                 f"{what}; the autoscheduler needs one coordinate per storage level "
                 "(e.g. Dense, CSR, CSC, DCSR, DCSC, SV, CSF3, CSF4, CSF3_DENSE_LAST)")
         levels.append(rename[defined[0]])
-        dense.append(_identity_physical(layout, defined[0]) == physical)
+        dense.append(identity_physical(layout, defined[0]) == physical)
     if all(dense):
         return (), ()
     return tuple(levels), tuple(dense)
@@ -134,11 +134,11 @@ def make_problem(expression: str | Statement, layouts: Mapping[str, object],
     share = dict(share or {})
     factors = []
     for access in term.factors:
-        layout = _load(layouts[access.tensor], len(access.indices), access.tensor)
+        layout = load_tensor_layout(layouts[access.tensor], len(access.indices), access.tensor)
         levels, dense = storage_levels(layout, access.indices, access.tensor)
         factors.append(Operand(access.tensor, access.indices, levels, dense, frozenset([access.tensor])))
     if output.indices:
-        layout = _load(layouts[output.tensor], len(output.indices), output.tensor)
+        layout = load_tensor_layout(layouts[output.tensor], len(output.indices), output.tensor)
         levels, _ = storage_levels(layout, output.indices, output.tensor)
         if levels and output.tensor not in share:
             raise AutoscheduleError(

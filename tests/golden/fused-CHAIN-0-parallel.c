@@ -157,6 +157,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
     free(T_BCD_vals_all);
     return 1;
   }
+  #pragma omp parallel for schedule(static) num_threads(spf_team_for((R_N0 * R_N1) * R_N2))
   for (int64_t spf_zero = 0; spf_zero < ((R_N0 * R_N1) * R_N2); spf_zero++)
     R_vals[spf_zero] = 0.0;
 

@@ -98,6 +98,7 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
   {
     return 1;
   }
+  #pragma omp parallel for schedule(static) num_threads(spf_team_for(A_N0 * A_N1))
   for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
