@@ -20,7 +20,7 @@ from spf.expressions import UFCall
 from spf.smt import Encoder, unsatisfiable
 
 from .loops import (Assign, Block, Chunks, Compute, Find, Guard, Loop, Merge, MergeArm, Node, TileGuard,
-                    _expression_names, _used_names, walk)
+                    expression_names, used_names, walk)
 
 
 def merge_terms(nodes: list[Node], coordinate: str, properties: list) -> bool:
@@ -224,11 +224,11 @@ def arm_assignments(arm: MergeArm) -> list[Assign]:
     assigned = _path_assignments(arm)
     needed: set[str] = set()
     for node in walk(arm.loop.body):
-        needed |= _used_names(node) if not isinstance(node, Assign) else _expression_names(node.value)
+        needed |= used_names(node) if not isinstance(node, Assign) else expression_names(node.value)
     kept = []
     for assignment in reversed(assigned):
         if assignment.variable in needed:
             kept.append(assignment)
-            needed |= _expression_names(assignment.value)
+            needed |= expression_names(assignment.value)
     return list(reversed(kept))
 
