@@ -16,12 +16,21 @@ loop they tested, which ``explain()`` prints.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from spf.dependences import carried_dependence
 from spf.expressions import Affine, UFCall
 from spf.errors import RecipeError
 
 from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
                     Temporary, TileGuard, copied_from, walk)
+
+if TYPE_CHECKING:
+    from spf.iteration_space import StatementSpace
+    from spf.properties import Property
+    from spf.recipe import Recipe
+
+    from .scan import Scan
 
 SCOPES = (Loop, Guard, Find, TileGuard, Block)
 
@@ -47,7 +56,7 @@ def loop_path(nodes: list[Node]) -> list[Node]:
 def find_loop(nodes: list[Node], variable: str) -> tuple[Loop | None, list[str]]:
     """The loop over ``variable`` and the variables of the loops and finds enclosing it."""
 
-    def search(items, outer):
+    def search(items: list[Node], outer: list[str]) -> tuple[Loop | None, list[str]]:
         for node in items:
             if isinstance(node, Loop) and node.variable == variable:
                 return node, outer
@@ -83,7 +92,8 @@ def mark_parallel(nodes: list[Node], variable: str, proof: str, reduction: str |
 # ----------------------------------------------------------------------------- a kernel's loops
 
 
-def mark_parallel_loops(statements, variant_scans, output_array: str | None, recipe, parallel: bool) -> list[str]:
+def mark_parallel_loops(statements: Sequence[StatementSpace], variant_scans: Sequence[Sequence[Scan]],
+                        output_array: str | None, recipe: Recipe | None, parallel: bool) -> list[str]:
     """Mark the parallel loop of every variant: the recipe's (refused if unsafe), or with
     ``parallel`` the outermost loop of each statement that shares nothing unsafely.
     Returns the lines of the tests made, for explain()."""
@@ -145,7 +155,7 @@ def appends_entries(loop: Loop) -> bool:
     return any(isinstance(n, Compute) and n.stream is not None for n in walk(loop.body))
 
 
-def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) \
+def parallel_loop(statement_space: StatementSpace, nodes: list[Node], output_array: str | None) \
         -> tuple[str | None, list[str], tuple | None]:
     """The outermost loop of the nest's first branch whose iterations share nothing
     unsafely, one line per loop tested, and where its parts must be cut (``Loop.parts_at``)
@@ -196,7 +206,7 @@ def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) 
     return None, tested, None
 
 
-def parts_at_changes(loop: Loop, properties, output_array: str | None) -> tuple[str, bool] | None:
+def parts_at_changes(loop: Loop, properties: Sequence[Property], output_array: str | None) -> tuple[str, bool] | None:
     """``(f, increasing)`` when every write of the output is at a first coordinate
     ``f(v)`` that the loop's body reads at the loop's variable ``v`` (each iteration), with
     ``f`` monotonic (COO's rows): the iterations updating one output element share
