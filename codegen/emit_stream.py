@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import runtime
+from .emit_assembly import report_length
 
 if TYPE_CHECKING:
     from .assembly import AssemblyPlan, TwoPhase, Workspace
@@ -57,7 +58,6 @@ def run_time_strategies(workspace: Workspace | None, two_phase: TwoPhase | None 
 
 def kernel_report_length(plan: AssemblyPlan, workspace: Workspace | None, two_phase: TwoPhase | None = None) -> int:
     """The length of a kernel's report: the builder's, then how often each run-time choice ran."""
-    from .emit_assembly import report_length
     return report_length(plan) + len(run_time_strategies(workspace, two_phase))
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Sequence
 from spf.dependences import carried_dependence
 from spf.expressions import Affine, UFCall
 from spf.errors import RecipeError
+from spf.properties import Injective, Monotonic
 
 from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
                     Temporary, TileGuard, copied_from, walk)
@@ -212,7 +213,6 @@ def parts_at_changes(loop: Loop, properties: Sequence[Property], output_array: s
     ``f`` monotonic (COO's rows): the iterations updating one output element share
     ``f(v)``, a contiguous run of ``v``, so parts of the loop cut where ``f(v)`` changes
     update disjoint elements, with no copies of the output to merge."""
-    from spf.properties import Monotonic
     writes = [node for node in walk(loop.body) if isinstance(node, Compute)]
     if output_array is None or not writes or any(node.output is None or node.output[0] != output_array
                                                  for node in writes):
@@ -282,7 +282,6 @@ def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> lis
 def _coordinate_of(loop: Loop, spaces: list, writer) -> str | None:
     """The writer's variable assigned once per iteration of ``loop`` from a one-to-one
     array read at the loop's position (``i = B_idx0(pB0)``), if any."""
-    from spf.properties import Injective, Monotonic
     reads = {}
     pending = list(loop.body)
     while pending:  # assignments made once per iteration: outside any inner loop

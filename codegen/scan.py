@@ -28,6 +28,8 @@ from spf.errors import ScanError, SpfInternalError
 from spf.expressions import Affine, Constraint, UFCall
 from spf.isl_basic import constraints, parameter_list, project as _project
 from spf.enumeration import scan_order
+from spf.layout_library.model import Name
+from spf.properties import Range
 
 from .find import LINEAR
 from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
@@ -109,7 +111,6 @@ def _equality(first: str, second: str) -> isl.BasicSet:
 
 def _range_facts(space, calls: dict[str, UFCall]) -> isl.BasicSet | None:
     """``low <= d < high`` for every UF dimension whose array has a range property."""
-    from spf.properties import Range
     parts, names = [], set()
     for prop in space.properties:
         if not isinstance(prop, Range):
@@ -435,8 +436,6 @@ def _parameter_facts(parameter_set: isl.BasicSet, space):
 
 def compute_node(space: StatementSpace) -> Compute:
     """``output[...] += coefficient * inputs[...]`` from the layouts' value positions."""
-    from spf.layout_library.model import Name
-
     statement = space.statement
     term = statement.terms[0]
 

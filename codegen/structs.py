@@ -18,6 +18,7 @@ import numpy as np
 from pycparser import c_ast, c_generator
 
 from spf.errors import SpfError
+from spf.layout_library import load_layout
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout, LayoutFamily
@@ -70,7 +71,6 @@ CACHE = StructCache()
 def as_layout(layout: str | Layout | LayoutFamily) -> Layout:
     """A :class:`Layout` from a Layout or a spec string; families are refused."""
     if isinstance(layout, str):
-        from spf.layout_library import load_layout
         layout = load_layout(layout)
     if not hasattr(layout, "fields"):
         raise SpfError(f"{layout} is a layout family; pick one member (e.g. with .resolve(order))")
