@@ -65,7 +65,6 @@ def flat_index(indices: list, dimensions: tuple, names: Names) -> c_ast.Node:
     return position
 
 
-
 def array_read(uf_call: UFCall, names: Names) -> c_ast.ArrayRef:
     dimensions = names.arrays[uf_call.function]
     indices = [affine(a, names) for a in uf_call.arguments]

@@ -248,7 +248,6 @@ def zero_output_first(zeroing: OutputZeroing, tensors: dict, output: str, names:
     return [c_ast.Pragma(f"omp parallel for schedule(static) num_threads(spf_team_for({team}))"), loop]
 
 
-
 def _zero_rows_not_reached(plan: OutputZeroing, names: Names) -> list:
     """Zero the output rows the nest's blocks do not zero themselves (codegen.zeroing):
     those outside its outermost loop's range, or all of them when the nest does not run."""

@@ -24,7 +24,6 @@ def hash_table_length(entries: int) -> int:
     return 2 + (1 << bits) // 2 + 3 * (1 << bits)
 
 
-
 class FindPrinter:
     """The Emitter's printing of finds and their state (a part of
     :class:`codegen.emit_statements.Emitter`, whose state it reads and extends: names,

@@ -20,7 +20,9 @@ from .loops import (Assign, Block, Chunks, Compute, Find, Guard, Loop, Merge, No
 
 
 class Emitter(LoopPrinter, MergePrinter, FindPrinter):
-    """Lowers one kernel's loop nests to a C function."""
+    """Lowers one kernel's loop nests to C statements, node by node, as the nodes and
+    their marks say (no decision of its own); the marked loops, merges and finds print
+    through its parts (LoopPrinter, MergePrinter, FindPrinter)."""
 
     def __init__(self, names: Names, scalar_output: str | None, ranges: dict):
         self.names = names

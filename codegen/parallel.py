@@ -390,7 +390,7 @@ def privatize_find_state(nodes: list[Node]) -> list[Node]:
       kept per value takes one slice per thread.
     * A SeqIter state that starts outside the loop (it outlives the loop's iterations)
       starts again for each thread at the start of the parallel region, or of each piece
-      of a loop cut into pieces (codegen.emit_c's _balanced_pieces).  Between two starts
+      of a loop cut into pieces (codegen.emit_loops' _balanced_pieces).  Between two starts
       a thread runs its iterations in increasing order (the loop's schedule is made
       monotonic, ``Loop.monotonic``; a piece is a range), a subsequence of the order in which the state was
       proven, and restarting a state is always valid (a superset of valid state indices

@@ -78,7 +78,6 @@ CONTEXTS = {
 }
 
 
-
 def check_parameter_value(name: str, value: object) -> int:
     """``value`` as an int, or LayoutSpecError when it is not a positive integer."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
