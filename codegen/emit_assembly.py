@@ -22,10 +22,18 @@ checks, the counts, ``begin``, ``fill`` and ``take`` level by level.
 
 from __future__ import annotations
 
+from functools import partial
+from typing import TYPE_CHECKING, Callable
+
 from .assembly import AssemblyPlan, arith_c, coordinate_name, direct_rows, position_name, rename, scalar_name
 from . import runtime
 from .runtime import PRELUDE
 from .structs import header_text, struct_name
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
+
+    from .assembly import DirectRows
 
 # report[] after the node counts of the compressed levels; then the coordinates of the
 # first bad entry and of the first duplicate (the input may be freed by then)
@@ -64,54 +72,70 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True, co
     arrays, which would otherwise be widened into copies first)."""
     layout = plan.layout
     struct = f"struct {struct_name(layout)}"
-    keys = plan.keys
-    m = len(keys)
-    compressed = [number for number, level in enumerate(plan.levels) if level.kind == "compressed"]
-    d = len(plan.coordinates)
-    scalars = [f for f in layout.scalars]
-    # a key that is a coordinate is read in the input's own column, where it has the keys' type
-    in_place = [_key_is_coordinate(plan, key.expression) if key.sign > 0 and coordinate == "int64_t" else None
-                for key in keys]
-
+    rows = direct_rows(plan)
+    load = partial(_scalar_loads, layout)
     lines: list[str] = [PRELUDE, header_text([layout], [], f"SPF_ASSEMBLY_{prefix.upper()}_STRUCTS")] \
         if standalone else []
-    rows = direct_rows(plan)
     lines.append(_fixed_part(plan, prefix, struct, coordinate, rows))
-    emit = lines.append
-    for k in range(m):
-        emit(f"#define {prefix.upper()}_K{k}(h, e) ((h)->key[{k}][(e) * (h)->key_stride[{k}]])")
-    emit("")
-
-    def load(indent: str) -> list[str]:
-        return [f"{indent}const int64_t {scalar_name(f.name)} = T->{f.name}; (void){scalar_name(f.name)};"
-                for f in scalars]
-
-    def entry_values(indent: str) -> list[str]:
-        """An entry's coordinates and dense positions, for the checks and the computed keys."""
-        out = [f"{indent}const int64_t {coordinate_name(c)} = h->x[{k}][e * h->stride[{k}]]; "
-               f"(void){coordinate_name(c)};" for k, c in enumerate(plan.coordinates)]
-        for level in plan.levels:
-            if level.kind == "dense":
-                out.append(f"{indent}const int64_t {position_name(level.index)} = {level.keys[0].expression}; "
-                           f"(void){position_name(level.index)};")
-        return out
-
-    # comparison and first difference
-    emit(f"static inline int {prefix}_compare(const {prefix}_handle *h, int64_t a, int64_t b, int from) {{")
-    for k in range(m):
-        emit(f"  if (from <= {k}) {{ const int64_t u = {prefix.upper()}_K{k}(h, a), w = {prefix.upper()}_K{k}(h, b);"
-             " if (u != w) return u < w ? -1 : 1; }")
-    emit("  return 0;\n}\n")
-    emit(f"static inline int {prefix}_first_difference(const {prefix}_handle *h, int64_t a, int64_t b) {{")
-    for k in range(m):
-        emit(f"  if ({prefix.upper()}_K{k}(h, a) != {prefix.upper()}_K{k}(h, b)) return {k};")
-    emit(f"  return {m};\n}}\n")
+    lines.extend(_key_comparisons(prefix, len(plan.keys)))
     if rows is not None:
         lines.extend(_check_rows(plan, prefix, struct, rows, load))
         lines.extend(_rows_extent_and_counts(plan, prefix, struct, rows, load))
+    lines.extend(_begin_function(plan, prefix, struct, coordinate, rows, load))
+    lines.extend(_fill_function(plan, prefix, struct, rows, load))
+    return "\n".join(lines)
 
-    # ---- begin
-    report_base = len(compressed)
+
+def _compressed_numbers(plan: AssemblyPlan) -> list[int]:
+    """The numbers of the plan's compressed levels (their order in ``plan.levels``)."""
+    return [number for number, level in enumerate(plan.levels) if level.kind == "compressed"]
+
+
+def _scalar_loads(layout: Layout, indent: str) -> list[str]:
+    """The layout's scalar fields read from the struct ``T`` into locals."""
+    return [f"{indent}const int64_t {scalar_name(f.name)} = T->{f.name}; (void){scalar_name(f.name)};"
+            for f in layout.scalars]
+
+
+def _entry_values(plan: AssemblyPlan, indent: str) -> list[str]:
+    """An entry's coordinates and dense positions, for the checks and the computed keys."""
+    out = [f"{indent}const int64_t {coordinate_name(c)} = h->x[{k}][e * h->stride[{k}]]; "
+           f"(void){coordinate_name(c)};" for k, c in enumerate(plan.coordinates)]
+    for level in plan.levels:
+        if level.kind == "dense":
+            out.append(f"{indent}const int64_t {position_name(level.index)} = {level.keys[0].expression}; "
+                       f"(void){position_name(level.index)};")
+    return out
+
+
+def _key_comparisons(prefix: str, m: int) -> list[str]:
+    """The ``m`` keys' access macros, ``compare`` (from a key on) and ``first_difference``."""
+    lines = [f"#define {prefix.upper()}_K{k}(h, e) ((h)->key[{k}][(e) * (h)->key_stride[{k}]])" for k in range(m)]
+    lines.append("")
+    lines.append(f"static inline int {prefix}_compare(const {prefix}_handle *h, int64_t a, int64_t b, int from) {{")
+    for k in range(m):
+        lines.append(f"  if (from <= {k}) {{ const int64_t u = {prefix.upper()}_K{k}(h, a), "
+                     f"w = {prefix.upper()}_K{k}(h, b); if (u != w) return u < w ? -1 : 1; }}")
+    lines.append("  return 0;\n}\n")
+    lines.append(f"static inline int {prefix}_first_difference(const {prefix}_handle *h, int64_t a, int64_t b) {{")
+    for k in range(m):
+        lines.append(f"  if ({prefix.upper()}_K{k}(h, a) != {prefix.upper()}_K{k}(h, b)) return {k};")
+    lines.append(f"  return {m};\n}}\n")
+    return lines
+
+
+def _begin_function(plan: AssemblyPlan, prefix: str, struct: str, coordinate: str, rows: DirectRows | None,
+                    load: Callable[[str], list[str]]) -> list[str]:
+    """``NAME_begin``: the handle over the input, its entries checked, its keys set (read in
+    place or computed), in storage order, and its groups counted (``_groups_counted``)."""
+    keys = plan.keys
+    d = len(plan.coordinates)
+    report_base = len(_compressed_numbers(plan))
+    # a key that is a coordinate is read in the input's own column, where it has the keys' type
+    in_place = [_key_is_coordinate(plan, key.expression) if key.sign > 0 and coordinate == "int64_t" else None
+                for key in keys]
+    lines: list[str] = []
+    emit = lines.append
     emit(f"void *{prefix}_begin({struct} *T, int64_t n, const {prefix}_coordinate *const *x, const int64_t *stride, "
          "const double *v, int64_t *report, int owns_input, int drop_zeros) {")
     emit(f"  int64_t own_report[{report_length(plan)}];")
@@ -151,7 +175,7 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True, co
     if rows is None:
         allocate_keys()
     emit("  for (int64_t e = 0; e < n; e++) {")
-    lines.extend(entry_values("    "))
+    lines.extend(_entry_values(plan, "    "))
     for number, (condition, _) in enumerate(plan.checks):
         emit(f"    if (!({condition})) {{ report[{report_base + FIRST_BAD}] = e; "
              f"report[{report_base + BAD_CHECK}] = {number}; {prefix}_bad_entry(h, e, report + {report_base + 4}); "
@@ -164,9 +188,21 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True, co
         if materialized:
             allocate_keys()
             emit("  for (int64_t e = 0; e < n; e++) {")
-            lines.extend(entry_values("    "))
+            lines.extend(_entry_values(plan, "    "))
             compute_keys()
             emit("  }")
+    return lines + _groups_counted(plan, prefix)
+
+
+def _groups_counted(plan: AssemblyPlan, prefix: str) -> list[str]:
+    """The end of ``NAME_begin``: the entries in storage order, each entry's first
+    difference from the group before, the nodes of each compressed level and the
+    duplicates counted, the count fields set."""
+    m = len(plan.keys)
+    compressed = _compressed_numbers(plan)
+    report_base = len(compressed)
+    lines: list[str] = []
+    emit = lines.append
     # storage order
     emit("  int sorted = 1;")
     emit(f"  for (int64_t t = 1; t < n && sorted; t++) sorted = {prefix}_compare(h, t - 1, t, 0) <= 0;")
@@ -193,14 +229,24 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True, co
         emit(f"    report[{slot}] += d < {end};")
     emit(f"    if (end - t > 1) {{ if (report[{report_base + DUPLICATES}] == 0) {{ "
          f"report[{report_base + FIRST_DUPLICATE}] = e; "
-         f"{prefix}_bad_entry(h, e, report + {report_base + 4 + d}); }} "
+         f"{prefix}_bad_entry(h, e, report + {report_base + 4 + len(plan.coordinates)}); }} "
          f"report[{report_base + DUPLICATES}] += end - t - 1; }}")
     emit("  }")
     for count, (slot, offset) in plan.counts.items():
         emit(f"  T->{count} = report[{slot}] - {offset};")
     emit("  return h;\n}\n")
+    return lines
 
-    # ---- fill
+
+def _fill_function(plan: AssemblyPlan, prefix: str, struct: str, rows: DirectRows | None,
+                   load: Callable[[str], list[str]]) -> list[str]:
+    """``NAME_fill``: the layout's arrays written from the handle's ordered groups (pointer
+    arrays counted then summed, index arrays and values at their positions), then the
+    handle freed; and ``NAME_take`` where rows are adopted."""
+    layout = plan.layout
+    m = len(plan.keys)
+    lines: list[str] = []
+    emit = lines.append
     emit(f"int {prefix}_fill(void *handle, {struct} *T) {{")
     emit(f"  {prefix}_handle *h = ({prefix}_handle *)handle;")
     emit("  const int64_t n = h->n;")
@@ -217,7 +263,7 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True, co
         declared = layout.field(array)
         length = " * ".join(f"({arith_c(rename(d, naming))})" for d in declared.dimensions)
         emit(f"  memset(a_{array}, 0, (size_t)({length}) * sizeof(*a_{array}));")
-    for number in compressed:
+    for number in _compressed_numbers(plan):
         emit(f"  int64_t {position_name(plan.levels[number].index)} = -1;")
     narrowed = _value_type(plan) != "double"
     if narrowed:  # a group's sum kept in double, stored rounded once (not rounded per addend)
@@ -253,8 +299,7 @@ def assembly_source(plan: AssemblyPlan, prefix: str, standalone: bool = True, co
                  f"a_{level.pointer}[q + 1] += a_{level.pointer}[q];")
     emit(f"  {prefix}_free(h);")
     emit("  return 0;\n}\n")
-    lines.extend(take)
-    return "\n".join(lines)
+    return lines + take
 
 
 def _check_rows(plan: AssemblyPlan, prefix: str, struct: str, rows, load) -> list[str]:

@@ -11,7 +11,13 @@ flushed to the stream, each once.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import runtime
+from .emit_assembly import report_length
+
+if TYPE_CHECKING:
+    from .assembly import AssemblyPlan, TwoPhase, Workspace
 
 
 def stream_source(order: int) -> str:
@@ -43,16 +49,15 @@ TWO_PHASE_STRATEGIES = ("rows filled in storage order", "rows sorted after the f
                         "chunks counted and filled by threads of their own")
 
 
-def run_time_strategies(workspace, two_phase=None) -> tuple[str, ...]:
+def run_time_strategies(workspace: Workspace | None, two_phase: TwoPhase | None = None) -> tuple[str, ...]:
     """The run-time choices a kernel counts after the builder's report, in that order."""
     if two_phase is not None:
         return TWO_PHASE_STRATEGIES
     return ROW_STRATEGIES if workspace is not None and workspace.direct else ()
 
 
-def kernel_report_length(plan, workspace, two_phase=None) -> int:
+def kernel_report_length(plan: AssemblyPlan, workspace: Workspace | None, two_phase: TwoPhase | None = None) -> int:
     """The length of a kernel's report: the builder's, then how often each run-time choice ran."""
-    from .emit_assembly import report_length
     return report_length(plan) + len(run_time_strategies(workspace, two_phase))
 
 

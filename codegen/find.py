@@ -177,7 +177,9 @@ def _call_at(encoding: Encoding, site, position, suffix: str):
     return encoding.apply(site.call.function, _arguments_at(encoding, site, position, suffix))
 
 
-def _monotone(encoding: Encoding, increasing: bool, strict: bool) -> bool:
+def is_monotone(encoding: Encoding, increasing: bool, strict: bool) -> bool:
+    """Whether the find site's call is monotone over its range (increasing or decreasing,
+    strictly or weakly), proved by Z3: no two positions q < r order the values otherwise."""
     site = encoding.site
     encoding.begin()
     q, r = z3.Ints("find_q find_r")
@@ -340,7 +342,7 @@ def synthesize(site: FindSite, calls: dict[str, UFCall], properties: Sequence[Pr
 
     def strictly(increasing: bool) -> bool:
         if increasing not in monotone:
-            monotone[increasing] = _monotone(encoding, increasing, True)
+            monotone[increasing] = is_monotone(encoding, increasing, True)
         return monotone[increasing]
 
     for kind in allowed:
@@ -354,7 +356,7 @@ def synthesize(site: FindSite, calls: dict[str, UFCall], properties: Sequence[Pr
                     break
             else:
                 for increasing in (True, False):
-                    if _monotone(encoding, increasing, False):
+                    if is_monotone(encoding, increasing, False):
                         choice = FindChoice("binary", increasing=increasing, multiple=True)
                         break
         elif kind == "hashmap":

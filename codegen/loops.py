@@ -270,7 +270,9 @@ def walk(nodes: list[Node]) -> Iterator[Node]:
                 yield from walk(arm.path)
 
 
-def _expression_names(value) -> set[str]:
+def expression_names(value: object) -> set[str]:
+    """The names an expression of a node reads (an affine expression, a UF call and its
+    function, a bound, a constraint, layout arithmetic); the empty set for anything else."""
     if isinstance(value, (Affine, UFCall)):
         return value.names() | ({value.function} if isinstance(value, UFCall) else set())
     if isinstance(value, Bound):
@@ -282,33 +284,33 @@ def _expression_names(value) -> set[str]:
     return set()
 
 
-def _used_names(node: Node) -> set[str]:
+def used_names(node: Node) -> set[str]:
     """Names a node reads itself (not counting its body)."""
     used: set[str] = set()
     if isinstance(node, (Loop, Chunks)):
         for bound in node.lower + node.upper:
-            used |= _expression_names(bound)
+            used |= expression_names(bound)
     elif isinstance(node, Guard):
         for constraint in node.conditions:
-            used |= _expression_names(constraint)
+            used |= expression_names(constraint)
     elif isinstance(node, Find):
-        used |= _expression_names(node.key) | _expression_names(node.call)
+        used |= expression_names(node.key) | expression_names(node.call)
         used |= set(getattr(node.template, "keyed", ()))  # positions kept per value of these
         for bound in node.lower + node.upper:
-            used |= _expression_names(bound)
+            used |= expression_names(bound)
     elif isinstance(node, TileGuard):
-        used |= _expression_names(node.key) | (_expression_names(node.call) - {node.variable})
+        used |= expression_names(node.key) | (expression_names(node.call) - {node.variable})
         for bound in node.lower + node.upper:
-            used |= _expression_names(bound)
+            used |= expression_names(bound)
     elif isinstance(node, Temporary) and node.size is not None:
-        used |= _expression_names(node.size)
+        used |= expression_names(node.size)
     elif isinstance(node, ZeroEntry):
         for expression in list(node.output[1]) + list(node.output[2]):
-            used |= _expression_names(expression)
+            used |= expression_names(expression)
     elif isinstance(node, Compute):
         for access in ([node.output] if node.output else []) + list(node.factors):
             for expression in list(access[1]) + list(access[2]):
-                used |= _expression_names(expression)
+                used |= expression_names(expression)
         used |= set(node.stream or ())
     return used
 
@@ -322,12 +324,12 @@ def remove_dead_assignments(nodes: list[Node]) -> list[Node]:
     live: set[str] = set()
     for node in walk(nodes):
         if not isinstance(node, Assign):
-            live |= _used_names(node)
+            live |= used_names(node)
     pending = [name for name in live if name in assignments]
     while pending:
         name = pending.pop()
         for assignment in assignments[name]:
-            for used in _expression_names(assignment.value):
+            for used in expression_names(assignment.value):
                 if used in assignments and used not in live:
                     live.add(used)
                     pending.append(used)

@@ -16,11 +16,16 @@ temporaries) and appending commutes; the merge changes the order of the appends 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from spf.expressions import UFCall
 from spf.smt import Encoder, unsatisfiable
 
 from .loops import (Assign, Block, Chunks, Compute, Find, Guard, Loop, Merge, MergeArm, Node, TileGuard,
-                    _expression_names, _used_names, walk)
+                    expression_names, used_names, walk)
+
+if TYPE_CHECKING:
+    from spf.properties import Property
 
 
 def merge_terms(nodes: list[Node], coordinate: str, properties: list) -> bool:
@@ -76,7 +81,7 @@ def key_assignments(loop: Loop, coordinate: str) -> list[Assign] | None:
     return None
 
 
-def strictly_increasing(path: list, loop: Loop, coordinate: str, properties) -> bool:
+def strictly_increasing(path: list, loop: Loop, coordinate: str, properties: Sequence[Property]) -> bool:
     """Whether ``coordinate``, as the loop's body binds it, strictly increases with the
     loop's variable, given the path's guards and assignments (Z3, properties
     instantiated on the query's terms).  Two iterations q < r of the loop in one run of
@@ -85,7 +90,8 @@ def strictly_increasing(path: list, loop: Loop, coordinate: str, properties) -> 
     return keys is not None and _two_iterations_refuted(loop, path, keys, coordinate, properties, "increasing")
 
 
-def distinct_per_iteration(loop: Loop, chain: list, coordinate: str, properties, increasing: bool = False) -> bool:
+def distinct_per_iteration(loop: Loop, chain: list, coordinate: str, properties: Sequence[Property],
+                           increasing: bool = False) -> bool:
     """Whether each iteration of ``loop`` binds ``coordinate`` (through the guards and
     assignments of ``chain``, the nodes from its body down to the binding) to a value no
     other iteration binds (CSR's ``i = pAi``; not a coordinate list's ``i = row(pA)``,
@@ -138,7 +144,7 @@ def _facts(encoder: Encoder, nodes: list, suffix: str) -> list:
     return facts
 
 
-def appends_in_order(nodes: list[Node], outer: str, inner: str, properties) -> bool:
+def appends_in_order(nodes: list[Node], outer: str, inner: str, properties: Sequence[Property]) -> bool:
     """Whether a nest hands each group of the output (one value of ``outer``) its entries
     with ``inner`` nondecreasing and equal values next to each other: one loop over the
     groups whose body binds ``outer``, a value no other iteration binds (proven), and then
@@ -148,7 +154,7 @@ def appends_in_order(nodes: list[Node], outer: str, inner: str, properties) -> b
     return _one_producer(nodes, outer, inner, properties, False)
 
 
-def fills_in_order(nodes: list[Node], outer: str, inner: str, properties) -> bool:
+def fills_in_order(nodes: list[Node], outer: str, inner: str, properties: Sequence[Property]) -> bool:
     """Whether a two-phase fill (codegen.assembly.TwoPhase) puts each row's keys
     (``inner``) strictly increasing: the nest's loop binds ``inner`` strictly increasing
     over its iterations, and within one iteration one producer binds the row (``outer``)
@@ -224,11 +230,11 @@ def arm_assignments(arm: MergeArm) -> list[Assign]:
     assigned = _path_assignments(arm)
     needed: set[str] = set()
     for node in walk(arm.loop.body):
-        needed |= _used_names(node) if not isinstance(node, Assign) else _expression_names(node.value)
+        needed |= used_names(node) if not isinstance(node, Assign) else expression_names(node.value)
     kept = []
     for assignment in reversed(assigned):
         if assignment.variable in needed:
             kept.append(assignment)
-            needed |= _expression_names(assignment.value)
+            needed |= expression_names(assignment.value)
     return list(reversed(kept))
 

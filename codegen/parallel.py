@@ -16,12 +16,22 @@ loop they tested, which ``explain()`` prints.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from spf.dependences import carried_dependence
 from spf.expressions import Affine, UFCall
 from spf.errors import RecipeError
+from spf.properties import Injective, Monotonic
 
 from .loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
                     Temporary, TileGuard, copied_from, walk)
+
+if TYPE_CHECKING:
+    from spf.iteration_space import StatementSpace
+    from spf.properties import Property
+    from spf.recipe import Recipe
+
+    from .scan import Scan
 
 SCOPES = (Loop, Guard, Find, TileGuard, Block)
 
@@ -47,7 +57,7 @@ def loop_path(nodes: list[Node]) -> list[Node]:
 def find_loop(nodes: list[Node], variable: str) -> tuple[Loop | None, list[str]]:
     """The loop over ``variable`` and the variables of the loops and finds enclosing it."""
 
-    def search(items, outer):
+    def search(items: list[Node], outer: list[str]) -> tuple[Loop | None, list[str]]:
         for node in items:
             if isinstance(node, Loop) and node.variable == variable:
                 return node, outer
@@ -83,7 +93,8 @@ def mark_parallel(nodes: list[Node], variable: str, proof: str, reduction: str |
 # ----------------------------------------------------------------------------- a kernel's loops
 
 
-def mark_parallel_loops(statements, variant_scans, output_array: str | None, recipe, parallel: bool) -> list[str]:
+def mark_parallel_loops(statements: Sequence[StatementSpace], variant_scans: Sequence[Sequence[Scan]],
+                        output_array: str | None, recipe: Recipe | None, parallel: bool) -> list[str]:
     """Mark the parallel loop of every variant: the recipe's (refused if unsafe), or with
     ``parallel`` the outermost loop of each statement that shares nothing unsafely.
     Returns the lines of the tests made, for explain()."""
@@ -145,7 +156,7 @@ def appends_entries(loop: Loop) -> bool:
     return any(isinstance(n, Compute) and n.stream is not None for n in walk(loop.body))
 
 
-def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) \
+def parallel_loop(statement_space: StatementSpace, nodes: list[Node], output_array: str | None) \
         -> tuple[str | None, list[str], tuple | None]:
     """The outermost loop of the nest's first branch whose iterations share nothing
     unsafely, one line per loop tested, and where its parts must be cut (``Loop.parts_at``)
@@ -196,13 +207,12 @@ def parallel_loop(statement_space, nodes: list[Node], output_array: str | None) 
     return None, tested, None
 
 
-def parts_at_changes(loop: Loop, properties, output_array: str | None) -> tuple[str, bool] | None:
+def parts_at_changes(loop: Loop, properties: Sequence[Property], output_array: str | None) -> tuple[str, bool] | None:
     """``(f, increasing)`` when every write of the output is at a first coordinate
     ``f(v)`` that the loop's body reads at the loop's variable ``v`` (each iteration), with
     ``f`` monotonic (COO's rows): the iterations updating one output element share
     ``f(v)``, a contiguous run of ``v``, so parts of the loop cut where ``f(v)`` changes
     update disjoint elements, with no copies of the output to merge."""
-    from spf.properties import Monotonic
     writes = [node for node in walk(loop.body) if isinstance(node, Compute)]
     if output_array is None or not writes or any(node.output is None or node.output[0] != output_array
                                                  for node in writes):
@@ -272,7 +282,6 @@ def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> lis
 def _coordinate_of(loop: Loop, spaces: list, writer) -> str | None:
     """The writer's variable assigned once per iteration of ``loop`` from a one-to-one
     array read at the loop's position (``i = B_idx0(pB0)``), if any."""
-    from spf.properties import Injective, Monotonic
     reads = {}
     pending = list(loop.body)
     while pending:  # assignments made once per iteration: outside any inner loop
@@ -381,7 +390,7 @@ def privatize_find_state(nodes: list[Node]) -> list[Node]:
       kept per value takes one slice per thread.
     * A SeqIter state that starts outside the loop (it outlives the loop's iterations)
       starts again for each thread at the start of the parallel region, or of each piece
-      of a loop cut into pieces (codegen.emit_c's _balanced_pieces).  Between two starts
+      of a loop cut into pieces (codegen.emit_loops' _balanced_pieces).  Between two starts
       a thread runs its iterations in increasing order (the loop's schedule is made
       monotonic, ``Loop.monotonic``; a piece is a range), a subsequence of the order in which the state was
       proven, and restarting a state is always valid (a superset of valid state indices

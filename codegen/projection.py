@@ -17,8 +17,8 @@ import copy
 from spf.expressions import Affine, Constraint, UFCall
 from spf.properties import Monotonic
 
-from .loops import Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Node, TileGuard, _expression_names, \
-    _used_names, remove_dead_assignments, walk
+from .loops import Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Node, TileGuard, expression_names, \
+    used_names, remove_dead_assignments, walk
 
 
 def count_nest(nodes: list[Node], outer: str, properties: list) -> list[Node]:
@@ -75,7 +75,7 @@ def _segments_of_parents(loop: Loop, non_decreasing: set[str]) -> list[Node] | N
         return None
     reads: set[str] = set()
     for node in walk(rest.body):
-        reads |= _expression_names(node.value) if isinstance(node, Assign) else _used_names(node)
+        reads |= expression_names(node.value) if isinstance(node, Assign) else used_names(node)
     if reads & {v, first.variable, second.variable}:
         return None
     low, high = loop.lower[0].expression, loop.upper[0].expression

@@ -28,7 +28,10 @@ from spf.errors import ScanError, SpfInternalError
 from spf.expressions import Affine, Constraint, UFCall
 from spf.isl_basic import constraints, parameter_list, project as _project
 from spf.enumeration import scan_order
+from spf.layout_library.model import Name
+from spf.properties import Range
 
+from .find import LINEAR
 from .loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
 
 if TYPE_CHECKING:
@@ -108,7 +111,6 @@ def _equality(first: str, second: str) -> isl.BasicSet:
 
 def _range_facts(space, calls: dict[str, UFCall]) -> isl.BasicSet | None:
     """``low <= d < high`` for every UF dimension whose array has a range property."""
-    from spf.properties import Range
     parts, names = [], set()
     for prop in space.properties:
         if not isinstance(prop, Range):
@@ -175,8 +177,6 @@ def scan(space: StatementSpace, order: Sequence[str] | None = None,
     nest stops once that variable is bound (the fused loops themselves): in its place
     is an empty :attr:`Scan.hole`.
     """
-    from .find import LINEAR
-
     uf_set = space.set
     order = list(order) if order else list(uf_set.variables)
     bound_variables = set(bound)
@@ -188,157 +188,185 @@ def scan(space: StatementSpace, order: Sequence[str] | None = None,
     if len(basics) != 1:
         raise ScanError("the scanner handles iteration spaces that are one conjunction; this one "
                         f"has {len(basics)} disjuncts")
-    basic = basics[0]
-    if basic.dim(isl.dim_type.div):
+    if basics[0].dim(isl.dim_type.div):
         raise ScanError("iteration space with existentially quantified divisions")
-    levels = scan_order(uf_set, order)
-    stop = len(levels) if until is None else 1 + next(d for d, (v, _) in enumerate(levels) if v == until)
-    hole = Block([]) if until is not None else None
-    calls = uf_set.call_table
-    names_by_level = [([v] if v else []) + dims for v, dims in levels]
+    scanner = _Scanner(space, basics[0], scan_order(uf_set, order), choose_find or (lambda site: LINEAR),
+                       bound_variables, until)
+    nodes = scanner.build(0, scanner.parameter_set)
+    return Scan(nodes, scanner.extents, scanner.shape_checks, scanner.entry_guards, uf_set.call_table, order,
+                scanner.finds, scanner.hole)
 
-    projections = []
-    for depth in range(len(levels)):
-        inner = [n for later in names_by_level[depth + 1:] for n in later]
-        projections.append(_project(basic, inner))
 
-    def refine(depth: int, fact: Constraint) -> None:
+@dataclass
+class _LevelConstraints:
+    """The constraints new at one level (the level's set gisted against the outer ones),
+    classified as Algorithm 1 does."""
+
+    lower: list[Bound] = field(default_factory=list)  # on the level's variable
+    upper: list[Bound] = field(default_factory=list)
+    equalities: list[tuple[Affine, int]] = field(default_factory=list)  # divisor * variable = value
+    uf_constraints: list[tuple[dict[str, int], int, bool]] = field(default_factory=list)  # on its UF dimensions
+    outer_guards: list[Constraint] = field(default_factory=list)  # on outer values only
+
+    @property
+    def uf_guards(self) -> list[Constraint]:
+        return [_as_constraint(*c) for c in self.uf_constraints]
+
+
+def _classify(new: isl.BasicSet, variable: str | None, own: set[str]) -> _LevelConstraints:
+    """Sort the level's new constraints: those on its UF dimensions, the variable's
+    equalities and bounds, and guards on outer values."""
+    found = _LevelConstraints()
+    for coefficients, constant, equality in _constraints(new):
+        if set(coefficients) & own:
+            found.uf_constraints.append((coefficients, constant, equality))
+            continue
+        if variable and variable in coefficients:
+            a = coefficients.pop(variable)
+            rest = _affine(coefficients, constant)  # a*x + rest (>= | =) 0
+            if equality:
+                found.equalities.append((rest.scale(-1) if a > 0 else rest, abs(a)))
+            elif a > 0:
+                found.lower.append(Bound(rest.scale(-1), a))
+            else:
+                found.upper.append(Bound(rest, -a))
+            continue
+        found.outer_guards.append(_as_constraint(coefficients, constant, equality))
+    return found
+
+
+class _Scanner:
+    """One scan (Algorithm 1): the levels outer to inner, each level's projection (the
+    inner names projected out), the facts established at the levels around the one being
+    built (for find synthesis), and the finds chosen."""
+
+    def __init__(self, space: StatementSpace, basic: isl.BasicSet, levels: list,
+                 choose: Callable[[FindSite], FindChoice], bound_variables: set[str], until: str | None):
+        self.space, self.basic, self.levels, self.choose = space, basic, levels, choose
+        self.bound_variables = bound_variables
+        self.stop = len(levels) if until is None else 1 + next(d for d, (v, _) in enumerate(levels) if v == until)
+        self.hole = Block([]) if until is not None else None
+        self.calls = space.set.call_table
+        self.names_by_level = [([v] if v else []) + dims for v, dims in levels]
+        self.projections = [_project(basic, self._inner_names(depth)) for depth in range(len(levels))]
+        self.parameter_set = _project(basic, [n for names in self.names_by_level for n in names])
+        self.extents, self.shape_checks, self.entry_guards = _parameter_facts(self.parameter_set, space)
+        self.known_ranges = _range_facts(space, self.calls)
+        self.finds: list[tuple[FindSite, FindChoice]] = []
+        self.facts: list[LevelFacts] = []
+
+    def _inner_names(self, depth: int) -> list[str]:
+        return [n for later in self.names_by_level[depth + 1:] for n in later]
+
+    def refine(self, depth: int, fact: Constraint) -> None:
         """Add a proven fact to the levels from ``depth`` in."""
-        nonlocal basic
         text = f"{fact.left} {fact.op} {fact.right}"
-        names = set(basic.get_var_names(PARAM)) | fact.left.names() | fact.right.names()
-        basic = _intersect_basic(basic, isl.BasicSet(f"{parameter_list(names)} -> {{ : {text} }}"))
-        for inner_depth in range(depth, len(levels)):
-            inner = [n for later in names_by_level[inner_depth + 1:] for n in later]
-            projections[inner_depth] = _project(basic, inner)
-    parameter_set = _project(basic, [n for names in names_by_level for n in names])
+        names = set(self.basic.get_var_names(PARAM)) | fact.left.names() | fact.right.names()
+        self.basic = _intersect_basic(self.basic, isl.BasicSet(f"{parameter_list(names)} -> {{ : {text} }}"))
+        for inner_depth in range(depth, len(self.levels)):
+            self.projections[inner_depth] = _project(self.basic, self._inner_names(inner_depth))
 
-    extents, shape_checks, entry_guards = _parameter_facts(parameter_set, space)
-    known_ranges = _range_facts(space, calls)
-
-    result_finds: list[tuple[FindSite, FindChoice]] = []
-    facts: list[LevelFacts] = []
-    choose = choose_find or (lambda site: LINEAR)
-
-    def build(depth: int, outer_set: isl.BasicSet) -> list[Node]:
-        if depth == stop and hole is not None:
-            return [hole]
-        if depth == len(levels):
-            return [compute_node(space)]
-        variable, dims = levels[depth]
-        level_set = projections[depth]
-        aliases = _aliases(level_set, dims, calls, [n for names in names_by_level[:depth] for n in names])
+    def build(self, depth: int, outer_set: isl.BasicSet) -> list[Node]:
+        """The nodes of level ``depth`` and those inside it, within ``outer_set``."""
+        if depth == self.stop and self.hole is not None:
+            return [self.hole]
+        if depth == len(self.levels):
+            return [compute_node(self.space)]
+        variable, dims = self.levels[depth]
+        level_set = self.projections[depth]
+        aliases = _aliases(level_set, dims, self.calls, [n for names in self.names_by_level[:depth] for n in names])
         context = outer_set
-        if known_ranges is not None:
-            context = _intersect_basic(context, known_ranges)
+        if self.known_ranges is not None:
+            context = _intersect_basic(context, self.known_ranges)
         for dimension, alias in aliases.items():
             context = _intersect_basic(context, _equality(dimension, alias))
-        new = _gist(level_set, context)
-        own = set(dims)
-        bounds_lower: list[Bound] = []
-        bounds_upper: list[Bound] = []
-        equalities: list[tuple[Affine, int]] = []
-        uf_constraints: list[tuple[dict[str, int], int, bool]] = []
-        outer_guards: list[Constraint] = []
-        for coefficients, constant, equality in _constraints(new):
-            involved = set(coefficients)
-            if involved & own:
-                uf_constraints.append((coefficients, constant, equality))
-                continue
-            if variable and variable in coefficients:
-                a = coefficients.pop(variable)
-                rest = _affine(coefficients, constant)  # a*x + rest (>= | =) 0
-                if equality:
-                    equalities.append((rest.scale(-1) if a > 0 else rest, abs(a)))
-                elif a > 0:
-                    bounds_lower.append(Bound(rest.scale(-1), a))
-                else:
-                    bounds_upper.append(Bound(rest, -a))
-                continue
-            outer_guards.append(_as_constraint(coefficients, constant, equality))
-
-        level_facts = LevelFacts(variable, "loop", calls={d: calls[d] for d in dims})
-        reads = [Assign(d, Affine.of(aliases[d]) if d in aliases else calls[d]) for d in dims]
+        found = _classify(_gist(level_set, context), variable, set(dims))
+        level_facts = LevelFacts(variable, "loop", calls={d: self.calls[d] for d in dims})
+        reads = [Assign(d, Affine.of(aliases[d]) if d in aliases else self.calls[d]) for d in dims]
         inner_set = level_set
         for dimension, alias in aliases.items():
             inner_set = _intersect_basic(inner_set, _equality(dimension, alias))
-        if variable in bound_variables:
-            level_facts.kind = "loop" if not equalities else "assign"
-            level_facts.bound = True
-            level_facts.lower, level_facts.upper = bounds_lower, bounds_upper
-            if equalities:
-                level_facts.value, level_facts.divisor = min(equalities, key=lambda e: e[1])
-            facts.append(level_facts)
-            inner = build(depth + 1, inner_set)
-            facts.pop()
-            return reads + inner
+        if variable in self.bound_variables:
+            return reads + self._bound_level(depth, found, level_facts, inner_set)
         if not variable:
             level_facts.kind = "assign"
-            level_facts.guards = outer_guards
-            facts.append(level_facts)
-            guards = outer_guards + [_as_constraint(*c) for c in uf_constraints]
-            inner = build(depth + 1, inner_set)
-            facts.pop()
-            return reads + _guarded(guards, inner)
-
-        if equalities:
-            value, divisor = min(equalities, key=lambda e: e[1])
-            guards = list(outer_guards)
-            for other, other_divisor in equalities:
-                if (other, other_divisor) != (value, divisor):
-                    guards.append(Constraint(Affine.of(variable).scale(other_divisor), "=", other))
-            if divisor != 1:
-                guards.insert(0, Constraint(value, "%", Affine.of(divisor)))
-            for bound in bounds_lower:
-                guards.append(Constraint(bound.expression, "<=", Affine.of(variable).scale(bound.divisor)))
-            for bound in bounds_upper:
-                guards.append(Constraint(Affine.of(variable).scale(bound.divisor), "<=", bound.expression))
-            level_facts.kind = "assign"
-            level_facts.value, level_facts.divisor = value, divisor
-            level_facts.guards = guards + [_as_constraint(*c) for c in uf_constraints]
-            facts.append(level_facts)
-            inner = build(depth + 1, inner_set)
-            facts.pop()
-            after = reads + _guarded([_as_constraint(*c) for c in uf_constraints], inner)
-            return _guarded(guards[:1] if divisor != 1 else [], [Assign(variable, value, divisor)]
-                            + _guarded(guards[1:] if divisor != 1 else guards, after))
-
-        if not bounds_lower or not bounds_upper:
-            raise ScanError(f"variable {variable} has no {'lower' if not bounds_lower else 'upper'} "
+            level_facts.guards = found.outer_guards
+            inner = self._inside(depth, level_facts, inner_set)
+            return reads + _guarded(found.outer_guards + found.uf_guards, inner)
+        if found.equalities:
+            return self._assignment_level(depth, variable, found, level_facts, reads, inner_set)
+        if not found.lower or not found.upper:
+            raise ScanError(f"variable {variable} has no {'lower' if not found.lower else 'upper'} "
                             "bound at its level of the loop order; choose another order")
-        site = _find_site(variable, dims, calls, uf_constraints, bounds_lower, bounds_upper, facts)
+        site = _find_site(variable, dims, self.calls, found.uf_constraints, found.lower, found.upper, self.facts)
         if site is not None:
-            template = choose(site)
+            template = self.choose(site)
+            self.finds.append((site, template))
+            if template is not LINEAR and template.kind == "direct":
+                # Proven: a match can only be at the position.  With that fact the
+                # level scans as an assignment (and its guards).
+                self.refine(depth, Constraint(Affine.of(variable), "=", template.position))
+                return self.build(depth, outer_set)
             if template is not LINEAR:
-                result_finds.append((site, template))
-                if template.kind == "direct":
-                    # Proven: a match can only be at the position.  With that fact the
-                    # level scans as an assignment (and its guards).
-                    refine(depth, Constraint(Affine.of(variable), "=", template.position))
-                    return build(depth, outer_set)
-                level_facts.kind = "find"
-                level_facts.lower, level_facts.upper = bounds_lower, bounds_upper
-                # inner levels run only at matches (C4 of this find, for the finds inside)
-                level_facts.guards = site.other_guards + [Constraint(Affine.of(site.dimension), "=", site.key)]
-                facts.append(level_facts)
-                inner = build(depth + 1, inner_set)
-                facts.pop()
-                other_reads = [r for r in reads if r.variable != site.dimension]
-                node = Find(variable, site.dimension, site.call, site.key, bounds_lower, bounds_upper,
-                            template, other_reads + _guarded(site.other_guards, inner))
-                return _guarded(outer_guards, [node])
-            result_finds.append((site, template))
-        level_facts.lower, level_facts.upper = bounds_lower, bounds_upper
-        level_facts.guards = [_as_constraint(*c) for c in uf_constraints]
-        facts.append(level_facts)
-        inner = build(depth + 1, inner_set)
-        facts.pop()
-        loop = Loop(variable, bounds_lower, bounds_upper,
-                    reads + _guarded([_as_constraint(*c) for c in uf_constraints], inner))
-        return _guarded(outer_guards, [loop])
+                return self._find_level(depth, site, template, found, level_facts, reads, inner_set)
+        level_facts.lower, level_facts.upper = found.lower, found.upper
+        level_facts.guards = found.uf_guards
+        inner = self._inside(depth, level_facts, inner_set)
+        loop = Loop(variable, found.lower, found.upper, reads + _guarded(found.uf_guards, inner))
+        return _guarded(found.outer_guards, [loop])
 
-    nodes = build(0, parameter_set)
-    return Scan(nodes, extents, shape_checks, entry_guards, calls, order, result_finds, hole)
+    def _inside(self, depth: int, level_facts: LevelFacts, inner_set: isl.BasicSet) -> list[Node]:
+        """The levels inside ``depth``, with its facts known to them."""
+        self.facts.append(level_facts)
+        inner = self.build(depth + 1, inner_set)
+        self.facts.pop()
+        return inner
+
+    def _bound_level(self, depth: int, found: _LevelConstraints, level_facts: LevelFacts,
+                     inner_set: isl.BasicSet) -> list[Node]:
+        """A level the fused loops around the nest bind: no loop and no guard of its own."""
+        level_facts.kind = "loop" if not found.equalities else "assign"
+        level_facts.bound = True
+        level_facts.lower, level_facts.upper = found.lower, found.upper
+        if found.equalities:
+            level_facts.value, level_facts.divisor = min(found.equalities, key=lambda e: e[1])
+        return self._inside(depth, level_facts, inner_set)
+
+    def _assignment_level(self, depth: int, variable: str, found: _LevelConstraints, level_facts: LevelFacts,
+                          reads: list[Node], inner_set: isl.BasicSet) -> list[Node]:
+        """A variable an equality gives: its assignment (divisible where it has a divisor),
+        the other equalities and its bounds as guards."""
+        value, divisor = min(found.equalities, key=lambda e: e[1])
+        guards = list(found.outer_guards)
+        for other, other_divisor in found.equalities:
+            if (other, other_divisor) != (value, divisor):
+                guards.append(Constraint(Affine.of(variable).scale(other_divisor), "=", other))
+        if divisor != 1:
+            guards.insert(0, Constraint(value, "%", Affine.of(divisor)))
+        for bound in found.lower:
+            guards.append(Constraint(bound.expression, "<=", Affine.of(variable).scale(bound.divisor)))
+        for bound in found.upper:
+            guards.append(Constraint(Affine.of(variable).scale(bound.divisor), "<=", bound.expression))
+        level_facts.kind = "assign"
+        level_facts.value, level_facts.divisor = value, divisor
+        level_facts.guards = guards + found.uf_guards
+        inner = self._inside(depth, level_facts, inner_set)
+        after = reads + _guarded(found.uf_guards, inner)
+        return _guarded(guards[:1] if divisor != 1 else [], [Assign(variable, value, divisor)]
+                        + _guarded(guards[1:] if divisor != 1 else guards, after))
+
+    def _find_level(self, depth: int, site: FindSite, template: FindChoice, found: _LevelConstraints,
+                    level_facts: LevelFacts, reads: list[Assign], inner_set: isl.BasicSet) -> list[Node]:
+        """A find condition with a proven template: the Find node in place of the loop."""
+        level_facts.kind = "find"
+        level_facts.lower, level_facts.upper = found.lower, found.upper
+        # inner levels run only at matches (C4 of this find, for the finds inside)
+        level_facts.guards = site.other_guards + [Constraint(Affine.of(site.dimension), "=", site.key)]
+        inner = self._inside(depth, level_facts, inner_set)
+        other_reads = [r for r in reads if r.variable != site.dimension]
+        node = Find(site.variable, site.dimension, site.call, site.key, found.lower, found.upper,
+                    template, other_reads + _guarded(site.other_guards, inner))
+        return _guarded(found.outer_guards, [node])
 
 
 def _guarded(conditions: list[Constraint], body: list[Node]) -> list[Node]:
@@ -408,8 +436,6 @@ def _parameter_facts(parameter_set: isl.BasicSet, space):
 
 def compute_node(space: StatementSpace) -> Compute:
     """``output[...] += coefficient * inputs[...]`` from the layouts' value positions."""
-    from spf.layout_library.model import Name
-
     statement = space.statement
     term = statement.terms[0]
 

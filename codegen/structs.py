@@ -18,6 +18,7 @@ import numpy as np
 from pycparser import c_ast, c_generator
 
 from spf.errors import SpfError
+from spf.layout_library import load_layout
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout, LayoutFamily
@@ -40,22 +41,36 @@ def sanitize_identifier(text: str) -> str:
 def struct_name(layout: str | Layout) -> str:
     """The C struct tag of a layout: ``spf_CSR``, ``spf_BCSR_R2_C3`` (parameters in declaration order)."""
     layout = as_layout(layout)
-    known = _struct_names.get(id(layout))
-    if known is not None and known[0] is layout:
-        return known[1]
+    known = CACHE.names.get(layout)
+    if known is not None:
+        return known
     bound = "".join(f"_{key}{value}" for key, value in layout.parameters.items())
     name = _NOT_IDENTIFIER.sub("_", f"spf_{layout.name}{bound}")
-    _struct_names[id(layout)] = (layout, name)  # the layout kept: its id stays its own
+    CACHE.names[layout] = name
     return name
 
 
-_struct_names: dict[int, tuple] = {}
+class StructCache:
+    """What this module makes once per layout and keeps for the process: each layout's
+    struct name (``names``), its ctypes Structure class (``classes``) and its dense plan
+    (``dense_plans``, None for a layout that is not dense), all keyed by the Layout itself
+    (equal layouts, such as one loaded again from the kernel cache, share an entry);
+    and the Structure classes by (struct name, members) (``structures``), so layouts with
+    one struct share one class."""
+
+    def __init__(self) -> None:
+        self.names: dict[Layout, str] = {}
+        self.classes: dict[Layout, type[ctypes.Structure]] = {}
+        self.structures: dict[tuple, type[ctypes.Structure]] = {}
+        self.dense_plans: dict[Layout, tuple | None] = {}
+
+
+CACHE = StructCache()
 
 
 def as_layout(layout: str | Layout | LayoutFamily) -> Layout:
     """A :class:`Layout` from a Layout or a spec string; families are refused."""
     if isinstance(layout, str):
-        from spf.layout_library import load_layout
         layout = load_layout(layout)
     if not hasattr(layout, "fields"):
         raise SpfError(f"{layout} is a layout family; pick one member (e.g. with .resolve(order))")
@@ -183,30 +198,24 @@ SCALAR_CTYPES = {"int": ctypes.c_int, "int64": ctypes.c_int64}
 ELEMENT_CTYPES = {"int": ctypes.c_int32, "int64": ctypes.c_int64, "uint8": ctypes.c_uint8,
                   "double": ctypes.c_double, "float": ctypes.c_float}
 
-_structs: dict[tuple, type[ctypes.Structure]] = {}
-
-
 def _ctype(field) -> type:
     if field.is_array:
         return ctypes.POINTER(ELEMENT_CTYPES[field.type])
     return SCALAR_CTYPES[field.type]
 
 
-_struct_of_layout: dict = {}
-
-
 def ctypes_struct(layout: str | Layout) -> type[ctypes.Structure]:
     """The ctypes Structure matching :func:`struct_declaration` (one class per struct name and fields)."""
-    known = _struct_of_layout.get(layout) if not isinstance(layout, str) else None
+    known = CACHE.classes.get(layout) if not isinstance(layout, str) else None
     if known is not None:
         return known
     layout = as_layout(layout)
     members = tuple((field.name, _ctype(field)) for field in layout.fields)
     key = (struct_name(layout), members)
-    if key not in _structs:
-        _structs[key] = type(struct_name(layout), (ctypes.Structure,), {"_fields_": list(members)})
-    _struct_of_layout[layout] = _structs[key]
-    return _structs[key]
+    if key not in CACHE.structures:
+        CACHE.structures[key] = type(struct_name(layout), (ctypes.Structure,), {"_fields_": list(members)})
+    CACHE.classes[layout] = CACHE.structures[key]
+    return CACHE.structures[key]
 
 
 # ----------------------------------------------------------------------------- marshalling
@@ -272,16 +281,13 @@ def _fill(layout, fields: Mapping[str, object], tensor: str, shape: Sequence[int
     return struct, keep_alive
 
 
-_dense_plans: dict = {}
-
-
 def dense_plan(layout: Layout) -> tuple | None:
     """For a dense row-major layout (each scalar field ``shape[k]``, the values an array
     of exactly those extents, no index array): its struct class, the axis of each scalar
     field, and the values field; else None.  Its struct is then filled from the values
     array alone, without evaluating the layout's expressions on every call."""
-    if layout in _dense_plans:
-        return _dense_plans[layout]
+    if layout in CACHE.dense_plans:
+        return CACHE.dense_plans[layout]
     plan = None
     if not layout.index_arrays and layout.values_field is not None:
         probe = tuple(range(2, 2 + layout.order * 3, 3))  # distinct extents, one per axis
@@ -294,7 +300,7 @@ def dense_plan(layout: Layout) -> tuple | None:
         if scalars and len(axes) == len(layout.scalars) == len(scalars) and values.type == "double" \
                 and tuple(int(d.evaluate(scalars)) for d in values.dimensions) == probe:
             plan = (ctypes_struct(layout), tuple(axes.items()), values.name, _ctype(values))
-    _dense_plans[layout] = plan
+    CACHE.dense_plans[layout] = plan
     return plan
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from spf.expressions import Affine, And, Constraint
 
-from .find import Encoding, _monotone
+from .find import Encoding, is_monotone
 from .loops import Find, Guard, Loop, Node, TileGuard
 
 if TYPE_CHECKING:
@@ -41,8 +41,8 @@ def add_tile_guard(nodes: list[Node], variable: str, sites: Sequence[tuple[FindS
         return
     calls = dict(sites[[s for s, _ in sites].index(site)][1])
     encoding = Encoding(site, calls, properties)
-    increasing = _monotone(encoding, True, False)
-    if not increasing and not _monotone(encoding, False, False):
+    increasing = is_monotone(encoding, True, False)
+    if not increasing and not is_monotone(encoding, False, False):
         return
 
     def wrap(items):

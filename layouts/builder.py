@@ -17,12 +17,13 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
+from typing import Iterator, Mapping
 
-from spf.errors import LayoutError, LayoutSpecError, ParseError, TextError
+from spf.errors import LayoutError, LayoutSpecError, TextError
 from spf.expressions import (KEYWORDS, TRUE, Affine, Formula, Parser, conjoin,
                              formula_names, parse_set_text, tokenize)
 
+from .formula_text import FormulaText, tuple_offsets
 from .model import (ARRAY_TYPES, PROPERTY_KINDS, SCALAR_TYPES, Arith, Field, Layout,
                     LayoutFamily, Number, PropertySpec)
 from .source import (IDENTIFIER, LARGEST_INTEGER, Directive, Reader, split_arguments,
@@ -77,7 +78,6 @@ CONTEXTS = {
 }
 
 
-
 def check_parameter_value(name: str, value: object) -> int:
     """``value`` as an int, or LayoutSpecError when it is not a positive integer."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
@@ -118,130 +118,6 @@ def _reading(directive: Directive) -> Iterator[None]:
         yield
     except TextError as error:
         raise directive.error(error.offset, error.message) from None
-
-
-def replace_parameters(text: str, values: Mapping[str, int]) -> tuple[str, Callable[[int], int]]:
-    """``text`` with each param name replaced by its value, and a map back to offsets.
-
-    Replacing before parsing keeps ``R*pI`` affine.  A name followed by ``(`` is a call
-    and is left alone (the caller reports it).
-    """
-    pieces: list[str] = []
-    edits: list[tuple[int, int, int, int]] = []  # old start, old end, new start, new end
-    kept_until = 0
-    new_length = 0
-    for match in IDENTIFIER.finditer(text):
-        if match.group() not in values or text[match.end():].lstrip().startswith("("):
-            continue
-        pieces.append(text[kept_until:match.start()])
-        new_length += match.start() - kept_until
-        replacement = str(values[match.group()])
-        pieces.append(replacement)
-        edits.append((match.start(), match.end(), new_length, new_length + len(replacement)))
-        new_length += len(replacement)
-        kept_until = match.end()
-    pieces.append(text[kept_until:])
-
-    def to_original(offset: int) -> int:
-        shift = 0
-        for old_start, old_end, new_start, new_end in edits:
-            if offset < new_start:
-                break
-            if offset < new_end:
-                return old_start
-            shift = new_end - old_end
-        return offset - shift
-
-    return "".join(pieces), to_original
-
-
-def call_sites(text: str) -> list[tuple[str, int, int]]:
-    """Every call ``name(...)`` in formula text: (name, offset, number of arguments)."""
-    tokens = tokenize(text)
-    sites = []
-    for index, token in enumerate(tokens[:-1]):
-        if token.kind != "name" or tokens[index + 1].text != "(":
-            continue
-        depth, commas, empty = 0, 0, tokens[index + 2].text == ")"
-        for inner in tokens[index + 1:]:
-            if inner.text == "(":
-                depth += 1
-            elif inner.text == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif inner.text == "," and depth == 1:
-                commas += 1
-        sites.append((token.text, token.offset, 0 if empty else commas + 1))
-    return sites
-
-
-def _tuple_offsets(text: str) -> tuple[list[int], list[int]]:
-    """Offsets of the variables of the two tuples of ``{ [...] -> [...] ... }``."""
-    tuples: list[list[int]] = []
-    inside = False
-    for token in tokenize(text):
-        if token.text == "[":
-            tuples.append([])
-            inside = True
-        elif token.text == "]":
-            inside = False
-            if len(tuples) == 2:
-                break
-        elif inside and token.kind == "name":
-            tuples[-1].append(token.offset)
-    return tuples[0], tuples[1] if len(tuples) > 1 else []
-
-
-class _FormulaText:
-    """A piece of a directive in isl syntax, with params replaced by their values.
-
-    ``parsed_text`` is what the spf parser sees (``prefix`` + replaced text +
-    ``suffix``); offsets into it map back to the file through :meth:`error`.
-    """
-
-    def __init__(self, directive: Directive, start: int, end: int,
-                 parameters: Mapping[str, int], prefix: str = "", suffix: str = ""):
-        self.directive = directive
-        self.start = start
-        self.original = directive.text[start:end]
-        self.parameters = parameters
-        self.replaced, self._to_original = replace_parameters(self.original, parameters)
-        self.prefix = prefix
-        self.parsed_text = prefix + self.replaced + suffix
-
-    def directive_offset(self, offset: int) -> int:
-        inner = min(max(offset - len(self.prefix), 0), len(self.replaced))
-        return self.start + self._to_original(inner)
-
-    def error(self, offset: int, message: str) -> LayoutError:
-        return self.directive.error(self.directive_offset(offset), message)
-
-    def location(self, offset: int) -> tuple[int, int]:
-        """The file line and column of ``offset`` in the parsed text."""
-        return self.directive.position(self.directive_offset(offset))
-
-    def parse(self, parse: Callable[[str], object]):
-        """``parse(parsed_text)``, with a ParseError turned into a LayoutError."""
-        try:
-            for token in tokenize(self.parsed_text):
-                if token.kind == "number" and too_large(token.text):
-                    raise self.error(token.offset, too_large(token.text))
-            return parse(self.parsed_text)
-        except ParseError as error:
-            message = error.message.replace(
-                "expected '}' to close the set", "expected ':' and the constraints")
-            if error.offset >= len(self.prefix) + len(self.replaced):
-                message = re.sub(r"found '\}'$", "found the end of the text", message)
-            original_offset = self.directive_offset(error.offset) - self.start
-            name = IDENTIFIER.match(self.original, original_offset)
-            if name and name.group() in self.parameters:
-                message += (f" ({name.group()} is a param, replaced by its value "
-                            f"{self.parameters[name.group()]})")
-            raise self.error(error.offset, message) from None
-
-    def call_sites(self) -> list[tuple[str, int, int]]:
-        return call_sites(self.parsed_text)
 
 
 @dataclass
@@ -395,7 +271,7 @@ class _Builder:
             if problem:
                 raise TextError(offset, problem)
 
-    def _check_formula_names(self, text: _FormulaText, formula: Formula,
+    def _check_formula_names(self, text: FormulaText, formula: Formula,
                              name_offsets: Mapping[str, int], context: str) -> None:
         names = sorted(formula_names(formula), key=lambda n: name_offsets.get(n, 0))
         for name in names:
@@ -403,7 +279,7 @@ class _Builder:
             if problem:
                 raise text.error(name_offsets.get(name, 0), problem)
 
-    def _check_calls(self, text: _FormulaText, where: str) -> None:
+    def _check_calls(self, text: FormulaText, where: str) -> None:
         for name, offset, count in text.call_sites():
             problem = self._call_problem(name, count, where)
             if problem:
@@ -534,13 +410,13 @@ class _Builder:
         if directive.text[start] == "{":
             raise directive.error(start, "write the relation without braces: "
                                          + USAGE["relation"])
-        text = _FormulaText(directive, start, len(directive.text), self.parameter_values,
+        text = FormulaText(directive, start, len(directive.text), self.parameter_values,
                             prefix="{ ", suffix=" }")
         parsed = text.parse(parse_set_text)
         if parsed.output is None:
             raise text.error(len(text.prefix), "expected '->' and the logical tuple: "
                                                + USAGE["relation"])
-        physical_offsets, logical_offsets = _tuple_offsets(text.parsed_text)
+        physical_offsets, logical_offsets = tuple_offsets(text.parsed_text)
         self._declare_tuple(text, parsed.input, physical_offsets, "physical variable")
         self._declare_tuple(text, parsed.output, logical_offsets, "logical variable")
         if len(parsed.output) != order:
@@ -554,7 +430,7 @@ class _Builder:
         self._check_calls(text, "the relation")
         return parsed.input, parsed.output, parsed.formula
 
-    def _declare_tuple(self, text: _FormulaText, names: tuple[str, ...],
+    def _declare_tuple(self, text: FormulaText, names: tuple[str, ...],
                        offsets: list[int], kind: str) -> None:
         for name, offset in zip(names, offsets):
             symbol = self.symbols.get(name)
@@ -608,7 +484,7 @@ class _Builder:
         start = directive.text_start()
         if start >= len(directive.text):
             raise TextError(start, "expected a formula after 'assume'")
-        text = _FormulaText(directive, start, len(directive.text), self.parameter_values)
+        text = FormulaText(directive, start, len(directive.text), self.parameter_values)
 
         def parse(source: str):
             parser = Parser(source)
@@ -707,7 +583,7 @@ class _Builder:
                             text=f"range({field.name}, {low}, {high})")
 
     def _bound(self, directive: Directive, text: str, offset: int) -> Affine:
-        formula_text = _FormulaText(directive, offset, offset + len(text), self.parameter_values)
+        formula_text = FormulaText(directive, offset, offset + len(text), self.parameter_values)
 
         def parse(source: str):
             parser = Parser(source)

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from spf.errors import IterationSpaceError, LayoutError, SpfError, UnboundNameError
+from spf.errors import ArgumentError, IterationSpaceError, LayoutError, SpfError, UnboundNameError
 from spf.expressions import TRUE, Affine, Formula
 
 INTEGER_TYPES = ("int", "int64", "uint8")
@@ -418,7 +418,7 @@ class Layout(_PicklableMappings):
             if candidate.name == name:
                 return candidate
         known = ", ".join(f.name for f in self.fields)
-        raise KeyError(f"layout {self.name} has no field {name!r}; its fields are {known}")
+        raise ArgumentError(f"layout {self.name} has no field {name!r}; its fields are {known}")
 
     @property
     def arrays(self) -> tuple[Field, ...]:

@@ -30,6 +30,7 @@ import islpy as isl
 from spf.enumeration import enumerate_points, scan_order
 from spf.errors import SpfError
 from spf.isl_basic import parameter_list
+from spf.set_text import call_texts, constraints_text, hidden_names, set_text
 from spf.expressions import (
     Affine,
     And,
@@ -523,56 +524,18 @@ class UFSet:
 
     def hidden_text(self) -> dict[str, str]:
         """Display names of the hidden variables (e0, e1, ...)."""
-        taken = set(self.variables) | set(self.parameters)
-        shown = {}
-        counter = itertools.count()
-        for name in self.hidden:
-            candidate = f"e{next(counter)}"
-            while candidate in taken:
-                candidate = f"e{next(counter)}"
-            shown[name] = candidate
-        return shown
+        return hidden_names(self)
 
     def call_text(self) -> dict[str, str]:
         """Each UF dimension's call, printed with nested calls expanded."""
-        table = self.call_table
-        hidden = self.hidden_text()
-        cache: dict[str, str] = {}
-
-        def expand(dim: str) -> str:
-            if dim not in cache:
-                call = table[dim]
-                mapping = {}
-                for name in call.names():
-                    if name in table:
-                        mapping[name] = expand(name)
-                    elif name in hidden:
-                        mapping[name] = hidden[name]
-                text = ", ".join(_render_with(a, mapping) for a in call.arguments)
-                cache[dim] = f"{call.function}({text})"
-            return cache[dim]
-
-        return {dim: expand(dim) for dim in table}
+        return call_texts(self)
 
     def constraints_text(self) -> str:
         """The formula with UF calls printed back (``false`` when empty)."""
-        names = self.call_text()
-        names.update(self.hidden_text())
-        disjuncts = []
-        for basic in self.isl_set.get_basic_sets():
-            disjuncts.append(_basic_set_text(basic, names))
-        if not disjuncts:
-            return "false"
-        text = " or ".join(f"({d})" for d in disjuncts) if len(disjuncts) > 1 else disjuncts[0]
-        if self.hidden:
-            text = f"exists ({', '.join(names[h] for h in self.hidden)} : {text})"
-        return text
+        return constraints_text(self)
 
     def __str__(self) -> str:
-        params = self.parameters
-        prefix = f"[{', '.join(params)}] -> " if params else ""
-        body = self.constraints_text()
-        return f"{prefix}{{ {self.describe_space()} : {body} }}"
+        return set_text(self)
 
     __repr__ = __str__
 
@@ -710,69 +673,6 @@ def _rename_merged(isl_set: isl.Set, renaming: Mapping[str, str]) -> isl.Set:
         else:
             isl_set = isl_set.set_dim_name(PARAM, position, new)
     return isl_set
-
-
-def _render_with(expression: Affine, mapping: Mapping[str, str]) -> str:
-    text_terms = []
-    for atom, coefficient in expression.terms:
-        name = mapping.get(atom, str(atom)) if isinstance(atom, str) else str(atom)
-        text_terms.append((name, coefficient))
-    return _linear_text(text_terms, expression.constant)
-
-
-def _linear_text(terms: Sequence[tuple[str, int]], constant: int) -> str:
-    parts: list[str] = []
-    for name, coefficient in terms:
-        magnitude = abs(coefficient)
-        term = name if magnitude == 1 else f"{magnitude}*{name}"
-        if not parts:
-            parts.append(term if coefficient > 0 else "-" + term)
-        else:
-            parts.append(("+ " if coefficient > 0 else "- ") + term)
-    if constant or not parts:
-        if not parts:
-            parts.append(str(constant))
-        else:
-            parts.append(("+ " if constant > 0 else "- ") + str(abs(constant)))
-    return " ".join(parts)
-
-
-def _basic_set_text(basic: isl.BasicSet, names: Mapping[str, str]) -> str:
-    if basic.dim(isl.dim_type.div) > 0:
-        # Integer divisions become existential variables (isl's own text would show
-        # them as floor and mod, which the parser does not read back).
-        lifted = basic.lift().flatten()
-        count = lifted.dim(isl.dim_type.set)
-        taken = set(lifted.get_var_names(PARAM)) | set(names.values())
-        local: list[str] = []
-        for candidate in (f"d{k}" for k in itertools.count()):
-            if len(local) == count:
-                break
-            if candidate not in taken:
-                local.append(candidate)
-        for position, name in enumerate(local):
-            lifted = lifted.set_dim_name(isl.dim_type.set, position, name)
-        lifted = lifted.move_dims(PARAM, lifted.dim(PARAM), isl.dim_type.set, 0, count)
-        return f"exists ({', '.join(local)} : {_basic_set_text(lifted, names)})"
-    parts = []
-    for constraint in basic.get_constraints():
-        coefficients = constraint.get_coefficients_by_name()
-        constant = int(coefficients.pop(1, isl.Val(0)).to_python())
-        positive = [(names.get(n, n), int(v.to_python())) for n, v in coefficients.items()
-                    if v.to_python() > 0]
-        negative = [(names.get(n, n), -int(v.to_python())) for n, v in coefficients.items()
-                    if v.to_python() < 0]
-        if not positive and not negative:
-            continue
-        # positive + constant >= negative (or =), printed with the constant where it reads best
-        op = "=" if constraint.is_equality() else "<="
-        left_constant, right_constant = (-constant, 0) if constant < 0 else (0, constant)
-        if op == "<=" and left_constant > 0 and negative:
-            op, left_constant = "<", left_constant - 1
-        left = _linear_text(negative, left_constant)
-        right = _linear_text(positive, right_constant)
-        parts.append(f"{left} {op} {right}")
-    return " and ".join(parts) if parts else "true"
 
 
 def _defining_expression(isl_set: isl.Set, name: str, uf_set: UFSet) -> Affine | None:

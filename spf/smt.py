@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 import islpy as isl
 import z3
 
+from spf.errors import IterationSpaceError
 from spf.expressions import Affine, Constraint, UFCall
 
 if TYPE_CHECKING:
@@ -93,7 +94,8 @@ class Encoder:
         disjuncts = []
         for basic in uf_set.isl_set.get_basic_sets():
             if basic.dim(isl.dim_type.div):
-                raise ValueError("sets with integer divisions are not encoded for Z3")
+                raise IterationSpaceError("an iteration space with integer divisions (a stride, as from exists) "
+                                         "cannot be encoded for Z3, so its dependences cannot be tested")
             parts = []
             for constraint in basic.get_constraints():
                 coefficients = {k: int(v.to_python()) for k, v in constraint.get_coefficients_by_name().items()}

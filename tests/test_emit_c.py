@@ -13,7 +13,8 @@ from types import SimpleNamespace
 import pytest
 from pycparser import c_ast, c_generator
 
-from spf.codegen.emit_c import AssembledOutput, Emitter, Names, _two_phase_kernel, ident, zero_output_first
+from spf.codegen.emit_assembled import two_phase_kernel
+from spf.codegen.emit_c import AssembledOutput, Emitter, Names, ident, zero_output_first
 from spf.codegen.find import FindChoice
 from spf.codegen.jam import Transposition
 from spf.codegen.loops import (Assign, Bound, Chunks, Compute, Find, Loop, Merge, MergeArm, Pieces, RegisterSum,
@@ -304,7 +305,7 @@ def two_phase(chunks: Chunks) -> str:
     def emit_nests(count: bool = False) -> list:
         return emitter.nodes([chunks])
 
-    items = _two_phase_kernel(assembly, emitter, emit_nests, "out", True, scans)
+    items = two_phase_kernel(assembly, emitter, emit_nests, "out", True, scans)
     return c_generator.CGenerator().visit(c_ast.Compound(items))
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 import scipy.sparse
 
-from spf.errors import IterationSpaceError, LayoutError, SpfError, UnknownLayoutError
+from spf.errors import ArgumentError, IterationSpaceError, LayoutError, SpfError, UnknownLayoutError
 from spf.expressions import And, Constraint, Not, Or, formula_calls, formula_names
 from spf.layout_library import (Layout, LayoutFamily, LayoutSpecError, available_layouts,
                                 load_layout, parse_layout_text)
@@ -398,3 +398,9 @@ def test_bad_spec_raises_a_clear_spf_error(spec, parameters, error_type, message
         load_layout(spec, **parameters)
     assert isinstance(caught.value, SpfError)
     assert message in str(caught.value)
+
+
+def test_an_unknown_field_is_an_argument_error_naming_the_fields():
+    csr = load_layout("CSR")
+    with pytest.raises(ArgumentError, match="has no field 'nope'"):
+        csr.field("nope")

@@ -4,9 +4,12 @@ test_dependences.py)."""
 
 from __future__ import annotations
 
+import pytest
 import z3
 
-from spf.smt import RESOURCE_LIMIT, unsatisfiable
+from spf.errors import IterationSpaceError
+from spf.sets import UFSet
+from spf.smt import RESOURCE_LIMIT, Encoder, unsatisfiable
 
 
 def test_contradictions_are_proven_and_satisfiable_facts_are_not():
@@ -22,3 +25,10 @@ def test_the_limit_is_a_resource_count():
     contradiction = [x > y, y > x]
     assert unsatisfiable(contradiction, resource_limit=RESOURCE_LIMIT)
     assert [unsatisfiable(contradiction, resource_limit=1) for _ in range(3)] == [False] * 3
+
+
+def test_a_set_with_integer_divisions_is_refused_as_an_iteration_space_error():
+    """A stride (an integer division in isl) has no Z3 encoding here: a refusal, not a ValueError."""
+    strided = UFSet.parse("{[i] : exists(k : 0 <= i < N and i = 2 k)}")
+    with pytest.raises(IterationSpaceError, match="integer divisions"):
+        Encoder().uf_set(strided)
