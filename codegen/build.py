@@ -54,7 +54,7 @@ def compiler() -> str:
     return os.environ.get("CC") or "cc"
 
 
-def _compiler_command() -> list[str]:
+def compiler_command() -> list[str]:
     """The compiler as an argument list with its executable resolved; SpfError when absent."""
     command = shlex.split(compiler())
     executable = shutil.which(command[0]) if command else None
@@ -87,13 +87,13 @@ def _build_hash(source: str, flags: Sequence[str], command: Sequence[str]) -> st
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-def _temporary_beside(path: Path) -> Path:
+def temporary_beside(path: Path) -> Path:
     """A fresh name in ``path``'s directory for writing before an atomic rename."""
     return path.with_name(f".{path.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp{path.suffix}")
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    temporary = _temporary_beside(path)
+    temporary = temporary_beside(path)
     try:
         temporary.write_text(text)
         os.replace(temporary, path)
@@ -163,10 +163,10 @@ def _run_compiler(command: list[str], c_file: Path, flags: Sequence[str], output
                        f"({Path(command[0]).name} exited with {result.returncode}):\n{quoted}{more}")
 
 
-def _compile(command: list[str], c_file: Path, flags: Sequence[str], library: Path) -> None:
+def compile_file(command: list[str], c_file: Path, flags: Sequence[str], library: Path) -> None:
     """Compile ``c_file`` into ``library`` through a temporary file renamed into place
     (``spf compile``'s libraries; SpfError when that fails)."""
-    temporary = _temporary_beside(library)
+    temporary = temporary_beside(library)
     try:
         _run_compiler(command, c_file, flags, temporary)
         os.replace(temporary, library)
@@ -186,7 +186,7 @@ def _build(command: list[str], source: str, flags: Sequence[str], library: Path)
     again.  OSError: the folder cannot be written."""
     c_file = library.with_suffix(".c")
     _write_atomically(c_file, source)
-    temporary = _temporary_beside(library)
+    temporary = temporary_beside(library)
     try:
         _run_compiler(command, c_file, flags, temporary)
         with open(temporary, "rb") as handle:
@@ -207,7 +207,7 @@ def build_shared_library(source: str, flags: Sequence[str] | None = None, name: 
     first (codegen.cache_limit).
     """
     flags = list(CFLAGS if flags is None else flags)
-    command = _compiler_command()
+    command = compiler_command()
     stem = f"{sanitize_identifier(name)}-{_build_hash(source, flags, command)}"
     directory = cache_directory()
     library = directory / f"{stem}.so"
@@ -265,7 +265,7 @@ def load_function(path: Path | str, function: str, argument_types: Sequence,
 
 def sanitizer_runtime(library: str) -> Path:
     """The path of a sanitizer runtime of the compiler (``libasan.so``, ``libubsan.so``)."""
-    command = _compiler_command()
+    command = compiler_command()
     result = subprocess.run([*command, f"-print-file-name={library}"], capture_output=True, text=True)
     path = Path(result.stdout.strip())
     if result.returncode != 0 or not path.is_absolute() or not path.exists():

@@ -20,7 +20,7 @@ from spf.packing import Tensor, _validate, borrow, pack
 
 from .build import build_shared_library, load_function
 from .fast_call import call_plan
-from .auto import SiteModel, site_cost
+from .auto import SiteModel, evaluate, site_cost
 from spf.assemble import Builder, failure, finish, take
 
 from .assembly import AssemblyPlan, TwoPhase, Workspace, direct_rows
@@ -165,9 +165,8 @@ class Kernel:
         array's length, at most its value range."""
         entries = lengths.get(model.call.function, 0)
         if model.call.function in self.ranges:
-            from .auto import _evaluate
             low, high = self.ranges[model.call.function]
-            size = _evaluate(high - low, stats)
+            size = evaluate(high - low, stats)
             if size is not None:
                 entries = min(entries, int(size) + 1)
         return max(int(entries), 0)

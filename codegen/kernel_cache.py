@@ -29,7 +29,7 @@ import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .build import _temporary_beside
+from .build import temporary_beside
 from .cache_folder import cache_directory
 from .cache_limit import prune_when_due, touch
 
@@ -66,11 +66,11 @@ def _layout_key(value) -> object:
     """What identifies a layout argument's content: a built-in spec itself; otherwise the
     loaded layout's full description (a file's parsed text, parameters bound), and a
     family's member files by their state."""
-    from spf.layout_library.loader import _is_path
+    from spf.layout_library.loader import is_path
     from spf.layout_library.model import LayoutFamily
     from spf.packing import _load_layout
 
-    if isinstance(value, str) and not _is_path(value):
+    if isinstance(value, str) and not is_path(value):
         return ["built-in", value]  # its file is part of source_stamp()
     layout = _load_layout(value)
     key = [repr(layout)]
@@ -133,7 +133,7 @@ def store(key: str, kernel: Kernel) -> None:
     _memory[key] = kernel
     try:
         path = _path(key)
-        temporary = _temporary_beside(path)
+        temporary = temporary_beside(path)
         payload = pickle.dumps(kernel, protocol=pickle.HIGHEST_PROTOCOL)
         temporary.write_bytes(HEADER + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
         os.replace(temporary, path)

@@ -367,10 +367,10 @@ _by_spec: dict[tuple, tuple] = {}  # (id(source layout), a built-in target's spe
 def _target(layout, order: int):
     """The Layout of a conversion's target; built-in names are looked up once (their files
     are part of the installation), paths and Layouts every time."""
-    from spf.layout_library.loader import _is_path
+    from spf.layout_library.loader import is_path
     from spf.packing import _load_layout, _resolve
 
-    if not isinstance(layout, str) or _is_path(layout):
+    if not isinstance(layout, str) or is_path(layout):
         return _resolve(_load_layout(layout), order)
     key = (layout, order)
     if key not in _builtin_targets:

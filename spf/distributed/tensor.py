@@ -102,7 +102,8 @@ def world() -> MPI.Comm:
     return MPI.COMM_WORLD
 
 
-def _communicator(comm):
+def communicator(comm):
+    """``comm`` checked, or COMM_WORLD for None."""
     if comm is None:
         return MPI.COMM_WORLD
     if not isinstance(comm, MPI.Comm):
@@ -119,7 +120,7 @@ def distribute(layout: LayoutLike, data: Any, comm: MPI.Comm | None = None, root
     ``root=None``: every rank passes the same data and keeps its block (nothing is sent).
     ``root=r``: only rank r's data is read (the others pass None) and each block is sent
     to its rank.  Collective: every rank calls it."""
-    comm = _communicator(comm)
+    comm = communicator(comm)
     name = arguments.name(name)
     if root is not None and not (isinstance(root, (int, np.integer)) and 0 <= root < comm.size):
         raise arguments.ArgumentError(f"root must be a rank of the communicator (0 to {comm.size - 1}) or None, "
