@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from spf.memory import allocate
-from spf.packing import Tensor, _row_major
+from spf.packing import row_major
+from spf.tensor import Tensor
 
 from .structs import dense_plan, marshal, planned_dense_struct, struct_name
 
@@ -126,7 +127,7 @@ def call_plan(kernel: Kernel) -> CallPlan | None:
             continue
         if name not in indices or len(indices[name]) != layout.order:
             return None
-        dense = dense_plan(layout) if _row_major(layout) else None
+        dense = dense_plan(layout) if row_major(layout) else None
         arguments.append(Argument(name, layout, struct_name(layout), dense, indices[name]))
     output_layout = kernel.tensors[kernel.output][0]
     if assembled:

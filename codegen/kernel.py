@@ -16,7 +16,9 @@ import numpy as np
 
 from spf.errors import ArgumentError, OutOfMemoryError, SpfError, SpfInternalError
 from spf.memory import allocate, require
-from spf.packing import Tensor, _validate, borrow, pack
+from spf.packing import borrow, pack
+from spf.tensor import Tensor
+from spf.validation import check_fields
 
 from .build import build_shared_library, load_function
 from .fast_call import call_plan
@@ -427,7 +429,7 @@ class Kernel:
         if source_layout is layout or source_layout == layout:
             # the shared arrays were validated for this very layout
             return fields, Tensor._from_checked(layout, shape, fields, name, written=layout.values_field)
-        checked, _ = _validate(layout, fields, name, shape, owned=True)
+        checked, _ = check_fields(layout, fields, name, shape, owned=True)
         return fields, Tensor._from_checked(layout, shape, checked, name, written=layout.values_field)
 
 

@@ -29,6 +29,10 @@ import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from spf.layout_input import load_layout_argument
+from spf.layout_library.loader import is_path
+from spf.layout_library.model import LayoutFamily
+
 from .build import temporary_beside
 from .cache_folder import cache_directory
 from .cache_limit import prune_when_due, touch
@@ -66,13 +70,9 @@ def _layout_key(value) -> object:
     """What identifies a layout argument's content: a built-in spec itself; otherwise the
     loaded layout's full description (a file's parsed text, parameters bound), and a
     family's member files by their state."""
-    from spf.layout_library.loader import is_path
-    from spf.layout_library.model import LayoutFamily
-    from spf.packing import _load_layout
-
     if isinstance(value, str) and not is_path(value):
         return ["built-in", value]  # its file is part of source_stamp()
-    layout = _load_layout(value)
+    layout = load_layout_argument(value)
     key = [repr(layout)]
     if isinstance(layout, LayoutFamily):
         for path in layout.member_paths:

@@ -22,7 +22,7 @@ from spf.errors import SpfError
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout, LayoutFamily
     from spf.notation import Statement
-    from spf.packing import Tensor
+    from spf.tensor import Tensor
 
 # ----------------------------------------------------------------------------- names
 

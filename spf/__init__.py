@@ -32,7 +32,9 @@ from spf.errors import (ArgumentError, CacheWarning, IterationSpaceError, Layout
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement
 from spf.assemble import convert
-from spf.packing import Tensor, from_fields, pack, read_tns
+from spf.packing import from_fields, pack
+from spf.tensor import Tensor
+from spf.user_data import read_tns
 from spf.recipe import Recipe, recipe
 from spf.sets import UFSet
 

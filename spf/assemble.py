@@ -12,16 +12,24 @@ becomes a Tensor without a second check.
 from __future__ import annotations
 
 import ctypes
+import struct as struct_module
 from dataclasses import dataclass
 from math import prod
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
-from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, report_length
+from spf.codegen.assembly import direct_rows, plan_assembly
+from spf.codegen.build import build_shared_library, load_function
+from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, assembly_source, report_length
+from spf.codegen.structs import ctypes_struct, sanitize_identifier
 from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError
+from spf.layout_input import load_layout_argument, resolve_family
+from spf.layout_library.loader import is_path
+from spf.layout_library.model import BinaryOp, Name, Number
 from spf.memory import allocate, require
-from spf.packing import Tensor as _Tensor
+from spf.tensor import Tensor
+from spf.value_checks import check_value_range
 
 if TYPE_CHECKING:
     from spf.codegen.assembly import AssemblyPlan
@@ -56,11 +64,6 @@ def builder(layout: Layout, narrow: bool = False) -> Builder:
     """The compiled assembly of ``layout`` (cached per layout), reading int64 coordinate
     columns, or int32 ones with ``narrow`` (scipy's index arrays as they are: widening
     20M of them first cost 0.3 s and 320 MB of new pages); AssemblyRefused when it has none."""
-    from spf.codegen.assembly import direct_rows, plan_assembly
-    from spf.codegen.build import build_shared_library, load_function
-    from spf.codegen.emit_assembly import assembly_source
-    from spf.codegen.structs import ctypes_struct, sanitize_identifier
-
     key = (layout.spec, layout.path, hash(layout), tuple(FLAGS or ()), narrow)
     if key not in _builders:
         plan = plan_assembly(layout)
@@ -82,8 +85,6 @@ def builder(layout: Layout, narrow: bool = False) -> Builder:
 
 def has_assembly(layout: Layout) -> bool:
     """Whether generated assembly builds ``layout`` (else packing falls back to the Python packer)."""
-    from spf.codegen.assembly import plan_assembly
-
     key = (layout.spec, layout.path, hash(layout))
     if key not in _plans:
         try:
@@ -105,7 +106,7 @@ def _column(array: np.ndarray) -> tuple[int, int]:
 
 
 def assemble(layout: Layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: tuple[int, ...],
-             name: str = "tensor", duplicates: str = "sum") -> _Tensor:
+             name: str = "tensor", duplicates: str = "sum") -> Tensor:
     """The Tensor of ``layout`` holding the entries ``(columns[k][e] for k) -> values[e]``.
 
     ``columns``: one int64 array (or strided view) per coordinate, or int32 arrays all of
@@ -113,8 +114,6 @@ def assemble(layout: Layout, columns: Sequence[np.ndarray], values: np.ndarray, 
     are summed (``duplicates="sum"``) or refused (``"refuse"``).  An entry the layout
     cannot hold (above LOWER_TRI's diagonal) is refused with a PackError naming it.
     """
-    from spf.codegen.structs import ctypes_struct
-
     columns = [np.asarray(c) for c in columns]
     narrow = bool(columns) and all(c.dtype == np.int32 for c in columns)
     build = builder(layout, narrow)
@@ -159,10 +158,8 @@ def failure(layout: Layout, plan: AssemblyPlan, report: np.ndarray, name: str, e
 
 
 def finish(layout: Layout, build: Builder, handle: int, report: np.ndarray, struct: ctypes.Structure,
-           shape: tuple[int, ...], name: str, duplicates: str = "sum") -> _Tensor:
+           shape: tuple[int, ...], name: str, duplicates: str = "sum") -> Tensor:
     """After ``begin``: allocate the arrays its counts size, ``fill`` them, and make the Tensor."""
-    from spf.packing import Tensor
-
     plan = build.plan
     slots = len(build.compressed)
     try:
@@ -184,7 +181,7 @@ def finish(layout: Layout, build: Builder, handle: int, report: np.ndarray, stru
 
 
 def take(layout: Layout, build: Builder, handle: int, struct: ctypes.Structure, shape: tuple[int, ...],
-         name: str) -> _Tensor | None:
+         name: str) -> Tensor | None:
     """After ``begin``, the Tensor over the handle's own arrays when ``NAME_take`` can give
     them (rows handed over as they stand: no copy, no second allocation), else None (the
     handle is untouched; :func:`finish` fills arrays allocated here instead)."""
@@ -197,7 +194,7 @@ def take(layout: Layout, build: Builder, handle: int, struct: ctypes.Structure, 
     for (field, at, length, typestr, dtype) in plan.arrays:
         address, count = values[at], length(fields)
         fields[field] = _Adopted.array(address, count, typestr, owner) if address and count else _empty(dtype)
-    return _Tensor._from_handed_over(layout, shape, fields, name)
+    return Tensor._from_handed_over(layout, shape, fields, name)
 
 
 @dataclass(frozen=True)
@@ -237,7 +234,6 @@ def _struct_reader(struct_type, names: tuple[str, ...]):
     """A function reading ``names`` of a ctypes struct as Python ints (addresses for
     pointers, 0 for NULL) in one ``struct.unpack_from``, or through ctypes field by field
     where the struct's members are not all integers and pointers."""
-    import struct as _struct
     codes = {ctypes.c_int8: "b", ctypes.c_int16: "h", ctypes.c_int32: "i", ctypes.c_int64: "q",
              ctypes.c_uint8: "B", ctypes.c_uint16: "H", ctypes.c_uint32: "I", ctypes.c_uint64: "Q"}
     members = dict(struct_type._fields_)
@@ -249,7 +245,7 @@ def _struct_reader(struct_type, names: tuple[str, ...]):
             return lambda struct: tuple(_field_value(struct, name) for name in names)
         pieces.append(f"{offset - at}x{code}" if offset > at else code)
         at = offset + ctypes.sizeof(kind)
-    reader = _struct.Struct("=" + "".join(pieces).replace("P", "Q" if ctypes.sizeof(ctypes.c_void_p) == 8 else "I"))
+    reader = struct_module.Struct("=" + "".join(pieces).replace("P", "Q" if ctypes.sizeof(ctypes.c_void_p) == 8 else "I"))
     return reader.unpack_from
 
 
@@ -262,8 +258,6 @@ def _length_function(dimensions):
     """The element count of an array with these dimensions, as a function of the scalars:
     generated Python for sums, differences and products of names and numbers, else the
     dimensions' own evaluation."""
-    from spf.layout_library.model import BinaryOp, Name, Number
-
     def source(d) -> str | None:
         if isinstance(d, Number):
             return repr(int(d.value))
@@ -367,28 +361,23 @@ _by_spec: dict[tuple, tuple] = {}  # (id(source layout), a built-in target's spe
 def _target(layout, order: int):
     """The Layout of a conversion's target; built-in names are looked up once (their files
     are part of the installation), paths and Layouts every time."""
-    from spf.layout_library.loader import is_path
-    from spf.packing import _load_layout, _resolve
-
     if not isinstance(layout, str) or is_path(layout):
-        return _resolve(_load_layout(layout), order)
+        return resolve_family(load_layout_argument(layout), order)
     key = (layout, order)
     if key not in _builtin_targets:
-        _builtin_targets[key] = _resolve(_load_layout(layout), order)
+        _builtin_targets[key] = resolve_family(load_layout_argument(layout), order)
     return _builtin_targets[key]
 
 
 def _check_values_fit(tensor, target, name: str) -> None:
     """Refuse a conversion into narrower values (float64 into a ``float`` layout) that would
     make a finite value infinite; the others round as numpy rounds them."""
-    from spf.packing import check_value_range
-
     values_field = getattr(target, "values_field", None)
     if values_field is not None:
         check_value_range(tensor.values, target.field(values_field).numpy_dtype, name)
 
 
-def convert(tensor: _Tensor, layout: LayoutLike, name: str | None = None) -> _Tensor:
+def convert(tensor: Tensor, layout: LayoutLike, name: str | None = None) -> Tensor:
     """``tensor`` stored in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
 
     A generated copy kernel ``B(i,j) = A(i,j)`` from the tensor's layout into the target:
@@ -398,12 +387,12 @@ def convert(tensor: _Tensor, layout: LayoutLike, name: str | None = None) -> _Te
     """
     if name is None and isinstance(layout, str):  # a pair converted before, by the target's spec
         known = _by_spec.get((id(getattr(tensor, "layout", None)), layout))
-        if known is not None and known[0] is tensor.layout and isinstance(tensor, _Tensor):
+        if known is not None and known[0] is tensor.layout and isinstance(tensor, Tensor):
             _check_values_fit(tensor, known[2], tensor.name)
             return known[1](A=tensor)._renamed(tensor.name)
     from spf import arguments
     from spf.codegen.pipeline import compile_kernel
-    from spf.packing import Tensor, pack
+    from spf.packing import pack
 
     if not isinstance(tensor, Tensor):
         return pack(layout, tensor, name or "tensor")

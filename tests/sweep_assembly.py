@@ -63,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spf  # noqa: E402
 import spf.assemble  # noqa: E402
 from conftest import DATA, MATRICES, TENSORS, load_matrix, load_tensor  # noqa: E402
-from spf.packing import validate  # noqa: E402
+from spf.validation import validate  # noqa: E402
 
 RTOL = 1e-12
 ATOL_SCALE = 1e-14

@@ -19,7 +19,8 @@ from conftest import REAL_MATRICES, REAL_TENSORS, data_available, load_matrix, l
 from spf.assemble import assemble, builder, has_assembly
 from spf.codegen import pipeline
 from spf.codegen.assembly import plan_assembly
-from spf.packing import reference_pack, validate
+from spf.packing import reference_pack
+from spf.validation import validate
 
 EXAMPLES = "examples/layouts"
 MATRIX_LAYOUTS = ["COO", "COO_UNSORTED", "CSR", "CSR_UNSORTED", "CSC", "DCSR", "DCSC", "DIA", "Dense2",
@@ -292,10 +293,10 @@ def test_a_handed_over_struct_is_read_as_ctypes_reads_it(spec):
 
     from spf.assemble import _field_value, _take_plan
     from spf.codegen.structs import ctypes_struct
-    from spf.packing import _load_layout, _resolve
+    from spf.layout_input import load_layout_argument, resolve_family
 
-    base = _load_layout(spec)
-    layout = _resolve(base, base.order if base.order is not None else 2)
+    base = load_layout_argument(spec)
+    layout = resolve_family(base, base.order if base.order is not None else 2)
     struct_type = ctypes_struct(layout)
     struct = struct_type()
     rng = np.random.default_rng(len(spec))

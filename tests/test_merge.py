@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import spf
 from spf.codegen.loops import Merge, walk
 from spf.codegen.merge import appends_in_order, strictly_increasing
-from spf.packing import validate
+from spf.validation import validate
 
 
 def random(rows, cols, density, seed):

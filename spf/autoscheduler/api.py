@@ -231,7 +231,7 @@ def schedule(text: str, expression: str, layouts: Mapping[str, object],
 def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
     """Stored coordinates (one row per entry) and shape of an operand as users pass it."""
     import scipy.sparse as sparse
-    from spf.packing import Tensor
+    from spf.tensor import Tensor
     if isinstance(value, Tensor):
         coords, _, shape = value.to_coo()
         return np.asarray(coords), tuple(shape)
@@ -249,7 +249,7 @@ def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
 
 def _shape(value, name: str) -> tuple[int, ...]:
     """The shape of a dense operand as users pass it (an array, a Tensor, a triple, scipy.sparse)."""
-    from spf.packing import Tensor
+    from spf.tensor import Tensor
     if isinstance(value, Tensor):
         return tuple(value.shape)
     if isinstance(value, tuple) and len(value) == 3 and not np.isscalar(value[2]):

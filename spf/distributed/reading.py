@@ -20,7 +20,8 @@ from mpi4py import MPI
 from spf import arguments
 from spf.errors import ArgumentError, SpfError
 from spf.memory import give_back
-from spf.packing import EXACT_INTEGERS, INDEX_DTYPE, _load_layout, _resolve
+from spf.layout_input import load_layout_argument, resolve_family
+from spf.value_checks import EXACT_INTEGERS, INDEX_DTYPE
 
 from .collective import agreed
 from .partition import balanced_bounds, binning, count_into, outer_mode
@@ -137,7 +138,7 @@ def _distribute(comm, layout, entries: Entries, shape: tuple[int, ...], name: st
     """The outer mode cut where the summed histogram of its coordinates balances the
     nonzeros, and each rank's block packed from the entries sent to it.  Collective."""
     def layout_mode():
-        loaded = _resolve(_load_layout(layout), len(shape))
+        loaded = resolve_family(load_layout_argument(layout), len(shape))
         if loaded.order != len(shape):
             raise SpfError(f"tensor {name}: layout {loaded.spec} stores order-{loaded.order} tensors, the data "
                            f"has order {len(shape)}")

@@ -18,7 +18,11 @@ from mpi4py import MPI
 
 from spf import arguments
 from spf.errors import DistributionError, PackError
-from spf.packing import INDEX_DTYPE, Tensor, _load_layout, _resolve, _summed, coordinates_of, pack
+from spf.layout_input import load_layout_argument, resolve_family
+from spf.packing import pack
+from spf.tensor import Tensor
+from spf.user_data import coordinates_of, summed
+from spf.value_checks import INDEX_DTYPE
 
 from .collective import agreed, alltoallv, count_exchange, gatherv, same_everywhere
 from .partition import balanced_bounds, histogram, outer_mode
@@ -76,7 +80,7 @@ class DistributedTensor:
         """The same blocks in another layout (``spf.convert`` on each rank), when that
         layout's outer level orders the same mode (CSR to DCSR or COO: rows stay rows).
         Collective."""
-        loaded = _resolve(_load_layout(layout), len(self.shape))
+        loaded = resolve_family(load_layout_argument(layout), len(self.shape))
 
         def converted():
             if self.dense:
@@ -130,7 +134,7 @@ def distribute(layout: LayoutLike, data: Any, comm: MPI.Comm | None = None, root
         if root is not None and comm.rank != root:
             return None
         coords, values, shape = coordinates_of(data.to_coo() if isinstance(data, Tensor) else data, name)
-        loaded = _resolve(_load_layout(layout), len(shape))
+        loaded = resolve_family(load_layout_argument(layout), len(shape))
         if loaded.order != len(shape):
             raise PackError(f"tensor {name}: layout {loaded.spec} stores order-{loaded.order} tensors, "
                             f"the data has order {len(shape)}")
@@ -186,7 +190,7 @@ def pack_piece(layout: Layout, coords: np.ndarray, values: np.ndarray, shape: Se
         import scipy.sparse as sparse
         entries = sparse.coo_array((values, (coords[:, 0], coords[:, 1])), shape=piece_shape)
     elif duplicates == "sum":
-        entries = _summed(*entries)
+        entries = summed(*entries)
     try:
         return pack(layout, entries, name=name)
     except PackError as error:
