@@ -25,6 +25,7 @@ from spf.memory import allocate
 from spf.packing import row_major
 from spf.tensor import Tensor
 
+from .compiled import field_names
 from .structs import dense_plan, marshal, planned_dense_struct, struct_name
 
 if TYPE_CHECKING:
@@ -103,7 +104,6 @@ class CallPlan:
 
 def call_plan(kernel: Kernel) -> CallPlan | None:
     """The kernel's CallPlan, or None when its calls need the general path."""
-    from .kernel import field_names
     if kernel.output not in kernel.tensors or len(kernel.kernels) != 1 or kernel.site_models \
             or kernel._shared_sources:
         return None

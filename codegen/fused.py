@@ -47,7 +47,7 @@ from .emit_c import (OUT_OF_MEMORY, SHAPE_MISMATCH, INDEX, Emitter, KernelSource
                      kernel_names,
                      library_source, tensor_parameters, _value_count, zero_output_first)
 from .find import FIND_POLICIES, allowed_templates, refuse_unproven, synthesize
-from .kernel import Kernel
+from .compiled import CompiledKernel
 from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render
 from .find_state import start_find_states
 from .parallel import balance_parallel_loops, parallelize_fused
@@ -61,14 +61,14 @@ if TYPE_CHECKING:
     from spf.autoscheduler.api import Candidate
 
 
-@dataclass
-class FusedKernel(Kernel):
+@dataclass(frozen=True, kw_only=True)
+class FusedKernel(CompiledKernel):
     """A kernel compiled from an autoscheduled tree: one C function, fused loop nests."""
 
     schedule: ScheduleNode | None = None
     nodes: list = field(default_factory=list)
 
-    def explain(self) -> str:
+    def explain(self, statistics: dict | None = None) -> str:
         parts = [f"schedule: {self.schedule}", "statements:"]
         parts.extend(f"  {space.statement}" for space in self.spaces)
         parts.append("loop nest:")
@@ -334,9 +334,11 @@ def compile_schedule(candidate: Candidate, find: str = "auto", parallel: bool = 
     source = _function(function, nodes, lowering, tensors, names, ranges, problem)
     c_source, header = library_source([source], f"SPF_FUSED_{digest.upper()}_H", release=release_function(function))
     seconds = time.perf_counter() - started
-    kernel = FusedKernel(problem.expression, spaces, lowering.scans, lowering.reports, [source], [()], [],
-                         c_source, header, tensors, problem.output, list(flags or CFLAGS), ranges, seconds,
-                         dependences, release_function=release_function(function), schedule=tree, nodes=nodes)
+    kernel = FusedKernel(expression=problem.expression, spaces=spaces, scans=lowering.scans, reports=lowering.reports,
+                         kernels=[source], variant_choices=[()], site_models=[], c_source=c_source, header=header,
+                         tensors=tensors, output=problem.output, flags=list(flags or CFLAGS), ranges=ranges,
+                         codegen_seconds=seconds, dependences=dependences,
+                         release_function=release_function(function), schedule=tree, nodes=nodes)
     return kernel
 
 

@@ -1,6 +1,8 @@
-"""The whole-kernel cache: a compiled :class:`~codegen.kernel.Kernel` (its iteration
-spaces, find proofs, loop nests, C and metadata) kept for the process and on disk, so a
-repeated ``spf.compile`` skips isl and Z3.
+"""The whole-kernel cache: a compiled kernel's description (:class:`~codegen.compiled.CompiledKernel`:
+its iteration spaces, find proofs, loop nests, C and metadata) kept for the process and on
+disk, so a repeated ``spf.compile`` skips isl and Z3.  It sits with the compiler: it keeps
+the compiler's plain output, and the run time builds a new Kernel around each description
+it returns, so the cache needs nothing from the run time.
 
 The key is everything that decides the kernel: the expression, each tensor's layout as
 loaded (its parsed content, and for a family the state of its member files), the
@@ -38,11 +40,11 @@ from .cache_folder import cache_directory
 from .cache_limit import prune_when_due, touch
 
 if TYPE_CHECKING:
-    from .kernel import Kernel
+    from .compiled import CompiledKernel
     from .pipeline import Options
 
 HEADER = b"spf-kernel sha256="  # then the pickle's digest in hex, a newline and the pickle
-_memory: dict[str, object] = {}  # key -> Kernel, as first compiled or loaded in this process
+_memory: dict[str, object] = {}  # key -> CompiledKernel, as first compiled or loaded in this process
 
 
 def source_files() -> list[Path]:
@@ -99,14 +101,13 @@ def _path(key: str) -> Path:
     return directory / f"{key[:32]}.pickle"
 
 
-def _fresh(kernel, where: str):
-    """A kernel of its own for the caller (its run-time statistics start at zero; the
-    loaded library, if any, is shared)."""
-    return dataclasses.replace(kernel, assembly_statistics={}, cached=where)
+def _fresh(kernel: CompiledKernel, where: str) -> CompiledKernel:
+    """The description, marked with where it came from ("memory" or "disk")."""
+    return dataclasses.replace(kernel, cached=where)
 
 
-def lookup(key: str) -> Kernel | None:
-    """The cached kernel of ``key`` (from memory, else from disk), or None."""
+def lookup(key: str) -> CompiledKernel | None:
+    """The cached kernel description of ``key`` (from memory, else from disk), or None."""
     kernel = _memory.get(key)
     if kernel is not None:
         return _fresh(kernel, "memory")
@@ -125,11 +126,10 @@ def lookup(key: str) -> Kernel | None:
     return _fresh(kernel, "disk")
 
 
-def store(key: str, kernel: Kernel) -> None:
-    """Keep ``kernel`` for ``key`` in memory and on disk (best effort: a full disk or a
-    read-only cache directory only costs the next process a compile)."""
-    kernel = dataclasses.replace(kernel, cache_key=key, assembly_statistics={}, cached="",
-                                 _functions=[], _builder=None, _report_length=0)
+def store(key: str, kernel: CompiledKernel) -> None:
+    """Keep the description ``kernel`` for ``key`` in memory and on disk (best effort: a full
+    disk or a read-only cache directory only costs the next process a compile)."""
+    kernel = dataclasses.replace(kernel, cache_key=key, cached="")
     _memory[key] = kernel
     try:
         path = _path(key)

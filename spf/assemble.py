@@ -1,4 +1,5 @@
-"""Tensors built by generated assembly: packing from coordinates and conversion between layouts.
+"""Tensors built by generated assembly from coordinates (packing; conversion between layouts
+is :mod:`spf.conversion`, whose copy kernels assemble their output the same way).
 
 For each layout, :mod:`codegen.assembly` plans how its arrays are established and
 :mod:`codegen.emit_assembly` writes the builder as C (compiled once, cached like
@@ -24,16 +25,12 @@ from spf.codegen.build import build_shared_library, load_function
 from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, assembly_source, report_length
 from spf.codegen.structs import ctypes_struct, sanitize_identifier
 from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError
-from spf.layout_input import load_layout_argument, resolve_family
-from spf.layout_library.loader import is_path
 from spf.layout_library.model import BinaryOp, Name, Number
 from spf.memory import allocate, require
 from spf.tensor import Tensor
-from spf.value_checks import check_value_range
 
 if TYPE_CHECKING:
     from spf.codegen.assembly import AssemblyPlan
-    from spf.arguments import LayoutLike
     from spf.layout_library.model import Layout
 
 INDEX_DTYPE = np.int64
@@ -345,80 +342,3 @@ def _allocate(layout, build: Builder, nodes: np.ndarray, scalars: dict, name: st
 
 
 _SMALL = 1 << 24  # bytes: an array below this needs no look at the machine's memory first
-
-
-# ----------------------------------------------------------------------------- conversion
-
-_conversions: dict[tuple, object] = {}
-_INDICES = "ijklmnopqrstuvw"
-
-
-_builtin_targets: dict[tuple, object] = {}
-_by_identity: dict[tuple, tuple] = {}  # (id(source layout), id(target)) -> (source, target, kernel)
-_by_spec: dict[tuple, tuple] = {}  # (id(source layout), a built-in target's spec) -> (source, kernel)
-
-
-def _target(layout, order: int):
-    """The Layout of a conversion's target; built-in names are looked up once (their files
-    are part of the installation), paths and Layouts every time."""
-    if not isinstance(layout, str) or is_path(layout):
-        return resolve_family(load_layout_argument(layout), order)
-    key = (layout, order)
-    if key not in _builtin_targets:
-        _builtin_targets[key] = resolve_family(load_layout_argument(layout), order)
-    return _builtin_targets[key]
-
-
-def _check_values_fit(tensor, target, name: str) -> None:
-    """Refuse a conversion into narrower values (float64 into a ``float`` layout) that would
-    make a finite value infinite; the others round as numpy rounds them."""
-    values_field = getattr(target, "values_field", None)
-    if values_field is not None:
-        check_value_range(tensor.values, target.field(values_field).numpy_dtype, name)
-
-
-def convert(tensor: Tensor, layout: LayoutLike, name: str | None = None) -> Tensor:
-    """``tensor`` stored in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
-
-    A generated copy kernel ``B(i,j) = A(i,j)`` from the tensor's layout into the target:
-    the source's loops produce its stored entries, the target's assembly stores them (its
-    explicit zeros included; a padded source's padding is no entry).  Anything
-    :func:`spf.pack` accepts may be given instead of a Tensor.
-    """
-    if name is None and isinstance(layout, str):  # a pair converted before, by the target's spec
-        known = _by_spec.get((id(getattr(tensor, "layout", None)), layout))
-        if known is not None and known[0] is tensor.layout and isinstance(tensor, Tensor):
-            _check_values_fit(tensor, known[2], tensor.name)
-            return known[1](A=tensor)._renamed(tensor.name)
-    from spf import arguments
-    from spf.codegen.pipeline import compile_kernel
-    from spf.packing import pack
-
-    if not isinstance(tensor, Tensor):
-        return pack(layout, tensor, name or "tensor")
-    name = arguments.name(name if name is not None else tensor.name)
-    target = _target(layout, tensor.order)
-    _check_values_fit(tensor, target, name)
-    known = _by_identity.get((id(tensor.layout), id(target)))
-    if known is not None and known[0] is tensor.layout and known[1] is target:
-        return known[2](A=tensor)._renamed(name)  # this pair's kernel, found without hashing layouts
-    if target.order != tensor.order:
-        raise PackError(f"tensor {name}: layout {target.spec} stores order-{target.order} tensors, "
-                        f"{tensor.name} has order {tensor.order}")
-    if target == tensor.layout:
-        return tensor if name == tensor.name else Tensor._from_checked(target, tensor.shape, dict(tensor.fields),
-                                                                       name)
-    if not has_assembly(target) or not any(f.is_index_array for f in target.fields):
-        return pack(target, tensor, name)  # dense targets, and ELL/WARP24 through the reference packer
-    if tensor.order > len(_INDICES):
-        raise PackError(f"tensor {name}: conversion handles order up to {len(_INDICES)}")
-    key = (tensor.layout.spec, tensor.layout.path, hash(tensor.layout), target.spec, target.path, hash(target),
-           tuple(FLAGS or ()))
-    if key not in _conversions:
-        indices = ",".join(_INDICES[:tensor.order])
-        _conversions[key] = compile_kernel(f"B({indices}) = A({indices})", {"A": tensor.layout, "B": target},
-                                           keep_zeros=True, flags=FLAGS)
-    _by_identity[(id(tensor.layout), id(target))] = (tensor.layout, target, _conversions[key])
-    if isinstance(layout, str) and (layout, tensor.order) in _builtin_targets:  # a built-in's spec: for good
-        _by_spec[(id(tensor.layout), layout)] = (tensor.layout, _conversions[key], target)
-    return _conversions[key](A=tensor)._renamed(name)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from spf import arguments
+from spf.assemble import assemble, has_assembly
 from spf.errors import ArgumentError, PackError, SpfError, UnboundNameError
 from spf.expressions import Affine
 from spf.layout_input import load_layout_argument, resolve_family
@@ -100,7 +101,6 @@ def pack(layout: LayoutLike, data: Any, name: str = "tensor", shape: Sequence[in
         if extents != data_shape:
             raise PackError(f"tensor {name}: layout {layout.spec} holds shape {extents}, not {data_shape}")
     check_value_range(values, value_dtype(layout), name)
-    from spf.assemble import assemble, has_assembly
     if has_assembly(layout):
         return assemble(layout, columns, values, data_shape, name,
                         duplicates="refuse" if duplicates == "refuse" else "sum")

@@ -6,7 +6,7 @@ is made from anything but arrays just checked or handed over by a kernel.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -35,6 +35,11 @@ class Tensor:
     """
 
     __slots__ = ("layout", "shape", "fields", "name", "_structs")
+
+    converter: ClassVar[Callable[[Tensor, str], Tensor]]
+    """``spf.convert``, through which a padded layout's :meth:`to_coo` copies into a coordinate
+    list: set by :mod:`spf.conversion` when it loads (which ``import spf`` does), as conversion
+    sits above Tensor (it compiles and runs a kernel, and kernels return Tensors)."""
 
     def __init__(self, layout: LayoutLike, shape: Sequence[int], fields: Mapping[str, object], name: str = "tensor"):
         name = arguments.name(name)
@@ -111,8 +116,7 @@ class Tensor:
         """
         coordinate_list = COORDINATE_LISTS.get(len(self.shape))
         if self.layout.padded and coordinate_list is not None:
-            from spf.assemble import convert
-            return convert(self, coordinate_list).to_coo()
+            return Tensor.converter(self, coordinate_list).to_coo()
         coords, values = self.stored()
         inside = np.all((coords >= 0) & (coords < np.asarray(self.shape, dtype=INDEX_DTYPE)), axis=1) \
             if coords.size else np.ones(len(values), dtype=bool)

@@ -274,8 +274,8 @@ def kernel(expression: str, layouts: dict):
     if key not in _kernels:
         if SANITIZE:
             from spf.codegen.build import SANITIZE_FLAGS
-            from spf.codegen.pipeline import compile_kernel
-            _kernels[key] = compile_kernel(expression, layouts, flags=list(SANITIZE_FLAGS))
+            from spf.codegen.kernel import callable_kernel
+            _kernels[key] = callable_kernel(expression, layouts, flags=list(SANITIZE_FLAGS))
         else:
             _kernels[key] = spf.compile(expression, layouts)
     return _kernels[key]

@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 import spf
 from conftest import REAL_MATRICES, REAL_TENSORS, data_available, load_matrix, load_tensor
 from spf.assemble import assemble, builder, has_assembly
-from spf.codegen import pipeline
+import spf.conversion
 from spf.codegen.assembly import plan_assembly
 from spf.packing import reference_pack
 from spf.validation import validate
@@ -234,7 +234,7 @@ def test_a_conversion_kernel_is_compiled_once_and_reused(monkeypatch):
     def no_compile(*args, **kwargs):
         raise AssertionError("a conversion kernel was compiled again")
 
-    monkeypatch.setattr(pipeline, "compile_kernel", no_compile)
+    monkeypatch.setattr(spf.conversion, "callable_kernel", no_compile)
     for matrix, name in [(first, "A"), (second, "B"), (first, "C")]:
         tensor = spf.pack("CSR", matrix, name)
         converted = spf.convert(tensor, "CSC")

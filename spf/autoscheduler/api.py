@@ -8,48 +8,18 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
-import sympy
 
 
 from .cost import Cost, count_symbols, dimension_symbol
 from spf.errors import AutoscheduleError
 
+from .candidate import Candidate
 from .problem import Problem, make_problem
 from .prune import (ELEMENT_BYTES, Context, depth_poset, last_level_cache_bytes, order_disagreement,
                     parse_constraint, pareto_buckets, stride_cost)
 from .search import Scored, exhaustive, frontier
-from .tree import Node, check, loop_depth, memory_cost, memory_depth, temporaries, time_cost
+from .tree import check, loop_depth, memory_cost, memory_depth, time_cost
 from .written import parse_schedule
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One schedule tree that survived compile-time pruning, with its symbolic costs."""
-
-    schedule: Node
-    time: Cost
-    memory: Cost
-    loop_depth: int
-    memory_depth: int
-    problem: Problem = field(repr=False, compare=False)
-
-    @property
-    def time_cost(self) -> sympy.Expr:
-        """Iterations, over extents ``I, J, ...`` and stored counts ``nnz_B, nnz_B_i, ...``."""
-        return self.time.to_sympy()
-
-    @property
-    def memory_cost(self) -> sympy.Expr:
-        """Elements of the temporaries (a scalar counts 0)."""
-        return self.memory.to_sympy()
-
-    @property
-    def temporaries(self) -> list:
-        return temporaries(self.schedule)
-
-    def __str__(self) -> str:
-        return (f"{self.schedule}\n    time {self.time_cost}, memory {self.memory_cost}, "
-                f"loop depth {self.loop_depth}, memory depth {self.memory_depth}")
 
 
 @dataclass
