@@ -122,7 +122,18 @@ def _digest(handle) -> tuple[int, str]:
     return size, digest.hexdigest()
 
 
-_verified: dict[str, tuple[int, int, int]] = {}  # library path -> (device, inode, size) found intact
+class Libraries:
+    """This process's shared libraries: ``verified`` library path -> (device, inode, size) of
+    the file :func:`intact` found intact (checked once per process); ``loaded`` resolved path
+    -> its CDLL.  Entries stay for the process (a loaded library cannot be unloaded safely;
+    a file replaced on disk has another inode, so it is checked again)."""
+
+    def __init__(self) -> None:
+        self.verified: dict[str, tuple[int, int, int]] = {}
+        self.loaded: dict[str, ctypes.CDLL] = {}
+
+
+LIBRARIES = Libraries()  # one per process: dlopen loads a library once per process anyway
 
 
 def intact(library: Path) -> bool:
@@ -135,7 +146,7 @@ def intact(library: Path) -> bool:
         with open(library, "rb") as handle:
             status = os.fstat(handle.fileno())
             identity = (status.st_dev, status.st_ino, status.st_size)
-            if _verified.get(str(library)) == identity:
+            if LIBRARIES.verified.get(str(library)) == identity:
                 return True
             recorded = record_path(library).read_text().split()
             if len(recorded) != 2 or recorded[0] != str(status.st_size) or _digest(handle) != (status.st_size,
@@ -143,7 +154,7 @@ def intact(library: Path) -> bool:
                 return False
     except (OSError, UnicodeDecodeError):
         return False
-    _verified[str(library)] = identity
+    LIBRARIES.verified[str(library)] = identity
     return True
 
 
@@ -231,21 +242,18 @@ def build_shared_library(source: str, flags: Sequence[str] | None = None, name: 
 
 # ----------------------------------------------------------------------------- loading
 
-_libraries: dict[str, ctypes.CDLL] = {}
-
-
 def load_library(path: Path | str) -> ctypes.CDLL:
     """The library at ``path``, loaded once per process."""
     key = str(Path(path).resolve())
-    if key not in _libraries:
+    if key not in LIBRARIES.loaded:
         try:
-            _libraries[key] = ctypes.CDLL(key)
+            LIBRARIES.loaded[key] = ctypes.CDLL(key)
         except OSError as error:
             folder = configured()[0]
             hint = (f" (the kernel cache may be damaged: delete {folder} to start afresh)"
                     if Path(key).parent == folder.resolve() else "")
             raise SpfError(f"cannot load {key}: {error}{hint}") from None
-    return _libraries[key]
+    return LIBRARIES.loaded[key]
 
 
 def load_function(path: Path | str, function: str, argument_types: Sequence,

@@ -44,7 +44,18 @@ if TYPE_CHECKING:
     from .pipeline import Options
 
 HEADER = b"spf-kernel sha256="  # then the pickle's digest in hex, a newline and the pickle
-_memory: dict[str, object] = {}  # key -> CompiledKernel, as first compiled or loaded in this process
+
+
+class KernelMemory:
+    """The kernel descriptions of this process: ``entries`` cache key -> CompiledKernel, as
+    first compiled or loaded from disk.  Entries stay for the process (a key names spf's
+    source and every input of the compile, so an entry never goes stale within it)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, CompiledKernel] = {}
+
+
+MEMORY = KernelMemory()  # one per process: what a repeated spf.compile finds
 
 
 def source_files() -> list[Path]:
@@ -108,7 +119,7 @@ def _fresh(kernel: CompiledKernel, where: str) -> CompiledKernel:
 
 def lookup(key: str) -> CompiledKernel | None:
     """The cached kernel description of ``key`` (from memory, else from disk), or None."""
-    kernel = _memory.get(key)
+    kernel = MEMORY.entries.get(key)
     if kernel is not None:
         return _fresh(kernel, "memory")
     try:
@@ -122,7 +133,7 @@ def lookup(key: str) -> CompiledKernel | None:
     if getattr(kernel, "cache_key", None) != key:
         return None
     touch(path)
-    _memory[key] = kernel
+    MEMORY.entries[key] = kernel
     return _fresh(kernel, "disk")
 
 
@@ -130,7 +141,7 @@ def store(key: str, kernel: CompiledKernel) -> None:
     """Keep the description ``kernel`` for ``key`` in memory and on disk (best effort: a full
     disk or a read-only cache directory only costs the next process a compile)."""
     kernel = dataclasses.replace(kernel, cache_key=key, cached="")
-    _memory[key] = kernel
+    MEMORY.entries[key] = kernel
     try:
         path = _path(key)
         temporary = temporary_beside(path)

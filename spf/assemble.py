@@ -54,15 +54,30 @@ class Builder:
         return self.plan.compressed
 
 
-_builders: dict[tuple, Builder] = {}
+class AssemblyCache:
+    """The process's generated assembly, per layout: ``builders`` (layout, compiler flags,
+    int32 columns) -> the compiled :class:`Builder`; ``plans`` layout -> its AssemblyPlan, or
+    None when assembly does not build it; ``take_plans`` (layout, struct type) -> how
+    :func:`take` reads the struct.  Layouts are keys by content (hashed by name, path and
+    parameters, equal field by field), never by id().  Entries stay for the process: each
+    is compiled or worked out once, and a layout file edited on disk loads as another key."""
+
+    def __init__(self) -> None:
+        self.builders: dict[tuple, Builder] = {}
+        self.plans: dict[Layout, AssemblyPlan | None] = {}
+        self.take_plans: dict[tuple, TakePlan] = {}
+
+
+ASSEMBLY_CACHE = AssemblyCache()  # one per process: the point is compiling each builder once
 
 
 def builder(layout: Layout, narrow: bool = False) -> Builder:
     """The compiled assembly of ``layout`` (cached per layout), reading int64 coordinate
     columns, or int32 ones with ``narrow`` (scipy's index arrays as they are: widening
     20M of them first cost 0.3 s and 320 MB of new pages); AssemblyRefused when it has none."""
-    key = (layout.spec, layout.path, hash(layout), tuple(FLAGS or ()), narrow)
-    if key not in _builders:
+    builders = ASSEMBLY_CACHE.builders
+    key = (layout, tuple(FLAGS or ()), narrow)
+    if key not in builders:
         plan = plan_assembly(layout)
         prefix = "spf_assemble_" + sanitize_identifier(layout.name) + ("_i32" if narrow else "")
         source = assembly_source(plan, prefix, coordinate="int32_t" if narrow else "int64_t")
@@ -76,22 +91,19 @@ def builder(layout: Layout, narrow: bool = False) -> Builder:
         free = load_function(library, f"{prefix}_free", [ctypes.c_void_p], None)
         take = load_function(library, f"{prefix}_take", [ctypes.c_void_p, struct]) \
             if direct_rows(plan) is not None else None
-        _builders[key] = Builder(plan, begin, fill, free, take)
-    return _builders[key]
+        builders[key] = Builder(plan, begin, fill, free, take)
+    return builders[key]
 
 
 def has_assembly(layout: Layout) -> bool:
     """Whether generated assembly builds ``layout`` (else packing falls back to the Python packer)."""
-    key = (layout.spec, layout.path, hash(layout))
-    if key not in _plans:
+    plans = ASSEMBLY_CACHE.plans
+    if layout not in plans:
         try:
-            _plans[key] = plan_assembly(layout)
+            plans[layout] = plan_assembly(layout)
         except AssemblyRefused:
-            _plans[key] = None
-    return _plans[key] is not None
-
-
-_plans: dict[tuple, object] = {}
+            plans[layout] = None
+    return plans[layout] is not None
 
 
 def _column(array: np.ndarray) -> tuple[int, int]:
@@ -184,7 +196,7 @@ def take(layout: Layout, build: Builder, handle: int, struct: ctypes.Structure, 
     handle is untouched; :func:`finish` fills arrays allocated here instead)."""
     if build.take is None or build.take(handle, ctypes.byref(struct)) != 0:
         return None
-    plan = _take_plan(layout, type(struct))
+    plan = take_plan(layout, type(struct))
     values = plan.unpack(struct)
     fields = dict(zip(plan.scalars, values))
     owner = _Malloced([values[at] for at in plan.pointers])
@@ -195,7 +207,7 @@ def take(layout: Layout, build: Builder, handle: int, struct: ctypes.Structure, 
 
 
 @dataclass(frozen=True)
-class _TakePlan:
+class TakePlan:
     """How :func:`take` reads a layout's struct: every field in one unpack (scalars first,
     then the arrays' addresses), and each array's length from the scalars."""
 
@@ -205,18 +217,16 @@ class _TakePlan:
     arrays: tuple[tuple, ...]  # (field, where its address is, length(scalars), typestr, dtype)
 
 
-_take_plans: dict[tuple, tuple] = {}
-
-
-def _take_plan(layout, struct_type) -> _TakePlan:
-    key = (id(layout), struct_type)
-    known = _take_plans.get(key)
+def take_plan(layout: Layout, struct_type: type) -> TakePlan:
+    """How :func:`take` reads ``layout``'s struct (worked out once per layout and struct type)."""
+    key = (layout, struct_type)
+    known = ASSEMBLY_CACHE.take_plans.get(key)
     if known is None:
-        known = _take_plans[key] = (layout, _make_take_plan(layout, struct_type))  # layout kept: its id stays its own
-    return known[1]
+        known = ASSEMBLY_CACHE.take_plans[key] = _make_take_plan(layout, struct_type)
+    return known
 
 
-def _make_take_plan(layout, struct_type) -> _TakePlan:
+def _make_take_plan(layout, struct_type) -> TakePlan:
     scalars = tuple(f.name for f in layout.fields if f.is_scalar)
     arrays = [f for f in layout.fields if not f.is_scalar]
     names = scalars + tuple(f.name for f in arrays)
@@ -224,7 +234,7 @@ def _make_take_plan(layout, struct_type) -> _TakePlan:
     where = {name: at for at, name in enumerate(names)}
     planned = tuple((f.name, where[f.name], _length_function(f.dimensions), np.dtype(f.numpy_dtype).str,
                      np.dtype(f.numpy_dtype)) for f in arrays)
-    return _TakePlan(unpack, scalars, tuple(where[f.name] for f in arrays), planned)
+    return TakePlan(unpack, scalars, tuple(where[f.name] for f in arrays), planned)
 
 
 def _struct_reader(struct_type, names: tuple[str, ...]):

@@ -296,7 +296,7 @@ def _rows_missing(present: np.ndarray, wanted: np.ndarray) -> np.ndarray:
 
 def from_fields(layout: LayoutLike, fields: Mapping[str, object], name: str = "tensor",
                 shape: Sequence[int] | None = None) -> Tensor:
-    """A Tensor from already packed fields, after :func:`validate` (the arrays are copied)."""
+    """A Tensor from already packed fields, after :func:`spf.validation.validate` (the arrays are copied)."""
     name = arguments.name(name)
     layout = load_layout_argument(layout)
     if shape is not None:

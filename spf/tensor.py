@@ -28,7 +28,7 @@ class Tensor:
     """A tensor stored in a layout: the layout's fields by name, and the logical shape.
 
     Valid by construction: ``Tensor(layout, shape, fields, name)`` checks the fields as
-    :func:`validate` does (types, lengths, assumptions, every declared property, every
+    :func:`spf.validation.validate` does (types, lengths, assumptions, every declared property, every
     stored entry inside the shape) and keeps read-only copies of the arrays; ``fields``
     is a read-only mapping and the attributes cannot be reassigned.  A kernel can
     therefore use a Tensor without checking it again.

@@ -10,8 +10,11 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 
-from .cost import Cost, count_symbols, dimension_symbol
+from spf import arguments
 from spf.errors import AutoscheduleError
+from spf.tensor import Tensor
+
+from .cost import Cost, count_symbols, dimension_symbol
 
 from .candidate import Candidate
 from .problem import Problem, make_problem
@@ -120,7 +123,6 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     (a reference for small kernels); ``skip`` leaves out stage 2 (``[2]``) for studies.
     Progress lines go to ``progress`` (default: standard error) when a search runs long.
     """
-    from spf import arguments
     constraints = arguments.names(constraints, "constraints", "relations such as '16 <= K <= 128'")
     for constraint in constraints or ():
         parse_constraint(constraint)  # a malformed constraint is refused before the search
@@ -201,7 +203,6 @@ def schedule(text: str, expression: str, layouts: Mapping[str, object],
 def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
     """Stored coordinates (one row per entry) and shape of an operand as users pass it."""
     import scipy.sparse as sparse
-    from spf.tensor import Tensor
     if isinstance(value, Tensor):
         coords, _, shape = value.to_coo()
         return np.asarray(coords), tuple(shape)
@@ -219,7 +220,6 @@ def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
 
 def _shape(value, name: str) -> tuple[int, ...]:
     """The shape of a dense operand as users pass it (an array, a Tensor, a triple, scipy.sparse)."""
-    from spf.tensor import Tensor
     if isinstance(value, Tensor):
         return tuple(value.shape)
     if isinstance(value, tuple) and len(value) == 3 and not np.isscalar(value[2]):

@@ -18,6 +18,7 @@ from mpi4py import MPI
 
 from spf import arguments
 from spf.errors import DistributionError, PackError
+from spf.conversion import convert
 from spf.layout_input import load_layout_argument, resolve_family
 from spf.packing import pack
 from spf.tensor import Tensor
@@ -90,7 +91,6 @@ class DistributedTensor:
                 raise DistributionError(f"tensor {self.name} is split along mode {self.mode}, but the outer level "
                                         f"of {loaded.spec} orders mode {mode}: distribute the data in "
                                         f"{loaded.spec} instead")
-            from spf.assemble import convert
             return convert(self.local, loaded)
 
         local = agreed(self.comm, converted, f"converting tensor {self.name} to {loaded.spec}")
