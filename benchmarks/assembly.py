@@ -284,9 +284,9 @@ def part_convert(matrices, omp, budget: float) -> None:
     print(f"  geometric means scipy/spf: convert {geometric_mean([r[3] for r in conversion]):.3f}, "
           f"transposition {geometric_mean([r[6] for r in conversion]):.3f}, "
           f"transposition at 2 threads {geometric_mean([r[8] for r in conversion]):.3f}")
-    from spf.assemble import _conversions
+    from spf.conversion import CONVERSIONS
     print(f"  run-time strategies (convert, transposition, 2 threads): "
-          f"{strategies(list(_conversions.values()) + [transpose, transpose_parallel])}")
+          f"{strategies(list(CONVERSIONS.kernels.values()) + [transpose, transpose_parallel])}")
 
 
 PACK = """

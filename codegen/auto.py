@@ -41,7 +41,8 @@ class SiteModel:
     calls: dict[str, UFCall]
 
 
-def _evaluate(expression: Affine, stats: Mapping[str, float]) -> float | None:
+def evaluate(expression: Affine, stats: Mapping[str, float]) -> float | None:
+    """``expression``'s value over the operands' statistics, or None when a name has none."""
     total = float(expression.constant)
     for atom, coefficient in expression.terms:
         if not isinstance(atom, str) or atom not in stats:
@@ -58,8 +59,8 @@ def _array_length(variable: str, calls: dict[str, UFCall], lengths: Mapping[str,
 
 
 def _trip(lower: list, upper: list, stats) -> float | None:
-    lows = [_evaluate(b.expression, stats) for b in lower]
-    highs = [_evaluate(b.expression, stats) for b in upper]
+    lows = [evaluate(b.expression, stats) for b in lower]
+    highs = [evaluate(b.expression, stats) for b in upper]
     if any(v is None for v in lows + highs) or not lows or not highs:
         return None
     return max(0.0, min(highs) - max(lows) + 1)

@@ -54,7 +54,7 @@ def compiler() -> str:
     return os.environ.get("CC") or "cc"
 
 
-def _compiler_command() -> list[str]:
+def compiler_command() -> list[str]:
     """The compiler as an argument list with its executable resolved; SpfError when absent."""
     command = shlex.split(compiler())
     executable = shutil.which(command[0]) if command else None
@@ -87,13 +87,13 @@ def _build_hash(source: str, flags: Sequence[str], command: Sequence[str]) -> st
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-def _temporary_beside(path: Path) -> Path:
+def temporary_beside(path: Path) -> Path:
     """A fresh name in ``path``'s directory for writing before an atomic rename."""
     return path.with_name(f".{path.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp{path.suffix}")
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    temporary = _temporary_beside(path)
+    temporary = temporary_beside(path)
     try:
         temporary.write_text(text)
         os.replace(temporary, path)
@@ -122,7 +122,18 @@ def _digest(handle) -> tuple[int, str]:
     return size, digest.hexdigest()
 
 
-_verified: dict[str, tuple[int, int, int]] = {}  # library path -> (device, inode, size) found intact
+class Libraries:
+    """This process's shared libraries: ``verified`` library path -> (device, inode, size) of
+    the file :func:`intact` found intact (checked once per process); ``loaded`` resolved path
+    -> its CDLL.  Entries stay for the process (a loaded library cannot be unloaded safely;
+    a file replaced on disk has another inode, so it is checked again)."""
+
+    def __init__(self) -> None:
+        self.verified: dict[str, tuple[int, int, int]] = {}
+        self.loaded: dict[str, ctypes.CDLL] = {}
+
+
+LIBRARIES = Libraries()  # one per process: dlopen loads a library once per process anyway
 
 
 def intact(library: Path) -> bool:
@@ -135,7 +146,7 @@ def intact(library: Path) -> bool:
         with open(library, "rb") as handle:
             status = os.fstat(handle.fileno())
             identity = (status.st_dev, status.st_ino, status.st_size)
-            if _verified.get(str(library)) == identity:
+            if LIBRARIES.verified.get(str(library)) == identity:
                 return True
             recorded = record_path(library).read_text().split()
             if len(recorded) != 2 or recorded[0] != str(status.st_size) or _digest(handle) != (status.st_size,
@@ -143,7 +154,7 @@ def intact(library: Path) -> bool:
                 return False
     except (OSError, UnicodeDecodeError):
         return False
-    _verified[str(library)] = identity
+    LIBRARIES.verified[str(library)] = identity
     return True
 
 
@@ -163,10 +174,10 @@ def _run_compiler(command: list[str], c_file: Path, flags: Sequence[str], output
                        f"({Path(command[0]).name} exited with {result.returncode}):\n{quoted}{more}")
 
 
-def _compile(command: list[str], c_file: Path, flags: Sequence[str], library: Path) -> None:
+def compile_file(command: list[str], c_file: Path, flags: Sequence[str], library: Path) -> None:
     """Compile ``c_file`` into ``library`` through a temporary file renamed into place
     (``spf compile``'s libraries; SpfError when that fails)."""
-    temporary = _temporary_beside(library)
+    temporary = temporary_beside(library)
     try:
         _run_compiler(command, c_file, flags, temporary)
         os.replace(temporary, library)
@@ -186,7 +197,7 @@ def _build(command: list[str], source: str, flags: Sequence[str], library: Path)
     again.  OSError: the folder cannot be written."""
     c_file = library.with_suffix(".c")
     _write_atomically(c_file, source)
-    temporary = _temporary_beside(library)
+    temporary = temporary_beside(library)
     try:
         _run_compiler(command, c_file, flags, temporary)
         with open(temporary, "rb") as handle:
@@ -207,7 +218,7 @@ def build_shared_library(source: str, flags: Sequence[str] | None = None, name: 
     first (codegen.cache_limit).
     """
     flags = list(CFLAGS if flags is None else flags)
-    command = _compiler_command()
+    command = compiler_command()
     stem = f"{sanitize_identifier(name)}-{_build_hash(source, flags, command)}"
     directory = cache_directory()
     library = directory / f"{stem}.so"
@@ -231,21 +242,18 @@ def build_shared_library(source: str, flags: Sequence[str] | None = None, name: 
 
 # ----------------------------------------------------------------------------- loading
 
-_libraries: dict[str, ctypes.CDLL] = {}
-
-
 def load_library(path: Path | str) -> ctypes.CDLL:
     """The library at ``path``, loaded once per process."""
     key = str(Path(path).resolve())
-    if key not in _libraries:
+    if key not in LIBRARIES.loaded:
         try:
-            _libraries[key] = ctypes.CDLL(key)
+            LIBRARIES.loaded[key] = ctypes.CDLL(key)
         except OSError as error:
             folder = configured()[0]
             hint = (f" (the kernel cache may be damaged: delete {folder} to start afresh)"
                     if Path(key).parent == folder.resolve() else "")
             raise SpfError(f"cannot load {key}: {error}{hint}") from None
-    return _libraries[key]
+    return LIBRARIES.loaded[key]
 
 
 def load_function(path: Path | str, function: str, argument_types: Sequence,
@@ -265,7 +273,7 @@ def load_function(path: Path | str, function: str, argument_types: Sequence,
 
 def sanitizer_runtime(library: str) -> Path:
     """The path of a sanitizer runtime of the compiler (``libasan.so``, ``libubsan.so``)."""
-    command = _compiler_command()
+    command = compiler_command()
     result = subprocess.run([*command, f"-print-file-name={library}"], capture_output=True, text=True)
     path = Path(result.stdout.strip())
     if result.returncode != 0 or not path.is_absolute() or not path.exists():

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from spf.memory import allocate
-from spf.packing import Tensor, _row_major
+from spf.packing import row_major
+from spf.tensor import Tensor
 
+from .compiled import field_names
 from .structs import dense_plan, marshal, planned_dense_struct, struct_name
 
 if TYPE_CHECKING:
@@ -102,7 +104,6 @@ class CallPlan:
 
 def call_plan(kernel: Kernel) -> CallPlan | None:
     """The kernel's CallPlan, or None when its calls need the general path."""
-    from .kernel import field_names
     if kernel.output not in kernel.tensors or len(kernel.kernels) != 1 or kernel.site_models \
             or kernel._shared_sources:
         return None
@@ -126,7 +127,7 @@ def call_plan(kernel: Kernel) -> CallPlan | None:
             continue
         if name not in indices or len(indices[name]) != layout.order:
             return None
-        dense = dense_plan(layout) if _row_major(layout) else None
+        dense = dense_plan(layout) if row_major(layout) else None
         arguments.append(Argument(name, layout, struct_name(layout), dense, indices[name]))
     output_layout = kernel.tensors[kernel.output][0]
     if assembled:

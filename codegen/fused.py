@@ -40,9 +40,9 @@ from spf.iteration_space import IterationSpace, coordinate_definers, identity_ph
 from spf.layout_library.model import Number
 from spf.notation import Access, Statement, Term, parse_statement
 
+from .compiled import CompiledKernel
 from .emit_c import array_ranges, release_function
 from .find import allowed_templates, refuse_unproven, synthesize
-from .kernel import Kernel
 from .loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render, walk
 from .scan import Scan, scan
 
@@ -61,14 +61,14 @@ class LoweredSchedule:
     scans: list[Scan]  # each leaf's and fused branch's, inside the nest: extents, shape checks, C names
 
 
-@dataclass
-class FusedKernel(Kernel):
+@dataclass(frozen=True, kw_only=True)
+class FusedKernel(CompiledKernel):
     """A kernel compiled from an autoscheduled tree: one C function, fused loop nests."""
 
     schedule: ScheduleNode | None = None
     nodes: list = field(default_factory=list)
 
-    def explain(self) -> str:
+    def explain(self, statistics: dict | None = None) -> str:
         parts = [f"schedule: {self.schedule}", "statements:"]
         parts.extend(f"  {space.statement}" for space in self.spaces)
         parts.append("loop nest:")
@@ -326,9 +326,10 @@ def fused_kernel(compilation: Compilation, seconds: float) -> FusedKernel:
     """The callable kernel of a fused compilation that went through every pass."""
     lowered = compilation.lowered
     statements = compilation.statements
-    return FusedKernel(compilation.expression, statements, lowered.scans, compilation.reports, compilation.kernels,
-                       [()], [], compilation.source, compilation.header, compilation.tensors,
-                       compilation.space.expression.output.tensor, list(compilation.options.flags),
-                       array_ranges(statements), seconds, compilation.dependences,
+    return FusedKernel(expression=compilation.expression, spaces=statements, scans=lowered.scans,
+                       reports=compilation.reports, kernels=compilation.kernels, variant_choices=[()], site_models=[],
+                       c_source=compilation.source, header=compilation.header, tensors=compilation.tensors,
+                       output=compilation.space.expression.output.tensor, flags=list(compilation.options.flags),
+                       ranges=array_ranges(statements), codegen_seconds=seconds, dependences=compilation.dependences,
                        release_function=release_function(compilation.function_name), schedule=lowered.tree,
                        nodes=compilation.variant_scans[0][0].nodes)

@@ -1,7 +1,8 @@
 """Compiled kernels at run time: :class:`Kernel` packs its inputs when needed, allocates
 the output, picks a variant of the finds for the operands, calls the C function and
 returns numpy for dense outputs, an :class:`spf.Tensor` for outputs that share an
-input's sparsity, and a float for scalar outputs.  :mod:`codegen.pipeline` makes them.
+input's sparsity, and a float for scalar outputs.  Each is built around the description
+the compiler (:mod:`codegen.pipeline`) returns, :class:`codegen.compiled.CompiledKernel`.
 """
 
 from __future__ import annotations
@@ -16,66 +17,56 @@ import numpy as np
 
 from spf.errors import ArgumentError, OutOfMemoryError, SpfError, SpfInternalError
 from spf.memory import allocate, require
-from spf.packing import Tensor, _validate, borrow, pack
+from spf.packing import borrow, pack
+from spf.tensor import Tensor
+from spf.validation import check_fields
 
-from .build import build_shared_library, load_function
-from .fast_call import call_plan
-from .auto import SiteModel, site_cost
 from spf.assemble import Builder, failure, finish, take
 
-from .assembly import AssemblyPlan, TwoPhase, Workspace, direct_rows
+from .assembly import direct_rows
+from .auto import evaluate, site_cost
+from .build import build_shared_library, load_function
+from .compiled import CompiledKernel, field_names
+from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, hash_table_length
 from .emit_stream import kernel_report_length, run_time_strategies
-from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, KernelSource, hash_table_length
-from .find import FindReport
-from .loops import render
+from .fast_call import call_plan
+from .pipeline import compile_kernel
 from .structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
 
-    from .zeroing import OutputZeroing
-
-__all__ = ["BoundKernel", "Kernel"]
+__all__ = ["BoundKernel", "Kernel", "callable_kernel"]
 
 
-def field_names(layout: Layout, mapping: dict) -> list[str]:
-    """The kernel's names of a tensor's fields (a mapping also names its physical indices):
-    ``A_rowPtr``, or ``B_rowPtr`` for an output sharing B's arrays."""
-    return [mapping[field_.name] for field_ in layout.fields if field_.name in mapping]
+def callable_kernel(expression: str, layouts: dict, **options: Any) -> Kernel:
+    """``expression`` compiled for ``layouts`` (:func:`codegen.pipeline.compile_kernel`, which
+    takes ``options``), as a Kernel to call: the run time calls the compiler, never the reverse."""
+    return Kernel(compiled=compile_kernel(expression, layouts, **options))
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Kernel:
-    """A compiled kernel: ``kernel(A=..., x=...)`` runs it; ``c_source`` is its C."""
+    """A compiled kernel at run time: ``kernel(A=..., x=...)`` runs it; ``c_source`` is its C.
 
-    expression: str
-    spaces: list
-    scans: list  # of the first variant
-    reports: list[FindReport]
-    kernels: list[KernelSource]  # one C function per variant of the finds
-    variant_choices: list[tuple]  # the find choices of each variant, by site
-    site_models: list[SiteModel]
-    c_source: str
-    header: str
-    tensors: dict  # name -> (layout, placement names, is_output)
-    output: str
-    flags: list[str]
-    ranges: dict
-    codegen_seconds: float = 0.0
-    dependences: list = field(default_factory=list)
-    assembly: AssemblyPlan | None = None  # of an assembled output
-    assembly_prefix: str | None = None
-    workspace: Workspace | None = None  # of the assembled output, if any
-    two_phase: TwoPhase | None = None  # of the assembled output, if any
-    output_zeroing: OutputZeroing | None = None  # of a dense output the first variant zeroes
-    release_function: str = ""  # the library's C function freeing what the kernels keep between calls
-    cache_key: str = ""  # of the whole-kernel cache (codegen.kernel_cache)
-    cached: str = ""  # "memory" or "disk" when this kernel came from that cache, else ""
+    Built around the compiler's description (:class:`codegen.compiled.CompiledKernel`),
+    whose fields read as the kernel's own (``kernel.c_source``, ``kernel.tensors``, ...);
+    the kernel adds what calls need and change: the loaded C functions, an assembled
+    output's builder and how often each run-time strategy of its assembly ran.
+    """
+
+    compiled: CompiledKernel
     # how often each run-time strategy of the assembly ran, over this kernel's calls so far
     assembly_statistics: dict = field(default_factory=dict)
     _functions: list = field(default_factory=list, repr=False)
     _builder: Builder | None = field(default=None, repr=False)
     _report_length: int = field(default=0, repr=False)  # of an assembled output's report
+
+    def __getattr__(self, name: str) -> Any:
+        """A field of the description (only names the Kernel itself lacks come here)."""
+        if name.startswith("__") or name == "compiled":
+            raise AttributeError(name)
+        return getattr(self.compiled, name)
 
     @functools.cached_property
     def _shared_sources(self) -> set[str]:
@@ -84,11 +75,6 @@ class Kernel:
             return set()
         return {local.split("_", 1)[0] for local in field_names(*self.tensors[self.output][:2])
                 if not local.startswith(f"{self.output}_")}
-
-    @property
-    def function_name(self) -> str:
-        """The C function of the first (statically preferred) variant."""
-        return self.kernels[0].function
 
     def build(self) -> "Kernel":
         """Compile the C (cached by a hash of source and flags) and load every variant."""
@@ -165,52 +151,16 @@ class Kernel:
         array's length, at most its value range."""
         entries = lengths.get(model.call.function, 0)
         if model.call.function in self.ranges:
-            from .auto import _evaluate
             low, high = self.ranges[model.call.function]
-            size = _evaluate(high - low, stats)
+            size = evaluate(high - low, stats)
             if size is not None:
                 entries = min(entries, int(size) + 1)
         return max(int(entries), 0)
 
     def explain(self) -> str:
-        """The iteration space, the loop order, and each find with its chosen and rejected templates."""
-        parts = []
-        for space, scanned in zip(self.spaces, self.scans):
-            parts.append(str(space))
-            parts.append(f"  order: {', '.join(scanned.order)}")
-            parts.append("loop nest:")
-            parts.append("  " + render(scanned.nodes, "  ").lstrip() if scanned.nodes else
-                         "  (fused: runs inside the first statement's loop, iteration by iteration)")
-        if self.output_zeroing is not None:
-            parts.append(f"zeroing: {self.output_zeroing.describe()}")
-        if self.assembly is not None:
-            layout = self.tensors[self.output][0]
-            parts.append(f"assembly of {self.output} ({layout.spec}):")
-            if self.workspace is not None:
-                others = tuple(c for c in self.spaces[0].statement.output.indices if c != self.workspace.coordinate)
-                parts.append("  " + self.workspace.describe(others))
-            elif self.two_phase is not None:
-                parts.append("  " + self.two_phase.describe())
-            else:
-                parts.append("  strategy: the loop nests append each entry (coordinates, value) to a stream")
-            if self.two_phase is None:
-                parts.append("  builder: begin puts the entries in storage order (one pass finds them already ordered, "
-                             "else a counting sort on the first key and merge sorts of the groups out of order), "
-                             "sums equal entries and counts each level's positions; fill writes the arrays the "
-                             "counts size")
-            parts.extend("  " + line for line in self.assembly.describe())
-            if self.assembly_statistics:
-                counts = ", ".join(f"{strategy} {count}" for strategy, count in self.assembly_statistics.items())
-                parts.append(f"  run-time choices over the calls so far: {counts}")
-        if self.dependences:
-            parts.append("parallel:")
-            parts.extend("  " + d for d in self.dependences)
-        if self.reports:
-            parts.append("finds:")
-            parts.extend("  " + str(r).replace("\n", "\n  ") for r in self.reports)
-        else:
-            parts.append("finds: none (every index is a loop or an assignment)")
-        return "\n".join(parts)
+        """The iteration space, the loop order, each find with its chosen and rejected templates,
+        and how often each run-time strategy of an assembled output ran over the calls so far."""
+        return self.compiled.explain(self.assembly_statistics)
 
     # -- running
     def __call__(self, *positional: Any, **arguments: Any) -> np.ndarray | Tensor | float:
@@ -428,7 +378,7 @@ class Kernel:
         if source_layout is layout or source_layout == layout:
             # the shared arrays were validated for this very layout
             return fields, Tensor._from_checked(layout, shape, fields, name, written=layout.values_field)
-        checked, _ = _validate(layout, fields, name, shape, owned=True)
+        checked, _ = check_fields(layout, fields, name, shape, owned=True)
         return fields, Tensor._from_checked(layout, shape, checked, name, written=layout.values_field)
 
 

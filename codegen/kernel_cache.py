@@ -1,6 +1,8 @@
-"""The whole-kernel cache: a compiled :class:`~codegen.kernel.Kernel` (its iteration
-spaces, find proofs, loop nests, C and metadata) kept for the process and on disk, so a
-repeated ``spf.compile`` skips isl and Z3.
+"""The whole-kernel cache: a compiled kernel's description (:class:`~codegen.compiled.CompiledKernel`:
+its iteration spaces, find proofs, loop nests, C and metadata) kept for the process and on
+disk, so a repeated ``spf.compile`` skips isl and Z3.  It sits with the compiler: it keeps
+the compiler's plain output, and the run time builds a new Kernel around each description
+it returns, so the cache needs nothing from the run time.
 
 The key is everything that decides the kernel: the expression, each tensor's layout as
 loaded (its parsed content, and for a family the state of its member files), the
@@ -29,16 +31,31 @@ import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .build import _temporary_beside
+from spf.layout_input import load_layout_argument
+from spf.layout_library.loader import is_path
+from spf.layout_library.model import LayoutFamily
+
+from .build import temporary_beside
 from .cache_folder import cache_directory
 from .cache_limit import prune_when_due, touch
 
 if TYPE_CHECKING:
-    from .kernel import Kernel
+    from .compiled import CompiledKernel
     from .pipeline import Options
 
 HEADER = b"spf-kernel sha256="  # then the pickle's digest in hex, a newline and the pickle
-_memory: dict[str, object] = {}  # key -> Kernel, as first compiled or loaded in this process
+
+
+class KernelMemory:
+    """The kernel descriptions of this process: ``entries`` cache key -> CompiledKernel, as
+    first compiled or loaded from disk.  Entries stay for the process (a key names spf's
+    source and every input of the compile, so an entry never goes stale within it)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, CompiledKernel] = {}
+
+
+MEMORY = KernelMemory()  # one per process: what a repeated spf.compile finds
 
 
 def source_files() -> list[Path]:
@@ -66,13 +83,9 @@ def _layout_key(value) -> object:
     """What identifies a layout argument's content: a built-in spec itself; otherwise the
     loaded layout's full description (a file's parsed text, parameters bound), and a
     family's member files by their state."""
-    from spf.layout_library.loader import _is_path
-    from spf.layout_library.model import LayoutFamily
-    from spf.packing import _load_layout
-
-    if isinstance(value, str) and not _is_path(value):
+    if isinstance(value, str) and not is_path(value):
         return ["built-in", value]  # its file is part of source_stamp()
-    layout = _load_layout(value)
+    layout = load_layout_argument(value)
     key = [repr(layout)]
     if isinstance(layout, LayoutFamily):
         for path in layout.member_paths:
@@ -99,15 +112,14 @@ def _path(key: str) -> Path:
     return directory / f"{key[:32]}.pickle"
 
 
-def _fresh(kernel, where: str):
-    """A kernel of its own for the caller (its run-time statistics start at zero; the
-    loaded library, if any, is shared)."""
-    return dataclasses.replace(kernel, assembly_statistics={}, cached=where)
+def _fresh(kernel: CompiledKernel, where: str) -> CompiledKernel:
+    """The description, marked with where it came from ("memory" or "disk")."""
+    return dataclasses.replace(kernel, cached=where)
 
 
-def lookup(key: str) -> Kernel | None:
-    """The cached kernel of ``key`` (from memory, else from disk), or None."""
-    kernel = _memory.get(key)
+def lookup(key: str) -> CompiledKernel | None:
+    """The cached kernel description of ``key`` (from memory, else from disk), or None."""
+    kernel = MEMORY.entries.get(key)
     if kernel is not None:
         return _fresh(kernel, "memory")
     try:
@@ -121,19 +133,18 @@ def lookup(key: str) -> Kernel | None:
     if getattr(kernel, "cache_key", None) != key:
         return None
     touch(path)
-    _memory[key] = kernel
+    MEMORY.entries[key] = kernel
     return _fresh(kernel, "disk")
 
 
-def store(key: str, kernel: Kernel) -> None:
-    """Keep ``kernel`` for ``key`` in memory and on disk (best effort: a full disk or a
-    read-only cache directory only costs the next process a compile)."""
-    kernel = dataclasses.replace(kernel, cache_key=key, assembly_statistics={}, cached="",
-                                 _functions=[], _builder=None, _report_length=0)
-    _memory[key] = kernel
+def store(key: str, kernel: CompiledKernel) -> None:
+    """Keep the description ``kernel`` for ``key`` in memory and on disk (best effort: a full
+    disk or a read-only cache directory only costs the next process a compile)."""
+    kernel = dataclasses.replace(kernel, cache_key=key, cached="")
+    MEMORY.entries[key] = kernel
     try:
         path = _path(key)
-        temporary = _temporary_beside(path)
+        temporary = temporary_beside(path)
         payload = pickle.dumps(kernel, protocol=pickle.HIGHEST_PROTOCOL)
         temporary.write_bytes(HEADER + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
         os.replace(temporary, path)

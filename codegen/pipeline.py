@@ -42,7 +42,7 @@ from .fusion import fuse_statement_nests
 from .jam import jam_register_sums
 from .find_state import start_find_states
 from .find import FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize, variant_templates
-from .kernel import Kernel
+from .compiled import CompiledKernel
 from .kernel_cache import kernel_key, lookup, store
 from .loops import Compute, remove_dead_assignments, walk
 from .merge import appends_in_order, fills_in_order, merge_terms
@@ -57,7 +57,7 @@ from .verify import check_after_pass, check_lowered_schedule
 from .zeroing import OutputZeroing, fold_output_zeroing, plan_output_zeroing
 
 if TYPE_CHECKING:
-    from spf.autoscheduler.api import Candidate
+    from spf.autoscheduler.candidate import Candidate
 
     from .fused import LoweredSchedule
 
@@ -528,21 +528,24 @@ def _check_nests(compilation: Compilation, after: str) -> None:
                                lowered.temporaries, after)
 
 
-def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
-    """The callable kernel of a compilation that went through every pass."""
+def to_kernel(compilation: Compilation, seconds: float) -> CompiledKernel:
+    """The description of the kernel a compilation that went through every pass makes (the
+    run time's Kernel is built around it: codegen.kernel)."""
     models = [SiteModel([(f.variable, f.lower, f.upper) for f in site.outer
                          if f.kind in ("loop", "find") and f.variable],
                         site.lower, site.upper, site.call, calls) for site, calls in compilation.sites]
     statements = compilation.statements
-    return Kernel(compilation.expression, list(statements), compilation.variant_scans[0], compilation.reports,
-                  compilation.kernels, compilation.combinations, models, compilation.source,
-                  compilation.header, compilation.tensors, compilation.space.expression.output.tensor,
-                  list(compilation.options.flags), array_ranges(statements), seconds, compilation.dependences,
-                  assembly=compilation.assembly, workspace=compilation.workspace,
-                  two_phase=compilation.two_phase,
-                  output_zeroing=compilation.output_zeroing[0] if compilation.output_zeroing else None,
-                  assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None,
-                  release_function=release_function(f"spf_kernel_{compilation.digest}"))
+    return CompiledKernel(expression=compilation.expression, spaces=list(statements),
+                          scans=compilation.variant_scans[0], reports=compilation.reports,
+                          kernels=compilation.kernels, variant_choices=compilation.combinations, site_models=models,
+                          c_source=compilation.source, header=compilation.header, tensors=compilation.tensors,
+                          output=compilation.space.expression.output.tensor, flags=list(compilation.options.flags),
+                          ranges=array_ranges(statements), codegen_seconds=seconds,
+                          dependences=compilation.dependences, assembly=compilation.assembly,
+                          workspace=compilation.workspace, two_phase=compilation.two_phase,
+                          output_zeroing=compilation.output_zeroing[0] if compilation.output_zeroing else None,
+                          assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None,
+                          release_function=release_function(f"spf_kernel_{compilation.digest}"))
 
 
 # ----------------------------------------------------------------------------- the entry point
@@ -551,8 +554,9 @@ def to_kernel(compilation: Compilation, seconds: float) -> Kernel:
 def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
                    parallel: bool = False, schedule: Recipe | Candidate | None = None,
                    order: Sequence[str] | None = None, flags: Sequence[str] | None = None,
-                   keep_zeros: bool = False) -> Kernel:
-    """Compile ``expression`` for the given layouts (see ``spf.compile``).
+                   keep_zeros: bool = False) -> CompiledKernel:
+    """Compile ``expression`` for the given layouts (see ``spf.compile``) into the kernel's
+    description (the run time calls it through codegen.kernel.Kernel).
 
     An assembled output stores the result's nonzeros, as scipy.sparse's products and sums
     do; ``keep_zeros`` stores every entry the inputs produce, explicit zeros included
@@ -592,12 +596,11 @@ def _compile_candidate(expression: str, layouts: dict, find: str, share, paralle
     """An autoscheduled candidate's kernel (codegen.fused), or the reason ``schedule`` is
     neither a candidate nor a recipe.  (Imported here: the autoscheduler loads sympy,
     which a compile from the kernel cache does not need.)"""
-    from spf.autoscheduler.api import AutoSchedule, Candidate
-    if isinstance(schedule, AutoSchedule):
-        raise SpfError("schedule= takes one candidate: pass autoschedule(...).select(**tensors) "
-                       "(or .default() when the sizes are unknown)")
+    from spf.autoscheduler.candidate import Candidate
     if not isinstance(schedule, Candidate):
-        raise SpfError(f"schedule must be a recipe (spf.recipe(...)), got {type(schedule).__name__}")
+        raise SpfError(f"schedule must be a recipe (spf.recipe(...)) or one autoscheduled candidate "
+                       f"(autoschedule(...).select(**tensors), or .default() when the sizes are unknown), "
+                       f"got {type(schedule).__name__}")
     from spf.autoscheduler.problem import make_problem
     if make_problem(expression, layouts, share) != schedule.problem:
         raise SpfError("the autoscheduled candidate was made for another expression, layouts or share: "
@@ -608,7 +611,7 @@ def _compile_candidate(expression: str, layouts: dict, find: str, share, paralle
 
 
 def compile_schedule(candidate: Candidate, find: str = "auto", parallel: bool = False,
-                     flags: Sequence[str] | None = None) -> Kernel:
+                     flags: Sequence[str] | None = None) -> CompiledKernel:
     """An autoscheduled candidate's kernel: its tree lowered into one nest
     (codegen.fused.lower_schedule), then the same passes as any kernel.  (Imported here:
     the autoscheduler loads sympy, which a compile from the kernel cache does not need.)"""

@@ -23,7 +23,7 @@ from spf.layout_library import load_layout
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout, LayoutFamily
     from spf.notation import Statement
-    from spf.packing import Tensor
+    from spf.tensor import Tensor
 
 # ----------------------------------------------------------------------------- names
 

@@ -39,7 +39,7 @@ def load_layout(spec: str | os.PathLike, **parameters: int) -> Layout | LayoutFa
     (``"BCSR(R=2, C=3)"``) or the path of a ``.layout`` file (a Path, or a string
     containing ``/`` or ending in ``.layout``).
     """
-    if _is_path(spec):
+    if is_path(spec):
         path = Path(spec).expanduser()
         if not path.is_file():
             raise UnknownLayoutError(f"no layout file at {str(path)!r}")
@@ -131,7 +131,8 @@ def read_text(path: str) -> str:
                           "is UTF-8 text") from None
 
 
-def _is_path(spec: object) -> bool:
+def is_path(spec: object) -> bool:
+    """Whether a layout argument names a file (a path object, a slash, or ``.layout``) rather than a built-in."""
     if isinstance(spec, os.PathLike):
         return True
     return isinstance(spec, str) and ("/" in spec or os.sep in spec or spec.endswith(".layout"))

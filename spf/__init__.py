@@ -26,19 +26,22 @@ if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
     _os.environ["OMP_WAIT_POLICY"] = "passive"
     _os.environ["GOMP_SPINCOUNT"] = "3000"
 
+from spf import arguments
+from spf.codegen.kernel import Kernel, callable_kernel
 from spf.errors import (ArgumentError, CacheWarning, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
                         OutOfMemoryError, PackError, ParseError, PropertyViolation, RecipeError, SpfError,
                         SpfInternalError, UnknownLayoutError)
 from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation import Statement, parse_statement
-from spf.assemble import convert
-from spf.packing import Tensor, from_fields, pack, read_tns
+from spf.conversion import convert
+from spf.packing import from_fields, pack
+from spf.tensor import Tensor
+from spf.user_data import read_tns
 from spf.recipe import Recipe, recipe
 from spf.sets import UFSet
 
 if TYPE_CHECKING:
     from spf.autoscheduler.api import AutoSchedule, Candidate
-    from spf.codegen.kernel import Kernel
     from spf.layout_library.model import Layout, LayoutFamily
 
 
@@ -64,15 +67,13 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     dependences.  ``schedule`` may also be a fused candidate from
     :func:`autoschedule` (``autoschedule(...).select(**tensors)``).
     """
-    from spf import arguments
-    from spf.codegen.pipeline import compile_kernel
     arguments.layout_mapping(layouts)
     arguments.share_mapping(share)
     arguments.flag(parallel, "parallel")
     arguments.text(find, "find", "auto, seqiter, binary, hashmap or linear")
     arguments.names(order, "order", "every variable of the iteration space, e.g. ['pAi', 'i', 'pAj', 'j']")
-    return compile_kernel(expression, layouts, find=find, share=share, parallel=parallel,
-                          schedule=schedule, order=order)
+    return callable_kernel(expression, layouts, find=find, share=share, parallel=parallel,
+                           schedule=schedule, order=order)
 
 
 def autoschedule(expression: str, layouts: dict, constraints: Sequence[str] | None = None, share: dict | None = None,

@@ -1,4 +1,5 @@
-"""Tensors built by generated assembly: packing from coordinates and conversion between layouts.
+"""Tensors built by generated assembly from coordinates (packing; conversion between layouts
+is :mod:`spf.conversion`, whose copy kernels assemble their output the same way).
 
 For each layout, :mod:`codegen.assembly` plans how its arrays are established and
 :mod:`codegen.emit_assembly` writes the builder as C (compiled once, cached like
@@ -12,20 +13,24 @@ becomes a Tensor without a second check.
 from __future__ import annotations
 
 import ctypes
+import struct as struct_module
 from dataclasses import dataclass
 from math import prod
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
-from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, report_length
+from spf.codegen.assembly import direct_rows, plan_assembly
+from spf.codegen.build import build_shared_library, load_function
+from spf.codegen.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, assembly_source, report_length
+from spf.codegen.structs import ctypes_struct, sanitize_identifier
 from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError
+from spf.layout_library.model import BinaryOp, Name, Number
 from spf.memory import allocate, require
-from spf.packing import Tensor as _Tensor
+from spf.tensor import Tensor
 
 if TYPE_CHECKING:
     from spf.codegen.assembly import AssemblyPlan
-    from spf.arguments import LayoutLike
     from spf.layout_library.model import Layout
 
 INDEX_DTYPE = np.int64
@@ -49,20 +54,30 @@ class Builder:
         return self.plan.compressed
 
 
-_builders: dict[tuple, Builder] = {}
+class AssemblyCache:
+    """The process's generated assembly, per layout: ``builders`` (layout, compiler flags,
+    int32 columns) -> the compiled :class:`Builder`; ``plans`` layout -> its AssemblyPlan, or
+    None when assembly does not build it; ``take_plans`` (layout, struct type) -> how
+    :func:`take` reads the struct.  Layouts are keys by content (hashed by name, path and
+    parameters, equal field by field), never by id().  Entries stay for the process: each
+    is compiled or worked out once, and a layout file edited on disk loads as another key."""
+
+    def __init__(self) -> None:
+        self.builders: dict[tuple, Builder] = {}
+        self.plans: dict[Layout, AssemblyPlan | None] = {}
+        self.take_plans: dict[tuple, TakePlan] = {}
+
+
+ASSEMBLY_CACHE = AssemblyCache()  # one per process: the point is compiling each builder once
 
 
 def builder(layout: Layout, narrow: bool = False) -> Builder:
     """The compiled assembly of ``layout`` (cached per layout), reading int64 coordinate
     columns, or int32 ones with ``narrow`` (scipy's index arrays as they are: widening
     20M of them first cost 0.3 s and 320 MB of new pages); AssemblyRefused when it has none."""
-    from spf.codegen.assembly import direct_rows, plan_assembly
-    from spf.codegen.build import build_shared_library, load_function
-    from spf.codegen.emit_assembly import assembly_source
-    from spf.codegen.structs import ctypes_struct, sanitize_identifier
-
-    key = (layout.spec, layout.path, hash(layout), tuple(FLAGS or ()), narrow)
-    if key not in _builders:
+    builders = ASSEMBLY_CACHE.builders
+    key = (layout, tuple(FLAGS or ()), narrow)
+    if key not in builders:
         plan = plan_assembly(layout)
         prefix = "spf_assemble_" + sanitize_identifier(layout.name) + ("_i32" if narrow else "")
         source = assembly_source(plan, prefix, coordinate="int32_t" if narrow else "int64_t")
@@ -76,24 +91,19 @@ def builder(layout: Layout, narrow: bool = False) -> Builder:
         free = load_function(library, f"{prefix}_free", [ctypes.c_void_p], None)
         take = load_function(library, f"{prefix}_take", [ctypes.c_void_p, struct]) \
             if direct_rows(plan) is not None else None
-        _builders[key] = Builder(plan, begin, fill, free, take)
-    return _builders[key]
+        builders[key] = Builder(plan, begin, fill, free, take)
+    return builders[key]
 
 
 def has_assembly(layout: Layout) -> bool:
     """Whether generated assembly builds ``layout`` (else packing falls back to the Python packer)."""
-    from spf.codegen.assembly import plan_assembly
-
-    key = (layout.spec, layout.path, hash(layout))
-    if key not in _plans:
+    plans = ASSEMBLY_CACHE.plans
+    if layout not in plans:
         try:
-            _plans[key] = plan_assembly(layout)
+            plans[layout] = plan_assembly(layout)
         except AssemblyRefused:
-            _plans[key] = None
-    return _plans[key] is not None
-
-
-_plans: dict[tuple, object] = {}
+            plans[layout] = None
+    return plans[layout] is not None
 
 
 def _column(array: np.ndarray) -> tuple[int, int]:
@@ -105,7 +115,7 @@ def _column(array: np.ndarray) -> tuple[int, int]:
 
 
 def assemble(layout: Layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: tuple[int, ...],
-             name: str = "tensor", duplicates: str = "sum") -> _Tensor:
+             name: str = "tensor", duplicates: str = "sum") -> Tensor:
     """The Tensor of ``layout`` holding the entries ``(columns[k][e] for k) -> values[e]``.
 
     ``columns``: one int64 array (or strided view) per coordinate, or int32 arrays all of
@@ -113,8 +123,6 @@ def assemble(layout: Layout, columns: Sequence[np.ndarray], values: np.ndarray, 
     are summed (``duplicates="sum"``) or refused (``"refuse"``).  An entry the layout
     cannot hold (above LOWER_TRI's diagonal) is refused with a PackError naming it.
     """
-    from spf.codegen.structs import ctypes_struct
-
     columns = [np.asarray(c) for c in columns]
     narrow = bool(columns) and all(c.dtype == np.int32 for c in columns)
     build = builder(layout, narrow)
@@ -159,10 +167,8 @@ def failure(layout: Layout, plan: AssemblyPlan, report: np.ndarray, name: str, e
 
 
 def finish(layout: Layout, build: Builder, handle: int, report: np.ndarray, struct: ctypes.Structure,
-           shape: tuple[int, ...], name: str, duplicates: str = "sum") -> _Tensor:
+           shape: tuple[int, ...], name: str, duplicates: str = "sum") -> Tensor:
     """After ``begin``: allocate the arrays its counts size, ``fill`` them, and make the Tensor."""
-    from spf.packing import Tensor
-
     plan = build.plan
     slots = len(build.compressed)
     try:
@@ -184,24 +190,24 @@ def finish(layout: Layout, build: Builder, handle: int, report: np.ndarray, stru
 
 
 def take(layout: Layout, build: Builder, handle: int, struct: ctypes.Structure, shape: tuple[int, ...],
-         name: str) -> _Tensor | None:
+         name: str) -> Tensor | None:
     """After ``begin``, the Tensor over the handle's own arrays when ``NAME_take`` can give
     them (rows handed over as they stand: no copy, no second allocation), else None (the
     handle is untouched; :func:`finish` fills arrays allocated here instead)."""
     if build.take is None or build.take(handle, ctypes.byref(struct)) != 0:
         return None
-    plan = _take_plan(layout, type(struct))
+    plan = take_plan(layout, type(struct))
     values = plan.unpack(struct)
     fields = dict(zip(plan.scalars, values))
     owner = _Malloced([values[at] for at in plan.pointers])
     for (field, at, length, typestr, dtype) in plan.arrays:
         address, count = values[at], length(fields)
         fields[field] = _Adopted.array(address, count, typestr, owner) if address and count else _empty(dtype)
-    return _Tensor._from_handed_over(layout, shape, fields, name)
+    return Tensor._from_handed_over(layout, shape, fields, name)
 
 
 @dataclass(frozen=True)
-class _TakePlan:
+class TakePlan:
     """How :func:`take` reads a layout's struct: every field in one unpack (scalars first,
     then the arrays' addresses), and each array's length from the scalars."""
 
@@ -211,18 +217,16 @@ class _TakePlan:
     arrays: tuple[tuple, ...]  # (field, where its address is, length(scalars), typestr, dtype)
 
 
-_take_plans: dict[tuple, tuple] = {}
-
-
-def _take_plan(layout, struct_type) -> _TakePlan:
-    key = (id(layout), struct_type)
-    known = _take_plans.get(key)
+def take_plan(layout: Layout, struct_type: type) -> TakePlan:
+    """How :func:`take` reads ``layout``'s struct (worked out once per layout and struct type)."""
+    key = (layout, struct_type)
+    known = ASSEMBLY_CACHE.take_plans.get(key)
     if known is None:
-        known = _take_plans[key] = (layout, _make_take_plan(layout, struct_type))  # layout kept: its id stays its own
-    return known[1]
+        known = ASSEMBLY_CACHE.take_plans[key] = _make_take_plan(layout, struct_type)
+    return known
 
 
-def _make_take_plan(layout, struct_type) -> _TakePlan:
+def _make_take_plan(layout, struct_type) -> TakePlan:
     scalars = tuple(f.name for f in layout.fields if f.is_scalar)
     arrays = [f for f in layout.fields if not f.is_scalar]
     names = scalars + tuple(f.name for f in arrays)
@@ -230,14 +234,13 @@ def _make_take_plan(layout, struct_type) -> _TakePlan:
     where = {name: at for at, name in enumerate(names)}
     planned = tuple((f.name, where[f.name], _length_function(f.dimensions), np.dtype(f.numpy_dtype).str,
                      np.dtype(f.numpy_dtype)) for f in arrays)
-    return _TakePlan(unpack, scalars, tuple(where[f.name] for f in arrays), planned)
+    return TakePlan(unpack, scalars, tuple(where[f.name] for f in arrays), planned)
 
 
 def _struct_reader(struct_type, names: tuple[str, ...]):
     """A function reading ``names`` of a ctypes struct as Python ints (addresses for
     pointers, 0 for NULL) in one ``struct.unpack_from``, or through ctypes field by field
     where the struct's members are not all integers and pointers."""
-    import struct as _struct
     codes = {ctypes.c_int8: "b", ctypes.c_int16: "h", ctypes.c_int32: "i", ctypes.c_int64: "q",
              ctypes.c_uint8: "B", ctypes.c_uint16: "H", ctypes.c_uint32: "I", ctypes.c_uint64: "Q"}
     members = dict(struct_type._fields_)
@@ -249,7 +252,7 @@ def _struct_reader(struct_type, names: tuple[str, ...]):
             return lambda struct: tuple(_field_value(struct, name) for name in names)
         pieces.append(f"{offset - at}x{code}" if offset > at else code)
         at = offset + ctypes.sizeof(kind)
-    reader = _struct.Struct("=" + "".join(pieces).replace("P", "Q" if ctypes.sizeof(ctypes.c_void_p) == 8 else "I"))
+    reader = struct_module.Struct("=" + "".join(pieces).replace("P", "Q" if ctypes.sizeof(ctypes.c_void_p) == 8 else "I"))
     return reader.unpack_from
 
 
@@ -262,8 +265,6 @@ def _length_function(dimensions):
     """The element count of an array with these dimensions, as a function of the scalars:
     generated Python for sums, differences and products of names and numbers, else the
     dimensions' own evaluation."""
-    from spf.layout_library.model import BinaryOp, Name, Number
-
     def source(d) -> str | None:
         if isinstance(d, Number):
             return repr(int(d.value))
@@ -351,85 +352,3 @@ def _allocate(layout, build: Builder, nodes: np.ndarray, scalars: dict, name: st
 
 
 _SMALL = 1 << 24  # bytes: an array below this needs no look at the machine's memory first
-
-
-# ----------------------------------------------------------------------------- conversion
-
-_conversions: dict[tuple, object] = {}
-_INDICES = "ijklmnopqrstuvw"
-
-
-_builtin_targets: dict[tuple, object] = {}
-_by_identity: dict[tuple, tuple] = {}  # (id(source layout), id(target)) -> (source, target, kernel)
-_by_spec: dict[tuple, tuple] = {}  # (id(source layout), a built-in target's spec) -> (source, kernel)
-
-
-def _target(layout, order: int):
-    """The Layout of a conversion's target; built-in names are looked up once (their files
-    are part of the installation), paths and Layouts every time."""
-    from spf.layout_library.loader import _is_path
-    from spf.packing import _load_layout, _resolve
-
-    if not isinstance(layout, str) or _is_path(layout):
-        return _resolve(_load_layout(layout), order)
-    key = (layout, order)
-    if key not in _builtin_targets:
-        _builtin_targets[key] = _resolve(_load_layout(layout), order)
-    return _builtin_targets[key]
-
-
-def _check_values_fit(tensor, target, name: str) -> None:
-    """Refuse a conversion into narrower values (float64 into a ``float`` layout) that would
-    make a finite value infinite; the others round as numpy rounds them."""
-    from spf.packing import check_value_range
-
-    values_field = getattr(target, "values_field", None)
-    if values_field is not None:
-        check_value_range(tensor.values, target.field(values_field).numpy_dtype, name)
-
-
-def convert(tensor: _Tensor, layout: LayoutLike, name: str | None = None) -> _Tensor:
-    """``tensor`` stored in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
-
-    A generated copy kernel ``B(i,j) = A(i,j)`` from the tensor's layout into the target:
-    the source's loops produce its stored entries, the target's assembly stores them (its
-    explicit zeros included; a padded source's padding is no entry).  Anything
-    :func:`spf.pack` accepts may be given instead of a Tensor.
-    """
-    if name is None and isinstance(layout, str):  # a pair converted before, by the target's spec
-        known = _by_spec.get((id(getattr(tensor, "layout", None)), layout))
-        if known is not None and known[0] is tensor.layout and isinstance(tensor, _Tensor):
-            _check_values_fit(tensor, known[2], tensor.name)
-            return known[1](A=tensor)._renamed(tensor.name)
-    from spf import arguments
-    from spf.codegen.pipeline import compile_kernel
-    from spf.packing import Tensor, pack
-
-    if not isinstance(tensor, Tensor):
-        return pack(layout, tensor, name or "tensor")
-    name = arguments.name(name if name is not None else tensor.name)
-    target = _target(layout, tensor.order)
-    _check_values_fit(tensor, target, name)
-    known = _by_identity.get((id(tensor.layout), id(target)))
-    if known is not None and known[0] is tensor.layout and known[1] is target:
-        return known[2](A=tensor)._renamed(name)  # this pair's kernel, found without hashing layouts
-    if target.order != tensor.order:
-        raise PackError(f"tensor {name}: layout {target.spec} stores order-{target.order} tensors, "
-                        f"{tensor.name} has order {tensor.order}")
-    if target == tensor.layout:
-        return tensor if name == tensor.name else Tensor._from_checked(target, tensor.shape, dict(tensor.fields),
-                                                                       name)
-    if not has_assembly(target) or not any(f.is_index_array for f in target.fields):
-        return pack(target, tensor, name)  # dense targets, and ELL/WARP24 through the reference packer
-    if tensor.order > len(_INDICES):
-        raise PackError(f"tensor {name}: conversion handles order up to {len(_INDICES)}")
-    key = (tensor.layout.spec, tensor.layout.path, hash(tensor.layout), target.spec, target.path, hash(target),
-           tuple(FLAGS or ()))
-    if key not in _conversions:
-        indices = ",".join(_INDICES[:tensor.order])
-        _conversions[key] = compile_kernel(f"B({indices}) = A({indices})", {"A": tensor.layout, "B": target},
-                                           keep_zeros=True, flags=FLAGS)
-    _by_identity[(id(tensor.layout), id(target))] = (tensor.layout, target, _conversions[key])
-    if isinstance(layout, str) and (layout, tensor.order) in _builtin_targets:  # a built-in's spec: for good
-        _by_spec[(id(tensor.layout), layout)] = (tensor.layout, _conversions[key], target)
-    return _conversions[key](A=tensor)._renamed(name)

@@ -18,7 +18,7 @@ from pathlib import Path
 import spf
 from spf.codegen import runtime
 from spf.errors import UsageError
-from spf.codegen.build import _compile, _compiler_command
+from spf.codegen.build import compile_file, compiler_command
 from spf.codegen.assembly import direct_rows
 from spf.codegen.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, check_function, fill_checks
 from spf.codegen.emit_c import SHAPE_MISMATCH
@@ -179,7 +179,7 @@ def _assembly_lines(kernel: Kernel, name: str) -> list[str]:
 def write_library(kernel: Kernel, directory: Path, name: str) -> list[Path]:
     """Write ``NAME.c`` and ``NAME.h`` into ``directory`` (created if needed) and compile
     ``libNAME.so`` with the kernel's flags; the three paths."""
-    command = _compiler_command()  # before writing anything: no compiler, no files
+    command = compiler_command()  # before writing anything: no compiler, no files
     source, header = library_files(kernel, name)
     c_file, h_file, library = directory / f"{name}.c", directory / f"{name}.h", directory / f"lib{name}.so"
     try:
@@ -188,7 +188,7 @@ def write_library(kernel: Kernel, directory: Path, name: str) -> list[Path]:
         h_file.write_text(header)
     except OSError as error:
         raise spf.SpfError(f"cannot write {error.filename or directory}: {error.strerror or error}") from None
-    _compile(command, c_file, kernel.flags, library)
+    compile_file(command, c_file, kernel.flags, library)
     return [c_file, h_file, library]
 
 

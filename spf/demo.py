@@ -73,7 +73,7 @@ def random_tensor(shape: tuple[int, int, int], count: int, seed: int) -> tuple:
 def read_matrix(path: str) -> sparse.csr_matrix:
     """A Matrix Market file as a float CSR matrix with sorted, summed entries."""
     import scipy.io
-    from spf.packing import check_real
+    from spf.value_checks import check_real
     try:
         read = scipy.io.mmread(path)
     except (OSError, ValueError, TypeError, UnicodeDecodeError) as error:

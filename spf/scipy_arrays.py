@@ -46,10 +46,12 @@ from spf.errors import PackError, SpfError
 from spf.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.levels import Level, read_levels
 from spf.properties import CovaryingMonotonic, Injective, Monotonic, PeriodicMonotonic, Range, from_spec
+from spf.read_only import handed_over
+from spf.validation import holds
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
-    from spf.packing import Tensor
+    from spf.tensor import Tensor
 
 
 @dataclass(frozen=True)
@@ -244,7 +246,7 @@ def check_structure(data: sparse.spmatrix | sparse.sparray, name: str = "tensor"
 def shared_fields(layout: Layout, data: sparse.spmatrix | sparse.sparray,
                   name: str = "tensor") -> tuple[dict[str, object] | None, str]:
     """``(fields, "")``: ``layout``'s fields over the arrays of the scipy object ``data``
-    themselves, checked as :func:`spf.packing.validate` would; or ``(None, why not)``.
+    themselves, checked as :func:`spf.validation.validate` would; or ``(None, why not)``.
     A malformed compressed matrix is refused (:func:`check_structure`)."""
     check_structure(data, name)
     found = form(layout)
@@ -289,7 +291,6 @@ def _unsharable(array: np.ndarray, declared) -> str:
         return f"dtype {array.dtype}, the layout declares {declared.type} ({declared.numpy_dtype})"
     if array.ndim != len(declared.dimensions) or not array.flags.c_contiguous or not array.flags.aligned:
         return "not a C-contiguous, aligned array of the declared shape"
-    from spf.packing import handed_over
 
     owner = array
     while isinstance(owner.base, np.ndarray):
@@ -377,7 +378,6 @@ def _implied(wanted, established: list, scalars) -> bool:
 def _layout_holds(layout, fields, scalars, established: list = ()) -> str:
     """Why the layout's properties or assumptions do not hold of ``fields`` (empty when they
     do); a property that one of ``established`` implies is not checked again."""
-    from spf.packing import _holds
 
     for spec in layout.properties:
         wanted = from_spec(spec)
@@ -387,6 +387,6 @@ def _layout_holds(layout, fields, scalars, established: list = ()) -> str:
         if broken:
             return f"array {broken[0]} breaks property {spec.text}: {broken[1]}"
     for constraint in conjuncts(layout.assumptions):
-        if isinstance(constraint, Constraint) and not _holds(constraint, fields):
+        if isinstance(constraint, Constraint) and not holds(constraint, fields):
             return f"assumption {constraint} of {layout.spec} does not hold"
     return ""

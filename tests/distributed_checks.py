@@ -20,7 +20,7 @@ import scipy.sparse as sp
 
 import spf
 import spf.distributed as dist
-from spf.packing import coordinates_of
+from spf.user_data import coordinates_of
 
 import spf.distributed.sending
 

@@ -52,7 +52,7 @@ import numpy as np
 import spf
 from fuzz_cases import (UNSORTED, Case, DataSpec, KernelSpec, accesses, assembled_output, compile_options,
                         einsum_terms, index_classes, is_padded, make_data, plan_schedule, value_dtype)
-from spf.packing import validate
+from spf.validation import validate
 
 CLASSES = ("ok", "refused", "slow", "wrong", "crash", "hang", "exception", "compile", "run-error")
 FAILURES = CLASSES[3:]
@@ -1118,7 +1118,7 @@ def reproducer(failure: Failure) -> str:
         else:
             body.append("wanted = {tuple(c): expected[tuple(c)] for c in np.argwhere(expected != 0).tolist()}")
         body += ["got = run(); print(got.layout.spec, got.shape)",
-                 "from spf.packing import validate; validate(got.layout, dict(got.fields), 'got', got.shape)",
+                 "from spf.validation import validate; validate(got.layout, dict(got.fields), 'got', got.shape)",
                  "c, v, _ = got.to_coo(); stored = dict(zip(map(tuple, c.tolist()), v.tolist()))",
                  "print(len(c) - len(stored), sorted(set(stored) ^ set(wanted))[:8],"
                  " max([abs(stored.get(key, 0) - wanted.get(key, 0)) for key in set(stored) | set(wanted)],"

@@ -63,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spf  # noqa: E402
 import spf.assemble  # noqa: E402
 from conftest import DATA, MATRICES, TENSORS, load_matrix, load_tensor  # noqa: E402
-from spf.packing import validate  # noqa: E402
+from spf.validation import validate  # noqa: E402
 
 RTOL = 1e-12
 ATOL_SCALE = 1e-14
@@ -274,8 +274,8 @@ def kernel(expression: str, layouts: dict):
     if key not in _kernels:
         if SANITIZE:
             from spf.codegen.build import SANITIZE_FLAGS
-            from spf.codegen.pipeline import compile_kernel
-            _kernels[key] = compile_kernel(expression, layouts, flags=list(SANITIZE_FLAGS))
+            from spf.codegen.kernel import callable_kernel
+            _kernels[key] = callable_kernel(expression, layouts, flags=list(SANITIZE_FLAGS))
         else:
             _kernels[key] = spf.compile(expression, layouts)
     return _kernels[key]

@@ -17,9 +17,10 @@ from hypothesis import given, settings, strategies as st
 import spf
 from conftest import REAL_MATRICES, REAL_TENSORS, data_available, load_matrix, load_tensor
 from spf.assemble import assemble, builder, has_assembly
-from spf.codegen import pipeline
+import spf.conversion
 from spf.codegen.assembly import plan_assembly
-from spf.packing import reference_pack, validate
+from spf.packing import reference_pack
+from spf.validation import validate
 
 EXAMPLES = "examples/layouts"
 MATRIX_LAYOUTS = ["COO", "COO_UNSORTED", "CSR", "CSR_UNSORTED", "CSC", "DCSR", "DCSC", "DIA", "Dense2",
@@ -180,11 +181,11 @@ def test_scipys_int32_coordinates_are_read_as_they_are():
     matrix = sp.coo_matrix((rng.standard_normal(2000), (rows, cols)), shape=(90, 70))
     assert matrix.row.dtype == np.int32
     for layout in ("CSR", "DCSR", "BCSR(R=2, C=3)", "COO"):
-        assembling._builders.clear()
+        assembling.ASSEMBLY_CACHE.builders.clear()
         packed = spf.pack(layout, matrix, name="A", copy=True)
         np.testing.assert_allclose(packed.to_dense(), matrix.toarray(), rtol=1e-12, atol=1e-12)
         validate(packed.layout, dict(packed.fields), "A", (90, 70))
-        assert [key[-1] for key in assembling._builders] == [True], layout  # the int32 builder alone
+        assert [key[-1] for key in assembling.ASSEMBLY_CACHE.builders] == [True], layout  # the int32 builder alone
 
 
 def test_pack_goes_through_assembly_and_scipy_duplicates_are_summed():
@@ -233,7 +234,7 @@ def test_a_conversion_kernel_is_compiled_once_and_reused(monkeypatch):
     def no_compile(*args, **kwargs):
         raise AssertionError("a conversion kernel was compiled again")
 
-    monkeypatch.setattr(pipeline, "compile_kernel", no_compile)
+    monkeypatch.setattr(spf.conversion, "callable_kernel", no_compile)
     for matrix, name in [(first, "A"), (second, "B"), (first, "C")]:
         tensor = spf.pack("CSR", matrix, name)
         converted = spf.convert(tensor, "CSC")
@@ -290,12 +291,12 @@ def test_a_handed_over_struct_is_read_as_ctypes_reads_it(spec):
     reads equals the member ctypes gives, and each array's length its dimensions give."""
     import ctypes
 
-    from spf.assemble import _field_value, _take_plan
+    from spf.assemble import _field_value, take_plan
     from spf.codegen.structs import ctypes_struct
-    from spf.packing import _load_layout, _resolve
+    from spf.layout_input import load_layout_argument, resolve_family
 
-    base = _load_layout(spec)
-    layout = _resolve(base, base.order if base.order is not None else 2)
+    base = load_layout_argument(spec)
+    layout = resolve_family(base, base.order if base.order is not None else 2)
     struct_type = ctypes_struct(layout)
     struct = struct_type()
     rng = np.random.default_rng(len(spec))
@@ -304,7 +305,7 @@ def test_a_handed_over_struct_is_read_as_ctypes_reads_it(spec):
             setattr(struct, name, ctypes.cast(ctypes.c_void_p(int(rng.integers(1, 2**40)) * 8), kind))
         else:
             setattr(struct, name, int(rng.integers(0, 1000)))
-    plan = _take_plan(layout, struct_type)
+    plan = take_plan(layout, struct_type)
     assert type(getattr(plan.unpack, "__self__", None)).__name__ == "Struct"  # one unpack, not ctypes per member
     values = plan.unpack(struct)
     names = plan.scalars + tuple(field for field, *_ in plan.arrays)

@@ -20,7 +20,7 @@ from conftest import REAL_MATRICES, REPOSITORY, data_available, load_matrix
 from spf.assemble import has_assembly
 from spf.codegen.assembly import plan_assembly
 from spf.errors import AssemblyRefused
-from spf.packing import validate
+from spf.validation import validate
 
 MATRIX_OUTPUTS = ["CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR(R=2, C=2)", "BCSR(R=4, C=4)",
                   "DIA"]

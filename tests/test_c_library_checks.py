@@ -30,6 +30,7 @@ from spf.codegen.emit_c import SHAPE_MISMATCH
 from spf.codegen.structs import ctypes_struct, struct_name
 from spf.errors import PackError
 from spf.packing import from_fields
+import spf.validation
 from tests.conftest import REPOSITORY
 
 SANITIZE = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
@@ -529,7 +530,7 @@ def test_check_agrees_with_validate_on_corrupted_index_arrays(tmp_path, name, ex
                 low, high = int(original.min()) - 2, int(original.max()) + 3
                 corrupted[position] = int(rng.integers(max(low, np.iinfo(corrupted.dtype).min), high))
                 try:
-                    spf.packing.validate(layout, fields, name=t)
+                    spf.validation.validate(layout, fields, name=t)
                     refuses = None
                 except PackError as error:
                     refuses = str(error)

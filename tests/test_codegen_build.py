@@ -542,7 +542,7 @@ def test_a_library_that_does_not_match_its_record_is_compiled_again(tmp_path, mo
     source = f"int damaged(void) {{ return {len(damage) * 10 + len(damaged)}; }}\n"  # loaded only once repaired
     library = build_shared_library(source, name="damaged")
     assert build.intact(library)
-    monkeypatch.setattr(build, "_verified", {})  # as in a new process
+    monkeypatch.setattr(build.LIBRARIES, "verified", {})  # as in a new process
     if damaged == "record missing":
         build.record_path(library).unlink()
     else:
@@ -563,7 +563,7 @@ def test_an_intact_library_is_hashed_once_per_process(tmp_path, monkeypatch):
     hashed = []
     digest = build._digest
     monkeypatch.setattr(build, "_digest", lambda handle: hashed.append(1) or digest(handle))
-    monkeypatch.setattr(build, "_verified", {})
+    monkeypatch.setattr(build.LIBRARIES, "verified", {})
     for _ in range(3):
         assert build_shared_library(SOURCE, name="answer") == library
     assert hashed == [1]

@@ -42,7 +42,7 @@ SCRIPT = textwrap.dedent('''
     import spf
     import spf.assemble
     from spf.codegen.build import SANITIZE_FLAGS
-    from spf.codegen.pipeline import compile_kernel
+    from spf.codegen.kernel import callable_kernel
 
     spf.assemble.FLAGS = list(SANITIZE_FLAGS)  # packing's builders and conversions run sanitized too
     config = json.load(open(sys.argv[1]))
@@ -53,7 +53,7 @@ SCRIPT = textwrap.dedent('''
     def compiled(expression, layouts, **options):
         key = (expression, tuple(sorted(layouts.items())), repr(sorted(options.items())))
         if key not in kernels:
-            k = compile_kernel(expression, layouts, flags=list(SANITIZE_FLAGS), **options)
+            k = callable_kernel(expression, layouts, flags=list(SANITIZE_FLAGS), **options)
             assert k.flags == list(SANITIZE_FLAGS), k.flags
             kernels[key] = k
         return kernels[key]
@@ -233,9 +233,9 @@ CONTROL = textwrap.dedent('''
     import numpy as np
     import spf
     from spf.codegen.build import SANITIZE_FLAGS
-    from spf.codegen.pipeline import compile_kernel
+    from spf.codegen.kernel import callable_kernel
 
-    k = compile_kernel("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"}, flags=list(SANITIZE_FLAGS))
+    k = callable_kernel("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"}, flags=list(SANITIZE_FLAGS))
     n = 5000
     A = spf.Tensor._from_checked(spf.load_layout("CSR"), (2, n), {"numRows": 2, "numCols": n, "nnz": 2,
                    "rowPtr": np.array([0, 1, 2], dtype=np.int32), "colIdx": np.array([0, n], dtype=np.int32),

@@ -27,7 +27,7 @@ import scipy.sparse as sp
 import spf
 from conftest import MATRICES, TENSORS, data_available, load_matrix, load_tensor, require_data, run_variants
 from spf.codegen.build import CFLAGS
-from spf.codegen.pipeline import compile_kernel
+from spf.codegen.kernel import callable_kernel
 from spf.dependences import Dependence, carried_dependence, loop_dependences
 
 SPMV = "y(i) = A(i,j) * x(j)"
@@ -231,7 +231,7 @@ def kernel(expression: str, layouts: dict, schedule=None, **options):
     key = (expression, tuple(sorted((k, str(v)) for k, v in layouts.items())), str(schedule),
            repr(sorted(options.items())))
     if key not in _kernels:
-        _kernels[key] = compile_kernel(expression, layouts, schedule=schedule, flags=UNCONTRACTED, **options)
+        _kernels[key] = callable_kernel(expression, layouts, schedule=schedule, flags=UNCONTRACTED, **options)
     return _kernels[key]
 
 

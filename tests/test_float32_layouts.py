@@ -21,7 +21,8 @@ import scipy.sparse as sp
 
 import spf
 from conftest import REAL_MATRICES, REAL_TENSORS, REPOSITORY, load_matrix, load_tensor
-from spf.packing import reference_pack, validate
+from spf.packing import reference_pack
+from spf.validation import validate
 
 EXAMPLES = REPOSITORY / "examples" / "layouts"
 CSR_F32 = str(EXAMPLES / "CSR_F32.layout")

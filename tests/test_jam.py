@@ -13,6 +13,7 @@ import spf
 from spf.codegen.build import CFLAGS
 from spf.codegen.jam import JAM_WIDTH, _walks_segments, jammable
 from spf.codegen.loops import Assign, Bound, Compute, Loop
+from spf.codegen.kernel import Kernel
 from spf.codegen.pipeline import PASSES, Compilation, Options, jam_loops, to_kernel
 from spf.expressions import Affine, UFCall
 
@@ -35,7 +36,7 @@ def compiled(expression: str, layouts: dict, share: dict, jam: bool):
     for step in PASSES:
         if jam or step is not jam_loops:
             compilation = step(compilation)
-    return to_kernel(compilation, 0.0)
+    return Kernel(compiled=to_kernel(compilation, 0.0))
 
 
 def ragged_matrix(rows: int, columns: int, seed: int) -> sparse.csr_matrix:

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import spf
 from spf.codegen.loops import Merge, walk
 from spf.codegen.merge import appends_in_order, strictly_increasing
-from spf.packing import validate
+from spf.validation import validate
 
 
 def random(rows, cols, density, seed):
@@ -67,8 +67,8 @@ def test_terms_that_cancel_leave_no_entry_unless_zeros_are_kept():
     assert k(A=a, B=a).fields["nnz"] == 0
     explicit = sp.csr_matrix((np.zeros(3), ([0, 1, 2], [0, 1, 2])), shape=(3, 3))
     assert k(A=explicit, B=sp.csr_matrix((3, 3))).fields["nnz"] == 0  # an input's explicit zeros too
-    from spf.codegen.pipeline import compile_kernel
-    keeping = compile_kernel("C(i,j) = A(i,j) - B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, keep_zeros=True)
+    from spf.codegen.kernel import callable_kernel
+    keeping = callable_kernel("C(i,j) = A(i,j) - B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, keep_zeros=True)
     assert merges(keeping)
     kept = keeping(A=a, B=a)
     assert kept.fields["nnz"] == a.nnz and not np.any(kept.to_scipy().data)

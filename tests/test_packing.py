@@ -943,13 +943,13 @@ def test_pack_checks_nothing_again_and_a_kernel_trusts_a_tensor_of_its_layout(mo
     its exact layout is not checked either (only the numpy x is packed)."""
     import spf.packing
     calls = []
-    original = spf.packing._validate
+    original = spf.packing.check_fields
 
     def counting(layout, fields, name, shape, owned):
         calls.append((name, owned))
         return original(layout, fields, name, shape, owned)
 
-    monkeypatch.setattr(spf.packing, "_validate", counting)
+    monkeypatch.setattr(spf.packing, "check_fields", counting)
     A = spf.pack("CSR", MATRIX, name="A")
     assert calls == []
     kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})

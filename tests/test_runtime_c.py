@@ -128,7 +128,7 @@ def test_the_files_ship_as_package_data():
 
 
 def test_a_changed_file_changes_every_library_key(tmp_path, monkeypatch):
-    command = build._compiler_command()
+    command = build.compiler_command()
     before = build._build_hash("int f(void) { return 0; }\n", build.CFLAGS, command)
     copy = tmp_path / "runtime"
     shutil.copytree(runtime.DIRECTORY, copy)

@@ -8,48 +8,21 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
-import sympy
 
+
+from spf import arguments
+from spf.errors import AutoscheduleError
+from spf.tensor import Tensor
 
 from .cost import Cost, count_symbols, dimension_symbol
-from spf.errors import AutoscheduleError
 
+from .candidate import Candidate
 from .problem import Problem, make_problem
 from .prune import (ELEMENT_BYTES, Context, depth_poset, last_level_cache_bytes, order_disagreement,
                     parse_constraint, pareto_buckets, stride_cost)
 from .search import Scored, exhaustive, frontier
-from .tree import Node, check, loop_depth, memory_cost, memory_depth, temporaries, time_cost
+from .tree import check, loop_depth, memory_cost, memory_depth, time_cost
 from .written import parse_schedule
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One schedule tree that survived compile-time pruning, with its symbolic costs."""
-
-    schedule: Node
-    time: Cost
-    memory: Cost
-    loop_depth: int
-    memory_depth: int
-    problem: Problem = field(repr=False, compare=False)
-
-    @property
-    def time_cost(self) -> sympy.Expr:
-        """Iterations, over extents ``I, J, ...`` and stored counts ``nnz_B, nnz_B_i, ...``."""
-        return self.time.to_sympy()
-
-    @property
-    def memory_cost(self) -> sympy.Expr:
-        """Elements of the temporaries (a scalar counts 0)."""
-        return self.memory.to_sympy()
-
-    @property
-    def temporaries(self) -> list:
-        return temporaries(self.schedule)
-
-    def __str__(self) -> str:
-        return (f"{self.schedule}\n    time {self.time_cost}, memory {self.memory_cost}, "
-                f"loop depth {self.loop_depth}, memory depth {self.memory_depth}")
 
 
 @dataclass
@@ -150,7 +123,6 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     (a reference for small kernels); ``skip`` leaves out stage 2 (``[2]``) for studies.
     Progress lines go to ``progress`` (default: standard error) when a search runs long.
     """
-    from spf import arguments
     constraints = arguments.names(constraints, "constraints", "relations such as '16 <= K <= 128'")
     for constraint in constraints or ():
         parse_constraint(constraint)  # a malformed constraint is refused before the search
@@ -231,7 +203,6 @@ def schedule(text: str, expression: str, layouts: Mapping[str, object],
 def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
     """Stored coordinates (one row per entry) and shape of an operand as users pass it."""
     import scipy.sparse as sparse
-    from spf.packing import Tensor
     if isinstance(value, Tensor):
         coords, _, shape = value.to_coo()
         return np.asarray(coords), tuple(shape)
@@ -249,7 +220,6 @@ def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
 
 def _shape(value, name: str) -> tuple[int, ...]:
     """The shape of a dense operand as users pass it (an array, a Tensor, a triple, scipy.sparse)."""
-    from spf.packing import Tensor
     if isinstance(value, Tensor):
         return tuple(value.shape)
     if isinstance(value, tuple) and len(value) == 3 and not np.isscalar(value[2]):

@@ -29,7 +29,7 @@ import numpy as np
 from spf.errors import SpfInternalError
 from spf.expressions import Affine
 from spf.memory import require
-from spf.packing import Tensor
+from spf.tensor import Tensor
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout

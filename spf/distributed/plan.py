@@ -28,7 +28,10 @@ from mpi4py import MPI
 
 from spf.errors import ArgumentError, DistributionError, SpfError
 from spf.notation import parse_statement
-from spf.packing import INDEX_DTYPE, Tensor, coordinates_of, pack
+from spf.packing import pack
+from spf.tensor import Tensor
+from spf.user_data import coordinates_of
+from spf.value_checks import INDEX_DTYPE
 
 from .collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
 from . import support

@@ -20,12 +20,13 @@ from mpi4py import MPI
 from spf import arguments
 from spf.errors import ArgumentError, SpfError
 from spf.memory import give_back
-from spf.packing import EXACT_INTEGERS, INDEX_DTYPE, _load_layout, _resolve
+from spf.layout_input import load_layout_argument, resolve_family
+from spf.value_checks import EXACT_INTEGERS, INDEX_DTYPE
 
 from .collective import agreed
 from .partition import balanced_bounds, binning, count_into, outer_mode
 from .sending import SELECT, Entries, plan_rounds, send_and_pack
-from .tensor import DistributedTensor, _communicator
+from .tensor import DistributedTensor, communicator
 
 if TYPE_CHECKING:
     from spf.arguments import LayoutLike
@@ -40,7 +41,7 @@ def read_mtx(path: str | os.PathLike, layout: LayoutLike = "CSR", comm: MPI.Comm
     """A Matrix Market coordinate file (real, integer or pattern; general, symmetric or
     skew-symmetric, whose other triangle is added) distributed in ``layout``.
     Duplicate entries are summed, as scipy does.  Collective."""
-    comm = _communicator(comm)
+    comm = communicator(comm)
     path = _path(path, "read_mtx")
     header = agreed(comm, lambda: _mtx_header(path) if comm.rank == 0 else None, f"reading {path}")
     header = comm.bcast(header, root=0)
@@ -79,7 +80,7 @@ def read_tns(path: str | os.PathLike, layout: LayoutLike = "COO3", comm: MPI.Com
     """A FROSTT ``.tns`` file (``i j k ... value`` per line, 1-based; the shape is the
     largest index per mode) distributed in ``layout``, as ``spf.pack(layout,
     spf.read_tns(path))`` would store it whole.  Duplicate coordinates are refused.  Collective."""
-    comm = _communicator(comm)
+    comm = communicator(comm)
     path = _path(path, "read_tns")
     chunks, _, width = agreed(comm, lambda: _parse_range(path, 0, comm, "#", None, None), f"reading {path}")
     widths = {w for w in comm.allgather(width) if w is not None}
@@ -106,7 +107,7 @@ def from_entries(layout: LayoutLike, coords: np.ndarray, values: np.ndarray, sha
     some: 0-based ``coords[n, order]`` and ``values[n]`` inside ``shape``): the outer mode
     is cut where the summed histogram of its coordinates balances the nonzeros, and each
     entry is sent to the rank owning it.  ``duplicates``: "refuse" or "sum".  Collective."""
-    comm = _communicator(comm)
+    comm = communicator(comm)
     if duplicates not in ("refuse", "sum"):
         raise ArgumentError(f"duplicates must be 'refuse' or 'sum', got {duplicates!r}")
     shape = arguments.shape(shape, name)
@@ -137,7 +138,7 @@ def _distribute(comm, layout, entries: Entries, shape: tuple[int, ...], name: st
     """The outer mode cut where the summed histogram of its coordinates balances the
     nonzeros, and each rank's block packed from the entries sent to it.  Collective."""
     def layout_mode():
-        loaded = _resolve(_load_layout(layout), len(shape))
+        loaded = resolve_family(load_layout_argument(layout), len(shape))
         if loaded.order != len(shape):
             raise SpfError(f"tensor {name}: layout {loaded.spec} stores order-{loaded.order} tensors, the data "
                            f"has order {len(shape)}")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 import numpy as np
 
 from spf.memory import give_back
-from spf.packing import INDEX_DTYPE
+from spf.value_checks import INDEX_DTYPE
 
 from .collective import agreed
 from .joining import Joiner

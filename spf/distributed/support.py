@@ -37,7 +37,7 @@ from . import collective
 
 if TYPE_CHECKING:
     from spf.notation import Statement
-    from spf.packing import Tensor
+    from spf.tensor import Tensor
 
 DOUBLE = 8
 WORTH = 0.75

@@ -18,7 +18,12 @@ from mpi4py import MPI
 
 from spf import arguments
 from spf.errors import DistributionError, PackError
-from spf.packing import INDEX_DTYPE, Tensor, _load_layout, _resolve, _summed, coordinates_of, pack
+from spf.conversion import convert
+from spf.layout_input import load_layout_argument, resolve_family
+from spf.packing import pack
+from spf.tensor import Tensor
+from spf.user_data import coordinates_of, summed
+from spf.value_checks import INDEX_DTYPE
 
 from .collective import agreed, alltoallv, count_exchange, gatherv, same_everywhere
 from .partition import balanced_bounds, histogram, outer_mode
@@ -76,7 +81,7 @@ class DistributedTensor:
         """The same blocks in another layout (``spf.convert`` on each rank), when that
         layout's outer level orders the same mode (CSR to DCSR or COO: rows stay rows).
         Collective."""
-        loaded = _resolve(_load_layout(layout), len(self.shape))
+        loaded = resolve_family(load_layout_argument(layout), len(self.shape))
 
         def converted():
             if self.dense:
@@ -86,7 +91,6 @@ class DistributedTensor:
                 raise DistributionError(f"tensor {self.name} is split along mode {self.mode}, but the outer level "
                                         f"of {loaded.spec} orders mode {mode}: distribute the data in "
                                         f"{loaded.spec} instead")
-            from spf.assemble import convert
             return convert(self.local, loaded)
 
         local = agreed(self.comm, converted, f"converting tensor {self.name} to {loaded.spec}")
@@ -102,7 +106,8 @@ def world() -> MPI.Comm:
     return MPI.COMM_WORLD
 
 
-def _communicator(comm):
+def communicator(comm):
+    """``comm`` checked, or COMM_WORLD for None."""
     if comm is None:
         return MPI.COMM_WORLD
     if not isinstance(comm, MPI.Comm):
@@ -119,7 +124,7 @@ def distribute(layout: LayoutLike, data: Any, comm: MPI.Comm | None = None, root
     ``root=None``: every rank passes the same data and keeps its block (nothing is sent).
     ``root=r``: only rank r's data is read (the others pass None) and each block is sent
     to its rank.  Collective: every rank calls it."""
-    comm = _communicator(comm)
+    comm = communicator(comm)
     name = arguments.name(name)
     if root is not None and not (isinstance(root, (int, np.integer)) and 0 <= root < comm.size):
         raise arguments.ArgumentError(f"root must be a rank of the communicator (0 to {comm.size - 1}) or None, "
@@ -129,7 +134,7 @@ def distribute(layout: LayoutLike, data: Any, comm: MPI.Comm | None = None, root
         if root is not None and comm.rank != root:
             return None
         coords, values, shape = coordinates_of(data.to_coo() if isinstance(data, Tensor) else data, name)
-        loaded = _resolve(_load_layout(layout), len(shape))
+        loaded = resolve_family(load_layout_argument(layout), len(shape))
         if loaded.order != len(shape):
             raise PackError(f"tensor {name}: layout {loaded.spec} stores order-{loaded.order} tensors, "
                             f"the data has order {len(shape)}")
@@ -185,7 +190,7 @@ def pack_piece(layout: Layout, coords: np.ndarray, values: np.ndarray, shape: Se
         import scipy.sparse as sparse
         entries = sparse.coo_array((values, (coords[:, 0], coords[:, 1])), shape=piece_shape)
     elif duplicates == "sum":
-        entries = _summed(*entries)
+        entries = summed(*entries)
     try:
         return pack(layout, entries, name=name)
     except PackError as error:
