@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from spf.layout_library.model import Arith, BinaryOp, Layout, Name, Negate, Number, ShapeRef
 from spf.errors import AssemblyRefused, SpfError
-from spf.expressions import Affine, Constraint, UFCall
+from spf.expressions import Affine, UFCall
 from spf.levels import LayoutLevels, Level, read_levels, remainder_fits
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
 

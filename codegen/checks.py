@@ -26,7 +26,7 @@ from spf.levels import read_levels
 from spf.notation import parse_statement
 from spf.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
 
-from .emit_c import SHAPE_MISMATCH
+from .c_syntax import SHAPE_MISMATCH
 
 NULL_ARGUMENT = 4  # a struct pointer, an array of positive length, a scalar output or the handle is NULL
 INCONSISTENT_FIELDS = 5  # a scalar field is negative, or disagrees with the shape or with a shared input's

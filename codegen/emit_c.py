@@ -27,10 +27,9 @@ from spf.layout_library.model import Name
 from spf.properties import Range
 
 from .c_expressions import Names, affine, arith, condition, lower_bound, upper_bound
-from .c_syntax import (INDEX, KEPT, OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, assign, binary, block, c_statements,
-                       c_text, call, conjunction, const, declare, ident)
+from .c_syntax import (INDEX, KEPT, OUT_OF_MEMORY, SHAPE_MISMATCH, assign, binary, block, c_statements, c_text,
+                       conjunction, const, declare, ident)
 from .emit_assembled import AssembledOutput, assembly_state, begin_assembly, two_phase_kernel
-from .emit_finds import hash_table_length
 from .emit_loops import row_size
 from .emit_statements import Emitter
 from .loops import Chunks, Loop, walk
@@ -45,12 +44,6 @@ if TYPE_CHECKING:
 
     from .scan import Scan
 
-# what the printer's users import from its entry (codegen.pipeline, fused, kernel, checks, spf.cli)
-__all__ = ["INDEX", "OUT_OF_MEMORY", "PRELUDE", "SHAPE_MISMATCH", "UNSTORABLE", "AssembledOutput", "Emitter",
-           "KernelSource", "Names", "affine", "array_ranges", "binary", "block", "call", "conjunction", "condition",
-           "const", "declare", "element_types", "function_source", "hash_table_length", "ident", "kernel_function",
-           "kernel_names", "kept_state_name", "library_source", "release_function", "tensor_parameters",
-           "zero_output_first"]
 
 
 @dataclass

@@ -17,9 +17,10 @@ from pycparser import c_ast
 
 from spf.layout_library.model import Number
 
-from .emit_c import (INDEX, OUT_OF_MEMORY, SHAPE_MISMATCH, Emitter, KernelSource, Names, affine, binary, block,
-                     call, condition, conjunction, const, declare, element_types, function_source, ident,
-                     tensor_parameters, value_count, zero_output_first)
+from .c_syntax import INDEX, OUT_OF_MEMORY, SHAPE_MISMATCH, binary, block, call, conjunction, const, declare, ident
+from .emit_statements import Emitter
+from .emit_c import KernelSource, element_types, function_source, tensor_parameters, value_count, zero_output_first
+from .c_expressions import Names, affine, condition
 from .loops import Node
 from .zeroing import OutputZeroing
 

@@ -27,7 +27,8 @@ from .assembly import direct_rows
 from .auto import evaluate, site_cost
 from .build import build_shared_library, load_function
 from .compiled import CompiledKernel, field_names
-from .emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE, hash_table_length
+from .c_syntax import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE
+from .emit_finds import hash_table_length
 from .emit_stream import kernel_report_length, run_time_strategies
 from .fast_call import call_plan
 from .pipeline import compile_kernel

@@ -34,8 +34,9 @@ from .assembly import (AssemblyPlan, TwoPhase, Workspace, choose_two_phase, choo
                        plan_assembly, shape_scalars)
 from .build import CFLAGS
 from .emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
-from .emit_c import (OUT_OF_MEMORY, UNSTORABLE, AssembledOutput, KernelSource, array_ranges, kernel_function,
-                     kernel_names, library_source, release_function)
+from .c_syntax import OUT_OF_MEMORY, UNSTORABLE
+from .emit_assembled import AssembledOutput
+from .emit_c import KernelSource, array_ranges, kernel_function, kernel_names, library_source, release_function
 from .emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
 from .fused_function import fused_function, scalar_temporaries
 from .fusion import fuse_statement_nests

@@ -21,7 +21,7 @@ from spf.errors import UsageError
 from spf.codegen.build import compile_file, compiler_command
 from spf.codegen.assembly import direct_rows
 from spf.codegen.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, check_function, fill_checks
-from spf.codegen.emit_c import SHAPE_MISMATCH
+from spf.codegen.c_syntax import SHAPE_MISMATCH
 from spf.codegen.find import FIND_POLICIES
 from spf.codegen.kernel import Kernel
 from spf.codegen.structs import header_text, struct_name

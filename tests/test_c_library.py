@@ -19,7 +19,7 @@ import scipy.sparse as sparse
 
 import spf
 from spf.__main__ import main
-from spf.codegen.emit_c import OUT_OF_MEMORY, SHAPE_MISMATCH
+from spf.codegen.c_syntax import OUT_OF_MEMORY, SHAPE_MISMATCH
 from spf.codegen.structs import ctypes_struct, marshal
 from tests.conftest import REPOSITORY, load_matrix, matrix_path
 

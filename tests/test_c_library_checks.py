@@ -26,7 +26,7 @@ import scipy.sparse as sparse
 import spf
 from spf.__main__ import main
 from spf.codegen.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, unchecked_properties
-from spf.codegen.emit_c import SHAPE_MISMATCH
+from spf.codegen.c_syntax import SHAPE_MISMATCH
 from spf.codegen.structs import ctypes_struct, struct_name
 from spf.errors import PackError
 from spf.packing import from_fields

@@ -14,7 +14,11 @@ import pytest
 from pycparser import c_ast, c_generator
 
 from spf.codegen.emit_assembled import two_phase_kernel
-from spf.codegen.emit_c import AssembledOutput, Emitter, Names, ident, zero_output_first
+from spf.codegen.c_expressions import Names
+from spf.codegen.c_syntax import ident
+from spf.codegen.emit_assembled import AssembledOutput
+from spf.codegen.emit_c import zero_output_first
+from spf.codegen.emit_statements import Emitter
 from spf.codegen.find import FindChoice
 from spf.codegen.jam import Transposition
 from spf.codegen.loops import (Assign, Bound, Chunks, Compute, Find, Loop, Merge, MergeArm, Pieces, RegisterSum,

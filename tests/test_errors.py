@@ -76,7 +76,8 @@ def test_a_property_kind_the_layout_reader_let_through_is_a_bug():
 
 
 def test_a_node_the_c_printer_has_no_case_for_is_a_bug():
-    from spf.codegen.emit_c import Emitter, Names
+    from spf.codegen.c_expressions import Names
+    from spf.codegen.emit_statements import Emitter
     with pytest.raises(spf.SpfInternalError, match="no case for the node"):
         Emitter(Names({}, {}, {}), None, {}).node("not a node")
 

@@ -385,7 +385,7 @@ void take_pieces(int team, int present, int pieces, int late, int delay, const i
 def take_pieces():
     import ctypes
     from spf.codegen.build import build_shared_library, load_function
-    from spf.codegen.emit_c import PRELUDE
+    from spf.codegen.runtime import PRELUDE
     int_p = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
     library = build_shared_library(PRELUDE + PIECES_HARNESS, name="test_pieces")
     function = load_function(library, "take_pieces", [ctypes.c_int] * 5 + [int_p] * 5, None)
