@@ -149,7 +149,7 @@ def same(tensor, expected, zeros: bool = False) -> None:
 def openmp() -> OpenMP:
     """The kernels' OpenMP runtime, its thread count set and checked inside a parallel region."""
     import ctypes
-    from spf.codegen.build import build_shared_library, load_function
+    from spf.codegen.toolchain.compiler import build_shared_library, load_function
     library = build_shared_library(TRIAD_SOURCE, name="triad")
     omp = OpenMP(load_function(library, "threads_in_parallel", [], ctypes.c_int))
     omp.verify(2)
@@ -284,7 +284,7 @@ def part_convert(matrices, omp, budget: float) -> None:
     print(f"  geometric means scipy/spf: convert {geometric_mean([r[3] for r in conversion]):.3f}, "
           f"transposition {geometric_mean([r[6] for r in conversion]):.3f}, "
           f"transposition at 2 threads {geometric_mean([r[8] for r in conversion]):.3f}")
-    from spf.conversion import CONVERSIONS
+    from spf.runtime.conversion import CONVERSIONS
     print(f"  run-time strategies (convert, transposition, 2 threads): "
           f"{strategies(list(CONVERSIONS.kernels.values()) + [transpose, transpose_parallel])}")
 

@@ -312,8 +312,8 @@ class Report:
 
 
 def machine_lines() -> list[str]:
-    from spf.bench import machine
-    from spf.autoscheduler.prune import last_level_cache_bytes
+    from spf.cli.bench import machine
+    from spf.scheduling.autoscheduler.prune import last_level_cache_bytes
     info = machine()
     cache, _ = last_level_cache_bytes()
     load = os.getloadavg()

@@ -2,7 +2,7 @@
 
 Run: python benchmarks/call_path.py [--matrix BlogCatalog3] [--wait-idle 60]
 
-1. ``spf.compile`` warm in a new process (the whole-kernel cache on disk, codegen/kernel_cache.py)
+1. ``spf.compile`` warm in a new process (the whole-kernel cache on disk, spf/codegen/toolchain/kernel_cache.py)
    for SpMV, SpMSpV (find="auto"), TTM and MTTKRP: each compiled once in a first process,
    then timed in a second one (median of 3 processes); and a repeated compile in one process.
 2. SpMV on a real matrix: the bound call (the C function alone), ``k(A=tensor, x=x)``,

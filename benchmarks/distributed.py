@@ -69,7 +69,7 @@ class Phase:
     """Peak resident memory over a phase, above the resident memory at its start."""
 
     def __enter__(self):
-        from spf.memory import give_back
+        from spf.runtime.memory import give_back
         give_back()
         with open("/proc/self/clear_refs", "w") as handle:
             handle.write("5")  # resets VmHWM to the current resident size

@@ -2,7 +2,7 @@
 
 Run: python benchmarks/iteration_space_time.py [--repeat N]
 
-Prints, per kernel, the median over N runs of spf.iteration_space with the layout
+Prints, per kernel, the median over N runs of spf.space.iteration_space with the layout
 files already parsed (warm) and the first run in a fresh process (cold, including
 parsing the layout files).  The issue's target: SpMSpM(BCSR x COO) under 50 ms.
 """

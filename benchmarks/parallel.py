@@ -8,7 +8,7 @@ Three parts, in one process (so the triad and the kernels see the same machine s
 
 1. **Triad bandwidth.** A STREAM-like triad ``a[i] = b[i] + s * c[i]`` over three
    arrays of 2^E doubles (default E = 27: 3 GiB, far beyond any cache), compiled with
-   spf's flags through ``spf.codegen.build``: a serial variant and an
+   spf's flags through ``spf.codegen.toolchain.compiler``: a serial variant and an
    ``#pragma omp parallel for schedule(static)`` variant run with 1 and 2 threads.
    GB/s = 3 * 8 * n / time (two arrays read, one written; write-allocate traffic is
    not counted, as in STREAM).
@@ -85,7 +85,7 @@ import scipy.sparse as sparse
 
 import spf
 from common import geometric_mean, sparse_vector
-from spf.codegen.build import build_shared_library, load_function
+from spf.codegen.toolchain.compiler import build_shared_library, load_function
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 

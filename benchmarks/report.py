@@ -1,18 +1,18 @@
-"""The benchmark report: every suite's key table and spf.bench's kernels in results/report.md.
+"""The benchmark report: every suite's key table and spf.cli.bench's kernels in results/report.md.
 
 Run: python benchmarks/report.py [--reuse]
 
 Runs each suite below and saves its output as results/NAME.txt (a suite that fails
-keeps its previous file, and the report says so), runs ``spf.bench`` in full (the
+keeps its previous file, and the report says so), runs ``spf.cli.bench`` in full (the
 demo's kernels against scipy and GraphBLAS on built-in and real inputs), and writes
-results/report.md with the machine, spf.bench's table, each suite's summary and bar
+results/report.md with the machine, spf.cli.bench's table, each suite's summary and bar
 charts (results/*.png, when matplotlib is installed).
 
 The long suites (spmv_spmspv, spmspm_pairs, parallel: together well over 10 minutes,
 parallel.py alone about 6 minutes and 8 GB of memory) run again only without
 ``--reuse``; with it their existing results/*.txt are read as they are, so the report
 can be regenerated in a few minutes.  The short suites (codegen_time,
-iteration_space_time) and spf.bench always run.  results/autoschedule.txt, when
+iteration_space_time) and spf.cli.bench always run.  results/autoschedule.txt, when
 present, is included verbatim (its script, benchmarks/autoschedule.py, is run with the
 long suites when it exists).
 """
@@ -28,7 +28,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from spf import bench, demo
+from spf.cli import bench, demo
 
 BENCHMARKS = Path(__file__).resolve().parent
 REPOSITORY = BENCHMARKS.parent
@@ -145,7 +145,7 @@ def main() -> int:
         else:
             origins[suite.name] = rerun(suite)
 
-    print("\n== spf.bench (full)", flush=True)
+    print("\n== spf.cli.bench (full)", flush=True)
     measurements, notes = bench.collect(quick=False)
     info = bench.machine()
     graphblas_installed = demo.serial_graphblas() is not None
@@ -155,7 +155,7 @@ def main() -> int:
              f"Made by `python benchmarks/report.py{' --reuse' if arguments.reuse else ''}`. "
              "Ratios are baseline time / spf time: above 1, spf is faster.", "",
              "## Machine", "", bench.machine_section(info), "",
-             "## The demo's kernels against scipy and GraphBLAS (spf.bench, full)", "",
+             "## The demo's kernels against scipy and GraphBLAS (spf.cli.bench, full)", "",
              bench.markdown_section(measurements, notes, plots, graphblas_installed), ""]
     for suite in SUITES:
         if suite.name == "autoschedule" and not (RESULTS / "autoschedule.txt").exists():

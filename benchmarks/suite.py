@@ -12,7 +12,7 @@ the triad share one OpenMP runtime (libgomp), whose thread count is set through
 1. **SpMV CSR on every real matrix, 1 and 2 threads.**  spf (``parallel=True``), the
    reference loop (``REFERENCE_SOURCE``: ``#pragma omp parallel for schedule(static)`` over
    rows, ``y[i]`` summed in a local and stored once, int32 indices: the shape TACO emits,
-   compiled with spf's flags through ``spf.codegen.build``), scipy's ``A @ x`` (serial) and
+   compiled with spf's flags through ``spf.codegen.toolchain.compiler``), scipy's ``A @ x`` (serial) and
    GraphBLAS ``y << A.mxv(x)`` with ``nthreads`` 1 and 2 (python-graphblas, the ``bench``
    extra).  The GraphBLAS wheel brings its own OpenMP runtime, so every system is timed in
    blocks of calls (a block lasts about ``--block`` seconds), the systems' blocks
@@ -64,7 +64,7 @@ import spmspv_state
 from common import geometric_mean, serial_graphblas
 from parallel import (BAND, DATA, TRIAD_SOURCE, Load, OpenMP, matrix_fields, output_values, pack_matrix,
                       sddmm_reference, synthetic_matrix)
-from spf.codegen.build import build_shared_library, load_function
+from spf.codegen.toolchain.compiler import build_shared_library, load_function
 
 SPMV = "y(i) = A(i,j) * x(j)"
 SDDMM = "A(i,j) = B(i,j) * C(i,k) * D(k,j)"

@@ -5,10 +5,10 @@ its fields, shape, the relation from physical positions to logical coordinates,
 where values live and the properties of its index arrays.
 """
 
-from .builder import LayoutSpecError
-from .loader import available_layouts, load_layout, parse_layout_text, parse_spec
-from .model import (Arith, BinaryOp, Field, Layout, LayoutFamily, Name, Negate, Number,
-                    PropertySpec, ShapeRef)
+from spf.layout_library.builder import LayoutSpecError
+from spf.layout_library.loader import available_layouts, load_layout, parse_layout_text, parse_spec
+from spf.layout_library.model import (Arith, BinaryOp, Field, Layout, LayoutFamily, Name, Negate, Number, PropertySpec,
+                                      ShapeRef)
 
 __all__ = [
     "Arith", "BinaryOp", "Field", "Layout", "LayoutFamily", "LayoutSpecError", "Name",

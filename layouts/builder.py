@@ -20,14 +20,14 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from spf.errors import LayoutError, LayoutSpecError, TextError
-from spf.expressions import (KEYWORDS, TRUE, Affine, Formula, Parser, conjoin,
-                             formula_names, parse_set_text, tokenize)
+from spf.space.expressions import (KEYWORDS, TRUE, Affine, Formula, Parser, conjoin, formula_names, parse_set_text,
+                                   tokenize)
 
-from .formula_text import FormulaText, tuple_offsets
-from .model import (ARRAY_TYPES, PROPERTY_KINDS, SCALAR_TYPES, Arith, Field, Layout,
-                    LayoutFamily, Number, PropertySpec)
-from .source import (IDENTIFIER, LARGEST_INTEGER, Directive, Reader, split_arguments,
-                     split_directives, too_large)
+from spf.layout_library.formula_text import FormulaText, tuple_offsets
+from spf.layout_library.model import (ARRAY_TYPES, PROPERTY_KINDS, SCALAR_TYPES, Arith, Field, Layout, LayoutFamily,
+                                      Number, PropertySpec)
+from spf.layout_library.source import (IDENTIFIER, LARGEST_INTEGER, Directive, Reader, split_arguments,
+                                       split_directives, too_large)
 
 BUILTIN_DIRECTORY = Path(__file__).resolve().parent
 

@@ -8,9 +8,9 @@ import re
 from typing import Callable, Mapping
 
 from spf.errors import LayoutError, ParseError
-from spf.expressions import tokenize
+from spf.space.expressions import tokenize
 
-from .source import IDENTIFIER, Directive, too_large
+from spf.layout_library.source import IDENTIFIER, Directive, too_large
 
 
 def replace_parameters(text: str, values: Mapping[str, int]) -> tuple[str, Callable[[int], int]]:

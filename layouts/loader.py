@@ -18,9 +18,8 @@ from pathlib import Path
 
 from spf.errors import LayoutError, UnknownLayoutError
 
-from .builder import (BUILTIN_DIRECTORY, LayoutSpecError, build_layout,
-                      check_parameter_value)
-from .model import Layout, LayoutFamily
+from spf.layout_library.builder import BUILTIN_DIRECTORY, LayoutSpecError, build_layout, check_parameter_value
+from spf.layout_library.model import Layout, LayoutFamily
 
 SPEC = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", re.DOTALL)
 BINDING = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*", re.DOTALL)

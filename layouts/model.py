@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from spf.errors import ArgumentError, IterationSpaceError, LayoutError, SpfError, UnboundNameError
-from spf.expressions import TRUE, Affine, Formula
+from spf.space.expressions import TRUE, Affine, Formula
 
 INTEGER_TYPES = ("int", "int64", "uint8")
 FLOAT_TYPES = ("double", "float")

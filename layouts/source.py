@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from spf.errors import LayoutError, TextError
 
-from spf.expressions import MAX_NESTING
+from spf.space.expressions import MAX_NESTING
 
-from .model import Arith, Name, Number, ShapeRef, binary, negate
+from spf.layout_library.model import Arith, Name, Number, ShapeRef, binary, negate
 
 DIRECTIVES = ("layout", "family", "description", "param", "field", "shape", "relation",
               "values", "assume", "property", "padded")

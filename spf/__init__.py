@@ -27,21 +27,21 @@ if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
     _os.environ["GOMP_SPINCOUNT"] = "3000"
 
 from spf import arguments
-from spf.codegen.kernel import Kernel, callable_kernel
+from spf.runtime.kernel import Kernel, callable_kernel
 from spf.errors import (ArgumentError, CacheWarning, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
                         OutOfMemoryError, PackError, ParseError, PropertyViolation, RecipeError, SpfError,
                         SpfInternalError, UnknownLayoutError)
-from spf.iteration_space import IterationSpace, StatementSpace, iteration_space
-from spf.notation import Statement, parse_statement
-from spf.conversion import convert
-from spf.packing import from_fields, pack
-from spf.tensor import Tensor
-from spf.user_data import read_tns
-from spf.recipe import Recipe, recipe
-from spf.sets import UFSet
+from spf.space.iteration_space import IterationSpace, StatementSpace, iteration_space
+from spf.notation.statements import Statement, parse_statement
+from spf.runtime.conversion import convert
+from spf.runtime.packing import from_fields, pack
+from spf.runtime.tensor import Tensor
+from spf.runtime.user_data import read_tns
+from spf.scheduling.recipe import Recipe, recipe
+from spf.space.sets import UFSet
 
 if TYPE_CHECKING:
-    from spf.autoscheduler.api import AutoSchedule, Candidate
+    from spf.runtime.autoschedule import AutoSchedule, Candidate
     from spf.layout_library.model import Layout, LayoutFamily
 
 
@@ -80,13 +80,13 @@ def autoschedule(expression: str, layouts: dict, constraints: Sequence[str] | No
                  **options: Any) -> AutoSchedule:
     """Fused schedules with temporaries for a product of several tensors.
 
-    Returns an :class:`spf.autoscheduler.api.AutoSchedule`: ``.candidates`` (each with
+    Returns an :class:`spf.runtime.autoschedule.AutoSchedule`: ``.candidates`` (each with
     ``.time_cost`` and ``.memory_cost``, sympy expressions over ``I, J, ...`` and
     ``nnz_B, nnz_B_i, ...``), ``.select(**tensors)`` (the run-time choice, to pass as
     ``schedule=`` to :func:`compile`) and ``.explain()``.  ``constraints``: relations
     such as ``"16 <= K <= 128"`` or ``"nnz_B <= 0.01*I*J"`` used to prune.
     """
-    from spf.autoscheduler.api import autoschedule as _autoschedule
+    from spf.runtime.autoschedule import autoschedule as _autoschedule
     return _autoschedule(expression, layouts, constraints=constraints, share=share, **options)
 
 
@@ -97,7 +97,7 @@ def schedule(text: str, expression: str, layouts: dict, share: dict | None = Non
     Checked (each sparse operand's levels in storage order, every input read once) and
     costed like the autoscheduler's candidates; pass it as ``schedule=`` to :func:`compile`.
     """
-    from spf.autoscheduler.api import schedule as _schedule
+    from spf.runtime.autoschedule import schedule as _schedule
     return _schedule(text, expression, layouts, share=share)
 
 

@@ -1,8 +1,8 @@
-"""``python -m spf`` and the ``spf`` console script: the command line of :mod:`spf.cli`."""
+"""``python -m spf`` and the ``spf`` console script: the command line of :mod:`spf.cli.commands`."""
 
 import sys
 
-from spf.cli import main
+from spf.cli.commands import main
 
 __all__ = ["main"]
 

@@ -140,15 +140,15 @@ class AssemblyRefused(SpfError):
 
 
 class RecipeError(SpfError):
-    """A recipe step that is malformed or that the dependences or proofs forbid (spf.recipe)."""
+    """A recipe step that is malformed or that the dependences or proofs forbid (spf.scheduling.recipe)."""
 
 
 class AutoscheduleError(SpfError):
-    """A computation or layout the autoscheduler cannot schedule (spf.autoscheduler)."""
+    """A computation or layout the autoscheduler cannot schedule (spf.scheduling.autoscheduler)."""
 
 
 class ScheduleError(AutoscheduleError):
-    """An invalid schedule tree or transformation (spf.autoscheduler.tree)."""
+    """An invalid schedule tree or transformation (spf.scheduling.autoscheduler.tree)."""
 
 
 # ----------------------------------------------------------------------------- distributed memory
@@ -166,7 +166,7 @@ class RankError(SpfError):
 
 
 class UsageError(SpfError):
-    """A malformed command line (exit status 2, as argparse's own errors; spf.cli)."""
+    """A malformed command line (exit status 2, as argparse's own errors; spf.cli.commands)."""
 
 
 class TextError(Exception):

@@ -30,7 +30,7 @@ if __name__ == "__main__":
     sys.path.insert(0, str(REPOSITORY))
 
 import spf  # noqa: E402
-import test_fused  # noqa: E402  (tests/ is on the path: pytest's rootdir, or this script's folder)
+import fused_trees  # noqa: E402  (tests/ is on the path: pytest's rootdir, or this script's folder)
 
 
 @dataclass(frozen=True)
@@ -212,9 +212,9 @@ def corpus() -> list[GoldenKernel]:
     return kernels
 
 
-# the trees of issue 25 that once computed wrong results (tests/test_fused.py): one of each shape
-CHAIN_TREES = [test_fused.CHAIN_TREES[n] for n in (0, 2, 6)]
-TTTC_TREES = test_fused.TTTC_TREES
+# the trees of issue 25 that once computed wrong results (tests/codegen/fused_trees.py): one of each shape
+CHAIN_TREES = [fused_trees.CHAIN_TREES[n] for n in (0, 2, 6)]
+TTTC_TREES = fused_trees.TTTC_TREES
 
 
 def path_of(kernel: GoldenKernel) -> Path:

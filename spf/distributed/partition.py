@@ -15,8 +15,8 @@ import numpy as np
 from typing import TYPE_CHECKING
 
 from spf.errors import DistributionError
-from spf.expressions import Affine, UFCall
-from spf.levels import read_levels, remainder_fits
+from spf.space.expressions import Affine, UFCall
+from spf.space.levels import read_levels, remainder_fits
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout

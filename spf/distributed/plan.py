@@ -27,19 +27,19 @@ import numpy as np
 from mpi4py import MPI
 
 from spf.errors import ArgumentError, DistributionError, SpfError
-from spf.notation import parse_statement
-from spf.packing import pack
-from spf.tensor import Tensor
-from spf.user_data import coordinates_of
-from spf.value_checks import INDEX_DTYPE
+from spf.notation.statements import parse_statement
+from spf.runtime.packing import pack
+from spf.runtime.tensor import Tensor
+from spf.runtime.user_data import coordinates_of
+from spf.runtime.value_checks import INDEX_DTYPE
 
-from .collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
-from . import support
-from .partition import outer_mode
-from .tensor import DistributedTensor, distribute
+from spf.distributed.collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
+from spf.distributed import support
+from spf.distributed.partition import outer_mode
+from spf.distributed.tensor import DistributedTensor, distribute
 
 if TYPE_CHECKING:
-    from spf.codegen.kernel import BoundKernel, Kernel
+    from spf.runtime.kernel import BoundKernel, Kernel
 
 DOUBLE = 8
 

@@ -19,14 +19,14 @@ from mpi4py import MPI
 
 from spf import arguments
 from spf.errors import ArgumentError, SpfError
-from spf.memory import give_back
-from spf.layout_input import load_layout_argument, resolve_family
-from spf.value_checks import EXACT_INTEGERS, INDEX_DTYPE
+from spf.runtime.memory import give_back
+from spf.layout_library.layout_input import load_layout_argument, resolve_family
+from spf.runtime.value_checks import EXACT_INTEGERS, INDEX_DTYPE
 
-from .collective import agreed
-from .partition import balanced_bounds, binning, count_into, outer_mode
-from .sending import SELECT, Entries, plan_rounds, send_and_pack
-from .tensor import DistributedTensor, communicator
+from spf.distributed.collective import agreed
+from spf.distributed.partition import balanced_bounds, binning, count_into, outer_mode
+from spf.distributed.sending import SELECT, Entries, plan_rounds, send_and_pack
+from spf.distributed.tensor import DistributedTensor, communicator
 
 if TYPE_CHECKING:
     from spf.arguments import LayoutLike

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
-from spf.memory import give_back
-from spf.value_checks import INDEX_DTYPE
+from spf.runtime.memory import give_back
+from spf.runtime.value_checks import INDEX_DTYPE
 
-from .collective import agreed
-from .joining import Joiner
-from .partition import balanced_bounds
-from .tensor import DistributedTensor, exchange, pack_piece
+from spf.distributed.collective import agreed
+from spf.distributed.joining import Joiner
+from spf.distributed.partition import balanced_bounds
+from spf.distributed.tensor import DistributedTensor, exchange, pack_piece
 
 if TYPE_CHECKING:
     from mpi4py import MPI

@@ -30,14 +30,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from mpi4py import MPI
 
-from spf.expressions import UFCall
-from spf.levels import read_levels
+from spf.space.expressions import UFCall
+from spf.space.levels import read_levels
 
-from . import collective
+from spf.distributed import collective
 
 if TYPE_CHECKING:
-    from spf.notation import Statement
-    from spf.tensor import Tensor
+    from spf.notation.statements import Statement
+    from spf.runtime.tensor import Tensor
 
 DOUBLE = 8
 WORTH = 0.75

@@ -18,15 +18,15 @@ from mpi4py import MPI
 
 from spf import arguments
 from spf.errors import DistributionError, PackError
-from spf.conversion import convert
-from spf.layout_input import load_layout_argument, resolve_family
-from spf.packing import pack
-from spf.tensor import Tensor
-from spf.user_data import coordinates_of, summed
-from spf.value_checks import INDEX_DTYPE
+from spf.runtime.conversion import convert
+from spf.layout_library.layout_input import load_layout_argument, resolve_family
+from spf.runtime.packing import pack
+from spf.runtime.tensor import Tensor
+from spf.runtime.user_data import coordinates_of, summed
+from spf.runtime.value_checks import INDEX_DTYPE
 
-from .collective import agreed, alltoallv, count_exchange, gatherv, same_everywhere
-from .partition import balanced_bounds, histogram, outer_mode
+from spf.distributed.collective import agreed, alltoallv, count_exchange, gatherv, same_everywhere
+from spf.distributed.partition import balanced_bounds, histogram, outer_mode
 
 if TYPE_CHECKING:
     from spf.arguments import LayoutLike

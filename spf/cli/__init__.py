@@ -1,0 +1,1 @@
+"""The ``spf`` command line, its demo and its benchmark report."""

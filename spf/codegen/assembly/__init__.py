@@ -1,0 +1,1 @@
+"""Stage 7, assembly: how a sparse output's arrays are built, its rows, merges and fusion."""

@@ -1,0 +1,314 @@
+"""The statement and loop printer: one kernel's loop nests (codegen.loops) as pycparser
+``c_ast`` statements.  Each node prints as its fields say; the marks the passes set
+(register sums, parallel loops, zeroing, jams, merges, finds' state) print through the
+parts in codegen.emit_loops, codegen.emit_merge and codegen.emit_finds."""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from spf.errors import SpfInternalError
+from spf.space.expressions import UFCall
+
+from spf.codegen.c.c_expressions import (Names, affine, arith, array_read, condition, flat_index, lower_bound,
+                                         upper_bound)
+from spf.codegen.c.c_syntax import INDEX, assign, binary, block, c_statements, call, const, conjunction, declare, ident
+from spf.codegen.c.emit_finds import FindPrinter
+from spf.codegen.c.emit_loops import LoopPrinter
+from spf.codegen.c.emit_merge import MergePrinter
+from spf.codegen.loops import (Assign, Block, Chunks, Compute, Find, Guard, Loop, Merge, Node, RegisterSum, StateInit,
+                               Temporary, TileGuard, ZeroEntry)
+
+
+class Emitter(LoopPrinter, MergePrinter, FindPrinter):
+    """Lowers one kernel's loop nests to C statements, node by node, as the nodes and
+    their marks say (no decision of its own); the marked loops, merges and finds print
+    through its parts (LoopPrinter, MergePrinter, FindPrinter)."""
+
+    def __init__(self, names: Names, scalar_output: str | None, ranges: dict):
+        self.names = names
+        self.scalar_output = scalar_output
+        self.ranges = ranges  # array -> (low, high) of its values, from range properties
+        self.entry: list = []  # allocations at function entry
+        self.epilogue: list = []  # frees before returning
+        self.counter = 0
+        self.accumulator: str | None = None  # a register sum standing for the output entry
+        self.accumulated: str | None = None  # set when the register sum received a term (exact writes)
+        self.hoisted: set[int] = set()  # the statement's factors that multiply the register sum after its loop
+        self.atomic = False  # inside a loop parallelised with atomic updates
+        self.output_extent: tuple | None = None  # output array name and its length (C expression)
+        self.workspace: str | None = None  # the add of the workspace an assembled output's entries go through
+        self.stream_type: str | None = None  # the C type of an assembled output's per-thread streams
+        self.phase: str | None = None  # two phases (codegen.assembly.TwoPhase): "count" or "fill"
+        self.two_phase = None  # the TwoPhase strategy, with phase
+        self.drop_zeros = True  # an assembled output stores no entry whose value is zero
+        self.rows_extent: str | None = None  # two phases: the C name of the rows' extent
+        self.rows_outer: str | None = None  # an assembled output's rows: their outer coordinate
+        self.append_mode: str | None = None  # in a Merge: "push" (a new key), "hold"/"add_held" (both terms)
+        self.held = "spf_held"  # the register "hold" and "add_held" put a Merge arm's value in
+        self.appends = False  # rows appended in storage order, no workspace (codegen.merge.appends_in_order)
+        self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
+        self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
+        self.state_names: dict[int, str] = {}  # a SeqIter or HashMap find -> the C name of its state
+        self.transposed: dict[str, tuple[str, str, str, str]] = {}  # input -> read pointer, strides, copy
+        self.element_types: dict[str, str] = {}  # array -> its C element type (double when not listed)
+
+    def fresh(self, base: str) -> str:
+        self.counter += 1
+        return f"{base}_{self.counter}"
+
+    def nodes(self, nodes: list[Node]) -> list:
+        items = []
+        for node in nodes:
+            items.extend(self.node(node))
+        return items
+
+    def node(self, node: Node) -> list:
+        names = self.names
+        if isinstance(node, Assign):
+            return [self._declaration(node)] + self._group_at(node)
+        if isinstance(node, Guard):
+            conditions = [condition(c, names) for c in node.conditions]
+            otherwise = block(self.nodes(node.otherwise)) if node.otherwise else None
+            return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), otherwise)]
+        if isinstance(node, ZeroEntry):
+            return [assign(self._output_reference(node), const(0.0))]
+        if isinstance(node, Loop) and id(node) in self.merge_ranges:  # a Merge arm's loop: its range only
+            low, high = self.merge_ranges[id(node)]
+            return [assign(ident(low), lower_bound(node.lower, names)),
+                    assign(ident(high), upper_bound(node.upper, names))]
+        if isinstance(node, Merge):
+            return self.merge(node)
+        if isinstance(node, Loop):
+            copies = self._transposed_first(node) if node.transposed else []
+            return copies + (self._jammed(node) if node.jam > 1 else self._plain_loop(node))
+        if isinstance(node, Find):
+            return self.find(node)
+        if isinstance(node, Compute):
+            return self.compute(node)
+        if isinstance(node, StateInit):
+            return self.state_init(node)
+        if isinstance(node, Block):
+            return [block(self.nodes(node.body))]
+        if isinstance(node, Chunks):
+            return self.chunks(node)
+        if isinstance(node, Temporary):
+            return self.temporary(node)
+        if isinstance(node, TileGuard):
+            return self.tile_guard(node)
+        raise SpfInternalError(f"the C printer has no case for the node {node!r}")
+
+    def _plain_loop(self, node: Loop) -> list:
+        """A loop as its marks say: a register sum around it, split into pieces, zeroing its
+        rows by blocks, parallel with per-thread copies of the output or a clause, or plain."""
+        names = self.names
+        register_sum = node.register_sum
+        target = register_sum.target if register_sum is not None else None
+        if target is not None:
+            self.accumulator = self.fresh("sum")
+            self.hoisted = register_sum.hoisted
+            self.accumulated = self.fresh("added") if register_sum.counts_terms else None
+        added = self.accumulated
+        variable = names.name(node.variable)
+        init = c_ast.DeclList([declare(variable, INDEX, lower_bound(node.lower, names))])
+        test = binary("<=", ident(variable), upper_bound(node.upper, names))
+        atomic_before = self.atomic
+        self.atomic = self.atomic or node.reduction == "atomic"
+        thread_state = self.nodes(node.thread_state)  # names the states the body uses
+        mine = self.thread_sinks(call("spf_thread")) if node.parallel else []
+        kept = self.cursor_kept() if node.parallel else []
+        inner = self._group_at(node) + self.nodes(node.body)
+        body = block(mine + inner + kept)
+        loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
+        self.atomic = atomic_before
+        if node.pieces is not None:
+            return self._balanced(node, thread_state, block(inner), kept)
+        if node.zero_rows is not None and not node.parallel:
+            stop = binary("+", upper_bound(node.upper, names), const(1))
+            return self._zeroing_blocks(node, lower_bound(node.lower, names), stop, body)
+        clause = self._schedule_clause(node) + self._reduction_clause(node)
+        if node.parallel and node.reduction == "privatize":
+            return self._privatized(node, thread_state, loop)
+        if node.parallel and node.thread_state:
+            region = block(thread_state + [c_ast.Pragma("omp for" + clause), loop])
+            return [c_ast.Pragma("omp parallel"), region]
+        if node.parallel:
+            return [c_ast.Pragma("omp parallel for" + clause), loop]
+        if target is None:
+            return [loop]
+        # the output position does not change inside the loop: sum in a register
+        total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
+        return [declare(total, "double", const(0.0))] + \
+            ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
+
+    def _declaration(self, node: Assign):
+        if isinstance(node.value, UFCall):
+            value = array_read(node.value, self.names)
+        else:
+            value = affine(node.value, self.names)
+            if node.divisor != 1:
+                value = binary("/", value, const(node.divisor))
+        return declare(self.names.name(node.variable), INDEX, value, const_=True)
+
+    def temporary(self, node: Temporary) -> list:
+        """Zero a temporary of a fused schedule (declaring it here when it is a scalar)."""
+        if node.size is None:
+            array = c_ast.ArrayDecl(c_ast.TypeDecl(node.name, [], None, c_ast.IdentifierType(["double"])),
+                                    const(1), [])
+            return [c_ast.Decl(node.name, [], [], [], [], array, c_ast.InitList([const(0.0)]), None)]
+        # each thread owns one slice of the temporary's allocation (spf_thread() is 0 outside
+        # parallel loops), so temporaries inside a parallel loop are private
+        size = affine(node.size, self.names)
+        start = binary("+", ident(f"{node.name}_all"), binary("*", call("spf_thread"), size))
+        pointer = declare(node.name, "double", start, pointer=True, restrict=True)
+        position = self.fresh("spf_zero")
+        return [pointer, c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
+                          binary("<", ident(position), affine(node.size, self.names)),
+                          c_ast.UnaryOp("p++", ident(position)),
+                          assign(c_ast.ArrayRef(ident(node.name), ident(position)), const(0.0)))]
+
+    def tile_guard(self, node: TileGuard) -> list:
+        names = self.names
+        low, high, key = self.fresh("tile_low"), self.fresh("tile_high"), self.fresh("key")
+        first, last = self._read_at(node, low), self._read_at(node, high)
+        if not node.increasing:
+            first, last = last, first
+        condition = conjunction([binary("<=", ident(low), ident(high)),
+                                 binary("<=", first, ident(key)), binary(">=", last, ident(key))])
+        return [block([declare(low, INDEX, lower_bound(node.lower, names), const_=True),
+                       declare(high, INDEX, upper_bound(node.upper, names), const_=True),
+                       declare(key, INDEX, affine(node.key, names), const_=True),
+                       c_ast.If(condition, block(self.nodes(node.body)), None)])]
+
+    def _sum_written(self, register_sum: RegisterSum, total: str, added: str | None):
+        """The update of the output by the register sum ``total`` after its loop (only when
+        ``added`` is set, if given), the factors taken out multiplied in."""
+        target = register_sum.target
+        value = ident(total)
+        for position in sorted(register_sum.hoisted, reverse=True):
+            value = binary("*", self._factor(target.factors[position]), value)
+        if target.stream is not None:
+            update = self._append(target, value)
+        elif target.stores:
+            update = assign(self._output_reference(target), value)
+        else:
+            update = self._update(self._output_reference(target), value)
+        otherwise = assign(self._output_reference(target), const(0.0)) if target.stores else None
+        if register_sum.repeated:
+            update = block([self._declaration(a) for a in register_sum.repeated] + [update])
+            if otherwise is not None:  # the output's position is one of the repeated assignments
+                otherwise = block([self._declaration(a) for a in register_sum.repeated] + [otherwise])
+        return update if added is None else c_ast.If(ident(added), update, otherwise)
+
+    def compute(self, node: Compute) -> list:
+        product = None
+        for position, factor in enumerate(node.factors):
+            if self.accumulator and position in self.hoisted:
+                continue  # multiplied into the register sum once, after its loop
+            read = self._factor(factor)
+            product = read if product is None else binary("*", product, read)
+        if node.coefficient != 1.0:
+            product = binary("*", const(float(node.coefficient)), product)
+        if self.accumulator:
+            added = [assign(ident(self.accumulated), const(1))] if self.accumulated else []
+            return self._padding_skipped(node, [assign(ident(self.accumulator), product, "+=")] + added)
+        if node.stream is not None:
+            return self._padding_skipped(node, [self._append(node, product)])
+        if node.output is None:
+            return [assign(ident(f"{node.scalar_output}_sum"), product, "+=")]
+        if node.stores:
+            return [assign(self._output_reference(node), product)]
+        return [self._update(self._output_reference(node), product)]
+
+    def _factor(self, factor: tuple):
+        array, indices, dimensions = factor
+        if array in self.transposed:  # through the pointer and strides the call set (codegen.jam.Transposition)
+            read, row_stride, column_stride, _ = self.transposed[array]
+            row, column = (arith(i, self.names) for i in indices)
+            return c_ast.ArrayRef(ident(read), binary("+", binary("*", row, ident(row_stride)),
+                                                      binary("*", column, ident(column_stride))))
+        return c_ast.ArrayRef(ident(array), flat_index([arith(i, self.names) for i in indices],
+                                                       dimensions, self.names))
+
+    def _padding_skipped(self, node: Compute, items: list) -> list:
+        """An entry appended only where its ``padded`` factors are not zero."""
+        if node.stream is None:
+            return items
+        zeros = [binary("!=", c_ast.ArrayRef(ident(array), flat_index([arith(i, self.names) for i in indices],
+                                                                      dimensions, self.names)), const(0.0))
+                 for array, indices, dimensions in node.factors if array in node.padded]
+        return [c_ast.If(conjunction(zeros), block(items), None)] if zeros else items
+
+    def thread_sinks(self, thread: c_ast.Node, stream: c_ast.Node | None = None) -> list:
+        """Pointers to stream ``stream`` (by default ``thread``'s) and thread ``thread``'s
+        workspace of an assembled output, declared once per function and again in each
+        parallel loop's body (or piece of it), not looked up per entry."""
+        if self.stream_type is None:
+            return []
+        sinks = [declare("spf_my_stream", self.stream_type, c_ast.UnaryOp(
+            "&", c_ast.ArrayRef(ident("spf_streams"), thread if stream is None else stream)), pointer=True)]
+        if self.workspace:
+            sinks.append(declare("spf_my_accumulator", "spf_workspace", c_ast.UnaryOp(
+                "&", c_ast.ArrayRef(ident("spf_accumulators"), thread)), pointer=True))
+        if self.appends:  # kept back into the rows where its scope ends (cursor_kept)
+            sinks.append(declare("spf_my_cursor", "spf_cursor", call("spf_cursor_of", ident("spf_my_stream"))))
+        return sinks
+
+    def cursor_kept(self) -> list:
+        """Where a scope of thread_sinks ends: the appending cursor's state back into its rows."""
+        return [call("spf_cursor_keep", ident("&spf_my_cursor"), ident("spf_my_stream"))] if self.appends else []
+
+    def _group_at(self, node: Assign | Loop) -> list:
+        """Where a node opens its row's group (``opens_group``): start it (see _append)."""
+        if not node.opens_group:
+            return []
+        if self.appends:
+            return [call("spf_cursor_open", ident("&spf_my_cursor"), ident("spf_my_stream"),
+                         ident(self.names.name(node.variable)))]
+        return [call("spf_workspace_group_rows", ident("spf_my_accumulator"), ident("spf_my_stream"),
+                     ident(self.names.name(node.variable)))]
+
+    def _append(self, node: Compute, value):
+        """Append the entry (its coordinates, ``value``) to the assembled output's stream,
+        through the workspace when there is one; an entry of a group its row opened
+        (``grouped``), only the inner coordinate."""
+        if self.phase is not None:
+            return self._two_phase_entry(node, value)
+        coordinates = [ident(self.names.name(index)) for index in node.stream]
+        if self.appends:
+            inner = ident(self.names.name(next(index for index in node.stream if index != self.rows_outer)))
+            if not node.grouped:  # no group opened where the row is bound: each entry names it
+                return call("spf_cursor_add", ident("&spf_my_cursor"), ident("spf_my_stream"),
+                            ident(self.names.name(self.rows_outer)), inner, value)
+            if self.append_mode in ("hold", "add_held"):
+                return assign(ident(self.held), value, "=" if self.append_mode == "hold" else "+=")
+            put = "spf_cursor_push" if self.append_mode == "push" else "spf_cursor_put"
+            return call(put, ident("&spf_my_cursor"), ident("spf_my_stream"), inner, value)
+        if node.grouped:
+            inner = next(index for index in node.stream if index != self.rows_outer)
+            return call("spf_workspace_put", ident("spf_my_accumulator"), ident(self.names.name(inner)), value)
+        if self.workspace:
+            return call(self.workspace, ident("spf_my_accumulator"), ident("spf_my_stream"), *coordinates, value)
+        return call(f"spf_append_{len(node.stream)}", ident("spf_my_stream"), *coordinates, value)
+
+    def _two_phase_entry(self, node: Compute, value):
+        """An entry of a two-phase kernel: counted in its row (``count``), or put at its
+        row's next position (``fill``).  Zeros are counted and put too (no test on the
+        hot path); the fill only notes that one was seen, and the builder drops them."""
+        outer = self.names.name(self.two_phase.outer)
+        inner = self.names.name(self.two_phase.inner)
+        if self.phase == "count":
+            return block(c_statements(f"spf_my[{outer} + 1]++;"))
+        text = (f"const int64_t spf_at = spf_my[{outer}]++; spf_keys[spf_at] = (spf_key){inner}; "
+                "spf_values[spf_at] = spf_value;" + (" spf_zeros |= spf_value == 0.0;" if self.drop_zeros else ""))
+        return block([declare("spf_value", "double", value, const_=True)] + c_statements(text))
+
+    def _update(self, target, value):
+        """``target += value``, atomically inside a loop parallelised with atomics."""
+        update = assign(target, value, "+=")
+        return block([c_ast.Pragma("omp atomic"), update]) if self.atomic else update
+
+    def _output_reference(self, node: Compute):
+        array, indices, dimensions = node.output
+        return c_ast.ArrayRef(ident(array), flat_index([arith(i, self.names) for i in indices],
+                                                       dimensions, self.names))

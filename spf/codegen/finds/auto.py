@@ -1,0 +1,117 @@
+"""``find="auto"``: every proven find variant is compiled; the run-time choice uses a cost
+estimate from cheap statistics of the operands (array lengths and scalars).
+
+For a find site with the proven template t, let
+
+* E be how often the find runs (iterations of the innermost enclosing loop),
+* R the length of the searched range,
+* S how often its state starts anew (iterations of the innermost loop of its state
+  indices; 1 when the state lives through the whole kernel).
+
+Then ``linear = E*R``, ``binary = E*log2(R+1)``, ``seqiter = E + S*R`` (each restart may
+walk the range again), ``hashmap = E + 2*S*R`` (each restart empties what the last fill
+put and fills the range; the table is kept between calls and sized by the range, not by
+the searched array's value range), and ``direct = E``.  A loop's iteration count is the length of an array indexed by its
+variable alone (``colIdx(pAj)``: nnz), or its trip count times the enclosing loop's.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping
+
+from spf.space.expressions import Affine, UFCall
+
+if TYPE_CHECKING:
+    from spf.codegen.finds.find import FindChoice
+
+MAX_VARIANTS = 8
+
+
+@dataclass
+class SiteModel:
+    """What the cost estimate of one find site needs, in the space's names."""
+
+    loops: list[tuple[str, list, list]]  # enclosing loops outer to inner: (variable, lower, upper)
+    lower: list
+    upper: list
+    call: UFCall
+    calls: dict[str, UFCall]
+
+
+def evaluate(expression: Affine, stats: Mapping[str, float]) -> float | None:
+    """``expression``'s value over the operands' statistics, or None when a name has none."""
+    total = float(expression.constant)
+    for atom, coefficient in expression.terms:
+        if not isinstance(atom, str) or atom not in stats:
+            return None
+        total += coefficient * stats[atom]
+    return total
+
+
+def _array_length(variable: str, calls: dict[str, UFCall], lengths: Mapping[str, int]) -> float | None:
+    for call in calls.values():
+        if len(call.arguments) == 1 and call.arguments[0] == Affine.of(variable) and call.function in lengths:
+            return float(lengths[call.function])
+    return None
+
+
+def _trip(lower: list, upper: list, stats) -> float | None:
+    lows = [evaluate(b.expression, stats) for b in lower]
+    highs = [evaluate(b.expression, stats) for b in upper]
+    if any(v is None for v in lows + highs) or not lows or not highs:
+        return None
+    return max(0.0, min(highs) - max(lows) + 1)
+
+
+def _iterations(model: SiteModel, depth: int, stats, lengths) -> float:
+    """Total iterations of the loop at ``depth`` (outer to inner) over the whole kernel."""
+    if depth < 0:
+        return 1.0
+    variable, lower, upper = model.loops[depth]
+    length = _array_length(variable, model.calls, lengths)
+    if length is not None:
+        return max(length, 1.0)
+    trip = _trip(lower, upper, stats)
+    outer = _iterations(model, depth - 1, stats, lengths)
+    return outer * (trip if trip is not None else 1.0)
+
+
+def _range_length(model: SiteModel, stats, lengths) -> float:
+    trip = _trip(model.lower, model.upper, stats)
+    if trip is not None:
+        return max(trip, 1.0)
+    if model.call.function in lengths:
+        # a segment of a pointer array: the searched array's length over the segments
+        pointers = [b.expression.terms[0][0] for b in model.lower
+                    if len(b.expression.terms) == 1 and b.expression.terms[0][0] in model.calls]
+        for dimension in pointers:
+            pointer = model.calls[dimension].function
+            if pointer in lengths and lengths[pointer] > 1:
+                return max(lengths[model.call.function] / (lengths[pointer] - 1), 1.0)
+        return float(lengths[model.call.function])
+    return 1.0
+
+
+def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], lengths: Mapping[str, int]) -> float:
+    executions = _iterations(model, len(model.loops) - 1, stats, lengths)
+    searched = _range_length(model, stats, lengths)
+    if choice.kind == "direct":
+        return executions
+    if choice.kind == "linear":
+        return executions * searched
+    if choice.kind == "binary":
+        return executions * math.log2(searched + 1)
+    state_depth = max((k for k, (v, _, _) in enumerate(model.loops) if v in choice.state), default=-1)
+    restarts = _iterations(model, state_depth, stats, lengths)
+    if choice.kind == "seqiter":
+        return executions + restarts * searched
+    return executions + 2 * restarts * searched  # hashmap
+
+
+def variants(valid_per_site: list[list]) -> list[tuple]:
+    """Combinations of one proven template per site (at most MAX_VARIANTS, best-first order)."""
+    combinations = list(itertools.islice(itertools.product(*valid_per_site), MAX_VARIANTS))
+    return combinations or [()]

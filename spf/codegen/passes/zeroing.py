@@ -1,0 +1,149 @@
+"""Zero a dense output where the nest writes it, not in a pass of its own.
+
+A kernel that assigns (``=``) a dense output starts from zeros.  Zeroing the whole
+output before the nest reads and writes every entry of it once more: for SpMV on a
+matrix of short rows that pass is a fifth of the traffic.  When the nest's outermost
+loop runs over the output's first coordinate itself (``y(i)`` with ``i = pAi`` in CSR,
+``C(i, j)`` with the same ``i``), iterations ``[b, e)`` write only the rows ``[b, e)``
+of the output.  The loop then runs in blocks, and each block zeroes its own rows right
+before it computes them, while they are in cache; the rows the loop does not reach (or
+all rows, when the nest does not run) are zeroed before it.  Under a parallel loop split
+into one part per thread, each thread zeroes the rows it computes (first touch).
+
+Where each iteration writes its one output entry at most once (SpMV's ``y[i]``, the sum
+of row ``i`` kept in a register), nothing needs zeroing at all: the entry is stored
+(``=``) and an iteration whose guards fail stores a zero instead (TACO's ``y[i] = sum``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from spf.space.expressions import Constraint
+from spf.layout_library.model import Arith, Name
+
+from spf.codegen.loops import Block, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
+from spf.codegen.passes.parallel import segment_pointer
+from spf.codegen.passes.register_sum import fixed_target
+
+BLOCK_ENTRIES = 2048  # output entries zeroed per block: 16 KiB of doubles, well inside L1 + L2
+
+
+@dataclass(frozen=True)
+class RowZeroing:
+    """The output rows a loop's iterations zero: iteration ``v`` owns the entries
+    ``[v * inner, (v + 1) * inner)`` of ``array``, whose first dimension is ``extent``.
+    ``guards`` (over parameters) must hold for the loop to run at all.  ``stores``: the
+    iterations store their entries rather than add to them, so no block zeroes its rows.
+    Otherwise a block is as many rows as hold ``block_entries`` entries (one row at least)."""
+
+    array: str
+    extent: Arith  # the output's first dimension
+    inner: tuple[Arith, ...]  # its other dimensions
+    guards: tuple[Constraint, ...] = ()
+    stores: bool = False
+    block_entries: int = BLOCK_ENTRIES
+
+
+def fold_output_zeroing(nodes: list[Node], output_array: str) -> RowZeroing | None:
+    """Mark the nest's outermost loop to zero the output by blocks (``Loop.zero_rows``),
+    or to store each row once (``stores``), when every write of the output is at a row
+    equal to that loop's variable; else None (the kernel zeroes the whole output first)."""
+    guards: list[Constraint] = []
+    items = nodes
+    while len(items) == 1 and isinstance(items[0], Guard):
+        guards.extend(items[0].conditions)
+        items = items[0].body
+    if len(items) != 1 or not isinstance(items[0], Loop):
+        return None
+    loop = items[0]
+    if loop.parallel and loop.reduction is not None:
+        return None  # iterations share output entries
+    # under a dynamic schedule a thread's iterations are not one contiguous range of rows to zero
+    contiguous = not loop.parallel or (loop.schedule == "balanced" and _has_pointer(loop))
+    writes = [node for node in walk(loop.body) if isinstance(node, Compute)]
+    if not writes or any(node.output is None or node.output[0] != output_array for node in writes):
+        return None
+    dimensions = writes[0].output[2]
+    for node in writes:
+        if node.output[2] != dimensions or copied_from(node.output[1][0], loop.body) != loop.variable:
+            return None
+    zeroing = RowZeroing(output_array, dimensions[0], tuple(dimensions[1:]), tuple(guards))
+    if len(writes) == 1 and len(dimensions) == 1 and _store_once(loop, writes[0]):
+        zeroing = replace(zeroing, stores=True)
+    elif not contiguous:
+        return None
+    loop.zero_rows = zeroing
+    return zeroing
+
+
+def _store_once(loop: Loop, write: Compute) -> bool:
+    """Make iteration ``v`` store output entry ``v`` instead of adding to it, when the
+    statement runs at most once per iteration or under one loop whose terms the emitter
+    sums in a register: only guards (and scopes) lie between the two loops, and each
+    guard on the way stores a zero when it fails."""
+    guards: list[Guard] = []
+    nodes = loop.body
+    while True:
+        holder = next((node for node in nodes if _reaches(node, write)), None)
+        if holder is None:
+            return False
+        if holder is write:
+            break
+        if isinstance(holder, Guard) and any(_reaches(node, write) for node in holder.body):
+            guards.append(holder)
+            nodes = holder.body
+        elif isinstance(holder, Block):
+            nodes = holder.body
+        elif isinstance(holder, Loop) and not holder.parallel:
+            summed = fixed_target(holder)
+            if summed is None or summed.target is not write:
+                return False
+            break
+        else:
+            return False
+    array, _, dimensions = write.output
+    zero = ZeroEntry((array, (Name(loop.variable),), dimensions))
+    for guard in guards:
+        guard.otherwise = [zero]
+    write.stores = True
+    return True
+
+
+def _reaches(node: Node, write: Compute) -> bool:
+    return any(item is write for item in walk([node]))
+
+
+def _has_pointer(loop: Loop) -> bool:
+    return segment_pointer(loop) is not None
+
+
+@dataclass(frozen=True)
+class OutputZeroing:
+    """How a kernel zeroes its dense output before its nests.  Where a loop zeroes the
+    rows it writes by blocks (``rows``, marked by :func:`fold_output_zeroing`), only the
+    rows outside its range, all of them when ``guards`` (the nest's entry guards and the
+    loop's own) fail; else the whole output, by the kernel's threads when ``parallel``
+    (each thread first touches a part of it, where the parallel loop will write)."""
+
+    rows: Loop | None = None
+    guards: tuple[Constraint, ...] = ()
+    parallel: bool = False
+
+    def describe(self) -> str:
+        if self.rows is not None:
+            return (f"the rows of {self.rows.zero_rows.array} that loop {self.rows.variable} does not reach "
+                    "are zeroed before it")
+        return "the whole output is zeroed first" + (" by the kernel's threads (first touch)" if self.parallel else "")
+
+
+def plan_output_zeroing(nests: list) -> OutputZeroing:
+    """How a kernel with these scanned nests (codegen.scan.Scan, one per statement) zeroes
+    its dense output: after the rows the first loop marked to zero them (``Loop.zero_rows``)
+    does not reach, or whole, in parallel when a loop of the kernel runs in parallel."""
+    for scanned in nests:
+        for node in walk(scanned.nodes):
+            if isinstance(node, Loop) and node.zero_rows is not None:
+                return OutputZeroing(node, tuple(scanned.entry_guards) + tuple(node.zero_rows.guards))
+    return OutputZeroing(parallel=any(isinstance(node, Loop) and node.parallel
+                                      for scanned in nests for node in walk(scanned.nodes)))

@@ -1,0 +1,1 @@
+"""Stage 1, notation: tensor index notation statements and their parser."""

@@ -1,0 +1,272 @@
+"""``spf.autoschedule``: candidates at compile time, the choice at run time.
+
+The run time's entry to the autoscheduler (spf.scheduling.autoscheduler): the choice reads
+the operands the user passes (Tensors, arrays, scipy matrices) for their sizes, so it sits
+with the run time, which may call the compiler's stages but not the reverse."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+
+from spf import arguments
+from spf.errors import AutoscheduleError
+from spf.runtime.tensor import Tensor
+
+from spf.scheduling.autoscheduler.cost import Cost, count_symbols, dimension_symbol
+
+from spf.scheduling.autoscheduler.candidate import Candidate
+from spf.scheduling.autoscheduler.problem import Problem, make_problem
+from spf.scheduling.autoscheduler.prune import (ELEMENT_BYTES, Context, depth_poset, last_level_cache_bytes,
+                                                order_disagreement, parse_constraint, pareto_buckets, stride_cost)
+from spf.scheduling.autoscheduler.search import Scored, exhaustive, frontier
+from spf.scheduling.autoscheduler.tree import check, loop_depth, memory_cost, memory_depth, time_cost
+from spf.scheduling.autoscheduler.written import parse_schedule
+
+
+@dataclass
+class Selection:
+    """Why :meth:`AutoSchedule.select` chose what it chose."""
+
+    sizes: dict[str, float]
+    cache_bytes: int
+    cache_source: str
+    rows: list[tuple[Candidate, float, float, bool]]  # candidate, time, memory bytes, fits
+    chosen: Candidate
+
+    def __str__(self) -> str:
+        lines = [f"last-level cache {self.cache_bytes / 2**20:.1f} MiB ({self.cache_source}); "
+                 f"temporaries must stay under half of it"]
+        for candidate, iterations, memory, fits in self.rows:
+            mark = "->" if candidate is self.chosen else "  "
+            lines.append(f"{mark} {iterations:12.4g} iterations  {memory:10.4g} B{'' if fits else ' (too big)'}  "
+                         f"{candidate.schedule}")
+        return "\n".join(lines)
+
+
+@dataclass
+class AutoSchedule:
+    """The result of :func:`autoschedule`: candidates after compile-time pruning."""
+
+    problem: Problem
+    candidates: list[Candidate]
+    counts: dict[str, int]  # schedules left after each stage
+    seconds: dict[str, float]
+    constraints: list[str]
+    last_selection: Selection | None = None
+    # every tree the generation stage produced (stage 1 applied), candidates included: what
+    # the later stages prune, for benchmarks that time the alternatives and for the fuzzer
+    generated: list[Candidate] = field(default_factory=list, repr=False)
+
+    def sizes(self, **tensors: Any) -> dict[str, float]:
+        """Extents and per-level stored counts of the given operands (stage 4's inputs)."""
+        return operand_sizes(self.problem, tensors)
+
+    def select(self, sizes: Mapping[str, float] | None = None, **tensors: Any) -> Candidate:
+        """Stages 4 and 5: the candidate for these operands (or for explicit ``sizes``)."""
+        values = dict(sizes or {})
+        if tensors:
+            values.update(self.sizes(**tensors))
+        needed = set().union(*(c.time.symbols() | c.memory.symbols() for c in self.candidates))
+        missing = sorted(needed - set(values))
+        if missing:
+            raise AutoscheduleError(f"select: no value for {', '.join(missing)}; pass the operands "
+                                    f"({', '.join(f.name for f in self.problem.factors)}) or sizes=")
+        cache, source = last_level_cache_bytes()
+        rows = []
+        for candidate in self.candidates:
+            memory = candidate.memory.evaluate(values) * ELEMENT_BYTES
+            rows.append((candidate, candidate.time.evaluate(values), memory, memory < cache / 2))
+        fitting = [r for r in rows if r[3]]
+        if fitting:
+            least = min(r[1] for r in fitting)
+            pool = [r[0] for r in fitting if r[1] <= least * (1 + 1e-9)]
+        else:
+            least = min(r[2] for r in rows)
+            pool = [r[0] for r in rows if r[2] <= least]
+        chosen = min(pool, key=lambda c: (stride_cost(c.schedule, values), order_disagreement(c.schedule)))
+        self.last_selection = Selection(values, cache, source, rows, chosen)
+        return chosen
+
+    def default(self) -> Candidate:
+        """A choice without sizes: the least memory depth, then loop depth, then stage 5."""
+        return min(self.candidates, key=lambda c: (c.memory_depth, c.loop_depth, order_disagreement(c.schedule)))
+
+    def explain(self) -> str:
+        lines = [f"autoschedule {self.problem.expression}"]
+        stages = ", ".join(f"{k}: {v}" for k, v in self.counts.items())
+        lines.append(f"  schedules after each stage: {stages}")
+        lines.append("  seconds: " + ", ".join(f"{k} {v:.3f}" for k, v in self.seconds.items()))
+        if self.constraints:
+            lines.append("  user constraints: " + "; ".join(self.constraints))
+        lines.append("candidates (notation: fused loops < temporary ; producer , consumer >):")
+        for number, candidate in enumerate(self.candidates):
+            lines.append(f"  [{number}] {candidate}")
+        if self.last_selection is not None:
+            lines.append("run-time choice:")
+            lines.extend("  " + line for line in str(self.last_selection).splitlines())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.explain()
+
+
+def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Sequence[str] | None = None,
+                 share: Mapping[str, str] | None = None, exhaustive_search: bool = False,
+                 progress: Callable[[str], None] | None = None, skip: Sequence[int] = ()) -> AutoSchedule:
+    """Candidate fused schedules for a product of tensors, pruned at compile time.
+
+    ``constraints`` are relations over the extents (``I``, ``J``, ...) and stored
+    counts (``nnz_B``, ``nnz_B_i``, ``sparsity_B``), e.g. ``["16 <= K <= 128"]``.
+    ``exhaustive_search`` enumerates the whole space instead of the dynamic program
+    (a reference for small kernels); ``skip`` leaves out stage 2 (``[2]``) for studies.
+    Progress lines go to ``progress`` (default: standard error) when a search runs long.
+    """
+    constraints = arguments.names(constraints, "constraints", "relations such as '16 <= K <= 128'")
+    for constraint in constraints or ():
+        parse_constraint(constraint)  # a malformed constraint is refused before the search
+    arguments.flag(exhaustive_search, "exhaustive_search")
+    if progress is not None and not callable(progress):
+        raise AutoscheduleError(f"progress must be a function taking a line of text, got {progress!r}")
+    report = progress if progress is not None else (lambda line: print(line, file=sys.stderr))
+    problem = make_problem(expression, layouts, share)
+    seconds: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    started = time.perf_counter()
+    order = [f.name for f in problem.factors]
+    if exhaustive_search:
+        trees = exhaustive(problem, progress=report)
+        scored = [Scored(t, time_cost(t, order), memory_cost(t), loop_depth(t), memory_depth(t)) for t in trees]
+        counts["generated (stage 1 applied)"] = len(scored)
+    else:
+        scored = frontier(problem, progress=report)
+        counts["non-dominated (stage 1 applied)"] = len(scored)
+    seconds["generation"] = time.perf_counter() - started
+    if not scored:
+        raise AutoscheduleError(f"autoschedule: no loop nest visits every sparse operand's levels in storage "
+                                f"order{_conflict(problem)}; store one of them in another mode order")
+    for item in scored:
+        check(item.node, problem)
+    generated = [Candidate(s.node, s.time, s.memory, s.loop_depth, s.memory_depth, problem) for s in scored]
+
+    moment = time.perf_counter()
+    if 2 not in skip:
+        scored = depth_poset(scored, lambda s: (s.loop_depth, s.memory_depth))
+        counts["stage 2 (depth poset)"] = len(scored)
+    seconds["stage 2"] = time.perf_counter() - moment
+
+    moment = time.perf_counter()
+    buckets: dict[tuple[Cost, Cost], list[Scored]] = {}
+    for item in scored:
+        buckets.setdefault((item.time, item.memory), []).append(item)
+    keys = list(buckets)
+    context = Context(problem, constraints or ())
+    kept, queries = pareto_buckets(keys, context)
+    survivors = [item for k in kept for item in buckets[keys[k]]]
+    counts["stage 3 (Z3 Pareto)"] = len(survivors)
+    counts["stage 3 buckets"] = len(kept)
+    counts["solver queries"] = queries
+    seconds["stage 3"] = time.perf_counter() - moment
+    seconds["total"] = time.perf_counter() - started
+    by_tree = {id(c.schedule): c for c in generated}
+    candidates = [by_tree[id(s.node)] for s in survivors]
+    return AutoSchedule(problem, candidates, counts, seconds, list(constraints or ()), generated=generated)
+
+
+def _conflict(problem: Problem) -> str:
+    """Two sparse operands that store two indices in opposite orders, said as a clause."""
+    sparse = [f for f in problem.factors if f.sparse]
+    for first in sparse:
+        for second in sparse:
+            shared = [i for i in first.levels if i in second.levels]
+            for a in shared:
+                for b in shared:
+                    if first.levels.index(a) < first.levels.index(b) and second.levels.index(a) > second.levels.index(b):
+                        return f": {first.name} stores {a} before {b}, {second.name} {b} before {a}"
+    return ""
+
+
+def schedule(text: str, expression: str, layouts: Mapping[str, object],
+             share: Mapping[str, str] | None = None) -> Candidate:
+    """A fused schedule written by hand in ``explain()``'s notation, checked and costed
+    like a generated one; pass it as ``schedule=`` to ``spf.compile``."""
+    problem = make_problem(expression, layouts, share)
+    tree = parse_schedule(text, problem)
+    order = [f.name for f in problem.factors]
+    return Candidate(tree, time_cost(tree, order), memory_cost(tree), loop_depth(tree), memory_depth(tree), problem)
+
+
+# ----------------------------------------------------------------------------- sizes of operands
+
+
+def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
+    """Stored coordinates (one row per entry) and shape of an operand as users pass it."""
+    import scipy.sparse as sparse
+    if isinstance(value, Tensor):
+        coords, _, shape = value.to_coo()
+        return np.asarray(coords), tuple(shape)
+    if sparse.issparse(value):
+        coo = value.tocoo()
+        return np.stack([coo.row, coo.col], axis=1), tuple(coo.shape)
+    if isinstance(value, tuple) and len(value) == 3:
+        coords, _, shape = value
+        return np.asarray(coords), tuple(shape)
+    array = np.asarray(value)
+    if array.ndim != order:
+        raise AutoscheduleError(f"an operand of order {order} was given with {array.ndim} dimensions")
+    return np.argwhere(array != 0), tuple(array.shape)
+
+
+def _shape(value, name: str) -> tuple[int, ...]:
+    """The shape of a dense operand as users pass it (an array, a Tensor, a triple, scipy.sparse)."""
+    if isinstance(value, Tensor):
+        return tuple(value.shape)
+    if isinstance(value, tuple) and len(value) == 3 and not np.isscalar(value[2]):
+        return tuple(value[2])
+    try:
+        return tuple(np.shape(value))
+    except (ValueError, TypeError) as error:
+        raise AutoscheduleError(f"select: cannot read operand {name}: {error}") from None
+
+
+def operand_sizes(problem: Problem, tensors: Mapping[str, object]) -> dict[str, float]:
+    """``I, J, ...`` from the shapes and ``nnz_B, nnz_B_i, ...`` from the stored entries."""
+    sizes: dict[str, float] = {}
+    known = {f.name: f for f in problem.factors}
+    for name, value in tensors.items():
+        if name not in known:
+            if name == problem.output:
+                continue
+            raise AutoscheduleError(f"select: {name} is not an operand of {problem.expression}")
+        operand = known[name]
+        if operand.sparse:
+            try:
+                coords, shape = _coordinates(value, len(operand.indices))
+            except (ValueError, TypeError) as error:
+                raise AutoscheduleError(f"select: cannot read operand {name}: {error}") from None
+        else:
+            shape = _shape(value, name)
+            coords = None
+        if len(shape) != len(operand.indices):
+            raise AutoscheduleError(f"select: {name} has shape {shape}, expected order {len(operand.indices)}")
+        for index, extent in zip(operand.indices, shape):
+            symbol = dimension_symbol(index)
+            if symbol in sizes and sizes[symbol] != extent:
+                raise AutoscheduleError(f"select: index {index} has extent {int(sizes[symbol])} elsewhere "
+                                        f"but {extent} in {name}")
+            sizes[symbol] = float(extent)
+        if coords is not None:
+            columns = [operand.indices.index(level) for level in operand.levels]
+            for depth in range(len(operand.levels)):
+                symbols = count_symbols(operand, depth)
+                if len(symbols) == 1 and symbols[0].startswith("nnz_"):
+                    prefix = coords[:, columns[:depth + 1]]
+                    count = len(np.unique(prefix, axis=0)) if len(prefix) else 0
+                    sizes[symbols[0]] = float(max(count, 1))
+            sizes[f"sparsity_{name}"] = len(coords) / max(1.0, float(np.prod(shape)))
+    return sizes

@@ -1,0 +1,140 @@
+"""The short call path of a kernel: ``kernel(A=tensor, x=array)`` in a few microseconds.
+
+A plain call binds its arguments anew every time (:meth:`Kernel._bind`): it checks the
+names, borrows or packs each input, works out the extents, allocates the output, picks a
+variant and sizes the find state.  For the common case none of that needs the general
+machinery: every input is a Tensor already in the kernel's layout (valid by construction,
+its C struct made once and kept with it) or a float64 C-ordered numpy array for a
+row-major dense layout, the output is a dense array of its own, and the kernel has one
+variant and no find state.  :class:`CallPlan` works out once, per kernel, what such a call
+does, and runs it with only the checks it still needs (names, orders, extents).  An
+assembled output (a sparse result whose pattern the kernel computes) takes the same path:
+a new output struct for the call's shape, then the assembly's own run.  Anything else,
+and any call the C function refuses, goes the long way, which raises the error.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+
+from spf.runtime.memory import allocate
+from spf.runtime.packing import row_major
+from spf.runtime.tensor import Tensor
+
+from spf.codegen.compiled import field_names
+from spf.codegen.c.structs import dense_plan, marshal, planned_dense_struct, struct_name
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
+    from spf.runtime.kernel import Kernel
+
+SMALL_OUTPUT_BYTES = 1 << 26  # outputs above this are allocated through spf.runtime.memory.allocate (its memory check)
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One input of the kernel, in the C function's argument order."""
+
+    name: str
+    layout: Layout
+    struct: str  # the C struct name a Tensor's kept struct is filed under
+    dense: tuple | None  # a row-major dense layout's codegen.structs.dense_plan: a numpy array is read in place
+    indices: tuple[str, ...]  # the expression's index at each axis
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """What a call of an eligible kernel does (see the module's docstring)."""
+
+    arguments: tuple[Argument, ...]
+    output_position: int  # where the output's struct goes among the C function's arguments
+    output_plan: tuple | None  # codegen.structs.dense_plan of a dense output's layout
+    output_indices: tuple[str, ...]
+    accumulates: bool  # the statement adds to its output (+=): the output starts from zeros
+    output_description: str  # for an allocation refused: "output y: array vals of Dense1"
+    same_layout: Callable  # Kernel._same_layout: an input's layout object is the kernel's, or equals it
+    assembled: Callable | None = None  # Kernel._run_assembled, for an assembled output
+
+    def run(self, function: Callable[..., int], values: dict) -> np.ndarray | None:
+        """The output of one call, or None when this call must go the long way."""
+        if len(values) != len(self.arguments):
+            return None
+        structs, alive, extents = [], [], {}
+        for argument in self.arguments:
+            value = values.get(argument.name)
+            if type(value) is Tensor:
+                if not self.same_layout(value.layout, argument.layout):
+                    return None
+                kept = value._structs.get(argument.struct)
+                struct = kept[0] if kept is not None else marshal(value, argument.layout)[0]
+            elif type(value) is np.ndarray and argument.dense is not None:
+                if value.dtype != np.float64 or not value.flags.c_contiguous or value.ndim != len(argument.indices):
+                    return None
+                struct = planned_dense_struct(argument.dense, value)
+            else:
+                return None
+            for index, extent in zip(argument.indices, value.shape):
+                if extents.setdefault(index, extent) != extent:
+                    return None  # the long way names the disagreement
+            structs.append(ctypes.byref(struct))
+            alive.append(struct)
+        try:
+            shape = tuple(extents[index] for index in self.output_indices)
+        except KeyError:
+            return None
+        if self.assembled is not None:
+            return self.assembled(function, structs, self.output_position, shape)
+        size = 8
+        for extent in shape:
+            size *= extent
+        if size > SMALL_OUTPUT_BYTES:
+            output = allocate(shape, np.float64, self.output_description)
+        else:  # the kernel zeroes or stores every entry of an output it assigns (=)
+            output = np.zeros(shape) if self.accumulates else np.empty(shape)
+        struct = planned_dense_struct(self.output_plan, output)
+        structs.insert(self.output_position, ctypes.byref(struct))
+        if function(*structs) != 0:
+            return None  # the long way raises the kernel's error (it checks shapes before anything else)
+        return output
+
+
+def call_plan(kernel: Kernel) -> CallPlan | None:
+    """The kernel's CallPlan, or None when its calls need the general path."""
+    if kernel.output not in kernel.tensors or len(kernel.kernels) != 1 or kernel.site_models \
+            or kernel._shared_sources:
+        return None
+    assembled = kernel.assembly is not None
+    statement = kernel.spaces[0].statement
+    if statement.output.tensor != kernel.output or any(space.statement.output != statement.output
+                                                       for space in kernel.spaces):
+        return None
+    indices: dict[str, tuple[str, ...]] = {}
+    for space in kernel.spaces:
+        for access in space.statement.terms[0].factors:
+            if indices.setdefault(access.tensor, tuple(access.indices)) != tuple(access.indices):
+                return None  # one tensor read with two index lists: the long way checks each
+    arguments, output_position = [], None
+    for position, (name, (layout, mapping, is_output)) in enumerate(kernel.tensors.items()):
+        if is_output:
+            if not assembled and (dense_plan(layout) is None or
+                                  not all(local.startswith(f"{name}_") for local in field_names(layout, mapping))):
+                return None
+            output_position = position
+            continue
+        if name not in indices or len(indices[name]) != layout.order:
+            return None
+        dense = dense_plan(layout) if row_major(layout) else None
+        arguments.append(Argument(name, layout, struct_name(layout), dense, indices[name]))
+    output_layout = kernel.tensors[kernel.output][0]
+    if assembled:
+        return CallPlan(tuple(arguments), output_position, None, tuple(statement.output.indices), False,
+                        f"output {kernel.output} of {output_layout.spec}", kernel._same_layout,
+                        kernel._run_assembled)
+    output_plan = dense_plan(output_layout)
+    return CallPlan(tuple(arguments), output_position, output_plan,
+                    tuple(statement.output.indices), bool(statement.accumulate),
+                    f"output {kernel.output}: array {output_plan[2]} of {output_layout.spec}", kernel._same_layout)

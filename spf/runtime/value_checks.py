@@ -1,0 +1,81 @@
+"""The numbers a layout stores: index and value types, and the checks that refuse values
+that would be silently wrong in them (complex numbers, integers beyond 2**53, finite values
+beyond a float32 layout's largest, text).  Shared by reading the user's data
+(:mod:`spf.runtime.user_data`), checking packed fields (:mod:`spf.runtime.validation`) and packing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spf.errors import PackError
+
+INDEX_DTYPE = np.int64
+EXACT_INTEGERS = 2**53
+"""Integers up to this magnitude are exactly doubles (values) and exactly float coordinates."""
+
+
+def as_array(data, name: str, what: str) -> np.ndarray:
+    """``np.asarray(data)``, with numpy's refusals (ragged nesting, ...) as PackError."""
+    try:
+        return np.asarray(data)
+    except (ValueError, TypeError, OverflowError) as error:
+        raise PackError(f"tensor {name}: cannot read {what} as an array: {error}") from None
+
+
+def check_real(values: np.ndarray, name: str, what: str = "values") -> None:
+    """Refuse values that would be silently wrong as doubles: complex numbers (the imaginary
+    part would be dropped), integers beyond 2**53 (rounded), and anything that is not a
+    number (strings, Python objects, dates)."""
+    kind = values.dtype.kind
+    if kind == "c":
+        raise PackError(f"tensor {name}: {what} are complex ({values.dtype}); layouts store real numbers "
+                        "(pass .real or .imag explicitly)")
+    if kind not in "biuf":
+        raise PackError(f"tensor {name}: {what} must be real numbers, got dtype {values.dtype}")
+    if kind in "iu" and values.size and max(abs(int(values.min())), abs(int(values.max()))) > EXACT_INTEGERS:
+        flat = values.reshape(-1)
+        bad = flat[np.flatnonzero((flat > EXACT_INTEGERS) | (flat < -EXACT_INTEGERS))[0]]
+        raise PackError(f"tensor {name}: {what}: {bad} is not exactly a double (integers beyond 2**53 "
+                        "would be rounded)")
+
+
+def check_value_range(values: np.ndarray, dtype: np.dtype, name: str, what: str = "values") -> None:
+    """Refuse finite values beyond the largest number of ``dtype`` (a layout's value type:
+    float32 would make them infinite); the rest round to ``dtype`` as numpy rounds them."""
+    dtype = np.dtype(dtype)
+    if values.dtype.kind != "f" or dtype.kind != "f" or values.dtype.itemsize <= dtype.itemsize or not values.size:
+        return  # integers are exact doubles (check_real) and far below the largest float32
+    largest = np.finfo(dtype).max
+    flat = values.reshape(-1)
+    finite = np.isfinite(flat)
+    beyond = np.flatnonzero(finite & (np.abs(np.where(finite, flat, 0)) > largest))
+    if beyond.size:
+        raise PackError(f"tensor {name}: {what}: {flat[beyond[0]]} is beyond the largest {dtype} "
+                        f"({largest:.6g}), the layout's value type")
+
+
+def value_dtype(layout) -> np.dtype:
+    """The numpy type of a layout's values (float64 for ``double``, float32 for ``float``)."""
+    return layout.field(layout.values_field).numpy_dtype
+
+
+def real_values(values: np.ndarray, name: str, what: str = "values") -> np.ndarray:
+    """``values`` as float64 after :func:`check_real`."""
+    check_real(values, name, what)
+    return values.astype(np.float64)
+
+
+def integer_coordinates(coords: np.ndarray, name: str) -> np.ndarray:
+    """Coordinates as int64: integers, or floats with integral values (as text files give)."""
+    kind = coords.dtype.kind
+    if kind == "f" and coords.size:
+        finite = np.isfinite(coords)
+        whole = finite & (np.mod(np.where(finite, coords, 0), 1) == 0) & (np.abs(np.where(finite, coords, 0))
+                                                                          <= EXACT_INTEGERS)
+        if not whole.all():
+            bad = coords.reshape(-1)[np.flatnonzero(~whole.reshape(-1))[0]]
+            raise PackError(f"tensor {name}: coordinates must be integers, got {bad}")
+    elif kind not in "iuf":
+        raise PackError(f"tensor {name}: coordinates must be integers, got dtype {coords.dtype}")
+    return coords.astype(INDEX_DTYPE)

@@ -1,0 +1,45 @@
+"""A candidate schedule: one schedule tree that survived the autoscheduler's compile-time
+pruning, with its symbolic costs.  Plain data the compiler reads (``spf.compile(...,
+schedule=candidate)``, :mod:`codegen.fused`) without the autoscheduler's run-time choice
+(:mod:`spf.runtime.autoschedule`), which reads the operands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy
+
+from spf.scheduling.autoscheduler.cost import Cost
+from spf.scheduling.autoscheduler.problem import Problem
+from spf.scheduling.autoscheduler.tree import Node, temporaries
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One schedule tree that survived compile-time pruning, with its symbolic costs."""
+
+    schedule: Node
+    time: Cost
+    memory: Cost
+    loop_depth: int
+    memory_depth: int
+    problem: Problem = field(repr=False, compare=False)
+
+    @property
+    def time_cost(self) -> sympy.Expr:
+        """Iterations, over extents ``I, J, ...`` and stored counts ``nnz_B, nnz_B_i, ...``."""
+        return self.time.to_sympy()
+
+    @property
+    def memory_cost(self) -> sympy.Expr:
+        """Elements of the temporaries (a scalar counts 0)."""
+        return self.memory.to_sympy()
+
+    @property
+    def temporaries(self) -> list:
+        return temporaries(self.schedule)
+
+    def __str__(self) -> str:
+        return (f"{self.schedule}\n    time {self.time_cost}, memory {self.memory_cost}, "
+                f"loop depth {self.loop_depth}, memory depth {self.memory_depth}")

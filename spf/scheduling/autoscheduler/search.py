@@ -1,0 +1,373 @@
+"""Generating schedule trees: the fast dynamic program and the exhaustive reference.
+
+Both explore the same space, SparseAuto's (section 5): a statement is either one
+loop nest (a :class:`Leaf`) or split into a producer of a dense temporary and a
+consumer of it (every choice of producer factors), fused on any set of the
+temporary's indices that can be ordered validly, with producer and consumer
+scheduled the same way inside the fused loops.  Temporaries of rank 3 or more are
+never built (stage 1 of the pruning, applied while generating).
+
+* :func:`exhaustive` lists every tree (and every loop order of every section).  It
+  is the reference, for small kernels.
+* :func:`frontier` is a dynamic program over sub-statements ``(factors, target,
+  bound loops)`` in the manner of SpTTN's Algorithm 1: each sub-statement is solved
+  once (memoized) and keeps only its *non-dominated* schedules, those for which no
+  other schedule is at most as costly in time, memory, loop depth and memory depth
+  for every value of the sizes.  Costs compose monotonically (time: fused trips
+  times the sum of the parts; memory: a sum; depths: sums and maxima), so a
+  dominated part never yields a schedule that survives pruning, and the frontier is
+  reached without enumerating the space (tests check this against
+  :func:`exhaustive`).  Loop orders inside a section do not change the costs, so one
+  order per section is kept, chosen for locality (:func:`leaf_order`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+import zlib
+
+import numpy as np
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+from spf.errors import AutoscheduleError, ScheduleError
+
+from spf.scheduling.autoscheduler.cost import Cost, memory_of
+from spf.scheduling.autoscheduler.problem import Operand, Problem
+from spf.scheduling.autoscheduler.tree import Branch, Leaf, Node, Statement, loop_trips, temporary_name
+
+MAX_TEMPORARY_RANK = 2
+"""Stage 1: temporaries of rank 3 or more are not built (SparseAuto's memory-depth threshold)."""
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A schedule (sub)tree with its costs relative to the enclosing loops."""
+
+    node: Node
+    time: Cost
+    memory: Cost
+    loop_depth: int
+    memory_depth: int
+
+    def dominates(self, other: "Scored") -> bool:
+        return (self.loop_depth <= other.loop_depth and self.memory_depth <= other.memory_depth
+                and self.time.at_most(other.time) and self.memory.at_most(other.memory))
+
+
+def _factor_order(problem: Problem) -> list[str]:
+    return [f.name for f in problem.factors]
+
+
+def _sparse(factors: Sequence[Operand], problem: Problem) -> list[Operand]:
+    order = _factor_order(problem)
+    return sorted((f for f in factors if f.sparse), key=lambda f: order.index(f.name))
+
+
+def _state(factors: Sequence[Operand], bound: Sequence[str]) -> dict[str, int]:
+    return {f.name: sum(1 for level in f.levels if level in bound) for f in factors if f.sparse}
+
+
+def valid_orders(indices: Sequence[str], factors: Sequence[Operand], bound: Sequence[str]) -> Iterator[tuple[str, ...]]:
+    """Every order of ``indices`` that visits each sparse factor's levels in order."""
+    state = _state(factors, bound)
+    sparse = [f for f in factors if f.sparse]
+
+    def extend(prefix: tuple[str, ...], remaining: frozenset, state: dict[str, int]):
+        if not remaining:
+            yield prefix
+            return
+        for index in sorted(remaining):
+            new_state = dict(state)
+            ok = True
+            for f in sparse:
+                if index in f.levels:
+                    if f.levels.index(index) != new_state[f.name]:
+                        ok = False
+                        break
+                    new_state[f.name] += 1
+            if ok:
+                yield from extend(prefix + (index,), remaining - {index}, new_state)
+
+    yield from extend((), frozenset(indices), state)
+
+
+def _locality_key(index: str, statement: Statement) -> tuple:
+    """Outer first: levels of sparse operands, then indices early in dense operands' index lists."""
+    sparse_level = min((f.levels.index(index) for f in statement.factors if f.sparse and index in f.levels),
+                       default=None)
+    positions = [f.indices.index(index) - len(f.indices) for f in (statement.target, *statement.factors)
+                 if not f.sparse and index in f.indices]
+    return (0 if sparse_level is not None else 1, sparse_level or 0,
+            min(positions) if positions else 0, index)
+
+
+def leaf_order(statement: Statement, bound: Sequence[str], problem: Problem) -> tuple[str, ...]:
+    """One valid order of the section's loops, chosen for locality: sparse levels
+    outermost and, for dense operands, their last index innermost (stride 1)."""
+    indices = [i for i in statement.indices() if i not in bound]
+    state = _state(statement.factors, bound)
+    sparse = _sparse(statement.factors, problem)
+    order: list[str] = []
+    remaining = set(indices)
+    while remaining:
+        ready = []
+        for index in remaining:
+            ok = all(f.levels.index(index) == state[f.name] for f in sparse if index in f.levels)
+            if ok:
+                ready.append(index)
+        if not ready:
+            raise ScheduleError(f"no valid loop order for '{statement}' inside {', '.join(bound) or 'nothing'}")
+        index = min(ready, key=lambda i: _locality_key(i, statement))
+        order.append(index)
+        remaining.discard(index)
+        for f in sparse:
+            if index in f.levels:
+                state[f.name] += 1
+    return tuple(order)
+
+
+def default_schedule(problem: Problem, order: Sequence[str] | None = None) -> Leaf:
+    """TACO's default: one perfect nest over every index, no temporaries."""
+    target = Operand(problem.output, problem.output_indices)
+    statement = Statement(target, problem.factors)
+    loops = tuple(order) if order else leaf_order(statement, (), problem)
+    return Leaf(loops, statement)
+
+
+def fused_order(indices: frozenset, factors: Sequence[Operand], bound: Sequence[str], problem: Problem) -> tuple[str, ...] | None:
+    """A valid order of the fused loops (None if there is none)."""
+    for order in valid_orders(sorted(indices, key=lambda i: problem.indices.index(i)), factors, bound):
+        return order
+    return None
+
+
+class Progress:
+    """Prints a line now and then while a search runs long."""
+
+    def __init__(self, report: Callable[[str], None] | None, every: float = 2.0):
+        self.report, self.every = report, every
+        self.started = self.last = time.perf_counter()
+        self.count = 0
+
+    def tick(self, what: str) -> None:
+        self.count += 1
+        if self.report is None or self.count % 256:
+            return
+        now = time.perf_counter()
+        if now - self.last >= self.every:
+            self.last = now
+            self.report(f"autoschedule: {self.count} {what} after {now - self.started:.1f} s")
+
+
+def _splits(factors: tuple[Operand, ...], target: Operand, problem: Problem, bound: Sequence[str]):
+    """Every producer/consumer partition of a statement's factors.
+
+    A producer of a single operand must sum an index away: a plain copy only adds
+    time and memory (and would let the splitting go on forever).  A producer's operands
+    must be connected by shared indices: a temporary holding the outer product of
+    unrelated operands is never built.
+    """
+    source = problem.shared_output_source if target.name == problem.output else None
+    for size in range(1, len(factors)):
+        for producer in itertools.combinations(factors, size):
+            if source and any(source in f.contains and not f.temporary for f in producer):
+                continue  # a sparse output is written beside the input whose index arrays it shares
+            consumer = tuple(f for f in factors if f not in producer)
+            if not _connected(producer):
+                continue  # an outer product of unrelated operands (opt_einsum's rule too)
+            if size == 1:
+                kept = {i for f in consumer for i in f.indices} | set(target.indices)
+                if set(producer[0].indices) - set(bound) <= kept:
+                    continue  # a copy of one operand sums nothing and only costs
+            yield producer, consumer
+
+
+def _connected(operands: Sequence[Operand]) -> bool:
+    """Whether the operands form one component when those sharing an index are linked."""
+    reached = {0}
+    grown = True
+    while grown:
+        grown = False
+        for k, operand in enumerate(operands):
+            if k not in reached and any(set(operand.indices) & set(operands[r].indices) for r in reached):
+                reached.add(k)
+                grown = True
+    return len(reached) == len(operands)
+
+
+def _fusable(producer, consumer, target, bound: tuple[str, ...]):
+    produced = {i for f in producer for i in f.indices}
+    needed = {i for f in consumer for i in f.indices} | set(target.indices)
+    return [i for i in sorted(produced & needed) if i not in bound]
+
+
+def _branches(factors: tuple[Operand, ...], target: Operand, problem: Problem, bound: Sequence[str]):
+    """The space's ways to split a statement: every producer/consumer partition and
+    every set of the temporary's indices to fuse, leaving a temporary of rank at most
+    2 (stage 1).  Both searches take their branches from here."""
+    if len(factors) < 2:
+        return
+    for producer, consumer in _splits(factors, target, problem, bound):
+        fusable = _fusable(producer, consumer, target, bound)
+        for fused_set in _subsets(fusable):
+            shared = _ordered(set(fusable) - set(fused_set), problem)
+            if len(shared) <= MAX_TEMPORARY_RANK:
+                yield producer, consumer, fused_set, shared
+
+
+def _subsets(items: Sequence[str]):
+    for size in range(len(items) + 1):
+        yield from itertools.combinations(items, size)
+
+
+def _temporary(producer, indices: tuple[str, ...], taken: set[str]) -> Operand:
+    contains = frozenset().union(*(f.contains for f in producer))
+    return Operand(temporary_name(contains, taken), indices, contains=contains, temporary=True)
+
+
+def _ordered(indices: set[str], problem: Problem) -> tuple[str, ...]:
+    return tuple(sorted(indices, key=lambda i: problem.indices.index(i)))
+
+
+# ----------------------------------------------------------------------------- the exhaustive reference
+
+
+def exhaustive(problem: Problem, limit: int = 2_000_000, progress: Callable[[str], None] | None = None) -> list[Node]:
+    """Every schedule tree of the space (stage 1 applied), every loop order included."""
+    taken = {f.name for f in problem.factors} | {problem.output}
+    ticker = Progress(progress)
+    count = 0
+
+    def generate(factors: tuple[Operand, ...], target: Operand, bound: tuple[str, ...]) -> list[Node]:
+        nonlocal count
+        statement = Statement(target, factors)
+        indices = [i for i in statement.indices() if i not in bound]
+        result: list[Node] = [Leaf(order, statement) for order in valid_orders(indices, factors, bound)]
+        for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound):
+            for fused in valid_orders(fused_set, [f for f in factors if f.sparse], bound):
+                temporary = _temporary(producer, shared, taken)
+                producers = generate(tuple(producer), temporary, bound + fused)
+                consumers = generate((temporary, *consumer), target, bound + fused)
+                for p in producers:
+                    for c in consumers:
+                        result.append(Branch(fused, temporary, p, c))
+                        count += 1
+                        ticker.tick("schedules generated")
+                        if count > limit:
+                            raise AutoscheduleError(
+                                f"autoschedule: the exhaustive enumeration passed {limit} schedules; "
+                                "use the default search (exhaustive=False)")
+        return result
+
+    target = Operand(problem.output, problem.output_indices)
+    return generate(problem.factors, target, ())
+
+
+# ----------------------------------------------------------------------------- the dynamic program
+
+
+class _Probe(dict):
+    """Fixed positive values for every symbol.  A cost at most another everywhere is at
+    most it at these points too, so comparing a few such numbers first skips most exact
+    comparisons."""
+
+    def __init__(self, seed: int):
+        super().__init__()
+        self.seed = seed
+
+    def __missing__(self, symbol: str) -> float:
+        value = 2.0 + zlib.crc32(f"{self.seed}:{symbol}".encode()) % 1000
+        self[symbol] = value
+        return value
+
+
+_PROBES = [_Probe(seed) for seed in range(4)]
+_SLACK = 1 + 1e-9  # rounding of the probe values
+
+
+def _signature(candidate: Scored) -> tuple:
+    return tuple(c.evaluate(p) for p in _PROBES for c in (candidate.time, candidate.memory))
+
+
+def _keep_front(candidates: list[Scored]) -> list[Scored]:
+    """The non-dominated candidates (one per set of equal costs)."""
+    unique: dict = {}
+    for candidate in candidates:
+        unique.setdefault((candidate.time, candidate.memory, candidate.loop_depth, candidate.memory_depth), candidate)
+    items = sorted(((_signature(c) + (c.loop_depth, c.memory_depth), c) for c in unique.values()),
+                   key=lambda item: item[0])
+    if not items:
+        return []
+    signatures = np.zeros((len(items), len(items[0][0])))
+    kept: list[Scored] = []
+    alive: list[bool] = []
+    for signature, candidate in items:
+        row = np.asarray(signature)
+        count = len(kept)
+        if count:
+            table = signatures[:count]
+            mask = np.asarray(alive)
+            dominating = np.flatnonzero(mask & np.all(table <= row * _SLACK + 1e-9, axis=1))
+            if any(kept[k].dominates(candidate) for k in dominating):
+                continue
+            dominated = np.flatnonzero(mask & np.all(row <= table * _SLACK + 1e-9, axis=1))
+            for k in dominated:
+                if candidate.dominates(kept[k]):
+                    alive[k] = False
+        signatures[count] = row
+        kept.append(candidate)
+        alive.append(True)
+    return [k for k, live in zip(kept, alive) if live]
+
+
+def frontier(problem: Problem, progress: Callable[[str], None] | None = None) -> list[Scored]:
+    """The non-dominated schedule trees, by dynamic programming over sub-statements."""
+    taken = {f.name for f in problem.factors} | {problem.output}
+    memo: dict = {}
+    ticker = Progress(progress)
+
+    def solve(factors: tuple[Operand, ...], target: Operand, bound: frozenset, bound_order: tuple[str, ...]) -> list[Scored]:
+        # enclosing loops over indices this sub-statement does not use change nothing in it
+        relevant = set(Statement(target, factors).indices())
+        bound = frozenset(bound & relevant)
+        bound_order = tuple(i for i in bound_order if i in relevant)
+        key = (frozenset(factors), target, bound)
+        if key in memo:
+            return memo[key]
+        ticker.tick("sub-statements solved")
+        statement = Statement(target, factors)
+        sparse = _sparse(factors, problem)
+        state = _state(factors, bound_order)
+        candidates: list[Scored] = []
+        try:
+            order = leaf_order(statement, bound_order, problem)
+            trips, _ = loop_trips(order, sparse, state)
+            candidates.append(Scored(Leaf(order, statement), trips, Cost.zero(), len(order), 0))
+        except ScheduleError:
+            pass
+        for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound_order):
+            # one valid order of the fused loops stands for all: the costs do not depend on it
+            fused = fused_order(frozenset(fused_set), factors, bound_order, problem)
+            if fused is None:
+                continue
+            inside = bound | set(fused_set)
+            trips, _ = loop_trips(fused, sparse, state)
+            temporary = _temporary(producer, shared, taken)
+            producers = solve(tuple(producer), temporary, frozenset(inside), bound_order + fused)
+            consumers = solve((temporary, *consumer), target, frozenset(inside), bound_order + fused)
+            size = memory_of(shared)
+            for p in producers:
+                for c in consumers:
+                    candidates.append(Scored(
+                        Branch(fused, temporary, p.node, c.node),
+                        trips * (p.time + c.time), size + p.memory + c.memory,
+                        len(fused) + max(p.loop_depth, c.loop_depth),
+                        max(len(shared), p.memory_depth, c.memory_depth)))
+        result = _keep_front(candidates)
+        memo[key] = result
+        return result
+
+    target = Operand(problem.output, problem.output_indices)
+    return solve(problem.factors, target, frozenset(), ())

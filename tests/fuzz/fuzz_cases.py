@@ -1,0 +1,846 @@
+"""Cases of the differential fuzzer (tests/fuzz/fuzz.py, tests/fuzz/test_fuzz.py): what users write.
+
+A case is a kernel (:class:`KernelSpec`: expression, layouts, share, find, loop order,
+recipe or autoscheduled candidate, parallel) and a data set (:class:`DataSpec`: the
+extent of each index, a density, a pattern per tensor and a seed).  Hypothesis
+strategies draw them and :func:`generate` runs the strategies under a fixed seed, so a
+seed names the same cases on every run.  Specs are plain frozen data: they cross to
+worker processes and print as reproducers.
+
+A loop order, recipe or candidate is drawn as a seed; :func:`plan_schedule` turns it
+into a concrete plan against the iteration space's variables (in the worker, where a
+refusal or an exception is classified like any other).  :func:`make_data` builds the
+dense arrays and the packed inputs of a data set, and :func:`oracle` the expected
+result with ``numpy.einsum`` (masked by the shared tensor's stored positions when the
+output shares its sparsity).  A sparse output without ``share`` is assembled by spf
+(:func:`assembled_output`); a ``convert`` case calls ``spf.convert`` instead of compiling,
+and its data set also gives the entries the result must store (explicit zeros included).
+One case in :data:`DAMAGED_CACHE_ONE_IN` also damages the kernel cache (``damage``):
+its kernel is compiled into a cache of its own, whose libraries or metadata are then
+truncated, emptied or overwritten, and checked by a new process on that cache.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+from hypothesis import strategies as st
+
+import spf
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must treat them as built-ins
+    "CSR64": str(REPOSITORY / "examples" / "layouts" / "CSR64.layout"),
+    "COO3_UNSORTED": str(REPOSITORY / "examples" / "layouts" / "COO3_UNSORTED.layout"),
+    # float32 values (and int64 index arrays and counts): packed, converted, read and assembled into
+    "CSR_F32": str(REPOSITORY / "examples" / "layouts" / "CSR_F32.layout"),
+    "DCSR64_F32": str(REPOSITORY / "examples" / "layouts" / "DCSR64_F32.layout"),
+    "CSF3_F32": str(REPOSITORY / "examples" / "layouts" / "CSF3_F32.layout"),
+    "SV64_F32": str(REPOSITORY / "examples" / "layouts" / "SV64_F32.layout"),
+    "Dense2_F32": str(REPOSITORY / "examples" / "layouts" / "Dense2_F32.layout"),
+}
+
+VECTORS = ("Dense", "SV", "SV_DEC", "SV_UNSORTED", "SV64_F32")
+SPARSE_VECTORS = VECTORS[1:]
+SPARSE_MATRICES = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "LOWER_TRI", "DIA", "ELL",
+                   "WARP24", "CSR64", "CSR_UNSORTED", "CSR_F32", "DCSR64_F32")
+MATRICES = ("Dense", "Dense2_F32") + SPARSE_MATRICES
+TENSORS3 = ("CSF3", "CSF3_DENSE_LAST", "COO3", "COO3_UNSORTED", "CSF3_F32", "Dense")
+TENSORS4 = ("CSF4", "COO4", "Dense")
+DENSE = ("Dense",)
+# outputs whose pattern the kernel computes (assembled): every matrix layout the assembly
+# builds, and ELL and WARP24 (padded fixed-width levels), which it must refuse with an SpfError
+MATRIX_OUTPUTS = ("CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR", "DIA", "CSR64", "ELL", "WARP24",
+                  "CSR_UNSORTED", "CSR_F32", "DCSR64_F32")
+LOWER_OUTPUTS = MATRIX_OUTPUTS + ("LOWER_TRI",)  # where inputs restricted to their lower triangles give one
+TENSOR3_OUTPUTS = ("CSF3", "COO3", "CSF3_DENSE_LAST", "COO3_UNSORTED", "CSF3_F32")
+TENSOR4_OUTPUTS = ("CSF4", "COO4")
+
+FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "linear", "direct")
+RECIPE_TEMPLATES = ("seqiter", "binary", "hashmap", "linear")
+COEFFICIENTS = (2, -1, 0.5, 2.5, -3)
+CACHE_DAMAGE = ("truncate", "empty", "garbage")  # what is done to each file (fuzz_harness.damage_cache)
+CACHE_ENTRIES = ("libraries", "metadata")  # *.so; the kernels' pickles and the libraries' records
+DAMAGED_CACHE_ONE_IN = 60  # cases whose kernel cache is damaged between two compiles
+
+
+@dataclass(frozen=True)
+class Family:
+    """An expression users write, with the layouts each tensor may take.
+
+    ``small``: indices that stay short in large data sets (the rank of a dense factor).
+    ``share``: output -> input whose sparsity it uses (the output takes that input's layout).
+    ``autoschedule``: compile a tree the autoscheduler generates (a candidate or one its
+    later stages prune) instead of orders and recipes.
+    ``convert``: no kernel: ``spf.convert`` of the input into the output's layout.
+    ``product``: no fixed expression: a random product of 3 to 6 tensors (:func:`random_products`).
+    """
+
+    name: str
+    expression: str
+    pools: dict
+    share: tuple = ()
+    small: tuple = ()
+    autoschedule: bool = False
+    convert: bool = False
+    product: bool = False
+
+
+FAMILIES = (
+    # SpMV / SpMSpV, and transposed accesses
+    Family("spmv", "y(i) = A(i,j) * x(j)", {"A": MATRICES, "x": VECTORS, "y": DENSE}),
+    Family("spmv", "y(i) = A(i,j) * x(j)", {"A": SPARSE_MATRICES, "x": VECTORS[1:], "y": DENSE}),
+    Family("spmv-transposed", "y(j) = A(i,j) * x(i)", {"A": MATRICES, "x": VECTORS, "y": DENSE}),
+    Family("spmv-transposed", "y(i) = A(j,i) * x(j)", {"A": MATRICES, "x": VECTORS, "y": DENSE}),
+    # SpMSpM with a dense output, over layout pairs
+    Family("spmspm", "C(i,j) = A(i,k) * B(k,j)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("spmspm", "C(i,j) = A(i,k) * B(k,j)", {"A": SPARSE_MATRICES, "B": SPARSE_MATRICES, "C": DENSE}),
+    Family("spmspm-transposed", "C(i,j) = A(k,i) * B(k,j)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("spmspm-transposed", "C(i,j) = A(i,k) * B(j,k)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("spmm", "C(i,k) = A(i,j) * B(j,k)", {"A": SPARSE_MATRICES, "B": DENSE, "C": DENSE}, small=("k",)),
+    # element-wise products and dot products
+    Family("dot", "a = x(i) * y(i)", {"x": VECTORS, "y": VECTORS}),
+    Family("dot3", "a = x(i) * y(i) * z(i)", {"x": VECTORS, "y": VECTORS, "z": VECTORS}),
+    Family("dot3", "a = x(i) * y(i) * z(i)", {"x": ("SV",), "y": ("SV",), "z": ("SV",)}),
+    Family("inner", "a = A(i,j) * B(i,j)", {"A": MATRICES, "B": MATRICES}),
+    Family("inner-transposed", "a = A(i,j) * B(j,i)", {"A": MATRICES, "B": MATRICES}),
+    Family("elementwise", "z(i) = x(i) * y(i)", {"x": VECTORS, "y": VECTORS, "z": DENSE}),
+    Family("elementwise", "C(i,j) = A(i,j) * B(i,j)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("outer", "C(i,j) = x(i) * y(j)", {"x": VECTORS, "y": VECTORS, "C": DENSE}),
+    # diagonals
+    Family("diagonal", "a = A(i,i)", {"A": MATRICES}),
+    Family("diagonal", "y(i) = A(i,i) * x(i)", {"A": MATRICES, "x": VECTORS, "y": DENSE}),
+    Family("diagonal", "a = A(i,i) * x(i)", {"A": MATRICES, "x": VECTORS}),
+    # sums of terms
+    Family("sum", "y(i) = A(i,j) * x(j) + B(i,j) * x(j)", {"A": MATRICES, "B": MATRICES, "x": VECTORS, "y": DENSE}),
+    Family("sum", "y(i) = A(i,j) * x(j) - 2 * B(i,j) * z(j)",
+           {"A": MATRICES, "B": MATRICES, "x": VECTORS, "z": VECTORS, "y": DENSE}),
+    Family("sum", "y(i) = A(i,j) * x(j) + z(i)", {"A": MATRICES, "x": VECTORS, "z": VECTORS, "y": DENSE}),
+    Family("sum", "C(i,j) = A(i,j) + B(i,j)", {"A": MATRICES, "B": MATRICES, "C": DENSE}),
+    Family("sum", "a = x(i) * y(i) + x(i) * z(i)", {"x": VECTORS, "y": VECTORS, "z": VECTORS}),
+    # outputs that share an input's sparsity (SDDMM, masked products)
+    Family("sddmm", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"B": SPARSE_MATRICES, "C": DENSE, "D": DENSE},
+           share=(("A", "B"),), small=("k",)),
+    Family("sddmm", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"B": SPARSE_MATRICES, "C": MATRICES, "D": MATRICES},
+           share=(("A", "B"),)),
+    Family("masked", "C(i,j) = M(i,j) * A(i,k) * B(k,j)", {"M": SPARSE_MATRICES, "A": MATRICES, "B": MATRICES},
+           share=(("C", "M"),)),
+    Family("masked", "A(i,j) = B(i,j) * C(i,j)", {"B": SPARSE_MATRICES, "C": MATRICES}, share=(("A", "B"),)),
+    Family("masked", "A(i,j) = B(i,j) * x(j)", {"B": SPARSE_MATRICES, "x": VECTORS}, share=(("A", "B"),)),
+    # order-3 and order-4 tensors: TTV, TTM, MTTKRP, inner products, TTTP
+    Family("ttv", "A(i,j) = B(i,j,k) * c(k)", {"B": TENSORS3, "c": VECTORS, "A": DENSE}),
+    Family("ttv", "A(i,k) = B(i,j,k) * c(j)", {"B": TENSORS3, "c": VECTORS, "A": DENSE}),
+    Family("ttm", "A(i,j,l) = B(i,j,k) * C(k,l)", {"B": TENSORS3, "C": MATRICES, "A": DENSE}, small=("l",)),
+    Family("mttkrp", "A(i,a) = B(i,j,k) * C(j,a) * D(k,a)", {"B": TENSORS3, "C": DENSE, "D": DENSE, "A": DENSE},
+           small=("a",)),
+    Family("inner3", "a = B(i,j,k) * C(i,j,k)", {"B": TENSORS3, "C": TENSORS3}),
+    Family("tttp", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)", {"T": ("CSF3", "CSF3_DENSE_LAST", "COO3",
+           "COO3_UNSORTED"), "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",)),
+    Family("ttv4", "A(i,j,k) = B(i,j,k,l) * c(l)", {"B": TENSORS4, "c": VECTORS, "A": DENSE}),
+    Family("inner4", "a = B(i,j,k,l) * C(i,j,k,l)", {"B": TENSORS4, "C": TENSORS4}),
+    # outputs whose pattern the kernel computes (no share): the loop nests append the entries, the
+    # output layout's builder assembles them (products, unions, transposes, copies, mode permutations)
+    Family("assembled-spgemm", "C(i,j) = A(i,k) * B(k,j)", {"A": MATRICES, "B": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-spgemm", "C(i,j) = A(i,k) * B(k,j)",
+           {"A": ("CSR", "CSC", "DCSR", "COO"), "B": ("CSR", "CSC", "DCSC", "COO_UNSORTED"), "C": MATRIX_OUTPUTS}),
+    Family("assembled-spgemm-abt", "C(i,j) = A(i,k) * B(j,k)", {"A": MATRICES, "B": MATRICES, "C": MATRIX_OUTPUTS}),
+    Family("assembled-sum", "C(i,j) = A(i,j) + B(i,j)", {"A": MATRICES, "B": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-sum", "C(i,j) = A(i,j) - 2 * B(i,j) + D(i,j)",
+           {"A": MATRICES, "B": MATRICES, "D": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-sum", "C(i,j) = A(i,k) * B(k,j) + D(i,j)",
+           {"A": MATRICES, "B": MATRICES, "D": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-sum", "z(i) = x(i) + y(i)", {"x": VECTORS, "y": VECTORS, "z": SPARSE_VECTORS}),
+    Family("assembled-elementwise", "C(i,j) = A(i,j) * B(i,j)", {"A": MATRICES, "B": MATRICES, "C": LOWER_OUTPUTS}),
+    Family("assembled-elementwise", "z(i) = x(i) * y(i)", {"x": VECTORS, "y": VECTORS, "z": SPARSE_VECTORS}),
+    Family("assembled-spmv", "y(i) = A(i,j) * x(j)", {"A": MATRICES, "x": VECTORS, "y": SPARSE_VECTORS}),
+    Family("assembled-spmv", "y(i) = A(i,j) * x(j) + z(i)",
+           {"A": MATRICES, "x": VECTORS, "z": VECTORS, "y": SPARSE_VECTORS}),
+    Family("assembled-transpose", "B(j,i) = A(i,j)", {"A": MATRICES, "B": MATRIX_OUTPUTS}),
+    Family("assembled-copy", "B(i,j) = A(i,j)", {"A": MATRICES, "B": LOWER_OUTPUTS}),
+    Family("assembled-copy3", "B(i,j,k) = A(i,j,k)", {"A": TENSORS3, "B": TENSOR3_OUTPUTS}),
+    Family("assembled-copy3", "B(k,i,j) = A(i,j,k)", {"A": TENSORS3, "B": TENSOR3_OUTPUTS}),
+    Family("assembled-copy3", "B(j,i,k) = A(i,j,k)", {"A": TENSORS3, "B": TENSOR3_OUTPUTS}),
+    Family("assembled-copy4", "B(i,j,k,l) = A(i,j,k,l)", {"A": TENSORS4, "B": TENSOR4_OUTPUTS}),
+    Family("assembled-copy4", "B(l,j,i,k) = A(i,j,k,l)", {"A": TENSORS4, "B": TENSOR4_OUTPUTS}),
+    Family("assembled-ttv", "A(i,j) = B(i,j,k) * c(k)", {"B": TENSORS3, "c": VECTORS, "A": MATRIX_OUTPUTS}),
+    Family("assembled-ttm", "A(i,j,l) = B(i,j,k) * C(k,l)",
+           {"B": TENSORS3, "C": MATRICES, "A": ("CSF3_DENSE_LAST", "CSF3_DENSE_LAST", "CSF3", "COO3", "CSF3_F32")}, small=("l",)),
+    # spf.convert between layouts (explicit zeros kept where neither layout is padded)
+    Family("convert", "B(i,j) = A(i,j)", {"A": MATRICES, "B": LOWER_OUTPUTS + DENSE},
+           convert=True),
+    Family("convert", "B(i,j) = A(i,j)", {"A": MATRICES, "B": LOWER_OUTPUTS}, convert=True),
+    Family("convert", "y(i) = x(i)", {"x": VECTORS, "y": VECTORS}, convert=True),
+    Family("convert", "B(i,j,k) = A(i,j,k)", {"A": TENSORS3, "B": TENSORS3}, convert=True),
+    Family("convert", "B(i,j,k,l) = A(i,j,k,l)", {"A": TENSORS4, "B": TENSORS4}, convert=True),
+    # autoscheduled fused kernels (SparseAuto's kernels; several sparse operands co-iterated by finds)
+    Family("fused-K1", "A(i,l) = B(i,j) * C(i,k) * D(j,k) * E(j,l)",
+           {"B": ("CSR", "DCSR", "COO", "CSC", "CSR_F32"), "C": DENSE, "D": DENSE, "E": DENSE, "A": DENSE},
+           small=("k", "l"), autoschedule=True),
+    Family("fused-K3", "A(i,l) = B(i,j) * C(j,k) * D(j,k) * E(j,l)",
+           {"B": ("CSR", "DCSR"), "C": DENSE, "D": DENSE, "E": DENSE, "A": DENSE}, small=("k", "l"),
+           autoschedule=True),
+    Family("fused-K4", "A(i,l) = B(i,j) * C(j,k) * D(k,l)",
+           {"B": ("CSR", "DCSR", "CSC"), "C": ("Dense", "CSR", "DCSR"), "D": DENSE, "A": DENSE}, small=("l",),
+           autoschedule=True),
+    Family("fused-MTTKRP", "A(i,a) = B(i,j,k) * C(j,a) * D(k,a)",
+           {"B": ("CSF3", "CSF3_DENSE_LAST"), "C": DENSE, "D": DENSE, "A": DENSE}, small=("a",),
+           autoschedule=True),
+    Family("fused-TTMc", "S(i,r,s) = T(i,j,k) * U(j,r) * V(k,s)",
+           {"T": ("CSF3",), "U": DENSE, "V": DENSE, "S": DENSE}, small=("r", "s"), autoschedule=True),
+    Family("fused-TTMc4", "S(i,r,s,t) = T(i,j,k,l) * U(j,r) * V(k,s) * W(l,t)",
+           {"T": ("CSF4",), "U": DENSE, "V": DENSE, "W": DENSE, "S": DENSE}, small=("r", "s", "t"),
+           autoschedule=True),
+    Family("fused-TTTP", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)",
+           {"T": ("CSF3",), "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",),
+           autoschedule=True),
+    Family("fused-SpMSpV-chain", "y(i) = A(i,j) * B(j,k) * x(k)",
+           {"A": ("CSR", "DCSR"), "B": ("CSR", "CSC", "Dense"), "x": ("Dense",), "y": DENSE}, autoschedule=True),
+    # several sparse operands (CoNST's chain), a sparse tensor through a chain of dense factors
+    # (SpTTN's TTTc, order 4 here: the order-6 search takes half a minute), and random products: fused loops over the levels of several sparse
+    # operands, dense fused indices outside sparse ones, unfused branches under fused loops
+    Family("fused-CHAIN", "R(i,j,k) = A(i,p,q) * B(j,p,r) * C(k,q,r) * D(j,k,r)",
+           {"A": ("CSF3", "CSF3_DENSE_LAST"), "B": ("CSF3",), "C": ("CSF3", "CSF3_DENSE_LAST", "Dense"),
+            "D": ("CSF3", "Dense"), "R": DENSE}, small=("p", "q", "r"), autoschedule=True),
+    Family("fused-TTTc", "Z(c,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,c)",
+           {"T": ("CSF4",), "A": DENSE, "B": DENSE, "C": DENSE, "Z": DENSE}, small=("a", "b", "c"),
+           autoschedule=True),
+    Family("fused-product", "", {}, autoschedule=True, product=True),
+    Family("fused-product", "", {}, autoschedule=True, product=True),
+)
+FAMILY = {f.name: f for f in FAMILIES}
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """Everything ``spf.compile`` is given, with the schedule as a kind and a seed.
+
+    ``schedule``: "default", "order" (a permutation of the variables), "recipe" or
+    "autoschedule" (one candidate).  ``plan``: the concrete order, recipe steps or
+    candidate index once known (:func:`plan_schedule`); a minimized case sets it.
+    ``convert``: no kernel is compiled: ``spf.convert`` stores the input in the output's layout.
+    ``damage``: ``(how, entries)`` (:data:`CACHE_DAMAGE`, :data:`CACHE_ENTRIES`): the kernel is
+    compiled in a new process into a cache of its own, that cache damaged, and the case
+    checked in another new process on it (``fuzz_harness.check_damaged_cache``).
+    """
+
+    family: str
+    expression: str
+    layouts: tuple
+    share: tuple = ()
+    find: str = "auto"
+    parallel: bool = False
+    schedule: str = "default"
+    schedule_seed: int = 0
+    plan: tuple | None = None
+    small: tuple = ()
+    convert: bool = False
+    damage: tuple = ()
+
+    @property
+    def layout_map(self) -> dict:
+        return dict(self.layouts)
+
+    @property
+    def share_map(self) -> dict | None:
+        return dict(self.share) or None
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    """One data set: ``extents`` index -> extent; ``patterns`` tensor -> "zero", "one",
+    "full", "holes" (random with empty rows and columns), "zeros" (random, a third of the
+    stored entries explicit zeros) or "cancel" (:func:`cancellable`: at random positions,
+    the values that make the terms before it sum to zero), else random at ``density``."""
+
+    extents: tuple
+    density: float
+    seed: int
+    patterns: tuple = ()
+    integers: bool = False
+
+    @property
+    def extent_map(self) -> dict:
+        return dict(self.extents)
+
+
+@dataclass(frozen=True)
+class Case:
+    kernel: KernelSpec
+    data: tuple  # of DataSpec
+
+
+# ----------------------------------------------------------------------------- strategies
+
+
+def is_dense(layout: str) -> bool:
+    """Whether a layout spec names the Dense family or one of its members (a kernel's dense output is an array)."""
+    return layout == "Dense" or (layout.startswith("Dense") and layout[5:].isdigit())
+
+
+def assembled_output(kernel: KernelSpec) -> tuple[str, str] | None:
+    """(output, layout spec) when the result is a Tensor whose pattern spf computes: a sparse
+    output without ``share`` (assembled by the kernel), or any target of ``spf.convert``."""
+    statement = spf.parse_statement(kernel.expression)
+    output = statement.output.tensor
+    layout = kernel.layout_map.get(output)
+    if kernel.convert:
+        return output, layout
+    if layout is None or is_dense(layout) or output in dict(kernel.share):
+        return None
+    return output, layout
+
+
+def cancellable(kernel: KernelSpec) -> list[str]:
+    """Inputs whose values can cancel the terms before theirs (B in ``C = A + B``, D in
+    ``C = A*B + D``): the single factor of a term after the first, read once, over a
+    permutation of the output's indices; every tensor of the earlier terms is drawn first."""
+    if kernel.convert:
+        return []
+    statement, _ = accesses(kernel.expression)
+    indices = statement.output.indices
+    reads = [f.tensor for term in statement.terms for f in term.factors]
+    found = []
+    for term in statement.terms[1:]:
+        if len(term.factors) == 1:
+            factor = term.factors[0]
+            if reads.count(factor.tensor) == 1 and sorted(factor.indices) == sorted(indices) \
+                    and len(set(indices)) == len(indices):
+                found.append(factor.tensor)
+    return found
+
+
+def layout_spec(name: str, rows: int = 2, columns: int = 2) -> str:
+    """The spec of a pool entry: parameters bound, user layouts as paths."""
+    if name == "BCSR":
+        return f"BCSR(R={rows}, C={columns})"
+    return USER_LAYOUTS.get(name, name)
+
+
+def accesses(expression: str) -> tuple[spf.Statement, dict]:
+    """The parsed statement and, per input tensor, its first access's indices."""
+    statement = spf.parse_statement(expression)
+    inputs: dict[str, tuple[str, ...]] = {}
+    for term in statement.terms:
+        for factor in term.factors:
+            inputs.setdefault(factor.tensor, factor.indices)
+    return statement, inputs
+
+
+PRODUCT_LAYOUTS = {1: ("SV", "SV_UNSORTED", "SV_DEC", "SV64_F32"),
+                   2: ("CSR", "CSC", "DCSR", "DCSC", "CSR_UNSORTED", "CSR64", "CSR_F32", "DCSR64_F32"),
+                   3: ("CSF3", "CSF3_DENSE_LAST", "CSF3_F32")}  # one coordinate per level: what the autoscheduler takes
+
+
+@st.composite
+def random_products(draw) -> Family:
+    """``Z(...) = A(...) * B(...) * ...``: 3 to 6 tensors of order 1 to 3 over 3 to 6
+    indices, the first 1 to 3 sparse, into a dense output over 1 to 3 of the indices."""
+    names = "ABCDEF"[:draw(st.integers(3, 6))]
+    sparse = draw(st.integers(1, min(3, len(names))))
+    pool = draw(st.permutations("ijklmn"))[:draw(st.integers(3, 6))]
+    accesses_, layouts = [], {}
+    for position, name in enumerate(names):
+        indices = draw(st.permutations(pool))[:draw(st.integers(1, 3))]
+        accesses_.append(f"{name}({','.join(indices)})")
+        layouts[name] = (draw(st.sampled_from(PRODUCT_LAYOUTS[len(indices)])),) if position < sparse else DENSE
+    used = list(dict.fromkeys(i for a in accesses_ for i in a[2:-1].split(",")))
+    output = draw(st.permutations(used))[:draw(st.integers(1, min(3, len(used))))]
+    layouts["Z"] = DENSE
+    return Family("fused-product", f"Z({','.join(output)}) = {' * '.join(accesses_)}", layouts,
+                  small=tuple(used), autoschedule=True)
+
+
+@st.composite
+def kernel_specs(draw) -> KernelSpec:
+    family = draw(st.sampled_from(FAMILIES))
+    if family.product:
+        family = draw(random_products())
+    statement, inputs = accesses(family.expression)
+    orders = {**{tensor: len(indices) for tensor, indices in inputs.items()},
+              statement.output.tensor: len(statement.output.indices)}
+    layouts = {}
+    for tensor, pool in family.pools.items():
+        name = draw(st.sampled_from(pool))
+        if name == "Dense" and draw(st.booleans()):
+            name = f"Dense{orders[tensor]}"  # the family's member, named
+        block = (draw(st.integers(1, 4)), draw(st.integers(1, 4))) if name == "BCSR" else (2, 2)
+        layouts[tensor] = layout_spec(name, *block)
+    for output, source in family.share:
+        layouts[output] = layouts[source]
+    expression = family.expression
+    if family.convert:
+        return KernelSpec(family=family.name, expression=expression, layouts=tuple(layouts.items()), convert=True)
+    if not family.autoschedule:
+        if draw(st.integers(0, 6)) == 0:
+            coefficient = draw(st.sampled_from(COEFFICIENTS))
+            left, right = expression.split(" = ", 1)
+            expression = f"{left} = -{right}" if coefficient == -1 else f"{left} = {coefficient} * {right}"
+        if draw(st.integers(0, 9)) == 0:
+            expression = expression.replace(" = ", " += ", 1)
+    single_term = len(spf.parse_statement(expression).terms) == 1
+    if family.autoschedule:
+        schedule = "autoschedule"
+    elif single_term:
+        schedule = draw(st.sampled_from(("default", "default", "order", "recipe", "recipe")))
+    else:
+        schedule = "default"
+    return KernelSpec(family=family.name, expression=expression, layouts=tuple(layouts.items()),
+                      share=family.share, find=draw(st.sampled_from(FINDS)), parallel=draw(st.booleans()),
+                      schedule=schedule, schedule_seed=draw(st.integers(0, 2**31 - 1)), small=family.small)
+
+
+def index_classes(kernel: KernelSpec) -> list[list[str]]:
+    """Indices that must have equal extents: LOWER_TRI is square, a shared output has its source's shape."""
+    statement, inputs = accesses(kernel.expression)
+    indices = list(dict.fromkeys([i for ind in inputs.values() for i in ind] + list(statement.output.indices)))
+    parent = {i: i for i in indices}
+
+    def root(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    layouts = kernel.layout_map
+    output = statement.output
+    for tensor, ind in list(inputs.items()) + [(output.tensor, output.indices)]:
+        if layouts.get(tensor) == "LOWER_TRI" and len(set(ind)) == 2 and root(ind[0]) != root(ind[1]):
+            parent[root(ind[1])] = root(ind[0])
+    for output, source in kernel.share:
+        for a, b in zip(statement.output.indices, inputs[source]):
+            if root(a) != root(b):
+                parent[root(b)] = root(a)
+    classes: dict[str, list[str]] = {}
+    for i in indices:
+        classes.setdefault(root(i), []).append(i)
+    return list(classes.values())
+
+
+SIZES = {"tiny": (0, 3), "small": (1, 12), "medium": (13, 40)}
+DENSITIES = {"tiny": (0.0, 0.2, 0.5, 1.0), "small": (0.0, 0.1, 0.3, 0.6, 1.0), "medium": (0.02, 0.1, 0.3)}
+
+
+def _large_ranges(kernel: KernelSpec) -> tuple[dict, tuple]:
+    """Extent ranges of a data set spanning several OpenMP chunks (schedule(dynamic,32) needs
+    more than 64 outer iterations), kept small enough for dense operands and the oracle."""
+    statement, inputs = accesses(kernel.expression)
+    order = max(len(ind) for ind in inputs.values())
+    # a loop nest over every index (a kernel that searches linearly inside it) stays near 4e6 iterations
+    wide_indices = len({i for ind in inputs.values() for i in ind} - set(kernel.small))
+    wide = (96, 320) if wide_indices <= 2 else (96, 160)
+    big, other, densities = {2: (wide, wide, (0.01, 0.04, 0.12)),
+                             1: (wide, wide, (0.01, 0.04, 0.12)),
+                             3: ((72, 160), (6, 24), (0.02, 0.08)),
+                             4: ((64, 100), (4, 10), (0.02, 0.08))}[order]
+    ranges = {}
+    for tensor, ind in inputs.items():
+        for position, index in enumerate(ind):
+            wide = order <= 2 or (len(ind) == order and position == 0)
+            ranges.setdefault(index, big if wide else other)
+    for index in kernel.small:
+        ranges[index] = (2, 16) if order <= 2 else (2, 8)
+    return ranges, densities
+
+
+HUGE = (1_100_000, 1_400_000)  # beyond the builders' counting sort (a key range over 2**20 + the entries)
+
+
+def _huge_ranges(kernel: KernelSpec, draw) -> tuple[dict, tuple]:
+    """Extent ranges with one index class (drawn) of a million and more, so a builder whose
+    first key runs over it merge-sorts; every other index 1 to 3 (1 beside tensors of order
+    3 or more) so no dense array grows past a few million elements.  ({}, ()) where no
+    class fits: one a tensor reads twice (LOWER_TRI, A(i,i)), a DIA tensor (a diagonal
+    per entry, each as long as the rows), or a random loop order (a dense loop over the
+    index around another that grows with it, such as WARP24's groups, runs for hours at
+    a quarter of the extent too: a hang that is only the data's)."""
+    statement, inputs = accesses(kernel.expression)
+    tensors = list(inputs.values()) + [statement.output.indices]
+    classes = [c for c in index_classes(kernel) if all(sum(i in c for i in ind) <= 1 for ind in tensors)]
+    if not classes or kernel.schedule == "order" or any(layout == "DIA" for _, layout in kernel.layouts):
+        return {}, ()
+    huge = draw(st.sampled_from(classes))
+    other = (1, 3) if max(len(ind) for ind in tensors) <= 2 else (1, 1)
+    ranges = {i: HUGE if i in huge else other for members in index_classes(kernel) for i in members}
+    return ranges, (2e-5, 1e-4, 1e-3)
+
+
+@st.composite
+def data_specs(draw, kernel: KernelSpec) -> DataSpec:
+    parallel = kernel.parallel or (kernel.schedule in ("recipe", "autoschedule"))
+    size = draw(st.sampled_from(("large", "large", "large", "small", "tiny", "medium") if parallel
+                                else ("tiny", "small", "small", "small", "medium", "large", "huge")))
+    if size == "huge":
+        ranges, densities = _huge_ranges(kernel, draw)
+        size = size if ranges else "small"
+    if size == "large":
+        ranges, densities = _large_ranges(kernel)
+    elif size != "huge":
+        ranges, densities = {}, DENSITIES[size]
+    extents = {}
+    for members in index_classes(kernel):
+        low, high = ranges.get(members[0], SIZES.get(size, (1, 12)))
+        if size != "large" and members[0] in kernel.small:
+            low, high = min(low, 2), min(high, 6)
+        extent = draw(st.integers(low, high))
+        extents.update((i, extent) for i in members)
+    _, inputs = accesses(kernel.expression)
+    patterns = []
+    cancelling = cancellable(kernel)
+    for tensor in inputs:
+        pattern = draw(st.sampled_from(("random",) * 6 + ("holes", "holes", "zero", "one", "full", "zeros", "zeros")
+                                       + ("cancel",) * (3 if tensor in cancelling else 0)))
+        if size in ("large", "huge") and pattern == "full":  # keep large data sparse
+            pattern = "holes"
+        if pattern != "random":
+            patterns.append((tensor, pattern))
+    return DataSpec(extents=tuple(sorted(extents.items())), density=draw(st.sampled_from(densities)),
+                    seed=draw(st.integers(0, 2**31 - 1)), patterns=tuple(patterns),
+                    integers=draw(st.integers(0, 4)) == 0)
+
+
+@st.composite
+def cases(draw, data_per_kernel: int) -> Case:
+    kernel = draw(kernel_specs())
+    data = tuple(draw(data_specs(kernel)) for _ in range(data_per_kernel))
+    if draw(st.integers(1, DAMAGED_CACHE_ONE_IN)) == 1:  # drawn last: the draws before it are as they were
+        kernel = replace(kernel, damage=(draw(st.sampled_from(CACHE_DAMAGE)), draw(st.sampled_from(CACHE_ENTRIES))))
+    return Case(kernel, data)
+
+
+def generate(count: int, seed_value: int, data_per_kernel: int) -> list[Case]:
+    """``count`` cases: case n is drawn by the strategies from ``Random((seed_value, n))``,
+    so a seed names the same list on every run and a case does not depend on the others.
+
+    Hypothesis's own runner (``@given``) mutates earlier examples and returned a few
+    families and kernels many times over; a fresh seeded source per case keeps the draws
+    independent.  ``ConjectureData`` is Hypothesis's internal draw API (the one ``@given``
+    uses underneath).
+    """
+    from hypothesis.internal.conjecture import providers
+    from hypothesis.internal.conjecture.data import ConjectureData
+    strategy = cases(data_per_kernel)
+    # Hypothesis also draws literals of the local modules loaded (spf's, the tests'): an
+    # edit of spf would change the cases a seed names.  Without them it names the same.
+    local_constants = providers._get_local_constants
+    providers._get_local_constants = providers.Constants
+    try:
+        return [ConjectureData(random=random.Random(f"{seed_value}:{n}")).draw(strategy) for n in range(count)]
+    finally:
+        providers._get_local_constants = local_constants
+
+
+# ----------------------------------------------------------------------------- schedules
+
+
+def _random_order(rng: random.Random, statement_space) -> tuple[str, ...]:
+    """A permutation of the variables; half the time each tensor's positions keep their
+    storage order (a level cannot be scanned before the one above it), so more orders scan."""
+    order = list(statement_space.variables)
+    rng.shuffle(order)
+    if rng.random() < 0.5:
+        for placement in statement_space.placements.values():
+            physical = [p for p in placement.physical if p in order]
+            slots = sorted(order.index(p) for p in physical)
+            for slot, variable in zip(slots, physical):
+                order[slot] = variable
+    return tuple(order)
+
+
+def plan_schedule(kernel: KernelSpec) -> tuple:
+    """The concrete schedule of a kernel: ``()`` (default), ``("order", variables)``,
+    ``("recipe", steps)`` or ``("candidate", index, text)``.  Deterministic in the spec."""
+    if kernel.plan is not None:
+        return kernel.plan
+    rng = random.Random(kernel.schedule_seed)
+    if kernel.schedule == "default":
+        return ()
+    if kernel.schedule == "autoschedule":
+        # half the time a candidate (what select() may pick), else any tree the search
+        # generated: a tree its later stages prune today may be picked tomorrow
+        result = autoschedule(kernel)
+        if rng.random() < 0.5:
+            index = rng.randrange(len(result.candidates))
+            return ("candidate", index, str(result.candidates[index].schedule))
+        index = rng.randrange(len(result.generated))
+        return ("tree", index, str(result.generated[index].schedule))
+    space = spf.iteration_space(kernel.expression, kernel.layout_map, share=kernel.share_map)
+    statement_space = space.statements[0]
+    if kernel.schedule == "order":
+        return ("order", _random_order(rng, statement_space))
+    steps = []
+    variables = list(statement_space.variables)
+    physical = [p for placement in statement_space.placements.values() for p in placement.physical]
+    if rng.random() < 0.5:
+        steps.append(("permute", _random_order(rng, statement_space)))
+    _, inputs = accesses(kernel.expression)
+    for tensor in inputs:
+        if rng.random() < 0.3:
+            steps.append(("find", tensor, rng.choice(RECIPE_TEMPLATES)))
+    if rng.random() < 0.4:
+        variable = rng.choice(physical if rng.random() < 0.8 else variables)
+        steps.append(("tile", variable, rng.choice((1, 2, 3, 4, 8, 32, 64))))
+        variables.insert(variables.index(variable), f"{variable}_tile")
+        physical.append(f"{variable}_tile")
+    if rng.random() < 0.75:
+        order = [v for v in (steps[0][1] if steps and steps[0][0] == "permute" else variables)]
+        for tiled in (s[1] for s in steps if s[0] == "tile"):
+            order.insert(order.index(tiled), f"{tiled}_tile")
+        outer = next(v for v in order if v in physical)  # the outermost loop, usually
+        variable = outer if rng.random() < 0.6 else rng.choice(physical if rng.random() < 0.8 else variables)
+        reduction = rng.choice((None, None, "privatize", "atomic"))
+        steps.append(("parallelize", variable, reduction, rng.choice(("dynamic,32",) * 4 + ("static", "guided,4"))))
+    return ("recipe", tuple(steps))
+
+
+def apply_recipe(kernel: KernelSpec, steps) -> spf.Recipe:
+    recipe = spf.recipe(kernel.expression, kernel.layout_map, share=kernel.share_map)
+    for step in steps:
+        if step[0] == "permute":
+            recipe = recipe.permute(*step[1])
+        elif step[0] == "find":
+            recipe = recipe.find(step[1], step[2])
+        elif step[0] == "tile":
+            recipe = recipe.tile(step[1], step[2])
+        else:
+            recipe = recipe.parallelize(step[1], reduction=step[2], schedule=step[3])
+    return recipe
+
+
+def compile_options(kernel: KernelSpec, plan: tuple) -> dict:
+    """The keyword arguments of ``spf.compile`` for this kernel and plan."""
+    options = {"find": kernel.find, "parallel": kernel.parallel}
+    if kernel.share:
+        options["share"] = kernel.share_map
+    if plan and plan[0] == "order":
+        options["order"] = list(plan[1])
+    elif plan and plan[0] == "recipe":
+        options["schedule"] = apply_recipe(kernel, plan[1])
+    elif plan and plan[0] in ("candidate", "tree"):
+        result = autoschedule(kernel)
+        options["schedule"] = (result.candidates if plan[0] == "candidate" else result.generated)[plan[1]]
+    return options
+
+
+_searches: dict = {}
+
+
+def autoschedule(kernel: KernelSpec) -> spf.AutoSchedule:
+    """The autoscheduler's result for the kernel, searched once per process."""
+    key = (kernel.expression, kernel.layouts, kernel.share)
+    if key not in _searches:
+        _searches.clear()  # a worker draws one kernel after another: keep the last
+        _searches[key] = spf.autoschedule(kernel.expression, kernel.layout_map, share=kernel.share_map,
+                                          progress=lambda line: None)
+    return _searches[key]
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def _values(rng: np.random.Generator, count: int, integers: bool) -> np.ndarray:
+    """Non-zero values: integers in +-[1, 3] (exact sums), else magnitudes in [0.5, 2)."""
+    signs = rng.choice((-1.0, 1.0), size=count)
+    if integers:
+        return signs * rng.integers(1, 4, size=count)
+    return signs * rng.uniform(0.5, 2.0, size=count)
+
+
+def _thin_two_of_four(array: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """At most two non-zeros in each aligned group of four columns of each row (WARP24)."""
+    rows, columns = array.shape
+    for group in range(0, columns, 4):
+        block = array[:, group:group + 4]
+        for row in np.flatnonzero((block != 0).sum(axis=1) > 2):
+            nonzero = np.flatnonzero(block[row])
+            block[row, rng.choice(nonzero, size=len(nonzero) - 2, replace=False)] = 0
+    return array
+
+
+def dense_tensor(shape: tuple, layout: str, pattern: str, density: float, integers: bool,
+                 rng: np.random.Generator) -> np.ndarray:
+    """A random dense array with this pattern that the layout can hold."""
+    size = int(np.prod(shape)) if shape else 1
+    if pattern == "zero" or size == 0:
+        mask = np.zeros(shape, dtype=bool)
+    elif pattern == "one":
+        mask = np.zeros(size, dtype=bool)
+        mask[rng.integers(size)] = True
+        mask = mask.reshape(shape)
+    elif pattern == "full":
+        mask = np.ones(shape, dtype=bool)
+    else:
+        mask = rng.random(shape) < density
+        if pattern == "holes":  # empty rows, columns, fibers
+            for axis, extent in enumerate(shape):
+                emptied = rng.random(extent) < 0.3
+                index = [slice(None)] * len(shape)
+                index[axis] = emptied
+                mask[tuple(index)] = False
+    array = np.zeros(shape)
+    array[mask] = _values(rng, int(mask.sum()), integers)
+    return restrict(array, layout, rng)
+
+
+def restrict(array: np.ndarray, layout: str, rng: np.random.Generator) -> np.ndarray:
+    """The part of ``array`` the layout can hold: LOWER_TRI's lower triangle, WARP24's two of four."""
+    if layout == "LOWER_TRI":
+        return np.tril(array)
+    if layout == "WARP24":
+        return _thin_two_of_four(array, rng)
+    return array
+
+
+UNSORTED = {"SV_UNSORTED": ("idx", "val"), "COO_UNSORTED": ("row", "col", "val"),
+            USER_LAYOUTS["COO3_UNSORTED"]: ("idx0", "idx1", "idx2", "val")}
+
+
+def pack_input(layout: str, array: np.ndarray, name: str, rng: np.random.Generator,
+               coords: np.ndarray | None = None) -> spf.Tensor:
+    """``array`` packed into ``layout``, storing the entries at ``coords`` (default: its
+    nonzeros; zeros there are explicit zeros); unsorted layouts get their entries shuffled
+    (packing sorts them)."""
+    if coords is None:
+        coords = np.argwhere(array != 0)
+    values = array[tuple(coords.T)] if len(coords) else np.zeros(0)
+    tensor = spf.pack(layout, (coords, values, array.shape), name=name)
+    if layout in UNSORTED:
+        fields = dict(tensor.fields)
+        permutation = rng.permutation(len(fields["val"]))
+        for array_name in UNSORTED[layout]:
+            fields[array_name] = fields[array_name][permutation]
+        tensor = spf.pack(layout, fields, name=name)
+    if layout == "CSR_UNSORTED":  # each row's entries shuffled within the row
+        fields = dict(tensor.fields)
+        rows = np.repeat(np.arange(array.shape[0]), np.diff(fields["rowPtr"]))
+        permutation = np.lexsort((rng.random(len(rows)), rows))
+        fields["colIdx"], fields["data"] = fields["colIdx"][permutation], fields["data"][permutation]
+        tensor = spf.pack(layout, fields, name=name)
+    return tensor
+
+
+@dataclass
+class Data:
+    dense: dict  # tensor -> numpy array
+    inputs: dict  # tensor -> spf.Tensor
+    expected: np.ndarray
+    scale: np.ndarray = field(repr=False, default=None)  # sum of |terms|: the tolerance's scale
+    coords: dict = field(repr=False, default_factory=dict)  # tensor -> its stored coordinates (explicit zeros too)
+    entries: dict | None = field(repr=False, default=None)  # a conversion's expected stored entries
+
+
+def is_padded(layout: str, order: int) -> bool:
+    """Whether the layout stores positions that are no entries (dense blocks, fibers, padding slots)."""
+    loaded = spf.load_layout(layout)
+    return bool((loaded.resolve(order) if hasattr(loaded, "resolve") else loaded).padded)
+
+
+def value_dtype(layout: str, order: int) -> np.dtype:
+    """The numpy type of a layout's values: float64 (``double``) or float32 (``float``)."""
+    loaded = spf.load_layout(layout)
+    loaded = loaded.resolve(order) if hasattr(loaded, "resolve") else loaded
+    return loaded.field(loaded.values_field).numpy_dtype
+
+
+def as_stored(array: np.ndarray, layout: str, order: int | None = None) -> np.ndarray:
+    """``array`` as the layout stores its values (rounded to float32 for a ``float``
+    layout), in float64."""
+    dtype = value_dtype(layout, array.ndim if order is None else order)
+    return array if dtype == np.float64 else array.astype(dtype).astype(np.float64)
+
+
+def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
+    """The dense arrays, packed inputs and expected result of a data set.
+
+    When the output is LOWER_TRI (or a conversion's target WARP24), each order-2 input
+    keeps only what that layout holds, in its own index order: a product or sum of lower
+    triangles is lower triangular.
+    """
+    statement, inputs = accesses(kernel.expression)
+    extents = data.extent_map
+    patterns = dict(data.patterns)
+    layouts = kernel.layout_map
+    output_layout = layouts.get(statement.output.tensor, "Dense")
+    dense, packed, stored = {}, {}, {}
+    for position, (tensor, indices) in enumerate(inputs.items()):
+        rng = np.random.default_rng([data.seed, position])
+        shape = tuple(extents[i] for i in indices)
+        pattern = patterns.get(tensor, "random")
+        array = dense_tensor(shape, layouts[tensor], "random" if pattern in ("zeros", "cancel") else pattern,
+                             data.density, data.integers, rng)
+        if pattern == "cancel":
+            array = _cancelling(statement, tensor, dense, array, rng)
+        if len(shape) == 2 and (output_layout == "LOWER_TRI" or (kernel.convert and output_layout == "WARP24")):
+            array = restrict(array, output_layout, rng)
+        array = restrict(array, layouts[tensor], rng)
+        coords = np.argwhere(array != 0)
+        if pattern == "zeros" and len(coords):
+            array[tuple(coords[rng.random(len(coords)) < 0.35].T)] = 0.0  # stored, with value zero
+        array = as_stored(array, layouts[tensor])  # the oracle reads what the kernel reads
+        dense[tensor], stored[tensor] = array, coords
+        packed[tensor] = pack_input(layouts[tensor], array, tensor, rng, coords)
+    expected, scale = oracle(kernel, dense, packed, extents)
+    entries = None
+    if kernel.convert:
+        (source, indices), = inputs.items()
+        coords = stored[source]
+        values = dense[source][tuple(coords.T)] if len(coords) else np.zeros(0)
+        keep = (values != 0) | (not is_padded(layouts[source], len(indices)) and
+                                not is_padded(output_layout, len(indices)))
+        values = as_stored(values, output_layout, len(indices))  # rounded once into a float32 layout
+        entries = {tuple(int(c) for c in row): float(v) for row, v in zip(coords[keep], values[keep])}
+    return Data(dense, packed, expected, scale, stored, entries)
+
+
+def _cancelling(statement, tensor: str, dense: dict, array: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``array`` where, at random positions, the tensor's term cancels the terms before it
+    (``tensor`` is :func:`cancellable`: those terms' tensors are in ``dense`` already)."""
+    terms = einsum_terms(statement)
+    index = next(n for n, term in enumerate(statement.terms) if term.factors[0].tensor == tensor
+                 and len(term.factors) == 1)
+    earlier = sum(coefficient * np.einsum(subscripts, *(dense[t] for t in tensors), optimize=True)
+                  for coefficient, subscripts, tensors in terms[:index])
+    factor = statement.terms[index].factors[0]
+    target = -np.transpose(earlier, [statement.output.indices.index(i) for i in factor.indices]) \
+        / terms[index][0]
+    chosen = (target != 0) & (rng.random(array.shape) < 0.6)
+    return np.where(chosen, target, array)
+
+
+def einsum_terms(statement) -> list[tuple[float, str, list[str]]]:
+    """(coefficient, einsum subscripts, tensors) per term of the statement."""
+    letters: dict[str, str] = {}
+
+    def subscript(indices) -> str:
+        return "".join(letters.setdefault(i, "abcdefghijklmnopqrstuvwxyz"[len(letters)]) for i in indices)
+
+    output = subscript(statement.output.indices)
+    return [(term.coefficient, ",".join(subscript(f.indices) for f in term.factors) + "->" + output,
+             [f.tensor for f in term.factors]) for term in statement.terms]
+
+
+def oracle(kernel: KernelSpec, dense: dict, packed: dict, extents: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The expected result (numpy.einsum over the dense arrays) and its scale (the same over
+    absolute values).  A shared output holds the result at the shared tensor's stored
+    positions only (``share`` computes C<M> = ..., the masked product)."""
+    statement, _ = accesses(kernel.expression)
+    shape = tuple(extents[i] for i in statement.output.indices)
+    expected, scale = np.zeros(shape), np.zeros(shape)
+    for coefficient, subscripts, tensors in einsum_terms(statement):
+        expected = expected + coefficient * np.einsum(subscripts, *(dense[t] for t in tensors), optimize=True)
+        scale = scale + abs(coefficient) * np.einsum(subscripts, *(np.abs(dense[t]) for t in tensors),
+                                                      optimize=True)
+    for output, source in kernel.share:
+        expected = expected * stored_mask(packed[source], shape)
+    return expected, scale
+
+
+def stored_mask(tensor: spf.Tensor, shape: tuple) -> np.ndarray:
+    """True at the coordinates of the tensor's stored positions (padding included) inside ``shape``."""
+    coords, _ = tensor.stored()
+    mask = np.zeros(shape, dtype=bool)
+    if len(coords):
+        inside = np.all((coords >= 0) & (coords < np.asarray(shape)), axis=1)
+        mask[tuple(coords[inside].T)] = True
+    return mask
