@@ -18,7 +18,7 @@ Parts, in one process:
    unsorted) and GraphBLAS ``mxm`` (one thread).
 2. **A + B** (``--parts add``) in CSR, B being A with 40% of its entries removed and 5% new ones: spf
    ``C(i,j) = A(i,j) + B(i,j)`` (the two statements' nests fused, their rows merged by column and
-   appended in order, codegen.merge) at 1 thread and ``parallel=True`` at 2 threads,
+   appended in order, spf.codegen.assembly.merge) at 1 thread and ``parallel=True`` at 2 threads,
    scipy ``A + B``, GraphBLAS ``ewise_add`` (1 thread).
 3. **CSR -> CSC** (``--parts convert``): ``spf.convert(A, "CSC")`` against scipy's ``tocsc()``, and the
    transposition ``B(j,i) = A(i,j)`` into CSR (two phases: count, then fill), at 1 and

@@ -27,17 +27,17 @@ if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
     _os.environ["GOMP_SPINCOUNT"] = "3000"
 
 from spf import arguments
-from spf.runtime.kernel import Kernel, callable_kernel
 from spf.errors import (ArgumentError, CacheWarning, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
                         OutOfMemoryError, PackError, ParseError, PropertyViolation, RecipeError, SpfError,
                         SpfInternalError, UnknownLayoutError)
-from spf.space.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.notation.statements import Statement, parse_statement
 from spf.runtime.conversion import convert
+from spf.runtime.kernel import Kernel, callable_kernel
 from spf.runtime.packing import from_fields, pack
 from spf.runtime.tensor import Tensor
 from spf.runtime.user_data import read_tns
 from spf.scheduling.recipe import Recipe, recipe
+from spf.space.iteration_space import IterationSpace, StatementSpace, iteration_space
 from spf.space.sets import UFSet
 
 if TYPE_CHECKING:

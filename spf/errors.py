@@ -107,7 +107,7 @@ class OutOfMemoryError(SpfError, MemoryError):
 
 
 class CacheWarning(UserWarning):
-    """spf cannot use its kernel cache folder and compiles without it (codegen.cache_folder)."""
+    """spf cannot use its kernel cache folder and compiles without it (spf.codegen.toolchain.cache_folder)."""
 
 
 class IterationSpaceError(SpfError):
@@ -127,11 +127,11 @@ class SpfInternalError(Exception):
 
 
 class ScanError(SpfError):
-    """An iteration space or loop order the scanner cannot handle (codegen.scan)."""
+    """An iteration space or loop order the scanner cannot handle (spf.codegen.scanning.scan)."""
 
 
 class FindRefused(SpfError):
-    """A requested find template that is not proven valid (codegen.find)."""
+    """A requested find template that is not proven valid (spf.codegen.finds.find)."""
 
 
 class AssemblyRefused(SpfError):

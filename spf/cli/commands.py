@@ -16,15 +16,15 @@ import sys
 from pathlib import Path
 
 import spf
-from spf.codegen.c import runtime
-from spf.errors import UsageError
-from spf.codegen.toolchain.compiler import compile_file, compiler_command
 from spf.codegen.assembly.plan import direct_rows
-from spf.codegen.c.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, check_function, fill_checks
+from spf.codegen.c import runtime
 from spf.codegen.c.c_syntax import SHAPE_MISMATCH
-from spf.codegen.finds.find import FIND_POLICIES
-from spf.runtime.kernel import Kernel
+from spf.codegen.c.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, check_function, fill_checks
 from spf.codegen.c.structs import header_text, struct_name
+from spf.codegen.finds.find import FIND_POLICIES
+from spf.codegen.toolchain.compiler import compile_file, compiler_command
+from spf.errors import UsageError
+from spf.runtime.kernel import Kernel
 
 EXPRESSION_HELP = "a statement in tensor index notation, e.g. 'y(i) = A(i,j) * x(j)'"
 LAYOUT_HELP = ("the layout of one tensor: a built-in name (spf layouts), NAME(k=v, ...) for "
@@ -105,7 +105,7 @@ def library_files(kernel: Kernel, name: str) -> tuple[str, str]:
                 f"  if (spf_status) return spf_status;\n  return {preferred.function}({arguments});\n}}\n")
     assembled: list[str] = []
     if kernel.assembly is not None:
-        output_layout = kernel.tensors[kernel.output][0]
+        output_layout = kernel.tensors[kernel.output].layout
         struct = f"struct {struct_name(output_layout)}"
         assembled = [f"int {name}_fill(void *handle, {struct} *{kernel.output});",
                      f"void {name}_free(void *handle);"]
@@ -158,7 +158,7 @@ def _assembly_lines(kernel: Kernel, name: str) -> list[str]:
     """The header's account of an assembled output: the calls in order, the arrays to allocate."""
     from spf.codegen.c.emit_stream import kernel_report_length
     out = kernel.output
-    layout = kernel.tensors[out][0]
+    layout = kernel.tensors[out].layout
     counts = ", ".join(sorted(kernel.assembly.counts)) or "no count"
     length = kernel_report_length(kernel.assembly, kernel.workspace, kernel.two_phase)
     arrays = ", ".join(f"{f.name}[{']['.join(str(d) for d in f.dimensions)}]" for f in layout.arrays)

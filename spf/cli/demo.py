@@ -200,7 +200,7 @@ def matrix_cases(kernels: dict, label: str, matrix: sparse.csr_matrix, gb: Modul
     A_gb = gb.io.from_scipy_sparse(matrix) if gb is not None else None
     x = rng.uniform(-1, 1, cols)
     x_gb = gb.Vector.from_dense(x) if gb is not None else None
-    spmv_layout = kernels["SpMV"].tensors["A"][0]
+    spmv_layout = kernels["SpMV"].tensors["A"].layout
     cases = [Case(f"SpMV {spmv_layout.spec}", label, matrix.nnz, kernels["SpMV"].bind(A=matrix, x=x),
                   lambda: matvec_scipy(matrix, x), difference,
                   (lambda: A_gb.mxv(x_gb).new()) if gb is not None else None)]

@@ -2,13 +2,13 @@
 the compiled kernel (its iteration spaces, find proofs, loop nests, C and the metadata a call
 needs).  The compiler's one interface to the run time: the passes (:mod:`codegen.pipeline`,
 :mod:`codegen.fused`) return it and the kernel cache keeps it, and the run time's
-:class:`codegen.kernel.Kernel` is built around it, so the compiler never imports the run time.
+:class:`spf.runtime.kernel.Kernel` is built around it, so the compiler never imports the run time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from spf.codegen.loops import render
 
@@ -22,6 +22,15 @@ if TYPE_CHECKING:
     from spf.codegen.passes.zeroing import OutputZeroing
 
 
+class KernelTensor(NamedTuple):
+    """One tensor of a kernel, as its C function takes it: its layout, the kernel's names of
+    its fields and physical indices (``rowPtr`` -> ``A_rowPtr``), and whether it is the output."""
+
+    layout: Layout
+    names: dict[str, str]
+    is_output: bool
+
+
 def field_names(layout: Layout, mapping: dict) -> list[str]:
     """The kernel's names of a tensor's fields (a mapping also names its physical indices):
     ``A_rowPtr``, or ``B_rowPtr`` for an output sharing B's arrays."""
@@ -30,7 +39,7 @@ def field_names(layout: Layout, mapping: dict) -> list[str]:
 
 @dataclass(frozen=True, kw_only=True)
 class CompiledKernel:
-    """A compiled kernel as data: what :class:`codegen.kernel.Kernel` calls and ``explain()`` prints."""
+    """A compiled kernel as data: what :class:`spf.runtime.kernel.Kernel` calls and ``explain()`` prints."""
 
     expression: str
     spaces: list
@@ -41,7 +50,7 @@ class CompiledKernel:
     site_models: list[SiteModel]
     c_source: str
     header: str
-    tensors: dict  # name -> (layout, placement names, is_output)
+    tensors: dict[str, KernelTensor]  # in the C function's parameter order
     output: str
     flags: list[str]
     ranges: dict
@@ -53,7 +62,7 @@ class CompiledKernel:
     two_phase: TwoPhase | None = None  # of the assembled output, if any
     output_zeroing: OutputZeroing | None = None  # of a dense output the first variant zeroes
     release_function: str = ""  # the library's C function freeing what the kernels keep between calls
-    cache_key: str = ""  # of the whole-kernel cache (codegen.kernel_cache)
+    cache_key: str = ""  # of the whole-kernel cache (spf.codegen.toolchain.kernel_cache)
     cached: str = ""  # "memory" or "disk" when this description came from that cache, else ""
 
     @property
@@ -74,7 +83,7 @@ class CompiledKernel:
         if self.output_zeroing is not None:
             parts.append(f"zeroing: {self.output_zeroing.describe()}")
         if self.assembly is not None:
-            layout = self.tensors[self.output][0]
+            layout = self.tensors[self.output].layout
             parts.append(f"assembly of {self.output} ({layout.spec}):")
             if self.workspace is not None:
                 others = tuple(c for c in self.spaces[0].statement.output.indices if c != self.workspace.coordinate)

@@ -33,15 +33,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from spf.errors import SpfError
+from spf.layout_library.model import Number
+from spf.notation.statements import Access, Statement, Term, parse_statement
 from spf.scheduling.autoscheduler.problem import Operand
 from spf.scheduling.autoscheduler.tree import Leaf, Node as ScheduleNode, leaves, temporaries
 from spf.space.expressions import Affine
 from spf.space.iteration_space import IterationSpace, coordinate_definers, identity_physical, statement_space
-from spf.layout_library.model import Number
-from spf.notation.statements import Access, Statement, Term, parse_statement
 
-from spf.codegen.compiled import CompiledKernel
 from spf.codegen.c.emit_c import array_ranges, release_function
+from spf.codegen.compiled import CompiledKernel
 from spf.codegen.finds.find import allowed_templates, refuse_unproven, synthesize
 from spf.codegen.loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render, walk
 from spf.codegen.scanning.scan import Scan, scan

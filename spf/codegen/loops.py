@@ -47,13 +47,13 @@ class Loop:
     schedule: str = "dynamic,32"  # OpenMP schedule of a parallel loop
     monotonic: bool = False  # parallel: each thread runs its iterations in order (a SeqIter position carries over)
     parts_at: tuple[str, bool] | None = None  # (UF f, increasing): parallel parts cut where f(variable) changes
-    zero_rows: RowZeroing | None = None  # codegen.zeroing: blocks of iterations zero their output rows first
-    jam: int = 1  # iterations sharing one pass of the register sum inside (codegen.jam)
-    transposed: tuple[Transposition, ...] = ()  # codegen.jam: inputs copied transposed before this loop, where it pays
-    register_sum: "RegisterSum | None" = None  # its terms summed in a register (codegen.register_sum)
-    pieces: "Pieces | None" = None  # parallel: cut into pieces of equal work (codegen.parallel)
-    opens_group: bool = False  # each iteration opens the group of an assembled output's row (codegen.rows)
-    parallel_proof: str | None = None  # with parallel: why the dependence pass (codegen.parallel) allowed it
+    zero_rows: RowZeroing | None = None  # spf.codegen.passes.zeroing: blocks of iterations zero their output rows first
+    jam: int = 1  # iterations sharing one pass of the register sum inside (spf.codegen.passes.jam)
+    transposed: tuple[Transposition, ...] = ()  # spf.codegen.passes.jam: inputs copied transposed before this loop, where it pays
+    register_sum: "RegisterSum | None" = None  # its terms summed in a register (spf.codegen.passes.register_sum)
+    pieces: "Pieces | None" = None  # parallel: cut into pieces of equal work (spf.codegen.passes.parallel)
+    opens_group: bool = False  # each iteration opens the group of an assembled output's row (spf.codegen.assembly.rows)
+    parallel_proof: str | None = None  # with parallel: why the dependence pass (spf.codegen.passes.parallel) allowed it
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class Assign:
     variable: str
     value: Union[Affine, UFCall]
     divisor: int = 1  # value / divisor, exact (a guard checks divisibility)
-    opens_group: bool = False  # opens the group of an assembled output's row (codegen.rows)
+    opens_group: bool = False  # opens the group of an assembled output's row (spf.codegen.assembly.rows)
 
 
 @dataclass
@@ -110,7 +110,7 @@ class Guard:
 class Find:
     """Positions ``variable`` in ``[max(lower), min(upper)]`` where ``call == key``.
 
-    ``template`` says how (a :class:`codegen.find.FindChoice`); ``body`` runs once per
+    ``template`` says how (a :class:`spf.codegen.finds.find.FindChoice`); ``body`` runs once per
     match with ``variable`` (and the call's dimension ``dimension``) bound.
     """
 
@@ -133,8 +133,8 @@ class Compute:
     coefficient: float = 1.0
     scalar_output: str | None = None
     stream: tuple[str, ...] | None = None  # an assembled output: the coordinates of the entry produced
-    stores: bool = False  # ``=`` rather than ``+=``: the nest writes each output entry once (codegen.zeroing)
-    grouped: bool = False  # the entry goes to the group its row opened, naming only its key (codegen.rows)
+    stores: bool = False  # ``=`` rather than ``+=``: the nest writes each output entry once (spf.codegen.passes.zeroing)
+    grouped: bool = False  # the entry goes to the group its row opened, naming only its key (spf.codegen.assembly.rows)
     # an entry: its factors' arrays whose zeros are a padded layout's unstored entries (a BCSR
     # block's, a dense operand's), no terms: the entry is appended only where they are not zero
     padded: tuple[str, ...] = ()
@@ -143,7 +143,7 @@ class Compute:
 @dataclass
 class ZeroEntry:
     """``output[position] = 0``: an entry that no term reaches, in a nest that stores each
-    output entry once instead of zeroing the output first (codegen.zeroing)."""
+    output entry once instead of zeroing the output first (spf.codegen.passes.zeroing)."""
 
     output: tuple[str, tuple, tuple]  # (array, indices, array dimensions), as Compute.output
 
@@ -207,7 +207,7 @@ class MergeArm:
 
     path: list["Node"]
     loop: Loop
-    pushes: bool = False  # an iteration appends one entry, at a key new to its row's group (codegen.rows)
+    pushes: bool = False  # an iteration appends one entry, at a key new to its row's group (spf.codegen.assembly.rows)
 
 
 @dataclass
@@ -220,7 +220,7 @@ class Merge:
     arms: list[MergeArm]
     # two arms step comparing their keys ("compare"), also summing both terms at one key in a
     # register ("held"), or taking the less key by masks, without a branch ("branchless";
-    # codegen.rows); any number of arms, by the least of their keys ("least"; codegen.merge)
+    # spf.codegen.assembly.rows); any number of arms, by the least of their keys ("least"; spf.codegen.assembly.merge)
     steps: str = "compare"
 
 

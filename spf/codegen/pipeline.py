@@ -26,39 +26,39 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
-from spf.space.iteration_space import IterationSpace, iteration_space
 from spf.scheduling.recipe import Recipe
+from spf.space.iteration_space import IterationSpace, iteration_space
 
-from spf.codegen.finds.auto import SiteModel, variants
+from spf.codegen.assembly.fusion import fuse_statement_nests
+from spf.codegen.assembly.merge import appends_in_order, fills_in_order, merge_terms
 from spf.codegen.assembly.plan import (AssemblyPlan, TwoPhase, Workspace, choose_two_phase, choose_workspace,
                                        direct_rows, plan_assembly, shape_scalars)
-from spf.codegen.toolchain.compiler import CFLAGS
-from spf.codegen.c.emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
+from spf.codegen.assembly.rows import plan_row_appends
 from spf.codegen.c.c_syntax import OUT_OF_MEMORY, UNSTORABLE
 from spf.codegen.c.emit_assembled import AssembledOutput
+from spf.codegen.c.emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
 from spf.codegen.c.emit_c import (KernelSource, array_ranges, kernel_function, kernel_names, library_source,
                                   release_function)
 from spf.codegen.c.emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
 from spf.codegen.c.fused_function import fused_function, scalar_temporaries
-from spf.codegen.assembly.fusion import fuse_statement_nests
-from spf.codegen.passes.jam import jam_register_sums
-from spf.codegen.finds.find_state import start_find_states
+from spf.codegen.c.structs import parameter_order, struct_name
+from spf.codegen.compiled import CompiledKernel, KernelTensor
+from spf.codegen.finds.auto import SiteModel, variants
 from spf.codegen.finds.find import (FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize,
                                     variant_templates)
-from spf.codegen.compiled import CompiledKernel
-from spf.codegen.toolchain.kernel_cache import kernel_key, lookup, store
+from spf.codegen.finds.find_state import start_find_states
 from spf.codegen.loops import Compute, remove_dead_assignments, walk
-from spf.codegen.assembly.merge import appends_in_order, fills_in_order, merge_terms
+from spf.codegen.passes.jam import jam_register_sums
 from spf.codegen.passes.parallel import (balance_parallel_loops, mark_parallel_loops, parallelize_fused,
                                          split_into_chunks)
-from spf.codegen.scanning.projection import count_nest
 from spf.codegen.passes.register_sum import mark_register_sums
-from spf.codegen.assembly.rows import plan_row_appends
-from spf.codegen.scanning.scan import Scan, scan
-from spf.codegen.c.structs import parameter_order, struct_name
 from spf.codegen.passes.tiling import add_tile_guard, tile_space
-from spf.codegen.verify import check_after_pass, check_lowered_schedule
 from spf.codegen.passes.zeroing import OutputZeroing, fold_output_zeroing, plan_output_zeroing
+from spf.codegen.scanning.projection import count_nest
+from spf.codegen.scanning.scan import Scan, scan
+from spf.codegen.toolchain.compiler import CFLAGS
+from spf.codegen.toolchain.kernel_cache import kernel_key, lookup, store
+from spf.codegen.verify import check_after_pass, check_lowered_schedule
 
 if TYPE_CHECKING:
     from spf.scheduling.autoscheduler.candidate import Candidate
@@ -89,7 +89,7 @@ class Compilation:
     options: Options
     space: IterationSpace | None = None
     order: tuple | None = None
-    tensors: dict = field(default_factory=dict)  # name -> (layout, placement names, is_output), ABI order
+    tensors: dict[str, KernelTensor] = field(default_factory=dict)  # in the C function's parameter order
     reports: list = field(default_factory=list)  # of find synthesis, one per find site
     sites: list = field(default_factory=list)  # (FindSite, its calls), one per find site
     variant_scans: list = field(default_factory=list)  # per variant, one Scan per statement
@@ -102,7 +102,7 @@ class Compilation:
     workspace: Workspace | None = None  # when the output's entries go through one
     two_phase: TwoPhase | None = None  # when the nest counts, then fills the rows
     count_nodes: tuple = ()  # with two_phase: each statement's nest for the count phase
-    output_zeroing: tuple = ()  # per variant, how its dense output is zeroed first (codegen.zeroing), if it is
+    output_zeroing: tuple = ()  # per variant, how its dense output is zeroed first (spf.codegen.passes.zeroing), if it is
     # of a schedule tree (codegen.fused): its temporaries and leaves' scans; its one nest is variant_scans[0][0]
     lowered: LoweredSchedule | None = None
 
@@ -139,8 +139,8 @@ def _every_scan(compilation: Compilation) -> Iterator[Scan]:
 
 
 def kernel_tensors(space: IterationSpace, temporaries: Iterable[str] = ()) -> dict:
-    """The kernel's tensors (name -> (layout, placement names, is_output)) in the order of
-    the C ABI (codegen.structs.parameter_order): each one the statements place, but a
+    """The kernel's tensors (name -> KernelTensor) in the order of
+    the C ABI (spf.codegen.c.structs.parameter_order): each one the statements place, but a
     schedule tree's ``temporaries`` (the kernel's own arrays); an assembled output in the
     layout the builder fills."""
     skipped = set(temporaries)
@@ -149,10 +149,10 @@ def kernel_tensors(space: IterationSpace, temporaries: Iterable[str] = ()) -> di
     for statement_space in space.statements:
         for name, placement in statement_space.placements.items():
             if name not in skipped:
-                tensors.setdefault(name, (placement.layout, dict(placement.names), name == output))
+                tensors.setdefault(name, KernelTensor(placement.layout, dict(placement.names), name == output))
     assembled = space.statements[0].assembled
     if assembled is not None:
-        tensors[output] = (assembled, {f.name: f"{output}_{f.name}" for f in assembled.fields}, True)
+        tensors[output] = KernelTensor(assembled, {f.name: f"{output}_{f.name}" for f in assembled.fields}, True)
     return parameter_order(space.expression, tensors)
 
 
@@ -252,7 +252,7 @@ def enumerate_variants(compilation: Compilation) -> Compilation:
 
 
 def parallelize(compilation: Compilation) -> Compilation:
-    """Mark the parallel loops (codegen.parallel decides which, and why not others; of a
+    """Mark the parallel loops (spf.codegen.passes.parallel decides which, and why not others; of a
     lowered schedule tree, its outermost loop, tested on the statement writing the output)."""
     output = compilation.space.expression.output.tensor
     output_array = None
@@ -272,7 +272,7 @@ def parallelize(compilation: Compilation) -> Compilation:
 
 
 def fuse_nests(compilation: Compilation) -> Compilation:
-    """One loop for a sum's statements into an assembled output (codegen.fusion), so its
+    """One loop for a sum's statements into an assembled output (spf.codegen.assembly.fusion), so its
     rows arrive once each, the union of the terms co-iterated row by row."""
     if compilation.assembly is None or len(compilation.statements) < 2:
         return compilation
@@ -285,7 +285,7 @@ def fuse_nests(compilation: Compilation) -> Compilation:
 
 def merge_terms_by_coordinate(compilation: Compilation) -> Compilation:
     """A fused sum's terms co-iterated by the output's inner coordinate where each term's
-    loop walks it strictly increasing (codegen.merge): a row's entries then arrive in
+    loop walks it strictly increasing (spf.codegen.assembly.merge): a row's entries then arrive in
     storage order, each coordinate's terms side by side."""
     plan = compilation.assembly
     if plan is None or len(compilation.statements) < 2:
@@ -320,7 +320,7 @@ def remove_dead_code(compilation: Compilation) -> Compilation:
 
 
 def fold_zeroing(compilation: Compilation) -> Compilation:
-    """A dense output zeroed by the blocks of the loop that writes it (codegen.zeroing)
+    """A dense output zeroed by the blocks of the loop that writes it (spf.codegen.passes.zeroing)
     rather than by a pass of its own, where the nest's outer loop runs over its rows."""
     output = compilation.space.expression.output.tensor
     if compilation.assembly is not None or compilation.space.expression.accumulate \
@@ -334,10 +334,10 @@ def fold_zeroing(compilation: Compilation) -> Compilation:
 
 
 def jam_loops(compilation: Compilation) -> Compilation:
-    """Loops around a register sum take several iterations per pass of it (codegen.jam);
+    """Loops around a register sum take several iterations per pass of it (spf.codegen.passes.jam);
     not in a kernel that assembles its output (its entries go through a stream), nor in a
     lowered schedule tree (its C function makes no transposed copy of an input, which a
-    jammed loop may read: codegen.fused_function)."""
+    jammed loop may read: spf.codegen.c.fused_function)."""
     if compilation.assembly is None and compilation.lowered is None:
         for scanned in _every_scan(compilation):
             jam_register_sums(scanned.nodes)
@@ -362,8 +362,8 @@ def choose_assembly(compilation: Compilation) -> Compilation:
     """How an assembled output's entries reach its arrays: two phases where they apply
     (a copy or permutation: no entry summed from several iterations; the nest's parallel
     loop, if any, split into per-thread chunks, and the count phase's nest projected,
-    codegen.projection), else a workspace where it pays (appending, no accumulator, where the entries
-    provably arrive in order: codegen.merge), else the stream into the builder."""
+    spf.codegen.scanning.projection), else a workspace where it pays (appending, no accumulator, where the entries
+    provably arrive in order: spf.codegen.assembly.merge), else the stream into the builder."""
     plan = compilation.assembly
     if plan is None:
         return compilation
@@ -390,7 +390,7 @@ def choose_assembly(compilation: Compilation) -> Compilation:
 
 
 def place_find_states(compilation: Compilation) -> Compilation:
-    """Where each find's state starts, and each parallel loop's threads' own (codegen.find_state)."""
+    """Where each find's state starts, and each parallel loop's threads' own (spf.codegen.finds.find_state)."""
     for scanned in _every_scan(compilation):
         scanned.nodes = start_find_states(scanned.nodes)
     count_nodes = tuple(start_find_states(list(nodes)) for nodes in compilation.count_nodes)
@@ -399,7 +399,7 @@ def place_find_states(compilation: Compilation) -> Compilation:
 
 def sum_in_registers(compilation: Compilation) -> Compilation:
     """Loops whose statement writes one output position throughout sum their terms in a
-    register (codegen.register_sum); not in a two-phase kernel, whose nests count and put
+    register (spf.codegen.passes.register_sum); not in a two-phase kernel, whose nests count and put
     every entry."""
     if compilation.two_phase is None:
         for scanned in _every_scan(compilation):
@@ -408,7 +408,7 @@ def sum_in_registers(compilation: Compilation) -> Compilation:
 
 
 def cut_parallel_loops(compilation: Compilation) -> Compilation:
-    """How each balanced parallel loop is split among the threads (codegen.parallel)."""
+    """How each balanced parallel loop is split among the threads (spf.codegen.passes.parallel)."""
     for scanned in _every_scan(compilation):
         balance_parallel_loops(scanned.nodes)
     return compilation
@@ -416,7 +416,7 @@ def cut_parallel_loops(compilation: Compilation) -> Compilation:
 
 def plan_rows(compilation: Compilation) -> Compilation:
     """Where each row's group opens and how merges step, where an assembled output's
-    entries go to rows (codegen.rows)."""
+    entries go to rows (spf.codegen.assembly.rows)."""
     workspace = compilation.workspace
     if workspace is None or workspace.direct is None:
         return compilation
@@ -426,7 +426,7 @@ def plan_rows(compilation: Compilation) -> Compilation:
 
 
 def plan_zeroing(compilation: Compilation) -> Compilation:
-    """How each variant zeroes a dense output that starts from zeros (codegen.zeroing)."""
+    """How each variant zeroes a dense output that starts from zeros (spf.codegen.passes.zeroing)."""
     output = compilation.space.expression.output.tensor
     if compilation.assembly is not None or compilation.space.expression.accumulate \
             or output not in compilation.tensors:
@@ -436,7 +436,7 @@ def plan_zeroing(compilation: Compilation) -> Compilation:
 
 
 def emit(compilation: Compilation) -> Compilation:
-    """One C function per variant (a lowered schedule tree's one, codegen.fused_function),
+    """One C function per variant (a lowered schedule tree's one, spf.codegen.c.fused_function),
     in one library source with its header."""
     function = compilation.function_name
     if compilation.lowered is not None:
@@ -500,7 +500,7 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
                                assembly, compilation.output_zeroing[k] if compilation.output_zeroing else
                                OutputZeroing())
                for k, group in enumerate(compilation.variant_scans)]
-    # the workspaces (codegen.emit_stream) are kept between calls too
+    # the workspaces (spf.codegen.c.emit_stream) are kept between calls too
     release_steps = ()
     if workspace is not None:
         release_steps = ("spf_scratch_release();" if assembly.rows else "spf_workspaces_release();",)
@@ -534,7 +534,7 @@ def _check_nests(compilation: Compilation, after: str) -> None:
 
 def to_kernel(compilation: Compilation, seconds: float) -> CompiledKernel:
     """The description of the kernel a compilation that went through every pass makes (the
-    run time's Kernel is built around it: codegen.kernel)."""
+    run time's Kernel is built around it: spf.runtime.kernel)."""
     models = [SiteModel([(f.variable, f.lower, f.upper) for f in site.outer
                          if f.kind in ("loop", "find") and f.variable],
                         site.lower, site.upper, site.call, calls) for site, calls in compilation.sites]
@@ -560,7 +560,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
                    order: Sequence[str] | None = None, flags: Sequence[str] | None = None,
                    keep_zeros: bool = False) -> CompiledKernel:
     """Compile ``expression`` for the given layouts (see ``spf.compile``) into the kernel's
-    description (the run time calls it through codegen.kernel.Kernel).
+    description (the run time calls it through spf.runtime.kernel.Kernel).
 
     An assembled output stores the result's nonzeros, as scipy.sparse's products and sums
     do; ``keep_zeros`` stores every entry the inputs produce, explicit zeros included

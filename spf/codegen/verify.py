@@ -330,7 +330,7 @@ def verify_nest(nodes: list[Node], parameters: Iterable[str], after: str, where:
 
 def tensor_names(tensors: Mapping[str, tuple]) -> set[str]:
     """The kernel's locals for the tensors' fields (name -> (layout, placement names, is
-    output), as codegen.emit_c.tensor_parameters declares them)."""
+    output), as spf.codegen.c.emit_c.tensor_parameters declares them)."""
     return {mapping.get(f.name, f"{tensor}_{f.name}") for tensor, (layout, mapping, _) in tensors.items()
             for f in layout.fields}
 

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from spf.errors import SpfInternalError
-from spf.space.expressions import Affine
 from spf.runtime.memory import require
 from spf.runtime.tensor import Tensor
+from spf.space.expressions import Affine
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout

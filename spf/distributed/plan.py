@@ -33,8 +33,8 @@ from spf.runtime.tensor import Tensor
 from spf.runtime.user_data import coordinates_of
 from spf.runtime.value_checks import INDEX_DTYPE
 
-from spf.distributed.collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
 from spf.distributed import support
+from spf.distributed.collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
 from spf.distributed.partition import outer_mode
 from spf.distributed.tensor import DistributedTensor, distribute
 
@@ -116,9 +116,9 @@ class Plan:
                     f"{name} is split along index {self._index_of(name, tensor)} at {list(tensor.bounds)}, "
                     f"{first_name} along {self.index} at {list(self.bounds)}: distributed operands must share "
                     f"one split; gather {name} (.gather(root=None)) and pass it whole")
-        self.roles = {name: self._role(name, kernel.tensors[name][0], operands[name]) for name in inputs}
+        self.roles = {name: self._role(name, kernel.tensors[name].layout, operands[name]) for name in inputs}
         self.output = statement.output
-        self.output_layout = kernel.tensors[kernel.output][0] if kernel.output in kernel.tensors else None
+        self.output_layout = kernel.tensors[kernel.output].layout if kernel.output in kernel.tensors else None
         places = [p for p, index in enumerate(self.output.indices) if index == self.index]
         if len(places) > 1:
             raise DistributionError(f"output {self.output} repeats the distributed index {self.index}")
@@ -208,7 +208,7 @@ class Plan:
         local = {}
         for name, role in self.roles.items():
             value = self.operands[name]
-            layout = self.kernel.tensors[name][0]
+            layout = self.kernel.tensors[name].layout
             if role.how == "distributed":
                 local[name] = value.local
             elif role.how == "replicated":
@@ -380,7 +380,7 @@ def _auto_distributed(kernel, operands: dict, comm) -> dict:
         return operands
     statement = _statement(kernel.expression)
     for name in statement.inputs:
-        layout = kernel.tensors[name][0]
+        layout = kernel.tensors[name].layout
         if name in operands and not _is_dense(layout):
             try:
                 outer_mode(layout)

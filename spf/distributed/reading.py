@@ -19,8 +19,8 @@ from mpi4py import MPI
 
 from spf import arguments
 from spf.errors import ArgumentError, SpfError
-from spf.runtime.memory import give_back
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
+from spf.runtime.memory import give_back
 from spf.runtime.value_checks import EXACT_INTEGERS, INDEX_DTYPE
 
 from spf.distributed.collective import agreed

@@ -18,8 +18,8 @@ from mpi4py import MPI
 
 from spf import arguments
 from spf.errors import DistributionError, PackError
-from spf.runtime.conversion import convert
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
+from spf.runtime.conversion import convert
 from spf.runtime.packing import pack
 from spf.runtime.tensor import Tensor
 from spf.runtime.user_data import coordinates_of, summed
@@ -106,7 +106,7 @@ def world() -> MPI.Comm:
     return MPI.COMM_WORLD
 
 
-def communicator(comm):
+def communicator(comm: MPI.Comm | None) -> MPI.Comm:
     """``comm`` checked, or COMM_WORLD for None."""
     if comm is None:
         return MPI.COMM_WORLD

@@ -2,7 +2,7 @@
 is :mod:`spf.runtime.conversion`, whose copy kernels assemble their output the same way).
 
 For each layout, :mod:`codegen.assembly` plans how its arrays are established and
-:mod:`codegen.emit_assembly` writes the builder as C (compiled once, cached like
+:mod:`spf.codegen.c.emit_assembly` writes the builder as C (compiled once, cached like
 every kernel).  :func:`assemble` runs it on a stream of coordinates and values:
 ``begin`` checks and orders the entries and counts each compressed level's nodes,
 Python allocates the arrays the counts size, ``fill`` writes them.  The result is
@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 from spf.codegen.assembly.plan import direct_rows, plan_assembly
-from spf.codegen.toolchain.compiler import build_shared_library, load_function
 from spf.codegen.c.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, assembly_source, report_length
 from spf.codegen.c.structs import ctypes_struct, sanitize_identifier
+from spf.codegen.toolchain.compiler import build_shared_library, load_function
 from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError
 from spf.layout_library.model import BinaryOp, Name, Number
 from spf.runtime.memory import allocate, require

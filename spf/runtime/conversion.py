@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spf import arguments
-from spf.runtime import assemble
-from spf.runtime.assemble import has_assembly
-from spf.runtime.kernel import Kernel, callable_kernel
 from spf.errors import PackError
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.layout_library.loader import is_path
+from spf.runtime import assemble
+from spf.runtime.assemble import has_assembly
+from spf.runtime.kernel import Kernel, callable_kernel
 from spf.runtime.packing import pack
 from spf.runtime.tensor import Tensor
 from spf.runtime.value_checks import check_value_range

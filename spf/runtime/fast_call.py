@@ -25,8 +25,8 @@ from spf.runtime.memory import allocate
 from spf.runtime.packing import row_major
 from spf.runtime.tensor import Tensor
 
-from spf.codegen.compiled import field_names
 from spf.codegen.c.structs import dense_plan, marshal, planned_dense_struct, struct_name
+from spf.codegen.compiled import field_names
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
@@ -42,7 +42,7 @@ class Argument:
     name: str
     layout: Layout
     struct: str  # the C struct name a Tensor's kept struct is filed under
-    dense: tuple | None  # a row-major dense layout's codegen.structs.dense_plan: a numpy array is read in place
+    dense: tuple | None  # a row-major dense layout's spf.codegen.c.structs.dense_plan: a numpy array is read in place
     indices: tuple[str, ...]  # the expression's index at each axis
 
 
@@ -52,7 +52,7 @@ class CallPlan:
 
     arguments: tuple[Argument, ...]
     output_position: int  # where the output's struct goes among the C function's arguments
-    output_plan: tuple | None  # codegen.structs.dense_plan of a dense output's layout
+    output_plan: tuple | None  # spf.codegen.c.structs.dense_plan of a dense output's layout
     output_indices: tuple[str, ...]
     accumulates: bool  # the statement adds to its output (+=): the output starts from zeros
     output_description: str  # for an allocation refused: "output y: array vals of Dense1"
@@ -129,7 +129,7 @@ def call_plan(kernel: Kernel) -> CallPlan | None:
             return None
         dense = dense_plan(layout) if row_major(layout) else None
         arguments.append(Argument(name, layout, struct_name(layout), dense, indices[name]))
-    output_layout = kernel.tensors[kernel.output][0]
+    output_layout = kernel.tensors[kernel.output].layout
     if assembled:
         return CallPlan(tuple(arguments), output_position, None, tuple(statement.output.indices), False,
                         f"output {kernel.output} of {output_layout.spec}", kernel._same_layout,

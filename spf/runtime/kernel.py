@@ -24,15 +24,15 @@ from spf.runtime.validation import check_fields
 from spf.runtime.assemble import Builder, failure, finish, take
 
 from spf.codegen.assembly.plan import direct_rows
-from spf.codegen.finds.auto import evaluate, site_cost
-from spf.codegen.toolchain.compiler import build_shared_library, load_function
-from spf.codegen.compiled import CompiledKernel, field_names
 from spf.codegen.c.c_syntax import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE
 from spf.codegen.c.emit_finds import hash_table_length
 from spf.codegen.c.emit_stream import kernel_report_length, run_time_strategies
-from spf.runtime.fast_call import call_plan
-from spf.codegen.pipeline import compile_kernel
 from spf.codegen.c.structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
+from spf.codegen.compiled import CompiledKernel, field_names
+from spf.codegen.finds.auto import evaluate, site_cost
+from spf.codegen.pipeline import compile_kernel
+from spf.codegen.toolchain.compiler import build_shared_library, load_function
+from spf.runtime.fast_call import call_plan
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
@@ -86,7 +86,7 @@ class Kernel:
                 argument_types.append(ctypes.POINTER(ctypes.c_double))
             if self.assembly is not None:
                 argument_types += [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
-                layout = self.tensors[self.output][0]
+                layout = self.tensors[self.output].layout
                 struct = ctypes.POINTER(ctypes_struct(layout))
                 take = (load_function(path, f"{self.assembly_prefix}_take", [ctypes.c_void_p, struct])
                         if direct_rows(self.assembly) is not None else None)
@@ -123,7 +123,7 @@ class Kernel:
         return stats, lengths
 
     def choose_variant(self, fields: dict[str, dict]) -> int:
-        """The variant with the lowest estimated cost for these operands (see codegen.auto)."""
+        """The variant with the lowest estimated cost for these operands (see spf.codegen.finds.auto)."""
         if len(self.kernels) == 1:
             return 0
         stats, lengths = self._statistics(fields)
@@ -148,7 +148,7 @@ class Kernel:
                             f"keeps per {index}")
 
     def _table_entries(self, model, stats: dict[str, float], lengths: dict[str, int]) -> int:
-        """The positions a hash map's table is sized for (codegen.emit_c): the searched
+        """The positions a hash map's table is sized for (spf.codegen.c.emit_c): the searched
         array's length, at most its value range."""
         entries = lengths.get(model.call.function, 0)
         if model.call.function in self.ranges:
@@ -173,7 +173,7 @@ class Kernel:
 
     @functools.cached_property
     def _call_plan(self):
-        """The short call path (codegen.fast_call), when this kernel's calls can take it."""
+        """The short call path (spf.runtime.fast_call), when this kernel's calls can take it."""
         return call_plan(self)
 
     def bind(self, *positional: Any, **arguments: Any) -> "BoundKernel":
@@ -202,7 +202,7 @@ class Kernel:
     @functools.cached_property
     def _assembled_output(self) -> tuple:
         """An assembled output's struct class and the names of the run-time choices its kernel counts."""
-        return ctypes_struct(self.tensors[self.output][0]), run_time_strategies(self.workspace, self.two_phase)
+        return ctypes_struct(self.tensors[self.output].layout), run_time_strategies(self.workspace, self.two_phase)
 
     def _output_struct(self, shape: tuple):
         """A new struct of the assembled output, its scalars those of ``shape`` (copied from
@@ -212,7 +212,7 @@ class Kernel:
         template = known.get(shape)
         if template is None:
             template = self._assembled_output[0]()
-            for field_, value in self.tensors[self.output][0].compute_scalars(shape).items():
+            for field_, value in self.tensors[self.output].layout.compute_scalars(shape).items():
                 setattr(template, field_, int(value))
             if len(known) >= 16:
                 known.clear()
@@ -224,7 +224,7 @@ class Kernel:
         return dataclasses.replace(self._assembly, struct=self._output_struct(shape), shape=shape)
 
     def _run_assembled(self, function, structs: list, position: int, shape: tuple) -> Tensor:
-        """One call of an assembled output from the short path (codegen.fast_call): the
+        """One call of an assembled output from the short path (spf.runtime.fast_call): the
         output's new struct goes in at ``position`` of the C function's arguments."""
         struct = self._output_struct(shape)
         structs.insert(position, ctypes.byref(struct))
@@ -233,7 +233,7 @@ class Kernel:
     @functools.cached_property
     def _assembly(self) -> "Assembly":
         """What every call of an assembled output shares (built: the builder exists)."""
-        return Assembly(self.tensors[self.output][0], self.build()._builder, None, (), self.output,
+        return Assembly(self.tensors[self.output].layout, self.build()._builder, None, (), self.output,
                         self._report_length, self.assembly_statistics, self._assembled_output[1])
 
     @functools.cached_property

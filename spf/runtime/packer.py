@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from spf.errors import PackError, SpfError
+from spf.runtime.memory import allocate
+from spf.runtime.value_checks import INDEX_DTYPE
 from spf.space.expressions import UFCall
 from spf.space.levels import LayoutLevels, read_levels, remainder_fits
-from spf.runtime.memory import allocate
 from spf.space.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
-from spf.runtime.value_checks import INDEX_DTYPE
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
@@ -43,7 +43,7 @@ class Packer:
     def fail(self, message: str) -> PackError:
         return PackError(f"tensor {self.name}: {message}")
 
-    def layout_error(self, where: str, message: str):
+    def layout_error(self, where: str, message: str) -> SpfError:
         """A problem of the layout file that packing found, at ``where`` in the file."""
         return self.layout.error(where, f"layout {self.layout.spec}: {message} (packing tensor {self.name})")
 

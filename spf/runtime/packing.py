@@ -22,17 +22,17 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from spf import arguments
-from spf.runtime.assemble import assemble, has_assembly
 from spf.errors import ArgumentError, PackError, SpfError, UnboundNameError
-from spf.space.expressions import Affine
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
-from spf.space.levels import read_levels
+from spf.runtime.assemble import assemble, has_assembly
 from spf.runtime.packer import Packer
 from spf.runtime.stored_entries import unreadable_relation
 from spf.runtime.tensor import Tensor
 from spf.runtime.user_data import coordinates_of, entries_of, summed
 from spf.runtime.validation import check_fields, check_scalar_types, shape_of
 from spf.runtime.value_checks import INDEX_DTYPE, check_real, check_value_range, value_dtype
+from spf.space.expressions import Affine
+from spf.space.levels import read_levels
 
 if TYPE_CHECKING:
     from spf.arguments import LayoutLike
@@ -144,7 +144,7 @@ def _dense_target(layout, data):
 
 
 @functools.lru_cache(maxsize=256)
-def row_major(layout) -> bool:
+def row_major(layout: Layout) -> bool:
     """Whether ``layout`` stores a numpy array as it is: its only array holds the values,
     one dimension per mode, the extents the shape's, indexed by positions equal to the
     coordinates in order (Dense1..Dense4 and layout files of that form)."""

@@ -43,11 +43,11 @@ import scipy
 from scipy import sparse
 
 from spf.errors import PackError, SpfError
+from spf.runtime.read_only import handed_over
+from spf.runtime.validation import holds
 from spf.space.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.space.levels import Level, read_levels
 from spf.space.properties import CovaryingMonotonic, Injective, Monotonic, PeriodicMonotonic, Range, from_spec
-from spf.runtime.read_only import handed_over
-from spf.runtime.validation import holds
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import numpy as np
 
 from spf.errors import PackError, SpfError, UnboundNameError
-from spf.space.expressions import Affine, Constraint
-from spf.space.levels import read_levels
 from spf.runtime.memory import require
 from spf.runtime.value_checks import INDEX_DTYPE
+from spf.space.expressions import Affine, Constraint
+from spf.space.levels import read_levels
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
@@ -46,7 +46,7 @@ class StoredArrays(Mapping):
         return len(self.fields)
 
 
-def unreadable_relation(layout, error: UnboundNameError, name: str) -> SpfError:
+def unreadable_relation(layout: Layout, error: UnboundNameError, name: str) -> SpfError:
     """The LayoutError of a relation that packing or enumeration reads in an order where
     ``error.name`` has no value yet (a bound or definition the levels cannot compute)."""
     where = error.name if error.name in layout.locations else "relation"

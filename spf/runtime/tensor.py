@@ -80,7 +80,7 @@ class Tensor:
                 written: str | None = None, borrowed: bool = False) -> None:
         frozen = {key: read_only(value, key != written and not borrowed) if isinstance(value, np.ndarray)
                   else value for key, value in fields.items()}
-        # _structs: the C structs kernels read this Tensor through, made once (codegen.structs.marshal)
+        # _structs: the C structs kernels read this Tensor through, made once (spf.codegen.c.structs.marshal)
         for attribute, value in (("layout", layout), ("shape", shape),
                                  ("fields", MappingProxyType(frozen)), ("name", name), ("_structs", {})):
             object.__setattr__(self, attribute, value)

@@ -166,7 +166,8 @@ def read_tns(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, tuple[int
     return coords, table[:, -1].copy(), shape
 
 
-def summed(coords: np.ndarray, values: np.ndarray, shape: tuple[int, ...]):
+def summed(coords: np.ndarray, values: np.ndarray,
+           shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     """(coords, values, shape) with equal coordinates summed, as scipy.sparse does."""
     if not len(values):
         return coords, values, shape

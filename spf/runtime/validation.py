@@ -11,13 +11,14 @@ import numpy as np
 
 from spf import arguments
 from spf.errors import PackError, PropertyViolation, SpfError
-from spf.space.expressions import Affine, Constraint, conjuncts
 from spf.layout_library.layout_input import load_layout_argument
-from spf.space.properties import from_spec
 from spf.runtime.stored_entries import StoredArrays, enumerate_stored
 from spf.runtime.value_checks import INDEX_DTYPE, as_array, check_real
+from spf.space.expressions import Affine, Constraint, conjuncts
+from spf.space.properties import from_spec
 
 if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
     from spf.arguments import LayoutLike
 
 
@@ -34,7 +35,7 @@ def validate(layout: LayoutLike, fields: Mapping[str, object], name: str = "tens
     return check_fields(load_layout_argument(layout), fields, name, shape, owned=False)[0]
 
 
-def check_scalar_types(layout, scalars: Mapping[str, int], name: str, source: str) -> None:
+def check_scalar_types(layout: Layout, scalars: Mapping[str, int], name: str, source: str) -> None:
     """Every scalar field fits its declared C type (``int`` is 32 bits in the kernels' structs)."""
     for declared in layout.scalars:
         value = scalars.get(declared.name)
@@ -46,7 +47,7 @@ def check_scalar_types(layout, scalars: Mapping[str, int], name: str, source: st
                             f"(from {source}), beyond the largest {declared.type} ({info.max})")
 
 
-def shape_of(layout, scalars: Mapping[str, object], name: str) -> tuple[int, ...]:
+def shape_of(layout: Layout, scalars: Mapping[str, object], name: str) -> tuple[int, ...]:
     """The logical shape that the scalar fields give."""
     try:
         return tuple(int(extent.evaluate(scalars)) for extent in layout.shape)
@@ -79,7 +80,7 @@ def _array_of(value, declared, layout, name: str, owned: bool) -> np.ndarray:
     return np.array(array, dtype=dtype, order="C", copy=True)
 
 
-def check_fields(layout, fields: Mapping[str, object], name: str, shape: Sequence[int] | None,
+def check_fields(layout: Layout, fields: Mapping[str, object], name: str, shape: Sequence[int] | None,
               owned: bool) -> tuple[dict[str, object], tuple[np.ndarray, np.ndarray]]:
     """:func:`validate`, also returning the enumeration of the stored positions it made.
 

@@ -6,16 +6,21 @@ beyond a float32 layout's largest, text).  Shared by reading the user's data
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from spf.errors import PackError
+
+if TYPE_CHECKING:
+    from spf.layout_library.model import Layout
 
 INDEX_DTYPE = np.int64
 EXACT_INTEGERS = 2**53
 """Integers up to this magnitude are exactly doubles (values) and exactly float coordinates."""
 
 
-def as_array(data, name: str, what: str) -> np.ndarray:
+def as_array(data: object, name: str, what: str) -> np.ndarray:
     """``np.asarray(data)``, with numpy's refusals (ragged nesting, ...) as PackError."""
     try:
         return np.asarray(data)
@@ -55,7 +60,7 @@ def check_value_range(values: np.ndarray, dtype: np.dtype, name: str, what: str 
                         f"({largest:.6g}), the layout's value type")
 
 
-def value_dtype(layout) -> np.dtype:
+def value_dtype(layout: Layout) -> np.dtype:
     """The numpy type of a layout's values (float64 for ``double``, float32 for ``float``)."""
     return layout.field(layout.values_field).numpy_dtype
 

@@ -1,6 +1,6 @@
 """Small helpers on isl basic sets whose dimensions are all named parameters.
 
-Scanning (:mod:`codegen.scan`) and enumeration (:mod:`spf.space.enumeration`) both walk the
+Scanning (:mod:`spf.codegen.scanning.scan`) and enumeration (:mod:`spf.space.enumeration`) both walk the
 constraints of one conjunction at a time; these read and project them by name.
 """
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from spf.errors import IterationSpaceError
-from spf.space.expressions import Affine, Constraint, Formula, conjuncts
 from spf.notation.statements import Access, Statement, parse_statement
+from spf.space.expressions import Affine, Constraint, Formula, conjuncts
 from spf.space.properties import Property, from_spec
 from spf.space.sets import UFSet
 

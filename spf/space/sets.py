@@ -27,12 +27,12 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 import islpy as isl
 
-from spf.space.enumeration import enumerate_points, scan_order
 from spf.errors import SpfError
-from spf.space.isl_basic import parameter_list
-from spf.space.set_text import call_texts, constraints_text, hidden_names, set_text
+from spf.space.enumeration import enumerate_points, scan_order
 from spf.space.expressions import (Affine, And, Constraint, Exists, Formula, Not, Or, UFCall, formula_calls,
                                    formula_names, parse_set_text)
+from spf.space.isl_basic import parameter_list
+from spf.space.set_text import call_texts, constraints_text, hidden_names, set_text
 
 PARAM = isl.dim_type.param
 _fresh_counter = itertools.count()

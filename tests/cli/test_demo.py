@@ -13,8 +13,8 @@ import scipy.sparse as sparse
 
 import spf
 import spf.layout_library
-from spf.cli import demo
 from spf.__main__ import main
+from spf.cli import demo
 
 KERNELS = ("SpMV", "SpMSpV", "SDDMM", "TTM")
 

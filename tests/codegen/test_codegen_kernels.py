@@ -457,7 +457,7 @@ def test_dot_hypothesis(vectors):
 # ----------------------------------------------------------------------------- the C of the finds
 
 def function_body(k) -> str:
-    """The kernel's C: its body (``NAME_run`` when it keeps find state, codegen.emit_c.function_source) on."""
+    """The kernel's C: its body (``NAME_run`` when it keeps find state, spf.codegen.c.emit_c.function_source) on."""
     source = k.c_source
     run = f"static int {k.function_name}_run("
     return source[source.index(run if run in source else f"int {k.function_name}("):]

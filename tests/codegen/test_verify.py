@@ -17,8 +17,8 @@ from spf.codegen.finds.find import FindChoice
 from spf.codegen.loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, MergeArm, StateInit,
                                Temporary, TileGuard, ZeroEntry, walk)
 from spf.errors import SpfInternalError
-from spf.space.expressions import Affine, Constraint, UFCall
 from spf.layout_library.model import Name
+from spf.space.expressions import Affine, Constraint, UFCall
 
 PARAMETERS = {"n", "A_pos", "A_crd", "A_vals", "x_idx", "x_vals", "y_vals"}
 
@@ -287,7 +287,7 @@ def test_a_broken_fused_lowering_is_reported_as_a_bug(monkeypatch):
 
 def test_find_states_are_placed_by_a_pass_the_verifier_sees(monkeypatch):
     """Where a SeqIter position or a hash table starts is decided by the pass
-    place_find_states (codegen.find_state), so the verifier checks the nests with their
+    place_find_states (spf.codegen.finds.find_state), so the verifier checks the nests with their
     StateInit nodes, and the kernel keeps them."""
     _uncached(monkeypatch)
     monkeypatch.setattr(verify, "ENABLED", True)

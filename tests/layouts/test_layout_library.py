@@ -21,8 +21,8 @@ import pytest
 import scipy.sparse
 
 from spf.errors import ArgumentError, IterationSpaceError, LayoutError, SpfError, UnknownLayoutError
-from spf.space.expressions import And, Constraint, Not, Or, formula_calls, formula_names
 from spf.layout_library import Layout, LayoutFamily, LayoutSpecError, available_layouts, load_layout, parse_layout_text
+from spf.space.expressions import And, Constraint, Not, Or, formula_calls, formula_names
 
 BUILTIN_NAMES = [
     "BCSR", "COO", "COO3", "COO4", "COO_UNSORTED", "CSC", "CSF3", "CSF3_DENSE_LAST", "CSF4", "CSR",

@@ -1,4 +1,4 @@
-"""The short call path (codegen.fast_call): same results and errors as the long one."""
+"""The short call path (spf.runtime.fast_call): same results and errors as the long one."""
 
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ def test_tensor_and_array_take_the_short_path(counted):
 def test_a_tensor_whose_layout_is_an_equal_object(counted):
     k = spf.compile(SPMV, LAYOUTS)
     A = sp.random(50, 40, density=0.1, format="csr", random_state=3)
-    T = spf.pack(copy.deepcopy(k.tensors["A"][0]), A)
-    assert T.layout is not k.tensors["A"][0]
+    T = spf.pack(copy.deepcopy(k.tensors["A"].layout), A)
+    assert T.layout is not k.tensors["A"].layout
     np.testing.assert_allclose(k(A=T, x=np.ones(40)), A @ np.ones(40), rtol=1e-13)
     assert counted == [True]
 

@@ -21,13 +21,13 @@ import scipy.sparse
 import sympy
 
 import spf
+from spf.errors import AutoscheduleError, FindRefused, ScheduleError
 from spf.runtime.autoschedule import AutoSchedule, Candidate, operand_sizes
 from spf.scheduling.autoscheduler.problem import make_problem
 from spf.scheduling.autoscheduler.prune import last_level_cache_bytes
 from spf.scheduling.autoscheduler.search import default_schedule
 from spf.scheduling.autoscheduler.tree import (Branch, Leaf, check, loop_depth, loopfuse, memory_cost, memory_depth,
                                                reorder, time_cost)
-from spf.errors import AutoscheduleError, FindRefused, ScheduleError
 
 from conftest import load_matrix, load_tensor
 

@@ -219,7 +219,7 @@ _kernels: dict = {}
 
 # gcc would contract a multiply and an add into one fused multiply-add as it sees fit, and
 # may decide differently in a parallel region than in the serial loop it came from; spf
-# compiles without contraction (codegen.build.CFLAGS), so an entry summed in the serial
+# compiles without contraction (spf.codegen.toolchain.compiler.CFLAGS), so an entry summed in the serial
 # order rounds the same way in both (what the parallel test below checks, bit for bit)
 assert "-ffp-contract=off" in CFLAGS
 UNCONTRACTED = tuple(CFLAGS)

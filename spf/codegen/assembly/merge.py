@@ -1,6 +1,6 @@
 """Merge a sum's terms by the output's last coordinate, and prove when entries arrive in order.
 
-After :mod:`codegen.fusion`, ``C(i,j) = A(i,j) + B(i,j)`` runs A's row ``p`` and then B's
+After :mod:`spf.codegen.assembly.fusion`, ``C(i,j) = A(i,j) + B(i,j)`` runs A's row ``p`` and then B's
 inside one loop: row ``i`` of C arrives as two ascending runs of ``j``.  When each term's
 inner loop walks positions whose coordinate ``j`` is strictly increasing (Z3 proves it
 from the layouts' properties, e.g. ``periodic_monotonic(colIdx, rowPtr, increasing,
@@ -155,7 +155,7 @@ def appends_in_order(nodes: list[Node], outer: str, inner: str, properties: Sequ
 
 
 def fills_in_order(nodes: list[Node], outer: str, inner: str, properties: Sequence[Property]) -> bool:
-    """Whether a two-phase fill (codegen.assembly.TwoPhase) puts each row's keys
+    """Whether a two-phase fill (spf.codegen.assembly.plan.TwoPhase) puts each row's keys
     (``inner``) strictly increasing: the nest's loop binds ``inner`` strictly increasing
     over its iterations, and within one iteration one producer binds the row (``outer``)
     strictly increasing, so no row gets two entries in one iteration (CSR to CSC, the

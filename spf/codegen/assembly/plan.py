@@ -18,7 +18,7 @@ The entries are put in storage order (the sort key of an entry lists, level by
 level, the dense positions and the compressed levels' keys, negated where a key
 decreases), equal entries are summed, and one pass over the sorted entries creates
 a node of a compressed level wherever a key of that level or of an outer one
-changes.  :mod:`codegen.emit_assembly` writes that as C.
+changes.  :mod:`spf.codegen.c.emit_assembly` writes that as C.
 
 A layout whose levels are not of these kinds (a padded level of fixed width whose
 positions are enumerated, as ELL's ``col(pi, pk)``) is refused with the level named.
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spf.layout_library.model import Arith, BinaryOp, Layout, Name, Negate, Number, ShapeRef
 from spf.errors import AssemblyRefused, SpfError
+from spf.layout_library.model import Arith, BinaryOp, Layout, Name, Negate, Number, ShapeRef
 from spf.space.expressions import Affine, UFCall
 from spf.space.levels import LayoutLevels, Level, read_levels, remainder_fits
 from spf.space.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
@@ -480,7 +480,7 @@ class Workspace:
     sorted: bool = True  # False when the layout asks no order of the key: groups flush as touched
     direct: "DirectRows | None" = None  # the groups can go straight into the layout's arrays
     outer: str | None = None  # with direct: the expression's index that is the rows' outer coordinate
-    appends: bool = False  # with direct: entries arrive in storage order (codegen.merge): appended, no accumulator
+    appends: bool = False  # with direct: entries arrive in storage order (spf.codegen.assembly.merge): appended, no accumulator
     trusted: bool = False  # with direct: the layout checks only the shape, which every entry lies in
 
     def describe(self, others: tuple[str, ...]) -> str:
@@ -553,7 +553,7 @@ def choose_workspace(plan: AssemblyPlan, statements: list, orders: list[list[str
     alone with the values at its positions.  (Always valid: the builder still orders and
     sums whatever the workspace flushes; the loop order only decides whether the flushed
     groups arrive in storage order, each once; a sum's statements do when their nests
-    are fused, codegen.fusion.)"""
+    are fused, spf.codegen.assembly.fusion.)"""
     if not statements or not plan.levels:
         return None
     last = plan.levels[-1]
@@ -625,7 +625,7 @@ def choose_two_phase(plan: AssemblyPlan, statements: list, scans: list[list]) ->
     one entry, so counting iterations counts entries), a :class:`DirectRows` layout, and
     one loop nest without finds (it runs twice: its finds' state would be set up twice)
     whose parallel loop, if any, is outside every other loop and keeps no state per
-    thread (the phases split it into the same chunks, codegen.parallel.split_into_chunks)."""
+    thread (the phases split it into the same chunks, spf.codegen.passes.parallel.split_into_chunks)."""
     from spf.codegen.loops import Find, Loop, StateInit, Temporary, walk
     rows = direct_rows(plan)
     if rows is None or len(statements) != 1 or len(scans) != 1 or len(scans[0]) != 1:

@@ -1,4 +1,4 @@
-"""How a kernel hands an assembled output's entries to rows (codegen.assembly.DirectRows):
+"""How a kernel hands an assembled output's entries to rows (spf.codegen.assembly.plan.DirectRows):
 where each row's group opens, and how a merge of a sum's terms steps.
 
 A workspace's rows (or rows appended in storage order, ``Workspace.appends``) take the

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from spf.errors import SpfError
-from spf.space.expressions import Affine, Constraint, UFCall
 from spf.layout_library.model import Arith, BinaryOp, Name, Negate, Number
+from spf.space.expressions import Affine, Constraint, UFCall
 
 from spf.codegen.c.c_syntax import binary, call, const, ident
 from spf.codegen.loops import Bound

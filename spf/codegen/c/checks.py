@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pycparser import c_generator, c_parser
 
 from spf.errors import SpfError, SpfInternalError
-from spf.space.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.layout_library.model import BinaryOp, Layout, Name, Negate, Number, ShapeRef
-from spf.space.levels import read_levels
 from spf.notation.statements import parse_statement
+from spf.space.expressions import Affine, Constraint, UFCall, conjuncts
+from spf.space.levels import read_levels
 from spf.space.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
 
 from spf.codegen.c.c_syntax import SHAPE_MISMATCH
@@ -413,8 +413,8 @@ def check_function(prototype: str, expression: str, tensors: dict, output: str, 
     """The C definition of the function ``prototype`` declares (the entry point's, renamed):
     the checks of the entry point's arguments, returning 0 or the first problem's code.
 
-    ``tensors``: name -> (layout, placement names, is_output) in parameter order, as a
-    :class:`codegen.kernel.Kernel` holds them; ``assembled``: the output is assembled.
+    ``tensors``: name -> KernelTensor (spf.codegen.compiled) in parameter order, as a
+    :class:`spf.runtime.kernel.Kernel` holds them; ``assembled``: the output is assembled.
     """
     checked = _tensors(tensors, assembled)
     scalar_output = output if output not in tensors else None

@@ -37,7 +37,7 @@ class AssembledOutput:
     key_type: str = "int64_t"  # with two_phase: the C type of the layout's key array
     pointer_type: str = "int64_t"  # with two_phase: the C type of the layout's pointer array
     statistics: int = 0  # with two_phase: where in the report the run-time choices are counted
-    count_nodes: tuple = ()  # with two_phase: each scan's nest for the count phase (codegen.projection)
+    count_nodes: tuple = ()  # with two_phase: each scan's nest for the count phase (spf.codegen.scanning.projection)
 
     @property
     def rows(self) -> bool:
@@ -127,13 +127,13 @@ def begin_assembly(assembly: AssembledOutput, output: str) -> list:
 
 def two_phase_kernel(assembly: AssembledOutput, emitter: Emitter, emit_nests: Callable[..., list],
                      output: str, parallel: bool, scans: list = ()) -> list:
-    """The body of a two-phase kernel (codegen.assembly.TwoPhase) after its checks.
+    """The body of a two-phase kernel (spf.codegen.assembly.plan.TwoPhase) after its checks.
 
     Serial: the nest counts each row's entries into the layout's pointer array (at
     ``r + 1``); a prefix sum; key and value arrays of exactly that length; the nest again
     puts each entry at ``pointer[r]++``, which leaves the end of row r there, and a shift
     by one makes it the pointer array again.  Parallel (the nest's parallel loop split
-    into per-thread chunks, codegen.parallel.split_into_chunks): each chunk counts into
+    into per-thread chunks, spf.codegen.passes.parallel.split_into_chunks): each chunk counts into
     its own counters; the prefix sum over rows, then chunks, turns each chunk's counters
     into the positions where its entries of each row start (chunk t's after chunk t-1's:
     the serial order) and gives the pointer array; each chunk fills from its own.  Then

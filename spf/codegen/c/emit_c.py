@@ -2,7 +2,7 @@
 printer's entry.
 
 One kernel function per computation: it takes a pointer to each tensor's struct
-(:mod:`codegen.structs`; a scalar output is a ``double *``), copies the fields it uses
+(:mod:`spf.codegen.c.structs`; a scalar output is a ``double *``), copies the fields it uses
 into locals (``A_rowPtr = A->rowPtr``), defines the index extents, checks that the
 shapes agree (return 1), zeroes the output, runs each statement's loop nest and
 returns 0.  Find templates become the code of the paper's listings: SeqIter keeps a
@@ -10,9 +10,9 @@ resumable position, HashMap a position table filled once per state, binary searc
 lower bound.  A table that cannot be allocated returns 2.
 
 This module makes the function (its arguments, prologue and epilogue) and the library
-around it; the statements come from :class:`codegen.emit_statements.Emitter`, the
-expressions from codegen.c_expressions, an assembled output's parts from
-codegen.emit_assembled.
+around it; the statements come from :class:`spf.codegen.c.emit_statements.Emitter`, the
+expressions from spf.codegen.c.c_expressions, an assembled output's parts from
+spf.codegen.c.emit_assembled.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from pycparser import c_ast, c_generator
 
-from spf.space.expressions import Affine
 from spf.layout_library.model import Name
+from spf.space.expressions import Affine
 from spf.space.properties import Range
 
 from spf.codegen.c.c_expressions import Names, affine, arith, condition, lower_bound, upper_bound
@@ -32,11 +32,11 @@ from spf.codegen.c.c_syntax import (INDEX, KEPT, OUT_OF_MEMORY, SHAPE_MISMATCH, 
 from spf.codegen.c.emit_assembled import AssembledOutput, assembly_state, begin_assembly, two_phase_kernel
 from spf.codegen.c.emit_loops import row_size
 from spf.codegen.c.emit_statements import Emitter
-from spf.codegen.loops import Chunks, Loop, walk
 from spf.codegen.c.runtime import PRELUDE
-from spf.codegen.scanning.scan import readable_names
 from spf.codegen.c.structs import header_text, struct_name
+from spf.codegen.loops import Chunks, Loop, walk
 from spf.codegen.passes.zeroing import OutputZeroing
+from spf.codegen.scanning.scan import readable_names
 
 if TYPE_CHECKING:
     from spf.space.iteration_space import StatementSpace
@@ -106,7 +106,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
                     zeroing: OutputZeroing = OutputZeroing()) -> KernelSource:
     """The C source of a kernel running each statement's scanned loop nest in turn.
 
-    ``tensors``: name -> (layout, placement names, is_output) in parameter order.
+    ``tensors``: name -> KernelTensor (spf.codegen.compiled) in parameter order.
     ``zero_output``: the output starts from zeros (a dense one zeroed as ``zeroing`` says).
     ``assembly``: an assembled output's builder: the kernel sets the output's scalars that
     the shape gives, the nests append their entries to a stream, and the builder's
@@ -243,7 +243,7 @@ def zero_output_first(zeroing: OutputZeroing, tensors: dict, output: str, names:
 
 
 def _zero_rows_not_reached(plan: OutputZeroing, names: Names) -> list:
-    """Zero the output rows the nest's blocks do not zero themselves (codegen.zeroing):
+    """Zero the output rows the nest's blocks do not zero themselves (spf.codegen.passes.zeroing):
     those outside its outermost loop's range, or all of them when the nest does not run."""
     loop = plan.rows
     zeroing = loop.zero_rows

@@ -1,4 +1,4 @@
-"""Printing finds (codegen.find) and their state: binary search (a lower bound), SeqIter
+"""Printing finds (spf.codegen.finds.find) and their state: binary search (a lower bound), SeqIter
 (a resumable position, kept per value of a keyed index), HashMap (a position table filled
 once per state); the state kept between calls is taken at function entry."""
 
@@ -26,7 +26,7 @@ def hash_table_length(entries: int) -> int:
 
 class FindPrinter:
     """The Emitter's printing of finds and their state (a part of
-    :class:`codegen.emit_statements.Emitter`, whose state it reads and extends: names,
+    :class:`spf.codegen.c.emit_statements.Emitter`, whose state it reads and extends: names,
     state_names, state_count, entry, epilogue)."""
 
     def state_init(self, node: StateInit) -> list:

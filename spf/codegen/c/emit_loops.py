@@ -1,4 +1,4 @@
-"""Printing the loop forms the passes marked (codegen.parallel, codegen.zeroing, codegen.jam):
+"""Printing the loop forms the passes marked (spf.codegen.passes.parallel, spf.codegen.passes.zeroing, spf.codegen.passes.jam):
 a parallel loop cut into balanced pieces, a two-phase kernel's chunks, per-thread copies
 of the output, rows zeroed in blocks, jammed iterations, inputs copied transposed.  The
 printer follows each mark; the passes made every decision."""
@@ -21,13 +21,13 @@ if TYPE_CHECKING:
 
 
 class LoopPrinter:
-    """The Emitter's printing of marked loops (a part of :class:`codegen.emit_statements.Emitter`,
+    """The Emitter's printing of marked loops (a part of :class:`spf.codegen.c.emit_statements.Emitter`,
     whose state it reads: names, stream_type, workspace, phase, drop_zeros, output_extent, ...)."""
 
     def chunks(self, node: Chunks) -> list:
         """A two-phase kernel's parallel loop: chunk t of the range (its own counters,
         ``spf_my``) on one thread; the count and the fill split it the same way, at the
-        cuts ``spf_cuts`` made once before both (:func:`codegen.emit_assembled.two_phase_kernel`)."""
+        cuts ``spf_cuts`` made once before both (:func:`spf.codegen.c.emit_assembled.two_phase_kernel`)."""
         extent = self.rows_extent
         head = c_statements(f"""
             const int64_t spf_first = spf_cuts[spf_chunk], spf_last = spf_cuts[spf_chunk + 1] - 1;
@@ -139,7 +139,7 @@ class LoopPrinter:
 
     def _zeroing_blocks(self, node: Loop, start, stop, body) -> list:
         """The loop over ``[start, stop)`` in blocks, each zeroing the output rows it is
-        about to write (codegen.zeroing), so they are zeroed while in cache; a plain loop
+        about to write (spf.codegen.passes.zeroing), so they are zeroed while in cache; a plain loop
         where its iterations store their entries."""
         zeroing, names = node.zero_rows, self.names
         variable = names.name(node.variable)
@@ -212,7 +212,7 @@ class LoopPrinter:
             call("free", ident(copies))])]
 
     def read_transposed(self, nodes: list[Node]) -> None:
-        """Every input a loop of the nest copies transposed (codegen.jam.Transposition) is
+        """Every input a loop of the nest copies transposed (spf.codegen.passes.jam.Transposition) is
         read through a pointer and two strides, declared when the call starts: the input
         itself, row by row, until the loop that decides makes the copy; the copy is freed
         when the call returns."""
@@ -269,7 +269,7 @@ class LoopPrinter:
         return decisions
 
     def _jammed(self, node: Loop) -> list:
-        """``node`` jammed (codegen.jam): ``node.jam`` iterations at a time, each binding its
+        """``node`` jammed (spf.codegen.passes.jam): ``node.jam`` iterations at a time, each binding its
         values under names of its own (lane ``w``: ``<name>_lane<w>``), one pass of the inner
         loop adding each lane's term to the lane's register, then the lanes' updates in
         order; the iterations left over run through the plain loop."""

@@ -1,4 +1,4 @@
-"""Printing a Merge (codegen.merge): the arms' ranges, then their positions advanced by
+"""Printing a Merge (spf.codegen.assembly.merge): the arms' ranges, then their positions advanced by
 the least coordinate: the two-pointer merge (with branches, or branch-free as the rows
 pass decided), or one loop over every arm's key for more than two arms."""
 
@@ -8,13 +8,13 @@ from pycparser import c_ast
 
 from spf.errors import SpfError
 
+from spf.codegen.assembly.merge import arm_assignments, key_assignments
 from spf.codegen.c.c_syntax import INDEX, assign, binary, block, c_statements, call, const, declare, ident
 from spf.codegen.loops import Merge
-from spf.codegen.assembly.merge import arm_assignments, key_assignments
 
 
 class MergePrinter:
-    """The Emitter's printing of Merge nodes (a part of :class:`codegen.emit_statements.Emitter`,
+    """The Emitter's printing of Merge nodes (a part of :class:`spf.codegen.c.emit_statements.Emitter`,
     whose state it reads: names, append_mode, held, drop_zeros, merge_ranges)."""
 
     def merge(self, node: Merge) -> list:
@@ -97,7 +97,7 @@ class MergePrinter:
         its position is in range while both arms are), stores the least key with the sum of
         the values at it (the other's masked to zero), keeps the entry when it is not zero
         (an assembled output stores none) and advances each arm whose key was the least
-        (codegen.rows says why).  The cursor's fields are copied into locals for the loop
+        (spf.codegen.assembly.rows says why).  The cursor's fields are copied into locals for the loop
         (stores to the rows cannot then make the compiler reload them); the tails run as
         before."""
         terms = [f"{key[k]}_term" for k in range(2)]

@@ -1,7 +1,7 @@
 """The statement and loop printer: one kernel's loop nests (codegen.loops) as pycparser
 ``c_ast`` statements.  Each node prints as its fields say; the marks the passes set
 (register sums, parallel loops, zeroing, jams, merges, finds' state) print through the
-parts in codegen.emit_loops, codegen.emit_merge and codegen.emit_finds."""
+parts in spf.codegen.c.emit_loops, spf.codegen.c.emit_merge and spf.codegen.c.emit_finds."""
 
 from __future__ import annotations
 
@@ -39,14 +39,14 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         self.output_extent: tuple | None = None  # output array name and its length (C expression)
         self.workspace: str | None = None  # the add of the workspace an assembled output's entries go through
         self.stream_type: str | None = None  # the C type of an assembled output's per-thread streams
-        self.phase: str | None = None  # two phases (codegen.assembly.TwoPhase): "count" or "fill"
+        self.phase: str | None = None  # two phases (spf.codegen.assembly.plan.TwoPhase): "count" or "fill"
         self.two_phase = None  # the TwoPhase strategy, with phase
         self.drop_zeros = True  # an assembled output stores no entry whose value is zero
         self.rows_extent: str | None = None  # two phases: the C name of the rows' extent
         self.rows_outer: str | None = None  # an assembled output's rows: their outer coordinate
         self.append_mode: str | None = None  # in a Merge: "push" (a new key), "hold"/"add_held" (both terms)
         self.held = "spf_held"  # the register "hold" and "add_held" put a Merge arm's value in
-        self.appends = False  # rows appended in storage order, no workspace (codegen.merge.appends_in_order)
+        self.appends = False  # rows appended in storage order, no workspace (spf.codegen.assembly.merge.appends_in_order)
         self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
         self.state_names: dict[int, str] = {}  # a SeqIter or HashMap find -> the C name of its state
@@ -222,7 +222,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
 
     def _factor(self, factor: tuple):
         array, indices, dimensions = factor
-        if array in self.transposed:  # through the pointer and strides the call set (codegen.jam.Transposition)
+        if array in self.transposed:  # through the pointer and strides the call set (spf.codegen.passes.jam.Transposition)
             read, row_stride, column_stride, _ = self.transposed[array]
             row, column = (arith(i, self.names) for i in indices)
             return c_ast.ArrayRef(ident(read), binary("+", binary("*", row, ident(row_stride)),

@@ -2,8 +2,8 @@
 Gustavson's workspace that merges and orders them group by group before they enter it.
 
 The stream is a growable list of (coordinates, value), handed to the output's builder
-(:mod:`codegen.emit_assembly`) when the loop nests are done.  With a workspace
-(:class:`codegen.assembly.Workspace`), the statement adds into a dense accumulator over
+(:mod:`spf.codegen.c.emit_assembly`) when the loop nests are done.  With a workspace
+(:class:`spf.codegen.assembly.plan.Workspace`), the statement adds into a dense accumulator over
 one coordinate; whenever the other coordinates change, the touched coordinates are put
 in order (a sort, or a scan of the accumulator when they are dense in their range) and
 flushed to the stream, each once.
@@ -63,7 +63,7 @@ def kernel_report_length(plan: AssemblyPlan, workspace: Workspace | None, two_ph
 
 def rows_source(position: int, prefix: str, struct: str, key_type: str, first_bad: int,
                 statistics: int, out_of_memory: int, unstorable: int) -> str:
-    """The workspace flushing into rows (:class:`codegen.assembly.DirectRows`,
+    """The workspace flushing into rows (:class:`spf.codegen.assembly.plan.DirectRows`,
     ``spf_rows.h``, after :func:`workspace_source`): per stream, the keys (of ``key_type``,
     the C type of the layout's key array) and values of each group and the group's outer
     coordinate, handed at the end to the builder ``prefix`` (its ``adopt_rows`` when the

@@ -316,7 +316,7 @@ def dense_struct(layout: Layout, values: np.ndarray) -> ctypes.Structure | None:
 
 def planned_dense_struct(plan: tuple, values: np.ndarray) -> ctypes.Structure:
     """:func:`dense_struct` with the layout's :func:`dense_plan` at hand and the array
-    already checked (the short call path, codegen.fast_call, has both per kernel)."""
+    already checked (the short call path, spf.runtime.fast_call, has both per kernel)."""
     struct_class, axes, values_field, pointer = plan
     struct = struct_class()
     for name, axis in axes:

@@ -1,7 +1,7 @@
 """Find synthesis: proving which algorithm may replace a loop over positions plus a guard.
 
 A find condition asks for the positions x in ``[LB, UB]`` with ``U(x) == KEY``
-(:class:`codegen.scan.FindSite`).  Each template is used only when Z3 proves its
+(:class:`spf.codegen.scanning.scan.FindSite`).  Each template is used only when Z3 proves its
 assumptions (appendix A of the core paper), in the context of the enclosing loops:
 their bounds, assignments and guards (C2, C3), two instances of them ordered
 lexicographically where state is shared (C1, A7), and the index-array properties

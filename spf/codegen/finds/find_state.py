@@ -2,7 +2,7 @@
 
 A SeqIter position or a HashMap table outlives the loops inside the innermost loop of
 its state indices: it starts (a :class:`~codegen.loops.StateInit`) right before them.
-Inside a parallel loop every thread needs its own (:func:`codegen.parallel.privatize_find_state`).
+Inside a parallel loop every thread needs its own (:func:`spf.codegen.passes.parallel.privatize_find_state`).
 """
 
 from __future__ import annotations

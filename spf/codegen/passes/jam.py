@@ -37,9 +37,9 @@ from dataclasses import dataclass
 
 from spf.space.expressions import Affine, UFCall
 
+from spf.codegen.loops import Assign, Bound, Compute, Guard, Loop, Node, walk
 from spf.codegen.passes.parallel import segment_pointer
 from spf.codegen.passes.register_sum import changing_in, fixed_target
-from spf.codegen.loops import Assign, Bound, Compute, Guard, Loop, Node, walk
 
 JAM_WIDTH = 4
 SHORT_TRIPS = 8  # an inner loop of at most this many iterations is not worth jamming around

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from spf.errors import RecipeError
 from spf.space.dependences import carried_dependence
 from spf.space.expressions import Affine, UFCall
-from spf.errors import RecipeError
 from spf.space.properties import Injective, Monotonic
 
 from spf.codegen.loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
@@ -383,14 +383,14 @@ def segment_pointer(loop: Loop) -> UFCall | None:
 
 
 def privatize_find_state(nodes: list[Node]) -> list[Node]:
-    """Give each thread of a parallel loop its own find state (after codegen.find_state.place_find_state).
+    """Give each thread of a parallel loop its own find state (after spf.codegen.finds.find_state.place_find_state).
 
     * State that starts inside the loop restarts within one iteration: a SeqIter
       position is a local of the iteration already; a table or an array of positions
       kept per value takes one slice per thread.
     * A SeqIter state that starts outside the loop (it outlives the loop's iterations)
       starts again for each thread at the start of the parallel region, or of each piece
-      of a loop cut into pieces (codegen.emit_loops' _balanced_pieces).  Between two starts
+      of a loop cut into pieces (spf.codegen.c.emit_loops' _balanced_pieces).  Between two starts
       a thread runs its iterations in increasing order (the loop's schedule is made
       monotonic, ``Loop.monotonic``; a piece is a range), a subsequence of the order in which the state was
       proven, and restarting a state is always valid (a superset of valid state indices

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from spf.space.expressions import Constraint
 from spf.layout_library.model import Arith, Name
+from spf.space.expressions import Constraint
 
 from spf.codegen.loops import Block, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
 from spf.codegen.passes.parallel import segment_pointer
@@ -138,7 +138,7 @@ class OutputZeroing:
 
 
 def plan_output_zeroing(nests: list) -> OutputZeroing:
-    """How a kernel with these scanned nests (codegen.scan.Scan, one per statement) zeroes
+    """How a kernel with these scanned nests (spf.codegen.scanning.scan.Scan, one per statement) zeroes
     its dense output: after the rows the first loop marked to zero them (``Loop.zero_rows``)
     does not reach, or whole, in parallel when a loop of the kernel runs in parallel."""
     for scanned in nests:

@@ -1,6 +1,6 @@
 """The count phase's loop nest: the iteration space projected onto what it counts.
 
-A two-phase kernel (:class:`codegen.assembly.TwoPhase`) first counts each output row's
+A two-phase kernel (:class:`spf.codegen.assembly.plan.TwoPhase`) first counts each output row's
 entries.  That count needs only the row coordinate of each entry, so every variable the
 entry's other coordinate, its value or its row's guards need is dead there; once those
 assignments are gone, a loop over a pointer array's parents often does nothing but

@@ -8,7 +8,7 @@ this level, which are classified:
 * inequalities on the variable are loop bounds;
 * the UF dimensions whose arguments are now bound become array reads;
 * an equality ``U(x) = KEY`` between such a read and outer values is a *find
-  condition*: which positions x have ``U(x) == KEY``; :mod:`codegen.find` chooses how
+  condition*: which positions x have ``U(x) == KEY``; :mod:`spf.codegen.finds.find` chooses how
   to find them (a proven template or the plain loop with a guard);
 * everything else is a guard.
 
@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import islpy as isl
 
 from spf.errors import ScanError, SpfInternalError
+from spf.layout_library.model import Name
+from spf.space.enumeration import scan_order
 from spf.space.expressions import Affine, Constraint, UFCall
 from spf.space.isl_basic import constraints, parameter_list, project as _project
-from spf.space.enumeration import scan_order
-from spf.layout_library.model import Name
 from spf.space.properties import Range
 
 from spf.codegen.finds.find import LINEAR

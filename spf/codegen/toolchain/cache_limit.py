@@ -1,6 +1,6 @@
 """Keeping the cache directory bounded: least recently used entries go first.
 
-Libraries (:mod:`codegen.build`) and whole kernels (:mod:`codegen.kernel_cache`) are
+Libraries (:mod:`spf.codegen.toolchain.compiler`) and whole kernels (:mod:`spf.codegen.toolchain.kernel_cache`) are
 cached for good, and every change of spf's source or of a kernel's options adds entries,
 so without a limit the directory only grows.  A use of an entry sets its modification
 time (:func:`touch`); after a process adds entries, :func:`prune_when_due` removes the

@@ -27,9 +27,9 @@ from typing import Any, Callable, Mapping, Sequence
 from spf.errors import SpfError
 
 from spf.codegen.c import runtime
+from spf.codegen.c.structs import sanitize_identifier
 from spf.codegen.toolchain.cache_folder import cache_directory, configured, give_up
 from spf.codegen.toolchain.cache_limit import prune_when_due, touch
-from spf.codegen.c.structs import sanitize_identifier
 
 # -ffp-contract=off: a multiply and an add stay two operations, as written.  A loop-carried
 # sum (SpMV's row, a register sum) then waits on the adder alone; contracted into a fused
@@ -160,7 +160,7 @@ def intact(library: Path) -> bool:
 
 def _run_compiler(command: list[str], c_file: Path, flags: Sequence[str], output: Path) -> None:
     """Compile ``c_file`` into ``output`` (SpfError when the compiler fails or cannot run),
-    finding the run-time C files it includes (codegen.runtime)."""
+    finding the run-time C files it includes (spf.codegen.c.runtime)."""
     try:
         result = subprocess.run([*command, str(c_file), *flags, f"-I{runtime.DIRECTORY}", "-o", str(output)],
                                 capture_output=True, text=True)
@@ -214,8 +214,8 @@ def build_shared_library(source: str, flags: Sequence[str] | None = None, name: 
     Cached as ``<cache>/<name>-<hash16>.so`` next to its ``.c`` and its record (size and
     SHA-256, :func:`intact`); reused when present and intact, compiled again otherwise.
     A cache folder that cannot be written is left for a temporary one, with a warning
-    (codegen.cache_folder).  The cache is kept under a size limit, least recently used
-    first (codegen.cache_limit).
+    (spf.codegen.toolchain.cache_folder).  The cache is kept under a size limit, least recently used
+    first (spf.codegen.toolchain.cache_limit).
     """
     flags = list(CFLAGS if flags is None else flags)
     command = compiler_command()

@@ -9,14 +9,14 @@ loaded (its parsed content, and for a family the state of its member files), the
 options (find policy, share, parallel, loop order, recipe, C flags, kept zeros) and spf's
 own source (the modification time and size of every module, run-time C file and built-in
 layout file, so editing spf invalidates every entry).  The C compiler is not part of it: the shared
-library is cached apart, under the compiler's identity (:mod:`codegen.build`).
+library is cached apart, under the compiler's identity (:mod:`spf.codegen.toolchain.compiler`).
 
 On disk an entry is a pickle in ``cache_directory()/kernels`` after a line holding its
 SHA-256, written to a temporary file and renamed into place, as the libraries are, so
 concurrent processes never read half an entry; one that cannot be read or does not
 match its digest (another spf's, a truncated, emptied or overwritten file) is compiled
 again and replaced (a damaged pickle may still unpickle, into another kernel).  An
-autoscheduled candidate is not cached (its tree is the schedule).  Entries used longest ago are removed when the cache outgrows its limit (codegen.cache_limit).
+autoscheduled candidate is not cached (its tree is the schedule).  Entries used longest ago are removed when the cache outgrows its limit (spf.codegen.toolchain.cache_limit).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from spf.layout_library.layout_input import load_layout_argument
 from spf.layout_library.loader import is_path
 from spf.layout_library.model import LayoutFamily
 
-from spf.codegen.toolchain.compiler import temporary_beside
 from spf.codegen.toolchain.cache_folder import cache_directory
 from spf.codegen.toolchain.cache_limit import prune_when_due, touch
+from spf.codegen.toolchain.compiler import temporary_beside
 
 if TYPE_CHECKING:
     from spf.codegen.compiled import CompiledKernel

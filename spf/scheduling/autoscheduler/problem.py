@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping
 
 from spf.errors import AutoscheduleError
-from spf.space.iteration_space import coordinate_definers, identity_physical, load_tensor_layout
 from spf.notation.statements import Statement, parse_statement
+from spf.space.iteration_space import coordinate_definers, identity_physical, load_tensor_layout
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout

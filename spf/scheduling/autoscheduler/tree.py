@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterator, Sequence, Union
 
-from spf.scheduling.autoscheduler.cost import Cost, dense_trip, level_trip, memory_of
 from spf.errors import ScheduleError
+from spf.scheduling.autoscheduler.cost import Cost, dense_trip, level_trip, memory_of
 
 from spf.scheduling.autoscheduler.problem import Operand, Problem
 

@@ -17,9 +17,9 @@ from hypothesis import given, settings, strategies as st
 
 import spf
 from conftest import REAL_MATRICES, REPOSITORY, data_available, load_matrix
-from spf.runtime.assemble import has_assembly
 from spf.codegen.assembly.plan import plan_assembly
 from spf.errors import AssemblyRefused
+from spf.runtime.assemble import has_assembly
 from spf.runtime.validation import validate
 
 MATRIX_OUTPUTS = ["CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR(R=2, C=2)", "BCSR(R=4, C=4)",
@@ -468,7 +468,7 @@ def test_rows_in_storage_order_are_handed_over_as_the_layouts_arrays(output):
 ])
 @pytest.mark.parametrize("parallel", [False, True])
 def test_a_sums_nests_are_fused_so_each_row_arrives_once(openmp_threads, expression, terms, parallel):
-    """codegen.fusion: the statements' loops over the rows become one, the workspace sees
+    """spf.codegen.assembly.fusion: the statements' loops over the rows become one, the workspace sees
     each row of C whole, and the rows are handed over without the builder."""
     a, b, d = random(500, 300, 0.03, 41), random(500, 300, 0.03, 42), random(500, 300, 0.03, 43)
     b = sp.csr_matrix(b + a.multiply(sp.random(500, 300, density=0.5, random_state=44).astype(bool)) * -1.0)
@@ -563,7 +563,7 @@ def sorted_rows(tensor) -> bool:
                                                   ((200, 3), 0.5, 84), ((3, 200), 0.5, 85)])
 def test_two_phases_transpose_and_convert(shape, density, seed):
     """The transposition into CSR and the conversion CSR -> CSC count, then fill the rows
-    (codegen.assembly.TwoPhase): scipy's entries, rows sorted; a kernel drops explicit
+    (spf.codegen.assembly.plan.TwoPhase): scipy's entries, rows sorted; a kernel drops explicit
     zeros, a conversion keeps them."""
     a = random(*shape, density, seed)
     if a.nnz:

@@ -1,4 +1,4 @@
-"""codegen.merge: a sum's terms co-iterated by the output's inner coordinate, and entries
+"""spf.codegen.assembly.merge: a sum's terms co-iterated by the output's inner coordinate, and entries
 appended to the rows in order without a workspace, only where Z3 proves the order."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 
 import spf
-from spf.codegen.loops import Merge, walk
 from spf.codegen.assembly.merge import appends_in_order, strictly_increasing
+from spf.codegen.loops import Merge, walk
 from spf.runtime.validation import validate
 
 

@@ -1,11 +1,11 @@
-"""codegen.rows: where a row's group opens and how a merge of a sum's terms steps."""
+"""spf.codegen.assembly.rows: where a row's group opens and how a merge of a sum's terms steps."""
 
 from __future__ import annotations
 
-from spf.codegen.loops import Assign, Bound, Compute, Guard, Loop, Merge, MergeArm
 from spf.codegen.assembly.rows import plan_row_appends
-from spf.space.expressions import Affine, Constraint, UFCall
+from spf.codegen.loops import Assign, Bound, Compute, Guard, Loop, Merge, MergeArm
 from spf.layout_library.model import Name
+from spf.space.expressions import Affine, Constraint, UFCall
 
 
 def arm(number: int, values: str = "val", guarded: bool = False) -> MergeArm:

@@ -25,8 +25,8 @@ import scipy.sparse as sparse
 
 import spf
 from spf.__main__ import main
-from spf.codegen.c.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, unchecked_properties
 from spf.codegen.c.c_syntax import SHAPE_MISMATCH
+from spf.codegen.c.checks import BROKEN_PROPERTY, INCONSISTENT_FIELDS, NULL_ARGUMENT, unchecked_properties
 from spf.codegen.c.structs import ctypes_struct, struct_name
 from spf.errors import PackError
 from spf.runtime.packing import from_fields

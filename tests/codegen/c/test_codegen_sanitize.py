@@ -159,7 +159,7 @@ SCRIPT = textwrap.dedent('''
         for output in ["CSR", "CSR_UNSORTED"]:
             k = compiled("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": output})
             check(f"SpGEMM rows into {output} {name}", k, (matrix @ transposed).toarray(), A=matrix, B=transposed)
-        for parallel in (False, True):  # two terms merged by j (codegen.merge), appended without a workspace
+        for parallel in (False, True):  # two terms merged by j (spf.codegen.assembly.merge), appended without a workspace
             k = compiled("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, parallel=parallel)
             check(f"A + B merged {name} parallel={parallel}", k, (matrix + other).toarray(), A=matrix, B=other)
         k = compiled("C(i,j) = A(i,j) + B(i,j) - 2 * D(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR", "D": "CSR"})

@@ -1,7 +1,7 @@
 """The C printer prints the decisions the passes wrote into the loop nests, and makes none.
 
 Each test builds a small loop nest by hand with one decision set, prints it with the
-:class:`codegen.emit_c.Emitter` and checks that the C shows it, and that the same nest
+:class:`spf.codegen.c.emit_c.Emitter` and checks that the C shows it, and that the same nest
 without the decision prints without it.
 """
 
@@ -13,19 +13,19 @@ from types import SimpleNamespace
 import pytest
 from pycparser import c_ast, c_generator
 
-from spf.codegen.c.emit_assembled import two_phase_kernel
 from spf.codegen.c.c_expressions import Names
 from spf.codegen.c.c_syntax import ident
+from spf.codegen.c.emit_assembled import two_phase_kernel
 from spf.codegen.c.emit_assembled import AssembledOutput
 from spf.codegen.c.emit_c import zero_output_first
 from spf.codegen.c.emit_statements import Emitter
 from spf.codegen.finds.find import FindChoice
-from spf.codegen.passes.jam import Transposition
 from spf.codegen.loops import Assign, Bound, Chunks, Compute, Find, Loop, Merge, MergeArm, Pieces, RegisterSum, render
+from spf.codegen.passes.jam import Transposition
 from spf.codegen.passes.zeroing import OutputZeroing, RowZeroing
 from spf.errors import SpfError
-from spf.space.expressions import Affine, Constraint, UFCall
 from spf.layout_library.model import Name
+from spf.space.expressions import Affine, Constraint, UFCall
 
 ARRAYS = {"rowptr": (Name("N"),), "col": (Name("NNZ"),), "val": (Name("NNZ"),), "x": (Name("M"),),
           "y": (Name("N"),), "B": (Name("M"), Name("K")), "C": (Name("N"), Name("K")),

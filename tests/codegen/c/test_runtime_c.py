@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 import spf
-from spf.codegen.toolchain import compiler as build, kernel_cache
 from spf.codegen.c import runtime
+from spf.codegen.toolchain import compiler as build, kernel_cache
 from spf.codegen.toolchain.compiler import compiler
 
 REPOSITORY = Path(__file__).resolve().parents[3]

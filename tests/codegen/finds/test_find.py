@@ -1,4 +1,4 @@
-"""Find synthesis (codegen.find) and where find state starts (codegen.find_state.place_find_state).
+"""Find synthesis (spf.codegen.finds.find) and where find state starts (spf.codegen.finds.find_state.place_find_state).
 
 1. State is shared only between searches of the same entries: WARP24's ``meta(pi, 2*pg + pk)``
    searches the same range [0, 2) in every group, but each group's entries differ, so
@@ -10,7 +10,7 @@
    every template may serve it.
 4. A SeqIter state kept per value of an index (COO: per row) starts before the loop
    that sets that index, once per call, not once per iteration.
-5. Find state lasts from call to call (codegen.emit_c: spf_state_*, spf_hash_*): one
+5. Find state lasts from call to call (spf.codegen.c.emit_c: spf_state_*, spf_hash_*): one
    kernel called on many patterns, widths and matrices in turn never matches what an
    earlier call put in its table, after a call that failed too; release_state frees it
    and the next call starts anew; two Python threads calling one kernel at once each
@@ -250,7 +250,7 @@ def test_two_threads_calling_one_kernel_at_once_are_right():
 @pytest.mark.parametrize("parallel", [False, True])
 @pytest.mark.parametrize("layout", ["COO", "COO_UNSORTED"])
 def test_an_output_sharing_a_coordinate_list_is_at_the_inputs_position(layout, parallel, openmp_threads):
-    # each entry is then stored once (codegen.zeroing), its position an assignment the store repeats
+    # each entry is then stored once (spf.codegen.passes.zeroing), its position an assignment the store repeats
     expression = "A(i,j) = B(i,j) * C(i,k) * D(k,j)"
     k = spf.compile(expression, {"A": layout, "B": layout, "C": "Dense", "D": "Dense"}, share={"A": "B"},
                     parallel=parallel)

@@ -1,4 +1,4 @@
-"""codegen.jam: which loops are jammed around a register sum, and that a jammed kernel
+"""spf.codegen.passes.jam: which loops are jammed around a register sum, and that a jammed kernel
 computes bit for bit what the plain loop computes."""
 
 from __future__ import annotations
@@ -10,18 +10,18 @@ import pytest
 import scipy.sparse as sparse
 
 import spf
-from spf.codegen.toolchain.compiler import CFLAGS
-from spf.codegen.passes.jam import JAM_WIDTH, _walks_segments, jammable
 from spf.codegen.loops import Assign, Bound, Compute, Loop
-from spf.runtime.kernel import Kernel
+from spf.codegen.passes.jam import JAM_WIDTH, _walks_segments, jammable
 from spf.codegen.pipeline import PASSES, Compilation, Options, jam_loops, to_kernel
+from spf.codegen.toolchain.compiler import CFLAGS
+from spf.runtime.kernel import Kernel
 from spf.space.expressions import Affine, UFCall
 
 SDDMM = "A(i,j) = B(i,j) * C(i,k) * D(k,j)"
 SDDMM_LAYOUTS = {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"}
 
 
-# spf compiles without contraction (codegen.build.CFLAGS): gcc would otherwise fuse a
+# spf compiles without contraction (spf.codegen.toolchain.compiler.CFLAGS): gcc would otherwise fuse a
 # multiply and an add as it sees fit, differently in the two loops' shapes, and the
 # bitwise comparisons below rely on it not doing so
 assert "-ffp-contract=off" in CFLAGS

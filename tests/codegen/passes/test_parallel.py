@@ -1,4 +1,4 @@
-"""Parallel loops (codegen.parallel): every piece of state a parallel loop writes is private
+"""Parallel loops (spf.codegen.passes.parallel): every piece of state a parallel loop writes is private
 to its threads, and the loops that cannot be made safe stay serial, saying why.
 
 1. Find state inside a parallel loop: a HashMap table or an array of SeqIter positions
@@ -30,8 +30,8 @@ from conftest import run_variants
 from spf.codegen.loops import Assign, Bound, Chunks, Compute, Loop, Temporary, walk
 from spf.codegen.passes.parallel import (CHUNK_COUNTERS_LOG2, CHUNK_ITERATIONS, NESTED_WORK, balance_parallel_loops,
                                          shared_writes, split_into_chunks)
-from spf.space.expressions import Affine, UFCall
 from spf.layout_library.model import Name
+from spf.space.expressions import Affine, UFCall
 
 SPMSPM = "C(i,j) = A(i,k) * B(k,j)"
 SPMV = "y(i) = A(i,j) * x(j)"
@@ -464,7 +464,7 @@ def test_import_sets_a_short_spin_unless_the_user_chose_a_wait_policy(given, exp
     assert done.stdout.split() == [str(value) for value in expected]
 
 
-# -- the balanced schedule's split, decided by a pass (codegen.parallel.balance_parallel_loops)
+# -- the balanced schedule's split, decided by a pass (spf.codegen.passes.parallel.balance_parallel_loops)
 
 
 def _balanced_rows(body_depth: int = 1, reduction: str | None = None) -> Loop:

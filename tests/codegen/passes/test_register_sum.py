@@ -1,11 +1,11 @@
-"""codegen.register_sum: which loops sum their terms in a register, and when the update waits for a term."""
+"""spf.codegen.passes.register_sum: which loops sum their terms in a register, and when the update waits for a term."""
 
 from __future__ import annotations
 
 from spf.codegen.loops import Assign, Bound, Compute, Loop, Merge, MergeArm
 from spf.codegen.passes.register_sum import changing_in, fixed_target, mark_register_sums
-from spf.space.expressions import Affine, UFCall
 from spf.layout_library.model import Name
+from spf.space.expressions import Affine, UFCall
 
 
 def spmv(**compute) -> Loop:

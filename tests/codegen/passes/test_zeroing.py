@@ -1,4 +1,4 @@
-"""The dense output zeroed by the blocks of the loop that writes it (codegen.zeroing).
+"""The dense output zeroed by the blocks of the loop that writes it (spf.codegen.passes.zeroing).
 
 The blocks must zero every row the nest does not write (empty rows, rows outside the
 loop's range, every row when the nest does not run), serially and with each thread
@@ -16,10 +16,10 @@ import scipy.sparse as sp
 
 import spf
 from spf.codegen.loops import Loop, walk
-from spf.codegen.pipeline import PASSES, Compilation, Options
 from spf.codegen.passes.zeroing import BLOCK_ENTRIES, RowZeroing, fold_output_zeroing, plan_output_zeroing
-from spf.space.expressions import Affine, Constraint
+from spf.codegen.pipeline import PASSES, Compilation, Options
 from spf.layout_library.model import Name
+from spf.space.expressions import Affine, Constraint
 
 SPMV = "y(i) = A(i,j) * x(j)"
 SPMM = "C(i,j) = A(i,k) * B(k,j)"

@@ -1,4 +1,4 @@
-"""The cache directory kept under its size limit, least recently used first (codegen.cache_limit)."""
+"""The cache directory kept under its size limit, least recently used first (spf.codegen.toolchain.cache_limit)."""
 
 from __future__ import annotations
 

@@ -21,12 +21,12 @@ import scipy.sparse
 from pycparser import CParser, c_ast
 
 import spf
+from spf.codegen.c.structs import (ctypes_struct, header_text, marshal, output_struct, sanitize_identifier,
+                                   struct_declaration, struct_name)
 from spf.codegen.toolchain import compiler as build
 from spf.codegen.toolchain.cache_limit import STAMP
 from spf.codegen.toolchain.compiler import (CFLAGS, SANITIZE_FLAGS, build_shared_library, cache_directory, compiler,
                                             load_function, load_library, sanitizer_environment)
-from spf.codegen.c.structs import (ctypes_struct, header_text, marshal, output_struct, sanitize_identifier,
-                                   struct_declaration, struct_name)
 
 SPECS = ["CSR", "BCSR(R=2, C=3)", "WARP24", "Dense2", "CSF3"]
 
@@ -580,7 +580,7 @@ def test_a_library_spf_cannot_load_says_to_delete_the_cache(tmp_path, monkeypatc
 
 @pytest.fixture
 def fresh_cache_folder(monkeypatch):
-    """codegen.cache_folder as in a new process: no folder tried, no temporary one yet."""
+    """spf.codegen.toolchain.cache_folder as in a new process: no folder tried, no temporary one yet."""
     from spf.codegen.toolchain import cache_folder
     monkeypatch.setattr(cache_folder, "_usable", set())
     monkeypatch.setattr(cache_folder, "_refused", {})

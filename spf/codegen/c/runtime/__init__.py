@@ -5,7 +5,7 @@ assembled output's stream, workspace, rows and builder) is C in these files, not
 Python: a compiler, a sanitizer and an editor see it as it is.  A generated source
 includes them, each after ``#define`` lines for its parameters (the output's order, the
 key type, the builder's prefix: the X-macro idiom), and is compiled with ``-I`` this
-folder (:mod:`codegen.build`).  Included rather than compiled once into a shared library:
+folder (:mod:`spf.codegen.toolchain.compiler`).  Included rather than compiled once into a shared library:
 most files are parameterized per kernel, and the hot functions (an append, a workspace's
 add, a hash lookup) must inline into the kernel's loops.  ``spf compile`` writes a
 self-contained ``NAME.c``, each include replaced by the file's text (:func:`inline`).

@@ -1,6 +1,6 @@
-/* spf's run-time C: the fixed part of an assembled output's builder (codegen.emit_assembly):
+/* spf's run-time C: the fixed part of an assembled output's builder (spf.codegen.c.emit_assembly):
    its handle, the sorts that put entries in storage order, and, for a layout of rows
-   (codegen.assembly.DirectRows), the rows adopted from a kernel, bucketed from entries or
+   (spf.codegen.assembly.plan.DirectRows), the rows adopted from a kernel, bucketed from entries or
    filled by a two-phase kernel.  The layout's own part (the keys, the checks, the counts,
    begin, fill, take) is generated after it.  Included by the generated source with these
    parameters defined (the X-macro idiom: it undefines them at the end, so a source may
@@ -338,7 +338,7 @@ static int SPF_B(bucket)(SPF_B(handle) *h, SPF_BUILDER_OUTPUT *T, int64_t *repor
   return done;
 }
 
-/* a two-phase kernel's rows (codegen.assembly.TwoPhase): the layout's pointer array
+/* a two-phase kernel's rows (spf.codegen.assembly.plan.TwoPhase): the layout's pointer array
    (rows r = [pointer[r], pointer[r+1]) of keys and values) with every entry checked as
    adopt_rows does; rows whose keys are not strictly increasing (found by the same
    pass) go through segments (sorted, equal keys summed) and are checked again.

@@ -1,14 +1,14 @@
-/* spf's run-time C: the workspace flushing into rows (codegen.assembly.DirectRows).  Per
+/* spf's run-time C: the workspace flushing into rows (spf.codegen.assembly.plan.DirectRows).  Per
    stream (one, or one per piece of a parallel loop, spf_pieces.h's spf_piece_take), the
    keys and values of each group and the group's outer coordinate; at the end
    spf_rows_hand_over gives them to the builder's adopt_rows as they stand when the groups
    arrived in storage order (outer strictly increasing over the streams in turn), else to
    its begin as a stream of entries.  It also writes how often each strategy ran
-   (codegen.emit_stream.ROW_STRATEGIES) at report[SPF_ROWS_STATISTICS].  Keys are kept in
+   (spf.codegen.c.emit_stream.ROW_STRATEGIES) at report[SPF_ROWS_STATISTICS].  Keys are kept in
    SPF_ROWS_KEY, the C type of the layout's key array, so the arrays can become the
    layout's own (NAME_take): stream 0's buffers are the result's arrays, not copied (the
    other streams' rows are copied after its own, on the threads).  Appending
-   (codegen.merge) puts entries straight into the rows through a cursor, no workspace.
+   (spf.codegen.assembly.merge) puts entries straight into the rows through a cursor, no workspace.
 
    Fixed C, included by the generated source after spf_workspace.h and its parameters:
 
@@ -98,7 +98,7 @@ static int spf_rows_reserve(spf_rows *r, int64_t more) {
   return spf_rows_group_room(r);
 }
 
-/* Appending (codegen.merge): each group's keys arrive in storage order, equal keys side by
+/* Appending (spf.codegen.assembly.merge): each group's keys arrive in storage order, equal keys side by
    side (one loop proven to walk them strictly increasing, or a merge of such loops), so
    they go straight into the rows, no workspace: a key equal to the last one adds to it,
    and the group's zeros leave when it closes (drop_zeros).  A key below the last
