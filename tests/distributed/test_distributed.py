@@ -131,7 +131,7 @@ def test_cp_als_example_converges_to_the_same_answer_under_1_2_and_4_ranks(tmp_p
     coords = np.stack(np.unravel_index(flat, shape), axis=1) + 1
     path = tmp_path / "tensor.tns"
     path.write_text("".join(f"{i} {j} {k} {v:.6f}\n" for (i, j, k), v in zip(coords, rng.random(3000) + 0.5)))
-    script = str(HERE.parent / "examples" / "cp_als" / "cp_als.py")
+    script = str(HERE.parents[1] / "examples" / "cp_als" / "cp_als.py")
     options = [str(path), "--rank", "5", "--iterations", "8"]
     subprocess.run([sys.executable, script, *options, "--out", str(tmp_path / "one.npz")], check=True,
                    env=_mpi_environment(), timeout=300, capture_output=True)
