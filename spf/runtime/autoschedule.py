@@ -69,6 +69,33 @@ class AutoSchedule:
 
     def select(self, sizes: Mapping[str, float] | None = None, **tensors: Any) -> Candidate:
         """Stages 4 and 5: the candidate for these operands (or for explicit ``sizes``)."""
+        return self.rank(sizes, **tensors)[0][0]
+
+    def rank(self, sizes: Mapping[str, float] | None = None, **tensors: Any) -> list[tuple[Candidate, float]]:
+        """Every candidate with the model's predicted cost for these operands, best first.
+
+        The first is what :meth:`select` picks; benchmarks read the rest to say where
+        the fastest schedule stood in the model's order."""
+        values = self._values(sizes, tensors)
+        cache, source = last_level_cache_bytes()
+        rows = []
+        for candidate in self.candidates:
+            memory = candidate.memory.evaluate(values) * ELEMENT_BYTES
+            rows.append((candidate, candidate.time.evaluate(values), memory, memory < cache / 2))
+        least_memory = min(r[2] for r in rows)
+
+        def key(row):
+            candidate, iterations, memory, fits = row
+            # what fits in half the cache by iterations; if nothing fits, the least memory first
+            fitting = fits or (not any(r[3] for r in rows) and memory <= least_memory)
+            return (not fitting, round(iterations, 6) if fitting else memory,
+                    stride_cost(candidate.schedule, values), order_disagreement(candidate.schedule))
+
+        ordered = sorted(rows, key=key)
+        self.last_selection = Selection(values, cache, source, rows, ordered[0][0])
+        return [(row[0], row[1]) for row in ordered]
+
+    def _values(self, sizes: Mapping[str, float] | None, tensors: Mapping[str, Any]) -> dict[str, float]:
         values = dict(sizes or {})
         if tensors:
             values.update(self.sizes(**tensors))
@@ -77,21 +104,7 @@ class AutoSchedule:
         if missing:
             raise AutoscheduleError(f"select: no value for {', '.join(missing)}; pass the operands "
                                     f"({', '.join(f.name for f in self.problem.factors)}) or sizes=")
-        cache, source = last_level_cache_bytes()
-        rows = []
-        for candidate in self.candidates:
-            memory = candidate.memory.evaluate(values) * ELEMENT_BYTES
-            rows.append((candidate, candidate.time.evaluate(values), memory, memory < cache / 2))
-        fitting = [r for r in rows if r[3]]
-        if fitting:
-            least = min(r[1] for r in fitting)
-            pool = [r[0] for r in fitting if r[1] <= least * (1 + 1e-9)]
-        else:
-            least = min(r[2] for r in rows)
-            pool = [r[0] for r in rows if r[2] <= least]
-        chosen = min(pool, key=lambda c: (stride_cost(c.schedule, values), order_disagreement(c.schedule)))
-        self.last_selection = Selection(values, cache, source, rows, chosen)
-        return chosen
+        return values
 
     def default(self) -> Candidate:
         """A choice without sizes: the least memory depth, then loop depth, then stage 5."""
