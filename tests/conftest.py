@@ -22,6 +22,10 @@ os.environ.setdefault("SPF_PARALLEL_GRAIN", "1")
 # The loop nests are verified after every pass (codegen.verify): a malformed nest fails the
 # test that compiled it, as a bug in spf (set here, so processes the tests start verify too).
 os.environ.setdefault("SPF_VERIFY", "1")
+# The autoscheduler's run-time choice prices schedules with this machine's measured constants
+# (spf.runtime.calibration); the tests use the fixed defaults so that a choice is the same on
+# every machine and every run (tests/runtime/test_calibration.py measures).
+os.environ.setdefault("SPF_CALIBRATION", "defaults")
 
 # The default run is deterministic: every hypothesis test draws the same examples on every
 # machine and every run (derandomize), so the README's test command is green or red for

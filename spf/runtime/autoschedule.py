@@ -6,6 +6,7 @@ with the run time, which may call the compiler's stages but not the reverse."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -22,11 +23,17 @@ from spf.scheduling.autoscheduler.cost import Cost, count_symbols, dimension_sym
 
 from spf.scheduling.autoscheduler.candidate import Candidate
 from spf.scheduling.autoscheduler.problem import Problem, make_problem
-from spf.scheduling.autoscheduler.prune import (ELEMENT_BYTES, Context, depth_poset, last_level_cache_bytes,
-                                                order_disagreement, parse_constraint, pareto_buckets, stride_cost)
+from spf.scheduling.autoscheduler.prune import (ELEMENT_BYTES, Context, core_cache_bytes, last_level_cache_bytes,
+                                                MOST_SOLVER_QUERIES, order_disagreement, parse_constraint, pareto_buckets,
+                                                stride_cost)
 from spf.scheduling.autoscheduler.search import Scored, exhaustive, frontier
 from spf.scheduling.autoscheduler.tree import check, loop_depth, memory_cost, memory_depth, time_cost
 from spf.scheduling.autoscheduler.written import parse_schedule
+from spf.scheduling.autoscheduler.machine_cost import MACHINE_CONSTANTS, MISS, runs_in_parallel, work_cost
+from spf.scheduling.autoscheduler.machine_cost import seconds as predicted_seconds
+from spf.runtime.calibration import machine_constants
+from spf.runtime.kernel import callable_kernel
+from spf.runtime.schedule_trials import DEFAULT_BUDGET, contenders, remember, remembered, time_candidates, trial_key
 
 
 @dataclass
@@ -36,16 +43,20 @@ class Selection:
     sizes: dict[str, float]
     cache_bytes: int
     cache_source: str
-    rows: list[tuple[Candidate, float, float, bool]]  # candidate, time, memory bytes, fits
+    rows: list[tuple[Candidate, float, float, bool]]  # candidate, predicted seconds, memory bytes, fits
     chosen: Candidate
+    constants_source: str = ""
+    measured: dict[str, float] = field(default_factory=dict)  # seconds of the candidates timed, if any
 
     def __str__(self) -> str:
         lines = [f"last-level cache {self.cache_bytes / 2**20:.1f} MiB ({self.cache_source}); "
-                 f"temporaries must stay under half of it"]
-        for candidate, iterations, memory, fits in self.rows:
+                 f"temporaries must stay under half of it",
+                 f"machine constants: {self.constants_source}"]
+        for candidate, predicted, memory, fits in self.rows:
             mark = "->" if candidate is self.chosen else "  "
-            lines.append(f"{mark} {iterations:12.4g} iterations  {memory:10.4g} B{'' if fits else ' (too big)'}  "
-                         f"{candidate.schedule}")
+            timed = self.measured.get(str(candidate.schedule))
+            lines.append(f"{mark} {predicted:12.4g} s predicted  {memory:10.4g} B{'' if fits else ' (too big)'}"
+                         f"{f'  {timed:.4g} s measured' if timed is not None else ''}  {candidate.schedule}")
         return "\n".join(lines)
 
 
@@ -62,44 +73,90 @@ class AutoSchedule:
     # every tree the generation stage produced (stage 1 applied), candidates included: what
     # the later stages prune, for benchmarks that time the alternatives and for the fuzzer
     generated: list[Candidate] = field(default_factory=list, repr=False)
+    layouts: Mapping[str, object] = field(default_factory=dict, repr=False)  # as given, for compiling trials
+    share: Mapping[str, str] | None = None
 
     def sizes(self, **tensors: Any) -> dict[str, float]:
         """Extents and per-level stored counts of the given operands (stage 4's inputs)."""
         return operand_sizes(self.problem, tensors)
 
-    def select(self, sizes: Mapping[str, float] | None = None, **tensors: Any) -> Candidate:
-        """Stages 4 and 5: the candidate for these operands (or for explicit ``sizes``)."""
-        return self.rank(sizes, **tensors)[0][0]
+    def select(self, sizes: Mapping[str, float] | None = None, measure: bool | float = False,
+               parallel: bool = False, **tensors: Any) -> Candidate:
+        """Stages 4 and 5: the candidate for these operands (or for explicit ``sizes``).
 
-    def rank(self, sizes: Mapping[str, float] | None = None, **tensors: Any) -> list[tuple[Candidate, float]]:
-        """Every candidate with the model's predicted cost for these operands, best first.
+        ``measure=True`` (or a budget in seconds, default 2) times the model's closest
+        candidates on these operands (spf.runtime.schedule_trials) and takes the fastest,
+        remembered on disk for operands of similar sizes; ``parallel`` says which variant
+        the caller will compile (the one timed, and ranked for this machine's threads)."""
+        arguments.flag(parallel, "parallel")
+        ranked = self.rank(sizes, threads=available_threads() if parallel else 1, **tensors)
+        if measure is False:
+            return ranked[0][0]
+        budget = DEFAULT_BUDGET if measure is True else measure
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0:
+            raise AutoscheduleError(f"select: measure must be True, False or a budget in seconds, got {measure!r}")
+        if not tensors:
+            raise AutoscheduleError("select: measure= times the candidates on the operands: pass them")
+        closest = contenders(ranked)
+        if len(closest) < 2:
+            return ranked[0][0]
+        description = f"{self.problem.expression} {[(f.name, f.levels, f.dense_levels) for f in self.problem.factors]}"
+        key = trial_key(description, closest, self.last_selection.sizes, parallel)
+        winner = remembered(key, closest)
+        if winner is None:
+            def call_of(candidate: Candidate):
+                kernel = callable_kernel(self.problem.expression, dict(self.layouts), share=self.share,
+                                         parallel=parallel, schedule=candidate)
+                return kernel.bind(**{k: v for k, v in tensors.items() if k != self.problem.output})
 
-        The first is what :meth:`select` picks; benchmarks read the rest to say where
-        the fastest schedule stood in the model's order."""
+            times = time_candidates(closest, call_of, float(budget))
+            winner = next(c for c in closest if str(c.schedule) == min(times, key=times.get))
+            remember(key, winner, times)
+            self.last_selection.measured = times
+        self.last_selection.chosen = winner
+        return winner
+
+    def rank(self, sizes: Mapping[str, float] | None = None, threads: int = 1,
+             **tensors: Any) -> list[tuple[Candidate, float]]:
+        """Every candidate with its predicted seconds for these operands, best first.
+
+        With ``threads`` > 1 (the parallel variant), a tree whose outermost loop indexes
+        the output is predicted to take its serial time over ``threads``; others run serially.
+        Stage 4: the work model (machine_cost) evaluated at the operands' sizes with this
+        machine's constants (calibration); temporaries must take under half the last-level
+        cache (if none does, the least memory first).  Stage 5 breaks ties.  The first is
+        what :meth:`select` picks; benchmarks read the rest to say where the fastest
+        schedule stood in the model's order."""
         values = self._values(sizes, tensors)
+        constants, constants_source = machine_constants()
         cache, source = last_level_cache_bytes()
+        core_cache = core_cache_bytes()
         rows = []
         for candidate in self.candidates:
             memory = candidate.memory.evaluate(values) * ELEMENT_BYTES
-            rows.append((candidate, candidate.time.evaluate(values), memory, memory < cache / 2))
+            share = 1 / threads if threads > 1 and runs_in_parallel(candidate.schedule, self.problem.output_indices) \
+                else 1
+            rows.append((candidate, share * predicted_seconds(candidate.work, values, constants, core_cache), memory,
+                         memory < cache / 2))
         least_memory = min(r[2] for r in rows)
+        any_fits = any(r[3] for r in rows)
 
         def key(row):
-            candidate, iterations, memory, fits = row
-            # what fits in half the cache by iterations; if nothing fits, the least memory first
-            fitting = fits or (not any(r[3] for r in rows) and memory <= least_memory)
-            return (not fitting, round(iterations, 6) if fitting else memory,
+            candidate, predicted, memory, fits = row
+            fitting = fits or (not any_fits and memory <= least_memory)
+            return (not fitting, float(f"{predicted:.9g}") if fitting else memory,
                     stride_cost(candidate.schedule, values), order_disagreement(candidate.schedule))
 
         ordered = sorted(rows, key=key)
-        self.last_selection = Selection(values, cache, source, rows, ordered[0][0])
+        self.last_selection = Selection(values, cache, source, rows, ordered[0][0], constants_source)
         return [(row[0], row[1]) for row in ordered]
 
     def _values(self, sizes: Mapping[str, float] | None, tensors: Mapping[str, Any]) -> dict[str, float]:
         values = dict(sizes or {})
         if tensors:
             values.update(self.sizes(**tensors))
-        needed = set().union(*(c.time.symbols() | c.memory.symbols() for c in self.candidates))
+        needed = set().union(*(c.time.symbols() | c.memory.symbols() | c.work.symbols() for c in self.candidates))
+        needed = {n for n in needed if n not in MACHINE_CONSTANTS and not n.startswith(MISS)}
         missing = sorted(needed - set(values))
         if missing:
             raise AutoscheduleError(f"select: no value for {', '.join(missing)}; pass the operands "
@@ -137,7 +194,8 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     ``constraints`` are relations over the extents (``I``, ``J``, ...) and stored
     counts (``nnz_B``, ``nnz_B_i``, ``sparsity_B``), e.g. ``["16 <= K <= 128"]``.
     ``exhaustive_search`` enumerates the whole space instead of the dynamic program
-    (a reference for small kernels); ``skip`` leaves out stage 2 (``[2]``) for studies.
+    (a reference for small kernels); ``skip=[3]`` leaves the solver out of stage 3 (only costs whose
+    coefficients compare prune), for studies.
     Progress lines go to ``progress`` (default: standard error) when a search runs long.
     """
     constraints = arguments.names(constraints, "constraints", "relations such as '16 <= K <= 128'")
@@ -154,7 +212,8 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     order = [f.name for f in problem.factors]
     if exhaustive_search:
         trees = exhaustive(problem, progress=report)
-        scored = [Scored(t, time_cost(t, order), memory_cost(t), loop_depth(t), memory_depth(t)) for t in trees]
+        scored = [Scored(t, time_cost(t, order), memory_cost(t), loop_depth(t), memory_depth(t), work_cost(t, order))
+                  for t in trees]
         counts["generated (stage 1 applied)"] = len(scored)
     else:
         scored = frontier(problem, progress=report)
@@ -165,30 +224,33 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
                                 f"order{_conflict(problem)}; store one of them in another mode order")
     for item in scored:
         check(item.node, problem)
-    generated = [Candidate(s.node, s.time, s.memory, s.loop_depth, s.memory_depth, problem) for s in scored]
-
-    moment = time.perf_counter()
-    if 2 not in skip:
-        scored = depth_poset(scored, lambda s: (s.loop_depth, s.memory_depth))
-        counts["stage 2 (depth poset)"] = len(scored)
-    seconds["stage 2"] = time.perf_counter() - moment
+    generated = [Candidate(s.node, s.time, s.memory, s.loop_depth, s.memory_depth, problem, s.work) for s in scored]
 
     moment = time.perf_counter()
     buckets: dict[tuple[Cost, Cost], list[Scored]] = {}
     for item in scored:
-        buckets.setdefault((item.time, item.memory), []).append(item)
+        buckets.setdefault((item.work, item.memory), []).append(item)
     keys = list(buckets)
     context = Context(problem, constraints or ())
-    kept, queries = pareto_buckets(keys, context)
+    kept, queries = pareto_buckets(keys, context, most_queries=0 if 3 in skip else MOST_SOLVER_QUERIES)
     survivors = [item for k in kept for item in buckets[keys[k]]]
-    counts["stage 3 (Z3 Pareto)"] = len(survivors)
+    counts["stage 3 (Pareto)"] = len(survivors)
     counts["stage 3 buckets"] = len(kept)
     counts["solver queries"] = queries
     seconds["stage 3"] = time.perf_counter() - moment
     seconds["total"] = time.perf_counter() - started
     by_tree = {id(c.schedule): c for c in generated}
     candidates = [by_tree[id(s.node)] for s in survivors]
-    return AutoSchedule(problem, candidates, counts, seconds, list(constraints or ()), generated=generated)
+    return AutoSchedule(problem, candidates, counts, seconds, list(constraints or ()), generated=generated,
+                        layouts=dict(layouts), share=dict(share) if share else None)
+
+
+def available_threads() -> int:
+    """The threads a parallel kernel runs on: OMP_NUM_THREADS if set, else the cores this process may use."""
+    try:
+        return max(1, int(os.environ.get("OMP_NUM_THREADS", "").split(",")[0]))
+    except ValueError:
+        return max(1, len(os.sched_getaffinity(0)))
 
 
 def _conflict(problem: Problem) -> str:
@@ -211,7 +273,8 @@ def schedule(text: str, expression: str, layouts: Mapping[str, object],
     problem = make_problem(expression, layouts, share)
     tree = parse_schedule(text, problem)
     order = [f.name for f in problem.factors]
-    return Candidate(tree, time_cost(tree, order), memory_cost(tree), loop_depth(tree), memory_depth(tree), problem)
+    return Candidate(tree, time_cost(tree, order), memory_cost(tree), loop_depth(tree), memory_depth(tree), problem,
+                     work_cost(tree, order))
 
 
 # ----------------------------------------------------------------------------- sizes of operands

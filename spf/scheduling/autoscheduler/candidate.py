@@ -25,6 +25,7 @@ class Candidate:
     loop_depth: int
     memory_depth: int
     problem: Problem = field(repr=False, compare=False)
+    work: Cost = field(default_factory=Cost.zero)  # machine_cost: iterations weighted by what they cost
 
     @property
     def time_cost(self) -> sympy.Expr:
@@ -35,6 +36,11 @@ class Candidate:
     def memory_cost(self) -> sympy.Expr:
         """Elements of the temporaries (a scalar counts 0)."""
         return self.memory.to_sympy()
+
+    @property
+    def work_cost(self) -> sympy.Expr:
+        """Machine work: iterations weighted by the machine constants ``c_walk, c_vector, ...``."""
+        return self.work.to_sympy()
 
     @property
     def temporaries(self) -> list:

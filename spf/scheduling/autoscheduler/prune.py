@@ -1,21 +1,26 @@
-"""Pruning the candidates: SparseAuto's stages 1-3 at compile time, 4-5 at run time.
+"""Pruning the candidates: SparseAuto's stages 1 and 3 at compile time, 4-5 at run time.
 
 1. memory depth: temporaries of rank 3 or more are never generated (see search);
-2. depth poset: keep the schedules whose (loop depth, memory depth) pair is not
-   beaten in both by another schedule's;
-3. Z3 Pareto pruning of the (time, memory) buckets under the range, inferred and
-   user constraints.  We implement the reading of SparseAuto's prose, not the
-   weaker encoding of its Listing 1: bucket ``s1`` goes only if another bucket is at
-   least as good in both costs for *every* admissible size and better for some.
-   Listing 1 also drops a schedule that is faster in part of the range but always
-   uses more memory (it would drop the two-level schedules SparseAuto itself reports
-   for kernels 2 and 5, which trade a vector temporary for time); the run-time stage
-   4 is the one that should weigh memory against the cache.  A dominated bucket is
-   not used to remove others (domination is transitive, so nothing is lost), and a
-   query that exceeds its resource limit removes nothing;
+2. SparseAuto's depth poset (keep the schedules whose (loop depth, memory depth) pair
+   is not beaten in both) is not applied: depths stand in for costs the work model
+   (machine_cost) prices, and the poset drops rank-2 temporaries whatever the sizes,
+   though measured they are often the fastest (K5 on umls, d=128: 84 ms against
+   827 ms for the best the poset kept).  :func:`depth_poset` stays for studies;
+3. Pareto pruning of the (work, memory) buckets under the range, inferred and user
+   constraints.  We implement the reading of SparseAuto's prose, not the weaker
+   encoding of its Listing 1: bucket ``s1`` goes only if another bucket is at least
+   as good in both costs for *every* admissible size and better for some.  Listing 1
+   also drops a schedule that is faster in part of the range but always uses more
+   memory (it would drop the two-level schedules SparseAuto itself reports for
+   kernels 2 and 5, which trade a vector temporary for time); the run-time stage 4 is
+   the one that should weigh memory against the cache.  A dominated bucket is not
+   used to remove others (domination is transitive, so nothing is lost), a query that
+   exceeds its resource limit removes nothing, and the solver is asked at most
+   :data:`MOST_SOLVER_QUERIES` times;
 4. at run time, with the actual extents and per-level counts: drop the schedules
-   whose temporaries take half the last-level cache or more, keep those with the
-   fewest iterations (if nothing fits, the least memory);
+   whose temporaries take half the last-level cache or more, and rank the rest by
+   predicted seconds (work at the sizes, with the machine's calibrated constants;
+   if nothing fits, the least memory);
 5. tie-break by the stride of the innermost loops' accesses, then by agreement of
    loop orders with operands' index orders, then by the order found (deterministic).
 """
@@ -41,8 +46,12 @@ from spf.scheduling.autoscheduler.tree import Leaf, Node, leaves
 # machine's load would change which candidates survive.  The test suite's largest
 # pruning query counts about 53,000; Z3 counts about 0.4-2 million a second.
 SOLVER_RESOURCE_LIMIT = 2_000_000
+# Stage 3's solver queries per autoschedule (each takes ~10-30 ms): the Pareto pruning
+# is worth a second, not minutes; what it leaves, the run-time choice prices.
+MOST_SOLVER_QUERIES = 16
 ELEMENT_BYTES = 8  # temporaries hold doubles
 FALLBACK_LLC_BYTES = 8 * 1024 * 1024
+FALLBACK_L2_BYTES = 512 * 1024
 
 
 # ----------------------------------------------------------------------------- stage 2
@@ -182,20 +191,36 @@ class Context:
         return None if answer == z3.unknown else answer == z3.sat
 
 
-def pareto_buckets(buckets: Sequence[tuple[Cost, Cost]], context: Context) -> tuple[list[int], int]:
+def pareto_buckets(buckets: Sequence[tuple[Cost, Cost]], context: Context,
+                   most_queries: int = MOST_SOLVER_QUERIES) -> tuple[list[int], int]:
     """Stage 3: indices of the buckets kept, and the number of solver queries.
 
-    Bucket ``s1`` goes when another bucket ``s2`` is at least as good in time and in
-    memory for every admissible size (``t1 < t2 or m1 < m2`` is unsatisfiable) and
-    strictly better for some (``t1 > t2 or m1 > m2`` is satisfiable).
+    Bucket ``s1`` goes when another bucket ``s2`` is at least as good in both costs
+    for every admissible size and strictly better for some.  Costs whose coefficients
+    already compare (:meth:`Cost.at_most`, true for every positive size) are settled
+    without the solver; the solver, which also knows the constraints, decides the
+    rest until ``most_queries`` queries have been asked (keeping a bucket is always
+    safe: the run-time choice prices every candidate).
     """
     removed: set[int] = set()
+    for a, (t1, m1) in enumerate(buckets):
+        for b, (t2, m2) in enumerate(buckets):
+            if a != b and b not in removed and t2.at_most(t1) and m2.at_most(m1):
+                removed.add(a)  # distinct buckets: b is strictly better somewhere
+                break
     queries = 0
-    terms = [(context.term(t), context.term(m)) for t, m in buckets]
+    terms: dict[int, tuple] = {}
     for a in range(len(buckets)):
+        if a in removed:
+            continue
         for b in range(len(buckets)):
             if a == b or b in removed:
                 continue
+            if queries + 2 > most_queries:
+                return [k for k in range(len(buckets)) if k not in removed], queries
+            for k in (a, b):
+                if k not in terms:
+                    terms[k] = (context.term(buckets[k][0]), context.term(buckets[k][1]))
             (t1, m1), (t2, m2) = terms[a], terms[b]
             queries += 1
             if context.check(z3.Or(t1 < t2, m1 < m2)) is not False:
@@ -210,10 +235,11 @@ def pareto_buckets(buckets: Sequence[tuple[Cost, Cost]], context: Context) -> tu
 # ----------------------------------------------------------------------------- stages 4 and 5
 
 
-def last_level_cache_bytes() -> tuple[int, str]:
-    """The largest CPU cache the operating system reports, and where it came from."""
+def _reported_caches() -> list[tuple[int, int]]:
+    """(level, bytes) of each data or unified cache the operating system reports for CPU 0."""
     base = "/sys/devices/system/cpu/cpu0/cache"
-    best = 0
+    units = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
+    caches = []
     try:
         for entry in sorted(os.listdir(base)):
             if not entry.startswith("index"):
@@ -222,15 +248,21 @@ def last_level_cache_bytes() -> tuple[int, str]:
                 text = handle.read().strip()
             with open(os.path.join(base, entry, "type")) as handle:
                 kind = handle.read().strip()
+            with open(os.path.join(base, entry, "level")) as handle:
+                level = int(handle.read().strip())
             if kind == "Instruction":
                 continue
-            units = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
-            value = int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
-            best = max(best, value)
+            caches.append((level, int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)))
     except (OSError, ValueError):
-        best = 0
+        return []
+    return caches
+
+
+def last_level_cache_bytes() -> tuple[int, str]:
+    """The largest CPU cache the operating system reports, and where it came from."""
+    best = max((size for _, size in _reported_caches()), default=0)
     if best:
-        return best, base
+        return best, "/sys/devices/system/cpu/cpu0/cache"
     try:
         value = os.sysconf("SC_LEVEL3_CACHE_SIZE")
         if value > 0:
@@ -238,6 +270,13 @@ def last_level_cache_bytes() -> tuple[int, str]:
     except (ValueError, OSError, AttributeError):
         pass
     return FALLBACK_LLC_BYTES, "fallback (the operating system did not report a cache size)"
+
+
+def core_cache_bytes() -> int:
+    """The level-2 cache (the largest private one on most machines), which the work
+    model's sweeps must fit to be reused across iterations."""
+    second = [size for level, size in _reported_caches() if level == 2]
+    return max(second) if second else FALLBACK_L2_BYTES
 
 
 def stride_cost(schedule: Node, sizes: Mapping[str, float]) -> float:

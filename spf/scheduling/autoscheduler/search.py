@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import itertools
 import time
-import zlib
 
 import numpy as np
 from dataclasses import dataclass
@@ -34,6 +33,8 @@ from typing import Callable, Iterator, Sequence
 from spf.errors import AutoscheduleError, ScheduleError
 
 from spf.scheduling.autoscheduler.cost import Cost, memory_of
+from spf.scheduling.autoscheduler.machine_cost import DEFAULT_CONSTANTS, branch_work, leaf_work, walk_work, zeroing_work
+from spf.scheduling.autoscheduler.probes import KEPT_PER_PROBE, ProbeTable, size_probes
 from spf.scheduling.autoscheduler.problem import Operand, Problem
 from spf.scheduling.autoscheduler.tree import Branch, Leaf, Node, Statement, loop_trips, temporary_name
 
@@ -50,10 +51,7 @@ class Scored:
     memory: Cost
     loop_depth: int
     memory_depth: int
-
-    def dominates(self, other: "Scored") -> bool:
-        return (self.loop_depth <= other.loop_depth and self.memory_depth <= other.memory_depth
-                and self.time.at_most(other.time) and self.memory.at_most(other.memory))
+    work: Cost = Cost.zero()  # machine_cost: the iterations weighted by what they cost
 
 
 def _factor_order(problem: Problem) -> list[str]:
@@ -268,67 +266,61 @@ def exhaustive(problem: Problem, limit: int = 2_000_000, progress: Callable[[str
 # ----------------------------------------------------------------------------- the dynamic program
 
 
-class _Probe(dict):
-    """Fixed positive values for every symbol.  A cost at most another everywhere is at
-    most it at these points too, so comparing a few such numbers first skips most exact
-    comparisons."""
-
-    def __init__(self, seed: int):
-        super().__init__()
-        self.seed = seed
-
-    def __missing__(self, symbol: str) -> float:
-        value = 2.0 + zlib.crc32(f"{self.seed}:{symbol}".encode()) % 1000
-        self[symbol] = value
-        return value
+MOST_ORDERS = 120
+"""Loop orders of a linear section the search prices (every valid one up to 5 loops);
+the innermost loop decides whether a body vectorises and which reads are strided."""
 
 
-_PROBES = [_Probe(seed) for seed in range(4)]
-_SLACK = 1 + 1e-9  # rounding of the probe values
-
-
-def _signature(candidate: Scored) -> tuple:
-    return tuple(c.evaluate(p) for p in _PROBES for c in (candidate.time, candidate.memory))
-
-
-def _keep_front(candidates: list[Scored]) -> list[Scored]:
-    """The non-dominated candidates (one per set of equal costs)."""
-    unique: dict = {}
-    for candidate in candidates:
-        unique.setdefault((candidate.time, candidate.memory, candidate.loop_depth, candidate.memory_depth), candidate)
-    items = sorted(((_signature(c) + (c.loop_depth, c.memory_depth), c) for c in unique.values()),
-                   key=lambda item: item[0])
-    if not items:
+def _orders(statement: Statement, bound: Sequence[str], problem: Problem) -> list[tuple[str, ...]]:
+    """The locality order first (:func:`leaf_order`), then every other valid order up to
+    :data:`MOST_ORDERS`."""
+    try:
+        first = leaf_order(statement, bound, problem)
+    except ScheduleError:
         return []
-    signatures = np.zeros((len(items), len(items[0][0])))
-    kept: list[Scored] = []
-    alive: list[bool] = []
-    for signature, candidate in items:
-        row = np.asarray(signature)
-        count = len(kept)
-        if count:
-            table = signatures[:count]
-            mask = np.asarray(alive)
-            dominating = np.flatnonzero(mask & np.all(table <= row * _SLACK + 1e-9, axis=1))
-            if any(kept[k].dominates(candidate) for k in dominating):
-                continue
-            dominated = np.flatnonzero(mask & np.all(row <= table * _SLACK + 1e-9, axis=1))
-            for k in dominated:
-                if candidate.dominates(kept[k]):
-                    alive[k] = False
-        signatures[count] = row
-        kept.append(candidate)
-        alive.append(True)
-    return [k for k, live in zip(kept, alive) if live]
+    indices = [i for i in statement.indices() if i not in bound]
+    orders = [first]
+    for order in itertools.islice(valid_orders(indices, statement.factors, bound), MOST_ORDERS):
+        if order != first:
+            orders.append(order)
+    return orders
+
+
+def _promising(works: np.ndarray, memories: np.ndarray) -> list[int]:
+    """Rows among the :data:`KEPT_PER_PROBE` cheapest in work at some probe (a column),
+    and the row with the least memory at each probe, in order."""
+    if len(works) <= KEPT_PER_PROBE:
+        return list(range(len(works)))
+    kept = set()
+    for column in range(works.shape[1]):
+        # ties broken by the order found: stable sorts keep the search deterministic
+        kept.update(np.argsort(works[:, column], kind="stable")[:KEPT_PER_PROBE].tolist())
+        kept.add(int(np.lexsort((works[:, column], memories[:, column]))[0]))
+    return sorted(kept)
+
+
+@dataclass
+class _Priced:
+    """A sub-statement's tree with its work and memory at the probes (what the search compares)."""
+
+    scored: Scored
+    work: np.ndarray
+    memory: np.ndarray
 
 
 def frontier(problem: Problem, progress: Callable[[str], None] | None = None) -> list[Scored]:
-    """The non-dominated schedule trees, by dynamic programming over sub-statements."""
+    """The promising schedule trees (:mod:`probes`), by dynamic programming over sub-statements.
+
+    A branch's work at the probes is composed from its parts' (fused walk + trips x
+    (zeroing + producer + consumer)) before its symbolic cost is built, and only the
+    promising ones are built."""
     taken = {f.name for f in problem.factors} | {problem.output}
     memo: dict = {}
     ticker = Progress(progress)
+    table = ProbeTable(size_probes(problem), DEFAULT_CONSTANTS)
 
-    def solve(factors: tuple[Operand, ...], target: Operand, bound: frozenset, bound_order: tuple[str, ...]) -> list[Scored]:
+    def solve(factors: tuple[Operand, ...], target: Operand, bound: frozenset,
+              bound_order: tuple[str, ...]) -> list[_Priced]:
         # enclosing loops over indices this sub-statement does not use change nothing in it
         relevant = set(Statement(target, factors).indices())
         bound = frozenset(bound & relevant)
@@ -340,34 +332,52 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
         statement = Statement(target, factors)
         sparse = _sparse(factors, problem)
         state = _state(factors, bound_order)
-        candidates: list[Scored] = []
-        try:
-            order = leaf_order(statement, bound_order, problem)
+        works, memories, builders = [], [], []
+        for order in _orders(statement, bound_order, problem):
             trips, _ = loop_trips(order, sparse, state)
-            candidates.append(Scored(Leaf(order, statement), trips, Cost.zero(), len(order), 0))
-        except ScheduleError:
-            pass
+            leaf = Leaf(order, statement)
+            scored = Scored(leaf, trips, Cost.zero(), len(order), 0, leaf_work(leaf, sparse, state))
+            works.append(table.evaluate(scored.work))
+            memories.append(np.zeros(len(table.probes)))
+            builders.append(lambda scored=scored: scored)
         for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound_order):
-            # one valid order of the fused loops stands for all: the costs do not depend on it
-            fused = fused_order(frozenset(fused_set), factors, bound_order, problem)
-            if fused is None:
-                continue
             inside = bound | set(fused_set)
-            trips, _ = loop_trips(fused, sparse, state)
             temporary = _temporary(producer, shared, taken)
-            producers = solve(tuple(producer), temporary, frozenset(inside), bound_order + fused)
-            consumers = solve((temporary, *consumer), target, frozenset(inside), bound_order + fused)
             size = memory_of(shared)
-            for p in producers:
-                for c in consumers:
-                    candidates.append(Scored(
-                        Branch(fused, temporary, p.node, c.node),
-                        trips * (p.time + c.time), size + p.memory + c.memory,
-                        len(fused) + max(p.loop_depth, c.loop_depth),
-                        max(len(shared), p.memory_depth, c.memory_depth)))
-        result = _keep_front(candidates)
+            size_at = table.evaluate(size)
+            parts = None
+            for fused in itertools.islice(valid_orders(_ordered(set(fused_set), problem), sparse, bound_order),
+                                          MOST_ORDERS):
+                # the fused loops' order changes their own walk, not the parts (the
+                # parts see the same loops bound)
+                if parts is None:
+                    parts = (solve(tuple(producer), temporary, frozenset(inside), bound_order + fused),
+                             solve((temporary, *consumer), target, frozenset(inside), bound_order + fused))
+                walking, trips, _, _ = walk_work(fused, sparse, state)
+                walking_at, trips_at = table.evaluate(walking), table.evaluate(trips)
+                zeroing_at = table.evaluate(zeroing_work(temporary))
+                for p in parts[0]:
+                    for c in parts[1]:
+                        works.append(walking_at + trips_at * (zeroing_at + p.work + c.work))
+                        memories.append(size_at + p.memory + c.memory)
+                        builders.append(lambda fused=fused, temporary=temporary, p=p.scored, c=c.scored, trips=trips,
+                                        size=size, shared=shared: Scored(
+                            Branch(fused, temporary, p.node, c.node),
+                            loop_trips(fused, sparse, state)[0] * (p.time + c.time), size + p.memory + c.memory,
+                            len(fused) + max(p.loop_depth, c.loop_depth),
+                            max(len(shared), p.memory_depth, c.memory_depth),
+                            branch_work(fused, temporary, sparse, state, p.work, c.work)))
+        if not works:
+            memo[key] = []
+            return []
+        works_table, memories_table = np.array(works), np.array(memories)
+        result = [_Priced(builders[k](), works_table[k], memories_table[k])
+                  for k in _promising(works_table, memories_table)]
         memo[key] = result
         return result
 
     target = Operand(problem.output, problem.output_indices)
-    return solve(problem.factors, target, frozenset(), ())
+    unique: dict = {}
+    for priced in solve(problem.factors, target, frozenset(), ()):
+        unique.setdefault((priced.scored.work, priced.scored.memory, priced.scored.time), priced.scored)
+    return list(unique.values())

@@ -1,0 +1,174 @@
+"""What a schedule tree costs on a machine, not only how many iterations it runs.
+
+Iteration counts (:mod:`cost`) cannot tell apart two schedules that run the same
+iterations differently: a vector temporary with the dense loop innermost
+(``k, m : T(m) += B(i,j,k) * D(k,m)``: unit-stride reads the C compiler vectorises)
+against a scalar temporary with the dense loop outside the sparse walk
+(``i, j, m < T() ; k : T() += B(i,j,k) * D(k,m)``: each fibre re-walked ``M`` times
+through its index arrays, ``D`` read with stride ``M``).  SpTTN-Cyclops (section 7,
+"impact of dense loops") measures exactly this gap; SparseAuto lists cache effects
+among what its model leaves out.
+
+The *work* of a tree is a :class:`Cost` each of whose monomials carries one machine
+constant (seconds per event, calibrated by :mod:`calibration`):
+
+* ``c_walk``: one iteration of a loop over a compressed level (a coordinate read,
+  the bounds of the level below), at every depth of the nest;
+* ``c_find``: locating the coordinate in each further sparse operand co-iterated by
+  that loop;
+* ``c_vector``: one innermost iteration the compiler vectorises: a dense loop in which
+  the target and every dense operand that moves move with unit stride;
+* ``c_scalar``: any other innermost iteration (a sparse walk's body, a reduction into
+  a scalar, which the compiler does not vectorise without reassociating sums);
+* ``c_strided``: each dense operand the innermost loop reads or writes with a stride
+  other than one (a new cache line per iteration);
+* ``c_stream``: each dense operand the innermost loop moves through, per iteration,
+  when the part of it the section's own loops sweep is larger than the cache
+  closest to the core that holds data across iterations (the L2): then every
+  iteration of the enclosing loops streams it from farther away.  The condition is a
+  0/1 symbol ``miss_L*M*N`` (sweep of extents L*M*N), set at run time from the sizes;
+* zeroing a temporary at the top of each iteration of its fused loops, per element,
+  at ``c_vector``.
+
+The search compares works at representative sizes on the default constants
+(:mod:`probes`); the run-time choice evaluates them at the operands' sizes with this
+machine's calibrated constants.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from spf.scheduling.autoscheduler.cost import Cost, dense_trip, dimension_symbol, level_trip, memory_of
+from spf.scheduling.autoscheduler.problem import Operand
+from spf.scheduling.autoscheduler.tree import Branch, Leaf, Node, operands
+
+WALK, FIND, VECTOR, SCALAR, STRIDED, STREAM = "c_walk", "c_find", "c_vector", "c_scalar", "c_strided", "c_stream"
+MACHINE_CONSTANTS = (WALK, FIND, VECTOR, SCALAR, STRIDED, STREAM)
+MISS = "miss_"  # prefix of the 0/1 symbols: does a sweep over these extents overflow the cache
+
+# Seconds per event on a machine of the 2020s at ~3 GHz, used until (or unless) the
+# machine is calibrated; their ratios matter more than their values.
+DEFAULT_CONSTANTS = {WALK: 0.1e-9, FIND: 25e-9, VECTOR: 0.25e-9, SCALAR: 1.2e-9, STRIDED: 1.0e-9, STREAM: 0.8e-9}
+
+
+def _constant(name: str) -> Cost:
+    return Cost.of([name])
+
+
+def _sparse_in(node_operands: Sequence[Operand], problem_order: Sequence[str]) -> list[Operand]:
+    sparse = [o for o in node_operands if o.sparse]
+    return sorted(sparse, key=lambda o: problem_order.index(o.name) if o.name in problem_order else len(problem_order))
+
+
+def walk_work(loops: Sequence[str], sparse: Sequence[Operand], state: dict[str, int]
+              ) -> tuple[Cost, Cost, dict[str, int], bool]:
+    """The work of running ``loops`` (outer to inner) around nothing, their trips, the
+    new level state, and whether the innermost loop walks a sparse level."""
+    state = dict(state)
+    trips = Cost.of()
+    work = Cost.zero()
+    walks = False
+    for index in loops:
+        walkers = []
+        for operand in sparse:
+            depth = state.get(operand.name, 0)
+            if index in operand.levels and operand.levels.index(index) == depth:
+                walkers.append((operand, depth))
+                state[operand.name] = depth + 1
+        compressed = [(o, d) for o, d in walkers if not o.dense_levels[d]]
+        if walkers:
+            trips = trips * level_trip(*walkers[0])
+        else:
+            trips = trips * dense_trip(index)
+        walks = bool(compressed)
+        if compressed:
+            work = work + trips * _constant(WALK)
+            for _ in compressed[1:]:
+                work = work + trips * _constant(FIND)
+    return work, trips, state, walks
+
+
+def _stride_class(operand: Operand, index: str) -> str:
+    """``"invariant"``, ``"unit"`` or ``"strided"``: how a dense operand moves with ``index``."""
+    if index not in operand.indices:
+        return "invariant"
+    return "unit" if operand.indices[-1] == index else "strided"
+
+
+def miss_symbol(indices: Sequence[str]) -> str:
+    """The 0/1 symbol for "a sweep over these indices' extents overflows the cache"."""
+    return MISS + "*".join(dimension_symbol(i) for i in sorted(indices))
+
+
+def body_work(loops: Sequence[str], target: Operand, factors: Sequence[Operand], walks: bool) -> Cost:
+    """The work of one innermost iteration of a linear section."""
+    if not loops:
+        return _constant(SCALAR)
+    inner = loops[-1]
+    dense = [o for o in (target, *factors) if not o.sparse]
+    classes = [_stride_class(o, inner) for o in dense]
+    strided = sum(1 for c in classes if c == "strided")
+    vector = (not walks and _stride_class(target, inner) == "unit" and strided == 0
+              and not any(o.sparse and inner in o.indices for o in factors))
+    work = _constant(VECTOR if vector else SCALAR)
+    for _ in range(strided):
+        work = work + _constant(STRIDED)
+    for operand, kind in zip(dense, classes):
+        swept = [i for i in operand.indices if i in loops]
+        if kind != "invariant":
+            work = work + Cost.of([STREAM, miss_symbol(swept)])
+    return work
+
+
+def leaf_work(leaf: Leaf, sparse: Sequence[Operand], state: dict[str, int]) -> Cost:
+    walking, trips, _, walks = walk_work(leaf.loops, sparse, state)
+    return walking + trips * body_work(leaf.loops, leaf.statement.target, leaf.statement.factors, walks)
+
+
+def branch_work(fused: Sequence[str], temporary: Operand, sparse: Sequence[Operand], state: dict[str, int],
+                producer_work: Cost, consumer_work: Cost) -> Cost:
+    """A branch's work from its parts': its fused loops' walk, then per fused iteration
+    the temporary's zeroing and the producer's and consumer's work."""
+    walking, trips, _, _ = walk_work(fused, sparse, state)
+    return walking + trips * (zeroing_work(temporary) + producer_work + consumer_work)
+
+
+def zeroing_work(temporary: Operand) -> Cost:
+    """Zeroing a temporary once (a scalar is set by its first product: nothing)."""
+    return memory_of(temporary.indices) * _constant(VECTOR) if temporary.indices else Cost.zero()
+
+
+def work_cost(node: Node, problem_order: Sequence[str], state: dict[str, int] | None = None) -> Cost:
+    """The work of a subtree, relative to the enclosing loops (whose level state is given)."""
+    state = state or {}
+    if isinstance(node, Leaf):
+        return leaf_work(node, _sparse_in(node.statement.factors, problem_order), state)
+    sparse = _sparse_in(operands(node), problem_order)
+    _, _, inner, _ = walk_work(node.fused, sparse, state)
+    return branch_work(node.fused, node.temporary, sparse, state,
+                       work_cost(node.producer, problem_order, inner), work_cost(node.consumer, problem_order, inner))
+
+
+def seconds(work: Cost, sizes: Mapping[str, float], constants: Mapping[str, float], cache_bytes: float,
+            element_bytes: int = 8) -> float:
+    """The predicted seconds of a work at the given sizes on a machine's constants, whose
+    sweeps overflow a cache of ``cache_bytes``."""
+    values = dict(sizes)
+    values.update(constants)
+    for symbol in work.symbols():
+        if symbol.startswith(MISS):
+            extents = [sizes[name] for name in symbol[len(MISS):].split("*")]
+            footprint = element_bytes * float(np.prod(extents))
+            values[symbol] = 1.0 if footprint > cache_bytes else 0.0
+    return work.evaluate(values)
+
+
+def runs_in_parallel(node: Node, output_indices: Sequence[str]) -> bool:
+    """Whether a parallel kernel of the tree splits its work among threads: its
+    outermost loop indexes the output (each thread writes its own part), as the
+    compiler's dependence test requires of a fused nest's outer loop."""
+    outer = node.fused if isinstance(node, Branch) else node.loops
+    return bool(outer) and outer[0] in output_indices

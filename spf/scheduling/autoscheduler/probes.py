@@ -1,0 +1,88 @@
+"""Representative sizes at which the search compares schedule trees.
+
+Works are polynomials in the extents and stored counts; two trees' works rarely
+compare coefficient by coefficient (``nnz_B*K`` against ``nnz_B_i*K*L``), so a
+frontier of trees no other beats for *every* size keeps hundreds of trees (K2: 2,405).
+Instead the search keeps, for each sub-statement, the trees among the few cheapest at
+some *probe*: a point of sizes drawn log-uniformly over what real operands span
+(extents 4 to 10^5, dense dimensions 4 to 512, each sparse level holding between one
+stored entry per parent and the whole extent), consistent with the layouts (the
+constraints :func:`prune.inferred_constraints` states).  Work composes monotonically
+(a branch costs its fused trips times the sum of its parts), so the cheapest tree at a
+probe is built from the cheapest parts at that probe: keeping each part's few cheapest
+per probe keeps every tree that is cheapest somewhere in the probed range.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Mapping
+
+import numpy as np
+
+from spf.scheduling.autoscheduler.cost import Cost, count_symbols, dimension_symbol
+from spf.scheduling.autoscheduler.machine_cost import MISS
+from spf.scheduling.autoscheduler.problem import Problem
+
+PROBES = 48  # points of sizes
+KEPT_PER_PROBE = 3  # trees kept per sub-statement and probe (the cheapest ones)
+REFERENCE_CACHE_BYTES = 512 * 1024  # the L2 the probes' cache conditions assume
+ELEMENT_BYTES = 8
+
+
+def size_probes(problem: Problem, count: int = PROBES) -> list[dict[str, float]]:
+    """``count`` points of sizes for the problem's symbols, the same for the same problem."""
+    generator = np.random.default_rng(zlib.crc32(problem.expression.encode()))
+    sparse_indices = {i for f in problem.sparse_factors for i in f.levels}
+    probes = []
+    for _ in range(count):
+        sizes: dict[str, float] = {}
+        for index in problem.indices:
+            low, high = (4, 1e5) if index in sparse_indices else (4, 512)
+            sizes[dimension_symbol(index)] = float(round(np.exp(generator.uniform(np.log(low), np.log(high)))))
+        for operand in problem.sparse_factors:
+            parent = 1.0
+            for depth, index in enumerate(operand.levels):
+                extent = sizes[dimension_symbol(index)]
+                symbols = count_symbols(operand, depth)
+                if operand.dense_levels[depth]:
+                    parent = parent * extent
+                else:
+                    per_parent = float(np.exp(generator.uniform(0.0, np.log(extent))))
+                    parent = max(parent, round(parent * per_parent))
+                if len(symbols) == 1 and symbols[0].startswith("nnz_"):
+                    sizes[symbols[0]] = parent
+        probes.append(sizes)
+    return probes
+
+
+class ProbeTable(dict):
+    """Each symbol's values at the probes (an array), the machine constants and cache
+    conditions included, to evaluate many works at once."""
+
+    def __init__(self, probes: list[dict[str, float]], constants: Mapping[str, float]):
+        super().__init__()
+        self.probes = probes
+        self.constants = constants
+
+    def __missing__(self, symbol: str) -> np.ndarray:
+        if symbol in self.constants:
+            values = np.full(len(self.probes), float(self.constants[symbol]))
+        elif symbol.startswith(MISS):
+            names = symbol[len(MISS):].split("*")
+            footprint = ELEMENT_BYTES * np.prod([[p.get(n, 1.0) for n in names] for p in self.probes], axis=1)
+            values = (footprint > REFERENCE_CACHE_BYTES).astype(float)
+        else:
+            values = np.array([p.get(symbol, 1.0) for p in self.probes], dtype=float)
+        self[symbol] = values
+        return values
+
+    def evaluate(self, cost: Cost) -> np.ndarray:
+        """The cost at every probe."""
+        total = np.zeros(len(self.probes))
+        for monomial, coefficient in cost.terms:
+            term = np.full(len(self.probes), float(coefficient))
+            for symbol, exponent in monomial:
+                term = term * self[symbol] ** exponent
+            total += term
+        return total

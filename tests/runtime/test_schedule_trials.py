@@ -1,0 +1,79 @@
+"""Timing the closest candidates (spf.runtime.schedule_trials, AutoSchedule.select(measure=)):
+the winner is one of them and computes the product, it is remembered on disk for
+operands of similar sizes and read back without timing, and bad requests are refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import spf
+from spf.errors import AutoscheduleError
+from spf.runtime import autoschedule as autoschedule_module
+from spf.runtime.schedule_trials import contenders, size_bucket, trial_key
+
+K6 = "A(i,l,m) = B(i,j,k) * C(j,l) * D(k,m)"
+K6_LAYOUTS = {"A": "Dense", "B": "CSF3", "C": "Dense", "D": "Dense"}
+
+
+def _operands(seed: int = 0, shape=(12, 9, 14), d: int = 8, density: float = 0.2):
+    generator = np.random.default_rng(seed)
+    dense_b = generator.random(shape) * (generator.random(shape) < density)
+    coordinates = np.argwhere(dense_b)
+    b = spf.pack("CSF3", (coordinates, dense_b[tuple(coordinates.T)], shape), name="B")
+    c, d_ = generator.random((shape[1], d)), generator.random((shape[2], d))
+    return dense_b, {"B": b, "C": c, "D": d_}
+
+
+@pytest.fixture
+def trials_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("SPF_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_the_measured_winner_is_a_contender_and_computes_the_product(trials_folder):
+    dense_b, operands = _operands()
+    result = spf.autoschedule(K6, K6_LAYOUTS)
+    closest = contenders(result.rank(**operands))
+    assert len(closest) >= 2, "the test needs candidates the model cannot tell apart"
+    winner = result.select(measure=True, **operands)
+    assert str(winner.schedule) in {str(c.schedule) for c in closest}
+    assert set(result.last_selection.measured) <= {str(c.schedule) for c in closest}
+    assert len(result.last_selection.measured) >= 1
+    kernel = spf.compile(K6, K6_LAYOUTS, schedule=winner)
+    got = np.asarray(kernel(**operands))
+    np.testing.assert_allclose(got, np.einsum("ijk,jl,km->ilm", dense_b, operands["C"], operands["D"]))
+    assert list(trials_folder.glob("schedule-trial-*.json"))
+
+
+def test_a_remembered_winner_is_read_without_timing(trials_folder, monkeypatch):
+    _, operands = _operands()
+    first = spf.autoschedule(K6, K6_LAYOUTS).select(measure=True, **operands)
+    monkeypatch.setattr(autoschedule_module, "time_candidates",
+                        lambda *a, **k: pytest.fail("timed again though the winner was remembered"))
+    again = spf.autoschedule(K6, K6_LAYOUTS).select(measure=True, **operands)
+    assert str(again.schedule) == str(first.schedule)
+
+
+def test_the_key_separates_parallel_variants_and_size_buckets():
+    result = spf.autoschedule(K6, K6_LAYOUTS)
+    candidates = result.candidates[:2]
+    sizes = {"I": 100, "J": 40}
+    assert trial_key("e", candidates, sizes, False) == trial_key("e", candidates, dict(sizes), False)
+    assert trial_key("e", candidates, sizes, False) != trial_key("e", candidates, sizes, True)
+    assert trial_key("e", candidates, sizes, False) != trial_key("e", candidates, {"I": 400, "J": 40}, False)
+    assert size_bucket({"I": 100}) == size_bucket({"I": 105})
+
+
+@pytest.mark.parametrize("measure", [0, -1.0, "yes", None])
+def test_a_bad_budget_is_refused(measure):
+    _, operands = _operands()
+    with pytest.raises(AutoscheduleError, match="measure"):
+        spf.autoschedule(K6, K6_LAYOUTS).select(measure=measure, **operands)
+
+
+def test_measuring_needs_the_operands():
+    result = spf.autoschedule(K6, K6_LAYOUTS)
+    sizes = {"I": 12, "J": 9, "K": 14, "L": 8, "M": 8, "nnz_B_i": 12, "nnz_B_ij": 80, "nnz_B": 300}
+    with pytest.raises(AutoscheduleError, match="operands"):
+        result.select(sizes=sizes, measure=True)
