@@ -30,6 +30,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 import spf
+from spf.errors import AutoscheduleError
+from spf.scheduling.autoscheduler.search import exhaustive
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must treat them as built-ins
@@ -560,9 +562,15 @@ def plan_schedule(kernel: KernelSpec) -> tuple:
         # half the time a candidate (what select() may pick), else any tree the search
         # generated: a tree its later stages prune today may be picked tomorrow
         result = autoschedule(kernel)
-        if rng.random() < 0.5:
+        draw = rng.random()
+        if draw < 0.4:
             index = rng.randrange(len(result.candidates))
             return ("candidate", index, str(result.candidates[index].schedule))
+        if draw < 0.7:
+            # a tree as a user writes it (spf.schedule): any of the whole space, where it is small
+            written = written_trees(kernel)
+            if written:
+                return ("written", str(written[rng.randrange(len(written))]))
         index = rng.randrange(len(result.generated))
         return ("tree", index, str(result.generated[index].schedule))
     space = spf.iteration_space(kernel.expression, kernel.layout_map, share=kernel.share_map)
@@ -620,7 +628,25 @@ def compile_options(kernel: KernelSpec, plan: tuple) -> dict:
     elif plan and plan[0] in ("candidate", "tree"):
         result = autoschedule(kernel)
         options["schedule"] = (result.candidates if plan[0] == "candidate" else result.generated)[plan[1]]
+    elif plan and plan[0] == "written":
+        options["schedule"] = spf.schedule(plan[1], kernel.expression, kernel.layout_map, share=kernel.share_map)
     return options
+
+
+WRITTEN_LIMIT = 3000  # trees: larger spaces are not enumerated for hand-written draws
+
+
+def written_trees(kernel: KernelSpec) -> list:
+    """Every tree of the kernel's space (the exhaustive enumeration), or [] when it passes
+    :data:`WRITTEN_LIMIT`."""
+    key = ("written", kernel.expression, kernel.layouts, kernel.share)
+    if key not in _searches:
+        problem = autoschedule(kernel).problem
+        try:
+            _searches[key] = exhaustive(problem, limit=WRITTEN_LIMIT)
+        except AutoscheduleError:
+            _searches[key] = []
+    return _searches[key]
 
 
 _searches: dict = {}
@@ -630,7 +656,7 @@ def autoschedule(kernel: KernelSpec) -> spf.AutoSchedule:
     """The autoscheduler's result for the kernel, searched once per process."""
     key = (kernel.expression, kernel.layouts, kernel.share)
     if key not in _searches:
-        _searches.clear()  # a worker draws one kernel after another: keep the last
+        _searches.clear()  # a worker draws one kernel after another: keep the last (and its trees)
         _searches[key] = spf.autoschedule(kernel.expression, kernel.layout_map, share=kernel.share_map,
                                           progress=lambda line: None)
     return _searches[key]

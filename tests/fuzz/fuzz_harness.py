@@ -1023,6 +1023,10 @@ def _compile_call(kernel: KernelSpec, plan: tuple | None) -> list[str]:
                      + (f", share={kernel.share_map!r}" if kernel.share else "")
                      + f").{listing}[{plan[1]}]   # {plan[2]}")
         arguments.append("schedule=c")
+    elif plan and plan[0] == "written":
+        lines.append(f"c = spf.schedule({plan[1]!r}, {kernel.expression!r}, {kernel.layout_map!r}"
+                     + (f", share={kernel.share_map!r}" if kernel.share else "") + ")")
+        arguments.append("schedule=c")
     lines.append(f"k = spf.compile({', '.join(arguments)})")
     return lines
 
