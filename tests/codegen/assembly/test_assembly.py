@@ -29,8 +29,8 @@ MATRIX_INPUTS = ["CSR", "CSC", "DCSR", "COO", "BCSR(R=2, C=2)", "Dense2"]
 
 def stored(tensor) -> dict[tuple, float]:
     """The entries a Tensor stores (padding of padded layouts dropped), by coordinates."""
-    coords, values, _ = tensor.to_coo()
-    return {tuple(int(c) for c in row): float(v) for row, v in zip(coords, values)}
+    coords, values, _ = tensor.to_coo()  # tolist: Python ints and floats, a million at a time
+    return dict(zip(map(tuple, np.asarray(coords).tolist()), np.asarray(values, dtype=float).tolist()))
 
 
 def expected(matrix, zeros: bool = False) -> dict[tuple, float]:
@@ -38,7 +38,8 @@ def expected(matrix, zeros: bool = False) -> dict[tuple, float]:
     assembled output stores nonzeros, as scipy's products and sums do; a conversion keeps them)."""
     coo = sp.coo_matrix(matrix)
     coo.sum_duplicates()
-    return {(int(i), int(j)): float(v) for i, j, v in zip(coo.row, coo.col, coo.data) if zeros or v != 0}
+    return {(i, j): v for i, j, v in zip(coo.row.tolist(), coo.col.tolist(), coo.data.astype(float).tolist())
+            if zeros or v != 0}
 
 
 def assert_entries(tensor, want: dict, padded: bool = False):
