@@ -27,27 +27,69 @@ MATRIX_OUTPUTS = ["CSR", "CSC", "DCSR", "DCSC", "COO", "COO_UNSORTED", "BCSR(R=2
 MATRIX_INPUTS = ["CSR", "CSC", "DCSR", "COO", "BCSR(R=2, C=2)", "Dense2"]
 
 
+def by_coordinates(coords, values) -> tuple[np.ndarray, np.ndarray]:
+    """Entries as arrays sorted by coordinates, the last of repeated coordinates kept (as a
+    dict of them keeps it): the real matrices' products have about a million entries."""
+    values = np.asarray(values, dtype=float)
+    coords = np.asarray(coords, dtype=np.int64)
+    if not len(values):
+        return coords.reshape(0, coords.shape[-1] if coords.ndim == 2 else 0), values
+    coords = coords.reshape(len(values), -1)
+    order = np.lexsort(coords.T[::-1])  # stable: repeated coordinates stay in their order
+    coords, values = coords[order], values[order]
+    last = np.ones(len(values), dtype=bool)
+    last[:-1] = np.any(coords[1:] != coords[:-1], axis=1)
+    return coords[last], values[last]
+
+
+def stored_entries(tensor) -> tuple[np.ndarray, np.ndarray]:
+    """The entries a Tensor stores (padding of padded layouts dropped), sorted by coordinates."""
+    coords, values, _ = tensor.to_coo()
+    return by_coordinates(coords, values)
+
+
 def stored(tensor) -> dict[tuple, float]:
     """The entries a Tensor stores (padding of padded layouts dropped), by coordinates."""
-    coords, values, _ = tensor.to_coo()
-    return {tuple(int(c) for c in row): float(v) for row, v in zip(coords, values)}
+    coords, values = stored_entries(tensor)
+    return dict(zip(map(tuple, coords.tolist()), values.tolist()))
+
+
+def expected_entries(matrix, zeros: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's entries of ``matrix`` sorted by coordinates; its explicit zeros only with
+    ``zeros`` (a kernel's assembled output stores nonzeros, as scipy's products and sums
+    do; a conversion keeps them)."""
+    coo = sp.coo_matrix(matrix)
+    coo.sum_duplicates()
+    keep = slice(None) if zeros else coo.data != 0
+    return by_coordinates(np.column_stack([coo.row, coo.col])[keep], coo.data[keep])
 
 
 def expected(matrix, zeros: bool = False) -> dict[tuple, float]:
-    """scipy's entries of ``matrix``; its explicit zeros only with ``zeros`` (a kernel's
-    assembled output stores nonzeros, as scipy's products and sums do; a conversion keeps them)."""
-    coo = sp.coo_matrix(matrix)
-    coo.sum_duplicates()
-    return {(int(i), int(j)): float(v) for i, j, v in zip(coo.row, coo.col, coo.data) if zeros or v != 0}
+    """:func:`expected_entries` by coordinates."""
+    coords, values = expected_entries(matrix, zeros)
+    return dict(zip(map(tuple, coords.tolist()), values.tolist()))
 
 
-def assert_entries(tensor, want: dict, padded: bool = False):
-    got = stored(tensor)
+def assert_entries(tensor, want: dict | tuple[np.ndarray, np.ndarray], padded: bool = False):
+    """The tensor stores exactly ``want``'s coordinates (a dict by coordinates, or
+    :func:`expected_entries`), each value within pytest.approx's bound
+    max(1e-12 |want|, 1e-13), infinite values equal; compared as arrays."""
+    coords, values = stored_entries(tensor)
     if padded:  # padding slots hold zeros; compare where the reference has entries
-        got = {k: v for k, v in got.items() if v != 0}
-    assert set(got) == set(want), f"pattern: {len(set(got) ^ set(want))} entries differ"
-    for key, value in want.items():
-        assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-13), key
+        coords, values = coords[values != 0], values[values != 0]
+    if isinstance(want, dict):
+        want = by_coordinates(list(want), list(want.values()))
+    wanted_coords, wanted = want
+    if len(coords) != len(wanted_coords) or (len(coords) and not np.array_equal(coords, wanted_coords)):
+        differ = set(map(tuple, coords.tolist())) ^ set(map(tuple, wanted_coords.tolist()))
+        raise AssertionError(f"pattern: {len(differ)} entries differ")
+    with np.errstate(invalid="ignore"):  # an infinite value must be equal, as approx wants it
+        close = (values == wanted) | (np.isfinite(wanted)
+                                      & (np.abs(values - wanted) <= np.maximum(1e-12 * np.abs(wanted), 1e-13)))
+    if not close.all():
+        first = int(np.flatnonzero(~close)[0])
+        raise AssertionError(f"{tuple(coords[first].tolist())}: stored {values[first]!r}, expected "
+                             f"{wanted[first]!r} (and {int((~close).sum()) - 1} more)")
 
 
 def random(rows, cols, density, seed):
@@ -210,14 +252,15 @@ def test_real_matrices_products_and_transposes(matrix):
     M = load_matrix(matrix)
     if M.shape[0] == M.shape[1]:
         k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
-        assert_entries(k(A=M, B=M), expected(M @ M))
+        assert_entries(k(A=M, B=M), expected_entries(M @ M))
     k = spf.compile("C(i,j) = A(i,k) * B(j,k)", {"A": "CSR", "B": "CSR", "C": "DCSR"})
-    assert_entries(k(A=M, B=M), expected(M @ M.T))
-    assert_entries(spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})(A=M), expected(M.T))
+    assert_entries(k(A=M, B=M), expected_entries(M @ M.T))
+    assert_entries(spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"})(A=M), expected_entries(M.T))
     packed = spf.pack("CSR", M)
     for layout in ["CSC", "DCSR", "DCSC", "COO", "BCSR(R=4, C=4)"]:
         converted = spf.convert(packed, layout)
-        assert_entries(converted, expected(M, zeros=not converted.layout.padded), padded=converted.layout.padded)
+        padded = converted.layout.padded
+        assert_entries(converted, expected_entries(M, zeros=not padded), padded=padded)
 
 
 # ----------------------------------------------------------------------------- conversion

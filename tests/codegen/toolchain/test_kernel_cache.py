@@ -4,6 +4,7 @@ the process and in a new one; anything that decides the kernel is part of the ke
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -109,23 +110,33 @@ DAMAGE = {
 }
 
 
+@pytest.fixture(scope="module")
+def whole_cache(tmp_path_factory):
+    """A cache folder a new process compiled PROGRAM's kernel into (it found nothing there),
+    made once: each damage is done to a copy of it."""
+    folder = tmp_path_factory.mktemp("whole-cache")
+    assert _cached(_compile_in_a_new_process(folder)) == "''"
+    return folder
+
+
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 @pytest.mark.parametrize("entries", ["libraries", "metadata"])
-def test_a_damaged_cache_is_compiled_again_in_a_new_process(tmp_path, entries, damage):
+def test_a_damaged_cache_is_compiled_again_in_a_new_process(tmp_path, whole_cache, entries, damage):
     """Libraries (``*.so``) or metadata (the kernels' pickles, the libraries' records)
     truncated, emptied or overwritten between two processes: the next compile rebuilds
     what was damaged and computes right (a truncated library used to be mapped past its
     end: SIGBUS), and the one after it finds the cache whole again."""
-    assert _cached(_compile_in_a_new_process(tmp_path)) == "''"
-    libraries = sorted(tmp_path.glob("*.so"))
+    cache = tmp_path / "cache"
+    shutil.copytree(whole_cache, cache)
+    libraries = sorted(cache.glob("*.so"))
     damaged = libraries if entries == "libraries" else \
-        sorted(tmp_path.glob("kernels/*.pickle")) + sorted(tmp_path.glob("*.so.sha256"))
+        sorted(cache.glob("kernels/*.pickle")) + sorted(cache.glob("*.so.sha256"))
     assert libraries and damaged
     for path in damaged:
         DAMAGE[damage](path)
     # a damaged library is rebuilt under the kernel loaded from disk; a damaged pickle is compiled again
-    assert _cached(_compile_in_a_new_process(tmp_path)) == ("'disk'" if entries == "libraries" else "''")
-    assert _cached(_compile_in_a_new_process(tmp_path)) == "'disk'"
+    assert _cached(_compile_in_a_new_process(cache)) == ("'disk'" if entries == "libraries" else "''")
+    assert _cached(_compile_in_a_new_process(cache)) == "'disk'"
     from spf.codegen.toolchain.compiler import intact
     assert all(intact(library) for library in libraries)
 
