@@ -17,12 +17,13 @@ import numpy as np
 
 from spf import arguments
 from spf.errors import AutoscheduleError
+from spf.runtime.level_statistics import coordinate_prefix_counts, dense_prefix_counts, scipy_prefix_counts
 from spf.runtime.tensor import Tensor
 
 from spf.scheduling.autoscheduler.cost import Cost, count_symbols, dimension_symbol
 
 from spf.scheduling.autoscheduler.candidate import Candidate
-from spf.scheduling.autoscheduler.problem import Problem, make_problem
+from spf.scheduling.autoscheduler.problem import Operand, Problem, make_problem, storage_levels
 from spf.scheduling.autoscheduler.prune import (ELEMENT_BYTES, Context, core_cache_bytes, last_level_cache_bytes,
                                                 MOST_SOLVER_QUERIES, order_disagreement, parse_constraint, pareto_buckets,
                                                 stride_cost)
@@ -280,22 +281,38 @@ def schedule(text: str, expression: str, layouts: Mapping[str, object],
 # ----------------------------------------------------------------------------- sizes of operands
 
 
-def _coordinates(value, order: int) -> tuple[np.ndarray, tuple[int, ...]]:
-    """Stored coordinates (one row per entry) and shape of an operand as users pass it."""
+def _prefix_counts(value, operand: Operand) -> tuple[tuple[int, ...], int]:
+    """The distinct stored prefixes of a sparse operand's levels (``operand.levels``, in
+    order) and its number of stored entries, for an operand as users pass it: a Tensor
+    storing those levels keeps them (:meth:`Tensor.level_statistics`); scipy matrices,
+    coordinate triples, other Tensors and dense arrays (whose nonzeros are the stored
+    entries) are counted without ``np.unique`` (:mod:`spf.runtime.level_statistics`)."""
     import scipy.sparse as sparse
+    axes = [operand.indices.index(level) for level in operand.levels]
     if isinstance(value, Tensor):
+        if _stores_levels(value.layout, operand):
+            statistics = value.level_statistics()
+            return statistics.counts, statistics.entries
         coords, _, shape = value.to_coo()
-        return np.asarray(coords), tuple(shape)
+        return coordinate_prefix_counts([coords[:, a] for a in axes], [shape[a] for a in axes]), len(coords)
     if sparse.issparse(value):
-        coo = value.tocoo()
-        return np.stack([coo.row, coo.col], axis=1), tuple(coo.shape)
-    if isinstance(value, tuple) and len(value) == 3:
+        return scipy_prefix_counts(value, axes), int(value.nnz)
+    if isinstance(value, tuple) and len(value) == 3 and not np.isscalar(value[2]):
         coords, _, shape = value
-        return np.asarray(coords), tuple(shape)
+        coords = np.asarray(coords).reshape(-1, len(operand.indices))
+        return coordinate_prefix_counts([coords[:, a] for a in axes], [shape[a] for a in axes]), len(coords)
     array = np.asarray(value)
-    if array.ndim != order:
-        raise AutoscheduleError(f"an operand of order {order} was given with {array.ndim} dimensions")
-    return np.argwhere(array != 0), tuple(array.shape)
+    return dense_prefix_counts(array, axes), int(np.count_nonzero(array))
+
+
+def _stores_levels(layout, operand: Operand) -> bool:
+    """Whether a Tensor in ``layout`` stores ``operand``'s levels, one per physical index, in
+    the operand's order: then its level statistics are the operand's counts."""
+    try:
+        levels, _ = storage_levels(layout, operand.indices, operand.name)
+    except AutoscheduleError:
+        return False
+    return levels == operand.levels
 
 
 def _shape(value, name: str) -> tuple[int, ...]:
@@ -320,14 +337,7 @@ def operand_sizes(problem: Problem, tensors: Mapping[str, object]) -> dict[str, 
                 continue
             raise AutoscheduleError(f"select: {name} is not an operand of {problem.expression}")
         operand = known[name]
-        if operand.sparse:
-            try:
-                coords, shape = _coordinates(value, len(operand.indices))
-            except (ValueError, TypeError) as error:
-                raise AutoscheduleError(f"select: cannot read operand {name}: {error}") from None
-        else:
-            shape = _shape(value, name)
-            coords = None
+        shape = _shape(value, name)
         if len(shape) != len(operand.indices):
             raise AutoscheduleError(f"select: {name} has shape {shape}, expected order {len(operand.indices)}")
         for index, extent in zip(operand.indices, shape):
@@ -336,13 +346,14 @@ def operand_sizes(problem: Problem, tensors: Mapping[str, object]) -> dict[str, 
                 raise AutoscheduleError(f"select: index {index} has extent {int(sizes[symbol])} elsewhere "
                                         f"but {extent} in {name}")
             sizes[symbol] = float(extent)
-        if coords is not None:
-            columns = [operand.indices.index(level) for level in operand.levels]
-            for depth in range(len(operand.levels)):
+        if operand.sparse:
+            try:
+                counts, entries = _prefix_counts(value, operand)
+            except (ValueError, TypeError, IndexError) as error:
+                raise AutoscheduleError(f"select: cannot read operand {name}: {error}") from None
+            for depth, count in enumerate(counts):
                 symbols = count_symbols(operand, depth)
                 if len(symbols) == 1 and symbols[0].startswith("nnz_"):
-                    prefix = coords[:, columns[:depth + 1]]
-                    count = len(np.unique(prefix, axis=0)) if len(prefix) else 0
                     sizes[symbols[0]] = float(max(count, 1))
-            sizes[f"sparsity_{name}"] = len(coords) / max(1.0, float(np.prod(shape)))
+            sizes[f"sparsity_{name}"] = entries / max(1.0, float(np.prod(shape)))
     return sizes

@@ -30,3 +30,16 @@ def read_only(array: np.ndarray, freeze_memory: bool = True) -> np.ndarray:
             link = link.base
     view.flags.writeable = False
     return view
+
+
+def frozen(array: np.ndarray) -> bool:
+    """Whether nobody can write ``array``'s memory through numpy: it and every array it is a
+    view of, up to the one owning the memory, are read-only (or a kernel handed it over)."""
+    if handed_over(array):
+        return True
+    link = array
+    while isinstance(link, np.ndarray):
+        if link.flags.writeable:
+            return False
+        link = link.base
+    return link is None

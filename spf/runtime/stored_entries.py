@@ -13,7 +13,7 @@ from spf.errors import PackError, SpfError, UnboundNameError
 from spf.runtime.memory import require
 from spf.runtime.value_checks import INDEX_DTYPE
 from spf.space.expressions import Affine, Constraint
-from spf.space.levels import read_levels
+from spf.space.levels import LayoutLevels, Level, read_levels
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
@@ -71,17 +71,39 @@ def _enumerate_stored(layout, fields: Mapping[str, object], name: str):
     env: dict[str, np.ndarray] = {}
     rows = 1
     for level in reading.levels:
-        low = _bound(level.lower, env, scalars, arrays, rows, np.maximum)
-        high = _bound(level.upper, env, scalars, arrays, rows, np.minimum)
-        counts = np.maximum(high - low + 1, 0)
-        total = int(counts.sum())
-        require((total, len(env) + 3), INDEX_DTYPE, f"tensor {name}: enumerating the stored positions")
-        for key in env:
-            env[key] = np.repeat(env[key], counts)
-        starts = np.repeat(low, counts)
-        offsets = np.arange(total, dtype=INDEX_DTYPE) - np.repeat(np.cumsum(counts) - counts, counts)
-        env[level.index] = starts + offsets
-        rows = total
+        low, counts = level_span(level, env, scalars, arrays, rows)
+        rows = descend(env, level.index, low, counts, name)
+    coords, values, keep = read_positions(layout, reading, env, scalars, arrays, rows, name)
+    return coords[keep], values[keep]
+
+
+def level_span(level: Level, env: Mapping[str, np.ndarray], scalars: Mapping[str, object],
+               arrays: StoredArrays, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each of the ``rows`` listed prefixes: its first position at ``level`` and how
+    many positions it has there (the level's bounds evaluated on the prefixes)."""
+    low = _bound(level.lower, env, scalars, arrays, rows, np.maximum)
+    high = _bound(level.upper, env, scalars, arrays, rows, np.minimum)
+    return low, np.maximum(high - low + 1, 0)
+
+
+def descend(env: dict[str, np.ndarray], index: str, low: np.ndarray, counts: np.ndarray, name: str) -> int:
+    """List the positions of physical index ``index`` under each prefix in ``env`` (in place):
+    each prefix repeated ``counts`` times, ``index`` running from ``low``.  The new number of rows."""
+    total = int(counts.sum())
+    require((total, len(env) + 3), INDEX_DTYPE, f"tensor {name}: enumerating the stored positions")
+    for key in env:
+        env[key] = np.repeat(env[key], counts)
+    starts = np.repeat(low, counts)
+    offsets = np.arange(total, dtype=INDEX_DTYPE) - np.repeat(np.cumsum(counts) - counts, counts)
+    env[index] = starts + offsets
+    return total
+
+
+def read_positions(layout: Layout, reading: LayoutLevels, env: Mapping[str, np.ndarray],
+                   scalars: Mapping[str, object], arrays: StoredArrays, rows: int,
+                   name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Coordinates and value of each of the ``rows`` listed positions (every level listed),
+    and which of them the relation's guards keep."""
     values_env = {**scalars, **env}
     coordinates = [np.broadcast_to(np.asarray(reading.definitions[c].evaluate(values_env, arrays),
                                               dtype=INDEX_DTYPE), (rows,)) for c in layout.logical]
@@ -92,7 +114,7 @@ def _enumerate_stored(layout, fields: Mapping[str, object], name: str):
         keep &= _evaluate_constraint(guard, guard_env, arrays, rows)
     value_positions = tuple(np.broadcast_to(np.asarray(index.evaluate(values_env), dtype=INDEX_DTYPE), (rows,))
                             for index in layout.values_index)
-    value_array = np.asarray(fields[layout.values_field])
+    value_array = np.asarray(arrays.fields[layout.values_field])
     for axis, position in enumerate(value_positions):
         outside = (position < 0) | (position >= value_array.shape[axis])
         if rows and outside.any():
@@ -100,9 +122,9 @@ def _enumerate_stored(layout, fields: Mapping[str, object], name: str):
             raise layout.error("values", f"layout {layout.spec}: the values index {layout.values_text()} reads "
                                f"{layout.values_field} at {bad} (axis {axis}), outside its "
                                f"{value_array.shape[axis]} elements (tensor {name})")
-    values = value_array[value_positions][keep] if rows else np.zeros(0, dtype=value_array.dtype)
-    coords = np.stack(coordinates, axis=1)[keep] if rows else np.zeros((0, layout.order), dtype=INDEX_DTYPE)
-    return coords.astype(INDEX_DTYPE), values
+    values = value_array[value_positions] if rows else np.zeros(0, dtype=value_array.dtype)
+    coords = np.stack(coordinates, axis=1) if rows else np.zeros((0, layout.order), dtype=INDEX_DTYPE)
+    return coords.astype(INDEX_DTYPE), values, keep
 
 
 def _bound(expressions: Sequence[Affine], env, scalars, arrays, rows: int, combine) -> np.ndarray:

@@ -13,7 +13,8 @@ import numpy as np
 from spf import arguments
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.runtime.memory import allocate
-from spf.runtime.read_only import read_only
+from spf.runtime.level_statistics import LevelStatistics, level_statistics
+from spf.runtime.read_only import frozen, read_only
 from spf.runtime.stored_entries import enumerate_stored
 from spf.runtime.validation import check_fields
 from spf.runtime.value_checks import INDEX_DTYPE
@@ -34,7 +35,7 @@ class Tensor:
     therefore use a Tensor without checking it again.
     """
 
-    __slots__ = ("layout", "shape", "fields", "name", "_structs")
+    __slots__ = ("layout", "shape", "fields", "name", "_structs", "_statistics")
 
     converter: ClassVar[Callable[[Tensor, str], Tensor]]
     """``spf.convert``, through which a padded layout's :meth:`to_coo` copies into a coordinate
@@ -70,6 +71,7 @@ class Tensor:
         _set_fields(tensor, fields if isinstance(fields, MappingProxyType) else MappingProxyType(fields))
         _set_name(tensor, name)
         _set_structs(tensor, {})
+        _set_statistics(tensor, None)
         return tensor
 
     def _renamed(self, name: str) -> "Tensor":
@@ -80,9 +82,10 @@ class Tensor:
                 written: str | None = None, borrowed: bool = False) -> None:
         frozen = {key: read_only(value, key != written and not borrowed) if isinstance(value, np.ndarray)
                   else value for key, value in fields.items()}
-        # _structs: the C structs kernels read this Tensor through, made once (spf.codegen.c.structs.marshal)
-        for attribute, value in (("layout", layout), ("shape", shape),
-                                 ("fields", MappingProxyType(frozen)), ("name", name), ("_structs", {})):
+        # _structs: the C structs kernels read this Tensor through, made once (spf.codegen.c.structs.marshal);
+        # _statistics: level_statistics(), computed once
+        for attribute, value in (("layout", layout), ("shape", shape), ("fields", MappingProxyType(frozen)),
+                                 ("name", name), ("_structs", {}), ("_statistics", None)):
             object.__setattr__(self, attribute, value)
 
     def __setattr__(self, attribute: str, value) -> None:
@@ -140,6 +143,18 @@ class Tensor:
             np.add.at(dense, tuple(coords.T), values)
         return dense
 
+    def level_statistics(self) -> LevelStatistics:
+        """The distinct stored prefixes of each storage level (:mod:`spf.runtime.level_statistics`),
+        which the autoscheduler's run-time choice reads: computed from the index arrays on the
+        first call and kept, as the arrays are read-only (computed again on each call only
+        while someone may write an array's memory, as a kernel writes its output's values)."""
+        if self._statistics is not None:
+            return self._statistics
+        statistics = level_statistics(self.layout, self.fields, self.shape, self.name)
+        if all(frozen(value) for value in self.fields.values() if isinstance(value, np.ndarray)):
+            _set_statistics(self, statistics)
+        return statistics
+
     @property
     def nnz(self) -> int:
         return len(self.to_coo()[1])
@@ -152,5 +167,5 @@ COORDINATE_LISTS = {2: "COO", 3: "COO3", 4: "COO4"}  # a sorted coordinate list 
 
 
 # the slots' own setters: Tensor.__setattr__ refuses every assignment once it exists
-_set_layout, _set_shape, _set_fields, _set_name, _set_structs = (
+_set_layout, _set_shape, _set_fields, _set_name, _set_structs, _set_statistics = (
     getattr(Tensor, slot).__set__ for slot in Tensor.__slots__)
