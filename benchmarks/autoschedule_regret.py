@@ -37,15 +37,17 @@ but the first find the caches warm), at least ``LEAST_ROUNDS`` rounds, more with
 ``ROW_SECONDS``; each time is the median of the schedule's per-call times (so that the
 calls another process's time slice stretches do not move it).
 
-A schedule is not run when its first call is *estimated* above ``--cap`` (default 2 s),
-and not timed further when its first call exceeds it: "> cap".  The estimate is the
+A schedule is not run when its first call is *estimated* above ``--cap`` (default 2 s)
+or above the pick's first call, whichever is longer (one slower than the pick cannot
+be the fastest), and not timed further when its first call exceeds the cap: "> cap",
+its one call's time shown and compared.  The estimate is the
 model's iteration count for the operands (for the default, benchmarks/autoschedule.py's
 formula) times the seconds per iteration the same schedule took on the same input at the
 previous d (or at 1 thread for a 2-thread row), 1.5x when extrapolating; before any
 measurement of that schedule, the largest seconds per iteration seen on the input (or
 1 ns).  The pick is timed whatever the cap, up to ``HARD_CAP`` (20 s) a call, and the row
-says so.  A schedule slower than the cap cannot be the fastest unless nothing ran under
-the cap; rows where it could be mark their regret as a lower bound ("≥").
+says so; a pick estimated above that is not run, and the row's regret is a lower bound
+(">=", taking the pick as 20 s).
 
 Per row: the pick's time, the fastest schedule and its time, regret = pick / fastest,
 default / pick, and the model's rank of the fastest (its 1-based position in ``res.rank``;
@@ -78,7 +80,7 @@ from autoschedule import (CHAIN_TENSORS, DATA, KERNELS, MATRICES, SYNTHETIC6, TE
                           default_iterations, dense_only_indices, dense_operands, kernel_inputs, kernel_layouts,
                           machine_lines, nnz_of, seconds, shape_of, snapshot)
 from common import geometric_mean
-from parallel import TRIAD_SOURCE, Load, OpenMP, interleaved_medians
+from parallel import TRIAD_SOURCE, Load, OpenMP, interleaved_medians, large_stacks
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
 from spf.runtime.autoschedule import AutoSchedule
 
@@ -276,8 +278,9 @@ class Row:
         return self.ranked[0]
 
     def fused_times(self) -> dict[str, float]:
-        """The timed schedules other than the default, by id."""
-        return {k: o.time for k, o in self.outcomes.items() if k != "default" and o.status == "timed"}
+        """The times of the schedules other than the default, by id (those over the cap by their one call)."""
+        return {k: o.time for k, o in self.outcomes.items()
+                if k != "default" and o.status in ("timed", "over cap") and o.time is not None}
 
     def best(self) -> tuple[str, float] | None:
         return fastest(self.fused_times())
@@ -291,15 +294,13 @@ class Row:
             return None, False
         return outcome.time, False
 
-    def regret(self, cap: float) -> tuple[float | None, bool]:
-        """Regret and whether it is a lower bound (the pick not run, or schedules over the cap
-        that might be faster than everything timed)."""
+    def regret(self) -> tuple[float | None, bool]:
+        """Regret and whether it is a lower bound (the pick not run: estimated above the hard cap)."""
         best = self.best()
         pick, bound = self.pick_time()
         if best is None or pick is None:
             return None, False
-        unmeasured = any(o.status in ("over cap", "not run") for k, o in self.outcomes.items() if k != "default")
-        return regret(max(pick, best[1]), best[1]), bound or (unmeasured and best[1] > cap)
+        return regret(max(pick, best[1]), best[1]), bound
 
     def default_ratio(self) -> float | None:
         """Default time over pick time, where both have a time (the default's one call over the cap counts)."""
@@ -323,6 +324,23 @@ def time_cell(outcome: Outcome | None, cap: float) -> str:
 
 
 # ----------------------------------------------------------------------------- measuring
+
+
+def time_in_rounds(calls: dict[str, Callable], firsts: dict[str, float]) -> dict[str, list[float]]:
+    """Per-call times of warmed-up functions (``firsts``: each one's first call), called in
+    interleaved rounds, a fast one in a block of consecutive calls."""
+    blocks = {key: block_size(firsts[key]) for key in calls}
+    rounds = planned_rounds(sum(blocks[key] * firsts[key] for key in calls))
+    times: dict[str, list[float]] = {key: [] for key in calls}
+    clock = time.perf_counter
+    for _ in range(rounds):
+        for key, call in calls.items():
+            record = times[key].append
+            for _ in range(blocks[key]):
+                started = clock()
+                call()
+                record(clock() - started)
+    return times
 
 
 class Estimator:
@@ -365,8 +383,8 @@ class KernelPlan:
     by_text: dict[str, str]  # generated tree text -> id
     references: list[Schedule]
     reference_errors: list[str]
-    rows: list[tuple[str, int | None, int, list[str], list[str]]] = field(default_factory=list)  # input, d, threads,
-    # the candidates' ids in the model's order, the ids the row times
+    # (input, d, threads, the candidates' ids in the model's order, the ids the row times)
+    rows: list[tuple[str, int | None, int, list[str], list[str]]] = field(default_factory=list)
 
 
 def schedule_table(plan: KernelPlan) -> dict[str, Schedule]:
@@ -382,7 +400,7 @@ def schedule_table(plan: KernelPlan) -> dict[str, Schedule]:
     return table
 
 
-def dense_output_bytes(kernel: Kernel, factors: list, extents: dict[str, int], d: int | None) -> int:
+def dense_output_bytes(kernel: Kernel, extents: dict[str, int], d: int | None) -> int:
     """Bytes of one dense output (0 for a sparse one, which shares an input's arrays)."""
     output = spf.parse_statement(kernel.expression).output
     if output.tensor in kernel.sparse:
@@ -394,13 +412,12 @@ class Runner:
     """Compiles, checks and times the rows of one kernel."""
 
     def __init__(self, plan: KernelPlan, table: dict[str, Schedule], omp: OpenMP, estimator: Estimator,
-                 cap: float, say: Report) -> None:
+                 cap: float) -> None:
         self.plan = plan
         self.table = table
         self.omp = omp
         self.estimator = estimator
         self.cap = cap
-        self.say = say
         self.compiled: dict[tuple[str, bool], object] = {}
         self.compile_errors: dict[str, str] = {}
         self.serial_at_two_threads: set[str] = set()
@@ -433,7 +450,7 @@ class Runner:
         extents = {i: n for f, ix in sparse_factors for i, n in zip(ix, shape_of(data[f]))}
         dense = dense_operands(kernel, plan.factors, extents, d)
         sizes = plan.schedules.sizes(**{f: data[f] for f, _ in sparse_factors}, **dense)
-        output_bytes = dense_output_bytes(kernel, plan.factors, extents, d)
+        output_bytes = dense_output_bytes(kernel, extents, d)
         if output_bytes * len(ids) > OUTPUT_BUDGET:
             row.skipped = (f"skipped: {len(ids)} outputs of {output_bytes / 2**20:.0f} MiB each exceed "
                            f"{OUTPUT_BUDGET / 2**30:.0f} GiB")
@@ -455,9 +472,11 @@ class Runner:
         bound: dict[str, Callable] = {}
         firsts: dict[str, float] = {}
         estimate_key = f"{plan.name} {input_name}"
-        for schedule_id in ids:
+        pick_seconds = 0.0  # the pick's first call (or estimate): a schedule up to as slow may still beat it
+        for schedule_id in ids:  # the default, then the pick, then the others
             schedule = self.table[schedule_id]
             is_pick = schedule_id == row.pick
+            limit = HARD_CAP if is_pick else self.cap if schedule_id == "default" else max(self.cap, pick_seconds)
             count = iterations(schedule)
             if schedule.candidate is not None:
                 try:
@@ -468,11 +487,11 @@ class Runner:
                     row.outcomes[schedule_id] = Outcome("too big", note=f"temporaries {temporary / 2**20:.0f} MiB")
                     continue
             estimate = self.estimator.estimate(estimate_key, schedule_id, count)
-            limit = HARD_CAP if is_pick else self.cap
             if estimate is not None and estimate > limit:
                 row.outcomes[schedule_id] = Outcome("not run" if is_pick else "over cap",
                                                     note=f"est. {seconds(estimate)}")
                 self.estimator.record(estimate_key, schedule_id, count, estimate)
+                pick_seconds = HARD_CAP if is_pick else pick_seconds
                 continue
             compiled = self.kernel_for(schedule, parallel)
             if compiled is None:
@@ -496,24 +515,15 @@ class Runner:
                 row.outcomes[schedule_id] = Outcome("wrong", first, 1, f"largest difference {worst:g}")
                 continue
             del result
-            if first > limit:
+            if is_pick:
+                pick_seconds = min(first, HARD_CAP)
+            if first > (HARD_CAP if is_pick else self.cap):  # one call only: slower than the cap
                 row.outcomes[schedule_id] = Outcome("over cap", first, 1)
                 continue
             bound[schedule_id] = call
             firsts[schedule_id] = first
 
-        blocks = {k: block_size(firsts[k]) for k in bound}
-        rounds = planned_rounds(sum(blocks[k] * firsts[k] for k in bound))
-        times: dict[str, list[float]] = {k: [] for k in bound}
-        clock = time.perf_counter
-        for _ in range(rounds):
-            for key, call in bound.items():
-                record = times[key].append
-                for _ in range(blocks[key]):
-                    started = clock()
-                    call()
-                    record(clock() - started)
-        for key, values in times.items():
+        for key, values in time_in_rounds(bound, firsts).items():
             median = statistics.median(values)
             row.outcomes[key] = Outcome("timed", median, len(values) + 1)
             iterations_key = iterations(self.table[key])
@@ -541,7 +551,7 @@ def parse_references(name: str, kernel: Kernel, layouts: dict[str, str], by_text
 
 def select_inputs(kernel: Kernel, arguments, wanted: set[str] | None) -> tuple[list, list[str], str]:
     """The kernel's inputs (benchmarks/autoschedule.py's), only the ``wanted`` names if given."""
-    output, factors, _, _ = kernel_layouts(kernel)
+    _, factors, _, _ = kernel_layouts(kernel)
     sparse_names = [f for f, _ in factors if f in kernel.sparse]
     names = SimpleNamespace(data=arguments.data, matrices=",".join(MATRICES), tensors=",".join(TENSORS))
     if wanted is not None:
@@ -570,7 +580,7 @@ def row_schedules(plan: KernelPlan, ranked: list[str], top: int, every: bool) ->
 def make_plan(name: str, arguments, wanted: set[str] | None, dims_override: list[int] | None,
               threads: list[int]) -> KernelPlan | None:
     kernel = KERNELS[name]
-    output, factors, shown, layouts = kernel_layouts(kernel)
+    _, factors, shown, layouts = kernel_layouts(kernel)
     inputs, _, note = select_inputs(kernel, arguments, wanted)
     if not inputs:
         return None
@@ -632,7 +642,7 @@ def row_line(row: Row, cap: float, references: set[str]) -> list[str]:
         return [f"{head}  {row.skipped}"]
     pick_outcome = row.outcomes.get(row.pick)
     best = row.best()
-    value, lower = row.regret(cap)
+    value, lower = row.regret()
     ratio = row.default_ratio()
     default = row.outcomes.get("default")
     pick, pick_bound = row.pick_time()
@@ -640,7 +650,7 @@ def row_line(row: Row, cap: float, references: set[str]) -> list[str]:
         ratio_cell = f"> {cap / pick:.1f}x"
     else:
         ratio_cell = "-" if ratio is None else f"{ratio:.2f}x"
-    regret_cell = "-" if value is None else ("≥" if lower else "") + f"{value:.2f}"
+    regret_cell = "-" if value is None else (">=" if lower else "") + f"{value:.2f}"
     rank = model_rank(best[0], row.ranked, references) if best else "-"
     line = (f"{head} {len(row.outcomes):>4}  {row.pick:>5} {time_cell(pick_outcome, cap):>16}  "
             f"{best[0] if best else '-':>5} {seconds(best[1]) if best else '-':>10} {regret_cell:>7} {rank:>6}  "
@@ -690,11 +700,11 @@ def dimension(d: int | None) -> str:
     return "-" if d is None else str(d)
 
 
-def kernel_summary(name: str, rows: list[Row], cap: float, references: dict[str, str]) -> tuple[list[str], Summary]:
+def kernel_summary(name: str, rows: list[Row], references: dict[str, str]) -> tuple[list[str], Summary]:
     """The kernel's summary line (``references``: the id each hand-written schedule is timed
     under -> its own id)."""
     measured = [r for r in rows if not r.skipped]
-    regrets, bounds = zip(*[r.regret(cap) for r in measured]) if measured else ((), ())
+    regrets, bounds = zip(*[r.regret() for r in measured]) if measured else ((), ())
     result = summarize(list(regrets), list(bounds), [r.default_ratio() for r in measured])
     where = ""
     if result.largest_at is not None:
@@ -766,16 +776,19 @@ def main() -> None:
         say(f"# {line}")
     if load_at_start[0] > 0.5:
         say(f"# machine not idle: 1-minute load average {load_at_start[0]:.2f} > 0.5 at start")
+    stacks = large_stacks()  # before libgomp loads: parallel kernels may keep per-thread outputs on the stack
     library = build_shared_library(TRIAD_SOURCE, name="triad")
     omp = OpenMP(load_function(library, "threads_in_parallel", [], ctypes.c_int))
     for count in threads:
         omp.verify(count)
+    say(f"# OpenMP: libgomp, omp_set_num_threads({', '.join(map(str, threads))}) verified in a parallel region; "
+        f"{stacks}")
     for line in triad_lines(omp, library, triad_log2):
         say(f"# {line}")
     say(f"# timed: the model's top {arguments.top} candidates" if not arguments.all else
         "# timed: every generated tree")
     say(f"#   plus the hand-written references and the unfused default; cap {arguments.cap:g} s a call "
-        f"(the pick up to {HARD_CAP:g} s); rounds of about {ROW_SECONDS:g} s per row, at least {LEAST_ROUNDS}; "
+        f"(the others up to the pick's time, the pick up to {HARD_CAP:g} s); rounds of about {ROW_SECONDS:g} s per row, at least {LEAST_ROUNDS}; "
         "times are medians; * marks a time over the cap")
     say("# regret = pick / fastest timed schedule (not the default); rank = the fastest one's position in "
         "res.rank (1 = the pick), ref = a hand-written schedule the search does not generate")
@@ -810,7 +823,7 @@ def main() -> None:
         for line in header_lines(plan, table, plan.rows, threads):
             say(line)
         reference_errors += [f"{plan.name}: {e}" for e in plan.reference_errors]
-        runner = Runner(plan, table, omp, estimator, arguments.cap, say)
+        runner = Runner(plan, table, omp, estimator, arguments.cap)
         rows: list[Row] = []
         sparse_factors = [(f, ix) for f, ix in plan.factors if f in plan.kernel.sparse]
         packed_for: dict[str, dict] = {}
@@ -830,27 +843,27 @@ def main() -> None:
         for key, message in runner.compile_errors.items():
             say(f"   ERROR: {key} does not compile: {message}")
             reference_errors.append(f"{plan.name}: {key} does not compile: {message}")
-        lines, _ = kernel_summary(plan.name, rows, arguments.cap, timed_as)
+        lines, _ = kernel_summary(plan.name, rows, timed_as)
         for line in lines:
             say(line)
         say(f"   compiling took {runner.compile_seconds:.0f} s")
         say()
         sections.append(say.lines[first_line:])
         summaries += lines
-        write(output, header, sections, closing(results, summaries, reference_errors, arguments.cap, started,
+        write(output, header, sections, closing(results, summaries, reference_errors, started,
                                                  load_at_start, load, final=False))
 
-    lines = closing(results, summaries, reference_errors, arguments.cap, started, load_at_start, load, final=True)
+    lines = closing(results, summaries, reference_errors, started, load_at_start, load, final=True)
     write(output, header, sections, lines)
     for line in lines:
         print(line)
 
 
-def closing(results: list[tuple[str, Row]], summaries: list[str], errors: list[str], cap: float, started: float,
+def closing(results: list[tuple[str, Row]], summaries: list[str], errors: list[str], started: float,
             load_at_start: tuple, load: Load, final: bool) -> list[str]:
     """The summary block over every row measured so far."""
     rows = [row for _, row in results if not row.skipped]
-    regrets, bounds = zip(*[r.regret(cap) for r in rows]) if rows else ((), ())
+    regrets, bounds = zip(*[r.regret() for r in rows]) if rows else ((), ())
     total = summarize(list(regrets), list(bounds), [r.default_ratio() for r in rows])
     lines = ["== summary: regret = pick time / fastest timed schedule"]
     lines += [line.replace("   summary ", "   ", 1) for line in summaries]
