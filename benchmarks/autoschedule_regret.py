@@ -1,9 +1,10 @@
 """The autoscheduler's regret: its pick against the fastest schedule timed, on real data.
 
 Run: python benchmarks/autoschedule_regret.py [--kernels K1,K5,...] [--inputs NAME,...] [--dims 16,32]
-         [--threads 1,2] [--top 20] [--all] [--cap 2] [--output FILE] [--data DIR] [--quick]
-(all kernels, the defaults: under an hour on an idle 2-core machine; ``--quick``: K1, K5 and
-MTTKRP on one small input each, d = 16 and 32, 1 thread, top 5, a few minutes, written to
+         [--threads 1,2] [--top 20] [--all] [--cap 2] [--output FILE] [--data DIR] [--quick] [--plan]
+(all kernels with the defaults: meant to take under an hour on an idle 2-core machine, 336
+rows (``--plan`` prints the plan and stops); on a loaded one K5's 32 rows took 4 minutes, K6's 1.3; ``--quick``: K1, K5 and MTTKRP
+on one small input each, d = 16 and 32, 1 thread, top 5, under a minute, written to
 results/autoschedule_regret_quick.txt unless ``--output`` says otherwise)
 
 The kernels, inputs, layouts and dense operands are those of benchmarks/autoschedule.py
@@ -44,10 +45,10 @@ its one call's time shown and compared.  The estimate is the
 model's iteration count for the operands (for the default, benchmarks/autoschedule.py's
 formula) times the seconds per iteration the same schedule took on the same input at the
 previous d (or at 1 thread for a 2-thread row), 1.5x when extrapolating; before any
-measurement of that schedule, the largest seconds per iteration seen on the input (or
-1 ns).  The pick is timed whatever the cap, up to ``HARD_CAP`` (20 s) a call, and the row
-says so; a pick estimated above that is not run, and the row's regret is a lower bound
-(">=", taking the pick as 20 s).
+measurement of that schedule, the median seconds per iteration of the calls seen on the
+input (1 ns before any), 1.5x.  The pick is timed whatever the cap, up to ``HARD_CAP``
+(20 s) a call, and the row says so; a pick estimated above that is not run, and the
+row's regret is a lower bound (">=", taking the pick as 20 s).
 
 Per row: the pick's time, the fastest schedule and its time, regret = pick / fastest,
 default / pick, and the model's rank of the fastest (its 1-based position in ``res.rank``;
@@ -130,7 +131,8 @@ REFERENCES: dict[str, list[tuple[str, str]]] = {
            ("TACO precompute: the dense product C*D once, then SpMM",
             "< T_CD(j,l) ; j, k, l : T_CD(j,l) += C(j,k) * D(k,l) , i, j, l : A(i,l) += T_CD(j,l) * B(i,j) >")],
     "K5": [("SpTTN: vector T(n) per (i,j), matrix T(m,n) per i, dense n innermost",
-            "i < T_BDE(m,n) ; j < T_BE(n) ; k, n : T_BE(n) += B(i,j,k) * E(k,n) , m, n : T_BDE(m,n) += T_BE(n) * D(j,m) >"
+            "i < T_BDE(m,n) ; j < T_BE(n) ; k, n : T_BE(n) += B(i,j,k) * E(k,n) , "
+            "m, n : T_BDE(m,n) += T_BE(n) * D(j,m) >"
             " , l, m, n : A(l,m,n) += T_BDE(m,n) * C(i,l) >")],
     "K6": [("SpTTN: vector T(m) per (i,j), dense m innermost (issue 27's example)",
             "i, j < T_BD(m) ; k, m : T_BD(m) += B(i,j,k) * D(k,m) , l, m : A(i,l,m) += T_BD(m) * C(j,l) >")],
@@ -146,7 +148,8 @@ REFERENCES: dict[str, list[tuple[str, str]]] = {
     "TTMc3": [("SpTTN: vector T(s) per (i,j), dense s innermost",
                "i, j < T_TV(s) ; k, s : T_TV(s) += T(i,j,k) * V(k,s) , r, s : S(i,r,s) += T_TV(s) * U(j,r) >")],
     "TTMc4": [("SpTTN: vector T(t) per (i,j,k), matrix T(s,t) per (i,j), dense t innermost",
-               "i, j < T_TVW(s,t) ; k < T_TW(t) ; l, t : T_TW(t) += T(i,j,k,l) * W(l,t) , s, t : T_TVW(s,t) += T_TW(t) * V(k,s) >"
+               "i, j < T_TVW(s,t) ; k < T_TW(t) ; l, t : T_TW(t) += T(i,j,k,l) * W(l,t) , "
+               "s, t : T_TVW(s,t) += T_TW(t) * V(k,s) >"
                " , r, s, t : S(i,r,s,t) += T_TVW(s,t) * U(j,r) >")],
     "TTTP": [("SpTTN: vector T(r) = U(i,r) V(j,r) per (i,j), one multiply fewer per nonzero",
               "i, j < T_UV(r) ; r : T_UV(r) += U(i,r) * V(j,r) , k, r : S(i,j,k) += T_UV(r) * T(i,j,k) * W(k,r) >")],
@@ -348,7 +351,7 @@ class Estimator:
 
     def __init__(self) -> None:
         self.history: dict[tuple[str, str], tuple[float, float]] = {}  # (input, id) -> (iterations, seconds)
-        self.rates: dict[str, float] = {}  # input -> largest seconds per iteration seen (calls >= 1 ms)
+        self.rates: dict[str, list[float]] = {}  # input -> seconds per iteration of the calls >= 1 ms on it
 
     def estimate(self, input_name: str, schedule: str, iterations: float | None) -> float | None:
         if iterations is None:
@@ -356,14 +359,16 @@ class Estimator:
         previous = self.history.get((input_name, schedule))
         if previous is not None:
             return extrapolate(previous[1], previous[0], iterations)
-        return iterations * self.rates.get(input_name, PRIOR_SECONDS_PER_ITERATION) * EXTRAPOLATION_MARGIN
+        rates = self.rates.get(input_name)
+        rate = statistics.median(rates) if rates else PRIOR_SECONDS_PER_ITERATION
+        return iterations * rate * EXTRAPOLATION_MARGIN
 
     def record(self, input_name: str, schedule: str, iterations: float | None, elapsed: float) -> None:
         if iterations is None or iterations <= 0:
             return
         self.history[(input_name, schedule)] = (iterations, elapsed)
         if elapsed >= 1e-3:
-            self.rates[input_name] = max(self.rates.get(input_name, 0.0), elapsed / iterations)
+            self.rates.setdefault(input_name, []).append(elapsed / iterations)
 
 
 @dataclass
@@ -743,6 +748,7 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="time every generated tree instead of the top N")
     parser.add_argument("--cap", type=float, default=CAP, help="seconds a call beyond which a schedule is not timed")
     parser.add_argument("--output", type=Path, default=None, help=f"default {OUTPUT.relative_to(HERE.parent)}")
+    parser.add_argument("--plan", action="store_true", help="print the plan (rows, compiles, timed schedules) and stop")
     parser.add_argument("--quick", action="store_true",
                         help="K1, K5, MTTKRP on one small input, d=16,32, 1 thread, top 5")
     arguments = parser.parse_args()
@@ -783,13 +789,13 @@ def main() -> None:
         omp.verify(count)
     say(f"# OpenMP: libgomp, omp_set_num_threads({', '.join(map(str, threads))}) verified in a parallel region; "
         f"{stacks}")
-    for line in triad_lines(omp, library, triad_log2):
+    for line in ([] if arguments.plan else triad_lines(omp, library, triad_log2)):
         say(f"# {line}")
     say(f"# timed: the model's top {arguments.top} candidates" if not arguments.all else
         "# timed: every generated tree")
     say(f"#   plus the hand-written references and the unfused default; cap {arguments.cap:g} s a call "
-        f"(the others up to the pick's time, the pick up to {HARD_CAP:g} s); rounds of about {ROW_SECONDS:g} s per row, at least {LEAST_ROUNDS}; "
-        "times are medians; * marks a time over the cap")
+        f"(the others up to the pick's time, the pick up to {HARD_CAP:g} s); rounds of about {ROW_SECONDS:g} s "
+        f"per row, at least {LEAST_ROUNDS}; times are medians; * marks a time over the cap")
     say("# regret = pick / fastest timed schedule (not the default); rank = the fastest one's position in "
         "res.rank (1 = the pick), ref = a hand-written schedule the search does not generate")
 
@@ -808,6 +814,8 @@ def main() -> None:
     say(f"# plan: {len(plans)} kernel(s), {rows_planned} row(s), at most {len(compiles)} compile(s) "
         f"and {timed} timed schedule(s) (fewer where the cap or a shared tree spares them)")
     header = list(say.lines)
+    if arguments.plan:
+        return
     say()
 
     sections: list[list[str]] = []
