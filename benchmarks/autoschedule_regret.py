@@ -2,10 +2,11 @@
 
 Run: python benchmarks/autoschedule_regret.py [--kernels K1,K5,...] [--inputs NAME,...] [--dims 16,32]
          [--threads 1,2] [--top 20] [--all] [--cap 2] [--output FILE] [--data DIR] [--quick] [--plan]
-(all kernels with the defaults: meant to take under an hour on an idle 2-core machine, 336
-rows (``--plan`` prints the plan and stops); on a loaded one K5's 32 rows took 4 minutes, K6's 1.3; ``--quick``: K1, K5 and MTTKRP
-on one small input each, d = 16 and 32, 1 thread, top 5, under a minute, written to
-results/autoschedule_regret_quick.txt unless ``--output`` says otherwise)
+(all kernels with the defaults: 336 rows, meant to take under an hour on an idle 2-core
+machine (``--plan`` prints the plan and stops); on a loaded one K5's 32 rows took 4
+minutes, K6's 1.3; ``--quick``: K1, K5 and MTTKRP on one small input each, d = 16 and 32,
+1 thread, top 5, under a minute, written to results/autoschedule_regret_quick.txt unless
+``--output`` says otherwise)
 
 The kernels, inputs, layouts and dense operands are those of benchmarks/autoschedule.py
 (imported from it).  For every kernel, input, dense dimension d (16, 32, 64, 128 or the
@@ -135,18 +136,26 @@ REFERENCES: dict[str, list[tuple[str, str]]] = {
             "m, n : T_BDE(m,n) += T_BE(n) * D(j,m) >"
             " , l, m, n : A(l,m,n) += T_BDE(m,n) * C(i,l) >")],
     "K6": [("SpTTN: vector T(m) per (i,j), dense m innermost (issue 27's example)",
-            "i, j < T_BD(m) ; k, m : T_BD(m) += B(i,j,k) * D(k,m) , l, m : A(i,l,m) += T_BD(m) * C(j,l) >")],
+            "i, j < T_BD(m) ; k, m : T_BD(m) += B(i,j,k) * D(k,m) , l, m : A(i,l,m) += T_BD(m) * C(j,l) >"),
+           ("TACO workspace: slice i of B*C as a matrix T(l,k), dense m innermost (generated, pruned; won trials)",
+            "i < T_BC(l,k) ; j, k, l : T_BC(l,k) += B(i,j,k) * C(j,l) , k, l, m : A(i,l,m) += T_BC(l,k) * D(k,m) >")],
     "K7": [("TACO precompute: the dense product C*D once as T(k,m), then TTM with m innermost",
             "< T_CD(k,m) ; k, l, m : T_CD(k,m) += C(k,l) * D(l,m) , i, j, k, m : A(i,j,m) += T_CD(k,m) * B(i,j,k) >")],
     "K8": [("SpTTN: vector T(j) per (i,k), vector T(j) per i, dense j and m innermost",
             "i < T_BCD(j) ; k < T_BC(j) ; l, j : T_BC(j) += B(i,k,l) * C(l,j) , j : T_BCD(j) += T_BC(j) * D(k,j) >"
             " , j, m : A(i,m) += T_BCD(j) * E(j,m) >"),
            ("SpTTN: one vector T(j) per i, dense j innermost",
-            "i < T_BCD(j) ; k, l, j : T_BCD(j) += B(i,k,l) * C(l,j) * D(k,j) , j, m : A(i,m) += T_BCD(j) * E(j,m) >")],
+            "i < T_BCD(j) ; k, l, j : T_BCD(j) += B(i,k,l) * C(l,j) * D(k,j) , j, m : A(i,m) += T_BCD(j) * E(j,m) >"),
+           ("TACO precompute: the whole intermediate T(i,j), then a dense product (generated, pruned; won trials)",
+            "< T_BCD(i,j) ; i, k, l, j : T_BCD(i,j) += B(i,k,l) * C(l,j) * D(k,j) , i, j, m : A(i,m) += T_BCD(i,j) * "
+            "E(j,m) >")],
     "MTTKRP": [("SpTTN / SPLATT: vector T(a) per (i,j), one multiply fewer per nonzero",
                 "i, j < T_BD(a) ; k, a : T_BD(a) += B(i,j,k) * D(k,a) , a : A(i,a) += T_BD(a) * C(j,a) >")],
     "TTMc3": [("SpTTN: vector T(s) per (i,j), dense s innermost",
-               "i, j < T_TV(s) ; k, s : T_TV(s) += T(i,j,k) * V(k,s) , r, s : S(i,r,s) += T_TV(s) * U(j,r) >")],
+               "i, j < T_TV(s) ; k, s : T_TV(s) += T(i,j,k) * V(k,s) , r, s : S(i,r,s) += T_TV(s) * U(j,r) >"),
+              ("TACO workspace: slice i of T*U as a matrix T(r,k), dense s innermost (generated, pruned; won trials)",
+               "i < T_TU(r,k) ; j, k, r : T_TU(r,k) += T(i,j,k) * U(j,r) , "
+               "k, r, s : S(i,r,s) += T_TU(r,k) * V(k,s) >")],
     "TTMc4": [("SpTTN: vector T(t) per (i,j,k), matrix T(s,t) per (i,j), dense t innermost",
                "i, j < T_TVW(s,t) ; k < T_TW(t) ; l, t : T_TW(t) += T(i,j,k,l) * W(l,t) , "
                "s, t : T_TVW(s,t) += T_TW(t) * V(k,s) >"
@@ -572,14 +581,13 @@ def select_inputs(kernel: Kernel, arguments, wanted: set[str] | None) -> tuple[l
 
 def row_schedules(plan: KernelPlan, ranked: list[str], top: int, every: bool) -> list[str]:
     """The ids a row times, in the order their first calls run: the default (the reference
-    result), the pick, the model's next ones, the references, the rest."""
-    if every:
-        fused = ranked + [f"g{n}" for n in range(len(plan.schedules.generated)) if f"g{n}" not in ranked]
-    else:
-        fused = ranked[:max(top, 1)]
-    references = [r.id for r in plan.references if r.alias_of is None]
+    result), the pick, the model's next ones, the references, then (``every``) the pruned
+    trees, so that the estimates of the references come from the candidates' rates."""
+    fused = ranked if every else ranked[:max(top, 1)]
     aliased = [r.alias_of for r in plan.references if r.alias_of is not None and r.alias_of not in fused]
-    return ["default"] + fused + aliased + references
+    references = [r.id for r in plan.references if r.alias_of is None]
+    rest = [f"g{n}" for n in range(len(plan.schedules.generated)) if f"g{n}" not in fused + aliased] if every else []
+    return ["default"] + fused + aliased + references + rest
 
 
 def make_plan(name: str, arguments, wanted: set[str] | None, dims_override: list[int] | None,
