@@ -249,6 +249,40 @@ def parse(expression: str) -> tuple[str, list[tuple[str, tuple[str, ...]]]]:
     return statement.output.tensor, factors
 
 
+def kernel_layouts(kernel: Kernel) -> tuple[str, list[tuple[str, tuple[str, ...]]], dict[str, str], dict[str, str]]:
+    """The output name, the factors, and every tensor's layout as the header shows it (Dense
+    unless the kernel names one) and as spf takes it (user layout files made absolute)."""
+    output, factors = parse(kernel.expression)
+    shown = {output: "Dense", **{f: "Dense" for f, _ in factors}}
+    shown.update(kernel.sparse)
+    return output, factors, shown, {tensor: layout_argument(spec) for tensor, spec in shown.items()}
+
+
+def dense_only_indices(kernel: Kernel, factors: list[tuple[str, tuple[str, ...]]]) -> list[str]:
+    """The indices no sparse operand reads: each gets the extent d."""
+    sparse_indices = {i for f, ix in factors if f in kernel.sparse for i in ix}
+    return sorted({i for _, ix in factors for i in ix} - sparse_indices)
+
+
+def dense_operands(kernel: Kernel, factors: list[tuple[str, tuple[str, ...]]], extents: dict[str, int],
+                   d: int | None) -> dict[str, np.ndarray]:
+    """The kernel's dense operands at dense dimension ``d``: uniform in [0, 1), seeded by d
+    (0 without dense dimensions), the extents of sparse indices those of the sparse operands."""
+    rng = np.random.default_rng(0 if d is None else d)
+    return {factor: rng.random(tuple(extents.get(i, d) for i in indices))
+            for factor, indices in factors if factor not in kernel.sparse}
+
+
+def default_iterations(kernel: Kernel, nnz: int, d: int | None, dense_only: int, sizes: dict[str, float]) -> float:
+    """The unfused default's iterations (what its time is estimated from): nnz of the first
+    sparse operand times d per dense-only index, or the kernel's own formula over the
+    autoscheduler's sizes (``sizes``: stage 4's extents and stored counts)."""
+    if kernel.iterations is None:
+        return nnz * d ** dense_only
+    formula = sympy.sympify(kernel.iterations)
+    return float(formula.subs({sympy.Symbol(k): v for k, v in sizes.items()}))
+
+
 # ----------------------------------------------------------------------------- timing
 
 
@@ -329,20 +363,14 @@ def benchmark_kernel(name: str, inputs: list[tuple[str, dict]], input_note: str,
     """The section of one kernel (ending with its "summary NAME:" line)."""
     kernel = KERNELS[name]
     expression, share = kernel.expression, kernel.share
-    output, factors = parse(expression)
-    shown = {output: "Dense", **{f: "Dense" for f, _ in factors}}
-    shown.update(kernel.sparse)
-    layouts = {tensor: layout_argument(spec) for tensor, spec in shown.items()}
+    output, factors, shown, layouts = kernel_layouts(kernel)
     sparse_factors = [(f, ix) for f, ix in factors if f in kernel.sparse]
-    sparse_indices = {i for _, ix in sparse_factors for i in ix}
-    dense_only = sorted({i for _, ix in factors for i in ix} - sparse_indices)
+    dense_only = dense_only_indices(kernel, factors)
     first_name = sparse_factors[0][0]
     if kernel.iterations is None:
         iterations_note = f"nnz({first_name})*d^{len(dense_only)}"
-        formula = None
     else:
         iterations_note = f"{kernel.iterations} (the autoscheduler's cost of the unfused nest)"
-        formula = sympy.sympify(kernel.iterations)
     if not dense_only:
         dims = []
 
@@ -376,11 +404,7 @@ def benchmark_kernel(name: str, inputs: list[tuple[str, dict]], input_note: str,
         if dense_only:
             per_iteration = None
         for d in dims or [None]:
-            rng = np.random.default_rng(0 if d is None else d)
-            operands = dict(packed)
-            for factor, indices in factors:
-                if factor not in kernel.sparse:
-                    operands[factor] = rng.random(tuple(extents.get(i, d) for i in indices))
+            operands = dict(packed, **dense_operands(kernel, factors, extents, d))
             sizes_for_select = dict(operands, **{f: data[f] for f, _ in sparse_factors})
             candidate = schedules.select(**sizes_for_select)
             key = str(candidate.schedule)
@@ -392,11 +416,7 @@ def benchmark_kernel(name: str, inputs: list[tuple[str, dict]], input_note: str,
             fused_first = time.perf_counter() - started
             rows += 1
 
-            if formula is None:
-                iterations = nnz * d ** len(dense_only)
-            else:
-                sizes = schedules.last_selection.sizes
-                iterations = float(formula.subs({sympy.Symbol(k): v for k, v in sizes.items()}))
+            iterations = default_iterations(kernel, nnz, d, len(dense_only), schedules.last_selection.sizes)
             estimate = iterations * (PRIOR_SECONDS_PER_ITERATION if per_iteration is None
                                      else per_iteration * EXTRAPOLATION_MARGIN)
             if estimate > cap:

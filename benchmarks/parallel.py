@@ -153,6 +153,18 @@ class OpenMP:
             raise RuntimeError(f"a parallel region runs {seen} threads after omp_set_num_threads({count})")
 
 
+def large_stacks() -> str:
+    """Room on the stacks for the per-thread copies of an output that a privatised reduction
+    keeps there: RLIMIT_STACK raised to its hard limit (the main thread's stack grows up to
+    it) and OMP_STACKSIZE=512M unless set.  Call it before libgomp is loaded (it reads
+    OMP_STACKSIZE then); returns a line saying what was set."""
+    os.environ.setdefault("OMP_STACKSIZE", "512M")
+    hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+    resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
+    return (f"RLIMIT_STACK {'unlimited' if hard == resource.RLIM_INFINITY else hard}, "
+            f"OMP_STACKSIZE={os.environ['OMP_STACKSIZE']}")
+
+
 # ----------------------------------------------------------------------------- machine load
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -443,14 +455,7 @@ def main() -> None:
     rows, matrix_nnz = (int(v) for v in arguments.synthetic_matrix.lower().split("x"))
     *tensor_shape, tensor_nnz = (int(v) for v in arguments.synthetic_tensor.split(","))
 
-    stacks = "default stack limits"
-    if not arguments.default_stacks:
-        # before libgomp is loaded: it reads OMP_STACKSIZE then; the main thread's stack grows up to RLIMIT_STACK
-        os.environ.setdefault("OMP_STACKSIZE", "512M")
-        hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
-        resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
-        stacks = (f"RLIMIT_STACK {'unlimited' if hard == resource.RLIM_INFINITY else hard}, "
-                  f"OMP_STACKSIZE={os.environ['OMP_STACKSIZE']}")
+    stacks = "default stack limits" if arguments.default_stacks else large_stacks()
     library = build_shared_library(TRIAD_SOURCE, name="triad")
     pointer = ctypes.POINTER(ctypes.c_double)
     triad_arguments = [pointer, pointer, pointer, ctypes.c_double, ctypes.c_long]
