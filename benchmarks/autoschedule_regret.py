@@ -620,9 +620,10 @@ def make_plan(name: str, arguments, wanted: set[str] | None, dims_override: list
             shapes = {f: np.broadcast_to(np.float64(0.0), tuple(extents.get(i, d) for i in ix))
                       for f, ix in factors if f not in kernel.sparse}
             sizes = schedules.sizes(**{f: data[f] for f, _ in sparse_factors}, **shapes)
-            ranked = [ids_of[id(c)] for c, _ in schedules.rank(sizes)]
-            ids = row_schedules(plan, ranked, arguments.top, arguments.all)
             for count in threads:
+                # the pick for a parallel kernel is ranked for its threads (spf's select(parallel=True))
+                ranked = [ids_of[id(c)] for c, _ in schedules.rank(sizes, threads=count)]
+                ids = row_schedules(plan, ranked, arguments.top, arguments.all)
                 plan.rows.append((input_name, d, count, ranked, ids))
     return plan
 
