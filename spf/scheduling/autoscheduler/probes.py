@@ -64,6 +64,7 @@ class ProbeTable(dict):
         super().__init__()
         self.probes = probes
         self.constants = constants
+        self.evaluated: dict[Cost, np.ndarray] = {}
 
     def __missing__(self, symbol: str) -> np.ndarray:
         if symbol in self.constants:
@@ -78,11 +79,14 @@ class ProbeTable(dict):
         return values
 
     def evaluate(self, cost: Cost) -> np.ndarray:
-        """The cost at every probe."""
+        """The cost at every probe (kept: the search prices the same parts many times)."""
+        if cost in self.evaluated:
+            return self.evaluated[cost]
         total = np.zeros(len(self.probes))
         for monomial, coefficient in cost.terms:
             term = np.full(len(self.probes), float(coefficient))
             for symbol, exponent in monomial:
                 term = term * self[symbol] ** exponent
             total += term
+        self.evaluated[cost] = total
         return total

@@ -266,8 +266,8 @@ def exhaustive(problem: Problem, limit: int = 2_000_000, progress: Callable[[str
 # ----------------------------------------------------------------------------- the dynamic program
 
 
-MOST_ORDERS = 120
-"""Loop orders of a linear section the search prices (every valid one up to 5 loops);
+MOST_ORDERS = 24
+"""Loop orders of a linear section the search prices (every valid one up to 4 loops);
 the innermost loop decides whether a body vectorises and which reads are strided."""
 
 
@@ -318,6 +318,14 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
     memo: dict = {}
     ticker = Progress(progress)
     table = ProbeTable(size_probes(problem), DEFAULT_CONSTANTS)
+    walks: dict = {}
+
+    def _walk(fused: tuple[str, ...], sparse: list[Operand], state: dict[str, int]) -> tuple[Cost, Cost]:
+        key = (fused, tuple(o.name for o in sparse), tuple(sorted(state.items())))
+        if key not in walks:
+            walking, trips, _, _ = walk_work(fused, sparse, state)
+            walks[key] = (walking, trips)
+        return walks[key]
 
     def solve(factors: tuple[Operand, ...], target: Operand, bound: frozenset,
               bound_order: tuple[str, ...]) -> list[_Priced]:
@@ -345,6 +353,7 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
             temporary = _temporary(producer, shared, taken)
             size = memory_of(shared)
             size_at = table.evaluate(size)
+            zeroing_at = table.evaluate(zeroing_work(temporary))
             parts = None
             for fused in itertools.islice(valid_orders(_ordered(set(fused_set), problem), sparse, bound_order),
                                           MOST_ORDERS):
@@ -353,20 +362,27 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
                 if parts is None:
                     parts = (solve(tuple(producer), temporary, frozenset(inside), bound_order + fused),
                              solve((temporary, *consumer), target, frozenset(inside), bound_order + fused))
-                walking, trips, _, _ = walk_work(fused, sparse, state)
+                    if not parts[0] or not parts[1]:
+                        break
+                    producer_work = np.array([q.work for q in parts[0]])
+                    consumer_work = np.array([q.work for q in parts[1]])
+                    pair_memory = (np.array([q.memory for q in parts[0]])[:, None, :]
+                                   + np.array([q.memory for q in parts[1]])[None, :, :] + size_at)
+                    pair_memory = pair_memory.reshape(-1, pair_memory.shape[-1])
+                    pairs = [(q.scored, r.scored) for q in parts[0] for r in parts[1]]
+                walking, trips = _walk(fused, sparse, state)
                 walking_at, trips_at = table.evaluate(walking), table.evaluate(trips)
-                zeroing_at = table.evaluate(zeroing_work(temporary))
-                for p in parts[0]:
-                    for c in parts[1]:
-                        works.append(walking_at + trips_at * (zeroing_at + p.work + c.work))
-                        memories.append(size_at + p.memory + c.memory)
-                        builders.append(lambda fused=fused, temporary=temporary, p=p.scored, c=c.scored, trips=trips,
-                                        size=size, shared=shared: Scored(
-                            Branch(fused, temporary, p.node, c.node),
-                            loop_trips(fused, sparse, state)[0] * (p.time + c.time), size + p.memory + c.memory,
-                            len(fused) + max(p.loop_depth, c.loop_depth),
-                            max(len(shared), p.memory_depth, c.memory_depth),
-                            branch_work(fused, temporary, sparse, state, p.work, c.work)))
+                pair_work = walking_at + trips_at * (zeroing_at + producer_work[:, None, :] + consumer_work[None, :, :])
+                works.extend(pair_work.reshape(-1, pair_work.shape[-1]))
+                memories.extend(pair_memory)
+                for first, second in pairs:
+                    builders.append(lambda fused=fused, temporary=temporary, p=first, c=second, trips=trips,
+                                    size=size, shared=shared: Scored(
+                        Branch(fused, temporary, p.node, c.node),
+                        loop_trips(fused, sparse, state)[0] * (p.time + c.time), size + p.memory + c.memory,
+                        len(fused) + max(p.loop_depth, c.loop_depth),
+                        max(len(shared), p.memory_depth, c.memory_depth),
+                        branch_work(fused, temporary, sparse, state, p.work, c.work)))
         if not works:
             memo[key] = []
             return []
