@@ -284,6 +284,14 @@ class Row:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     skipped: str = ""  # why the row was not measured
     checked_against: str = "default"
+    measured: str = ""  # id of select(measure=True)'s pick (the model's closest candidates timed on the operands)
+
+    def measured_regret(self) -> float | None:
+        """The measured pick's time over the fastest timed schedule."""
+        best, outcome = self.best(), self.outcomes.get(self.measured)
+        if not best or outcome is None or outcome.status != "timed" or outcome.time is None:
+            return None
+        return outcome.time / best[1]
 
     @property
     def pick(self) -> str:
@@ -436,6 +444,7 @@ class Runner:
         self.compile_errors: dict[str, str] = {}
         self.serial_at_two_threads: set[str] = set()
         self.compile_seconds = 0.0
+        self.measure_picks = True
 
     def kernel_for(self, schedule: Schedule, parallel: bool):
         key = (schedule.id, parallel)
@@ -473,6 +482,9 @@ class Runner:
         dense_count = len(dense_only_indices(kernel, plan.factors))
         self.omp.set_threads(threads)
         parallel = threads > 1
+        if self.measure_picks:
+            chosen = plan.schedules.select(measure=True, parallel=parallel, **packed, **dense)
+            row.measured = plan.by_text.get(str(chosen.schedule), "")
 
         def iterations(schedule: Schedule) -> float | None:
             try:
@@ -678,6 +690,9 @@ def row_line(row: Row, cap: float, references: set[str]) -> list[str]:
         notes.append(f"results checked against {row.checked_against} (the default was not run)")
     if pick_outcome is not None and pick_outcome.status == "timed" and pick_outcome.time > cap:
         notes.append(f"the pick is slower than the cap and was timed anyway (up to {HARD_CAP:g} s a call)")
+    measured = row.measured_regret()
+    if row.measured:
+        line += f"  measured pick {row.measured} regret " + ("-" if measured is None else f"{measured:.2f}")
     return [line, "      " + "; ".join(cells)] + (["      " + "; ".join(notes)] if notes else [])
 
 
@@ -739,7 +754,18 @@ def kernel_summary(name: str, rows: list[Row], references: dict[str, str]) -> tu
             + (", ".join(f"{k} in {v} row(s)" for k, v in sorted(beaten.items())) or "none")
             + (f"; {result.lower_bounds} regret(s) only lower bounds" if result.lower_bounds else "")
             + (f"; {len(rows) - len(measured)} row(s) skipped" if len(rows) > len(measured) else ""))
+    line += measured_summary(measured)
     return [line], result
+
+
+def measured_summary(rows: list) -> str:
+    """The regret of select(measure=True)'s picks over the rows, as a clause."""
+    regrets = [r.measured_regret() for r in rows]
+    regrets = [r for r in regrets if r is not None]
+    if not regrets:
+        return ""
+    return (f"; measured pick (select(measure=True)): regret geometric mean {geometric_mean(regrets):.2f}, "
+            f"max {max(regrets):.2f}, {sum(r > REGRET_LIMIT for r in regrets)} row(s) > {REGRET_LIMIT}")
 
 
 # ----------------------------------------------------------------------------- main
@@ -758,6 +784,8 @@ def main() -> None:
     parser.add_argument("--cap", type=float, default=CAP, help="seconds a call beyond which a schedule is not timed")
     parser.add_argument("--output", type=Path, default=None, help=f"default {OUTPUT.relative_to(HERE.parent)}")
     parser.add_argument("--plan", action="store_true", help="print the plan (rows, compiles, timed schedules) and stop")
+    parser.add_argument("--no-measure", action="store_true",
+                        help="leave out select(measure=True)'s pick (the closest candidates timed on the operands)")
     parser.add_argument("--quick", action="store_true",
                         help="K1, K5, MTTKRP on one small input, d=16,32, 1 thread, top 5")
     arguments = parser.parse_args()
@@ -841,6 +869,7 @@ def main() -> None:
             say(line)
         reference_errors += [f"{plan.name}: {e}" for e in plan.reference_errors]
         runner = Runner(plan, table, omp, estimator, arguments.cap)
+        runner.measure_picks = not arguments.no_measure
         rows: list[Row] = []
         sparse_factors = [(f, ix) for f, ix in plan.factors if f in plan.kernel.sparse]
         packed_for: dict[str, dict] = {}
@@ -892,7 +921,8 @@ def closing(results: list[tuple[str, Row]], summaries: list[str], errors: list[s
                  f"{total.rows} row(s); {total.over_limit} row(s) with regret > {REGRET_LIMIT}; "
                  f"{total.slower_than_default} row(s) where the pick is slower than the default x "
                  f"{DEFAULT_RATIO_LIMIT}" + (f"; {total.lower_bounds} regret(s) only lower bounds"
-                                             if total.lower_bounds else ""))
+                                             if total.lower_bounds else "")
+                 + measured_summary(rows))
     wrong = [f"{kernel} {row.input} d={dimension(row.d)} {row.threads}t {key}" for kernel, row in results
              for key, outcome in row.outcomes.items() if outcome.status == "wrong"]
     lines.append(f"   wrong results: {', '.join(wrong) if wrong else 'none'}")
