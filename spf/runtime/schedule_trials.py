@@ -3,7 +3,8 @@
 The work model ranks schedules well but not perfectly (it knows five or six kinds of
 event, not the machine).  Where its best candidates are predicted within
 :data:`MARGIN` of each other, :meth:`AutoSchedule.select` with ``measure=`` compiles
-them, calls each on the actual operands within a time budget, and keeps the fastest.
+them, calls each on the actual operands (once each, then again within a time budget),
+and keeps the fastest.
 The winner is remembered on disk (the kernel cache folder) for that problem, set of
 candidates and *size bucket* (every extent and stored count rounded to a half power
 of two), so the next process with operands of similar sizes reads it instead of
@@ -70,25 +71,28 @@ def remember(key: str, winner: Candidate, times: Mapping[str, float]) -> None:
 
 def time_candidates(candidates: Sequence[Candidate], call_of: Callable[[Candidate], Callable[[], Any]],
                     budget: float) -> dict[str, float]:
-    """Median seconds of each candidate's calls, in order, within ``budget`` seconds of
-    calls; a candidate whose warm-up call alone passes what is left is not timed further."""
+    """Median seconds of each candidate's calls.  Every candidate is called once (the
+    model may have put a slow one first: that is when timing helps); further calls, up
+    to :data:`CALLS` each, only while the calls so far took under ``budget`` seconds."""
     times: dict[str, float] = {}
+    samples: dict[str, list[float]] = {}
+    calls = {}
     spent = 0.0
     for candidate in candidates:
-        call = call_of(candidate)
+        key = str(candidate.schedule)
+        calls[key] = call_of(candidate)
         started = time.perf_counter()
-        call()
-        first = time.perf_counter() - started
-        spent += first
-        samples = [first]
-        for _ in range(CALLS):
-            if spent + first > budget and len(times) > 0:
-                break
+        calls[key]()
+        samples[key] = [time.perf_counter() - started]
+        spent += samples[key][0]
+    for _ in range(CALLS):
+        for key, call in calls.items():
+            if spent + samples[key][0] > budget:
+                continue
             started = time.perf_counter()
             call()
-            samples.append(time.perf_counter() - started)
-            spent += samples[-1]
-        times[str(candidate.schedule)] = statistics.median(samples[1:] or samples)
-        if spent > budget:
-            break
+            samples[key].append(time.perf_counter() - started)
+            spent += samples[key][-1]
+    for key, taken in samples.items():
+        times[key] = statistics.median(taken[1:] or taken)  # the first call also warms caches
     return times

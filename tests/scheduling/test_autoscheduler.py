@@ -378,25 +378,28 @@ def test_k8_contains_the_digest_schedule():
     assert shape(found[0].schedule) == branch("ij", "", leaf("kl", "B C D"), leaf("m", "E"))
 
 
-def test_k5_contains_the_three_digest_schedules():
-    """K5 <3D TTMc>: the digest's (a), (b), (c) with its tree shapes (CSF3: the
-    digest's I, a walk of B's first level, is nnz_B_i here)."""
+def test_k5_contains_the_digest_scalar_schedules():
+    """K5 <3D TTMc>: the digest's (a) and (c) with its tree shapes (CSF3: the digest's I, a
+    walk of B's first level, is nnz_B_i here).  Its (b), holding T(m), is never among the
+    cheapest in work at a probe (rank-2 and vector temporaries beat it), so the search
+    leaves it; written by hand it still checks and costs as the digest says."""
     L, M, N, nnz_B, nnz_B_i, nnz_B_ij = symbols("L M N nnz_B nnz_B_i nnz_B_ij")
     result = search("K5")
     a = with_cost(result, N * nnz_B + N * M * L * nnz_B_ij, 0)
-    b = with_cost(result, N * nnz_B + N * M * nnz_B_ij + nnz_B_i * N * M * L, M)
     c = with_cost(result, M * N * nnz_B + nnz_B_i * M * N * L, 0)
-    assert a and b and c
+    assert a and c
     # (a) i, j', n < t ; k' : t += B*E , m,l : A += t*C*D >
     assert shape(a[0].schedule) == branch("ijn", "", leaf("k", "B E"), leaf("lm", "C D"))
-    # (b) i, n < T(m) ; j' < t ; k' : t += B*E , m : T(m) += t*D > , m,l : A += T(m)*C >
-    assert shape(b[0].schedule) == branch("in", "m", branch("j", "", leaf("k", "B E"), leaf("m", "D")),
-                                          leaf("lm", "C"))
-    assert (b[0].loop_depth, b[0].memory_depth) == (4, 1)
     # (c) i, m, n < t ; j',k' : t += B*D*E , l : A += t*C >
     assert shape(c[0].schedule) == branch("imn", "", leaf("jk", "B D E"), leaf("l", "C"))
     for candidate in a + c:
         assert candidate.memory_depth == 0
+    kernel = KERNELS["K5"]
+    # (b) i, n < T(m) ; j' < t ; k' : t += B*E , m : T(m) += t*D > , m,l : A += T(m)*C >
+    b = spf.schedule("i, n < T_BDE(m) ; j < T_BE() ; k : T_BE() += B(i,j,k) * E(k,n) , m : T_BDE(m) += T_BE() * D(j,m) > "
+                     ", l, m : A(l,m,n) += T_BDE(m) * C(i,l) >", kernel.expression, kernel.layouts)
+    assert same(b.time_cost, N * nnz_B + N * M * nnz_B_ij + nnz_B_i * N * M * L) and same(b.memory_cost, M)
+    assert (b.loop_depth, b.memory_depth) == (4, 1)
 
 
 @pytest.mark.parametrize("name, time", [

@@ -9,7 +9,8 @@ import pytest
 import spf
 from spf.scheduling.autoscheduler.cost import Cost
 from spf.scheduling.autoscheduler.machine_cost import (DEFAULT_CONSTANTS, MISS, SCALAR, STREAM, STRIDED, VECTOR,
-                                                       WALK, body_work, miss_symbol, seconds, work_cost)
+                                                       WALK, body_work, miss_symbol, seconds, swept_indices,
+                                                       work_cost)
 from spf.scheduling.autoscheduler.problem import Operand
 
 K6 = "A(i,l,m) = B(i,j,k) * C(j,l) * D(k,m)"
@@ -25,10 +26,23 @@ def _terms(cost: Cost) -> dict[tuple, int]:
 
 
 def test_a_dense_unit_stride_body_that_writes_its_target_is_a_vector_iteration():
+    """Y(i,m) += X(k,m) over i, k, m: vectorised; between two uses of a Y element the m
+    loop sweeps Y (k reuses it), between two uses of an X element k and m sweep X."""
     target = Operand("Y", ("i", "m"))
     x = Operand("X", ("k", "m"))
-    assert body_work(("i", "k", "m"), target, (x,), walks=False) == Cost.of([VECTOR]) + Cost.of([STREAM, miss_symbol("im")]) \
+    assert body_work(("i", "k", "m"), target, (x,), walks=False) == Cost.of([VECTOR]) + Cost.of([STREAM, miss_symbol("m")]) \
         + Cost.of([STREAM, miss_symbol("km")])
+
+
+def test_the_sweep_between_reuses_includes_the_enclosing_loops_inside_the_reusing_one():
+    """A(l,m,n) in ``i, m < ... , l, n : A(l,m,n) += ...``: i reuses A, and between two of its
+    iterations m, l and n sweep all of A; with the reusing loop j inside l (``l, j, m, n``),
+    only the m, n slab."""
+    a = Operand("A", ("l", "m", "n"))
+    assert swept_indices(a, ("i", "m", "l", "n")) == ["m", "l", "n"]
+    assert swept_indices(a, ("l", "j", "m", "n")) == ["m", "n"]
+    assert swept_indices(a, ("l", "m", "n")) == ["l", "m", "n"]  # no reuse: each element once
+    assert swept_indices(a, ("i", "j")) == []
 
 
 def test_a_reduction_into_a_scalar_is_a_scalar_iteration_and_a_strided_read_costs_more():

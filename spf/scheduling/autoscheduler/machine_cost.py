@@ -103,8 +103,21 @@ def miss_symbol(indices: Sequence[str]) -> str:
     return MISS + "*".join(dimension_symbol(i) for i in sorted(indices))
 
 
-def body_work(loops: Sequence[str], target: Operand, factors: Sequence[Operand], walks: bool) -> Cost:
-    """The work of one innermost iteration of a linear section."""
+def swept_indices(operand: Operand, path: Sequence[str]) -> list[str]:
+    """The operand's indices whose loops run between two uses of one of its elements: those
+    inside the innermost enclosing loop that does not index it (the loop that reuses it),
+    or all of them when every loop indexes it (each element is used once)."""
+    varying = [position for position, index in enumerate(path) if index in operand.indices]
+    if not varying:
+        return []
+    reusing = [position for position in range(varying[-1]) if path[position] not in operand.indices]
+    start = reusing[-1] + 1 if reusing else 0
+    return [index for index in path[start:] if index in operand.indices]
+
+
+def body_work(loops: Sequence[str], target: Operand, factors: Sequence[Operand], walks: bool,
+              bound: Sequence[str] = ()) -> Cost:
+    """The work of one innermost iteration of a linear section inside the loops ``bound``."""
     if not loops:
         return _constant(SCALAR)
     inner = loops[-1]
@@ -116,16 +129,17 @@ def body_work(loops: Sequence[str], target: Operand, factors: Sequence[Operand],
     work = _constant(VECTOR if vector else SCALAR)
     for _ in range(strided):
         work = work + _constant(STRIDED)
+    path = tuple(bound) + tuple(loops)
     for operand, kind in zip(dense, classes):
-        swept = [i for i in operand.indices if i in loops]
+        swept = swept_indices(operand, path)
         if kind != "invariant":
             work = work + Cost.of([STREAM, miss_symbol(swept)])
     return work
 
 
-def leaf_work(leaf: Leaf, sparse: Sequence[Operand], state: dict[str, int]) -> Cost:
+def leaf_work(leaf: Leaf, sparse: Sequence[Operand], state: dict[str, int], bound: Sequence[str] = ()) -> Cost:
     walking, trips, _, walks = walk_work(leaf.loops, sparse, state)
-    return walking + trips * body_work(leaf.loops, leaf.statement.target, leaf.statement.factors, walks)
+    return walking + trips * body_work(leaf.loops, leaf.statement.target, leaf.statement.factors, walks, bound)
 
 
 def branch_work(fused: Sequence[str], temporary: Operand, sparse: Sequence[Operand], state: dict[str, int],
@@ -141,15 +155,25 @@ def zeroing_work(temporary: Operand) -> Cost:
     return memory_of(temporary.indices) * _constant(VECTOR) if temporary.indices else Cost.zero()
 
 
-def work_cost(node: Node, problem_order: Sequence[str], state: dict[str, int] | None = None) -> Cost:
-    """The work of a subtree, relative to the enclosing loops (whose level state is given)."""
+def work_cost(node: Node, problem_order: Sequence[str], state: dict[str, int] | None = None,
+              bound: tuple[str, ...] = ()) -> Cost:
+    """The work of a subtree, relative to the enclosing loops ``bound`` (whose level state is given)."""
     state = state or {}
     if isinstance(node, Leaf):
-        return leaf_work(node, _sparse_in(node.statement.factors, problem_order), state)
+        return leaf_work(node, _sparse_in(node.statement.factors, problem_order), state, _relevant(node, bound))
     sparse = _sparse_in(operands(node), problem_order)
     _, _, inner, _ = walk_work(node.fused, sparse, state)
+    inside = bound + tuple(node.fused)
     return branch_work(node.fused, node.temporary, sparse, state,
-                       work_cost(node.producer, problem_order, inner), work_cost(node.consumer, problem_order, inner))
+                       work_cost(node.producer, problem_order, inner, inside),
+                       work_cost(node.consumer, problem_order, inner, inside))
+
+
+def _relevant(leaf: Leaf, bound: Sequence[str]) -> tuple[str, ...]:
+    """The enclosing loops over indices the leaf's statement uses (the others change nothing
+    in it; the search sees a section with those only)."""
+    used = set(leaf.statement.indices())
+    return tuple(index for index in bound if index in used)
 
 
 def seconds(work: Cost, sizes: Mapping[str, float], constants: Mapping[str, float], cache_bytes: float,

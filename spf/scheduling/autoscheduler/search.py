@@ -333,7 +333,8 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
         relevant = set(Statement(target, factors).indices())
         bound = frozenset(bound & relevant)
         bound_order = tuple(i for i in bound_order if i in relevant)
-        key = (frozenset(factors), target, bound)
+        # the enclosing loops' order matters (which of them reuses an operand's elements)
+        key = (frozenset(factors), target, bound_order)
         if key in memo:
             return memo[key]
         ticker.tick("sub-statements solved")
@@ -344,7 +345,7 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
         for order in _orders(statement, bound_order, problem):
             trips, _ = loop_trips(order, sparse, state)
             leaf = Leaf(order, statement)
-            scored = Scored(leaf, trips, Cost.zero(), len(order), 0, leaf_work(leaf, sparse, state))
+            scored = Scored(leaf, trips, Cost.zero(), len(order), 0, leaf_work(leaf, sparse, state, bound_order))
             works.append(table.evaluate(scored.work))
             memories.append(np.zeros(len(table.probes)))
             builders.append(lambda scored=scored: scored)
@@ -354,22 +355,19 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
             size = memory_of(shared)
             size_at = table.evaluate(size)
             zeroing_at = table.evaluate(zeroing_work(temporary))
-            parts = None
             for fused in itertools.islice(valid_orders(_ordered(set(fused_set), problem), sparse, bound_order),
                                           MOST_ORDERS):
-                # the fused loops' order changes their own walk, not the parts (the
-                # parts see the same loops bound)
-                if parts is None:
-                    parts = (solve(tuple(producer), temporary, frozenset(inside), bound_order + fused),
-                             solve((temporary, *consumer), target, frozenset(inside), bound_order + fused))
-                    if not parts[0] or not parts[1]:
-                        break
-                    producer_work = np.array([q.work for q in parts[0]])
-                    consumer_work = np.array([q.work for q in parts[1]])
-                    pair_memory = (np.array([q.memory for q in parts[0]])[:, None, :]
-                                   + np.array([q.memory for q in parts[1]])[None, :, :] + size_at)
-                    pair_memory = pair_memory.reshape(-1, pair_memory.shape[-1])
-                    pairs = [(q.scored, r.scored) for q in parts[0] for r in parts[1]]
+                # the parts see the fused loops in this order (which of them reuses an operand)
+                parts = (solve(tuple(producer), temporary, frozenset(inside), bound_order + fused),
+                         solve((temporary, *consumer), target, frozenset(inside), bound_order + fused))
+                if not parts[0] or not parts[1]:
+                    continue
+                producer_work = np.array([q.work for q in parts[0]])
+                consumer_work = np.array([q.work for q in parts[1]])
+                pair_memory = (np.array([q.memory for q in parts[0]])[:, None, :]
+                               + np.array([q.memory for q in parts[1]])[None, :, :] + size_at)
+                pair_memory = pair_memory.reshape(-1, pair_memory.shape[-1])
+                pairs = [(q.scored, r.scored) for q in parts[0] for r in parts[1]]
                 walking, trips = _walk(fused, sparse, state)
                 walking_at, trips_at = table.evaluate(walking), table.evaluate(trips)
                 pair_work = walking_at + trips_at * (zeroing_at + producer_work[:, None, :] + consumer_work[None, :, :])
