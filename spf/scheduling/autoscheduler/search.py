@@ -202,9 +202,9 @@ def _fusable(producer, consumer, target, bound: tuple[str, ...]):
 
 
 def _branches(factors: tuple[Operand, ...], target: Operand, problem: Problem, bound: Sequence[str]):
-    """The space's ways to split a statement: every producer/consumer partition and
-    every set of the temporary's indices to fuse, leaving a temporary of rank at most
-    2 (stage 1).  Both searches take their branches from here."""
+    """The space's ways to split a statement: every producer/consumer partition, every
+    set of the temporary's indices to fuse, leaving a temporary of rank at most 2 (stage
+    1), in each order of its indices.  Both searches take their branches from here."""
     if len(factors) < 2:
         return
     for producer, consumer in _splits(factors, target, problem, bound):
@@ -212,7 +212,9 @@ def _branches(factors: tuple[Operand, ...], target: Operand, problem: Problem, b
         for fused_set in _subsets(fusable):
             shared = _ordered(set(fusable) - set(fused_set), problem)
             if len(shared) <= MAX_TEMPORARY_RANK:
-                yield producer, consumer, fused_set, shared
+                # a temporary's storage order decides which loop reads it with unit stride
+                for order in itertools.permutations(shared):
+                    yield producer, consumer, fused_set, order
 
 
 def _subsets(items: Sequence[str]):
