@@ -225,23 +225,22 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
                                 f"order{_conflict(problem)}; store one of them in another mode order")
     for item in scored:
         check(item.node, problem)
-    generated = [Candidate(s.node, s.time, s.memory, s.loop_depth, s.memory_depth, problem, s.work) for s in scored]
+    generated = [Candidate(s.node, s.time, s.memory, s.loop_depth, s.memory_depth, problem, work_cost(s.node, order))
+                 for s in scored]
 
     moment = time.perf_counter()
-    buckets: dict[tuple[Cost, Cost], list[Scored]] = {}
-    for item in scored:
-        buckets.setdefault((item.work, item.memory), []).append(item)
+    buckets: dict[tuple[Cost, Cost], list[Candidate]] = {}
+    for candidate in generated:
+        buckets.setdefault((candidate.work, candidate.memory), []).append(candidate)
     keys = list(buckets)
     context = Context(problem, constraints or ())
     kept, queries = pareto_buckets(keys, context, most_queries=0 if 3 in skip else MOST_SOLVER_QUERIES)
-    survivors = [item for k in kept for item in buckets[keys[k]]]
-    counts["stage 3 (Pareto)"] = len(survivors)
+    candidates = [candidate for k in kept for candidate in buckets[keys[k]]]
+    counts["stage 3 (Pareto)"] = len(candidates)
     counts["stage 3 buckets"] = len(kept)
     counts["solver queries"] = queries
     seconds["stage 3"] = time.perf_counter() - moment
     seconds["total"] = time.perf_counter() - started
-    by_tree = {id(c.schedule): c for c in generated}
-    candidates = [by_tree[id(s.node)] for s in survivors]
     return AutoSchedule(problem, candidates, counts, seconds, list(constraints or ()), generated=generated,
                         layouts=dict(layouts), share=dict(share) if share else None)
 

@@ -271,7 +271,7 @@ def test_coo_reference_agrees_with_einsum():
 EVERY_CANDIDATE_UP_TO = 8  # kernels with more candidates: one per tree structure and the model's top five
 
 
-def tested_candidates(result: AutoSchedule, inputs: dict) -> list[Candidate]:
+def candidates_to_test(result: AutoSchedule, inputs: dict) -> list[Candidate]:
     """Every candidate, or for kernels with many (that differ in loop orders and temporary
     index orders), one per tree structure plus the five the model ranks first for these
     operands: what the compiler lowers differently.  The fuzz profile draws from all."""
@@ -290,7 +290,7 @@ def tested_candidates(result: AutoSchedule, inputs: dict) -> list[Candidate]:
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("name", list(KERNELS))
 def test_every_candidate_computes_the_product(name, case):
-    """Each candidate's compiled kernel equals np.einsum (the candidates tested_candidates
+    """Each candidate's compiled kernel equals np.einsum (the candidates candidates_to_test
     lists are checked and every mismatch reported)."""
     inputs, dense = random_data(name, case, seed=len(name) + CASES.index(case))
     expected = einsum_reference(name, dense)
@@ -299,7 +299,7 @@ def test_every_candidate_computes_the_product(name, case):
     result = search(name)
     assert result.select(**inputs) in result.candidates  # sizes of these operands are usable
     failures = []
-    for candidate in tested_candidates(result, inputs):
+    for candidate in candidates_to_test(result, inputs):
         got = run(compiled(name, candidate), inputs)
         if got.shape != expected.shape or not np.allclose(got, expected, rtol=1e-10, atol=1e-12):
             difference = np.max(np.abs(got - expected)) if got.shape == expected.shape else got.shape
