@@ -43,7 +43,8 @@ import numpy as np
 
 from spf.scheduling.autoscheduler.cost import Cost, dense_trip, dimension_symbol, level_trip, memory_of
 from spf.scheduling.autoscheduler.problem import Operand
-from spf.scheduling.autoscheduler.tree import Branch, Leaf, Node, operands
+from spf.scheduling.autoscheduler.prune import ELEMENT_BYTES
+from spf.scheduling.autoscheduler.tree import Branch, Leaf, Node, operands, sparse_in
 
 WALK, FIND, VECTOR, SCALAR, STRIDED, STREAM = "c_walk", "c_find", "c_vector", "c_scalar", "c_strided", "c_stream"
 MACHINE_CONSTANTS = (WALK, FIND, VECTOR, SCALAR, STRIDED, STREAM)
@@ -56,11 +57,6 @@ DEFAULT_CONSTANTS = {WALK: 0.1e-9, FIND: 25e-9, VECTOR: 0.25e-9, SCALAR: 1.2e-9,
 
 def _constant(name: str) -> Cost:
     return Cost.of([name])
-
-
-def _sparse_in(node_operands: Sequence[Operand], problem_order: Sequence[str]) -> list[Operand]:
-    sparse = [o for o in node_operands if o.sparse]
-    return sorted(sparse, key=lambda o: problem_order.index(o.name) if o.name in problem_order else len(problem_order))
 
 
 def walk_work(loops: Sequence[str], sparse: Sequence[Operand], state: dict[str, int]
@@ -101,6 +97,11 @@ def _stride_class(operand: Operand, index: str) -> str:
 def miss_symbol(indices: Sequence[str]) -> str:
     """The 0/1 symbol for "a sweep over these indices' extents overflows the cache"."""
     return MISS + "*".join(dimension_symbol(i) for i in sorted(indices))
+
+
+def miss_extents(symbol: str) -> list[str]:
+    """The extent symbols a miss symbol multiplies (``miss_L*M*N``: L, M, N)."""
+    return symbol[len(MISS):].split("*")
 
 
 def swept_indices(operand: Operand, path: Sequence[str]) -> list[str]:
@@ -160,8 +161,8 @@ def work_cost(node: Node, problem_order: Sequence[str], state: dict[str, int] | 
     """The work of a subtree, relative to the enclosing loops ``bound`` (whose level state is given)."""
     state = state or {}
     if isinstance(node, Leaf):
-        return leaf_work(node, _sparse_in(node.statement.factors, problem_order), state, _relevant(node, bound))
-    sparse = _sparse_in(operands(node), problem_order)
+        return leaf_work(node, sparse_in(node.statement.factors, problem_order), state, _relevant(node, bound))
+    sparse = sparse_in(operands(node), problem_order)
     _, _, inner, _ = walk_work(node.fused, sparse, state)
     inside = bound + tuple(node.fused)
     return branch_work(node.fused, node.temporary, sparse, state,
@@ -177,14 +178,14 @@ def _relevant(leaf: Leaf, bound: Sequence[str]) -> tuple[str, ...]:
 
 
 def seconds(work: Cost, sizes: Mapping[str, float], constants: Mapping[str, float], cache_bytes: float,
-            element_bytes: int = 8) -> float:
+            element_bytes: int = ELEMENT_BYTES) -> float:
     """The predicted seconds of a work at the given sizes on a machine's constants, whose
     sweeps overflow a cache of ``cache_bytes``."""
     values = dict(sizes)
     values.update(constants)
     for symbol in work.symbols():
         if symbol.startswith(MISS):
-            extents = [sizes[name] for name in symbol[len(MISS):].split("*")]
+            extents = [sizes[name] for name in miss_extents(symbol)]
             footprint = element_bytes * float(np.prod(extents))
             values[symbol] = 1.0 if footprint > cache_bytes else 0.0
     return work.evaluate(values)

@@ -21,13 +21,13 @@ from typing import Mapping
 import numpy as np
 
 from spf.scheduling.autoscheduler.cost import Cost, count_symbols, dimension_symbol
-from spf.scheduling.autoscheduler.machine_cost import MISS
+from spf.scheduling.autoscheduler.machine_cost import MISS, miss_extents
+from spf.scheduling.autoscheduler.prune import ELEMENT_BYTES, FALLBACK_L2_BYTES
 from spf.scheduling.autoscheduler.problem import Problem
 
 PROBES = 48  # points of sizes
 KEPT_PER_PROBE = 3  # trees kept per sub-statement and probe (the cheapest ones)
-REFERENCE_CACHE_BYTES = 512 * 1024  # the L2 the probes' cache conditions assume
-ELEMENT_BYTES = 8
+REFERENCE_CACHE_BYTES = FALLBACK_L2_BYTES  # the L2 the probes' cache conditions assume
 
 
 def size_probes(problem: Problem, count: int = PROBES) -> list[dict[str, float]]:
@@ -70,7 +70,7 @@ class ProbeTable(dict):
         if symbol in self.constants:
             values = np.full(len(self.probes), float(self.constants[symbol]))
         elif symbol.startswith(MISS):
-            names = symbol[len(MISS):].split("*")
+            names = miss_extents(symbol)
             footprint = ELEMENT_BYTES * np.prod([[p.get(n, 1.0) for n in names] for p in self.probes], axis=1)
             values = (footprint > REFERENCE_CACHE_BYTES).astype(float)
         else:

@@ -134,13 +134,6 @@ def default_schedule(problem: Problem, order: Sequence[str] | None = None) -> Le
     return Leaf(loops, statement)
 
 
-def fused_order(indices: frozenset, factors: Sequence[Operand], bound: Sequence[str], problem: Problem) -> tuple[str, ...] | None:
-    """A valid order of the fused loops (None if there is none)."""
-    for order in valid_orders(sorted(indices, key=lambda i: problem.indices.index(i)), factors, bound):
-        return order
-    return None
-
-
 class Progress:
     """Prints a line now and then while a search runs long."""
 
@@ -393,7 +386,7 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
                     builders.append(lambda fused=fused, temporary=temporary, p=first, c=second, trips=trips,
                                     size=size, shared=shared: Scored(
                         Branch(fused, temporary, p.node, c.node),
-                        loop_trips(fused, sparse, state)[0] * (p.time + c.time), size + p.memory + c.memory,
+                        trips * (p.time + c.time), size + p.memory + c.memory,
                         len(fused) + max(p.loop_depth, c.loop_depth),
                         max(len(shared), p.memory_depth, c.memory_depth),
                         branch_work(fused, temporary, sparse, state, p.work, c.work)))

@@ -112,7 +112,7 @@ def memory_cost(node: Node) -> Cost:
 # ----------------------------------------------------------------------------- trips and validity
 
 
-def _sparse_in(node_operands: Sequence[Operand], problem_order: Sequence[str]) -> list[Operand]:
+def sparse_in(node_operands: Sequence[Operand], problem_order: Sequence[str]) -> list[Operand]:
     sparse = [o for o in node_operands if o.sparse]
     return sorted(sparse, key=lambda o: problem_order.index(o.name) if o.name in problem_order else len(problem_order))
 
@@ -150,9 +150,9 @@ def time_cost(node: Node, problem_order: Sequence[str], state: dict[str, int] | 
     """Iterations of the subtree, relative to the enclosing loops (whose level state is given)."""
     state = state or {}
     if isinstance(node, Leaf):
-        trips, _ = loop_trips(node.loops, _sparse_in(node.statement.factors, problem_order), state)
+        trips, _ = loop_trips(node.loops, sparse_in(node.statement.factors, problem_order), state)
         return trips
-    trips, inner = loop_trips(node.fused, _sparse_in(operands(node), problem_order), state)
+    trips, inner = loop_trips(node.fused, sparse_in(operands(node), problem_order), state)
     return trips * (time_cost(node.producer, problem_order, inner) + time_cost(node.consumer, problem_order, inner))
 
 
