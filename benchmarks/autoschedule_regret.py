@@ -162,9 +162,9 @@ REFERENCES: dict[str, list[tuple[str, str]]] = {
                " , r, s, t : S(i,r,s,t) += T_TVW(s,t) * U(j,r) >")],
     "TTTP": [("SpTTN: vector T(r) = U(i,r) V(j,r) per (i,j), one multiply fewer per nonzero",
               "i, j < T_UV(r) ; r : T_UV(r) += U(i,r) * V(j,r) , k, r : S(i,j,k) += T_UV(r) * T(i,j,k) * W(k,r) >")],
-    "CHAIN": [("CoNST order: A*B over p, then C over q, then D over r, temporaries over the dense-in-position q, r",
-               "i, j < T_AB(q,r) ; p, q, r : T_AB(q,r) += A(i,p,q) * B(j,p,r) , k < T_ABC(r) ; q, r : T_ABC(r) += "
-               "T_AB(q,r) * C(k,q,r) , r : R(i,j,k) += T_ABC(r) * D(j,k,r) > >")],
+    "CHAIN": [("CoNST order with C as stored, (q,k,r): A*B over p, then C over q, then D over k, r",
+               "i, j < T_AB(q,r) ; p, q, r : T_AB(q,r) += A(i,p,q) * B(j,p,r) , < T_ABC(k,r) ; q, k, r : "
+               "T_ABC(k,r) += T_AB(q,r) * C(q,k,r) , k, r : R(i,j,k) += T_ABC(k,r) * D(j,k,r) > >")],
     "TTTc": [("SpTTN: a vector over the next rank per level of T, rank loops innermost",
               "i, j < T_AB(b) ; a, b : T_AB(b) += A(i,a) * B(a,j,b) , k < T_ABC(c) ; b, c : T_ABC(c) += T_AB(b) * "
               "C(b,k,c) , l < T_ABCD(d) ; c, d : T_ABCD(d) += T_ABC(c) * D(c,l,d) , m < T_ABCDE(e) ; d, e : "

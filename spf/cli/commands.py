@@ -75,7 +75,9 @@ def _kernel(arguments: argparse.Namespace) -> Kernel:
     schedule = None
     if arguments.autoschedule:
         # no operands at compile time: the static choice (least memory depth, then loop depth)
-        schedule = spf.autoschedule(arguments.expression, layouts=layouts, share=share or None).default()
+        # a C library takes its inputs as stored: no copies in other mode orders
+        schedule = spf.autoschedule(arguments.expression, layouts=layouts, share=share or None,
+                                    mode_orders=False).default()
     return spf.compile(arguments.expression, layouts, find=arguments.find, parallel=arguments.parallel,
                        share=share or None, schedule=schedule, order=_order(arguments.order))
 

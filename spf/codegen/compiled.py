@@ -64,6 +64,9 @@ class CompiledKernel:
     release_function: str = ""  # the library's C function freeing what the kernels keep between calls
     cache_key: str = ""  # of the whole-kernel cache (spf.codegen.toolchain.kernel_cache)
     cached: str = ""  # "memory" or "disk" when this description came from that cache, else ""
+    # inputs the C function reads as copies in another mode order, ((name, permutation), ...):
+    # the copy's axis t is the given tensor's axis permutation[t] (spf.runtime.mode_orders)
+    mode_orders: tuple = ()
 
     @property
     def function_name(self) -> str:

@@ -69,7 +69,11 @@ class FusedKernel(CompiledKernel):
     nodes: list = field(default_factory=list)
 
     def explain(self, statistics: dict | None = None) -> str:
-        parts = [f"schedule: {self.schedule}", "statements:"]
+        parts = [f"schedule: {self.schedule}"]
+        parts.extend(f"mode order: {name} is read from a copy whose axis t is the given {name}'s axis "
+                     f"{list(permutation)}[t] (made when the kernel is called or bound)"
+                     for name, permutation in self.mode_orders)
+        parts.append("statements:")
         parts.extend(f"  {space.statement}" for space in self.spaces)
         parts.append("loop nest:")
         parts.append(render(self.nodes, "  "))

@@ -606,9 +606,9 @@ def _compile_candidate(expression: str, layouts: dict, find: str, share, paralle
                        f"(autoschedule(...).select(**tensors), or .default() when the sizes are unknown), "
                        f"got {type(schedule).__name__}")
     from spf.scheduling.autoscheduler.problem import make_problem
-    if make_problem(expression, layouts, share) != schedule.problem:
+    if make_problem(expression, layouts, share) != schedule.user_problem:
         raise SpfError("the autoscheduled candidate was made for another expression, layouts or share: "
-                       f"{schedule.problem.expression!r}")
+                       f"{schedule.user_problem.expression!r}")
     if order is not None:
         raise SpfError("order= does not apply to an autoscheduled candidate (its tree fixes the loops)")
     return compile_schedule(schedule, find=find, parallel=parallel, flags=flags)
@@ -625,4 +625,5 @@ def compile_schedule(candidate: Candidate, find: str = "auto", parallel: bool = 
     options = Options(find, dict(problem.share), parallel, flags=tuple(flags or CFLAGS), candidate=candidate)
     compilation = run_passes(Compilation(problem.expression, dict(problem.layouts), options),
                              (lower_schedule, *PASSES))
-    return fused_kernel(compilation, time.perf_counter() - started)
+    kernel = fused_kernel(compilation, time.perf_counter() - started)
+    return dataclasses.replace(kernel, mode_orders=candidate.mode_orders) if candidate.mode_orders else kernel

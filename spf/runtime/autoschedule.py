@@ -31,6 +31,8 @@ from spf.scheduling.autoscheduler.search import Scored, exhaustive, frontier
 from spf.scheduling.autoscheduler.tree import check, loop_depth, memory_cost, memory_depth, time_cost
 from spf.scheduling.autoscheduler.written import parse_schedule
 from spf.scheduling.autoscheduler.machine_cost import MACHINE_CONSTANTS, MISS, runs_in_parallel, work_cost
+from spf.scheduling.autoscheduler.mode_orders import (CALLS, check_orders, conversion_work, counting_problem,
+                                                      mode_order_choices, permuted_problem)
 from spf.scheduling.autoscheduler.machine_cost import seconds as predicted_seconds
 from spf.runtime.calibration import machine_constants
 from spf.runtime.kernel import callable_kernel
@@ -77,9 +79,20 @@ class AutoSchedule:
     layouts: Mapping[str, object] = field(default_factory=dict, repr=False)  # as given, for compiling trials
     share: Mapping[str, str] | None = None
 
+    calls: int = 1  # the calls a mode-order conversion is amortised over
+
     def sizes(self, **tensors: Any) -> dict[str, float]:
-        """Extents and per-level stored counts of the given operands (stage 4's inputs)."""
-        return operand_sizes(self.problem, tensors)
+        """Extents and per-level stored counts of the given operands (stage 4's inputs),
+        those of the copies in other mode orders included (counted on the user's data)."""
+        sizes = operand_sizes(self.problem, tensors)
+        done = {()}
+        for candidate in self.candidates:
+            if candidate.mode_orders not in done:
+                done.add(candidate.mode_orders)
+                permuted = {name for name, _ in candidate.mode_orders}
+                sizes.update(operand_sizes(counting_problem(candidate.problem, self.problem),
+                                           {k: v for k, v in tensors.items() if k in permuted}))
+        return sizes
 
     def select(self, sizes: Mapping[str, float] | None = None, measure: bool | float = False,
                parallel: bool = False, **tensors: Any) -> Candidate:
@@ -111,6 +124,9 @@ class AutoSchedule:
                 return kernel.bind(**{k: v for k, v in tensors.items() if k != self.problem.output})
 
             times = time_candidates(closest, call_of, float(budget))
+            for candidate in closest:  # a copy in another mode order is made at bind, outside the timing
+                if candidate.mode_orders and str(candidate.schedule) in times:
+                    times[str(candidate.schedule)] += self._conversion_seconds(candidate)
             winner = next(c for c in closest if str(c.schedule) == min(times, key=times.get))
             remember(key, winner, times)
             self.last_selection.measured = times
@@ -133,7 +149,7 @@ class AutoSchedule:
         cache, source = last_level_cache_bytes()
         core_cache = core_cache_bytes()
         rows = []
-        for candidate in self.candidates:
+        for candidate in self._priced(values):
             memory = candidate.memory.evaluate(values) * ELEMENT_BYTES
             share = 1 / threads if threads > 1 and runs_in_parallel(candidate.schedule, self.problem.output_indices) \
                 else 1
@@ -152,21 +168,31 @@ class AutoSchedule:
         self.last_selection = Selection(values, cache, source, rows, ordered[0][0], constants_source)
         return [(row[0], row[1]) for row in ordered]
 
+    def _conversion_seconds(self, candidate: Candidate) -> float:
+        """The predicted seconds per call of ``candidate``'s mode-order copies (over ``calls``)."""
+        values = {**self.last_selection.sizes, **machine_constants()[0]}
+        return conversion_work(candidate.mode_orders).evaluate(values)
+
     def _values(self, sizes: Mapping[str, float] | None, tensors: Mapping[str, Any]) -> dict[str, float]:
-        values = dict(sizes or {})
+        values = {CALLS: float(self.calls), **(sizes or {})}
         if tensors:
             values.update(self.sizes(**tensors))
-        needed = set().union(*(c.time.symbols() | c.memory.symbols() | c.work.symbols() for c in self.candidates))
-        needed = {n for n in needed if n not in MACHINE_CONSTANTS and not n.startswith(MISS)}
-        missing = sorted(needed - set(values))
+        missing = sorted(set().union(*(_needed(c) for c in self.candidates if not c.mode_orders)) - set(values))
         if missing:
             raise AutoscheduleError(f"select: no value for {', '.join(missing)}; pass the operands "
                                     f"({', '.join(f.name for f in self.problem.factors)}) or sizes=")
         return values
 
+    def _priced(self, values: Mapping[str, float]) -> list[Candidate]:
+        """The candidates these sizes price: all but the copies in other mode orders whose
+        counts ``sizes=`` left out (the operands themselves give every count)."""
+        return [c for c in self.candidates if not c.mode_orders or _needed(c) <= values.keys()]
+
     def default(self) -> Candidate:
-        """A choice without sizes: the least memory depth, then loop depth, then stage 5."""
-        return min(self.candidates, key=lambda c: (c.memory_depth, c.loop_depth, order_disagreement(c.schedule)))
+        """A choice without sizes: the stored mode orders (a copy's price depends on sizes),
+        then the least memory depth, then loop depth, then stage 5."""
+        return min(self.candidates, key=lambda c: (bool(c.mode_orders), c.memory_depth, c.loop_depth,
+                                                   order_disagreement(c.schedule)))
 
     def explain(self) -> str:
         lines = [f"autoschedule {self.problem.expression}"]
@@ -189,7 +215,8 @@ class AutoSchedule:
 
 def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Sequence[str] | None = None,
                  share: Mapping[str, str] | None = None, exhaustive_search: bool = False,
-                 progress: Callable[[str], None] | None = None, skip: Sequence[int] = ()) -> AutoSchedule:
+                 progress: Callable[[str], None] | None = None, skip: Sequence[int] = (),
+                 mode_orders: bool | Mapping[str, Sequence[int]] = True, calls: int = 1) -> AutoSchedule:
     """Candidate fused schedules for a product of tensors, pruned at compile time.
 
     ``constraints`` are relations over the extents (``I``, ``J``, ...) and stored
@@ -197,6 +224,12 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     ``exhaustive_search`` enumerates the whole space instead of the dynamic program
     (a reference for small kernels); ``skip=[3]`` leaves the solver out of stage 3 (only costs whose
     coefficients compare prune), for studies.
+    ``mode_orders``: True searches, besides the stored orders, copies of sparse inputs in the
+    mode orders that may pay (:mod:`spf.scheduling.autoscheduler.mode_orders`); a mapping
+    ``{"C": (1, 0, 2)}`` searches exactly that copy (axis t of the copy is axis
+    permutation[t] of C); False only the stored orders.  A copy costs one conversion per
+    call of an unbound kernel, once per bound kernel: ``calls`` says over how many calls it
+    is amortised.
     Progress lines go to ``progress`` (default: standard error) when a search runs long.
     """
     constraints = arguments.names(constraints, "constraints", "relations such as '16 <= K <= 128'")
@@ -205,35 +238,37 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     arguments.flag(exhaustive_search, "exhaustive_search")
     if progress is not None and not callable(progress):
         raise AutoscheduleError(f"progress must be a function taking a line of text, got {progress!r}")
+    if isinstance(calls, bool) or not isinstance(calls, int) or calls < 1:
+        raise AutoscheduleError(f"autoschedule: calls must be a positive integer (the calls a mode-order "
+                                f"conversion is amortised over), got {calls!r}")
     report = progress if progress is not None else (lambda line: print(line, file=sys.stderr))
     problem = make_problem(expression, layouts, share)
+    choices = _mode_order_choices(problem, mode_orders)
     seconds: dict[str, float] = {}
     counts: dict[str, int] = {}
     started = time.perf_counter()
-    order = [f.name for f in problem.factors]
-    if exhaustive_search:
-        trees = exhaustive(problem, progress=report)
-        scored = [Scored(t, time_cost(t, order), memory_cost(t), loop_depth(t), memory_depth(t), work_cost(t, order))
-                  for t in trees]
-        counts["generated (stage 1 applied)"] = len(scored)
-    else:
-        scored = frontier(problem, progress=report)
-        counts["non-dominated (stage 1 applied)"] = len(scored)
+    generated: list[Candidate] = []
+    for orders in choices:
+        searched = permuted_problem(problem, orders)
+        for item in _search(searched, exhaustive_search, report):
+            check(item.node, searched)
+            work = work_cost(item.node, [f.name for f in searched.factors]) + conversion_work(orders)
+            generated.append(Candidate(item.node, item.time, item.memory, item.loop_depth, item.memory_depth,
+                                       searched, work, orders, problem if orders else None))
+    counts["generated (stage 1 applied)" if exhaustive_search else "non-dominated (stage 1 applied)"] = len(generated)
+    if len(choices) > 1:
+        counts["mode orders searched"] = len(choices)
     seconds["generation"] = time.perf_counter() - started
-    if not scored:
+    if not generated:
         raise AutoscheduleError(f"autoschedule: no loop nest visits every sparse operand's levels in storage "
                                 f"order{_conflict(problem)}; store one of them in another mode order")
-    for item in scored:
-        check(item.node, problem)
-    generated = [Candidate(s.node, s.time, s.memory, s.loop_depth, s.memory_depth, problem, work_cost(s.node, order))
-                 for s in scored]
 
     moment = time.perf_counter()
     buckets: dict[tuple[Cost, Cost], list[Candidate]] = {}
     for candidate in generated:
         buckets.setdefault((candidate.work, candidate.memory), []).append(candidate)
     keys = list(buckets)
-    context = Context(problem, constraints or ())
+    context = Context(problem, constraints or (), also=[c.problem for c in generated if c.mode_orders])
     kept, queries = pareto_buckets(keys, context, most_queries=0 if 3 in skip else MOST_SOLVER_QUERIES)
     candidates = [candidate for k in kept for candidate in buckets[keys[k]]]
     counts["stage 3 (Pareto)"] = len(candidates)
@@ -242,7 +277,39 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     seconds["stage 3"] = time.perf_counter() - moment
     seconds["total"] = time.perf_counter() - started
     return AutoSchedule(problem, candidates, counts, seconds, list(constraints or ()), generated=generated,
-                        layouts=dict(layouts), share=dict(share) if share else None)
+                        layouts=dict(layouts), share=dict(share) if share else None, calls=calls)
+
+
+def _search(problem: Problem, exhaustive_search: bool, report: Callable[[str], None]) -> list[Scored]:
+    """Stage 1 on one problem: the dynamic program's frontier, or every tree (``exhaustive_search``)."""
+    if not exhaustive_search:
+        return frontier(problem, progress=report)
+    order = [f.name for f in problem.factors]
+    return [Scored(t, time_cost(t, order), memory_cost(t), loop_depth(t), memory_depth(t), work_cost(t, order))
+            for t in exhaustive(problem, progress=report)]
+
+
+def _mode_order_choices(problem: Problem, mode_orders: bool | Mapping[str, Sequence[int]]) -> list[tuple]:
+    """The stored orders, then the sets of mode orders to search (see :func:`autoschedule`)."""
+    if mode_orders is True:
+        return [(), *mode_order_choices(problem)]
+    if mode_orders is False:
+        return [()]
+    if not isinstance(mode_orders, Mapping):
+        raise AutoscheduleError(f"autoschedule: mode_orders must be True, False or a mapping from a sparse input "
+                                f"to a permutation of its modes, e.g. {{'C': (1, 0, 2)}}; got {mode_orders!r}")
+    try:
+        orders = check_orders(problem, tuple(mode_orders.items()))
+    except TypeError:
+        raise AutoscheduleError(f"autoschedule: mode_orders maps inputs to permutations such as (1, 0, 2); "
+                                f"got {mode_orders!r}") from None
+    return [(), orders] if orders else [()]
+
+
+def _needed(candidate: Candidate) -> set[str]:
+    """The sizes a candidate's costs read (extents and counts, not machine constants)."""
+    symbols = candidate.time.symbols() | candidate.memory.symbols() | candidate.work.symbols()
+    return {n for n in symbols if n not in MACHINE_CONSTANTS and not n.startswith(MISS)}
 
 
 def available_threads() -> int:

@@ -3,7 +3,8 @@
 :mod:`spf.scheduling.autoscheduler.machine_cost` prices a schedule in events (a sparse
 level walked, a vectorised or scalar innermost iteration, a strided read, a find); the
 seconds per event depend on the machine and the C compiler.  Six timings of five micro-kernels
-(``calibration.c``, built with the kernels' flags) measure them in about a second; the
+(``calibration.c``, built with the kernels' flags) and of one mode-order copy measure them
+in about a second; the
 result is kept in the kernel cache folder, keyed by the processor and the compiler
 build, so a machine calibrates once.
 
@@ -28,8 +29,10 @@ import numpy as np
 from spf.codegen.toolchain.cache_folder import cache_directory
 from spf.codegen.toolchain.compiler import build_shared_library, load_library
 from spf.errors import SpfError
-from spf.scheduling.autoscheduler.machine_cost import (DEFAULT_CONSTANTS, FIND, SCALAR, STREAM, STRIDED, VECTOR,
-                                                          WALK)
+from spf.runtime.mode_orders import copied_in_order
+from spf.runtime.packing import pack
+from spf.scheduling.autoscheduler.machine_cost import (CONVERT, DEFAULT_CONSTANTS, FIND, SCALAR, STREAM, STRIDED,
+                                                          VECTOR, WALK)
 
 SOURCE = Path(__file__).with_name("calibration.c")
 REPETITIONS = 5  # the minimum of these is kept: the machine's speed, not its load
@@ -117,9 +120,19 @@ def measure(library: ctypes.CDLL) -> dict[str, float]:
     find = _best_seconds(lambda: function(int64(count), _pointer(keys, _int_pointer), int64(length),
                                           _pointer(segment, _int_pointer)), 3) / count
 
-    return {VECTOR: max(vector, SMALLEST), SCALAR: max(scalar, SMALLEST), WALK: max(walk - scalar, SMALLEST),
+    return {CONVERT: conversion_seconds(generator), VECTOR: max(vector, SMALLEST), SCALAR: max(scalar, SMALLEST), WALK: max(walk - scalar, SMALLEST),
             STRIDED: max(strided - scalar, SMALLEST), FIND: max(find, SMALLEST),
             STREAM: max((stream - vector) / 2, SMALLEST)}  # two operands stream: x read, y read and written
+
+
+def conversion_seconds(generator: np.random.Generator) -> float:
+    """Seconds per stored entry of copying a sparse operand in another mode order: a CSF3
+    tensor of 2^16 random entries permuted (spf.runtime.mode_orders) and packed again."""
+    extent, count = 256, 2**16
+    coords = np.unique(generator.integers(0, extent, (count, 3)), axis=0)
+    tensor = pack("CSF3", (coords, np.ones(len(coords)), (extent,) * 3))
+    return max(_best_seconds(lambda: pack("CSF3", copied_in_order(tensor, (2, 1, 0), "T")), 1) / len(coords),
+               SMALLEST)
 
 
 def _cache_file(library: Path) -> Path:

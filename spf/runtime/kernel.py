@@ -17,6 +17,7 @@ import numpy as np
 
 from spf.errors import ArgumentError, OutOfMemoryError, SpfError, SpfInternalError
 from spf.runtime.memory import allocate, require
+from spf.runtime.mode_orders import in_mode_orders
 from spf.runtime.packing import borrow, pack
 from spf.runtime.tensor import Tensor
 from spf.runtime.validation import check_fields
@@ -165,6 +166,8 @@ class Kernel:
 
     # -- running
     def __call__(self, *positional: Any, **arguments: Any) -> np.ndarray | Tensor | float:
+        if self.mode_orders:
+            arguments = in_mode_orders(arguments, self.mode_orders)
         if not positional and self._call_plan is not None:
             result = self._call_plan.run(self.build()._functions[0], arguments)
             if result is not None:
@@ -185,6 +188,8 @@ class Kernel:
         caller's arrays writable (``spf.pack`` first to share a scipy matrix's arrays).
         (A plain call ``kernel(A=...)`` instead reads a scipy matrix or numpy array that
         already is the layout's in place, checked, for that one call: spf.runtime.packing.borrow.)"""
+        if self.mode_orders:
+            arguments = in_mode_orders(arguments, self.mode_orders)
         return self._bind(positional, arguments, borrow_inputs=False)
 
     @functools.cached_property

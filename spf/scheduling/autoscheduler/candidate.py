@@ -26,6 +26,15 @@ class Candidate:
     memory_depth: int
     problem: Problem = field(repr=False, compare=False)
     work: Cost = field(default_factory=Cost.zero)  # machine_cost: iterations weighted by what they cost
+    # operands read from a copy in another mode order (mode_orders), ((name, permutation), ...);
+    # ``problem`` is then the permuted one and ``source`` the user's
+    mode_orders: tuple = ()
+    source: Problem | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def user_problem(self) -> Problem:
+        """The problem as the user wrote it (``problem`` reads permuted copies, if any)."""
+        return self.source if self.source is not None else self.problem
 
     @property
     def time_cost(self) -> sympy.Expr:
@@ -47,5 +56,7 @@ class Candidate:
         return temporaries(self.schedule)
 
     def __str__(self) -> str:
-        return (f"{self.schedule}\n    time {self.time_cost}, memory {self.memory_cost}, "
+        copies = "".join(f"\n    mode order: {name} copied with its modes permuted {permutation}"
+                         for name, permutation in self.mode_orders)
+        return (f"{self.schedule}{copies}\n    time {self.time_cost}, memory {self.memory_cost}, "
                 f"loop depth {self.loop_depth}, memory depth {self.memory_depth}")

@@ -47,12 +47,14 @@ from spf.scheduling.autoscheduler.prune import ELEMENT_BYTES
 from spf.scheduling.autoscheduler.tree import Branch, Leaf, Node, operands, sparse_in
 
 WALK, FIND, VECTOR, SCALAR, STRIDED, STREAM = "c_walk", "c_find", "c_vector", "c_scalar", "c_strided", "c_stream"
-MACHINE_CONSTANTS = (WALK, FIND, VECTOR, SCALAR, STRIDED, STREAM)
+CONVERT = "c_convert"  # per stored entry of an operand copied in another mode order (mode_orders)
+MACHINE_CONSTANTS = (WALK, FIND, VECTOR, SCALAR, STRIDED, STREAM, CONVERT)
 MISS = "miss_"  # prefix of the 0/1 symbols: does a sweep over these extents overflow the cache
 
 # Seconds per event on a machine of the 2020s at ~3 GHz, used until (or unless) the
 # machine is calibrated; their ratios matter more than their values.
-DEFAULT_CONSTANTS = {WALK: 0.1e-9, FIND: 25e-9, VECTOR: 0.25e-9, SCALAR: 1.2e-9, STRIDED: 1.0e-9, STREAM: 0.8e-9}
+DEFAULT_CONSTANTS = {WALK: 0.1e-9, FIND: 25e-9, VECTOR: 0.25e-9, SCALAR: 1.2e-9, STRIDED: 1.0e-9, STREAM: 0.8e-9,
+                     CONVERT: 500e-9}
 
 
 def _constant(name: str) -> Cost:

@@ -159,11 +159,16 @@ def inferred_constraints(problem: Problem) -> list[str]:
 class Context:
     """Z3 context for comparing costs: range, inferred and user constraints."""
 
-    def __init__(self, problem: Problem, user: Iterable[str] = ()):
+    def __init__(self, problem: Problem, user: Iterable[str] = (), also: Iterable[Problem] = ()):
+        """``also``: problems whose candidates are compared too (copies in other mode orders),
+        whose inferred constraints hold as well."""
         self.variables: dict[str, z3.ArithRef] = {}
         self.assertions = []
         self.user = list(user)
-        for text in inferred_constraints(problem) + self.user:
+        inferred = list(inferred_constraints(problem))
+        for other in also:
+            inferred += [fact for fact in inferred_constraints(other) if fact not in inferred]
+        for text in inferred + self.user:
             for relation in parse_constraint(text):
                 left = _z3_expression(relation.lhs, self.variables)
                 right = _z3_expression(relation.rhs, self.variables)

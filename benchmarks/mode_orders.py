@@ -1,0 +1,165 @@
+"""Mode orders: MTTKRP of every mode from one stored CSF3, against the best stored order.
+
+Run: python benchmarks/mode_orders.py [--tensors nations,umls,...] [--dims 16,32] [--calls 10]
+         [--measure] [--output FILE] [--data DIR]
+
+For each real order-3 tensor (benchmarks/autoschedule.py's TENSORS), rank d and mode m,
+``A(m,a) = B(i,j,k) * C(.,a) * D(.,a)`` with B in CSF3 is timed (bound kernels, 1 thread):
+
+* *stored orders*: B stored in each of its 6 mode orders (the data permuted beforehand, as
+  if the file had been written that way), each with the autoscheduler's pick for it
+  (``mode_orders=False``); the fastest is what a user who can store B as she likes gets;
+* *pick*: B as the file stores it, (i,j,k), and the autoscheduler free to copy it in another
+  mode order (``mode_orders=True, calls=--calls``; ``--measure``: ``select(measure=True)``):
+  its kernel's time plus, when it copies B, the copy's measured time over ``--calls``.
+
+Per row: every stored order's time, the pick (and its copy), and best stored / pick (1.0 or
+more: the pick is at least as fast as storing B in the best order).  Timing: interleaved
+rounds, each schedule called in a block of about 20 ms per round, medians of per-call
+times.  The header gives the load average at start and end (``machine not idle`` above
+0.5) and a triad's memory bandwidth from the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import spf
+from autoschedule import DATA, TENSORS, load_tensor
+from common import geometric_mean
+from spf.runtime.mode_orders import copied_in_order
+
+INDICES = "ijk"
+ROUNDS = 5
+BLOCK_SECONDS = 0.02
+LAYOUTS = {"A": "Dense", "B": "CSF3", "C": "Dense", "D": "Dense"}
+
+
+def expression(mode: int, stored: tuple[int, ...]) -> str:
+    """MTTKRP of ``mode`` with B's access in the stored order ``stored`` (B's axis t is mode stored[t])."""
+    others = [m for m in range(3) if m != mode]
+    access = ",".join(INDICES[axis] for axis in stored)
+    return f"A({INDICES[mode]},a) = B({access}) * C({INDICES[others[0]]},a) * D({INDICES[others[1]]},a)"
+
+
+def block_time(call) -> float:
+    """Seconds per call of a block of calls lasting about BLOCK_SECONDS."""
+    started = time.perf_counter()
+    call()
+    once = max(time.perf_counter() - started, 1e-7)
+    count = max(1, int(BLOCK_SECONDS / once))
+    started = time.perf_counter()
+    for _ in range(count):
+        call()
+    return (time.perf_counter() - started) / count
+
+
+def interleaved(calls: dict[str, object]) -> dict[str, float]:
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(ROUNDS):
+        for name, call in calls.items():
+            samples[name].append(block_time(call))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def copy_seconds(tensor, permutation) -> float:
+    """The median seconds of copying ``tensor`` in another mode order, as a call's bind does."""
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        spf.pack("CSF3", copied_in_order(tensor, permutation, "B"))
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def row(name: str, coords, values, shape, mode: int, d: int, calls: int, measure: bool) -> tuple[list[str], float]:
+    generator = np.random.default_rng(d)
+    others = [m for m in range(3) if m != mode]
+    C, D = generator.random((shape[others[0]], d)), generator.random((shape[others[1]], d))
+    dense_operands = {"C": C, "D": D}
+    bound, reference = {}, None
+    for stored in itertools.permutations(range(3)):
+        B = spf.pack("CSF3", (coords[:, list(stored)], values, tuple(shape[a] for a in stored)))
+        text = expression(mode, stored)
+        pick = spf.autoschedule(text, LAYOUTS, mode_orders=False).select(B=B, **dense_operands)
+        call = spf.compile(text, LAYOUTS, schedule=pick).bind(B=B, **dense_operands)
+        result = call()
+        reference = result if reference is None else reference
+        assert np.allclose(result, reference), f"{name} mode {mode}: stored order {stored} disagrees"
+        bound["".join(INDICES[a] for a in stored)] = call
+    B = spf.pack("CSF3", (coords, values, shape))
+    schedules = spf.autoschedule(expression(mode, (0, 1, 2)), LAYOUTS, calls=calls)
+    pick = schedules.select(measure=measure, B=B, **dense_operands)
+    call = spf.compile(expression(mode, (0, 1, 2)), LAYOUTS, schedule=pick).bind(B=B, **dense_operands)
+    assert np.allclose(call(), reference), f"{name} mode {mode}: the pick disagrees"
+    bound["pick"] = call
+    times = interleaved(bound)
+    copy = sum(copy_seconds(B, permutation) for _, permutation in pick.mode_orders)
+    total = times["pick"] + copy / calls
+    best = min(v for k, v in times.items() if k != "pick")
+    stored_cells = "  ".join(f"{k} {v * 1e3:7.3f}" for k, v in times.items() if k != "pick")
+    copies = ",".join(f"{n}{tuple(p)}" for n, p in pick.mode_orders) or "-"
+    return ([f"   {name:<17} {len(values):>7} {d:>4} {mode:>4}  {stored_cells}  pick {times['pick'] * 1e3:7.3f}"
+             f" + copy {copy * 1e3:6.2f}/{calls}  copies {copies:<12} best/pick {best / total:5.2f}"]), best / total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tensors", default=",".join(TENSORS))
+    parser.add_argument("--dims", default="16,32")
+    parser.add_argument("--calls", type=int, default=10)
+    parser.add_argument("--measure", action="store_true")
+    parser.add_argument("--data", default=str(DATA))
+    parser.add_argument("--output", default=str(Path(__file__).parent / "results" / "mode_orders.txt"))
+    arguments = parser.parse_args()
+    data = Path(arguments.data)
+    if not data.is_dir():
+        sys.exit(f"no data folder {data}: the benchmark reads real tensors (set --data or SPF_DATA)")
+    load = os.getloadavg()
+    lines = [f"# python benchmarks/mode_orders.py {' '.join(sys.argv[1:])}",
+             f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average at start "
+             f"{load[0]:.2f}{'  (machine not idle)' if load[0] > 0.5 else ''}; 1 thread; times in ms",
+             f"# {triad_line()}",
+             "   input                 nnz    d mode  stored orders (times)  pick + copy/calls  best stored/pick"]
+    print("\n".join(lines), flush=True)
+    ratios = []
+    for name in [n for n in arguments.tensors.split(",") if n]:
+        coords, values, shape = load_tensor(data, name)
+        for d in [int(x) for x in arguments.dims.split(",")]:
+            for mode in range(3):
+                text, ratio = row(name, coords, values, shape, mode, d, arguments.calls, arguments.measure)
+                ratios.append(ratio)
+                lines += text
+                print("\n".join(text), flush=True)
+    summary = (f"summary: best stored order / pick geometric mean {geometric_mean(ratios):.2f}, least "
+               f"{min(ratios):.2f}, {sum(r < 0.9 for r in ratios)} of {len(ratios)} rows under 0.9; load average "
+               f"at end {os.getloadavg()[0]:.2f}")
+    lines.append(summary)
+    print(summary)
+    Path(arguments.output).write_text("\n".join(lines) + "\n")
+
+
+def triad_line() -> str:
+    """A triad's memory bandwidth (numpy, one thread), next to the kernels' times."""
+    n = 1 << 24
+    b, c = np.ones(n), np.full(n, 2.0)
+    a = np.empty(n)
+    best = float("inf")
+    for _ in range(5):
+        started = time.perf_counter()
+        np.multiply(c, 3.0, out=a)
+        np.add(a, b, out=a)
+        best = min(best, time.perf_counter() - started)
+    return f"triad a = b + 3c over 3 x 2^24 doubles (numpy, two passes): {4 * 8 * n / best / 1e9:.1f} GB/s"
+
+
+if __name__ == "__main__":
+    main()
