@@ -2,11 +2,10 @@
 
 :mod:`spf.scheduling.autoscheduler.machine_cost` prices a schedule in events (a sparse
 level walked, a vectorised or scalar innermost iteration, a strided read, a find); the
-seconds per event depend on the machine and the C compiler.  Six timings of five micro-kernels
-(``calibration.c``, built with the kernels' flags) and of one mode-order copy measure them
-in about a second; the
-result is kept in the kernel cache folder, keyed by the processor and the compiler
-build, so a machine calibrates once.
+seconds per event depend on the machine and the C compiler.  Six timings of five
+micro-kernels (``calibration.c``, built with the kernels' flags) and one of a mode-order
+copy measure them in about a second; the result is kept in the kernel cache folder, keyed
+by the processor and the compiler build, so a machine calibrates once.
 
 ``SPF_CALIBRATION=defaults`` uses :data:`DEFAULT_CONSTANTS` instead (deterministic
 choices, e.g. for tests); ``SPF_CALIBRATION=again`` measures again and replaces the
