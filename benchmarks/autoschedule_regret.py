@@ -116,7 +116,8 @@ QUICK = SimpleNamespace(kernels="K1,K5,MTTKRP", inputs="bcsstk13,nations", dims=
 # sparse fibre walked once: SpTTN-Cyclops §7); "TACO precompute": a workspace TACO's
 # ``precompute`` makes (a row of an intermediate, or a product that does not depend on
 # the sparse operand, computed once).
-REFERENCES: dict[str, list[tuple[str, str]]] = {
+# A third element, {input: permutation}, reads those inputs from copies in other mode orders.
+REFERENCES: dict[str, list[tuple]] = {
     "K1": [("SpTTN: SDDMM row dot product, then the dense row of E (scalar temporary, dense loops innermost)",
             "i, j < T_CD() ; k : T_CD() += C(i,k) * D(j,k) , l : A(i,l) += T_CD() * B(i,j) * E(j,l) >")],
     "K2": [("SpTTN: vector T(l) per row i, dense l and m innermost",
@@ -164,7 +165,10 @@ REFERENCES: dict[str, list[tuple[str, str]]] = {
               "i, j < T_UV(r) ; r : T_UV(r) += U(i,r) * V(j,r) , k, r : S(i,j,k) += T_UV(r) * T(i,j,k) * W(k,r) >")],
     "CHAIN": [("CoNST order with C as stored, (q,k,r): A*B over p, then C over q, then D over k, r",
                "i, j < T_AB(q,r) ; p, q, r : T_AB(q,r) += A(i,p,q) * B(j,p,r) , < T_ABC(k,r) ; q, k, r : "
-               "T_ABC(k,r) += T_AB(q,r) * C(q,k,r) , k, r : R(i,j,k) += T_ABC(k,r) * D(j,k,r) > >")],
+               "T_ABC(k,r) += T_AB(q,r) * C(q,k,r) , k, r : R(i,j,k) += T_ABC(k,r) * D(j,k,r) > >"),
+              ("CoNST's own: C copied as C(k,q,r), temporaries over q, r then r",
+               "i, j < T_AB(q,r) ; p, q, r : T_AB(q,r) += A(i,p,q) * B(j,p,r) , k < T_ABC(r) ; q, r : T_ABC(r) += "
+               "T_AB(q,r) * C(k,q,r) , r : R(i,j,k) += T_ABC(r) * D(j,k,r) > >", {"C": (1, 0, 2)})],
     "TTTc": [("SpTTN: a vector over the next rank per level of T, rank loops innermost",
               "i, j < T_AB(b) ; a, b : T_AB(b) += A(i,a) * B(a,j,b) , k < T_ABC(c) ; b, c : T_ABC(c) += T_AB(b) * "
               "C(b,k,c) , l < T_ABCD(d) ; c, d : T_ABCD(d) += T_ABC(c) * D(c,l,d) , m < T_ABCDE(e) ; d, e : "
@@ -564,9 +568,10 @@ def parse_references(name: str, kernel: Kernel, layouts: dict[str, str], by_text
                      ) -> tuple[list[Schedule], list[str]]:
     """The kernel's hand-written schedules, parsed and checked; the messages of those that fail."""
     references, errors = [], []
-    for number, (label, text) in enumerate(REFERENCES.get(name, []), start=1):
+    for number, (label, text, *copies) in enumerate(REFERENCES.get(name, []), start=1):
         try:
-            candidate = spf.schedule(text, kernel.expression, layouts, share=kernel.share)
+            candidate = spf.schedule(text, kernel.expression, layouts, share=kernel.share,
+                                     mode_orders=copies[0] if copies else None)
         except spf.SpfError as error:
             errors.append(f"r{number} ({label}) does not parse or check: {error}")
             continue

@@ -90,15 +90,18 @@ def autoschedule(expression: str, layouts: dict, constraints: Sequence[str] | No
     return _autoschedule(expression, layouts, constraints=constraints, share=share, **options)
 
 
-def schedule(text: str, expression: str, layouts: dict, share: dict | None = None) -> Candidate:
+def schedule(text: str, expression: str, layouts: dict, share: dict | None = None,
+             mode_orders: dict | None = None) -> Candidate:
     """A fused schedule written by hand, in the notation ``explain()`` prints:
     ``"i, j < T(m) ; k, m : T(m) += B(i,j,k) * D(k,m) , l, m : A(i,l,m) += T(m) * C(j,l) >"``.
 
     Checked (each sparse operand's levels in storage order, every input read once) and
     costed like the autoscheduler's candidates; pass it as ``schedule=`` to :func:`compile`.
+    ``mode_orders={"C": (1, 0, 2)}``: the tree reads C from a copy whose axis t is C's axis
+    permutation[t], written with the copy's indices.
     """
     from spf.runtime.autoschedule import schedule as _schedule
-    return _schedule(text, expression, layouts, share=share)
+    return _schedule(text, expression, layouts, share=share, mode_orders=mode_orders)
 
 
 def layouts() -> list[str]:

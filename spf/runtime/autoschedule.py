@@ -334,14 +334,19 @@ def _conflict(problem: Problem) -> str:
 
 
 def schedule(text: str, expression: str, layouts: Mapping[str, object],
-             share: Mapping[str, str] | None = None) -> Candidate:
+             share: Mapping[str, str] | None = None,
+             mode_orders: Mapping[str, Sequence[int]] | None = None) -> Candidate:
     """A fused schedule written by hand in ``explain()``'s notation, checked and costed
-    like a generated one; pass it as ``schedule=`` to ``spf.compile``."""
+    like a generated one; pass it as ``schedule=`` to ``spf.compile``.  ``mode_orders``
+    (``{"C": (1, 0, 2)}``): the tree reads those inputs from copies in that mode order,
+    written with the copy's indices (``C(k,q,r)`` for C(q,k,r))."""
     problem = make_problem(expression, layouts, share)
-    tree = parse_schedule(text, problem)
-    order = [f.name for f in problem.factors]
-    return Candidate(tree, time_cost(tree, order), memory_cost(tree), loop_depth(tree), memory_depth(tree), problem,
-                     work_cost(tree, order))
+    orders = _mode_order_choices(problem, mode_orders)[-1] if mode_orders else ()
+    searched = permuted_problem(problem, orders)
+    tree = parse_schedule(text, searched)
+    order = [f.name for f in searched.factors]
+    return Candidate(tree, time_cost(tree, order), memory_cost(tree), loop_depth(tree), memory_depth(tree), searched,
+                     work_cost(tree, order) + conversion_work(orders), orders, problem if orders else None)
 
 
 # ----------------------------------------------------------------------------- sizes of operands

@@ -93,3 +93,19 @@ def test_candidate_for_another_expression_is_refused():
     candidate = copy_candidates(expression, layouts, True)[0]
     with pytest.raises(SpfError, match="made for another expression"):
         spf.compile("A(j,a) = B(i,j,k) * C(i,a) * D(k,a) * E(k,a)", {**layouts, "E": "Dense"}, schedule=candidate)
+
+
+def test_hand_written_tree_over_a_copy():
+    """CoNST's order for the chain, written by hand over C copied as C(k,q,r)."""
+    expression = "R(i,j,k) = A(i,p,q) * B(j,p,r) * C(q,k,r) * D(j,k,r)"
+    layouts = {"R": "Dense", "A": "CSF3", "B": "CSF3", "C": "CSF3", "D": "CSF3"}
+    tree = ("i, j < T_AB(q,r) ; p, q, r : T_AB(q,r) += A(i,p,q) * B(j,p,r) , k < T_ABC(r) ; q, r : "
+            "T_ABC(r) += T_AB(q,r) * C(k,q,r) , r : R(i,j,k) += T_ABC(r) * D(j,k,r) > >")
+    candidate = spf.schedule(tree, expression, layouts, mode_orders={"C": (1, 0, 2)})
+    assert candidate.mode_orders == (("C", (1, 0, 2)),) and str(candidate.schedule) == tree
+    T = random_tensor((4, 5, 4), 30, 6)
+    dense = dense_of(*T)
+    np.testing.assert_allclose(spf.compile(expression, layouts, schedule=candidate)(A=T, B=T, C=T, D=T),
+                               np.einsum("ipq,jpr,qkr,jkr->ijk", dense, dense, dense, dense))
+    with pytest.raises(spf.SpfError):
+        spf.schedule(tree, expression, layouts)  # C(k,q,r) is not C as the expression reads it
