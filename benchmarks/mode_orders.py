@@ -35,7 +35,7 @@ import numpy as np
 import spf
 from autoschedule import DATA, TENSORS, load_tensor
 from common import geometric_mean
-from spf.runtime.mode_orders import copied_in_order
+from spf.runtime.conversion import permuted
 
 INDICES = "ijk"
 ROUNDS = 5
@@ -75,7 +75,7 @@ def copy_seconds(tensor, permutation) -> float:
     times = []
     for _ in range(3):
         started = time.perf_counter()
-        spf.pack("CSF3", copied_in_order(tensor, permutation, "B"))
+        permuted(tensor, "CSF3", permutation, "B")
         times.append(time.perf_counter() - started)
     return statistics.median(times)
 

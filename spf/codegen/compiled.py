@@ -65,7 +65,7 @@ class CompiledKernel:
     cache_key: str = ""  # of the whole-kernel cache (spf.codegen.toolchain.kernel_cache)
     cached: str = ""  # "memory" or "disk" when this description came from that cache, else ""
     # inputs the C function reads as copies in another mode order, ((name, permutation), ...):
-    # the copy's axis t is the given tensor's axis permutation[t] (spf.runtime.mode_orders)
+    # the copy's axis t is the given tensor's axis permutation[t] (spf.runtime.conversion.permuted)
     mode_orders: tuple = ()
 
     @property

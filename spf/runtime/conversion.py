@@ -52,13 +52,17 @@ class Conversions:
             self.targets[key] = resolve_family(load_layout_argument(layout), order)
         return self.targets[key]
 
-    def kernel(self, source: Layout, target: Layout, order: int) -> Kernel:
-        """The copy kernel from ``source`` into ``target`` (compiled the first time)."""
+    def kernel(self, source: Layout, target: Layout, order: int, permutation: tuple[int, ...] | None = None) -> Kernel:
+        """The copy kernel from ``source`` into ``target`` (compiled the first time); with a
+        ``permutation``, the copy's axis t is the source's axis permutation[t]
+        (``B(j,i,k) = A(i,j,k)``)."""
         flags = tuple(assemble.FLAGS or ())
-        key = (source, target, flags)
+        permutation = tuple(permutation) if permutation is not None else tuple(range(order))
+        key = (source, target, flags) if permutation == tuple(range(order)) else (source, target, flags, permutation)
         if key not in self.kernels:
             indices = ",".join(INDICES[:order])
-            self.kernels[key] = callable_kernel(f"B({indices}) = A({indices})", {"A": source, "B": target},
+            copied = ",".join(INDICES[axis] for axis in permutation)
+            self.kernels[key] = callable_kernel(f"B({copied}) = A({indices})", {"A": source, "B": target},
                                                 keep_zeros=True, flags=assemble.FLAGS)
         return self.kernels[key]
 
@@ -108,6 +112,31 @@ def convert(tensor: Tensor, layout: LayoutLike, name: str | None = None) -> Tens
     return kernel(A=tensor)._renamed(name)
 
 
+def permuted(data: object, layout: LayoutLike, permutation: tuple[int, ...], name: str = "tensor") -> Tensor:
+    """``data`` (a Tensor, or anything :func:`spf.pack` takes, packed into ``layout`` first)
+    copied into ``layout`` with its modes permuted: the copy's axis t is the data's axis
+    ``permutation[t]``.  A generated copy kernel (``B(j,i,k) = A(i,j,k)``, compiled once per
+    pair of layouts and permutation): what the autoscheduler's copies in other mode orders
+    read (spf.scheduling.autoscheduler.mode_orders)."""
+    tensor = data if isinstance(data, Tensor) else pack(layout, data, name)
+    target = CONVERSIONS.target(layout, tensor.order)
+    if sorted(permutation) != list(range(tensor.order)):
+        raise PackError(f"tensor {name} has order {tensor.order}: {list(permutation)} does not permute its modes")
+    if tensor.order > len(INDICES):
+        raise PackError(f"tensor {name}: conversion handles order up to {len(INDICES)}")
+    if list(permutation) == sorted(permutation):
+        return convert(tensor, target, name)
+    _check_values_fit(tensor, target, name)
+    return CONVERSIONS.kernel(tensor.layout, target, tensor.order, tuple(permutation))(A=tensor)._renamed(name)
+
+
+def _copy_in_mode_order(value: object, layout: Layout, permutation: tuple[int, ...], name: str) -> Tensor:
+    return permuted(value, layout, permutation, name)
+
+
 # Tensor.to_coo copies a padded layout into a coordinate list through this conversion,
 # which sits above Tensor (it compiles and runs a kernel, and kernels return Tensors).
 Tensor.converter = staticmethod(convert)
+# A kernel reading an input's copy in another mode order makes it with this conversion, which
+# compiles kernels (so it sits above Kernel).
+Kernel.mode_order_copy = staticmethod(_copy_in_mode_order)

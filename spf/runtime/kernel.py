@@ -11,13 +11,12 @@ import ctypes
 import dataclasses
 import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 import numpy as np
 
 from spf.errors import ArgumentError, OutOfMemoryError, SpfError, SpfInternalError
 from spf.runtime.memory import allocate, require
-from spf.runtime.mode_orders import in_mode_orders
 from spf.runtime.packing import borrow, pack
 from spf.runtime.tensor import Tensor
 from spf.runtime.validation import check_fields
@@ -63,6 +62,9 @@ class Kernel:
     _functions: list = field(default_factory=list, repr=False)
     _builder: Builder | None = field(default=None, repr=False)
     _report_length: int = field(default=0, repr=False)  # of an assembled output's report
+    # (value, layout, permutation, name) -> the value's copy in that mode order: set by
+    # spf.runtime.conversion, which compiles copy kernels and so sits above this module
+    mode_order_copy: ClassVar[Callable[[Any, Any, tuple, str], Tensor]]
 
     def __getattr__(self, name: str) -> Any:
         """A field of the description (only names the Kernel itself lacks come here)."""
@@ -167,12 +169,21 @@ class Kernel:
     # -- running
     def __call__(self, *positional: Any, **arguments: Any) -> np.ndarray | Tensor | float:
         if self.mode_orders:
-            arguments = in_mode_orders(arguments, self.mode_orders)
+            arguments = self._copies(arguments)
         if not positional and self._call_plan is not None:
             result = self._call_plan.run(self.build()._functions[0], arguments)
             if result is not None:
                 return result
         return self._bind(positional, arguments, borrow_inputs=True)()
+
+    def _copies(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The arguments with each input the C function reads in another mode order
+        (``mode_orders``) replaced by its copy in the kernel's layout (spf.runtime.conversion)."""
+        copied = dict(arguments)
+        for name, permutation in self.mode_orders:
+            if name in copied:  # a missing input is reported by the argument check
+                copied[name] = Kernel.mode_order_copy(copied[name], self.tensors[name].layout, permutation, name)
+        return copied
 
     @functools.cached_property
     def _call_plan(self):
@@ -189,7 +200,7 @@ class Kernel:
         (A plain call ``kernel(A=...)`` instead reads a scipy matrix or numpy array that
         already is the layout's in place, checked, for that one call: spf.runtime.packing.borrow.)"""
         if self.mode_orders:
-            arguments = in_mode_orders(arguments, self.mode_orders)
+            arguments = self._copies(arguments)
         return self._bind(positional, arguments, borrow_inputs=False)
 
     @functools.cached_property

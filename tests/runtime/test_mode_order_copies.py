@@ -1,6 +1,6 @@
-"""Kernels of candidates that read copies in other mode orders (spf/runtime/mode_orders.py; named
-apart from tests/scheduling/test_mode_orders.py for pytest): every form of input gives numpy's
-result, called or bound, and the user's data is not changed."""
+"""Kernels of candidates that read copies in other mode orders (spf.runtime.conversion.permuted,
+called by Kernel): every form of input gives numpy's result, called or bound, and the
+user's data is not changed."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import scipy.sparse
 
 import spf
 from spf.errors import SpfError
-from spf.runtime.mode_orders import copied_in_order
+from spf.runtime.conversion import permuted
 
 
 def random_tensor(shape, count, seed):
@@ -82,9 +82,22 @@ def test_chain_with_c_in_its_stored_order():
         np.testing.assert_allclose(kernel(A=T, B=T, C=T, D=T), expected)
 
 
-def test_a_copy_of_the_wrong_order_is_refused():
-    with pytest.raises(SpfError, match="has order 2"):
-        copied_in_order(np.ones((2, 3)), (2, 1, 0), "B")
+def test_permuted_copies():
+    """A permuted copy holds the entries with their coordinates permuted, explicit zeros
+    included, from a Tensor or from anything pack takes; a bad permutation is refused."""
+    coords, values, shape = random_tensor((4, 5, 6), 40, 7)
+    values[0] = 0.0  # an explicit zero stays stored
+    for data in [(coords, values, shape), spf.pack("CSF3", (coords, values, shape))]:
+        for permutation in [(1, 0, 2), (2, 1, 0), (0, 2, 1), (0, 1, 2)]:
+            copy = permuted(data, "CSF3", permutation, "B")
+            got_coords, got_values, got_shape = copy.to_coo()
+            expected = coords[:, list(permutation)]
+            order = np.lexsort(expected.T[::-1])
+            assert got_shape == tuple(shape[a] for a in permutation)
+            np.testing.assert_array_equal(got_coords, expected[order])
+            np.testing.assert_array_equal(got_values, values[order])
+    with pytest.raises(SpfError, match="does not permute"):
+        permuted(np.ones((2, 3)), "CSR", (2, 1, 0), "B")
 
 
 def test_candidate_for_another_expression_is_refused():

@@ -4,9 +4,10 @@ A loop nest must visit a sparse operand's levels in storage order, so the order 
 data is stored in restricts every schedule: a reduction index stored above an output index
 makes the output's writes scatter, two operands that store shared indices in opposite
 orders admit no common nest at all.  A copy of the operand with its modes permuted (made
-at bind time, spf.runtime.mode_orders) lifts that restriction at the price of one
-conversion, which the search charges as ``c_convert`` per stored entry over the ``calls``
-the user declares (default one).
+when the kernel is called or bound, by a generated copy kernel:
+spf.runtime.conversion.permuted) lifts that restriction at the price of one conversion,
+which the search charges as ``c_convert`` per stored entry over the ``calls`` the user
+declares (default one).
 
 The search runs once per set of mode orders considered (the stored orders first); a
 candidate from a permuted problem records its orders.  A permutation ``perm`` of an
