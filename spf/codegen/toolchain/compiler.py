@@ -12,6 +12,7 @@ UndefinedBehaviorSanitizer in a subprocess.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import hashlib
@@ -20,9 +21,11 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
+import threading
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from spf.errors import SpfError
 
@@ -30,6 +33,8 @@ from spf.codegen.c import runtime
 from spf.codegen.c.structs import sanitize_identifier
 from spf.codegen.toolchain.cache_folder import cache_directory, configured, give_up
 from spf.codegen.toolchain.cache_limit import prune_when_due, touch
+
+ANNOUNCE_AFTER = 2.0  # seconds of compiling after which a line on standard error says so
 
 # -ffp-contract=off: a multiply and an add stay two operations, as written.  A loop-carried
 # sum (SpMV's row, a register sum) then waits on the adder alone; contracted into a fused
@@ -226,18 +231,34 @@ def build_shared_library(source: str, flags: Sequence[str] | None = None, name: 
         touch(library)
         touch(record_path(library))  # the record goes with its library when the cache is pruned
         return library
-    try:
-        _build(command, source, flags, library)
-    except OSError as error:
-        directory = give_up(directory, error)
-        library = directory / f"{stem}.so"
-        if not intact(library):
-            try:
-                _build(command, source, flags, library)
-            except OSError as again:
-                give_up(directory, again)  # raises: not even the temporary folder can be written
+    with _announced_when_slow(name, command[0]):
+        try:
+            _build(command, source, flags, library)
+        except OSError as error:
+            directory = give_up(directory, error)
+            library = directory / f"{stem}.so"
+            if not intact(library):
+                try:
+                    _build(command, source, flags, library)
+                except OSError as again:
+                    give_up(directory, again)  # raises: not even the temporary folder can be written
     prune_when_due(directory)
     return library
+
+
+@contextlib.contextmanager
+def _announced_when_slow(name: str, compiler: str) -> Iterator[None]:
+    """A line on standard error if compiling takes over :data:`ANNOUNCE_AFTER` seconds (a
+    large kernel, a loaded machine): the caller is waiting for gcc, not hung."""
+    timer = threading.Timer(ANNOUNCE_AFTER, lambda: print(
+        f"spf: compiling {name} with {compiler} (over {ANNOUNCE_AFTER:g} s so far; the library is cached "
+        f"for later calls)", file=sys.stderr, flush=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 # ----------------------------------------------------------------------------- loading

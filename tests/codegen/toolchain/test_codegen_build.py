@@ -744,3 +744,19 @@ def test_sanitized_kernel_on_marshalled_tensor(sanitized):
         """)
     result = run_sanitized(sanitized, code)
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_a_slow_compile_says_so(monkeypatch, capsys, tmp_path):
+    """A compile still running after ANNOUNCE_AFTER seconds prints one line on standard error;
+    a quick one prints nothing."""
+    import time
+    from spf.codegen.toolchain import compiler
+    monkeypatch.setenv("SPF_CACHE_DIR", str(tmp_path))
+    original = compiler._build
+    monkeypatch.setattr(compiler, "_build", lambda *a: (time.sleep(0.5), original(*a)))
+    monkeypatch.setattr(compiler, "ANNOUNCE_AFTER", 0.05)
+    compiler.build_shared_library("int spf_slow(void) { return 1; }\n", name="slow_one")
+    assert "spf: compiling slow_one with" in capsys.readouterr().err
+    monkeypatch.setattr(compiler, "ANNOUNCE_AFTER", 60.0)
+    compiler.build_shared_library("int spf_quick(void) { return 2; }\n", name="quick_one")
+    assert "spf: compiling" not in capsys.readouterr().err
