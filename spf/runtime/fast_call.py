@@ -11,18 +11,27 @@ does, and runs it with only the checks it still needs (names, orders, extents). 
 assembled output (a sparse result whose pattern the kernel computes) takes the same path:
 a new output struct for the call's shape, then the assembly's own run.  Anything else,
 and any call the C function refuses, goes the long way, which raises the error.
+
+A scipy matrix already in the kernel's layout (CSR indices for a CSR operand: what a plain
+call borrows, checked, in place) takes it too: the checked borrow and its struct are
+remembered for that matrix while its arrays are the same (:class:`BorrowedInputs`: the
+same array objects of the same shapes, and scipy's own flags), so a repeated call with it
+costs a few lookups, as with a Tensor.  Values changed in place are read as they are;
+index arrays rewritten in place, behind scipy's back, are not checked again.
 """
 
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
+from spf.errors import SpfError
 from spf.runtime.memory import allocate
-from spf.runtime.packing import row_major
+from spf.runtime.packing import borrow_in_place, row_major
 from spf.runtime.tensor import Tensor
 
 from spf.codegen.c.structs import dense_plan, marshal, planned_dense_struct, struct_name
@@ -33,6 +42,70 @@ if TYPE_CHECKING:
     from spf.runtime.kernel import Kernel
 
 SMALL_OUTPUT_BYTES = 1 << 26  # outputs above this are allocated through spf.runtime.memory.allocate (its memory check)
+MOST_BORROWED = 16  # scipy matrices remembered per kernel (the oldest forgotten first)
+SCIPY_ARRAYS = ("indptr", "indices", "data", "row", "col", "offsets")
+
+
+def _is_scipy_sparse(value: Any) -> bool:
+    """A scipy.sparse matrix or array, without importing scipy."""
+    return type(value).__module__.startswith("scipy.sparse") and hasattr(value, "format")
+
+
+def _arrays(value: Any) -> tuple:
+    """A scipy matrix's arrays (the objects themselves) with their shapes."""
+    found = []
+    for name in SCIPY_ARRAYS:
+        array = getattr(value, name, None)
+        if isinstance(array, np.ndarray):
+            found.append((name, array, array.shape))
+    return tuple(found)
+
+
+def _flags(value: Any) -> tuple:
+    """scipy's own knowledge of a matrix's indices (sorted, canonical), as it caches it."""
+    flags = value.__dict__
+    return flags.get("_has_sorted_indices"), flags.get("_has_canonical_format")
+
+
+def _unchanged(value: Any, shape: tuple, arrays: tuple, flags: tuple) -> bool:
+    """Whether ``value`` still has the shape, the very array objects (of the same shapes)
+    and the flags it had when it was checked."""
+    if value.shape != shape or _flags(value) != flags:
+        return False
+    for name, array, array_shape in arrays:
+        if getattr(value, name) is not array or array.shape != array_shape:
+            return False
+    return True
+
+
+@dataclass
+class BorrowedInputs:
+    """Checked borrows of scipy matrices, per (input, matrix), while their arrays are the same."""
+
+    # (input name, id) -> (weak reference, shape, arrays, flags, struct, tensor)
+    entries: dict = field(default_factory=dict)
+
+    def struct(self, argument: "Argument", value: Any):
+        """The C struct of ``value`` borrowed for ``argument``, or None when it is not the
+        layout's form (or not valid: the long way packs it or says what is wrong)."""
+        key = (argument.name, id(value))
+        known = self.entries.get(key)
+        if known is not None and known[0]() is value and _unchanged(value, *known[1:4]):
+            return known[4]
+        try:
+            tensor = borrow_in_place(argument.layout, value, argument.name)
+        except SpfError:
+            return None
+        if tensor is None:
+            return None
+        struct = marshal(tensor, argument.layout)[0]
+        if len(self.entries) >= MOST_BORROWED:
+            del self.entries[next(iter(self.entries))]
+        try:
+            self.entries[key] = (weakref.ref(value), value.shape, _arrays(value), _flags(value), struct, tensor)
+        except TypeError:  # a class without weak references: not remembered
+            pass
+        return struct
 
 
 @dataclass(frozen=True)
@@ -58,6 +131,7 @@ class CallPlan:
     output_description: str  # for an allocation refused: "output y: array vals of Dense1"
     same_layout: Callable  # Kernel._same_layout: an input's layout object is the kernel's, or equals it
     assembled: Callable | None = None  # Kernel._run_assembled, for an assembled output
+    borrowed: BorrowedInputs = field(default_factory=BorrowedInputs, compare=False)
 
     def run(self, function: Callable[..., int], values: dict) -> np.ndarray | None:
         """The output of one call, or None when this call must go the long way."""
@@ -75,6 +149,10 @@ class CallPlan:
                 if value.dtype != np.float64 or not value.flags.c_contiguous or value.ndim != len(argument.indices):
                     return None
                 struct = planned_dense_struct(argument.dense, value)
+            elif argument.dense is None and _is_scipy_sparse(value):
+                struct = self.borrowed.struct(argument, value)
+                if struct is None:
+                    return None
             else:
                 return None
             for index, extent in zip(argument.indices, value.shape):

@@ -127,10 +127,17 @@ def borrow(layout: LayoutLike, data: Any, name: str = "tensor") -> Tensor:
     if dense is not None and data.dtype == value_dtype(dense) and data.flags.c_contiguous:
         return _dense_tensor(dense, data, name, copy=False, borrowed=True)
     if dense is None:
-        shared, _ = _shared_tensor(layout, data, name, None, borrowed=True)
+        shared = borrow_in_place(layout, data, name)
         if shared is not None:
             return shared
     return pack(layout, data, name=name, copy=True)
+
+
+def borrow_in_place(layout: Layout, data: Any, name: str = "tensor") -> Tensor | None:
+    """A checked Tensor over a scipy matrix's own arrays when they are ``layout``'s form
+    (:func:`borrow`), else None."""
+    shared, _ = _shared_tensor(layout, data, name, None, borrowed=True)
+    return shared
 
 
 def _dense_target(layout, data):

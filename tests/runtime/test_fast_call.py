@@ -129,3 +129,27 @@ def test_an_entry_an_assembled_output_cannot_hold_is_named_on_the_short_path(cou
     lower = sp.csr_matrix(([1.0, 2.0], ([2, 1], [0, 1])), shape=(3, 3))
     np.testing.assert_array_equal(k(A=spf.pack("CSR", lower), B=identity).to_scipy().toarray(), lower.toarray())
     assert counted == [True]
+
+
+def test_scipy_matrix_takes_the_short_path_while_its_arrays_are_the_same():
+    """A scipy CSR matrix in the kernel's layout is borrowed and checked once, then reused
+    while it has the same arrays; new arrays, a new shape or an invalid matrix are looked at
+    again (the long way says what is wrong)."""
+
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+    A = sp.random(50, 40, density=0.1, format="csr", random_state=2)
+    x = np.arange(40.0)
+    np.testing.assert_allclose(kernel(A=A, x=x), A @ x)
+    plan = kernel._call_plan
+    assert len(plan.borrowed.entries) == 1
+    A.data *= 3  # values changed in place are read as they are
+    np.testing.assert_allclose(kernel(A=A, x=x), A @ x)
+    A.indices = A.indices.copy()  # new arrays: checked again
+    A.indices[0] = 1000
+    with pytest.raises(spf.SpfError):
+        kernel(A=A, x=x)
+    B = sp.random(50, 40, density=0.2, format="csr", random_state=3)
+    np.testing.assert_allclose(kernel(A=B, x=x), B @ x)
+    unsorted = sp.csr_matrix((np.array([1.0, 2.0]), np.array([3, 1]), np.array([0, 2] + [2] * 49)),
+                                       shape=(50, 40))
+    np.testing.assert_allclose(kernel(A=unsorted, x=x), unsorted @ x)  # not the layout's form: packed
