@@ -12,6 +12,7 @@ import numpy as np
 from spf import arguments
 from spf.errors import PackError, PropertyViolation, SpfError
 from spf.layout_library.layout_input import load_layout_argument
+from spf.runtime.derived_fields import derive_scalars
 from spf.runtime.stored_entries import StoredArrays, enumerate_stored
 from spf.runtime.value_checks import INDEX_DTYPE, as_array, check_real
 from spf.space.expressions import Affine, Constraint, conjuncts
@@ -93,10 +94,12 @@ def check_fields(layout: Layout, fields: Mapping[str, object], name: str, shape:
     if unknown:
         raise PackError(f"tensor {name}: {layout.spec} has no field(s) {unknown!r}; its fields are "
                         f"{', '.join(f.name for f in layout.fields)}")
+    fields = derive_scalars(layout, fields, shape)
     checked: dict[str, object] = {}
     for declared in layout.scalars:
         if declared.name not in fields:
-            raise PackError(f"tensor {name}: field {declared.name!r} of {layout.spec} is missing")
+            raise PackError(f"tensor {name}: field {declared.name!r} of {layout.spec} is missing (neither the "
+                            f"shape nor an array's length determines it: give it, or the shape)")
         value = fields[declared.name]
         if isinstance(value, np.ndarray) and value.ndim == 0:
             value = value.item()

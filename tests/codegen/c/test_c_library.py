@@ -644,4 +644,5 @@ def test_headers_defining_one_struct_name_two_ways_do_not_compile_together(tmp_p
     program.write_text('#include "mine.h"\n#include "builtin.h"\nint main(void) { return 0; }\n')
     result = subprocess.run([GCC, "-c", str(program), f"-I{tmp_path}", "-o", str(tmp_path / "both.o")],
                             capture_output=True, text=True)
-    assert result.returncode != 0 and "redefinition of 'struct spf_CSR'" in result.stderr.replace("‘", "'").replace("’", "'")
+    message = result.stderr.replace("\u2018", "'").replace("\u2019", "'")  # gcc's quotes in a UTF-8 locale
+    assert result.returncode != 0 and "redefinition of 'struct spf_CSR'" in message
