@@ -46,7 +46,7 @@ import numpy as np
 import scipy
 from scipy import sparse
 
-from spf.errors import PackError, SpfError
+from spf.errors import PackError, SpfError, UNNAMED
 from spf.runtime.read_only import handed_over
 from spf.runtime.validation import holds
 from spf.space.expressions import Affine, Constraint, UFCall, conjuncts
@@ -334,7 +334,7 @@ def _bounds(level, scalars) -> tuple[int, int] | None:
 # ----------------------------------------------------------------------------- from scipy
 
 
-def check_structure(data: sparse.spmatrix | sparse.sparray, name: str = "tensor") -> None:
+def check_structure(data: sparse.spmatrix | sparse.sparray, name: str = UNNAMED) -> None:
     """Refuse (PackError) a compressed scipy matrix (csr, csc, bsr) whose ``indptr`` or
     ``indices`` do not describe a matrix of its shape.  scipy checks them when the matrix is
     built, not after its arrays are changed, and its conversions trust them: an ``indptr``
@@ -369,7 +369,7 @@ def check_structure(data: sparse.spmatrix | sparse.sparray, name: str = "tensor"
 
 
 def shared_fields(layout: Layout, data: sparse.spmatrix | sparse.sparray,
-                  name: str = "tensor") -> tuple[dict[str, object] | None, str]:
+                  name: str = UNNAMED) -> tuple[dict[str, object] | None, str]:
     """``(fields, "")``: ``layout``'s fields over the arrays of the scipy object ``data``
     themselves, checked as :func:`spf.runtime.validation.validate` would; or ``(None, why not)``.
     A malformed compressed matrix is refused (:func:`check_structure`)."""

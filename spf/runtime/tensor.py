@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
+from spf.errors import UNNAMED
 from spf import arguments
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.runtime.memory import allocate
@@ -42,7 +43,7 @@ class Tensor:
     list: set by :mod:`spf.runtime.conversion` when it loads (which ``import spf`` does), as conversion
     sits above Tensor (it compiles and runs a kernel, and kernels return Tensors)."""
 
-    def __init__(self, layout: LayoutLike, shape: Sequence[int], fields: Mapping[str, object], name: str = "tensor"):
+    def __init__(self, layout: LayoutLike, shape: Sequence[int], fields: Mapping[str, object], name: str = UNNAMED):
         name = arguments.name(name)
         shape = arguments.shape(shape, name)
         layout = resolve_family(load_layout_argument(layout), len(shape))

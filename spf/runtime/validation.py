@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import numpy as np
 
 from spf import arguments
-from spf.errors import PackError, PropertyViolation, SpfError
+from spf.errors import PackError, PropertyViolation, SpfError, UNNAMED
 from spf.layout_library.layout_input import load_layout_argument
 from spf.runtime.derived_fields import derive_scalars
 from spf.runtime.stored_entries import StoredArrays, enumerate_stored
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from spf.arguments import LayoutLike
 
 
-def validate(layout: LayoutLike, fields: Mapping[str, object], name: str = "tensor",
+def validate(layout: LayoutLike, fields: Mapping[str, object], name: str = UNNAMED,
              shape: Sequence[int] | None = None) -> dict[str, object]:
     """Check fields against the layout: presence, types, lengths, assumptions, properties,
     and that every stored entry lies inside the shape (unless the layout is padded).
@@ -161,7 +161,7 @@ def check_fields(layout: Layout, fields: Mapping[str, object], name: str, shape:
 
 def _value(expression: Affine, fields: Mapping[str, object]):
     try:
-        return int(expression.evaluate(fields, StoredArrays(fields, "tensor")))
+        return int(expression.evaluate(fields, StoredArrays(fields, UNNAMED)))
     except PackError:
         return "out of bounds"
 
@@ -169,8 +169,8 @@ def _value(expression: Affine, fields: Mapping[str, object]):
 def holds(constraint: Constraint, fields: Mapping[str, object]) -> bool:
     """Whether a layout's assumption holds over its fields (False where it reads outside an array)."""
     try:
-        left = int(constraint.left.evaluate(fields, StoredArrays(fields, "tensor")))
-        right = int(constraint.right.evaluate(fields, StoredArrays(fields, "tensor")))
+        left = int(constraint.left.evaluate(fields, StoredArrays(fields, UNNAMED)))
+        right = int(constraint.right.evaluate(fields, StoredArrays(fields, UNNAMED)))
     except PackError:
         return False
     return {"=": left == right, "!=": left != right, "<": left < right, "<=": left <= right,

@@ -567,7 +567,7 @@ def _pack_cases():
          spf.PackError),
         ("pack: a coo matrix with a row outside the shape",
          lambda d: spf.pack("CSR", with_arrays(d.A.tocoo(), row=np.array([0, 0, 1, 3], dtype=np.int32))),
-         "tensor tensor: scipy cannot read the coo matrix: axis 0 index 3 exceeds matrix dimension 3", spf.PackError),
+         "tensor (unnamed): scipy cannot read the coo matrix: axis 0 index 3 exceeds matrix dimension 3", spf.PackError),
         ("pack: a csr matrix with a column outside the shape",
          lambda d: spf.pack("CSR", with_arrays(d.A, indices=np.array([0, 2, 5, 0], dtype=np.int32))),
          "the scipy csr matrix is malformed: indices[2] = 5 is outside [0, 3)", spf.PackError),
