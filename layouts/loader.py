@@ -148,7 +148,8 @@ def _merge_bindings(spec: str, from_spec: dict[str, int], keywords: dict[str, ob
 def _unknown_name_message(name: str) -> str:
     names = available_layouts()
     message = f"unknown layout {name!r}"
-    close = difflib.get_close_matches(name, names, n=1)
+    same_letters = [known for known in names if known.lower() == name.lower()]  # 'csr': CSR
+    close = same_letters or difflib.get_close_matches(name, names, n=1)
     if close:
         message += f" (did you mean {close[0]}?)"
     return message + "; available layouts: " + ", ".join(names)

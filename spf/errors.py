@@ -9,6 +9,9 @@ caller mistakes it for a refusal.
 
 from __future__ import annotations
 
+UNNAMED = "(unnamed)"
+"""The name messages give a tensor its user named nothing: "tensor (unnamed): ..."."""
+
 
 class SpfError(Exception):
     """Base class of every error spf reports to its users."""

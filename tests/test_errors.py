@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 
+import numpy as np
 import pytest
 
 import spf
@@ -94,3 +95,15 @@ def test_an_error_code_no_generated_c_returns_is_a_bug():
     BoundKernel._check(0)
     with pytest.raises(spf.SpfInternalError, match="error code 12345, which no generated C returns"):
         BoundKernel._check(12345)
+
+
+@pytest.mark.parametrize("refused", [
+    lambda: spf.pack("LOWER_TRI", np.ones((3, 4))),
+    lambda: spf.pack("CSR", {"rowPtr": np.array([0, 1]), "colIdx": np.array([5]), "data": np.ones(1)}, shape=(1, 2)),
+    lambda: spf.Tensor("CSR", (1, 2), {"rowPtr": np.array([0, 1]), "colIdx": np.array([0]), "data": np.ones(2)}),
+])
+def test_a_tensor_its_user_did_not_name_is_called_unnamed(refused):
+    """Messages say "tensor NAME: ..."; without a name that was "tensor tensor: ..."."""
+    with pytest.raises(spf.SpfError) as caught:
+        refused()
+    assert str(caught.value).startswith(f"tensor {errors.UNNAMED}: ") and "tensor tensor" not in str(caught.value)

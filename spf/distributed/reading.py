@@ -18,7 +18,7 @@ import numpy as np
 from mpi4py import MPI
 
 from spf import arguments
-from spf.errors import ArgumentError, SpfError
+from spf.errors import ArgumentError, SpfError, UNNAMED
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.runtime.memory import give_back
 from spf.runtime.value_checks import EXACT_INTEGERS, INDEX_DTYPE
@@ -101,7 +101,7 @@ def read_tns(path: str | os.PathLike, layout: LayoutLike = "COO3", comm: MPI.Com
 
 
 def from_entries(layout: LayoutLike, coords: np.ndarray, values: np.ndarray, shape: Sequence[int],
-                 comm: MPI.Comm | None = None, name: str = "tensor",
+                 comm: MPI.Comm | None = None, name: str = UNNAMED,
                  duplicates: str = "refuse") -> DistributedTensor:
     """A DistributedTensor from entries spread over the ranks in any way (each rank passes
     some: 0-based ``coords[n, order]`` and ``values[n]`` inside ``shape``): the outer mode

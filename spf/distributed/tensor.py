@@ -17,7 +17,7 @@ import numpy as np
 from mpi4py import MPI
 
 from spf import arguments
-from spf.errors import DistributionError, PackError
+from spf.errors import DistributionError, PackError, UNNAMED
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.runtime.conversion import convert
 from spf.runtime.packing import pack
@@ -117,7 +117,7 @@ def communicator(comm: MPI.Comm | None) -> MPI.Comm:
 
 
 def distribute(layout: LayoutLike, data: Any, comm: MPI.Comm | None = None, root: int | None = None,
-               name: str = "tensor") -> DistributedTensor:
+               name: str = UNNAMED) -> DistributedTensor:
     """Split ``data`` (anything :func:`spf.pack` reads: scipy.sparse, ``(coords, values,
     shape)``, an spf.Tensor) into blocks of ``layout``'s outer level balanced by nonzeros.
 

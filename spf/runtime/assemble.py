@@ -24,7 +24,7 @@ from spf.codegen.assembly.plan import direct_rows, plan_assembly
 from spf.codegen.c.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, assembly_source, report_length
 from spf.codegen.c.structs import ctypes_struct, sanitize_identifier
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
-from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError
+from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError, UNNAMED
 from spf.layout_library.model import BinaryOp, Name, Number
 from spf.runtime.memory import allocate, require
 from spf.runtime.tensor import Tensor
@@ -115,7 +115,7 @@ def _column(array: np.ndarray) -> tuple[int, int]:
 
 
 def assemble(layout: Layout, columns: Sequence[np.ndarray], values: np.ndarray, shape: tuple[int, ...],
-             name: str = "tensor", duplicates: str = "sum") -> Tensor:
+             name: str = UNNAMED, duplicates: str = "sum") -> Tensor:
     """The Tensor of ``layout`` holding the entries ``(columns[k][e] for k) -> values[e]``.
 
     ``columns``: one int64 array (or strided view) per coordinate, or int32 arrays all of

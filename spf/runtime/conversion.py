@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spf import arguments
-from spf.errors import PackError
+from spf.errors import PackError, UNNAMED
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.layout_library.loader import is_path
 from spf.runtime import assemble
@@ -92,7 +92,7 @@ def convert(tensor: Tensor, layout: LayoutLike, name: str | None = None) -> Tens
             _check_values_fit(tensor, known[1], tensor.name)
             return known[0](A=tensor)._renamed(tensor.name)
     if not isinstance(tensor, Tensor):
-        return pack(layout, tensor, name or "tensor")
+        return pack(layout, tensor, name or UNNAMED)
     name = arguments.name(name if name is not None else tensor.name)
     target = CONVERSIONS.target(layout, tensor.order)
     _check_values_fit(tensor, target, name)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
-from spf.errors import UnboundNameError
+from spf.errors import UNNAMED, UnboundNameError
 from spf.runtime.stored_entries import StoredArrays, descend, level_span, read_positions, unreadable_relation
 from spf.space.levels import read_levels
 
@@ -56,7 +56,7 @@ class LevelStatistics:
 
 
 def level_statistics(layout: Layout, fields: Mapping[str, object], shape: Sequence[int],
-                     name: str = "tensor") -> LevelStatistics:
+                     name: str = UNNAMED) -> LevelStatistics:
     """The distinct stored prefixes of each storage level of a packed tensor (a Tensor's
     valid fields), read off its index arrays; an entry is a stored position inside the
     shape that the relation's guards keep and, in a padded layout, whose value is not 0."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from spf import arguments
-from spf.errors import ArgumentError, PackError, SpfError, UnboundNameError
+from spf.errors import ArgumentError, PackError, SpfError, UNNAMED, UnboundNameError
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.runtime.assemble import assemble, has_assembly
 from spf.runtime.packer import Packer
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from spf.layout_library.model import Layout
 
 
-def pack(layout: LayoutLike, data: Any, name: str = "tensor", shape: Sequence[int] | None = None,
+def pack(layout: LayoutLike, data: Any, name: str = UNNAMED, shape: Sequence[int] | None = None,
          copy: bool | None = None) -> Tensor:
     """Store ``data`` in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
 
@@ -114,7 +114,7 @@ def _scipy_sparse(data) -> bool:
     return sparse.issparse(data)
 
 
-def borrow(layout: LayoutLike, data: Any, name: str = "tensor") -> Tensor:
+def borrow(layout: LayoutLike, data: Any, name: str = UNNAMED) -> Tensor:
     """For the span of one kernel call: a Tensor over the caller's own arrays when they
     already are the layout's (a scipy matrix in form, as :func:`pack` would share it; a
     float64 C-ordered numpy array for a row-major dense layout), checked as packing
@@ -301,7 +301,7 @@ def _rows_missing(present: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     return np.sort(order[(tags == 1) & (run_tag == 1)] - (len(both) - len(wanted)))
 
 
-def from_fields(layout: LayoutLike, fields: Mapping[str, object], name: str = "tensor",
+def from_fields(layout: LayoutLike, fields: Mapping[str, object], name: str = UNNAMED,
                 shape: Sequence[int] | None = None) -> Tensor:
     """A Tensor from already packed fields, after :func:`spf.runtime.validation.validate` (the arrays are copied)."""
     name = arguments.name(name)

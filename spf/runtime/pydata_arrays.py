@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from spf.errors import PackError
+from spf.errors import PackError, UNNAMED
 
 
 def is_pydata(data: Any) -> bool:
@@ -25,7 +25,7 @@ def is_pydata(data: Any) -> bool:
     return (type(data).__module__ or "").split(".")[0] == "sparse" and hasattr(data, "shape")
 
 
-def coordinates(data: Any, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple]:
+def coordinates(data: Any, name: str = UNNAMED) -> tuple[np.ndarray, np.ndarray, tuple]:
     """``(coords[order, nnz], values, shape)`` of a pydata array (:func:`is_pydata`)."""
     fill = getattr(data, "fill_value", 0)
     try:

@@ -9,7 +9,11 @@ a user layout of the same form shares its arrays too:
   pointer array ``g(p) <= q < g(p + 1)`` whose index array gives the other coordinate;
 * COO: one level of positions whose index arrays give every coordinate.
 
-To scipy: scipy sorts a compressed array's indices *in place* unless it knows they are
+To scipy (:func:`to_scipy`): by default the array's arrays are copies the caller owns (scipy's
+in-place methods work; the Tensor, read by kernels unchecked, and whatever shares its arrays
+stay valid); ``copy=False`` hands scipy the Tensor's read-only arrays.  BCSR (blocks dividing
+the shape) is a ``bsr_array``, DIA a ``dia_array`` (:func:`padded_form`).  Shared arrays
+follow these rules: scipy sorts a compressed array's indices *in place* unless it knows they are
 sorted, which read-only arrays forbid; so a compressed layout shares its arrays only when
 its properties say each segment is strictly increasing (``periodic_monotonic(F, g,
 increasing, strict)``), and then scipy is told (``has_canonical_format``).  scipy's COO
@@ -42,7 +46,7 @@ import numpy as np
 import scipy
 from scipy import sparse
 
-from spf.errors import PackError, SpfError
+from spf.errors import PackError, SpfError, UNNAMED
 from spf.runtime.read_only import handed_over
 from spf.runtime.validation import holds
 from spf.space.expressions import Affine, Constraint, UFCall, conjuncts
@@ -108,21 +112,33 @@ def form(layout: Layout) -> Form | None:
 # ----------------------------------------------------------------------------- to scipy
 
 
-def to_scipy(tensor: Tensor) -> sparse.sparray:
-    """``tensor`` as a ``csr_array``, ``csc_array`` or ``coo_array`` (1-D for order 1)."""
+def to_scipy(tensor: Tensor, copy: bool = True) -> sparse.sparray:
+    """``tensor`` as a ``csr_array``, ``csc_array``, ``bsr_array``, ``dia_array`` or
+    ``coo_array`` (1-D for order 1).  With ``copy`` its arrays are new and writable (the
+    caller's: scipy's in-place methods work, the Tensor is untouched); without, a CSR, CSC,
+    BSR or coordinate-list form shares the Tensor's read-only arrays."""
     if tensor.order not in (1, 2):
         raise SpfError(f"tensor {tensor.name}: to_scipy() returns scipy.sparse arrays of order 1 or 2; this "
                        f"tensor has order {tensor.order} (to_coo() gives its coordinates and values)")
     if tensor.order == 1 and not one_dimensional_arrays():
         raise SpfError(f"tensor {tensor.name}: to_scipy() of an order-1 tensor needs 1-D sparse arrays, which "
                        f"scipy {scipy.__version__} does not have (scipy 1.13 or later has them)")
-    shared = _shared(tensor)
+    shared = _shared(tensor) if not tensor.layout.padded else _blocked(tensor)
+    if shared is None and tensor.layout.padded:
+        shared = _diagonals(tensor)  # new arrays whatever copy says
     if shared is not None:
-        return shared
-    coords, values, shape = tensor.to_coo()  # lexicographic, padding dropped
+        return _owned(shared) if copy and not isinstance(shared, sparse.dia_array) else shared
+    coords, values, shape = tensor.to_coo()  # new arrays (lexicographic, padding dropped)
     array = sparse.coo_array((values, tuple(coords.T)), shape=shape)
     array.has_canonical_format = not (len(values) > 1 and np.any(np.all(coords[1:] == coords[:-1], axis=1)))
     return array
+
+
+def _owned(shared: sparse.sparray) -> sparse.sparray:
+    """A copy of ``shared`` in new, writable arrays, scipy told it is canonical as ``shared`` is."""
+    owned = shared.copy()
+    owned.has_canonical_format = shared.has_canonical_format
+    return owned
 
 
 def one_dimensional_arrays() -> bool:
@@ -179,17 +195,126 @@ def _coordinates(tensor, found: Form, scalars) -> sparse.sparray | None:
     return array
 
 
+@dataclass(frozen=True)
+class PaddedForm:
+    """How a padded layout's relation is scipy's BSR (``format`` "bsr": ``pointer`` is
+    ``indptr``, ``coordinates`` the block columns, blocks of ``block`` rows and columns) or
+    DIA ("dia": ``coordinates`` the diagonals' offsets, ``values[d][i]`` the entry ``(i, i +
+    offsets[d])``); ``extents``: the scalar fields bounding the outer level(s)."""
+
+    format: str
+    pointer: str | None
+    coordinates: str
+    values: str
+    block: tuple[int, int]
+    extents: tuple[Affine, ...]
+
+
+@functools.lru_cache(maxsize=256)
+def padded_form(layout: Layout) -> PaddedForm | None:
+    """The scipy format (BSR or DIA) a padded layout's relation is, or None."""
+    if not layout.padded or layout.order != 2:
+        return None
+    try:
+        reading = read_levels(layout)
+    except SpfError:
+        return None
+    levels, definitions = reading.levels, reading.definitions
+    row, column = (definitions[name] for name in layout.logical)
+    values_index = [str(index) for index in layout.values_index]
+    if len(levels) == 4 and not reading.guards:
+        blocks, stored, within_row, within_column = levels
+        segment = stored.segment()
+        sizes = [_constant_extent(level) for level in (within_row, within_column)]
+        if segment is None or segment[0].arguments != (Affine.of(blocks.index),) or None in sizes \
+                or _zero_based(blocks) is None or values_index != [stored.index, within_row.index, within_column.index]:
+            return None
+        r, c = sizes
+        if row != Affine.build({blocks.index: r, within_row.index: 1}, 0):
+            return None
+        column_array = _array_at(column - Affine.of(within_column.index), stored.index, scale=c)
+        if column_array is None:
+            return None
+        return PaddedForm("bsr", segment[0].function, column_array, layout.values_field, (r, c),
+                          (_zero_based(blocks),))
+    if len(levels) == 2 and values_index == [levels[0].index, levels[1].index]:
+        diagonals, rows = levels
+        offsets = _array_at(column - Affine.of(rows.index), diagonals.index)
+        if offsets is None or row != Affine.of(rows.index) or None in (_zero_based(diagonals), _zero_based(rows)):
+            return None
+        return PaddedForm("dia", None, offsets, layout.values_field, (1, 1),
+                          (_zero_based(diagonals), _zero_based(rows)))
+    return None
+
+
+def _constant_extent(level) -> int | None:
+    """``n`` when the level runs over ``0 <= index < n`` for a constant ``n``."""
+    if len(level.lower) == 1 and len(level.upper) == 1 and level.lower[0] == Affine.of(0) \
+            and not level.upper[0].terms:
+        return level.upper[0].constant + 1
+    return None
+
+
+def _zero_based(level) -> Affine | None:
+    """``n`` (over scalar fields) when the level runs over ``0 <= index < n``."""
+    if len(level.lower) == 1 and len(level.upper) == 1 and level.lower[0] == Affine.of(0) \
+            and not any(True for _ in level.upper[0].calls()):
+        return level.upper[0] + 1
+    return None
+
+
+def _blocked(tensor) -> sparse.bsr_array | None:
+    """A BSR layout as a ``bsr_array`` over the Tensor's arrays, or None (another layout,
+    block columns not declared sorted, or a shape scipy cannot block: its extents must be
+    multiples of the blocks')."""
+    found = padded_form(tensor.layout)
+    if found is None or found.format != "bsr" or any(n % b for n, b in zip(tensor.shape, found.block)):
+        return None
+    scalars = {name: value for name, value in tensor.fields.items() if not isinstance(value, np.ndarray)}
+    pointers, columns = tensor.fields[found.pointer], tensor.fields[found.coordinates]
+    values = tensor.fields[found.values].reshape(-1, *found.block)
+    block_rows = int(found.extents[0].evaluate(scalars, {}))
+    if pointers.shape != (block_rows + 1,) or pointers[0] != 0 or not pointers[-1] == len(columns) == len(values):
+        return None
+    if not any(p.kind == "periodic_monotonic" and p.arrays == (found.coordinates,) and p.period_array == found.pointer
+               and p.increasing and p.strict for p in tensor.layout.properties):
+        return None  # scipy would sort unsorted block columns in place
+    array = sparse.bsr_array((values, columns, pointers), shape=tensor.shape, blocksize=found.block, copy=False)
+    array.has_canonical_format = True
+    return array
+
+
+def _diagonals(tensor) -> sparse.dia_array | None:
+    """A DIA layout as a new ``dia_array`` (scipy keeps a diagonal's entries by column, spf
+    by row, so the slots are copied), or None (another layout, or an offset stored twice)."""
+    found = padded_form(tensor.layout)
+    if found is None or found.format != "dia":
+        return None
+    offsets = np.asarray(tensor.fields[found.coordinates], dtype=np.int64)
+    rows, columns = tensor.shape
+    data = tensor.fields[found.values]
+    if data.size != len(offsets) * rows or len(np.unique(offsets)) != len(offsets):
+        return None
+    data = data.reshape(len(offsets), rows)
+    slots = np.zeros((len(offsets), columns), dtype=data.dtype)
+    for diagonal, offset in enumerate(offsets.tolist()):
+        first, last = max(0, -offset), min(rows, columns - offset)  # rows whose column is inside
+        if first < last:
+            slots[diagonal, first + offset:last + offset] = data[diagonal, first:last]
+    return sparse.dia_array((slots, offsets), shape=tensor.shape)
+
+
 def _sorted_segments(layout, found: Form) -> bool:
     """Whether the layout declares each segment of its compressed level strictly increasing."""
     return any(p.kind == "periodic_monotonic" and p.arrays == found.coordinates and p.period_array == found.pointer
                and p.increasing and p.strict for p in layout.properties)
 
 
-def _array_at(expression: Affine, index: str) -> str | None:
-    """``F`` when ``expression`` is exactly ``F(index)``."""
+def _array_at(expression: Affine, index: str, scale: int = 1) -> str | None:
+    """``F`` when ``expression`` is exactly ``scale * F(index)``."""
     if expression.constant == 0 and len(expression.terms) == 1:
         atom, coefficient = expression.terms[0]
-        if isinstance(atom, UFCall) and coefficient == 1 and atom.arguments == (Affine.of(index),):
+        if isinstance(atom, UFCall) and coefficient == scale and atom.arguments == (Affine.of(index),):
             return atom.function
     return None
 
@@ -209,7 +334,7 @@ def _bounds(level, scalars) -> tuple[int, int] | None:
 # ----------------------------------------------------------------------------- from scipy
 
 
-def check_structure(data: sparse.spmatrix | sparse.sparray, name: str = "tensor") -> None:
+def check_structure(data: sparse.spmatrix | sparse.sparray, name: str = UNNAMED) -> None:
     """Refuse (PackError) a compressed scipy matrix (csr, csc, bsr) whose ``indptr`` or
     ``indices`` do not describe a matrix of its shape.  scipy checks them when the matrix is
     built, not after its arrays are changed, and its conversions trust them: an ``indptr``
@@ -244,7 +369,7 @@ def check_structure(data: sparse.spmatrix | sparse.sparray, name: str = "tensor"
 
 
 def shared_fields(layout: Layout, data: sparse.spmatrix | sparse.sparray,
-                  name: str = "tensor") -> tuple[dict[str, object] | None, str]:
+                  name: str = UNNAMED) -> tuple[dict[str, object] | None, str]:
     """``(fields, "")``: ``layout``'s fields over the arrays of the scipy object ``data``
     themselves, checked as :func:`spf.runtime.validation.validate` would; or ``(None, why not)``.
     A malformed compressed matrix is refused (:func:`check_structure`)."""

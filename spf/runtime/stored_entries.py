@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
-from spf.errors import PackError, SpfError, UnboundNameError
+from spf.errors import PackError, SpfError, UNNAMED, UnboundNameError
 from spf.runtime.memory import require
 from spf.runtime.value_checks import INDEX_DTYPE
 from spf.space.expressions import Affine, Constraint
@@ -56,7 +56,7 @@ def unreadable_relation(layout: Layout, error: UnboundNameError, name: str) -> S
 
 
 def enumerate_stored(layout: Layout, fields: Mapping[str, object], shape: Sequence[int],
-                     name: str = "tensor") -> tuple[np.ndarray, np.ndarray]:
+                     name: str = UNNAMED) -> tuple[np.ndarray, np.ndarray]:
     """Coordinates and values of every stored position, level by level (vectorised)."""
     try:
         return _enumerate_stored(layout, fields, name)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
+from spf.errors import UNNAMED
 from spf import arguments
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.runtime.memory import allocate
@@ -42,7 +43,7 @@ class Tensor:
     list: set by :mod:`spf.runtime.conversion` when it loads (which ``import spf`` does), as conversion
     sits above Tensor (it compiles and runs a kernel, and kernels return Tensors)."""
 
-    def __init__(self, layout: LayoutLike, shape: Sequence[int], fields: Mapping[str, object], name: str = "tensor"):
+    def __init__(self, layout: LayoutLike, shape: Sequence[int], fields: Mapping[str, object], name: str = UNNAMED):
         name = arguments.name(name)
         shape = arguments.shape(shape, name)
         layout = resolve_family(load_layout_argument(layout), len(shape))
@@ -128,13 +129,22 @@ class Tensor:
         order = np.lexsort(coords.T[::-1]) if len(values) else np.arange(0)
         return coords[order], values[order], tuple(self.shape)
 
-    def to_scipy(self) -> sparse.sparray:
-        """An order-1 or order-2 tensor as a scipy.sparse array: ``csr_array`` (``csc_array``,
-        ``coo_array``) over this Tensor's own read-only arrays when the layout is CSR (CSC,
-        a coordinate list) in form, with scipy's canonical flags set from its properties;
-        otherwise a new ``coo_array`` of :meth:`to_coo`'s entries (:mod:`spf.runtime.scipy_arrays`)."""
+    def to_scipy(self, copy: bool = True) -> sparse.sparray:
+        """An order-1 or order-2 tensor as a scipy.sparse array the caller owns: ``csr_array``
+        (``csc_array``, ``bsr_array``, ``dia_array``, ``coo_array``) when the layout is CSR
+        (CSC, BCSR with blocks that divide the shape, DIA, a coordinate list) in form, with
+        scipy's canonical flags set from its properties; otherwise a ``coo_array`` of
+        :meth:`to_coo`'s entries (:mod:`spf.runtime.scipy_arrays`).
+
+        With ``copy`` (the default) the arrays are new and writable, so scipy's in-place
+        methods (``eliminate_zeros()``, ``sort_indices()``, ``data *= 2``) work, and this
+        Tensor, which kernels read without checking it, and whatever it shares arrays with
+        (a scipy input :func:`spf.pack` shared, an input a ``share=`` output shares index
+        arrays with) stay as they are.  ``copy=False`` shares this Tensor's read-only arrays
+        where the format allows (CSR, CSC, BSR, coordinate lists): no copy, for reading, but
+        in-place methods raise numpy's read-only ``ValueError``."""
         from spf.runtime.scipy_arrays import to_scipy
-        return to_scipy(self)
+        return to_scipy(self, copy)
 
     def to_dense(self) -> np.ndarray:
         coords, values, shape = self.to_coo()

@@ -12,12 +12,12 @@ from typing import Any, Mapping
 import numpy as np
 
 from spf import arguments
-from spf.errors import ArgumentError, PackError, SpfError
+from spf.errors import ArgumentError, PackError, SpfError, UNNAMED
 from spf.runtime.pydata_arrays import coordinates, is_pydata
 from spf.runtime.value_checks import EXACT_INTEGERS, INDEX_DTYPE, as_array, check_real, integer_coordinates, real_values
 
 
-def coordinates_of(data: Any, name: str = "tensor") -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+def coordinates_of(data: Any, name: str = UNNAMED) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     """``(coords, values, shape)`` of scipy.sparse, dense numpy, or a (coords, values, shape) triple,
     in lexicographic order without duplicates (scipy's are summed, a triple's refused)."""
     columns, values, shape, duplicates = entries_of(data, name)
@@ -38,14 +38,14 @@ def coordinates_of(data: Any, name: str = "tensor") -> tuple[np.ndarray, np.ndar
     return coords, values, shape
 
 
-def _pydata_coordinates(data, name: str = "tensor") -> tuple | None:
+def _pydata_coordinates(data, name: str = UNNAMED) -> tuple | None:
     """``(coords[order, nnz], values, shape)`` of a pydata ``sparse`` array (COO, DOK, GCXS,
     ...: :mod:`spf.runtime.pydata_arrays`), or None for anything else.  Its duplicates are summed,
     its own rule."""
     return coordinates(data, name) if is_pydata(data) else None
 
 
-def entries_of(data: Any, name: str = "tensor", narrow: bool = False) -> tuple[list[np.ndarray], np.ndarray,
+def entries_of(data: Any, name: str = UNNAMED, narrow: bool = False) -> tuple[list[np.ndarray], np.ndarray,
                                                                           tuple[int, ...], str]:
     """``(columns, values, shape, duplicates)`` of the user's data, checked, in any order:
     one int64 array (or strided view) of coordinates per mode, float64 values; with

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import numpy as np
 
 from spf import arguments
-from spf.errors import PackError, PropertyViolation, SpfError
+from spf.errors import PackError, PropertyViolation, SpfError, UNNAMED
 from spf.layout_library.layout_input import load_layout_argument
+from spf.runtime.derived_fields import derive_scalars
 from spf.runtime.stored_entries import StoredArrays, enumerate_stored
 from spf.runtime.value_checks import INDEX_DTYPE, as_array, check_real
 from spf.space.expressions import Affine, Constraint, conjuncts
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from spf.arguments import LayoutLike
 
 
-def validate(layout: LayoutLike, fields: Mapping[str, object], name: str = "tensor",
+def validate(layout: LayoutLike, fields: Mapping[str, object], name: str = UNNAMED,
              shape: Sequence[int] | None = None) -> dict[str, object]:
     """Check fields against the layout: presence, types, lengths, assumptions, properties,
     and that every stored entry lies inside the shape (unless the layout is padded).
@@ -93,10 +94,12 @@ def check_fields(layout: Layout, fields: Mapping[str, object], name: str, shape:
     if unknown:
         raise PackError(f"tensor {name}: {layout.spec} has no field(s) {unknown!r}; its fields are "
                         f"{', '.join(f.name for f in layout.fields)}")
+    fields = derive_scalars(layout, fields, shape)
     checked: dict[str, object] = {}
     for declared in layout.scalars:
         if declared.name not in fields:
-            raise PackError(f"tensor {name}: field {declared.name!r} of {layout.spec} is missing")
+            raise PackError(f"tensor {name}: field {declared.name!r} of {layout.spec} is missing (neither the "
+                            f"shape nor an array's length determines it: give it, or the shape)")
         value = fields[declared.name]
         if isinstance(value, np.ndarray) and value.ndim == 0:
             value = value.item()
@@ -158,7 +161,7 @@ def check_fields(layout: Layout, fields: Mapping[str, object], name: str, shape:
 
 def _value(expression: Affine, fields: Mapping[str, object]):
     try:
-        return int(expression.evaluate(fields, StoredArrays(fields, "tensor")))
+        return int(expression.evaluate(fields, StoredArrays(fields, UNNAMED)))
     except PackError:
         return "out of bounds"
 
@@ -166,8 +169,8 @@ def _value(expression: Affine, fields: Mapping[str, object]):
 def holds(constraint: Constraint, fields: Mapping[str, object]) -> bool:
     """Whether a layout's assumption holds over its fields (False where it reads outside an array)."""
     try:
-        left = int(constraint.left.evaluate(fields, StoredArrays(fields, "tensor")))
-        right = int(constraint.right.evaluate(fields, StoredArrays(fields, "tensor")))
+        left = int(constraint.left.evaluate(fields, StoredArrays(fields, UNNAMED)))
+        right = int(constraint.right.evaluate(fields, StoredArrays(fields, UNNAMED)))
     except PackError:
         return False
     return {"=": left == right, "!=": left != right, "<": left < right, "<=": left <= right,

@@ -7,7 +7,8 @@
          .parallelize("pAi_tile"))
     kernel = spf.compile(r.expression, r.layouts, schedule=r)
 
-Each step returns a new recipe and checks what it can at once (names, templates);
+Each step returns a new recipe and checks what it can at once (names, templates, a find
+over a tensor that has index arrays to search);
 legality is checked when the kernel is compiled: the loop order must scan, a requested
 find template must be proven, and a parallel loop must carry no dependence unless a
 reduction strategy is given (``"privatize"``: per-thread copies of the output merged
@@ -38,6 +39,8 @@ class Recipe:
     tiles: tuple[tuple[str, int], ...] = ()  # (variable, tile size): strip-mining
     schedule: str = "dynamic,32"  # OpenMP schedule of the parallel loop
     _variables: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    _plain: tuple[tuple[str, str], ...] | None = field(default=None, compare=False, repr=False)
+    """(tensor, layout) of the tensors stored without index arrays (dense): no find is over them."""
 
     # -- construction
     @property
@@ -80,6 +83,12 @@ class Recipe:
         if target not in self.layout_map and target not in self.variables:
             raise RecipeError(f"find: {target!r} is neither a tensor of the statement nor a variable "
                               f"of its iteration space")
+        plain = dict(self._plain or ())
+        if target in plain:
+            searchable = [name for name in self.layout_map if name not in plain]
+            raise RecipeError(f"find: tensor {target} is stored in {plain[target]}, which has no index arrays: "
+                              f"no find searches it (a find matches coordinates against a sparse tensor's "
+                              f"index arrays; here {', '.join(searchable) or 'none'})")
         return replace(self, finds=self.finds + ((target, template),))
 
     def parallelize(self, variable: str, reduction: str | None = None, schedule: str = "dynamic,32") -> "Recipe":
@@ -160,5 +169,7 @@ def recipe(expression: str, layouts: Mapping[str, object], share: Mapping[str, s
     if len(space) != 1:
         raise RecipeError("recipes schedule one product term; this expression has "
                           f"{len(space)} terms")
+    plain = tuple((tensor, placement.layout.spec) for tensor, placement in space[0].placements.items()
+                  if all(f.name == placement.layout.values_field for f in placement.layout.arrays))
     return Recipe(expression, tuple(layouts.items()), tuple((share or {}).items()),
-                  _variables=space[0].variables)
+                  _variables=space[0].variables, _plain=plain)

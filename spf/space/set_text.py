@@ -55,9 +55,8 @@ def constraints_text(uf_set: UFSet) -> str:
     """The formula with UF calls printed back (``false`` when empty)."""
     names = call_texts(uf_set)
     names.update(hidden_names(uf_set))
-    disjuncts = []
-    for basic in uf_set.isl_set.get_basic_sets():
-        disjuncts.append(basic_set_text(basic, names))
+    disjuncts = [text for text in (basic_set_text(basic, names) for basic in uf_set.isl_set.get_basic_sets())
+                 if text != "false"]
     if not disjuncts:
         return "false"
     text = " or ".join(f"({d})" for d in disjuncts) if len(disjuncts) > 1 else disjuncts[0]
@@ -103,7 +102,8 @@ def linear_text(terms: Sequence[tuple[str, int]], constant: int) -> str:
 
 def basic_set_text(basic: isl.BasicSet, names: Mapping[str, str]) -> str:
     """One conjunction's constraints as text (``names`` shows the calls and hidden
-    variables), its integer divisions as existential variables."""
+    variables), its integer divisions as existential variables; ``false`` when a
+    constraint on no name is violated (isl writes an empty conjunction as ``1 = 0``)."""
     if basic.dim(isl.dim_type.div) > 0:
         # Integer divisions become existential variables (isl's own text would show
         # them as floor and mod, which the parser does not read back).
@@ -129,6 +129,8 @@ def basic_set_text(basic: isl.BasicSet, names: Mapping[str, str]) -> str:
         negative = [(names.get(n, n), -int(v.to_python())) for n, v in coefficients.items()
                     if v.to_python() < 0]
         if not positive and not negative:
+            if constant < 0 or (constant != 0 and constraint.is_equality()):
+                return "false"
             continue
         # positive + constant >= negative (or =), printed with the constant where it reads best
         op = "=" if constraint.is_equality() else "<="

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_COO3_2EA36B8E
+#define SPF_STRUCT_COO3_2EA36B8E
 /*
  * COO3: sorted coordinate list, order 3
  */
@@ -56,7 +58,10 @@ struct spf_COO3
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_COO3_2EA36B8E */
 
+#ifndef SPF_STRUCT_CSF3_7390B26C
+#define SPF_STRUCT_CSF3_7390B26C
 /*
  * CSF3: compressed sparse fiber, order 3
  */
@@ -75,6 +80,7 @@ struct spf_CSF3
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF3_7390B26C */
 
 
 #endif /* SPF_KERNEL_C6CC419C37_H_STRUCTS */

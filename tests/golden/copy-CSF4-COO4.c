@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSF4_26D1F9A5
+#define SPF_STRUCT_CSF4_26D1F9A5
 /*
  * CSF4: compressed sparse fiber, order 4
  */
@@ -64,7 +66,10 @@ struct spf_CSF4
   int *idx3;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF4_26D1F9A5 */
 
+#ifndef SPF_STRUCT_COO4_9875259A
+#define SPF_STRUCT_COO4_9875259A
 /*
  * COO4: sorted coordinate list, order 4
  */
@@ -81,6 +86,7 @@ struct spf_COO4
   int *idx3;
   double *val;
 };
+#endif /* SPF_STRUCT_COO4_9875259A */
 
 
 #endif /* SPF_KERNEL_3D571E4D62_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_SV_2B89F281
+#define SPF_STRUCT_SV_2B89F281
 /*
  * SV: sparse vector with sorted indices
  */
@@ -52,6 +54,7 @@ struct spf_SV
   int *idx;
   double *val;
 };
+#endif /* SPF_STRUCT_SV_2B89F281 */
 
 
 #endif /* SPF_KERNEL_9A508801CA_H_STRUCTS */

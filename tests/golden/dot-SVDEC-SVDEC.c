@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_SV_DEC_378C9FBF
+#define SPF_STRUCT_SV_DEC_378C9FBF
 /*
  * SV_DEC: sparse vector with indices in decreasing order
  */
@@ -52,6 +54,7 @@ struct spf_SV_DEC
   int *idx;
   double *val;
 };
+#endif /* SPF_STRUCT_SV_DEC_378C9FBF */
 
 
 #endif /* SPF_KERNEL_017872B65A_H_STRUCTS */

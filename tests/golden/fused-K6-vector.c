@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSF3_7390B26C
+#define SPF_STRUCT_CSF3_7390B26C
 /*
  * CSF3: compressed sparse fiber, order 3
  */
@@ -60,7 +62,10 @@ struct spf_CSF3
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF3_7390B26C */
 
+#ifndef SPF_STRUCT_Dense2_35379900
+#define SPF_STRUCT_Dense2_35379900
 /*
  * Dense2: dense order-2 tensor, row-major
  *   vals: double[N0][N1], flattened row-major
@@ -71,7 +76,10 @@ struct spf_Dense2
   int N1;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense2_35379900 */
 
+#ifndef SPF_STRUCT_Dense3_EF191ACE
+#define SPF_STRUCT_Dense3_EF191ACE
 /*
  * Dense3: dense order-3 tensor, row-major
  *   vals: double[N0][N1][N2], flattened row-major
@@ -83,6 +91,7 @@ struct spf_Dense3
   int N2;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense3_EF191ACE */
 
 
 #endif /* SPF_FUSED_E839D3F3DF_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSF6_64C32B05
+#define SPF_STRUCT_CSF6_64C32B05
 /*
  * CSF6: compressed sparse fiber, order 6
  */
@@ -72,7 +74,10 @@ struct spf_CSF6
   int *idx5;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF6_64C32B05 */
 
+#ifndef SPF_STRUCT_Dense2_35379900
+#define SPF_STRUCT_Dense2_35379900
 /*
  * Dense2: dense order-2 tensor, row-major
  *   vals: double[N0][N1], flattened row-major
@@ -83,7 +88,10 @@ struct spf_Dense2
   int N1;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense2_35379900 */
 
+#ifndef SPF_STRUCT_Dense3_EF191ACE
+#define SPF_STRUCT_Dense3_EF191ACE
 /*
  * Dense3: dense order-3 tensor, row-major
  *   vals: double[N0][N1][N2], flattened row-major
@@ -95,6 +103,7 @@ struct spf_Dense3
   int N2;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense3_EF191ACE */
 
 
 #endif /* SPF_FUSED_F4C763CCA8_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSF3_7390B26C
+#define SPF_STRUCT_CSF3_7390B26C
 /*
  * CSF3: compressed sparse fiber, order 3
  */
@@ -60,7 +62,10 @@ struct spf_CSF3
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF3_7390B26C */
 
+#ifndef SPF_STRUCT_COO3_2EA36B8E
+#define SPF_STRUCT_COO3_2EA36B8E
 /*
  * COO3: sorted coordinate list, order 3
  */
@@ -75,6 +80,7 @@ struct spf_COO3
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_COO3_2EA36B8E */
 
 
 #endif /* SPF_KERNEL_5D293547B9_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSF3_7390B26C
+#define SPF_STRUCT_CSF3_7390B26C
 /*
  * CSF3: compressed sparse fiber, order 3
  */
@@ -60,6 +62,7 @@ struct spf_CSF3
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF3_7390B26C */
 
 
 #endif /* SPF_KERNEL_3B96444BBF_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_BCSR_R2_C2_1C44BDAA
+#define SPF_STRUCT_BCSR_R2_C2_1C44BDAA
 /*
  * BCSR(R=2, C=2): block compressed sparse row with dense R x C blocks
  *   val: double[nnzBlocks][2][2], flattened row-major
@@ -57,7 +59,10 @@ struct spf_BCSR_R2_C2
   int *col;
   double *val;
 };
+#endif /* SPF_STRUCT_BCSR_R2_C2_1C44BDAA */
 
+#ifndef SPF_STRUCT_Dense2_35379900
+#define SPF_STRUCT_Dense2_35379900
 /*
  * Dense2: dense order-2 tensor, row-major
  *   vals: double[N0][N1], flattened row-major
@@ -68,6 +73,7 @@ struct spf_Dense2
   int N1;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense2_35379900 */
 
 
 #endif /* SPF_KERNEL_D804CAC238_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
+#ifndef SPF_STRUCT_DCSR_B3ABB36A
+#define SPF_STRUCT_DCSR_B3ABB36A
 /*
  * DCSR: doubly compressed sparse row matrix (empty rows not stored)
  */
@@ -69,6 +74,7 @@ struct spf_DCSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_DCSR_B3ABB36A */
 
 
 #endif /* SPF_KERNEL_09F67F525C_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
+#ifndef SPF_STRUCT_BCSR_R2_C2_1C44BDAA
+#define SPF_STRUCT_BCSR_R2_C2_1C44BDAA
 /*
  * BCSR(R=2, C=2): block compressed sparse row with dense R x C blocks
  *   val: double[nnzBlocks][2][2], flattened row-major
@@ -70,6 +75,7 @@ struct spf_BCSR_R2_C2
   int *col;
   double *val;
 };
+#endif /* SPF_STRUCT_BCSR_R2_C2_1C44BDAA */
 
 
 #endif /* SPF_KERNEL_09B0EC037B_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
+#ifndef SPF_STRUCT_COO_312222DE
+#define SPF_STRUCT_COO_312222DE
 /*
  * COO: sorted coordinate list
  */
@@ -67,6 +72,7 @@ struct spf_COO
   int *col;
   double *val;
 };
+#endif /* SPF_STRUCT_COO_312222DE */
 
 
 #endif /* SPF_KERNEL_A78F0C41DC_H_STRUCTS */

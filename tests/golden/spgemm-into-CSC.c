@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
+#ifndef SPF_STRUCT_CSC_C5BC41B3
+#define SPF_STRUCT_CSC_C5BC41B3
 /*
  * CSC: compressed sparse column matrix
  */
@@ -67,6 +72,7 @@ struct spf_CSC
   int *rowIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSC_C5BC41B3 */
 
 
 #endif /* SPF_KERNEL_5A8E0A6F11_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
+#ifndef SPF_STRUCT_CSR_UNSORTED_31B93B1F
+#define SPF_STRUCT_CSR_UNSORTED_31B93B1F
 /*
  * CSR_UNSORTED: compressed sparse row matrix, columns unsorted within a row
  */
@@ -67,6 +72,7 @@ struct spf_CSR_UNSORTED
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_UNSORTED_31B93B1F */
 
 
 #endif /* SPF_KERNEL_8E198F8824_H_STRUCTS */

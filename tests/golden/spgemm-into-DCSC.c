@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
+#ifndef SPF_STRUCT_DCSC_EEA4E55B
+#define SPF_STRUCT_DCSC_EEA4E55B
 /*
  * DCSC: doubly compressed sparse column matrix (empty columns not stored)
  */
@@ -69,6 +74,7 @@ struct spf_DCSC
   int *rowIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_DCSC_EEA4E55B */
 
 
 #endif /* SPF_KERNEL_5FFA832611_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
+#ifndef SPF_STRUCT_DCSR64_F32_E9C4E28D
+#define SPF_STRUCT_DCSR64_F32_E9C4E28D
 /*
  * DCSR64_F32: DCSR with int64 index arrays and float32 values
  */
@@ -69,6 +74,7 @@ struct spf_DCSR64_F32
   int64_t *colIdx;
   float *data;
 };
+#endif /* SPF_STRUCT_DCSR64_F32_E9C4E28D */
 
 
 #endif /* SPF_KERNEL_3C014B4020_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
+#ifndef SPF_STRUCT_DIA_7DEB9B31
+#define SPF_STRUCT_DIA_7DEB9B31
 /*
  * DIA: diagonal format (offsets sorted, one slot per row and diagonal)
  *   data: double[ndiag][numRows], flattened row-major
@@ -67,6 +72,7 @@ struct spf_DIA
   int *offsets;
   double *data;
 };
+#endif /* SPF_STRUCT_DIA_7DEB9B31 */
 
 
 #endif /* SPF_KERNEL_C31260045D_H_STRUCTS */

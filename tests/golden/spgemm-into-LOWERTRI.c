@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
+#ifndef SPF_STRUCT_LOWER_TRI_5A34F657
+#define SPF_STRUCT_LOWER_TRI_5A34F657
 /*
  * LOWER_TRI: packed dense lower triangle of a square matrix
  */
@@ -63,6 +68,7 @@ struct spf_LOWER_TRI
   int N;
   double *val;
 };
+#endif /* SPF_STRUCT_LOWER_TRI_5A34F657 */
 
 
 #endif /* SPF_KERNEL_D056C8C765_H_STRUCTS */

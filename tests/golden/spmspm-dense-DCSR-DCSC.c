@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_DCSR_B3ABB36A
+#define SPF_STRUCT_DCSR_B3ABB36A
 /*
  * DCSR: doubly compressed sparse row matrix (empty rows not stored)
  */
@@ -56,7 +58,10 @@ struct spf_DCSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_DCSR_B3ABB36A */
 
+#ifndef SPF_STRUCT_DCSC_EEA4E55B
+#define SPF_STRUCT_DCSC_EEA4E55B
 /*
  * DCSC: doubly compressed sparse column matrix (empty columns not stored)
  */
@@ -71,7 +76,10 @@ struct spf_DCSC
   int *rowIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_DCSC_EEA4E55B */
 
+#ifndef SPF_STRUCT_Dense2_35379900
+#define SPF_STRUCT_Dense2_35379900
 /*
  * Dense2: dense order-2 tensor, row-major
  *   vals: double[N0][N1], flattened row-major
@@ -82,6 +90,7 @@ struct spf_Dense2
   int N1;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense2_35379900 */
 
 
 #endif /* SPF_KERNEL_A9224C5CD0_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_DCSR_B3ABB36A
+#define SPF_STRUCT_DCSR_B3ABB36A
 /*
  * DCSR: doubly compressed sparse row matrix (empty rows not stored)
  */
@@ -56,7 +58,10 @@ struct spf_DCSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_DCSR_B3ABB36A */
 
+#ifndef SPF_STRUCT_SV_2B89F281
+#define SPF_STRUCT_SV_2B89F281
 /*
  * SV: sparse vector with sorted indices
  */
@@ -67,7 +72,10 @@ struct spf_SV
   int *idx;
   double *val;
 };
+#endif /* SPF_STRUCT_SV_2B89F281 */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -76,6 +84,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_D422B15E10_H_STRUCTS */

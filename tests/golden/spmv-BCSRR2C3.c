@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_BCSR_R2_C3_E74CABE8
+#define SPF_STRUCT_BCSR_R2_C3_E74CABE8
 /*
  * BCSR(R=2, C=3): block compressed sparse row with dense R x C blocks
  *   val: double[nnzBlocks][2][3], flattened row-major
@@ -57,7 +59,10 @@ struct spf_BCSR_R2_C3
   int *col;
   double *val;
 };
+#endif /* SPF_STRUCT_BCSR_R2_C3_E74CABE8 */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -66,6 +71,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_90C8403176_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_COO_312222DE
+#define SPF_STRUCT_COO_312222DE
 /*
  * COO: sorted coordinate list
  */
@@ -54,7 +56,10 @@ struct spf_COO
   int *col;
   double *val;
 };
+#endif /* SPF_STRUCT_COO_312222DE */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -63,6 +68,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_0CAB31791D_H_STRUCTS */

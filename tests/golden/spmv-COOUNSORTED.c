@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_COO_UNSORTED_7B638985
+#define SPF_STRUCT_COO_UNSORTED_7B638985
 /*
  * COO_UNSORTED: unsorted coordinate list without duplicates
  */
@@ -54,7 +56,10 @@ struct spf_COO_UNSORTED
   int *col;
   double *val;
 };
+#endif /* SPF_STRUCT_COO_UNSORTED_7B638985 */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -63,6 +68,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_DA0E84F9E4_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSC_C5BC41B3
+#define SPF_STRUCT_CSC_C5BC41B3
 /*
  * CSC: compressed sparse column matrix
  */
@@ -54,7 +56,10 @@ struct spf_CSC
   int *rowIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSC_C5BC41B3 */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -63,6 +68,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_EAE717A182_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR64_C1486E2C
+#define SPF_STRUCT_CSR64_C1486E2C
 /*
  * CSR64: CSR with 64-bit row pointers
  */
@@ -54,7 +56,10 @@ struct spf_CSR64
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR64_C1486E2C */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -63,6 +68,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_604A55F6BC_H_STRUCTS */

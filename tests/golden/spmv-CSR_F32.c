@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSR_F32_4D87F0EB
+#define SPF_STRUCT_CSR_F32_4D87F0EB
 /*
  * CSR_F32: CSR with float32 values
  */
@@ -54,7 +56,10 @@ struct spf_CSR_F32
   int *colIdx;
   float *data;
 };
+#endif /* SPF_STRUCT_CSR_F32_4D87F0EB */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -63,6 +68,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_DCADB02859_H_STRUCTS */

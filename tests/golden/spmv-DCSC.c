@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_DCSC_EEA4E55B
+#define SPF_STRUCT_DCSC_EEA4E55B
 /*
  * DCSC: doubly compressed sparse column matrix (empty columns not stored)
  */
@@ -56,7 +58,10 @@ struct spf_DCSC
   int *rowIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_DCSC_EEA4E55B */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -65,6 +70,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_E970A57850_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_DIA_7DEB9B31
+#define SPF_STRUCT_DIA_7DEB9B31
 /*
  * DIA: diagonal format (offsets sorted, one slot per row and diagonal)
  *   data: double[ndiag][numRows], flattened row-major
@@ -54,7 +56,10 @@ struct spf_DIA
   int *offsets;
   double *data;
 };
+#endif /* SPF_STRUCT_DIA_7DEB9B31 */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -63,6 +68,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_7228C535C4_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_ELL_79076928
+#define SPF_STRUCT_ELL_79076928
 /*
  * ELL: ELLPACK: fixed number of slots per row, padding slots have column -1
  *   col: int[numRows][width], flattened row-major
@@ -55,7 +57,10 @@ struct spf_ELL
   int *col;
   double *val;
 };
+#endif /* SPF_STRUCT_ELL_79076928 */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -64,6 +69,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_E2013BC3B5_H_STRUCTS */

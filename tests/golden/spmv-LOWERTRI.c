@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_LOWER_TRI_5A34F657
+#define SPF_STRUCT_LOWER_TRI_5A34F657
 /*
  * LOWER_TRI: packed dense lower triangle of a square matrix
  */
@@ -50,7 +52,10 @@ struct spf_LOWER_TRI
   int N;
   double *val;
 };
+#endif /* SPF_STRUCT_LOWER_TRI_5A34F657 */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -59,6 +64,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_D8E3AA18D4_H_STRUCTS */

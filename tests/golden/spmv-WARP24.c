@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_WARP24_710EEA41
+#define SPF_STRUCT_WARP24_710EEA41
 /*
  * WARP24: 2:4 structured sparsity (two entries per group of four columns)
  *   val: double[NR][2 * NG], flattened row-major
@@ -55,7 +57,10 @@ struct spf_WARP24
   double *val;
   uint8_t *meta;
 };
+#endif /* SPF_STRUCT_WARP24_710EEA41 */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -64,6 +69,7 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
 #endif /* SPF_KERNEL_F5CF916994_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_SV_2B89F281
+#define SPF_STRUCT_SV_2B89F281
 /*
  * SV: sparse vector with sorted indices
  */
@@ -52,7 +54,10 @@ struct spf_SV
   int *idx;
   double *val;
 };
+#endif /* SPF_STRUCT_SV_2B89F281 */
 
+#ifndef SPF_STRUCT_SV_UNSORTED_164F590A
+#define SPF_STRUCT_SV_UNSORTED_164F590A
 /*
  * SV_UNSORTED: sparse vector with unsorted, distinct indices
  */
@@ -63,6 +68,7 @@ struct spf_SV_UNSORTED
   int *idx;
   double *val;
 };
+#endif /* SPF_STRUCT_SV_UNSORTED_164F590A */
 
 
 #endif /* SPF_KERNEL_89AABE1220_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_COO_UNSORTED_7B638985
+#define SPF_STRUCT_COO_UNSORTED_7B638985
 /*
  * COO_UNSORTED: unsorted coordinate list without duplicates
  */
@@ -54,7 +56,10 @@ struct spf_COO_UNSORTED
   int *col;
   double *val;
 };
+#endif /* SPF_STRUCT_COO_UNSORTED_7B638985 */
 
+#ifndef SPF_STRUCT_CSR_D3F970C7
+#define SPF_STRUCT_CSR_D3F970C7
 /*
  * CSR: compressed sparse row matrix
  */
@@ -67,6 +72,7 @@ struct spf_CSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_CSR_D3F970C7 */
 
 
 #endif /* SPF_KERNEL_72C5CEB4E6_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSF3_7390B26C
+#define SPF_STRUCT_CSF3_7390B26C
 /*
  * CSF3: compressed sparse fiber, order 3
  */
@@ -60,7 +62,10 @@ struct spf_CSF3
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF3_7390B26C */
 
+#ifndef SPF_STRUCT_Dense2_35379900
+#define SPF_STRUCT_Dense2_35379900
 /*
  * Dense2: dense order-2 tensor, row-major
  *   vals: double[N0][N1], flattened row-major
@@ -71,7 +76,10 @@ struct spf_Dense2
   int N1;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense2_35379900 */
 
+#ifndef SPF_STRUCT_CSF3_DENSE_LAST_3E1427BB
+#define SPF_STRUCT_CSF3_DENSE_LAST_3E1427BB
 /*
  * CSF3_DENSE_LAST: compressed sparse fiber, order 3, with a dense last level
  *   val: double[nnz1][n2], flattened row-major
@@ -88,6 +96,7 @@ struct spf_CSF3_DENSE_LAST
   int *idx1;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF3_DENSE_LAST_3E1427BB */
 
 
 #endif /* SPF_KERNEL_9FC932633A_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_COO3_2EA36B8E
+#define SPF_STRUCT_COO3_2EA36B8E
 /*
  * COO3: sorted coordinate list, order 3
  */
@@ -56,7 +58,10 @@ struct spf_COO3
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_COO3_2EA36B8E */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -65,7 +70,10 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
+#ifndef SPF_STRUCT_Dense2_35379900
+#define SPF_STRUCT_Dense2_35379900
 /*
  * Dense2: dense order-2 tensor, row-major
  *   vals: double[N0][N1], flattened row-major
@@ -76,6 +84,7 @@ struct spf_Dense2
   int N1;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense2_35379900 */
 
 
 #endif /* SPF_KERNEL_8223C10BB9_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_COO3_UNSORTED_A6DA61AE
+#define SPF_STRUCT_COO3_UNSORTED_A6DA61AE
 /*
  * COO3_UNSORTED: unsorted coordinate list without duplicates, order 3
  */
@@ -56,7 +58,10 @@ struct spf_COO3_UNSORTED
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_COO3_UNSORTED_A6DA61AE */
 
+#ifndef SPF_STRUCT_SV_2B89F281
+#define SPF_STRUCT_SV_2B89F281
 /*
  * SV: sparse vector with sorted indices
  */
@@ -67,7 +72,10 @@ struct spf_SV
   int *idx;
   double *val;
 };
+#endif /* SPF_STRUCT_SV_2B89F281 */
 
+#ifndef SPF_STRUCT_Dense2_35379900
+#define SPF_STRUCT_Dense2_35379900
 /*
  * Dense2: dense order-2 tensor, row-major
  *   vals: double[N0][N1], flattened row-major
@@ -78,6 +86,7 @@ struct spf_Dense2
   int N1;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense2_35379900 */
 
 
 #endif /* SPF_KERNEL_0B95936E89_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSF3_DENSE_LAST_3E1427BB
+#define SPF_STRUCT_CSF3_DENSE_LAST_3E1427BB
 /*
  * CSF3_DENSE_LAST: compressed sparse fiber, order 3, with a dense last level
  *   val: double[nnz1][n2], flattened row-major
@@ -58,7 +60,10 @@ struct spf_CSF3_DENSE_LAST
   int *idx1;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF3_DENSE_LAST_3E1427BB */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -67,7 +72,10 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
+#ifndef SPF_STRUCT_Dense2_35379900
+#define SPF_STRUCT_Dense2_35379900
 /*
  * Dense2: dense order-2 tensor, row-major
  *   vals: double[N0][N1], flattened row-major
@@ -78,6 +86,7 @@ struct spf_Dense2
   int N1;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense2_35379900 */
 
 
 #endif /* SPF_KERNEL_FE4FB91BEE_H_STRUCTS */

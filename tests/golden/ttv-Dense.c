@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_Dense3_EF191ACE
+#define SPF_STRUCT_Dense3_EF191ACE
 /*
  * Dense3: dense order-3 tensor, row-major
  *   vals: double[N0][N1][N2], flattened row-major
@@ -53,7 +55,10 @@ struct spf_Dense3
   int N2;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense3_EF191ACE */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -62,7 +67,10 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
+#ifndef SPF_STRUCT_Dense2_35379900
+#define SPF_STRUCT_Dense2_35379900
 /*
  * Dense2: dense order-2 tensor, row-major
  *   vals: double[N0][N1], flattened row-major
@@ -73,6 +81,7 @@ struct spf_Dense2
   int N1;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense2_35379900 */
 
 
 #endif /* SPF_KERNEL_B2A1DFA102_H_STRUCTS */

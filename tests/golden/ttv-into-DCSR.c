@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSF3_7390B26C
+#define SPF_STRUCT_CSF3_7390B26C
 /*
  * CSF3: compressed sparse fiber, order 3
  */
@@ -60,7 +62,10 @@ struct spf_CSF3
   int *idx2;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF3_7390B26C */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -69,7 +74,10 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
+#ifndef SPF_STRUCT_DCSR_B3ABB36A
+#define SPF_STRUCT_DCSR_B3ABB36A
 /*
  * DCSR: doubly compressed sparse row matrix (empty rows not stored)
  */
@@ -84,6 +92,7 @@ struct spf_DCSR
   int *colIdx;
   double *data;
 };
+#endif /* SPF_STRUCT_DCSR_B3ABB36A */
 
 
 #endif /* SPF_KERNEL_2D61945271_H_STRUCTS */

@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_COO4_9875259A
+#define SPF_STRUCT_COO4_9875259A
 /*
  * COO4: sorted coordinate list, order 4
  */
@@ -58,7 +60,10 @@ struct spf_COO4
   int *idx3;
   double *val;
 };
+#endif /* SPF_STRUCT_COO4_9875259A */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -67,7 +72,10 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
+#ifndef SPF_STRUCT_Dense3_EF191ACE
+#define SPF_STRUCT_Dense3_EF191ACE
 /*
  * Dense3: dense order-3 tensor, row-major
  *   vals: double[N0][N1][N2], flattened row-major
@@ -79,6 +87,7 @@ struct spf_Dense3
   int N2;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense3_EF191ACE */
 
 
 #endif /* SPF_KERNEL_69ADBDA7DA_H_STRUCTS */

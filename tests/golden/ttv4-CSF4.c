@@ -42,6 +42,8 @@
  * - thread-safety: a kernel may be called concurrently on different outputs.
  */
 
+#ifndef SPF_STRUCT_CSF4_26D1F9A5
+#define SPF_STRUCT_CSF4_26D1F9A5
 /*
  * CSF4: compressed sparse fiber, order 4
  */
@@ -64,7 +66,10 @@ struct spf_CSF4
   int *idx3;
   double *val;
 };
+#endif /* SPF_STRUCT_CSF4_26D1F9A5 */
 
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
 /*
  * Dense1: dense order-1 tensor, row-major
  */
@@ -73,7 +78,10 @@ struct spf_Dense1
   int N0;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
+#ifndef SPF_STRUCT_Dense3_EF191ACE
+#define SPF_STRUCT_Dense3_EF191ACE
 /*
  * Dense3: dense order-3 tensor, row-major
  *   vals: double[N0][N1][N2], flattened row-major
@@ -85,6 +93,7 @@ struct spf_Dense3
   int N2;
   double *vals;
 };
+#endif /* SPF_STRUCT_Dense3_EF191ACE */
 
 
 #endif /* SPF_KERNEL_A54CC0248A_H_STRUCTS */

@@ -390,6 +390,8 @@ def test_empty_text_is_an_error():
     ("BCSR", {"R": 2.5}, LayoutSpecError, "parameter R must be a positive integer, got 2.5"),
     ("NOPE", {}, UnknownLayoutError, "unknown layout 'NOPE'; available layouts: BCSR, COO"),
     ("CRS", {}, UnknownLayoutError, "did you mean CSR?"),
+    ("csr", {}, UnknownLayoutError, "unknown layout 'csr' (did you mean CSR?)"),
+    ("dense2", {}, UnknownLayoutError, "did you mean Dense2?"),
     ("missing/File.layout", {}, UnknownLayoutError, "no layout file at 'missing/File.layout'"),
 ])
 def test_bad_spec_raises_a_clear_spf_error(spec, parameters, error_type, message):

@@ -153,3 +153,76 @@ def test_pydata_sparse_itself(spmv, form, shape):
     np.testing.assert_array_equal(spf.pack("CSF3", tensor).to_dense(), tensor.todense())
     with pytest.raises(spf.PackError, match="fill value"):
         spf.pack("CSR", sparse.random((3, 4), density=0.5, format=form, fill_value=1.0, random_state=9))
+
+
+# ----------------------------------------------------------------------------- index dtypes, memory orders, duplicates
+
+
+def _arrays(matrix) -> dict[str, np.ndarray]:
+    """Copies of a scipy matrix's arrays, to check afterwards that nothing wrote them."""
+    names = ("data", "indices", "indptr") if matrix.format in ("csr", "csc") else ("data", "row", "col")
+    return {name: getattr(matrix, name).copy() for name in names}
+
+
+def _unchanged(matrix, before: dict[str, np.ndarray]) -> None:
+    for name, value in before.items():
+        np.testing.assert_array_equal(getattr(matrix, name), value, err_msg=f"{name} was written")
+
+
+def test_int64_index_arrays(spmv):
+    matrix = _scipy("csr", "array", (30, 40))
+    wide = sp.csr_array((matrix.data, matrix.indices.astype(np.int64), matrix.indptr.astype(np.int64)),
+                        shape=matrix.shape)
+    assert wide.indices.dtype == np.int64
+    x = np.linspace(-1, 1, 40)
+    np.testing.assert_allclose(spmv(A=wide, x=x), matrix.toarray() @ x)
+    np.testing.assert_array_equal(spf.pack("CSR", wide).to_dense(), matrix.toarray())
+    assert wide.indices.dtype == np.int64 and wide.indices.flags.writeable
+
+
+@pytest.mark.parametrize("kind", ["strided", "read-only", "Fortran-order"])
+def test_numpy_arrays_of_any_memory_order_and_flags(spmv, kind):
+    """A dense operand need not be C-contiguous nor writable; it is read, never written."""
+    matrix = _scipy("csr", "array", (30, 40))
+    longer = np.linspace(-1, 1, 80)
+    x = {"strided": longer[::2], "read-only": longer[:40].copy(), "Fortran-order": longer[:40].copy()}[kind]
+    if kind == "read-only":
+        x.flags.writeable = False
+    expected = matrix.toarray() @ x
+    if kind == "Fortran-order":
+        dense_matrix = np.asfortranarray(matrix.toarray())
+        gemv = spf.compile("y(i) = A(i,j) * x(j)", {"A": "Dense2", "x": "Dense", "y": "Dense"})
+        np.testing.assert_allclose(gemv(A=dense_matrix, x=x), expected)
+        np.testing.assert_array_equal(spf.pack("CSR", dense_matrix).to_dense(), matrix.toarray())
+        assert dense_matrix.flags.f_contiguous and dense_matrix.flags.writeable
+    before = x.copy()
+    np.testing.assert_allclose(spmv(A=matrix, x=x), expected)
+    np.testing.assert_array_equal(x, before)
+
+
+def _non_canonical(form: str):
+    """A 3x4 scipy matrix with a duplicate coordinate and unsorted indices, and its dense sum."""
+    dense = np.array([[0.0, 3.0, 0.0, 5.0], [0.0, 0.0, 0.0, 0.0], [7.0, 0.0, 2.0, 0.0]])
+    if form == "coo":
+        matrix = sp.coo_array(([5.0, 1.0, 2.0, 2.0, 7.0], ([0, 0, 0, 2, 2], [3, 1, 1, 2, 0])), shape=(3, 4))
+    else:  # row 0: columns 3, 1, 1 (unsorted, 1 twice); row 2: 2, 0
+        matrix = sp.csr_array((np.array([5.0, 1.0, 2.0, 2.0, 7.0]), np.array([3, 1, 1, 2, 0]),
+                               np.array([0, 3, 3, 5])), shape=(3, 4))
+        if form == "csc":
+            matrix = sp.csc_array((matrix.data, matrix.indices, matrix.indptr), shape=(4, 3))
+            dense = dense.T
+    assert not matrix.has_canonical_format
+    return matrix, dense
+
+
+@pytest.mark.parametrize("form", ["csr", "csc", "coo"])
+def test_non_canonical_scipy_input_is_summed_and_sorted_on_a_copy(spmv, form):
+    matrix, dense = _non_canonical(form)
+    before = _arrays(matrix)
+    x = np.arange(1.0, dense.shape[1] + 1)
+    np.testing.assert_allclose(spmv(A=matrix, x=x), dense @ x)
+    _unchanged(matrix, before)
+    for layout in ("CSR", "COO", "DCSR"):
+        np.testing.assert_array_equal(spf.pack(layout, matrix).to_dense(), dense)
+        _unchanged(matrix, before)
+    assert not matrix.has_canonical_format

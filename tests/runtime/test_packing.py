@@ -674,7 +674,7 @@ PACK_ERROR_CASES = [
     ("colIdx array too long", "CSR", MATRIX, replace("colIdx", np.arange(7)), ["'colIdx'", "needs shape (6,)"]),
     ("val of the wrong shape", "WARP24", TWO_OF_FOUR, replace("val", np.ones((4, 2))), ["'val'", "(2, 4)"]),
     ("colIdx missing", "CSR", MATRIX, remove("colIdx"), ["'colIdx'", "missing"]),
-    ("nnz missing", "CSR", MATRIX, remove("nnz"), ["'nnz'", "missing"]),
+    ("numCols missing", "CSR", MATRIX, remove("numCols"), ["'numCols'", "missing"]),  # nnz and numRows: derived
     ("numRows inconsistent with rowPtr", "CSR", MATRIX, replace("numRows", 4),
      ["'rowPtr'", "numRows + 1", "needs shape (5,)"]),
     ("nnz not an integer", "CSR", MATRIX, replace("nnz", 6.0), ["'nnz'", "must be an integer"]),

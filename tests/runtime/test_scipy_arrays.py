@@ -1,8 +1,10 @@
 """Tensor.to_scipy (spf/runtime/scipy_arrays.py): tensors of order 1 and 2 as scipy.sparse arrays.
 
-CSR, CSC and coordinate lists hand scipy the Tensor's own read-only arrays (checked with
-np.shares_memory) with the canonical flags their properties allow; every other layout
-comes back as a coo_array of its entries.  Each result is compared with the scipy matrix
+By default the arrays are new and the caller's (in-place methods work, the Tensor and its
+inputs stay as they were).  With copy=False, CSR, CSC, BSR and coordinate lists hand scipy
+the Tensor's own read-only arrays (checked with np.shares_memory) with the canonical flags
+their properties allow; BCSR comes back as a bsr_array where its blocks divide the shape,
+DIA as a dia_array, every other layout as a coo_array of its entries.  Each result is compared with the scipy matrix
 the tensor was packed from, exactly, and the operations users apply to it (@, +, .T,
 .toarray(), .tocsr(), ...) run on the read-only arrays and leave the Tensor as it was.
 """
@@ -70,6 +72,8 @@ def assert_same_matrix(array, reference) -> None:
     expected.sum_duplicates()
     got = sp.csr_array(array)
     got.sum_duplicates()
+    if array.format in ("bsr", "dia"):
+        got.eliminate_zeros()  # the padding of a block or a diagonal
     np.testing.assert_array_equal(got.indptr, expected.indptr)
     np.testing.assert_array_equal(got.indices, expected.indices)
     np.testing.assert_array_equal(got.data, expected.data)
@@ -94,7 +98,7 @@ def unsorted(layout: str, tensor: spf.Tensor, seed: int) -> spf.Tensor:
 def test_csr_csc_and_coo_share_the_tensors_arrays(layout, name):
     matrix = MATRICES[name]
     tensor = unsorted(layout, spf.pack(layout, matrix, name="A"), seed=4)
-    array = tensor.to_scipy()
+    array = tensor.to_scipy(copy=False)
     kind, pairs = SHARED[layout]
     assert type(array) is kind
     for attribute, field in pairs:
@@ -122,7 +126,7 @@ def test_a_user_layout_in_csr_form_shares_its_arrays():
     """Recognised from the relation, not the name: CSR64 (64-bit row pointers) is CSR."""
     matrix = MATRICES["random 37x23"]
     tensor = spf.pack(CSR64, matrix, name="A")
-    array = tensor.to_scipy()
+    array = tensor.to_scipy(copy=False)
     assert type(array) is sp.csr_array and array.has_canonical_format
     assert np.shares_memory(array.data, tensor.fields["data"])
     assert np.shares_memory(array.indptr, tensor.fields["rowPtr"]) or \
@@ -172,16 +176,27 @@ def test_a_property_scipys_checks_do_not_imply_is_still_checked(tmp_path):
 # ----------------------------------------------------------------------------- other layouts: the entries
 
 
+def scipy_kind(layout: str, shape: tuple[int, ...]) -> type:
+    """The scipy array to_scipy() gives for a layout that is not CSR, CSC or a coordinate list."""
+    if layout.startswith("BCSR"):
+        block = spf.load_layout(layout).parameters
+        return sp.bsr_array if shape[0] % block["R"] == 0 and shape[1] % block["C"] == 0 else sp.coo_array
+    return sp.dia_array if layout == "DIA" else sp.coo_array
+
+
 @pytest.mark.parametrize("name", list(MATRICES))
 @pytest.mark.parametrize("layout", ENTRIES)
-def test_other_layouts_give_their_entries_as_coo(layout, name):
+def test_other_layouts_give_their_entries_as_bsr_dia_or_coo(layout, name):
     matrix = MATRICES[name]
     tensor = spf.pack(layout, matrix, name="A")
     array = tensor.to_scipy()
-    assert type(array) is sp.coo_array and array.has_canonical_format
-    assert array.nnz == len(tensor.to_coo()[1])  # padding dropped as to_coo drops it
+    assert type(array) is scipy_kind(layout, matrix.shape)
+    if type(array) is sp.coo_array:
+        assert array.has_canonical_format
+        assert array.nnz == len(tensor.to_coo()[1])  # padding dropped as to_coo drops it
     assert_same_matrix(array, held(layout, matrix))
-    assert np.iinfo(array.row.dtype).max >= max(matrix.shape)
+    if type(array) is sp.coo_array:
+        assert np.iinfo(array.row.dtype).max >= max(matrix.shape)
 
 
 @pytest.mark.parametrize("layout, keep", [("LOWER_TRI", lambda m: sp.tril(m, format="csr")),
@@ -243,10 +258,10 @@ def test_operations_on_the_returned_array_match_scipy(layout):
 
 @pytest.mark.parametrize("layout", list(SHARED))
 def test_writing_into_the_shared_arrays_is_refused(layout):
-    """The arrays are the Tensor's, read-only: in-place changes raise and change nothing;
-    .copy() gives a writable array."""
+    """With copy=False the arrays are the Tensor's, read-only: in-place changes raise and
+    change nothing; .copy() gives a writable array."""
     tensor = spf.pack(layout, MATRICES["random 37x23"], name="A")
-    array = tensor.to_scipy()
+    array = tensor.to_scipy(copy=False)
     with pytest.raises(ValueError, match="read-only"):
         array.data[0] = 99.0
     with pytest.raises(ValueError, match="read-only"):
@@ -272,6 +287,74 @@ def test_a_kernels_sparse_output_converts():
     np.testing.assert_allclose(result.toarray(), B.toarray() * (C @ D), rtol=1e-12, atol=1e-12)
 
 
+# ----------------------------------------------------------------------------- results the caller owns
+
+
+def change_in_place(array) -> None:
+    """What users do to a result they own: scipy's in-place methods (each that the format has)."""
+    array.data *= 2
+    for method in ("sum_duplicates", "sort_indices", "eliminate_zeros"):
+        if hasattr(array, method):
+            getattr(array, method)()
+
+
+@pytest.mark.parametrize("layout, kind", [("CSR", sp.csr_array), ("DCSR", sp.coo_array), ("COO", sp.coo_array),
+                                          ("BCSR(R=2, C=2)", sp.bsr_array)])
+def test_a_kernels_output_is_the_callers_to_change_and_its_inputs_are_not(layout, kind):
+    """An assembled output's to_scipy() accepts in-place methods; the output Tensor, the
+    packed input (sharing a scipy matrix's arrays) and the scipy input stay as they were."""
+    A, B = random_matrix((20, 30), 0.3, 11, explicit_zeros=3), random_matrix((20, 30), 0.3, 12)
+    packed_source = A.copy()
+    packed = spf.pack("CSR", packed_source, name="A")  # shares (and freezes) packed_source's arrays
+    add = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": layout})
+    output = add(A=packed, B=B)
+    expected = (A + B).toarray()
+    array = output.to_scipy()
+    assert type(array) is kind
+    change_in_place(array)
+    np.testing.assert_allclose(array.toarray(), 2 * expected, rtol=1e-12)
+    np.testing.assert_allclose(output.to_dense(), expected, rtol=1e-12)
+    assert_same_matrix(packed.to_scipy(), A)
+    assert_same_matrix(sp.csr_array(packed_source), A)
+    assert_same_matrix(sp.csr_array(B), random_matrix((20, 30), 0.3, 12))
+
+
+def test_an_output_sharing_an_inputs_arrays_does_not_let_the_input_change():
+    """A share= output holds the input's index arrays: changing its scipy result in place
+    (eliminate_zeros() compacts the indices) leaves the input Tensor as it was."""
+    B = spf.pack("CSR", MATRICES["explicit zeros 20x30"], name="B")
+    before = {k: v.copy() for k, v in B.fields.items() if isinstance(v, np.ndarray)}
+    rng = np.random.default_rng(13)
+    C, D = rng.uniform(-1, 1, (20, 4)), rng.uniform(-1, 1, (4, 30))
+    sddmm = spf.compile("A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"},
+                        share={"A": "B"})
+    array = sddmm(B=B, C=C, D=D).to_scipy()
+    change_in_place(array)
+    expected = MATRICES["explicit zeros 20x30"].toarray() * (C @ D)
+    np.testing.assert_allclose(array.toarray(), 2 * expected, rtol=1e-12, atol=1e-12)
+    for field, value in before.items():
+        np.testing.assert_array_equal(B.fields[field], value, err_msg=f"{field} changed")
+
+
+@pytest.mark.parametrize("layout", ["BCSR(R=2, C=3)", "DIA"])
+def test_bsr_and_dia_results_keep_their_format_and_are_the_callers(layout):
+    matrix = MATRICES["explicit zeros 20x30"]
+    tensor = spf.pack(layout, matrix, name="A")
+    array = tensor.to_scipy()
+    assert type(array) is scipy_kind(layout, matrix.shape) is not sp.coo_array
+    assert_same_matrix(array, held(layout, matrix))
+    change_in_place(array)
+    np.testing.assert_allclose(array.toarray(), 2 * matrix.toarray(), rtol=1e-15)
+    assert_same_matrix(tensor.to_scipy(), held(layout, matrix))
+
+
+def test_bsr_without_a_copy_shares_the_blocks():
+    tensor = spf.pack("BCSR(R=2, C=3)", MATRICES["explicit zeros 20x30"], name="A")
+    array = tensor.to_scipy(copy=False)
+    assert type(array) is sp.bsr_array and array.has_canonical_format
+    assert np.shares_memory(array.data, tensor.fields["val"]) and not array.data.flags.writeable
+
+
 # ----------------------------------------------------------------------------- real matrices
 
 
@@ -281,7 +364,7 @@ def test_real_matrices_round_trip(name):
     matrix.sum_duplicates()
     for layout in list(SHARED) + ["DCSR", "DCSC", "BCSR(R=4, C=4)", CSR64]:
         tensor = spf.pack(layout, matrix, name=name)
-        array = tensor.to_scipy()
+        array = tensor.to_scipy(copy=False)
         assert_same_matrix(array, held(layout, matrix))
         if layout in SHARED:
             assert np.shares_memory(array.data, tensor.values)
@@ -303,7 +386,7 @@ def test_sparse_vectors_are_one_dimensional_coo_arrays(layout, shared):
     if layout == "SV_UNSORTED":
         tensor = spf.pack(layout, {**tensor.fields, "idx": tensor.fields["idx"][::-1],
                                    "val": tensor.fields["val"][::-1]}, name="x")
-    array = tensor.to_scipy()
+    array = tensor.to_scipy(copy=False)
     assert type(array) is sp.coo_array and array.ndim == 1 and array.shape == (6,)
     assert np.shares_memory(array.data, tensor.values) == shared
     assert np.shares_memory(array.coords[0], tensor.fields["idx"]) == shared
@@ -602,7 +685,7 @@ def test_shared_arrays_are_read_only_in_the_input_too():
             write()
     assert_same_matrix(tensor.to_scipy(), MATRIX)
     assert (matrix @ np.ones(23) == MATRIX @ np.ones(23)).all()  # reading works as before
-    again = spf.pack("CSR", tensor.to_scipy(), name="B")  # a shared round trip stays shared
+    again = spf.pack("CSR", tensor.to_scipy(copy=False), name="B")  # a shared round trip stays shared
     assert np.shares_memory(again.values, data)
 
 
@@ -611,7 +694,7 @@ def test_a_tensors_scipy_array_packs_back_without_a_copy(layout):
     """to_scipy() then pack: the arrays (numpy's, or memory the builder handed over, read-only
     either way) are shared both ways."""
     tensor = spf.pack(layout, MATRIX.copy(), name="A", copy=True)
-    again = spf.pack(layout, tensor.to_scipy(), name="A")
+    again = spf.pack(layout, tensor.to_scipy(copy=False), name="A")
     for field, value in tensor.fields.items():
         if isinstance(value, np.ndarray):
             assert np.shares_memory(again.fields[field], value), field

@@ -164,6 +164,15 @@ def test_malformed_steps_are_refused_at_once(step, message):
     assert str(error.value).split(":")[0] in ("permute", "find", "parallelize")  # names the step
 
 
+def test_a_find_over_a_dense_tensor_is_refused_at_once():
+    """A dense x has no index arrays, so no find searches it: refused when the step is added
+    (it used to fail only inside spf.compile), naming the tensors a find can search."""
+    r = spf.recipe(SPMV, {"A": "CSR", "x": "Dense", "y": "Dense"})
+    with pytest.raises(RecipeError, match=r"^find: tensor x is stored in Dense1, which has no index arrays.*here A\)$"):
+        r.find("x", "hashmap")
+    assert r.find("A", "binary").finds == (("A", "binary"),)
+
+
 def test_every_documented_template_is_accepted():
     r = spf.recipe(SPMV, CSR_SV)
     templates = [find for find in documented_finds() if find != "auto"]

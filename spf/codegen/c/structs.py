@@ -10,6 +10,7 @@ mirror from a packed :class:`spf.Tensor` or from arrays the caller allocated.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import re
 from math import prod
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
@@ -176,9 +177,20 @@ def _prototype_text(prototype: c_ast.Decl | str) -> str:
     return text if text.endswith(";") else text + ";"
 
 
+def definition_guard(layout: Layout, declaration: str) -> str:
+    """The macro guarding one struct's definition in headers: ``SPF_STRUCT_CSR_<digest>``, the
+    struct's name (parameters included) and a digest of its declaration.  Two libraries'
+    headers define an identical struct once; a struct of one name but other members (a user
+    layout file named as a built-in one) is defined twice, which C refuses, naming it."""
+    digest = hashlib.sha256(declaration.encode()).hexdigest()[:8].upper()
+    return f"SPF_STRUCT_{struct_name(layout).removeprefix('spf_')}_{digest}"
+
+
 def header_text(layouts: Iterable, kernel_prototypes: Sequence[c_ast.Decl] | Sequence[str] = (),
                 guard: str = "SPF_KERNEL_H") -> str:
-    """A complete header: include guard, ``<stdint.h>``, the ABI comment, each struct once, prototypes."""
+    """A complete header: include guard, ``<stdint.h>``, the ABI comment, each struct once
+    (under its own :func:`definition_guard`, so headers of several libraries compile in one
+    translation unit), prototypes."""
     guard = sanitize_identifier(guard)
     parts = [f"#ifndef {guard}\n#define {guard}\n\n#include <stdint.h>\n\n", _comment(ABI_COMMENT), "\n"]
     seen: set[str] = set()
@@ -186,7 +198,10 @@ def header_text(layouts: Iterable, kernel_prototypes: Sequence[c_ast.Decl] | Seq
         if struct_name(layout) in seen:
             continue
         seen.add(struct_name(layout))
-        parts += [_struct_comment(layout), _c_text([struct_declaration(layout)]), "\n"]
+        declaration = _c_text([struct_declaration(layout)])
+        struct_guard = definition_guard(layout, declaration)
+        parts += [f"#ifndef {struct_guard}\n#define {struct_guard}\n", _struct_comment(layout), declaration,
+                  f"#endif /* {struct_guard} */\n", "\n"]
     parts += [_prototype_text(prototype).rstrip("\n") + "\n" for prototype in kernel_prototypes]
     parts.append(f"\n#endif /* {guard} */\n")
     return "".join(parts)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -587,3 +588,61 @@ int main(void)
     lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.splitlines()
     # x[3] = 1 + 3 at column 6; the wide x holds column 6 at position 3 too
     assert lines == [str(OUT_OF_MEMORY), "0 40", "0 40"]
+
+
+GCC = shutil.which("gcc")
+
+
+@pytest.mark.skipif(GCC is None, reason="gcc is not installed: two libraries' headers are compiled together by gcc")
+def test_two_libraries_headers_in_one_translation_unit(tmp_path):
+    """add.h and spmv.h both define struct spf_CSR, each under its own guard: a program
+    including both compiles, links both libraries and calls both functions."""
+    spf_compile("C(i,j) = A(i,j) + B(i,j)", "-l", "A=CSR", "-l", "B=CSR", "-l", "C=CSR", "-o", str(tmp_path / "add"))
+    spf_compile(SPMV, "-l", "A=CSR", "-l", "x=Dense", "-l", "y=Dense", "-o", str(tmp_path / "spmv"))
+    program = tmp_path / "both.c"
+    program.write_text("""
+#include <stdio.h>
+#include <stdlib.h>
+#include "add.h"
+#include "spmv.h"
+int main(void)
+{
+    int ptr[] = {0, 2, 2, 3}, col[] = {0, 2, 1};
+    double a[] = {1.0, 2.0, 3.0}, ones[] = {1.0, 1.0, 1.0}, y[3] = {0};
+    struct spf_CSR A = {3, 3, 3, ptr, col, a}, C = {0};
+    struct spf_Dense1 x = {3, ones}, out = {3, y};
+    void *handle = NULL;
+    if (add(&A, &A, &C, NULL, &handle) != 0) return 1;
+    C.rowPtr = malloc(sizeof(int) * (C.numRows + 1));
+    C.colIdx = malloc(sizeof(int) * C.nnz);
+    C.data = malloc(sizeof(double) * C.nnz);
+    if (add_fill(handle, &C) != 0) return 2;
+    if (spmv(&C, &x, &out) != 0) return 3;
+    for (int i = 0; i < 3; i++) printf("%g\\n", y[i]);
+    free(C.rowPtr); free(C.colIdx); free(C.data);
+    return 0;
+}
+""")
+    executable = tmp_path / "both"
+    subprocess.run([GCC, "-O1", "-Wall", "-Werror", str(program), f"-I{tmp_path}", f"-L{tmp_path}", "-ladd",
+                    "-lspmv", f"-Wl,-rpath,{tmp_path}", "-o", str(executable)], check=True)
+    lines = subprocess.run([str(executable)], capture_output=True, text=True, check=True).stdout.split()
+    matrix = sparse.csr_matrix(([1.0, 2.0, 3.0], [0, 2, 1], [0, 2, 2, 3]), shape=(3, 3))
+    assert [float(line) for line in lines] == list((2 * matrix) @ np.ones(3))
+
+
+@pytest.mark.skipif(GCC is None, reason="gcc is not installed: the headers are compiled together by gcc")
+def test_headers_defining_one_struct_name_two_ways_do_not_compile_together(tmp_path):
+    """A user layout file named CSR with other fields: its struct spf_CSR is guarded apart
+    from the built-in's, so including both headers is refused by C, naming the struct."""
+    text = Path(spf.load_layout("CSR").path).read_text().replace("field data: double[nnz]", "field data: float[nnz]")
+    layout = tmp_path / "CSR.layout"
+    layout.write_text(text)
+    spf_compile(SPMV, "-l", f"A={layout}", "-l", "x=Dense", "-l", "y=Dense", "-o", str(tmp_path / "mine"))
+    spf_compile(SPMV, "-l", "A=CSR", "-l", "x=Dense", "-l", "y=Dense", "-o", str(tmp_path / "builtin"))
+    program = tmp_path / "both.c"
+    program.write_text('#include "mine.h"\n#include "builtin.h"\nint main(void) { return 0; }\n')
+    result = subprocess.run([GCC, "-c", str(program), f"-I{tmp_path}", "-o", str(tmp_path / "both.o")],
+                            capture_output=True, text=True)
+    message = result.stderr.replace("\u2018", "'").replace("\u2019", "'")  # gcc's quotes in a UTF-8 locale
+    assert result.returncode != 0 and "redefinition of 'struct spf_CSR'" in message
