@@ -37,7 +37,6 @@ machine's calibrated constants.
 
 from __future__ import annotations
 
-import functools
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
@@ -117,13 +116,6 @@ def swept_indices(operand: Operand, path: Sequence[str]) -> list[str]:
     return [index for index in path[start:] if index in operand.indices]
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _swept_miss(indices: tuple[str, ...], path: tuple[str, ...]) -> str:
-    """The miss symbol of an operand over ``indices`` moved by the loops ``path``
-    (the search asks for the same pairs thousands of times)."""
-    return miss_symbol(swept_indices(Operand("", indices), path))
-
-
 def body_work(loops: Sequence[str], target: Operand, factors: Sequence[Operand], walks: bool,
               bound: Sequence[str] = ()) -> Cost:
     """The work of one innermost iteration of a linear section inside the loops ``bound``."""
@@ -142,7 +134,7 @@ def body_work(loops: Sequence[str], target: Operand, factors: Sequence[Operand],
     path = tuple(bound) + tuple(loops)
     for operand, kind in zip(dense, classes):
         if kind != "invariant":
-            monomial = ((STREAM, 1), (_swept_miss(operand.indices, path), 1))
+            monomial = ((STREAM, 1), (miss_symbol(swept_indices(operand, path)), 1))
             terms[monomial] = terms.get(monomial, 0) + 1
     return Cost.of_terms(terms)
 

@@ -335,6 +335,19 @@ class _Solved:
     memories: np.ndarray
 
 
+@dataclass
+class _SubStatement:
+    """What the search knows of ``target += factors`` whatever loops enclose it: the
+    indices it uses, its number (the memo's key, shared by the same factors in another
+    order), its sparse factors, and its loop orders and branches per set of enclosing loops."""
+
+    statement: Statement
+    relevant: frozenset
+    number: int
+    sparse: list[Operand]
+    shapes: dict
+
+
 def frontier(problem: Problem, progress: Callable[[str], None] | None = None) -> list[Scored]:
     """The promising schedule trees (:mod:`probes`), by dynamic programming over sub-statements.
 
@@ -347,13 +360,14 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
     table = ProbeTable(size_probes(problem), DEFAULT_CONSTANTS)
     walks: dict = {}
     temporaries: dict = {}
-    shapes: dict = {}
-    relevant_indices: dict = {}
+    sub_statements: dict = {}
+    numbers: dict = {}
 
-    def _walk(loops: Sequence[str], sparse: Sequence[Operand], state: dict[str, int]) -> tuple:
+    def _walk(loops: Sequence[str], sparse: Sequence[Operand], state: dict[str, int], context: tuple = ()) -> tuple:
         """:func:`walk_work`, once per loops, sparse operands and level state (leaves and
-        fused loops share many), with its work and trips at the probes."""
-        key = (tuple(loops), tuple(o.name for o in sparse), tuple(sorted(state.items())))
+        fused loops share many), with its work and trips at the probes; ``context``: the
+        operands' names and the state as a key, if the caller has it."""
+        key = (tuple(loops), context or (tuple(o.name for o in sparse), tuple(sorted(state.items()))))
         if key not in walks:
             walked = walk_work(loops, sparse, state)
             walks[key] = (*walked, table.evaluate(walked[0]), table.evaluate(walked[1]))
@@ -369,9 +383,10 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
         return temporaries[key]
 
     def leaf(order: tuple[str, ...], statement: Statement, sparse: list[Operand], state: dict[str, int],
-             bound_order: tuple[str, ...]) -> tuple[Callable[[], Scored], np.ndarray]:
+             bound_order: tuple[str, ...], context: tuple) -> tuple[Callable[[], Scored], np.ndarray]:
         node = Leaf(order, statement)
-        work = leaf_work(node, sparse, state, bound_order, walk=lambda *arguments: _walk(*arguments)[:4])
+        work = leaf_work(node, sparse, state, bound_order,
+                         walk=lambda loops, sparse, state: _walk(loops, sparse, state, context)[:4])
 
         def build() -> Scored:
             trips, _ = loop_trips(order, sparse, state)
@@ -390,52 +405,64 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
                           branch_work(fused, temporary, sparse, state, p.work, c.work))
         return build
 
-    def shape(factors: tuple[Operand, ...], target: Operand, bound_order: tuple[str, ...]) -> tuple[list, list]:
-        """A sub-statement's loop orders and branches (with their fused loops' orders): they
-        depend on which loops enclose it, not on their order, so sub-statements inside
-        the same loops in other orders share them."""
-        key = (factors, target, frozenset(bound_order))
-        if key not in shapes:
-            sparse = _sparse(factors, problem)
-            branches = [(producer, consumer, shared, *_temporary_of(producer, shared), list(itertools.islice(
-                             valid_orders(_ordered(set(fused_set), problem), sparse, bound_order), MOST_FUSED_ORDERS)))
-                        for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound_order)]
-            shapes[key] = (_orders(Statement(target, factors), bound_order, problem), branches)
-        return shapes[key]
+    def sub_statement(factors: tuple[Operand, ...], target: Operand) -> _SubStatement:
+        """The one record of ``target += factors`` (a sub-statement with the same factors in
+        another order shares its number, hence its solutions)."""
+        if (factors, target) not in sub_statements:
+            number = numbers.setdefault((frozenset(factors), target), len(numbers))
+            statement = Statement(target, factors)
+            sub_statements[factors, target] = _SubStatement(statement, frozenset(statement.indices()), number,
+                                                            _sparse(factors, problem), {})
+        return sub_statements[factors, target]
 
-    def solve(factors: tuple[Operand, ...], target: Operand, bound_order: tuple[str, ...]) -> _Solved:
+    def shape(sub: _SubStatement, bound_order: tuple[str, ...]) -> tuple[list, list]:
+        """A sub-statement's loop orders and branches (their parts, temporaries and fused
+        loops' orders): they depend on which loops enclose it, not on their order, so the
+        sub-statement inside the same loops in other orders shares them."""
+        key = frozenset(bound_order)
+        if key not in sub.shapes:
+            factors, target = sub.statement.factors, sub.statement.target
+            branches = []
+            for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound_order):
+                temporary, size, size_at, zeroing_at = _temporary_of(producer, shared)
+                fused_orders = list(itertools.islice(
+                    valid_orders(_ordered(set(fused_set), problem), sub.sparse, bound_order), MOST_FUSED_ORDERS))
+                branches.append((sub_statement(tuple(producer), temporary),
+                                 sub_statement((temporary, *consumer), target),
+                                 temporary, size, shared, size_at, zeroing_at, fused_orders))
+            sub.shapes[key] = (_orders(sub.statement, bound_order, problem), branches)
+        return sub.shapes[key]
+
+    def solve(sub: _SubStatement, bound_order: tuple[str, ...]) -> _Solved:
         # enclosing loops over indices this sub-statement does not use change nothing in it
-        relevant = relevant_indices.get((factors, target))
-        if relevant is None:
-            relevant = relevant_indices[factors, target] = frozenset(Statement(target, factors).indices())
-        bound_order = tuple(i for i in bound_order if i in relevant)
+        bound_order = tuple(i for i in bound_order if i in sub.relevant)
         # the enclosing loops' order matters (which of them reuses an operand's elements)
-        key = (frozenset(factors), target, bound_order)
+        key = (sub.number, bound_order)
         if key in memo:
             return memo[key]
         ticker.tick("sub-statements solved")
-        statement = Statement(target, factors)
-        sparse = _sparse(factors, problem)
-        state = _state(factors, bound_order)
-        orders, branches = shape(factors, target, bound_order)
+        statement, sparse = sub.statement, sub.sparse
+        state = _state(statement.factors, bound_order)
+        context = (tuple(o.name for o in sparse), tuple(sorted(state.items())))
+        orders, branches = shape(sub, bound_order)
         builders: list[Callable[[int], Callable[[], Scored]]] = []  # per block: row -> builder
         works, memories, sizes = [], [], []
-        leaves = [leaf(order, statement, sparse, state, bound_order) for order in orders]
+        leaves = [leaf(order, statement, sparse, state, bound_order, context) for order in orders]
         if leaves:
             works.append(np.array([work for _, work in leaves]))
             memories.append(np.zeros((len(leaves), len(table.probes))))
             sizes.append(len(leaves))
             builders.append(lambda row, leaves=leaves: leaves[row][0])
-        for producer, consumer, shared, temporary, size, size_at, zeroing_at, fused_orders in branches:
+        for producer, consumer, temporary, size, shared, size_at, zeroing_at, fused_orders in branches:
             for fused in fused_orders:
                 # the parts see the fused loops in this order (which of them reuses an operand)
-                first = solve(tuple(producer), temporary, bound_order + fused)
+                first = solve(producer, bound_order + fused)
                 if not first.priced:
                     continue
-                second = solve((temporary, *consumer), target, bound_order + fused)
+                second = solve(consumer, bound_order + fused)
                 if not second.priced:
                     continue
-                walking_at, trips_at = _walk(fused, sparse, state)[4:]
+                walking_at, trips_at = _walk(fused, sparse, state, context)[4:]
                 pair_work = walking_at + trips_at * (zeroing_at + first.works[:, None, :] + second.works[None, :, :])
                 pair_memory = first.memories[:, None, :] + second.memories[None, :, :] + size_at
                 works.append(pair_work.reshape(-1, pair_work.shape[-1]))
@@ -460,6 +487,6 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
 
     target = Operand(problem.output, problem.output_indices)
     unique: dict = {}
-    for priced in solve(problem.factors, target, ()).priced:
+    for priced in solve(sub_statement(problem.factors, target), ()).priced:
         unique.setdefault((priced.scored.work, priced.scored.memory, priced.scored.time), priced.scored)
     return list(unique.values())
