@@ -10,7 +10,9 @@ and the seconds of each stage (``AutoSchedule.counts`` / ``.seconds``) of the la
 Target (issue 27): at most 2 s warm for every kernel.
 
 ``--dump FILE`` writes, per kernel, ``str(schedule)`` of every candidate and of every
-generated tree, to compare two versions of the search (they must return the same).
+generated tree; ``--compare FILE`` reads such a dump (of another version of the search,
+e.g. run from a checkout of main) and names each kernel whose lists differ: a faster
+search must return the same.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def main() -> None:
     parser.add_argument("--kernels", default=",".join(KERNELS), help="comma-separated names from KERNELS")
     parser.add_argument("--repeat", type=int, default=3, help="warm calls whose median is reported (0: none)")
     parser.add_argument("--dump", help="write each kernel's candidates and generated trees here (JSON)")
+    parser.add_argument("--compare", help="a dump of another version: report the kernels whose lists differ")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # the child process: one kernel, JSON on stdout
     arguments = parser.parse_args()
     if arguments.one:
@@ -77,6 +80,14 @@ def main() -> None:
     if arguments.dump:
         with open(arguments.dump, "w") as handle:
             json.dump(dumped, handle, indent=1, sort_keys=True)
+    if arguments.compare:
+        with open(arguments.compare) as handle:
+            other = json.load(handle)
+        differing = [f"{name} {part}" for name in dumped for part in ("candidates", "generated")
+                     if name in other and other[name][part] != dumped[name][part]]
+        compared = sum(1 for name in dumped if name in other)
+        print(f"compared with {arguments.compare}: {compared} kernel(s), "
+              + (f"different: {', '.join(differing)}" if differing else "the same candidates and generated trees"))
 
 
 if __name__ == "__main__":
