@@ -21,6 +21,7 @@ users and Z3 comparisons.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping
 
@@ -32,7 +33,14 @@ if TYPE_CHECKING:
 Monomial = tuple  # sorted ((symbol, exponent), ...) with exponents != 0
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _multiply(first: Monomial, second: Monomial) -> Monomial:
+    """The product of two monomials (memoised: the search multiplies the same trips and
+    machine constants over and over)."""
+    if not first:
+        return second
+    if not second:
+        return first
     powers = dict(first)
     for symbol, exponent in second:
         powers[symbol] = powers.get(symbol, 0) + exponent
@@ -58,22 +66,37 @@ class Cost:
     def zero() -> "Cost":
         return Cost(())
 
+    @staticmethod
+    def of_terms(terms: Mapping[Monomial, int]) -> "Cost":
+        """The canonical cost of monomials with their coefficients (zero ones dropped)."""
+        return Cost(tuple(sorted((m, c) for m, c in terms.items() if c)))
+
     def _as_dict(self) -> dict:
         return dict(self.terms)
 
     def __add__(self, other: "Cost") -> "Cost":
+        if not other.terms:
+            return self
+        if not self.terms:
+            return other
         total = self._as_dict()
         for monomial, coefficient in other.terms:
             total[monomial] = total.get(monomial, 0) + coefficient
-        return Cost(tuple(sorted((m, c) for m, c in total.items() if c)))
+        return Cost.of_terms(total)
 
     def __mul__(self, other: "Cost") -> "Cost":
+        if len(other.terms) == 1 and len(self.terms) > 1:
+            return other * self
+        if len(self.terms) == 1:
+            # one monomial times a canonical sum: distinct monomials stay distinct
+            m1, c1 = self.terms[0]
+            return Cost.of_terms({_multiply(m1, m2): c1 * c2 for m2, c2 in other.terms})
         total: dict = {}
         for m1, c1 in self.terms:
             for m2, c2 in other.terms:
                 m = _multiply(m1, m2)
                 total[m] = total.get(m, 0) + c1 * c2
-        return Cost(tuple(sorted((m, c) for m, c in total.items() if c)))
+        return Cost.of_terms(total)
 
     def is_zero(self) -> bool:
         return not self.terms

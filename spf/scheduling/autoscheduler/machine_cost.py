@@ -37,7 +37,7 @@ machine's calibrated constants.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -129,19 +129,23 @@ def body_work(loops: Sequence[str], target: Operand, factors: Sequence[Operand],
     strided = sum(1 for c in classes if c == "strided")
     vector = (not walks and _stride_class(target, inner) == "unit" and strided == 0
               and not any(o.sparse and inner in o.indices for o in factors))
-    work = _constant(VECTOR if vector else SCALAR)
-    for _ in range(strided):
-        work = work + _constant(STRIDED)
+    # the monomials counted in one dict, made canonical once (the search prices thousands of bodies)
+    terms = {((VECTOR if vector else SCALAR, 1),): 1}
+    if strided:
+        terms[((STRIDED, 1),)] = strided
     path = tuple(bound) + tuple(loops)
     for operand, kind in zip(dense, classes):
-        swept = swept_indices(operand, path)
         if kind != "invariant":
-            work = work + Cost.of([STREAM, miss_symbol(swept)])
-    return work
+            monomial = ((STREAM, 1), (miss_symbol(swept_indices(operand, path)), 1))
+            terms[monomial] = terms.get(monomial, 0) + 1
+    return Cost.of_terms(terms)
 
 
-def leaf_work(leaf: Leaf, sparse: Sequence[Operand], state: dict[str, int], bound: Sequence[str] = ()) -> Cost:
-    walking, trips, _, walks = walk_work(leaf.loops, sparse, state)
+def leaf_work(leaf: Leaf, sparse: Sequence[Operand], state: dict[str, int], bound: Sequence[str] = (),
+              walk: Callable[[Sequence[str], Sequence[Operand], dict[str, int]], tuple] | None = None) -> Cost:
+    """A linear section's work: its loops' walk, then its body per innermost iteration
+    (``walk``: :func:`walk_work` or a memoised one, which the search passes)."""
+    walking, trips, _, walks = (walk or walk_work)(leaf.loops, sparse, state)
     return walking + trips * body_work(leaf.loops, leaf.statement.target, leaf.statement.factors, walks, bound)
 
 

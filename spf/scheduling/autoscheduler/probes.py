@@ -65,6 +65,7 @@ class ProbeTable(dict):
         self.probes = probes
         self.constants = constants
         self.evaluated: dict[Cost, np.ndarray] = {}
+        self.terms: dict[tuple, np.ndarray] = {}
 
     def __missing__(self, symbol: str) -> np.ndarray:
         if symbol in self.constants:
@@ -83,10 +84,19 @@ class ProbeTable(dict):
         if cost in self.evaluated:
             return self.evaluated[cost]
         total = np.zeros(len(self.probes))
-        for monomial, coefficient in cost.terms:
-            term = np.full(len(self.probes), float(coefficient))
-            for symbol, exponent in monomial:
-                term = term * self[symbol] ** exponent
-            total += term
+        for term in cost.terms:
+            total += self._term(term)
         self.evaluated[cost] = total
         return total
+
+    def _term(self, term: tuple) -> np.ndarray:
+        """One term (monomial, coefficient) at every probe, computed once: works share most
+        of their terms.  The same arithmetic in the same order as for one cost, so a work's
+        values do not depend on what was priced before it."""
+        if term not in self.terms:
+            monomial, coefficient = term
+            values = np.full(len(self.probes), float(coefficient))
+            for symbol, exponent in monomial:
+                values = values * self[symbol] ** exponent
+            self.terms[term] = values
+        return self.terms[term]

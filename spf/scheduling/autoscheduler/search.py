@@ -23,6 +23,9 @@ never built (stage 1 of the pruning, applied while generating).
 
 from __future__ import annotations
 
+import bisect
+import contextlib
+import gc
 import itertools
 import time
 
@@ -300,107 +303,211 @@ def _promising(works: np.ndarray, memories: np.ndarray) -> list[int]:
     and the row with the least memory at each probe, in order."""
     if len(works) <= KEPT_PER_PROBE:
         return list(range(len(works)))
-    kept = set()
-    for column in range(works.shape[1]):
-        # ties broken by the order found: stable sorts keep the search deterministic
-        kept.update(np.argsort(works[:, column], kind="stable")[:KEPT_PER_PROBE].tolist())
-        kept.add(int(np.lexsort((works[:, column], memories[:, column]))[0]))
-    return sorted(kept)
+    # every column at once; ties broken by the order found: stable sorts keep the search deterministic
+    cheapest = np.argsort(works, axis=0, kind="stable")[:KEPT_PER_PROBE]
+    least_memory = np.lexsort((works, memories), axis=0)[0]
+    return sorted(set(cheapest.ravel().tolist()) | set(least_memory.tolist()))
+
+
+class _Priced:
+    """A sub-statement's tree with its work and memory at the probes (what the search
+    compares); its symbolic costs (:class:`Scored`) are built only for the trees that
+    reach the result, when first asked."""
+
+    __slots__ = ("build", "work", "memory", "_scored")
+
+    def __init__(self, build: Callable[[], Scored], work: np.ndarray, memory: np.ndarray):
+        self.build, self.work, self.memory = build, work, memory
+        self._scored: Scored | None = None
+
+    @property
+    def scored(self) -> Scored:
+        if self._scored is None:
+            self._scored = self.build()
+        return self._scored
 
 
 @dataclass
-class _Priced:
-    """A sub-statement's tree with its work and memory at the probes (what the search compares)."""
+class _Solved:
+    """A sub-statement's promising trees, and their works and memories at the probes as
+    tables (one row per tree) for pricing the branches that use them."""
 
-    scored: Scored
-    work: np.ndarray
-    memory: np.ndarray
+    priced: list[_Priced]
+    works: np.ndarray
+    memories: np.ndarray
+
+
+@dataclass
+class _SubStatement:
+    """What the search knows of ``target += factors`` whatever loops enclose it: the
+    indices it uses, its number (the memo's key, shared by the same factors in another
+    order), its sparse factors, and its loop orders and branches per set of enclosing loops."""
+
+    statement: Statement
+    relevant: frozenset
+    number: int
+    sparse: list[Operand]
+    shapes: dict
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused (if it ran): the search allocates hundreds of
+    thousands of small objects and keeps most of them in its memo, which the collector
+    would scan again and again (20-30% of the search's time on TTTc)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def frontier(problem: Problem, progress: Callable[[str], None] | None = None) -> list[Scored]:
     """The promising schedule trees (:mod:`probes`), by dynamic programming over sub-statements.
 
     A branch's work at the probes is composed from its parts' (fused walk + trips x
-    (zeroing + producer + consumer)) before its symbolic cost is built, and only the
-    promising ones are built."""
+    (zeroing + producer + consumer)); symbolic costs are built only for the trees
+    the search returns."""
+    with _collector_paused():
+        return _frontier(problem, progress)
+
+
+def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[Scored]:
     taken = {f.name for f in problem.factors} | {problem.output}
     memo: dict = {}
     ticker = Progress(progress)
     table = ProbeTable(size_probes(problem), DEFAULT_CONSTANTS)
     walks: dict = {}
+    temporaries: dict = {}
+    sub_statements: dict = {}
+    numbers: dict = {}
 
-    def _walk(fused: tuple[str, ...], sparse: list[Operand], state: dict[str, int]) -> tuple[Cost, Cost]:
-        key = (fused, tuple(o.name for o in sparse), tuple(sorted(state.items())))
+    def _walk(loops: Sequence[str], sparse: Sequence[Operand], state: dict[str, int], context: tuple = ()) -> tuple:
+        """:func:`walk_work`, once per loops, sparse operands and level state (leaves and
+        fused loops share many), with its work and trips at the probes; ``context``: the
+        operands' names and the state as a key, if the caller has it."""
+        key = (tuple(loops), context or (tuple(o.name for o in sparse), tuple(sorted(state.items()))))
         if key not in walks:
-            walking, trips, _, _ = walk_work(fused, sparse, state)
-            walks[key] = (walking, trips)
+            walked = walk_work(loops, sparse, state)
+            walks[key] = (*walked, table.evaluate(walked[0]), table.evaluate(walked[1]))
         return walks[key]
 
-    def solve(factors: tuple[Operand, ...], target: Operand, bound: frozenset,
-              bound_order: tuple[str, ...]) -> list[_Priced]:
+    def _temporary_of(producer, shared: tuple[str, ...]) -> tuple[Operand, Cost, np.ndarray, np.ndarray]:
+        """The temporary, its size, and its size and zeroing at the probes (the same for the same parts)."""
+        key = (producer, shared)
+        if key not in temporaries:
+            temporary = _temporary(producer, shared, taken)
+            size = memory_of(shared)
+            temporaries[key] = (temporary, size, table.evaluate(size), table.evaluate(zeroing_work(temporary)))
+        return temporaries[key]
+
+    def leaf(order: tuple[str, ...], statement: Statement, sparse: list[Operand], state: dict[str, int],
+             bound_order: tuple[str, ...], context: tuple) -> tuple[Callable[[], Scored], np.ndarray]:
+        node = Leaf(order, statement)
+        work = leaf_work(node, sparse, state, bound_order,
+                         walk=lambda loops, sparse, state: _walk(loops, sparse, state, context)[:4])
+
+        def build() -> Scored:
+            trips, _ = loop_trips(order, sparse, state)
+            return Scored(node, trips, Cost.zero(), len(order), 0, work)
+        return build, table.evaluate(work)
+
+    def branch(fused: tuple[str, ...], temporary: Operand, size: Cost, shared: tuple[str, ...],
+               sparse: list[Operand], state: dict[str, int], producer: _Priced, consumer: _Priced
+               ) -> Callable[[], Scored]:
+        def build() -> Scored:
+            p, c = producer.scored, consumer.scored
+            trips = _walk(fused, sparse, state)[1]
+            return Scored(Branch(fused, temporary, p.node, c.node), trips * (p.time + c.time),
+                          size + p.memory + c.memory, len(fused) + max(p.loop_depth, c.loop_depth),
+                          max(len(shared), p.memory_depth, c.memory_depth),
+                          branch_work(fused, temporary, sparse, state, p.work, c.work))
+        return build
+
+    def sub_statement(factors: tuple[Operand, ...], target: Operand) -> _SubStatement:
+        """The one record of ``target += factors`` (a sub-statement with the same factors in
+        another order shares its number, hence its solutions)."""
+        if (factors, target) not in sub_statements:
+            number = numbers.setdefault((frozenset(factors), target), len(numbers))
+            statement = Statement(target, factors)
+            sub_statements[factors, target] = _SubStatement(statement, frozenset(statement.indices()), number,
+                                                            _sparse(factors, problem), {})
+        return sub_statements[factors, target]
+
+    def shape(sub: _SubStatement, bound_order: tuple[str, ...]) -> tuple[list, list]:
+        """A sub-statement's loop orders and branches (their parts, temporaries and fused
+        loops' orders): they depend on which loops enclose it, not on their order, so the
+        sub-statement inside the same loops in other orders shares them."""
+        key = frozenset(bound_order)
+        if key not in sub.shapes:
+            factors, target = sub.statement.factors, sub.statement.target
+            branches = []
+            for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound_order):
+                temporary, size, size_at, zeroing_at = _temporary_of(producer, shared)
+                fused_orders = list(itertools.islice(
+                    valid_orders(_ordered(set(fused_set), problem), sub.sparse, bound_order), MOST_FUSED_ORDERS))
+                branches.append((sub_statement(tuple(producer), temporary),
+                                 sub_statement((temporary, *consumer), target),
+                                 temporary, size, shared, size_at, zeroing_at, fused_orders))
+            sub.shapes[key] = (_orders(sub.statement, bound_order, problem), branches)
+        return sub.shapes[key]
+
+    def solve(sub: _SubStatement, bound_order: tuple[str, ...]) -> _Solved:
         # enclosing loops over indices this sub-statement does not use change nothing in it
-        relevant = set(Statement(target, factors).indices())
-        bound = frozenset(bound & relevant)
-        bound_order = tuple(i for i in bound_order if i in relevant)
+        bound_order = tuple(i for i in bound_order if i in sub.relevant)
         # the enclosing loops' order matters (which of them reuses an operand's elements)
-        key = (frozenset(factors), target, bound_order)
+        key = (sub.number, bound_order)
         if key in memo:
             return memo[key]
         ticker.tick("sub-statements solved")
-        statement = Statement(target, factors)
-        sparse = _sparse(factors, problem)
-        state = _state(factors, bound_order)
-        works, memories, builders = [], [], []
-        for order in _orders(statement, bound_order, problem):
-            trips, _ = loop_trips(order, sparse, state)
-            leaf = Leaf(order, statement)
-            scored = Scored(leaf, trips, Cost.zero(), len(order), 0, leaf_work(leaf, sparse, state, bound_order))
-            works.append(table.evaluate(scored.work))
-            memories.append(np.zeros(len(table.probes)))
-            builders.append(lambda scored=scored: scored)
-        for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound_order):
-            inside = bound | set(fused_set)
-            temporary = _temporary(producer, shared, taken)
-            size = memory_of(shared)
-            size_at = table.evaluate(size)
-            zeroing_at = table.evaluate(zeroing_work(temporary))
-            for fused in itertools.islice(valid_orders(_ordered(set(fused_set), problem), sparse, bound_order),
-                                          MOST_FUSED_ORDERS):
+        statement, sparse = sub.statement, sub.sparse
+        state = _state(statement.factors, bound_order)
+        context = (tuple(o.name for o in sparse), tuple(sorted(state.items())))
+        orders, branches = shape(sub, bound_order)
+        builders: list[Callable[[int], Callable[[], Scored]]] = []  # per block: row -> builder
+        works, memories, sizes = [], [], []
+        leaves = [leaf(order, statement, sparse, state, bound_order, context) for order in orders]
+        if leaves:
+            works.append(np.array([work for _, work in leaves]))
+            memories.append(np.zeros((len(leaves), len(table.probes))))
+            sizes.append(len(leaves))
+            builders.append(lambda row, leaves=leaves: leaves[row][0])
+        for producer, consumer, temporary, size, shared, size_at, zeroing_at, fused_orders in branches:
+            for fused in fused_orders:
                 # the parts see the fused loops in this order (which of them reuses an operand)
-                parts = (solve(tuple(producer), temporary, frozenset(inside), bound_order + fused),
-                         solve((temporary, *consumer), target, frozenset(inside), bound_order + fused))
-                if not parts[0] or not parts[1]:
+                first = solve(producer, bound_order + fused)
+                if not first.priced:
                     continue
-                producer_work = np.array([q.work for q in parts[0]])
-                consumer_work = np.array([q.work for q in parts[1]])
-                pair_memory = (np.array([q.memory for q in parts[0]])[:, None, :]
-                               + np.array([q.memory for q in parts[1]])[None, :, :] + size_at)
-                pair_memory = pair_memory.reshape(-1, pair_memory.shape[-1])
-                pairs = [(q.scored, r.scored) for q in parts[0] for r in parts[1]]
-                walking, trips = _walk(fused, sparse, state)
-                walking_at, trips_at = table.evaluate(walking), table.evaluate(trips)
-                pair_work = walking_at + trips_at * (zeroing_at + producer_work[:, None, :] + consumer_work[None, :, :])
-                works.extend(pair_work.reshape(-1, pair_work.shape[-1]))
-                memories.extend(pair_memory)
-                for first, second in pairs:
-                    builders.append(lambda fused=fused, temporary=temporary, p=first, c=second, trips=trips,
-                                    size=size, shared=shared: Scored(
-                        Branch(fused, temporary, p.node, c.node),
-                        trips * (p.time + c.time), size + p.memory + c.memory,
-                        len(fused) + max(p.loop_depth, c.loop_depth),
-                        max(len(shared), p.memory_depth, c.memory_depth),
-                        branch_work(fused, temporary, sparse, state, p.work, c.work)))
+                second = solve(consumer, bound_order + fused)
+                if not second.priced:
+                    continue
+                walking_at, trips_at = _walk(fused, sparse, state, context)[4:]
+                pair_work = walking_at + trips_at * (zeroing_at + first.works[:, None, :] + second.works[None, :, :])
+                pair_memory = first.memories[:, None, :] + second.memories[None, :, :] + size_at
+                works.append(pair_work.reshape(-1, pair_work.shape[-1]))
+                memories.append(pair_memory.reshape(-1, pair_memory.shape[-1]))
+                sizes.append(len(first.priced) * len(second.priced))
+                builders.append(lambda row, fused=fused, temporary=temporary, size=size, shared=shared,
+                                parts=(first.priced, second.priced):
+                                branch(fused, temporary, size, shared, sparse, state,
+                                       parts[0][row // len(parts[1])], parts[1][row % len(parts[1])]))
         if not works:
-            memo[key] = []
-            return []
-        works_table, memories_table = np.array(works), np.array(memories)
-        result = [_Priced(builders[k](), works_table[k], memories_table[k])
-                  for k in _promising(works_table, memories_table)]
-        memo[key] = result
-        return result
+            memo[key] = _Solved([], np.zeros((0, len(table.probes))), np.zeros((0, len(table.probes))))
+            return memo[key]
+        works_table, memories_table = np.concatenate(works), np.concatenate(memories)
+        starts = list(itertools.accumulate(sizes, initial=0))
+        rows = _promising(works_table, memories_table)
+        priced = []
+        for k in rows:
+            block = bisect.bisect_right(starts, k) - 1
+            priced.append(_Priced(builders[block](k - starts[block]), works_table[k], memories_table[k]))
+        memo[key] = _Solved(priced, works_table[rows], memories_table[rows])
+        return memo[key]
 
     target = Operand(problem.output, problem.output_indices)
     unique: dict = {}
-    for priced in solve(problem.factors, target, frozenset(), ()):
+    for priced in solve(sub_statement(problem.factors, target), ()).priced:
         unique.setdefault((priced.scored.work, priced.scored.memory, priced.scored.time), priced.scored)
     return list(unique.values())
