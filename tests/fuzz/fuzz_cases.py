@@ -206,15 +206,6 @@ FAMILIES = (
     Family("fused-CHAIN", "R(i,j,k) = A(i,p,q) * B(j,p,r) * C(k,q,r) * D(j,k,r)",
            {"A": ("CSF3", "CSF3_DENSE_LAST"), "B": ("CSF3",), "C": ("CSF3", "CSF3_DENSE_LAST", "Dense"),
             "D": ("CSF3", "Dense"), "R": DENSE}, small=("p", "q", "r"), autoschedule=True),
-    # sparse inputs in a mode order the computation fights: the search also draws copies in
-    # other mode orders (the chain with C as stored, MTTKRP of mode 1, opposite level orders)
-    Family("fused-mode-orders", "R(i,j,k) = A(i,p,q) * B(j,p,r) * C(q,k,r) * D(j,k,r)",
-           {"A": ("CSF3",), "B": ("CSF3",), "C": ("CSF3", "CSF3_DENSE_LAST"), "D": ("CSF3", "Dense"), "R": DENSE},
-           small=("p", "q", "r"), autoschedule=True),
-    Family("fused-mode-orders", "A(j,a) = B(i,j,k) * C(i,a) * D(k,a)",
-           {"B": ("CSF3", "CSF3_DENSE_LAST"), "C": DENSE, "D": DENSE, "A": DENSE}, small=("a",), autoschedule=True),
-    Family("fused-mode-orders", "y(j) = A(i,j) * B(j,i) * x(i)",
-           {"A": ("CSR", "DCSR"), "B": ("CSR", "DCSR", "CSC"), "x": DENSE, "y": DENSE}, autoschedule=True),
     Family("fused-TTTc", "Z(c,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,c)",
            {"T": ("CSF4",), "A": DENSE, "B": DENSE, "C": DENSE, "Z": DENSE}, small=("a", "b", "c"),
            autoschedule=True),

@@ -356,8 +356,13 @@ def csr_tensor(**changes) -> spf.Tensor:
 def test_marshal_refuses_a_missing_field():
     with pytest.raises(spf.SpfError, match=r"tensor A: field colIdx .*missing"):
         marshal(csr_tensor(colIdx=None))
+    # the public constructor derives nnz from the arrays' lengths (spf.runtime.derived_fields);
+    # a Tensor made around its checks without it is refused by marshal
+    tensor = spf.pack("CSR", random_matrix(), "A")
+    fields = {k: v for k, v in tensor.fields.items() if k != "nnz"}
+    assert spf.Tensor(tensor.layout, tensor.shape, fields, "A").fields["nnz"] == tensor.fields["nnz"]
     with pytest.raises(spf.SpfError, match=r"tensor A: field nnz .*missing"):
-        marshal(csr_tensor(nnz=None))
+        marshal(spf.Tensor._from_checked(tensor.layout, tensor.shape, fields, "A"))
 
 
 def test_marshal_refuses_a_wrong_size():
