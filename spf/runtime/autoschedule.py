@@ -295,15 +295,20 @@ def _mode_order_choices(problem: Problem, mode_orders: bool | Mapping[str, Seque
         return [(), *mode_order_choices(problem)]
     if mode_orders is False:
         return [()]
+    orders = _given_orders(problem, mode_orders)
+    return [(), orders] if orders else [()]
+
+
+def _given_orders(problem: Problem, mode_orders: object) -> tuple:
+    """The mode orders a mapping ``{"C": (1, 0, 2)}`` names, canonical, or why it names none."""
     if not isinstance(mode_orders, Mapping):
         raise AutoscheduleError(f"autoschedule: mode_orders must be True, False or a mapping from a sparse input "
                                 f"to a permutation of its modes, e.g. {{'C': (1, 0, 2)}}; got {mode_orders!r}")
     try:
-        orders = check_orders(problem, tuple(mode_orders.items()))
+        return check_orders(problem, tuple(mode_orders.items()))
     except TypeError:
         raise AutoscheduleError(f"autoschedule: mode_orders maps inputs to permutations such as (1, 0, 2); "
                                 f"got {mode_orders!r}") from None
-    return [(), orders] if orders else [()]
 
 
 def _needed(candidate: Candidate) -> set[str]:
@@ -341,7 +346,7 @@ def schedule(text: str, expression: str, layouts: Mapping[str, object],
     (``{"C": (1, 0, 2)}``): the tree reads those inputs from copies in that mode order,
     written with the copy's indices (``C(k,q,r)`` for C(q,k,r))."""
     problem = make_problem(expression, layouts, share)
-    orders = _mode_order_choices(problem, mode_orders)[-1] if mode_orders else ()
+    orders = _given_orders(problem, mode_orders) if mode_orders is not None else ()
     searched = permuted_problem(problem, orders)
     tree = parse_schedule(text, searched)
     order = [f.name for f in searched.factors]

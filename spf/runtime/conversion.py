@@ -130,13 +130,9 @@ def permuted(data: object, layout: LayoutLike, permutation: tuple[int, ...], nam
     return CONVERSIONS.kernel(tensor.layout, target, tensor.order, tuple(permutation))(A=tensor)._renamed(name)
 
 
-def _copy_in_mode_order(value: object, layout: Layout, permutation: tuple[int, ...], name: str) -> Tensor:
-    return permuted(value, layout, permutation, name)
-
-
 # Tensor.to_coo copies a padded layout into a coordinate list through this conversion,
 # which sits above Tensor (it compiles and runs a kernel, and kernels return Tensors).
 Tensor.converter = staticmethod(convert)
 # A kernel reading an input's copy in another mode order makes it with this conversion, which
 # compiles kernels (so it sits above Kernel).
-Kernel.mode_order_copy = staticmethod(_copy_in_mode_order)
+Kernel.mode_order_copy = staticmethod(permuted)

@@ -87,7 +87,9 @@ class BorrowedInputs:
 
     def struct(self, argument: "Argument", value: Any):
         """The C struct of ``value`` borrowed for ``argument``, or None when it is not the
-        layout's form (or not valid: the long way packs it or says what is wrong)."""
+        layout's form (or not valid: the long way packs it or says what is wrong); either
+        answer is remembered while the matrix is unchanged, so a matrix that must be packed
+        is not checked twice per call."""
         key = (argument.name, id(value))
         known = self.entries.get(key)
         if known is not None and known[0]() is value and _unchanged(value, *known[1:4]):
@@ -95,10 +97,8 @@ class BorrowedInputs:
         try:
             tensor = borrow_in_place(argument.layout, value, argument.name)
         except SpfError:
-            return None
-        if tensor is None:
-            return None
-        struct = marshal(tensor, argument.layout)[0]
+            tensor = None
+        struct = marshal(tensor, argument.layout)[0] if tensor is not None else None
         if len(self.entries) >= MOST_BORROWED:
             del self.entries[next(iter(self.entries))]
         try:
