@@ -95,6 +95,7 @@ def _serve(connection, cpus) -> None:
     _connection = connection
     if cpus:
         os.sched_setaffinity(0, cpus)  # OpenMP's threads, created later, inherit it
+    connection.send(("ready", None))
     while True:
         try:
             task = connection.recv()
@@ -126,6 +127,9 @@ class Outcome:
         return self.reports[-1] if self.reports else None
 
 
+START_TIMEOUT = 300.0  # seconds a new worker may take to import spf before its task counts as stalled
+
+
 class _Worker:
     def __init__(self, context, environment: dict, cpus):
         self.cpus = cpus
@@ -143,7 +147,8 @@ class _Worker:
                     os.environ[name] = value
         child.close()
         self.tasks = 0
-        self.current = None  # (task index, started, progress)
+        self.current = None  # (task index, started, progress, last progress)
+        self.ready = False  # imported: until then a task's clock of "no progress" does not run
 
     def stop(self, kill: bool = False) -> int | None:
         if kill:
@@ -226,8 +231,10 @@ class WorkerPool:
                                          seconds=time.monotonic() - started)
                     self._replace(worker, busy)
                     continue
-                if kind == "progress":
-                    reports.append(value)
+                if kind in ("progress", "ready"):
+                    if kind == "progress":
+                        reports.append(value)
+                    worker.ready = True
                     worker.current[3] = time.monotonic()
                     continue
                 worker.current = None
@@ -236,7 +243,7 @@ class WorkerPool:
             now = time.monotonic()
             for worker in list(busy.values()):
                 index, started, reports, last = worker.current
-                if now - last > timeout:
+                if now - last > (timeout if worker.ready else max(timeout, START_TIMEOUT)):
                     worker.stop(kill=True)
                     yield index, Outcome("timeout", reports=reports, seconds=now - started)
                     self._replace(worker, busy)
