@@ -7,6 +7,8 @@ as ``common``.
 from __future__ import annotations
 
 import math
+import os
+import time
 
 import numpy as np
 
@@ -37,3 +39,23 @@ def serial_graphblas():
     gb.init("suitesparse", blocking=True)
     gb.ss.config["nthreads"] = 1
     return gb
+
+
+def load_line(when: str) -> str:
+    """The load average, flagged where the machine is not idle (timings then mean less)."""
+    load = os.getloadavg()[0]
+    return f"load average {when}: {load:.2f}" + ("  (machine not idle)" if load > 0.5 else "")
+
+
+def triad_line() -> str:
+    """A triad's memory bandwidth (numpy, one thread), printed next to the kernels' times."""
+    n = 1 << 24
+    b, c = np.ones(n), np.full(n, 2.0)
+    a = np.empty(n)
+    best = float("inf")
+    for _ in range(5):
+        started = time.perf_counter()
+        np.multiply(c, 3.0, out=a)
+        np.add(a, b, out=a)
+        best = min(best, time.perf_counter() - started)
+    return f"triad a = b + 3c over 3 x 2^24 doubles (numpy, two passes): {4 * 8 * n / best / 1e9:.1f} GB/s"

@@ -34,7 +34,7 @@ import numpy as np
 
 import spf
 from autoschedule import DATA, TENSORS, load_tensor
-from common import geometric_mean
+from common import geometric_mean, triad_line
 from spf.runtime.conversion import permuted
 
 INDICES = "ijk"
@@ -145,20 +145,6 @@ def main() -> None:
     lines.append(summary)
     print(summary)
     Path(arguments.output).write_text("\n".join(lines) + "\n")
-
-
-def triad_line() -> str:
-    """A triad's memory bandwidth (numpy, one thread), next to the kernels' times."""
-    n = 1 << 24
-    b, c = np.ones(n), np.full(n, 2.0)
-    a = np.empty(n)
-    best = float("inf")
-    for _ in range(5):
-        started = time.perf_counter()
-        np.multiply(c, 3.0, out=a)
-        np.add(a, b, out=a)
-        best = min(best, time.perf_counter() - started)
-    return f"triad a = b + 3c over 3 x 2^24 doubles (numpy, two passes): {4 * 8 * n / best / 1e9:.1f} GB/s"
 
 
 if __name__ == "__main__":

@@ -8,10 +8,13 @@ here are serial):
 * SpMV ``y = A x``, x dense: spf with A in CSR; scipy ``A @ x`` (CSR); GraphBLAS
   ``A.mxv(x)`` with A in CSR.
 * SpMSpV ``y = A x``, x sparse with the given density: spf with A in CSR and x a
-  sorted sparse vector, for each find (seqiter, hashmap, binary, auto); GraphBLAS
+  sorted sparse vector, for each find (seqiter, hashmap, bitmap, binary, auto); GraphBLAS
   ``A.mxv(x)`` with A in CSR; and GraphBLAS's fastest form ``x.vxm(A.T)`` on a
   row-major transpose (it walks only A's columns where x is nonzero) against spf with A
   in CSC and the loop order driven by x's nonzeros.
+
+The *regret* of ``auto`` is its time over the fastest single find on the same inputs
+(1.0: it picked the best one; every variant auto may pick is one of those finds).
 
 spf is timed through a bound kernel (inputs packed once, as an application linking the
 library would), the others through their Python calls.  Each time is the median of
@@ -32,10 +35,10 @@ import scipy.io
 import scipy.sparse as sparse
 
 import spf
-from common import geometric_mean, serial_graphblas, sparse_vector
+from common import geometric_mean, load_line, serial_graphblas, sparse_vector, triad_line
 
 DEFAULT_MATRICES = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "matrices"
-FINDS = ("seqiter", "hashmap", "binary", "auto")
+FINDS = ("seqiter", "hashmap", "bitmap", "binary", "auto")
 
 
 def median_time(function, budget: float = 0.2, least: int = 5, most: int = 200) -> float:
@@ -70,12 +73,15 @@ def main() -> None:
                            order=["px", "j", "pAj", "pAi", "i", "py0"])
 
     ratios: dict[str, list[float]] = {}
+    regrets: dict[float, list[float]] = {}
 
     def record(key: str, baseline: float, ours: float) -> float:
         ratio = baseline / ours
         ratios.setdefault(key, []).append(ratio)
         return ratio
 
+    print(load_line("at start"))
+    print(triad_line())
     print(f"{'matrix':<28} {'nnz':>8}  SpMV: spf us  scipy/spf  GB/spf")
     for path in paths:
         matrix = sparse.csr_matrix(scipy.io.mmread(path))
@@ -107,6 +113,9 @@ def main() -> None:
             assert np.allclose(bound(), reference)
             driven = median_time(bound)
             cells = "  ".join(f"{f} {t * 1e6:.1f}us" for f, t in times.items())
+            best = min(t for f, t in times.items() if f != "auto")
+            regrets.setdefault(density, []).append(times["auto"] / best)
+            cells += f"  auto's regret {times['auto'] / best:.2f}"
             line = f"  SpMSpV density {density:<6} {cells}  CSC x-driven {driven * 1e6:.1f}us"
             if gb is not None:
                 indices = np.flatnonzero(vector)
@@ -126,6 +135,11 @@ def main() -> None:
     print("\ngeometric-mean speedups (baseline time / spf time; above 1 means spf is faster):")
     for key, values in ratios.items():
         print(f"  {key:<62} {geometric_mean(values):6.2f}  ({len(values)} matrices)")
+    print(load_line("at end"))
+    print("\nregret of find='auto' (its time / the fastest find's; 1.0 is the best pick):")
+    for density, values in regrets.items():
+        print(f"  density {density:<6} geomean {geometric_mean(values):.2f}  worst {max(values):.2f}  "
+              f"({len(values)} matrices)")
 
 
 if __name__ == "__main__":

@@ -51,8 +51,8 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     """Compile ``expression`` for one layout per tensor into a callable C kernel.
 
     ``find``: "auto" (every proven template in the order direct, seqiter, hashmap,
-    binary, linear, one variant each, picked per call by cost), or one of "direct",
-    "seqiter", "binary", "hashmap", "linear" (refused with the failed assumption where
+    bitmap, binary, linear, one variant each, picked per call by cost), or one of "direct",
+    "seqiter", "binary", "hashmap", "bitmap", "linear" (refused with the failed assumption where
     it is not proven valid; a find whose match is a known position is always direct).  ``share={"C": "A"}``: the output C
     uses input A's index arrays, so the result is computed *restricted to A's
     pattern* (a masked product, GraphBLAS's ``C<A> = ...``: entries outside the
@@ -70,7 +70,7 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     arguments.layout_mapping(layouts)
     arguments.share_mapping(share)
     arguments.flag(parallel, "parallel")
-    arguments.text(find, "find", "auto, seqiter, binary, hashmap or linear")
+    arguments.text(find, "find", "auto, seqiter, binary, hashmap, bitmap or linear")
     arguments.names(order, "order", "every variable of the iteration space, e.g. ['pAi', 'i', 'pAj', 'j']")
     return callable_kernel(expression, layouts, find=find, share=share, parallel=parallel,
                            schedule=schedule, order=order)

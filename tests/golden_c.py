@@ -98,7 +98,7 @@ def corpus() -> list[GoldenKernel]:
     for layout in ("CSR", "DCSR", "COO", "CSC"):
         add(f"spmv-{_slug(layout)}-parallel", spmv, {"A": layout, "x": "Dense", "y": "Dense"}, parallel=True)
     for layout in ("CSR", "DCSR", "CSC"):
-        for find in ("auto", "seqiter", "binary", "hashmap", "linear", "direct"):
+        for find in ("auto", "seqiter", "binary", "hashmap", "bitmap", "linear", "direct"):
             add(f"spmspv-{layout}-{find}", spmv, {"A": layout, "x": "SV", "y": "Dense"}, find=find)
     for vector in ("SV_DEC", "SV_UNSORTED"):
         add(f"spmspv-CSR-{_slug(vector)}", spmv, {"A": "CSR", "x": vector, "y": "Dense"})

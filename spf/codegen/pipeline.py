@@ -535,9 +535,11 @@ def _check_nests(compilation: Compilation, after: str) -> None:
 def to_kernel(compilation: Compilation, seconds: float) -> CompiledKernel:
     """The description of the kernel a compilation that went through every pass makes (the
     run time's Kernel is built around it: spf.runtime.kernel)."""
+    ranges = array_ranges(compilation.statements)
     models = [SiteModel([(f.variable, f.lower, f.upper) for f in site.outer
                          if f.kind in ("loop", "find") and f.variable],
-                        site.lower, site.upper, site.call, calls) for site, calls in compilation.sites]
+                        site.lower, site.upper, site.call, calls, ranges.get(site.call.function))
+              for site, calls in compilation.sites]
     statements = compilation.statements
     return CompiledKernel(expression=compilation.expression, spaces=list(statements),
                           scans=compilation.variant_scans[0], reports=compilation.reports,

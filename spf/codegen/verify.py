@@ -50,8 +50,8 @@ if TYPE_CHECKING:
 
 ENABLED = False  # verify the nests after every pass (tests set it; SPF_VERIFY=1 does too)
 NODE_TYPES = (Loop, Assign, Guard, Find, Compute, ZeroEntry, StateInit, TileGuard, Block, Temporary, Chunks, Merge)
-SEARCHES = ("seqiter", "hashmap", "binary")  # the find templates a Find node stands for (direct ones are assignments)
-STATEFUL = ("seqiter", "hashmap")
+SEARCHES = ("seqiter", "hashmap", "bitmap", "binary")  # the find templates a Find node stands for (direct ones are assignments)
+STATEFUL = ("seqiter", "hashmap", "bitmap")
 REDUCTIONS = (None, "privatize", "atomic", "clause")
 CHUNK_BOUNDS = ("spf_first", "spf_last")  # each thread's part of a Chunks range
 

@@ -25,7 +25,7 @@ from spf.runtime.assemble import Builder, failure, finish, take
 
 from spf.codegen.assembly.plan import direct_rows
 from spf.codegen.c.c_syntax import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE
-from spf.codegen.c.emit_finds import hash_table_length
+from spf.codegen.c.emit_finds import bitmap_table_length, hash_table_length
 from spf.codegen.c.emit_stream import kernel_report_length, run_time_strategies
 from spf.codegen.c.structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
 from spf.codegen.compiled import CompiledKernel, field_names
@@ -145,6 +145,11 @@ class Kernel:
             if choice.kind == "hashmap":
                 require((hash_table_length(self._table_entries(model, stats, lengths)),), np.int64,
                         f"the hash-map table of the find over {model.call.function}")
+            if choice.kind == "bitmap":
+                extent = evaluate(choice.values[1] - choice.values[0], stats)
+                if extent is not None:
+                    require((bitmap_table_length(int(extent)),), np.int64,
+                            f"the bitmap table of the find over {model.call.function}")
             for index in getattr(choice, "keyed", ()):
                 if index in extents:
                     require((extents[index] + 1,), np.int64, f"the positions the find over {model.call.function} "

@@ -30,7 +30,7 @@ from conftest import (MATRICES, REAL_MATRICES, REAL_TENSORS, TENSORS, data_avail
                       load_tensor, require_data)
 from spf.errors import FindRefused
 
-FINDS = ("auto", "seqiter", "binary", "hashmap", "linear")
+FINDS = ("auto", "seqiter", "binary", "hashmap", "bitmap", "linear")
 
 DOT = "a = b(i) * c(i)"
 DOT3 = "v = A(i) * B(i) * C(i)"
@@ -379,7 +379,7 @@ def test_dot_unsorted_refuses_ordered_finds(find, failed):
 def test_every_documented_find_is_accepted():
     """Each value of find= in the README's table compiles SpMV (a dense x: no find at all)."""
     finds = documented_finds()
-    assert set(finds) == {"auto", "direct", "seqiter", "hashmap", "binary", "linear"}
+    assert set(finds) == {"auto", "direct", "seqiter", "hashmap", "bitmap", "binary", "linear"}
     A = sp.random(9, 7, density=0.3, format="csr", random_state=31)
     x = np.arange(1.0, 8.0)
     for find in finds:

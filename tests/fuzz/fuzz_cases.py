@@ -61,8 +61,8 @@ LOWER_OUTPUTS = MATRIX_OUTPUTS + ("LOWER_TRI",)  # where inputs restricted to th
 TENSOR3_OUTPUTS = ("CSF3", "COO3", "CSF3_DENSE_LAST", "COO3_UNSORTED", "CSF3_F32")
 TENSOR4_OUTPUTS = ("CSF4", "COO4")
 
-FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "linear", "direct")
-RECIPE_TEMPLATES = ("seqiter", "binary", "hashmap", "linear")
+FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "bitmap", "linear", "direct")
+RECIPE_TEMPLATES = ("seqiter", "binary", "hashmap", "bitmap", "linear")
 COEFFICIENTS = (2, -1, 0.5, 2.5, -3)
 CACHE_DAMAGE = ("truncate", "empty", "garbage")  # what is done to each file (fuzz_harness.damage_cache)
 CACHE_ENTRIES = ("libraries", "metadata")  # *.so; the kernels' pickles and the libraries' records

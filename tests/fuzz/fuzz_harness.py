@@ -199,8 +199,9 @@ class WorkerPool:
         self.loads = []
         for cpus in {frozenset(g) for g in self.groups if g}:  # busy until this process ends, however it ends
             self.loads.append(subprocess.Popen(
-                [sys.executable, "-c", f"import os; os.sched_setaffinity(0, {set(cpus)!r}); parent = os.getppid()\n"
-                 "while os.getppid() == parent: pass"]))
+                # the parent's pid is given, not read: a parent that died first would leave it spinning
+                [sys.executable, "-c", f"import os; os.sched_setaffinity(0, {set(cpus)!r})\n"
+                 f"while os.getppid() == {os.getpid()}: pass"]))
         self.workers = [_Worker(self.context, self.environment, cpus) for cpus in self.groups]
 
     def run(self, tasks, timeout: float):
@@ -1136,9 +1137,8 @@ def reproducer(failure: Failure) -> str:
                  " default=0.0))"]
     if result.parallel_c:
         # threads race when they are preempted mid-loop: another busy process makes that happen
-        lines += ["import subprocess, sys",
-                  "busy = 'import os\\nparent = os.getppid()\\nwhile os.getppid() == parent: pass'"
-                  "  # ends with this script",
+        lines += ["import os, subprocess, sys",
+                  "busy = 'import os\\nwhile os.getppid() == %d: pass' % os.getpid()  # ends with this script",
                   "load = subprocess.Popen([sys.executable, '-c', busy])  # races show under load",
                   "try:",
                   "    for attempt in range(20):"]

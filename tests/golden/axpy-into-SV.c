@@ -221,27 +221,27 @@ int spf_kernel_d09f34009a_v0(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV
   {
     for (int64_t pAi = 0; pAi <= (A_nnzRows - 1); pAi++)
     {
-      const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t i = A_rowIdx_pAi;
+        const int64_t i = A_rowIdx_pAi_2;
         int64_t px_position_1 = 0;
         double sum_2 = 0.0;
         int added_3 = 0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
           {
-            const int64_t key_4 = A_colIdx_pAj;
+            const int64_t key_4 = A_colIdx_pAj_2;
             while (((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))) && (x_idx[px_position_1] < key_4))
               px_position_1++;
 
             if (((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))) && (x_idx[px_position_1] == key_4))
             {
               const int64_t px = px_position_1;
-              const int64_t x_idx_px = A_colIdx_pAj;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
               sum_2 += A_data[pAj] * x_val[px];
               added_3 = 1;
               px_position_1++;
@@ -259,8 +259,8 @@ int spf_kernel_d09f34009a_v0(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV
   {
     for (int64_t pz = 0; pz <= (z_len - 1); pz++)
     {
-      const int64_t z_idx_pz = z_idx[pz];
-      const int64_t i = z_idx_pz;
+      const int64_t z_idx_pz_2 = z_idx[pz];
+      const int64_t i = z_idx_pz_2;
       spf_workspace_add_1(spf_my_accumulator, spf_my_stream, i, z_val[pz]);
     }
 
@@ -341,23 +341,23 @@ static int spf_kernel_d09f34009a_v1_run(struct spf_DCSR *A, struct spf_SV *x, st
 
     for (int64_t pAi = 0; pAi <= (A_nnzRows - 1); pAi++)
     {
-      const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t i = A_rowIdx_pAi;
+        const int64_t i = A_rowIdx_pAi_2;
         double sum_3 = 0.0;
         int added_4 = 0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
           {
-            const int64_t q_5 = spf_hash_get(px_table_1, A_colIdx_pAj);
+            const int64_t q_5 = spf_hash_get(px_table_1, A_colIdx_pAj_2);
             if (q_5 >= 0)
             {
               const int64_t px = q_5;
-              const int64_t x_idx_px = A_colIdx_pAj;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
               sum_3 += A_data[pAj] * x_val[px];
               added_4 = 1;
             }
@@ -374,8 +374,8 @@ static int spf_kernel_d09f34009a_v1_run(struct spf_DCSR *A, struct spf_SV *x, st
   {
     for (int64_t pz = 0; pz <= (z_len - 1); pz++)
     {
-      const int64_t z_idx_pz = z_idx[pz];
-      const int64_t i = z_idx_pz;
+      const int64_t z_idx_pz_2 = z_idx[pz];
+      const int64_t i = z_idx_pz_2;
       spf_workspace_add_1(spf_my_accumulator, spf_my_stream, i, z_val[pz]);
     }
 
@@ -414,7 +414,133 @@ int spf_kernel_d09f34009a_v1(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV
   return spf_result;
 }
 
+static spf_state *spf_kernel_d09f34009a_v2_kept_state = 0;
+
+static int spf_kernel_d09f34009a_v2_run(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV *z, struct spf_SV *y, int64_t *spf_report, void **spf_handle, spf_state *spf_kept)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnzRows = A->nnzRows;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_rowIdx = A->rowIdx;
+  int * restrict A_rowPtr = A->rowPtr;
+  int * restrict A_colIdx = A->colIdx;
+  double * restrict A_data = A->data;
+  const int64_t x_n = x->n;
+  const int64_t x_len = x->len;
+  int * restrict x_idx = x->idx;
+  double * restrict x_val = x->val;
+  const int64_t z_n = z->n;
+  const int64_t z_len = z->len;
+  int * restrict z_idx = z->idx;
+  double * restrict z_val = z->val;
+  const int64_t y_n = y->n;
+  const int64_t y_len = y->len;
+  int * restrict y_idx = y->idx;
+  double * restrict y_val = y->val;
+  const int64_t N_j = A_numCols;
+  const int64_t N_i = A_numRows;
+  if (!(A_numCols == x_n))
+    return 1;
+  y->n = N_i;
+  const int spf_thread_count = 1;
+  const int spf_stream_count = spf_most_pieces(spf_thread_count);
+  spf_stream *spf_streams = (spf_stream *) calloc((size_t) spf_stream_count, sizeof(spf_stream));
+  if (!spf_streams)
+    return 2;
+  spf_stream spf_entries = {0};
+  spf_workspaces *spf_call_workspaces = spf_workspaces_take(spf_thread_count, N_i, 1, 1);
+  if (!spf_call_workspaces)
+  {
+    free(spf_streams);
+    return 2;
+  }
+  spf_workspace *spf_accumulators = spf_call_workspaces->w;
+  spf_stream *spf_my_stream = &spf_streams[0];
+  spf_workspace *spf_my_accumulator = &spf_accumulators[0];
+  if ((((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= x_len)) && (1 <= A_nnzRows))
+  {
+    int64_t * const px_table_2 = spf_bitmap_fill(&spf_kept[0], x_n);
+    for (int64_t fill_3 = 0; fill_3 <= (x_len - 1); fill_3++)
+      spf_bitmap_put(px_table_2, x_idx[fill_3], fill_3);
+
+    const spf_bitmap px_bitmap_1 = spf_bitmap_view(px_table_2);
+    for (int64_t pAi = 0; pAi <= (A_nnzRows - 1); pAi++)
+    {
+      const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      {
+        const int64_t i = A_rowIdx_pAi_2;
+        double sum_4 = 0.0;
+        int added_5 = 0;
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        {
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+          {
+            const int64_t q_6 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj_2);
+            if (q_6 >= 0)
+            {
+              const int64_t px = q_6;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
+              sum_4 += A_data[pAj] * x_val[px];
+              added_5 = 1;
+            }
+          }
+        }
+
+        if (added_5)
+          spf_workspace_add_1(spf_my_accumulator, spf_my_stream, i, sum_4);
+      }
+    }
+
+  }
+  if ((1 <= z_n) && (1 <= z_len))
+  {
+    for (int64_t pz = 0; pz <= (z_len - 1); pz++)
+    {
+      const int64_t z_idx_pz_2 = z_idx[pz];
+      const int64_t i = z_idx_pz_2;
+      spf_workspace_add_1(spf_my_accumulator, spf_my_stream, i, z_val[pz]);
+    }
+
+  }
+  for (int spf_t = 0; spf_t < spf_thread_count; spf_t++)
+    spf_workspace_flush_1(&spf_accumulators[spf_t], &spf_streams[spf_t]);
+
+  int64_t spf_own_report[7];
+  if (!spf_report)
+    spf_report = spf_own_report;
+  int spf_status = (spf_streams_join(spf_streams, spf_stream_count, &spf_entries)) ? (0) : (2);
+  if (!spf_status)
+  {
+    *spf_handle = spf_assemble_d09f34009a_begin(y, spf_entries.n, (const int64_t * const *) spf_entries.x, spf_unit_strides, spf_entries.v, spf_report, 1, 1);
+    spf_stream_forget(&spf_entries);
+    if (!(*spf_handle))
+      spf_status = (spf_report[3] >= 0) ? (3) : (2);
+  }
+  for (int spf_t = 0; spf_t < spf_stream_count; spf_t++)
+    spf_stream_release(&spf_streams[spf_t]);
+
+  free(spf_streams);
+  spf_stream_release(&spf_entries);
+  spf_workspaces_put(spf_call_workspaces);
+  return spf_status;
+}
+
+
 int spf_kernel_d09f34009a_v2(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV *z, struct spf_SV *y, int64_t *spf_report, void **spf_handle)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_d09f34009a_v2_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_d09f34009a_v2_run(A, x, z, y, spf_report, spf_handle, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_d09f34009a_v2_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_d09f34009a_v3(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV *z, struct spf_SV *y, int64_t *spf_report, void **spf_handle)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -460,19 +586,19 @@ int spf_kernel_d09f34009a_v2(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV
   {
     for (int64_t pAi = 0; pAi <= (A_nnzRows - 1); pAi++)
     {
-      const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t i = A_rowIdx_pAi;
+        const int64_t i = A_rowIdx_pAi_2;
         double sum_1 = 0.0;
         int added_2 = 0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
           {
-            const int64_t key_5 = A_colIdx_pAj;
+            const int64_t key_5 = A_colIdx_pAj_2;
             int64_t lo_3 = 0;
             const int64_t end_7 = (x_len - 1) + 1;
             int64_t hi_4 = end_7;
@@ -488,7 +614,7 @@ int spf_kernel_d09f34009a_v2(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV
             if ((lo_3 < end_7) && (x_idx[lo_3] == key_5))
             {
               const int64_t px = lo_3;
-              const int64_t x_idx_px = A_colIdx_pAj;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
               sum_1 += A_data[pAj] * x_val[px];
               added_2 = 1;
             }
@@ -505,8 +631,8 @@ int spf_kernel_d09f34009a_v2(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV
   {
     for (int64_t pz = 0; pz <= (z_len - 1); pz++)
     {
-      const int64_t z_idx_pz = z_idx[pz];
-      const int64_t i = z_idx_pz;
+      const int64_t z_idx_pz_2 = z_idx[pz];
+      const int64_t i = z_idx_pz_2;
       spf_workspace_add_1(spf_my_accumulator, spf_my_stream, i, z_val[pz]);
     }
 
@@ -538,5 +664,6 @@ int spf_kernel_d09f34009a_v2(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV
 void spf_kernel_d09f34009a_release_state(void)
 {
   spf_state_release(&spf_kernel_d09f34009a_v1_kept_state, 1);
+  spf_state_release(&spf_kernel_d09f34009a_v2_kept_state, 1);
   spf_workspaces_release();
 }

@@ -102,7 +102,7 @@ int spf_kernel_60f2530394_v0(struct spf_DIA *A, struct spf_Dense1 *x, struct spf
       if (((pAd_position_1 >= 0) && (pAd_position_1 <= (A_ndiag - 1))) && (A_offsets[pAd_position_1] == key_2))
       {
         const int64_t pAd = pAd_position_1;
-        const int64_t A_offsets_pAd = 0;
+        const int64_t A_offsets_pAd_2 = 0;
         for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
         {
           const int64_t i = pAi;
@@ -149,7 +149,7 @@ static int spf_kernel_60f2530394_v1_run(struct spf_DIA *A, struct spf_Dense1 *x,
       if (q_3 >= 0)
       {
         const int64_t pAd = q_3;
-        const int64_t A_offsets_pAd = 0;
+        const int64_t A_offsets_pAd_2 = 0;
         for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
         {
           const int64_t i = pAi;
@@ -175,7 +175,64 @@ int spf_kernel_60f2530394_v1(struct spf_DIA *A, struct spf_Dense1 *x, struct spf
   return spf_result;
 }
 
+static spf_state *spf_kernel_60f2530394_v2_kept_state = 0;
+
+static int spf_kernel_60f2530394_v2_run(struct spf_DIA *A, struct spf_Dense1 *x, struct spf_Dense1 *y, spf_state *spf_kept)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_ndiag = A->ndiag;
+  int * restrict A_offsets = A->offsets;
+  double * restrict A_data = A->data;
+  const int64_t x_N0 = x->N0;
+  double * restrict x_vals = x->vals;
+  const int64_t y_N0 = y->N0;
+  double * restrict y_vals = y->vals;
+  const int64_t N_i = A_numCols;
+  if (!(((A_numCols == y_N0) && (A_numCols == x_N0)) && (A_numCols == A_numRows)))
+    return 1;
+  for (int64_t spf_zero = 0; spf_zero < y_N0; spf_zero++)
+    y_vals[spf_zero] = 0.0;
+
+  if ((1 <= A_numCols) && (1 <= A_ndiag))
+  {
+    int64_t * const pAd_table_2 = spf_bitmap_fill(&spf_kept[0], A_numCols - ((-A_numRows) + 1));
+    for (int64_t fill_3 = 0; fill_3 <= (A_ndiag - 1); fill_3++)
+      spf_bitmap_put(pAd_table_2, A_offsets[fill_3] - ((-A_numRows) + 1), fill_3);
+
+    const spf_bitmap pAd_bitmap_1 = spf_bitmap_view(pAd_table_2);
+    {
+      const int64_t q_4 = spf_bitmap_get(pAd_bitmap_1, 0 - ((-A_numRows) + 1));
+      if (q_4 >= 0)
+      {
+        const int64_t pAd = q_4;
+        const int64_t A_offsets_pAd_2 = 0;
+        for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+        {
+          const int64_t i = pAi;
+          const int64_t py0 = i;
+          const int64_t px0 = i;
+          y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+        }
+
+      }
+    }
+  }
+  return 0;
+}
+
+
 int spf_kernel_60f2530394_v2(struct spf_DIA *A, struct spf_Dense1 *x, struct spf_Dense1 *y)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_60f2530394_v2_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_60f2530394_v2_run(A, x, y, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_60f2530394_v2_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_60f2530394_v3(struct spf_DIA *A, struct spf_Dense1 *x, struct spf_Dense1 *y)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -211,7 +268,7 @@ int spf_kernel_60f2530394_v2(struct spf_DIA *A, struct spf_Dense1 *x, struct spf
       if ((lo_1 < end_5) && (A_offsets[lo_1] == key_3))
       {
         const int64_t pAd = lo_1;
-        const int64_t A_offsets_pAd = 0;
+        const int64_t A_offsets_pAd_2 = 0;
         for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
         {
           const int64_t i = pAi;
@@ -230,4 +287,5 @@ int spf_kernel_60f2530394_v2(struct spf_DIA *A, struct spf_Dense1 *x, struct spf
 void spf_kernel_60f2530394_release_state(void)
 {
   spf_state_release(&spf_kernel_60f2530394_v1_kept_state, 1);
+  spf_state_release(&spf_kernel_60f2530394_v2_kept_state, 1);
 }

@@ -79,16 +79,16 @@ int spf_kernel_9a508801ca_v0(struct spf_SV *x, struct spf_SV *y, double *a)
     int64_t py_position_1 = 0;
     for (int64_t px = 0; px <= (x_len - 1); px++)
     {
-      const int64_t x_idx_px = x_idx[px];
+      const int64_t x_idx_px_2 = x_idx[px];
       {
-        const int64_t key_2 = x_idx_px;
+        const int64_t key_2 = x_idx_px_2;
         while (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] < key_2))
           py_position_1++;
 
         if (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] == key_2))
         {
           const int64_t py = py_position_1;
-          const int64_t y_idx_py = x_idx_px;
+          const int64_t y_idx_py_2 = x_idx_px_2;
           a_sum += x_val[px] * y_val[py];
           py_position_1++;
         }
@@ -125,13 +125,13 @@ static int spf_kernel_9a508801ca_v1_run(struct spf_SV *x, struct spf_SV *y, doub
 
     for (int64_t px = 0; px <= (x_len - 1); px++)
     {
-      const int64_t x_idx_px = x_idx[px];
+      const int64_t x_idx_px_2 = x_idx[px];
       {
-        const int64_t q_3 = spf_hash_get(py_table_1, x_idx_px);
+        const int64_t q_3 = spf_hash_get(py_table_1, x_idx_px_2);
         if (q_3 >= 0)
         {
           const int64_t py = q_3;
-          const int64_t y_idx_py = x_idx_px;
+          const int64_t y_idx_py_2 = x_idx_px_2;
           a_sum += x_val[px] * y_val[py];
         }
       }
@@ -153,7 +153,60 @@ int spf_kernel_9a508801ca_v1(struct spf_SV *x, struct spf_SV *y, double *a)
   return spf_result;
 }
 
+static spf_state *spf_kernel_9a508801ca_v2_kept_state = 0;
+
+static int spf_kernel_9a508801ca_v2_run(struct spf_SV *x, struct spf_SV *y, double *a, spf_state *spf_kept)
+{
+  const int64_t x_n = x->n;
+  const int64_t x_len = x->len;
+  int * restrict x_idx = x->idx;
+  double * restrict x_val = x->val;
+  const int64_t y_n = y->n;
+  const int64_t y_len = y->len;
+  int * restrict y_idx = y->idx;
+  double * restrict y_val = y->val;
+  const int64_t N_i = y_n;
+  if (!(y_n == x_n))
+    return 1;
+  double a_sum = 0.0;
+  if (((1 <= y_n) && (1 <= y_len)) && (1 <= x_len))
+  {
+    int64_t * const py_table_2 = spf_bitmap_fill(&spf_kept[0], y_n);
+    for (int64_t fill_3 = 0; fill_3 <= (y_len - 1); fill_3++)
+      spf_bitmap_put(py_table_2, y_idx[fill_3], fill_3);
+
+    const spf_bitmap py_bitmap_1 = spf_bitmap_view(py_table_2);
+    for (int64_t px = 0; px <= (x_len - 1); px++)
+    {
+      const int64_t x_idx_px_2 = x_idx[px];
+      {
+        const int64_t q_4 = spf_bitmap_get(py_bitmap_1, x_idx_px_2);
+        if (q_4 >= 0)
+        {
+          const int64_t py = q_4;
+          const int64_t y_idx_py_2 = x_idx_px_2;
+          a_sum += x_val[px] * y_val[py];
+        }
+      }
+    }
+
+  }
+  *a = a_sum;
+  return 0;
+}
+
+
 int spf_kernel_9a508801ca_v2(struct spf_SV *x, struct spf_SV *y, double *a)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_9a508801ca_v2_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_9a508801ca_v2_run(x, y, a, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_9a508801ca_v2_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_9a508801ca_v3(struct spf_SV *x, struct spf_SV *y, double *a)
 {
   const int64_t x_n = x->n;
   const int64_t x_len = x->len;
@@ -171,9 +224,9 @@ int spf_kernel_9a508801ca_v2(struct spf_SV *x, struct spf_SV *y, double *a)
   {
     for (int64_t px = 0; px <= (x_len - 1); px++)
     {
-      const int64_t x_idx_px = x_idx[px];
+      const int64_t x_idx_px_2 = x_idx[px];
       {
-        const int64_t key_3 = x_idx_px;
+        const int64_t key_3 = x_idx_px_2;
         int64_t lo_1 = 0;
         const int64_t end_5 = (y_len - 1) + 1;
         int64_t hi_2 = end_5;
@@ -189,7 +242,7 @@ int spf_kernel_9a508801ca_v2(struct spf_SV *x, struct spf_SV *y, double *a)
         if ((lo_1 < end_5) && (y_idx[lo_1] == key_3))
         {
           const int64_t py = lo_1;
-          const int64_t y_idx_py = x_idx_px;
+          const int64_t y_idx_py_2 = x_idx_px_2;
           a_sum += x_val[px] * y_val[py];
         }
       }
@@ -204,4 +257,5 @@ int spf_kernel_9a508801ca_v2(struct spf_SV *x, struct spf_SV *y, double *a)
 void spf_kernel_9a508801ca_release_state(void)
 {
   spf_state_release(&spf_kernel_9a508801ca_v1_kept_state, 1);
+  spf_state_release(&spf_kernel_9a508801ca_v2_kept_state, 1);
 }

@@ -98,13 +98,13 @@ static int spf_kernel_c844d1737a_v0_run(struct spf_SV_UNSORTED *x, struct spf_SV
 
     for (int64_t px = 0; px <= (x_len - 1); px++)
     {
-      const int64_t x_idx_px_2 = x_idx[px];
+      const int64_t x_idx_px = x_idx[px];
       {
-        const int64_t q_3 = spf_hash_get(py_table_1, x_idx_px_2);
+        const int64_t q_3 = spf_hash_get(py_table_1, x_idx_px);
         if (q_3 >= 0)
         {
           const int64_t py = q_3;
-          const int64_t y_idx_py_2 = x_idx_px_2;
+          const int64_t y_idx_py = x_idx_px;
           a_sum += x_val[px] * y_val[py];
         }
       }
@@ -126,7 +126,60 @@ int spf_kernel_c844d1737a_v0(struct spf_SV_UNSORTED *x, struct spf_SV *y, double
   return spf_result;
 }
 
+static spf_state *spf_kernel_c844d1737a_v1_kept_state = 0;
+
+static int spf_kernel_c844d1737a_v1_run(struct spf_SV_UNSORTED *x, struct spf_SV *y, double *a, spf_state *spf_kept)
+{
+  const int64_t x_n = x->n;
+  const int64_t x_len = x->len;
+  int * restrict x_idx = x->idx;
+  double * restrict x_val = x->val;
+  const int64_t y_n = y->n;
+  const int64_t y_len = y->len;
+  int * restrict y_idx = y->idx;
+  double * restrict y_val = y->val;
+  const int64_t N_i = y_n;
+  if (!(y_n == x_n))
+    return 1;
+  double a_sum = 0.0;
+  if (((1 <= y_n) && (1 <= y_len)) && (1 <= x_len))
+  {
+    int64_t * const py_table_2 = spf_bitmap_fill(&spf_kept[0], y_n);
+    for (int64_t fill_3 = 0; fill_3 <= (y_len - 1); fill_3++)
+      spf_bitmap_put(py_table_2, y_idx[fill_3], fill_3);
+
+    const spf_bitmap py_bitmap_1 = spf_bitmap_view(py_table_2);
+    for (int64_t px = 0; px <= (x_len - 1); px++)
+    {
+      const int64_t x_idx_px = x_idx[px];
+      {
+        const int64_t q_4 = spf_bitmap_get(py_bitmap_1, x_idx_px);
+        if (q_4 >= 0)
+        {
+          const int64_t py = q_4;
+          const int64_t y_idx_py = x_idx_px;
+          a_sum += x_val[px] * y_val[py];
+        }
+      }
+    }
+
+  }
+  *a = a_sum;
+  return 0;
+}
+
+
 int spf_kernel_c844d1737a_v1(struct spf_SV_UNSORTED *x, struct spf_SV *y, double *a)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_c844d1737a_v1_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_c844d1737a_v1_run(x, y, a, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_c844d1737a_v1_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_c844d1737a_v2(struct spf_SV_UNSORTED *x, struct spf_SV *y, double *a)
 {
   const int64_t x_n = x->n;
   const int64_t x_len = x->len;
@@ -144,9 +197,9 @@ int spf_kernel_c844d1737a_v1(struct spf_SV_UNSORTED *x, struct spf_SV *y, double
   {
     for (int64_t px = 0; px <= (x_len - 1); px++)
     {
-      const int64_t x_idx_px_2 = x_idx[px];
+      const int64_t x_idx_px = x_idx[px];
       {
-        const int64_t key_3 = x_idx_px_2;
+        const int64_t key_3 = x_idx_px;
         int64_t lo_1 = 0;
         const int64_t end_5 = (y_len - 1) + 1;
         int64_t hi_2 = end_5;
@@ -162,7 +215,7 @@ int spf_kernel_c844d1737a_v1(struct spf_SV_UNSORTED *x, struct spf_SV *y, double
         if ((lo_1 < end_5) && (y_idx[lo_1] == key_3))
         {
           const int64_t py = lo_1;
-          const int64_t y_idx_py_2 = x_idx_px_2;
+          const int64_t y_idx_py = x_idx_px;
           a_sum += x_val[px] * y_val[py];
         }
       }
@@ -177,4 +230,5 @@ int spf_kernel_c844d1737a_v1(struct spf_SV_UNSORTED *x, struct spf_SV *y, double
 void spf_kernel_c844d1737a_release_state(void)
 {
   spf_state_release(&spf_kernel_c844d1737a_v0_kept_state, 1);
+  spf_state_release(&spf_kernel_c844d1737a_v1_kept_state, 1);
 }

@@ -187,7 +187,77 @@ int spf_kernel_b3a431069b_v1(struct spf_SV *x, struct spf_SV *y, struct spf_SV *
   return spf_result;
 }
 
+static spf_state *spf_kernel_b3a431069b_v2_kept_state = 0;
+
+static int spf_kernel_b3a431069b_v2_run(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a, spf_state *spf_kept)
+{
+  const int64_t x_n = x->n;
+  const int64_t x_len = x->len;
+  int * restrict x_idx = x->idx;
+  double * restrict x_val = x->val;
+  const int64_t y_n = y->n;
+  const int64_t y_len = y->len;
+  int * restrict y_idx = y->idx;
+  double * restrict y_val = y->val;
+  const int64_t z_n = z->n;
+  const int64_t z_len = z->len;
+  int * restrict z_idx = z->idx;
+  double * restrict z_val = z->val;
+  const int64_t N_i = z_n;
+  if (!((z_n == y_n) && (z_n == x_n)))
+    return 1;
+  double a_sum = 0.0;
+  if ((((1 <= z_n) && (1 <= z_len)) && (1 <= y_len)) && (1 <= x_len))
+  {
+    int64_t py_position_1 = 0;
+    int64_t * const pz_table_3 = spf_bitmap_fill(&spf_kept[0], z_n);
+    for (int64_t fill_4 = 0; fill_4 <= (z_len - 1); fill_4++)
+      spf_bitmap_put(pz_table_3, z_idx[fill_4], fill_4);
+
+    const spf_bitmap pz_bitmap_2 = spf_bitmap_view(pz_table_3);
+    for (int64_t px = 0; px <= (x_len - 1); px++)
+    {
+      const int64_t x_idx_px_2 = x_idx[px];
+      {
+        const int64_t key_5 = x_idx_px_2;
+        while (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] < key_5))
+          py_position_1++;
+
+        if (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] == key_5))
+        {
+          const int64_t py = py_position_1;
+          const int64_t y_idx_py_2 = x_idx_px_2;
+          {
+            const int64_t q_6 = spf_bitmap_get(pz_bitmap_2, x_idx_px_2);
+            if (q_6 >= 0)
+            {
+              const int64_t pz = q_6;
+              const int64_t z_idx_pz_2 = x_idx_px_2;
+              a_sum += (x_val[px] * y_val[py]) * z_val[pz];
+            }
+          }
+          py_position_1++;
+        }
+      }
+    }
+
+  }
+  *a = a_sum;
+  return 0;
+}
+
+
 int spf_kernel_b3a431069b_v2(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_b3a431069b_v2_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_b3a431069b_v2_run(x, y, z, a, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_b3a431069b_v2_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_b3a431069b_v3(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
 {
   const int64_t x_n = x->n;
   const int64_t x_len = x->len;
@@ -252,9 +322,9 @@ int spf_kernel_b3a431069b_v2(struct spf_SV *x, struct spf_SV *y, struct spf_SV *
 }
 
 
-static spf_state *spf_kernel_b3a431069b_v3_kept_state = 0;
+static spf_state *spf_kernel_b3a431069b_v4_kept_state = 0;
 
-static int spf_kernel_b3a431069b_v3_run(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a, spf_state *spf_kept)
+static int spf_kernel_b3a431069b_v4_run(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a, spf_state *spf_kept)
 {
   const int64_t x_n = x->n;
   const int64_t x_len = x->len;
@@ -311,19 +381,19 @@ static int spf_kernel_b3a431069b_v3_run(struct spf_SV *x, struct spf_SV *y, stru
 }
 
 
-int spf_kernel_b3a431069b_v3(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
+int spf_kernel_b3a431069b_v4(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
 {
-  spf_state *const spf_kept = spf_state_take(&spf_kernel_b3a431069b_v3_kept_state, 1);
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_b3a431069b_v4_kept_state, 1);
   if (!spf_kept) return 2;
-  int spf_result = spf_kernel_b3a431069b_v3_run(x, y, z, a, spf_kept);
+  int spf_result = spf_kernel_b3a431069b_v4_run(x, y, z, a, spf_kept);
   if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
-  spf_state_put(&spf_kernel_b3a431069b_v3_kept_state, spf_kept, 1);
+  spf_state_put(&spf_kernel_b3a431069b_v4_kept_state, spf_kept, 1);
   return spf_result;
 }
 
-static spf_state *spf_kernel_b3a431069b_v4_kept_state = 0;
+static spf_state *spf_kernel_b3a431069b_v5_kept_state = 0;
 
-static int spf_kernel_b3a431069b_v4_run(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a, spf_state *spf_kept)
+static int spf_kernel_b3a431069b_v5_run(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a, spf_state *spf_kept)
 {
   const int64_t x_n = x->n;
   const int64_t x_len = x->len;
@@ -379,19 +449,88 @@ static int spf_kernel_b3a431069b_v4_run(struct spf_SV *x, struct spf_SV *y, stru
 }
 
 
-int spf_kernel_b3a431069b_v4(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
+int spf_kernel_b3a431069b_v5(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
 {
-  spf_state *const spf_kept = spf_state_take(&spf_kernel_b3a431069b_v4_kept_state, 2);
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_b3a431069b_v5_kept_state, 2);
   if (!spf_kept) return 2;
-  int spf_result = spf_kernel_b3a431069b_v4_run(x, y, z, a, spf_kept);
+  int spf_result = spf_kernel_b3a431069b_v5_run(x, y, z, a, spf_kept);
   if (spf_state_failed(spf_kept, 2) && spf_result == 0) spf_result = 2;
-  spf_state_put(&spf_kernel_b3a431069b_v4_kept_state, spf_kept, 2);
+  spf_state_put(&spf_kernel_b3a431069b_v5_kept_state, spf_kept, 2);
   return spf_result;
 }
 
-static spf_state *spf_kernel_b3a431069b_v5_kept_state = 0;
+static spf_state *spf_kernel_b3a431069b_v6_kept_state = 0;
 
-static int spf_kernel_b3a431069b_v5_run(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a, spf_state *spf_kept)
+static int spf_kernel_b3a431069b_v6_run(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a, spf_state *spf_kept)
+{
+  const int64_t x_n = x->n;
+  const int64_t x_len = x->len;
+  int * restrict x_idx = x->idx;
+  double * restrict x_val = x->val;
+  const int64_t y_n = y->n;
+  const int64_t y_len = y->len;
+  int * restrict y_idx = y->idx;
+  double * restrict y_val = y->val;
+  const int64_t z_n = z->n;
+  const int64_t z_len = z->len;
+  int * restrict z_idx = z->idx;
+  double * restrict z_val = z->val;
+  const int64_t N_i = z_n;
+  if (!((z_n == y_n) && (z_n == x_n)))
+    return 1;
+  double a_sum = 0.0;
+  if ((((1 <= z_n) && (1 <= z_len)) && (1 <= y_len)) && (1 <= x_len))
+  {
+    int64_t * const py_table_1 = spf_hash_fill(&spf_kept[0], ((y_len - 1) - 0) + 1);
+    for (int64_t fill_2 = 0; fill_2 <= (y_len - 1); fill_2++)
+      spf_hash_put(py_table_1, y_idx[fill_2], fill_2);
+
+    int64_t * const pz_table_4 = spf_bitmap_fill(&spf_kept[1], z_n);
+    for (int64_t fill_5 = 0; fill_5 <= (z_len - 1); fill_5++)
+      spf_bitmap_put(pz_table_4, z_idx[fill_5], fill_5);
+
+    const spf_bitmap pz_bitmap_3 = spf_bitmap_view(pz_table_4);
+    for (int64_t px = 0; px <= (x_len - 1); px++)
+    {
+      const int64_t x_idx_px_2 = x_idx[px];
+      {
+        const int64_t q_6 = spf_hash_get(py_table_1, x_idx_px_2);
+        if (q_6 >= 0)
+        {
+          const int64_t py = q_6;
+          const int64_t y_idx_py_2 = x_idx_px_2;
+          {
+            const int64_t q_7 = spf_bitmap_get(pz_bitmap_3, x_idx_px_2);
+            if (q_7 >= 0)
+            {
+              const int64_t pz = q_7;
+              const int64_t z_idx_pz_2 = x_idx_px_2;
+              a_sum += (x_val[px] * y_val[py]) * z_val[pz];
+            }
+          }
+        }
+      }
+    }
+
+  }
+  *a = a_sum;
+  return 0;
+}
+
+
+int spf_kernel_b3a431069b_v6(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_b3a431069b_v6_kept_state, 2);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_b3a431069b_v6_run(x, y, z, a, spf_kept);
+  if (spf_state_failed(spf_kept, 2) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_b3a431069b_v6_kept_state, spf_kept, 2);
+  return spf_result;
+}
+
+static spf_state *spf_kernel_b3a431069b_v7_kept_state = 0;
+
+static int spf_kernel_b3a431069b_v7_run(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a, spf_state *spf_kept)
 {
   const int64_t x_n = x->n;
   const int64_t x_len = x->len;
@@ -455,147 +594,6 @@ static int spf_kernel_b3a431069b_v5_run(struct spf_SV *x, struct spf_SV *y, stru
 }
 
 
-int spf_kernel_b3a431069b_v5(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
-{
-  spf_state *const spf_kept = spf_state_take(&spf_kernel_b3a431069b_v5_kept_state, 1);
-  if (!spf_kept) return 2;
-  int spf_result = spf_kernel_b3a431069b_v5_run(x, y, z, a, spf_kept);
-  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
-  spf_state_put(&spf_kernel_b3a431069b_v5_kept_state, spf_kept, 1);
-  return spf_result;
-}
-
-int spf_kernel_b3a431069b_v6(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
-{
-  const int64_t x_n = x->n;
-  const int64_t x_len = x->len;
-  int * restrict x_idx = x->idx;
-  double * restrict x_val = x->val;
-  const int64_t y_n = y->n;
-  const int64_t y_len = y->len;
-  int * restrict y_idx = y->idx;
-  double * restrict y_val = y->val;
-  const int64_t z_n = z->n;
-  const int64_t z_len = z->len;
-  int * restrict z_idx = z->idx;
-  double * restrict z_val = z->val;
-  const int64_t N_i = z_n;
-  if (!((z_n == y_n) && (z_n == x_n)))
-    return 1;
-  double a_sum = 0.0;
-  if ((((1 <= z_n) && (1 <= z_len)) && (1 <= y_len)) && (1 <= x_len))
-  {
-    int64_t pz_position_1 = 0;
-    for (int64_t px = 0; px <= (x_len - 1); px++)
-    {
-      const int64_t x_idx_px_2 = x_idx[px];
-      {
-        const int64_t key_4 = x_idx_px_2;
-        int64_t lo_2 = 0;
-        const int64_t end_6 = (y_len - 1) + 1;
-        int64_t hi_3 = end_6;
-        while (lo_2 < hi_3)
-        {
-          const int64_t mid_5 = lo_2 + ((hi_3 - lo_2) / 2);
-          if (y_idx[mid_5] < key_4)
-            lo_2 = mid_5 + 1;
-          else
-            hi_3 = mid_5;
-        }
-
-        if ((lo_2 < end_6) && (y_idx[lo_2] == key_4))
-        {
-          const int64_t py = lo_2;
-          const int64_t y_idx_py_2 = x_idx_px_2;
-          {
-            const int64_t key_7 = x_idx_px_2;
-            while (((pz_position_1 >= 0) && (pz_position_1 <= (z_len - 1))) && (z_idx[pz_position_1] < key_7))
-              pz_position_1++;
-
-            if (((pz_position_1 >= 0) && (pz_position_1 <= (z_len - 1))) && (z_idx[pz_position_1] == key_7))
-            {
-              const int64_t pz = pz_position_1;
-              const int64_t z_idx_pz_2 = x_idx_px_2;
-              a_sum += (x_val[px] * y_val[py]) * z_val[pz];
-              pz_position_1++;
-            }
-          }
-        }
-      }
-    }
-
-  }
-  *a = a_sum;
-  return 0;
-}
-
-
-static spf_state *spf_kernel_b3a431069b_v7_kept_state = 0;
-
-static int spf_kernel_b3a431069b_v7_run(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a, spf_state *spf_kept)
-{
-  const int64_t x_n = x->n;
-  const int64_t x_len = x->len;
-  int * restrict x_idx = x->idx;
-  double * restrict x_val = x->val;
-  const int64_t y_n = y->n;
-  const int64_t y_len = y->len;
-  int * restrict y_idx = y->idx;
-  double * restrict y_val = y->val;
-  const int64_t z_n = z->n;
-  const int64_t z_len = z->len;
-  int * restrict z_idx = z->idx;
-  double * restrict z_val = z->val;
-  const int64_t N_i = z_n;
-  if (!((z_n == y_n) && (z_n == x_n)))
-    return 1;
-  double a_sum = 0.0;
-  if ((((1 <= z_n) && (1 <= z_len)) && (1 <= y_len)) && (1 <= x_len))
-  {
-    int64_t * const pz_table_1 = spf_hash_fill(&spf_kept[0], ((z_len - 1) - 0) + 1);
-    for (int64_t fill_2 = 0; fill_2 <= (z_len - 1); fill_2++)
-      spf_hash_put(pz_table_1, z_idx[fill_2], fill_2);
-
-    for (int64_t px = 0; px <= (x_len - 1); px++)
-    {
-      const int64_t x_idx_px_2 = x_idx[px];
-      {
-        const int64_t key_5 = x_idx_px_2;
-        int64_t lo_3 = 0;
-        const int64_t end_7 = (y_len - 1) + 1;
-        int64_t hi_4 = end_7;
-        while (lo_3 < hi_4)
-        {
-          const int64_t mid_6 = lo_3 + ((hi_4 - lo_3) / 2);
-          if (y_idx[mid_6] < key_5)
-            lo_3 = mid_6 + 1;
-          else
-            hi_4 = mid_6;
-        }
-
-        if ((lo_3 < end_7) && (y_idx[lo_3] == key_5))
-        {
-          const int64_t py = lo_3;
-          const int64_t y_idx_py_2 = x_idx_px_2;
-          {
-            const int64_t q_8 = spf_hash_get(pz_table_1, x_idx_px_2);
-            if (q_8 >= 0)
-            {
-              const int64_t pz = q_8;
-              const int64_t z_idx_pz_2 = x_idx_px_2;
-              a_sum += (x_val[px] * y_val[py]) * z_val[pz];
-            }
-          }
-        }
-      }
-    }
-
-  }
-  *a = a_sum;
-  return 0;
-}
-
-
 int spf_kernel_b3a431069b_v7(struct spf_SV *x, struct spf_SV *y, struct spf_SV *z, double *a)
 {
   spf_state *const spf_kept = spf_state_take(&spf_kernel_b3a431069b_v7_kept_state, 1);
@@ -609,8 +607,9 @@ int spf_kernel_b3a431069b_v7(struct spf_SV *x, struct spf_SV *y, struct spf_SV *
 void spf_kernel_b3a431069b_release_state(void)
 {
   spf_state_release(&spf_kernel_b3a431069b_v1_kept_state, 1);
-  spf_state_release(&spf_kernel_b3a431069b_v3_kept_state, 1);
-  spf_state_release(&spf_kernel_b3a431069b_v4_kept_state, 2);
-  spf_state_release(&spf_kernel_b3a431069b_v5_kept_state, 1);
+  spf_state_release(&spf_kernel_b3a431069b_v2_kept_state, 1);
+  spf_state_release(&spf_kernel_b3a431069b_v4_kept_state, 1);
+  spf_state_release(&spf_kernel_b3a431069b_v5_kept_state, 2);
+  spf_state_release(&spf_kernel_b3a431069b_v6_kept_state, 2);
   spf_state_release(&spf_kernel_b3a431069b_v7_kept_state, 1);
 }

@@ -124,23 +124,23 @@ static int spf_kernel_5d293547b9_v0_run(struct spf_CSF3 *B, struct spf_COO3 *C, 
 
     for (int64_t pC = 0; pC <= (C_nnz - 1); pC++)
     {
-      const int64_t C_idx0_pC_2 = C_idx0[pC];
-      const int64_t C_idx1_pC_2 = C_idx1[pC];
-      const int64_t C_idx2_pC_2 = C_idx2[pC];
+      const int64_t C_idx0_pC = C_idx0[pC];
+      const int64_t C_idx1_pC = C_idx1[pC];
+      const int64_t C_idx2_pC = C_idx2[pC];
       {
-        const int64_t q_3 = spf_hash_get(pB0_table_1, C_idx0_pC_2);
+        const int64_t q_3 = spf_hash_get(pB0_table_1, C_idx0_pC);
         if (q_3 >= 0)
         {
           const int64_t pB0 = q_3;
-          const int64_t B_idx0_pB0_2 = C_idx0_pC_2;
-          const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
-          const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
-          if ((B_ptr0_pB0_2 + 1) <= B_ptr0_pB0_1_2)
+          const int64_t B_idx0_pB0 = C_idx0_pC;
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
           {
             {
-              const int64_t key_6 = C_idx1_pC_2;
-              int64_t lo_4 = B_ptr0_pB0_2;
-              const int64_t end_8 = (B_ptr0_pB0_1_2 - 1) + 1;
+              const int64_t key_6 = C_idx1_pC;
+              int64_t lo_4 = B_ptr0_pB0;
+              const int64_t end_8 = (B_ptr0_pB0_1 - 1) + 1;
               int64_t hi_5 = end_8;
               while (lo_4 < hi_5)
               {
@@ -154,15 +154,15 @@ static int spf_kernel_5d293547b9_v0_run(struct spf_CSF3 *B, struct spf_COO3 *C, 
               if ((lo_4 < end_8) && (B_idx1[lo_4] == key_6))
               {
                 const int64_t pB1 = lo_4;
-                const int64_t B_idx1_pB1_2 = C_idx1_pC_2;
-                const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                const int64_t B_idx1_pB1 = C_idx1_pC;
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                 {
                   {
-                    const int64_t key_11 = C_idx2_pC_2;
-                    int64_t lo_9 = B_ptr1_pB1_2;
-                    const int64_t end_13 = (B_ptr1_pB1_1_2 - 1) + 1;
+                    const int64_t key_11 = C_idx2_pC;
+                    int64_t lo_9 = B_ptr1_pB1;
+                    const int64_t end_13 = (B_ptr1_pB1_1 - 1) + 1;
                     int64_t hi_10 = end_13;
                     while (lo_9 < hi_10)
                     {
@@ -176,7 +176,7 @@ static int spf_kernel_5d293547b9_v0_run(struct spf_CSF3 *B, struct spf_COO3 *C, 
                     if ((lo_9 < end_13) && (B_idx2[lo_9] == key_11))
                     {
                       const int64_t pB2 = lo_9;
-                      const int64_t B_idx2_pB2_2 = C_idx2_pC_2;
+                      const int64_t B_idx2_pB2 = C_idx2_pC;
                       a_sum += B_val[pB2] * C_val[pC];
                     }
                   }
@@ -204,7 +204,126 @@ int spf_kernel_5d293547b9_v0(struct spf_CSF3 *B, struct spf_COO3 *C, double *a)
   return spf_result;
 }
 
+static spf_state *spf_kernel_5d293547b9_v1_kept_state = 0;
+
+static int spf_kernel_5d293547b9_v1_run(struct spf_CSF3 *B, struct spf_COO3 *C, double *a, spf_state *spf_kept)
+{
+  const int64_t B_n0 = B->n0;
+  const int64_t B_n1 = B->n1;
+  const int64_t B_n2 = B->n2;
+  const int64_t B_nnz0 = B->nnz0;
+  const int64_t B_nnz1 = B->nnz1;
+  const int64_t B_nnz2 = B->nnz2;
+  int * restrict B_idx0 = B->idx0;
+  int * restrict B_ptr0 = B->ptr0;
+  int * restrict B_idx1 = B->idx1;
+  int * restrict B_ptr1 = B->ptr1;
+  int * restrict B_idx2 = B->idx2;
+  double * restrict B_val = B->val;
+  const int64_t C_n0 = C->n0;
+  const int64_t C_n1 = C->n1;
+  const int64_t C_n2 = C->n2;
+  const int64_t C_nnz = C->nnz;
+  int * restrict C_idx0 = C->idx0;
+  int * restrict C_idx1 = C->idx1;
+  int * restrict C_idx2 = C->idx2;
+  double * restrict C_val = C->val;
+  const int64_t N_k = B_n2;
+  const int64_t N_j = B_n1;
+  const int64_t N_i = B_n0;
+  if (!(((B_n2 == C_n2) && (B_n1 == C_n1)) && (B_n0 == C_n0)))
+    return 1;
+  double a_sum = 0.0;
+  if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_nnz)) && (1 <= B_nnz0))
+  {
+    int64_t * const pB0_table_2 = spf_bitmap_fill(&spf_kept[0], B_n0);
+    for (int64_t fill_3 = 0; fill_3 <= (B_nnz0 - 1); fill_3++)
+      spf_bitmap_put(pB0_table_2, B_idx0[fill_3], fill_3);
+
+    const spf_bitmap pB0_bitmap_1 = spf_bitmap_view(pB0_table_2);
+    for (int64_t pC = 0; pC <= (C_nnz - 1); pC++)
+    {
+      const int64_t C_idx0_pC = C_idx0[pC];
+      const int64_t C_idx1_pC = C_idx1[pC];
+      const int64_t C_idx2_pC = C_idx2[pC];
+      {
+        const int64_t q_4 = spf_bitmap_get(pB0_bitmap_1, C_idx0_pC);
+        if (q_4 >= 0)
+        {
+          const int64_t pB0 = q_4;
+          const int64_t B_idx0_pB0 = C_idx0_pC;
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            {
+              const int64_t key_7 = C_idx1_pC;
+              int64_t lo_5 = B_ptr0_pB0;
+              const int64_t end_9 = (B_ptr0_pB0_1 - 1) + 1;
+              int64_t hi_6 = end_9;
+              while (lo_5 < hi_6)
+              {
+                const int64_t mid_8 = lo_5 + ((hi_6 - lo_5) / 2);
+                if (B_idx1[mid_8] < key_7)
+                  lo_5 = mid_8 + 1;
+                else
+                  hi_6 = mid_8;
+              }
+
+              if ((lo_5 < end_9) && (B_idx1[lo_5] == key_7))
+              {
+                const int64_t pB1 = lo_5;
+                const int64_t B_idx1_pB1 = C_idx1_pC;
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                {
+                  {
+                    const int64_t key_12 = C_idx2_pC;
+                    int64_t lo_10 = B_ptr1_pB1;
+                    const int64_t end_14 = (B_ptr1_pB1_1 - 1) + 1;
+                    int64_t hi_11 = end_14;
+                    while (lo_10 < hi_11)
+                    {
+                      const int64_t mid_13 = lo_10 + ((hi_11 - lo_10) / 2);
+                      if (B_idx2[mid_13] < key_12)
+                        lo_10 = mid_13 + 1;
+                      else
+                        hi_11 = mid_13;
+                    }
+
+                    if ((lo_10 < end_14) && (B_idx2[lo_10] == key_12))
+                    {
+                      const int64_t pB2 = lo_10;
+                      const int64_t B_idx2_pB2 = C_idx2_pC;
+                      a_sum += B_val[pB2] * C_val[pC];
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+  }
+  *a = a_sum;
+  return 0;
+}
+
+
 int spf_kernel_5d293547b9_v1(struct spf_CSF3 *B, struct spf_COO3 *C, double *a)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_5d293547b9_v1_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_5d293547b9_v1_run(B, C, a, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_5d293547b9_v1_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_5d293547b9_v2(struct spf_CSF3 *B, struct spf_COO3 *C, double *a)
 {
   const int64_t B_n0 = B->n0;
   const int64_t B_n1 = B->n1;
@@ -236,11 +355,11 @@ int spf_kernel_5d293547b9_v1(struct spf_CSF3 *B, struct spf_COO3 *C, double *a)
   {
     for (int64_t pC = 0; pC <= (C_nnz - 1); pC++)
     {
-      const int64_t C_idx0_pC_2 = C_idx0[pC];
-      const int64_t C_idx1_pC_2 = C_idx1[pC];
-      const int64_t C_idx2_pC_2 = C_idx2[pC];
+      const int64_t C_idx0_pC = C_idx0[pC];
+      const int64_t C_idx1_pC = C_idx1[pC];
+      const int64_t C_idx2_pC = C_idx2[pC];
       {
-        const int64_t key_3 = C_idx0_pC_2;
+        const int64_t key_3 = C_idx0_pC;
         int64_t lo_1 = 0;
         const int64_t end_5 = (B_nnz0 - 1) + 1;
         int64_t hi_2 = end_5;
@@ -256,15 +375,15 @@ int spf_kernel_5d293547b9_v1(struct spf_CSF3 *B, struct spf_COO3 *C, double *a)
         if ((lo_1 < end_5) && (B_idx0[lo_1] == key_3))
         {
           const int64_t pB0 = lo_1;
-          const int64_t B_idx0_pB0_2 = C_idx0_pC_2;
-          const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
-          const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
-          if ((B_ptr0_pB0_2 + 1) <= B_ptr0_pB0_1_2)
+          const int64_t B_idx0_pB0 = C_idx0_pC;
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
           {
             {
-              const int64_t key_8 = C_idx1_pC_2;
-              int64_t lo_6 = B_ptr0_pB0_2;
-              const int64_t end_10 = (B_ptr0_pB0_1_2 - 1) + 1;
+              const int64_t key_8 = C_idx1_pC;
+              int64_t lo_6 = B_ptr0_pB0;
+              const int64_t end_10 = (B_ptr0_pB0_1 - 1) + 1;
               int64_t hi_7 = end_10;
               while (lo_6 < hi_7)
               {
@@ -278,15 +397,15 @@ int spf_kernel_5d293547b9_v1(struct spf_CSF3 *B, struct spf_COO3 *C, double *a)
               if ((lo_6 < end_10) && (B_idx1[lo_6] == key_8))
               {
                 const int64_t pB1 = lo_6;
-                const int64_t B_idx1_pB1_2 = C_idx1_pC_2;
-                const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                const int64_t B_idx1_pB1 = C_idx1_pC;
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                 {
                   {
-                    const int64_t key_13 = C_idx2_pC_2;
-                    int64_t lo_11 = B_ptr1_pB1_2;
-                    const int64_t end_15 = (B_ptr1_pB1_1_2 - 1) + 1;
+                    const int64_t key_13 = C_idx2_pC;
+                    int64_t lo_11 = B_ptr1_pB1;
+                    const int64_t end_15 = (B_ptr1_pB1_1 - 1) + 1;
                     int64_t hi_12 = end_15;
                     while (lo_11 < hi_12)
                     {
@@ -300,7 +419,7 @@ int spf_kernel_5d293547b9_v1(struct spf_CSF3 *B, struct spf_COO3 *C, double *a)
                     if ((lo_11 < end_15) && (B_idx2[lo_11] == key_13))
                     {
                       const int64_t pB2 = lo_11;
-                      const int64_t B_idx2_pB2_2 = C_idx2_pC_2;
+                      const int64_t B_idx2_pB2 = C_idx2_pC;
                       a_sum += B_val[pB2] * C_val[pC];
                     }
                   }
@@ -321,4 +440,5 @@ int spf_kernel_5d293547b9_v1(struct spf_CSF3 *B, struct spf_COO3 *C, double *a)
 void spf_kernel_5d293547b9_release_state(void)
 {
   spf_state_release(&spf_kernel_5d293547b9_v0_kept_state, 1);
+  spf_state_release(&spf_kernel_5d293547b9_v1_kept_state, 1);
 }

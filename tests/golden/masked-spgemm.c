@@ -99,38 +99,38 @@ static int spf_kernel_e7bb3ec942_v0_run(struct spf_CSR *M, struct spf_CSR *A, st
   {
     for (int64_t pMi = 0; pMi <= (A_numRows - 1); pMi++)
     {
-      const int64_t M_rowPtr_pMi_2 = M_rowPtr[pMi];
-      const int64_t M_rowPtr_pMi_1_2 = M_rowPtr[pMi + 1];
-      if ((M_rowPtr_pMi_2 + 1) <= M_rowPtr_pMi_1_2)
+      const int64_t M_rowPtr_pMi = M_rowPtr[pMi];
+      const int64_t M_rowPtr_pMi_1 = M_rowPtr[pMi + 1];
+      if ((M_rowPtr_pMi + 1) <= M_rowPtr_pMi_1)
       {
         const int64_t i = pMi;
         const int64_t pAi = i;
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
         {
-          for (int64_t pMj = M_rowPtr_pMi_2; pMj <= (M_rowPtr_pMi_1_2 - 1); pMj++)
+          for (int64_t pMj = M_rowPtr_pMi; pMj <= (M_rowPtr_pMi_1 - 1); pMj++)
           {
-            const int64_t M_colIdx_pMj_2 = M_colIdx[pMj];
+            const int64_t M_colIdx_pMj = M_colIdx[pMj];
             double sum_1 = 0.0;
-            for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
             {
-              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-              const int64_t pBi = A_colIdx_pAj_2;
-              const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-              const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
-              if ((B_rowPtr_pBi_2 + 1) <= B_rowPtr_pBi_1_2)
+              const int64_t A_colIdx_pAj = A_colIdx[pAj];
+              const int64_t pBi = A_colIdx_pAj;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                int64_t * const pBj_table_2 = spf_hash_fill(&spf_kept[0], ((B_rowPtr_pBi_1_2 - 1) - B_rowPtr_pBi_2) + 1);
-                for (int64_t fill_3 = B_rowPtr_pBi_2; fill_3 <= (B_rowPtr_pBi_1_2 - 1); fill_3++)
+                int64_t * const pBj_table_2 = spf_hash_fill(&spf_kept[0], ((B_rowPtr_pBi_1 - 1) - B_rowPtr_pBi) + 1);
+                for (int64_t fill_3 = B_rowPtr_pBi; fill_3 <= (B_rowPtr_pBi_1 - 1); fill_3++)
                   spf_hash_put(pBj_table_2, B_colIdx[fill_3], fill_3);
 
                 {
-                  const int64_t q_4 = spf_hash_get(pBj_table_2, M_colIdx_pMj_2);
+                  const int64_t q_4 = spf_hash_get(pBj_table_2, M_colIdx_pMj);
                   if (q_4 >= 0)
                   {
                     const int64_t pBj = q_4;
-                    const int64_t B_colIdx_pBj_2 = M_colIdx_pMj_2;
+                    const int64_t B_colIdx_pBj = M_colIdx_pMj;
                     const int64_t pCj = pMj;
                     sum_1 += A_data[pAj] * B_data[pBj];
                   }
@@ -163,7 +163,9 @@ int spf_kernel_e7bb3ec942_v0(struct spf_CSR *M, struct spf_CSR *A, struct spf_CS
   return spf_result;
 }
 
-int spf_kernel_e7bb3ec942_v1(struct spf_CSR *M, struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *C)
+static spf_state *spf_kernel_e7bb3ec942_v1_kept_state = 0;
+
+static int spf_kernel_e7bb3ec942_v1_run(struct spf_CSR *M, struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *C, spf_state *spf_kept)
 {
   const int64_t M_numRows = M->numRows;
   const int64_t M_numCols = M->numCols;
@@ -198,32 +200,132 @@ int spf_kernel_e7bb3ec942_v1(struct spf_CSR *M, struct spf_CSR *A, struct spf_CS
   {
     for (int64_t pMi = 0; pMi <= (A_numRows - 1); pMi++)
     {
-      const int64_t M_rowPtr_pMi_2 = M_rowPtr[pMi];
-      const int64_t M_rowPtr_pMi_1_2 = M_rowPtr[pMi + 1];
-      if ((M_rowPtr_pMi_2 + 1) <= M_rowPtr_pMi_1_2)
+      const int64_t M_rowPtr_pMi = M_rowPtr[pMi];
+      const int64_t M_rowPtr_pMi_1 = M_rowPtr[pMi + 1];
+      if ((M_rowPtr_pMi + 1) <= M_rowPtr_pMi_1)
       {
         const int64_t i = pMi;
         const int64_t pAi = i;
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
         {
-          for (int64_t pMj = M_rowPtr_pMi_2; pMj <= (M_rowPtr_pMi_1_2 - 1); pMj++)
+          for (int64_t pMj = M_rowPtr_pMi; pMj <= (M_rowPtr_pMi_1 - 1); pMj++)
           {
-            const int64_t M_colIdx_pMj_2 = M_colIdx[pMj];
+            const int64_t M_colIdx_pMj = M_colIdx[pMj];
             double sum_1 = 0.0;
-            for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
             {
-              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-              const int64_t pBi = A_colIdx_pAj_2;
-              const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-              const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
-              if ((B_rowPtr_pBi_2 + 1) <= B_rowPtr_pBi_1_2)
+              const int64_t A_colIdx_pAj = A_colIdx[pAj];
+              const int64_t pBi = A_colIdx_pAj;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+              {
+                int64_t * const pBj_table_3 = spf_bitmap_fill(&spf_kept[0], B_numCols);
+                for (int64_t fill_4 = B_rowPtr_pBi; fill_4 <= (B_rowPtr_pBi_1 - 1); fill_4++)
+                  spf_bitmap_put(pBj_table_3, B_colIdx[fill_4], fill_4);
+
+                const spf_bitmap pBj_bitmap_2 = spf_bitmap_view(pBj_table_3);
+                {
+                  const int64_t q_5 = spf_bitmap_get(pBj_bitmap_2, M_colIdx_pMj);
+                  if (q_5 >= 0)
+                  {
+                    const int64_t pBj = q_5;
+                    const int64_t B_colIdx_pBj = M_colIdx_pMj;
+                    const int64_t pCj = pMj;
+                    sum_1 += A_data[pAj] * B_data[pBj];
+                  }
+                }
+              }
+            }
+
+            {
+              const int64_t pCj = pMj;
+              C_data[pCj] += M_data[pMj] * sum_1;
+            }
+          }
+
+        }
+      }
+    }
+
+  }
+  return 0;
+}
+
+
+int spf_kernel_e7bb3ec942_v1(struct spf_CSR *M, struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *C)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_e7bb3ec942_v1_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_e7bb3ec942_v1_run(M, A, B, C, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_e7bb3ec942_v1_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_e7bb3ec942_v2(struct spf_CSR *M, struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *C)
+{
+  const int64_t M_numRows = M->numRows;
+  const int64_t M_numCols = M->numCols;
+  const int64_t M_nnz = M->nnz;
+  int * restrict M_rowPtr = M->rowPtr;
+  int * restrict M_colIdx = M->colIdx;
+  double * restrict M_data = M->data;
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_rowPtr = A->rowPtr;
+  int * restrict A_colIdx = A->colIdx;
+  double * restrict A_data = A->data;
+  const int64_t B_numRows = B->numRows;
+  const int64_t B_numCols = B->numCols;
+  const int64_t B_nnz = B->nnz;
+  int * restrict B_rowPtr = B->rowPtr;
+  int * restrict B_colIdx = B->colIdx;
+  double * restrict B_data = B->data;
+  const int64_t C_numRows = C->numRows;
+  const int64_t C_numCols = C->numCols;
+  double * restrict C_data = C->data;
+  const int64_t N_k = A_numCols;
+  const int64_t N_j = B_numCols;
+  const int64_t N_i = A_numRows;
+  if (!(((((A_numRows == M_numRows) && (B_numCols == M_numCols)) && (A_numRows == C_numRows)) && (B_numCols == C_numCols)) && (A_numCols == B_numRows)))
+    return 1;
+  for (int64_t spf_zero = 0; spf_zero < M_nnz; spf_zero++)
+    C_data[spf_zero] = 0.0;
+
+  if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
+  {
+    for (int64_t pMi = 0; pMi <= (A_numRows - 1); pMi++)
+    {
+      const int64_t M_rowPtr_pMi = M_rowPtr[pMi];
+      const int64_t M_rowPtr_pMi_1 = M_rowPtr[pMi + 1];
+      if ((M_rowPtr_pMi + 1) <= M_rowPtr_pMi_1)
+      {
+        const int64_t i = pMi;
+        const int64_t pAi = i;
+        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+        {
+          for (int64_t pMj = M_rowPtr_pMi; pMj <= (M_rowPtr_pMi_1 - 1); pMj++)
+          {
+            const int64_t M_colIdx_pMj = M_colIdx[pMj];
+            double sum_1 = 0.0;
+            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+            {
+              const int64_t A_colIdx_pAj = A_colIdx[pAj];
+              const int64_t pBi = A_colIdx_pAj;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
                 {
-                  const int64_t key_4 = M_colIdx_pMj_2;
-                  int64_t lo_2 = B_rowPtr_pBi_2;
-                  const int64_t end_6 = (B_rowPtr_pBi_1_2 - 1) + 1;
+                  const int64_t key_4 = M_colIdx_pMj;
+                  int64_t lo_2 = B_rowPtr_pBi;
+                  const int64_t end_6 = (B_rowPtr_pBi_1 - 1) + 1;
                   int64_t hi_3 = end_6;
                   while (lo_2 < hi_3)
                   {
@@ -237,7 +339,7 @@ int spf_kernel_e7bb3ec942_v1(struct spf_CSR *M, struct spf_CSR *A, struct spf_CS
                   if ((lo_2 < end_6) && (B_colIdx[lo_2] == key_4))
                   {
                     const int64_t pBj = lo_2;
-                    const int64_t B_colIdx_pBj_2 = M_colIdx_pMj_2;
+                    const int64_t B_colIdx_pBj = M_colIdx_pMj;
                     const int64_t pCj = pMj;
                     sum_1 += A_data[pAj] * B_data[pBj];
                   }
@@ -263,4 +365,5 @@ int spf_kernel_e7bb3ec942_v1(struct spf_CSR *M, struct spf_CSR *A, struct spf_CS
 void spf_kernel_e7bb3ec942_release_state(void)
 {
   spf_state_release(&spf_kernel_e7bb3ec942_v0_kept_state, 1);
+  spf_state_release(&spf_kernel_e7bb3ec942_v1_kept_state, 1);
 }

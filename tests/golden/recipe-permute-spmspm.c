@@ -107,25 +107,25 @@ static int spf_kernel_8b01e7bf04_v0_run(struct spf_CSR *A, struct spf_CSR *B, st
   {
     for (int64_t pBi = 0; pBi <= (A_numCols - 1); pBi++)
     {
-      const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-      const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
-      if ((B_rowPtr_pBi_2 + 1) <= B_rowPtr_pBi_1_2)
+      const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+      const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+      if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
       {
         const int64_t k = pBi;
-        for (int64_t pBj = B_rowPtr_pBi_2; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
+        for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
         {
-          const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
-          const int64_t pC1 = B_colIdx_pBj_2;
+          const int64_t B_colIdx_pBj = B_colIdx[pBj];
+          const int64_t pC1 = B_colIdx_pBj;
           for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
           {
-            const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-            const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-            if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
             {
               const int64_t i = pAi;
               const int64_t pC0 = i;
-              int64_t * const pAj_table_1 = spf_hash_fill(&spf_kept[0], ((A_rowPtr_pAi_1_2 - 1) - A_rowPtr_pAi_2) + 1);
-              for (int64_t fill_2 = A_rowPtr_pAi_2; fill_2 <= (A_rowPtr_pAi_1_2 - 1); fill_2++)
+              int64_t * const pAj_table_1 = spf_hash_fill(&spf_kept[0], ((A_rowPtr_pAi_1 - 1) - A_rowPtr_pAi) + 1);
+              for (int64_t fill_2 = A_rowPtr_pAi; fill_2 <= (A_rowPtr_pAi_1 - 1); fill_2++)
                 spf_hash_put(pAj_table_1, A_colIdx[fill_2], fill_2);
 
               {
@@ -133,7 +133,7 @@ static int spf_kernel_8b01e7bf04_v0_run(struct spf_CSR *A, struct spf_CSR *B, st
                 if (q_3 >= 0)
                 {
                   const int64_t pAj = q_3;
-                  const int64_t A_colIdx_pAj_2 = k;
+                  const int64_t A_colIdx_pAj = k;
                   C_vals[(pC0 * C_N1) + pC1] += A_data[pAj] * B_data[pBj];
                 }
               }
@@ -160,7 +160,9 @@ int spf_kernel_8b01e7bf04_v0(struct spf_CSR *A, struct spf_CSR *B, struct spf_De
   return spf_result;
 }
 
-int spf_kernel_8b01e7bf04_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_Dense2 *C)
+static spf_state *spf_kernel_8b01e7bf04_v1_kept_state = 0;
+
+static int spf_kernel_8b01e7bf04_v1_run(struct spf_CSR *A, struct spf_CSR *B, struct spf_Dense2 *C, spf_state *spf_kept)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -189,27 +191,110 @@ int spf_kernel_8b01e7bf04_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_De
   {
     for (int64_t pBi = 0; pBi <= (A_numCols - 1); pBi++)
     {
-      const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-      const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
-      if ((B_rowPtr_pBi_2 + 1) <= B_rowPtr_pBi_1_2)
+      const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+      const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+      if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
       {
         const int64_t k = pBi;
-        for (int64_t pBj = B_rowPtr_pBi_2; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
+        for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
         {
-          const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
-          const int64_t pC1 = B_colIdx_pBj_2;
+          const int64_t B_colIdx_pBj = B_colIdx[pBj];
+          const int64_t pC1 = B_colIdx_pBj;
           for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
           {
-            const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-            const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-            if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+            {
+              const int64_t i = pAi;
+              const int64_t pC0 = i;
+              int64_t * const pAj_table_2 = spf_bitmap_fill(&spf_kept[0], A_numCols);
+              for (int64_t fill_3 = A_rowPtr_pAi; fill_3 <= (A_rowPtr_pAi_1 - 1); fill_3++)
+                spf_bitmap_put(pAj_table_2, A_colIdx[fill_3], fill_3);
+
+              const spf_bitmap pAj_bitmap_1 = spf_bitmap_view(pAj_table_2);
+              {
+                const int64_t q_4 = spf_bitmap_get(pAj_bitmap_1, k);
+                if (q_4 >= 0)
+                {
+                  const int64_t pAj = q_4;
+                  const int64_t A_colIdx_pAj = k;
+                  C_vals[(pC0 * C_N1) + pC1] += A_data[pAj] * B_data[pBj];
+                }
+              }
+            }
+          }
+
+        }
+
+      }
+    }
+
+  }
+  return 0;
+}
+
+
+int spf_kernel_8b01e7bf04_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_Dense2 *C)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_8b01e7bf04_v1_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_8b01e7bf04_v1_run(A, B, C, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_8b01e7bf04_v1_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_8b01e7bf04_v2(struct spf_CSR *A, struct spf_CSR *B, struct spf_Dense2 *C)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_rowPtr = A->rowPtr;
+  int * restrict A_colIdx = A->colIdx;
+  double * restrict A_data = A->data;
+  const int64_t B_numRows = B->numRows;
+  const int64_t B_numCols = B->numCols;
+  const int64_t B_nnz = B->nnz;
+  int * restrict B_rowPtr = B->rowPtr;
+  int * restrict B_colIdx = B->colIdx;
+  double * restrict B_data = B->data;
+  const int64_t C_N0 = C->N0;
+  const int64_t C_N1 = C->N1;
+  double * restrict C_vals = C->vals;
+  const int64_t N_k = A_numCols;
+  const int64_t N_j = B_numCols;
+  const int64_t N_i = A_numRows;
+  if (!(((B_numCols == C_N1) && (A_numRows == C_N0)) && (A_numCols == B_numRows)))
+    return 1;
+  for (int64_t spf_zero = 0; spf_zero < (C_N0 * C_N1); spf_zero++)
+    C_vals[spf_zero] = 0.0;
+
+  if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
+  {
+    for (int64_t pBi = 0; pBi <= (A_numCols - 1); pBi++)
+    {
+      const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+      const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+      if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+      {
+        const int64_t k = pBi;
+        for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+        {
+          const int64_t B_colIdx_pBj = B_colIdx[pBj];
+          const int64_t pC1 = B_colIdx_pBj;
+          for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+          {
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
             {
               const int64_t i = pAi;
               const int64_t pC0 = i;
               {
                 const int64_t key_3 = k;
-                int64_t lo_1 = A_rowPtr_pAi_2;
-                const int64_t end_5 = (A_rowPtr_pAi_1_2 - 1) + 1;
+                int64_t lo_1 = A_rowPtr_pAi;
+                const int64_t end_5 = (A_rowPtr_pAi_1 - 1) + 1;
                 int64_t hi_2 = end_5;
                 while (lo_1 < hi_2)
                 {
@@ -223,7 +308,7 @@ int spf_kernel_8b01e7bf04_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_De
                 if ((lo_1 < end_5) && (A_colIdx[lo_1] == key_3))
                 {
                   const int64_t pAj = lo_1;
-                  const int64_t A_colIdx_pAj_2 = k;
+                  const int64_t A_colIdx_pAj = k;
                   C_vals[(pC0 * C_N1) + pC1] += A_data[pAj] * B_data[pBj];
                 }
               }
@@ -243,4 +328,5 @@ int spf_kernel_8b01e7bf04_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_De
 void spf_kernel_8b01e7bf04_release_state(void)
 {
   spf_state_release(&spf_kernel_8b01e7bf04_v0_kept_state, 1);
+  spf_state_release(&spf_kernel_8b01e7bf04_v1_kept_state, 1);
 }

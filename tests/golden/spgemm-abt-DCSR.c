@@ -250,31 +250,31 @@ static int spf_kernel_09f67f525c_v0_run(struct spf_CSR *A, struct spf_CSR *B, st
   {
     for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
       {
         const int64_t i = pAi;
-        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+          const int64_t A_colIdx_pAj = A_colIdx[pAj];
           for (int64_t pBi = 0; pBi <= (B_numRows - 1); pBi++)
           {
-            const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-            const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
-            if ((B_rowPtr_pBi_2 + 1) <= B_rowPtr_pBi_1_2)
+            const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+            const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+            if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
             {
               const int64_t j = pBi;
-              int64_t * const pBj_table_1 = spf_hash_fill(&spf_kept[0], ((B_rowPtr_pBi_1_2 - 1) - B_rowPtr_pBi_2) + 1);
-              for (int64_t fill_2 = B_rowPtr_pBi_2; fill_2 <= (B_rowPtr_pBi_1_2 - 1); fill_2++)
+              int64_t * const pBj_table_1 = spf_hash_fill(&spf_kept[0], ((B_rowPtr_pBi_1 - 1) - B_rowPtr_pBi) + 1);
+              for (int64_t fill_2 = B_rowPtr_pBi; fill_2 <= (B_rowPtr_pBi_1 - 1); fill_2++)
                 spf_hash_put(pBj_table_1, B_colIdx[fill_2], fill_2);
 
               {
-                const int64_t q_3 = spf_hash_get(pBj_table_1, A_colIdx_pAj_2);
+                const int64_t q_3 = spf_hash_get(pBj_table_1, A_colIdx_pAj);
                 if (q_3 >= 0)
                 {
                   const int64_t pBj = q_3;
-                  const int64_t B_colIdx_pBj_2 = A_colIdx_pAj_2;
+                  const int64_t B_colIdx_pBj = A_colIdx_pAj;
                   spf_workspace_add_2(spf_my_accumulator, spf_my_stream, i, j, A_data[pAj] * B_data[pBj]);
                 }
               }
@@ -321,7 +321,9 @@ int spf_kernel_09f67f525c_v0(struct spf_CSR *A, struct spf_CSR *B, struct spf_DC
   return spf_result;
 }
 
-int spf_kernel_09f67f525c_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_DCSR *C, int64_t *spf_report, void **spf_handle)
+static spf_state *spf_kernel_09f67f525c_v1_kept_state = 0;
+
+static int spf_kernel_09f67f525c_v1_run(struct spf_CSR *A, struct spf_CSR *B, struct spf_DCSR *C, int64_t *spf_report, void **spf_handle, spf_state *spf_kept)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -369,25 +371,145 @@ int spf_kernel_09f67f525c_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_DC
   {
     for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
       {
         const int64_t i = pAi;
-        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+          const int64_t A_colIdx_pAj = A_colIdx[pAj];
           for (int64_t pBi = 0; pBi <= (B_numRows - 1); pBi++)
           {
-            const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-            const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
-            if ((B_rowPtr_pBi_2 + 1) <= B_rowPtr_pBi_1_2)
+            const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+            const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+            if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+            {
+              const int64_t j = pBi;
+              int64_t * const pBj_table_2 = spf_bitmap_fill(&spf_kept[0], B_numCols);
+              for (int64_t fill_3 = B_rowPtr_pBi; fill_3 <= (B_rowPtr_pBi_1 - 1); fill_3++)
+                spf_bitmap_put(pBj_table_2, B_colIdx[fill_3], fill_3);
+
+              const spf_bitmap pBj_bitmap_1 = spf_bitmap_view(pBj_table_2);
+              {
+                const int64_t q_4 = spf_bitmap_get(pBj_bitmap_1, A_colIdx_pAj);
+                if (q_4 >= 0)
+                {
+                  const int64_t pBj = q_4;
+                  const int64_t B_colIdx_pBj = A_colIdx_pAj;
+                  spf_workspace_add_2(spf_my_accumulator, spf_my_stream, i, j, A_data[pAj] * B_data[pBj]);
+                }
+              }
+            }
+          }
+
+        }
+
+      }
+    }
+
+  }
+  for (int spf_t = 0; spf_t < spf_thread_count; spf_t++)
+    spf_workspace_flush_2(&spf_accumulators[spf_t], &spf_streams[spf_t]);
+
+  int64_t spf_own_report[10];
+  if (!spf_report)
+    spf_report = spf_own_report;
+  int spf_status = (spf_streams_join(spf_streams, spf_stream_count, &spf_entries)) ? (0) : (2);
+  if (!spf_status)
+  {
+    *spf_handle = spf_assemble_09f67f525c_begin(C, spf_entries.n, (const int64_t * const *) spf_entries.x, spf_unit_strides, spf_entries.v, spf_report, 1, 1);
+    spf_stream_forget(&spf_entries);
+    if (!(*spf_handle))
+      spf_status = (spf_report[4] >= 0) ? (3) : (2);
+  }
+  for (int spf_t = 0; spf_t < spf_stream_count; spf_t++)
+    spf_stream_release(&spf_streams[spf_t]);
+
+  free(spf_streams);
+  spf_stream_release(&spf_entries);
+  spf_workspaces_put(spf_call_workspaces);
+  return spf_status;
+}
+
+
+int spf_kernel_09f67f525c_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_DCSR *C, int64_t *spf_report, void **spf_handle)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_09f67f525c_v1_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_09f67f525c_v1_run(A, B, C, spf_report, spf_handle, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_09f67f525c_v1_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_09f67f525c_v2(struct spf_CSR *A, struct spf_CSR *B, struct spf_DCSR *C, int64_t *spf_report, void **spf_handle)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_rowPtr = A->rowPtr;
+  int * restrict A_colIdx = A->colIdx;
+  double * restrict A_data = A->data;
+  const int64_t B_numRows = B->numRows;
+  const int64_t B_numCols = B->numCols;
+  const int64_t B_nnz = B->nnz;
+  int * restrict B_rowPtr = B->rowPtr;
+  int * restrict B_colIdx = B->colIdx;
+  double * restrict B_data = B->data;
+  const int64_t C_numRows = C->numRows;
+  const int64_t C_numCols = C->numCols;
+  const int64_t C_nnzRows = C->nnzRows;
+  const int64_t C_nnz = C->nnz;
+  int * restrict C_rowIdx = C->rowIdx;
+  int * restrict C_rowPtr = C->rowPtr;
+  int * restrict C_colIdx = C->colIdx;
+  double * restrict C_data = C->data;
+  const int64_t N_k = A_numCols;
+  const int64_t N_j = B_numRows;
+  const int64_t N_i = A_numRows;
+  if (!(A_numCols == B_numCols))
+    return 1;
+  C->numRows = N_i;
+  C->numCols = N_j;
+  const int spf_thread_count = 1;
+  const int spf_stream_count = spf_most_pieces(spf_thread_count);
+  spf_stream *spf_streams = (spf_stream *) calloc((size_t) spf_stream_count, sizeof(spf_stream));
+  if (!spf_streams)
+    return 2;
+  spf_stream spf_entries = {0};
+  spf_workspaces *spf_call_workspaces = spf_workspaces_take(spf_thread_count, N_j, 1, 1);
+  if (!spf_call_workspaces)
+  {
+    free(spf_streams);
+    return 2;
+  }
+  spf_workspace *spf_accumulators = spf_call_workspaces->w;
+  spf_stream *spf_my_stream = &spf_streams[0];
+  spf_workspace *spf_my_accumulator = &spf_accumulators[0];
+  if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numRows))
+  {
+    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+    {
+      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      {
+        const int64_t i = pAi;
+        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        {
+          const int64_t A_colIdx_pAj = A_colIdx[pAj];
+          for (int64_t pBi = 0; pBi <= (B_numRows - 1); pBi++)
+          {
+            const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+            const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+            if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
             {
               const int64_t j = pBi;
               {
-                const int64_t key_3 = A_colIdx_pAj_2;
-                int64_t lo_1 = B_rowPtr_pBi_2;
-                const int64_t end_5 = (B_rowPtr_pBi_1_2 - 1) + 1;
+                const int64_t key_3 = A_colIdx_pAj;
+                int64_t lo_1 = B_rowPtr_pBi;
+                const int64_t end_5 = (B_rowPtr_pBi_1 - 1) + 1;
                 int64_t hi_2 = end_5;
                 while (lo_1 < hi_2)
                 {
@@ -401,7 +523,7 @@ int spf_kernel_09f67f525c_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_DC
                 if ((lo_1 < end_5) && (B_colIdx[lo_1] == key_3))
                 {
                   const int64_t pBj = lo_1;
-                  const int64_t B_colIdx_pBj_2 = A_colIdx_pAj_2;
+                  const int64_t B_colIdx_pBj = A_colIdx_pAj;
                   spf_workspace_add_2(spf_my_accumulator, spf_my_stream, i, j, A_data[pAj] * B_data[pBj]);
                 }
               }
@@ -441,5 +563,6 @@ int spf_kernel_09f67f525c_v1(struct spf_CSR *A, struct spf_CSR *B, struct spf_DC
 void spf_kernel_09f67f525c_release_state(void)
 {
   spf_state_release(&spf_kernel_09f67f525c_v0_kept_state, 1);
+  spf_state_release(&spf_kernel_09f67f525c_v1_kept_state, 1);
   spf_workspaces_release();
 }

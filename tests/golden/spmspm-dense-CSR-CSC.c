@@ -147,33 +147,33 @@ static int spf_kernel_9305c74c0c_v0_run(struct spf_CSR *A, struct spf_CSC *B, st
 
         for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
         {
-          const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-          const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-          if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+          const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+          const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+          if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
           {
             const int64_t i = pAi;
             const int64_t pC0 = i;
-            for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
             {
-              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+              const int64_t A_colIdx_pAj = A_colIdx[pAj];
               for (int64_t pBj = 0; pBj <= (B_numCols - 1); pBj++)
               {
-                const int64_t B_colPtr_pBj_2 = B_colPtr[pBj];
-                const int64_t B_colPtr_pBj_1_2 = B_colPtr[pBj + 1];
-                if ((B_colPtr_pBj_2 + 1) <= B_colPtr_pBj_1_2)
+                const int64_t B_colPtr_pBj = B_colPtr[pBj];
+                const int64_t B_colPtr_pBj_1 = B_colPtr[pBj + 1];
+                if ((B_colPtr_pBj + 1) <= B_colPtr_pBj_1)
                 {
                   const int64_t j = pBj;
                   const int64_t pC1 = j;
-                  int64_t * const pBi_table_1 = spf_hash_fill(&spf_kept[0], ((B_colPtr_pBj_1_2 - 1) - B_colPtr_pBj_2) + 1);
-                  for (int64_t fill_2 = B_colPtr_pBj_2; fill_2 <= (B_colPtr_pBj_1_2 - 1); fill_2++)
+                  int64_t * const pBi_table_1 = spf_hash_fill(&spf_kept[0], ((B_colPtr_pBj_1 - 1) - B_colPtr_pBj) + 1);
+                  for (int64_t fill_2 = B_colPtr_pBj; fill_2 <= (B_colPtr_pBj_1 - 1); fill_2++)
                     spf_hash_put(pBi_table_1, B_rowIdx[fill_2], fill_2);
 
                   {
-                    const int64_t q_3 = spf_hash_get(pBi_table_1, A_colIdx_pAj_2);
+                    const int64_t q_3 = spf_hash_get(pBi_table_1, A_colIdx_pAj);
                     if (q_3 >= 0)
                     {
                       const int64_t pBi = q_3;
-                      const int64_t B_rowIdx_pBi_2 = A_colIdx_pAj_2;
+                      const int64_t B_rowIdx_pBi = A_colIdx_pAj;
                       C_vals[(pC0 * C_N1) + pC1] += A_data[pAj] * B_data[pBi];
                     }
                   }
@@ -203,7 +203,9 @@ int spf_kernel_9305c74c0c_v0(struct spf_CSR *A, struct spf_CSC *B, struct spf_De
   return spf_result;
 }
 
-int spf_kernel_9305c74c0c_v1(struct spf_CSR *A, struct spf_CSC *B, struct spf_Dense2 *C)
+static spf_state *spf_kernel_9305c74c0c_v1_kept_state = 0;
+
+static int spf_kernel_9305c74c0c_v1_run(struct spf_CSR *A, struct spf_CSC *B, struct spf_Dense2 *C, spf_state *spf_kept)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -256,27 +258,137 @@ int spf_kernel_9305c74c0c_v1(struct spf_CSR *A, struct spf_CSC *B, struct spf_De
 
         for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
         {
-          const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-          const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-          if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+          const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+          const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+          if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
           {
             const int64_t i = pAi;
             const int64_t pC0 = i;
-            for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
             {
-              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+              const int64_t A_colIdx_pAj = A_colIdx[pAj];
               for (int64_t pBj = 0; pBj <= (B_numCols - 1); pBj++)
               {
-                const int64_t B_colPtr_pBj_2 = B_colPtr[pBj];
-                const int64_t B_colPtr_pBj_1_2 = B_colPtr[pBj + 1];
-                if ((B_colPtr_pBj_2 + 1) <= B_colPtr_pBj_1_2)
+                const int64_t B_colPtr_pBj = B_colPtr[pBj];
+                const int64_t B_colPtr_pBj_1 = B_colPtr[pBj + 1];
+                if ((B_colPtr_pBj + 1) <= B_colPtr_pBj_1)
+                {
+                  const int64_t j = pBj;
+                  const int64_t pC1 = j;
+                  int64_t * const pBi_table_2 = spf_bitmap_fill(&spf_kept[0], B_numRows);
+                  for (int64_t fill_3 = B_colPtr_pBj; fill_3 <= (B_colPtr_pBj_1 - 1); fill_3++)
+                    spf_bitmap_put(pBi_table_2, B_rowIdx[fill_3], fill_3);
+
+                  const spf_bitmap pBi_bitmap_1 = spf_bitmap_view(pBi_table_2);
+                  {
+                    const int64_t q_4 = spf_bitmap_get(pBi_bitmap_1, A_colIdx_pAj);
+                    if (q_4 >= 0)
+                    {
+                      const int64_t pBi = q_4;
+                      const int64_t B_rowIdx_pBi = A_colIdx_pAj;
+                      C_vals[(pC0 * C_N1) + pC1] += A_data[pAj] * B_data[pBi];
+                    }
+                  }
+                }
+              }
+
+            }
+
+          }
+        }
+
+      }
+
+    }
+  }
+  return 0;
+}
+
+
+int spf_kernel_9305c74c0c_v1(struct spf_CSR *A, struct spf_CSC *B, struct spf_Dense2 *C)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_9305c74c0c_v1_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_9305c74c0c_v1_run(A, B, C, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_9305c74c0c_v1_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_9305c74c0c_v2(struct spf_CSR *A, struct spf_CSC *B, struct spf_Dense2 *C)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_rowPtr = A->rowPtr;
+  int * restrict A_colIdx = A->colIdx;
+  double * restrict A_data = A->data;
+  const int64_t B_numRows = B->numRows;
+  const int64_t B_numCols = B->numCols;
+  const int64_t B_nnz = B->nnz;
+  int * restrict B_colPtr = B->colPtr;
+  int * restrict B_rowIdx = B->rowIdx;
+  double * restrict B_data = B->data;
+  const int64_t C_N0 = C->N0;
+  const int64_t C_N1 = C->N1;
+  double * restrict C_vals = C->vals;
+  const int64_t N_k = A_numCols;
+  const int64_t N_j = B_numCols;
+  const int64_t N_i = A_numRows;
+  if (!(((B_numCols == C_N1) && (A_numRows == C_N0)) && (A_numCols == B_numRows)))
+    return 1;
+  {
+    const int64_t spf_row_size = 1 * C_N1;
+    int64_t spf_reached_from = C_N0;
+    int64_t spf_reached_to = C_N0;
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
+    {
+      spf_reached_from = spf_min(spf_max(0, 0), C_N0);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((A_numRows - 1) + 1, C_N0));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      C_vals[spf_zero] = 0.0;
+
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (C_N0 * spf_row_size); spf_zero++)
+      C_vals[spf_zero] = 0.0;
+
+  }
+  if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
+  {
+    {
+      const int64_t spf_row_size = 1 * C_N1;
+      const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+      const int64_t spf_stop = (A_numRows - 1) + 1;
+      for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
+      {
+        const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+        const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+        for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+          C_vals[spf_zero] = 0.0;
+
+        for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+        {
+          const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+          const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+          if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+          {
+            const int64_t i = pAi;
+            const int64_t pC0 = i;
+            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+            {
+              const int64_t A_colIdx_pAj = A_colIdx[pAj];
+              for (int64_t pBj = 0; pBj <= (B_numCols - 1); pBj++)
+              {
+                const int64_t B_colPtr_pBj = B_colPtr[pBj];
+                const int64_t B_colPtr_pBj_1 = B_colPtr[pBj + 1];
+                if ((B_colPtr_pBj + 1) <= B_colPtr_pBj_1)
                 {
                   const int64_t j = pBj;
                   const int64_t pC1 = j;
                   {
-                    const int64_t key_3 = A_colIdx_pAj_2;
-                    int64_t lo_1 = B_colPtr_pBj_2;
-                    const int64_t end_5 = (B_colPtr_pBj_1_2 - 1) + 1;
+                    const int64_t key_3 = A_colIdx_pAj;
+                    int64_t lo_1 = B_colPtr_pBj;
+                    const int64_t end_5 = (B_colPtr_pBj_1 - 1) + 1;
                     int64_t hi_2 = end_5;
                     while (lo_1 < hi_2)
                     {
@@ -290,7 +402,7 @@ int spf_kernel_9305c74c0c_v1(struct spf_CSR *A, struct spf_CSC *B, struct spf_De
                     if ((lo_1 < end_5) && (B_rowIdx[lo_1] == key_3))
                     {
                       const int64_t pBi = lo_1;
-                      const int64_t B_rowIdx_pBi_2 = A_colIdx_pAj_2;
+                      const int64_t B_rowIdx_pBi = A_colIdx_pAj;
                       C_vals[(pC0 * C_N1) + pC1] += A_data[pAj] * B_data[pBi];
                     }
                   }
@@ -313,4 +425,5 @@ int spf_kernel_9305c74c0c_v1(struct spf_CSR *A, struct spf_CSC *B, struct spf_De
 void spf_kernel_9305c74c0c_release_state(void)
 {
   spf_state_release(&spf_kernel_9305c74c0c_v0_kept_state, 1);
+  spf_state_release(&spf_kernel_9305c74c0c_v1_kept_state, 1);
 }

@@ -123,16 +123,16 @@ static int spf_kernel_5b3cf3d0a5_v0_run(struct spf_CSC *A, struct spf_SV *x, str
 
     for (int64_t pAj = 0; pAj <= (x_n - 1); pAj++)
     {
-      const int64_t A_colPtr_pAj = A_colPtr[pAj];
-      const int64_t A_colPtr_pAj_1 = A_colPtr[pAj + 1];
-      if ((A_colPtr_pAj + 1) <= A_colPtr_pAj_1)
+      const int64_t A_colPtr_pAj_2 = A_colPtr[pAj];
+      const int64_t A_colPtr_pAj_1_2 = A_colPtr[pAj + 1];
+      if ((A_colPtr_pAj_2 + 1) <= A_colPtr_pAj_1_2)
       {
         const int64_t j = pAj;
-        for (int64_t pAi = A_colPtr_pAj; pAi <= (A_colPtr_pAj_1 - 1); pAi++)
+        for (int64_t pAi = A_colPtr_pAj_2; pAi <= (A_colPtr_pAj_1_2 - 1); pAi++)
         {
-          const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
-          const int64_t i = A_rowIdx_pAi;
-          const int64_t py0 = A_rowIdx_pAi;
+          const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+          const int64_t i = A_rowIdx_pAi_2;
+          const int64_t py0 = A_rowIdx_pAi_2;
           {
             const int64_t key_3 = j;
             int64_t position_4 = px_position_1[i];
@@ -142,7 +142,7 @@ static int spf_kernel_5b3cf3d0a5_v0_run(struct spf_CSC *A, struct spf_SV *x, str
             if (((position_4 >= 0) && (position_4 <= (x_len - 1))) && (x_idx[position_4] == key_3))
             {
               const int64_t px = position_4;
-              const int64_t x_idx_px = j;
+              const int64_t x_idx_px_2 = j;
               y_vals[py0] += A_data[pAi] * x_val[px];
               position_4++;
             }
@@ -199,21 +199,21 @@ static int spf_kernel_5b3cf3d0a5_v1_run(struct spf_CSC *A, struct spf_SV *x, str
 
     for (int64_t pAj = 0; pAj <= (x_n - 1); pAj++)
     {
-      const int64_t A_colPtr_pAj = A_colPtr[pAj];
-      const int64_t A_colPtr_pAj_1 = A_colPtr[pAj + 1];
-      if ((A_colPtr_pAj + 1) <= A_colPtr_pAj_1)
+      const int64_t A_colPtr_pAj_2 = A_colPtr[pAj];
+      const int64_t A_colPtr_pAj_1_2 = A_colPtr[pAj + 1];
+      if ((A_colPtr_pAj_2 + 1) <= A_colPtr_pAj_1_2)
       {
         const int64_t j = pAj;
-        for (int64_t pAi = A_colPtr_pAj; pAi <= (A_colPtr_pAj_1 - 1); pAi++)
+        for (int64_t pAi = A_colPtr_pAj_2; pAi <= (A_colPtr_pAj_1_2 - 1); pAi++)
         {
-          const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
-          const int64_t py0 = A_rowIdx_pAi;
+          const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+          const int64_t py0 = A_rowIdx_pAi_2;
           {
             const int64_t q_3 = spf_hash_get(px_table_1, j);
             if (q_3 >= 0)
             {
               const int64_t px = q_3;
-              const int64_t x_idx_px = j;
+              const int64_t x_idx_px_2 = j;
               y_vals[py0] += A_data[pAi] * x_val[px];
             }
           }
@@ -237,7 +237,77 @@ int spf_kernel_5b3cf3d0a5_v1(struct spf_CSC *A, struct spf_SV *x, struct spf_Den
   return spf_result;
 }
 
+static spf_state *spf_kernel_5b3cf3d0a5_v2_kept_state = 0;
+
+static int spf_kernel_5b3cf3d0a5_v2_run(struct spf_CSC *A, struct spf_SV *x, struct spf_Dense1 *y, spf_state *spf_kept)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_colPtr = A->colPtr;
+  int * restrict A_rowIdx = A->rowIdx;
+  double * restrict A_data = A->data;
+  const int64_t x_n = x->n;
+  const int64_t x_len = x->len;
+  int * restrict x_idx = x->idx;
+  double * restrict x_val = x->val;
+  const int64_t y_N0 = y->N0;
+  double * restrict y_vals = y->vals;
+  const int64_t N_j = A_numCols;
+  const int64_t N_i = A_numRows;
+  if (!((A_numRows == y_N0) && (A_numCols == x_n)))
+    return 1;
+  for (int64_t spf_zero = 0; spf_zero < y_N0; spf_zero++)
+    y_vals[spf_zero] = 0.0;
+
+  if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= x_len))
+  {
+    int64_t * const px_table_2 = spf_bitmap_fill(&spf_kept[0], x_n);
+    for (int64_t fill_3 = 0; fill_3 <= (x_len - 1); fill_3++)
+      spf_bitmap_put(px_table_2, x_idx[fill_3], fill_3);
+
+    const spf_bitmap px_bitmap_1 = spf_bitmap_view(px_table_2);
+    for (int64_t pAj = 0; pAj <= (x_n - 1); pAj++)
+    {
+      const int64_t A_colPtr_pAj_2 = A_colPtr[pAj];
+      const int64_t A_colPtr_pAj_1_2 = A_colPtr[pAj + 1];
+      if ((A_colPtr_pAj_2 + 1) <= A_colPtr_pAj_1_2)
+      {
+        const int64_t j = pAj;
+        for (int64_t pAi = A_colPtr_pAj_2; pAi <= (A_colPtr_pAj_1_2 - 1); pAi++)
+        {
+          const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+          const int64_t py0 = A_rowIdx_pAi_2;
+          {
+            const int64_t q_4 = spf_bitmap_get(px_bitmap_1, j);
+            if (q_4 >= 0)
+            {
+              const int64_t px = q_4;
+              const int64_t x_idx_px_2 = j;
+              y_vals[py0] += A_data[pAi] * x_val[px];
+            }
+          }
+        }
+
+      }
+    }
+
+  }
+  return 0;
+}
+
+
 int spf_kernel_5b3cf3d0a5_v2(struct spf_CSC *A, struct spf_SV *x, struct spf_Dense1 *y)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_5b3cf3d0a5_v2_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_5b3cf3d0a5_v2_run(A, x, y, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_5b3cf3d0a5_v2_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_5b3cf3d0a5_v3(struct spf_CSC *A, struct spf_SV *x, struct spf_Dense1 *y)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -262,15 +332,15 @@ int spf_kernel_5b3cf3d0a5_v2(struct spf_CSC *A, struct spf_SV *x, struct spf_Den
   {
     for (int64_t pAj = 0; pAj <= (x_n - 1); pAj++)
     {
-      const int64_t A_colPtr_pAj = A_colPtr[pAj];
-      const int64_t A_colPtr_pAj_1 = A_colPtr[pAj + 1];
-      if ((A_colPtr_pAj + 1) <= A_colPtr_pAj_1)
+      const int64_t A_colPtr_pAj_2 = A_colPtr[pAj];
+      const int64_t A_colPtr_pAj_1_2 = A_colPtr[pAj + 1];
+      if ((A_colPtr_pAj_2 + 1) <= A_colPtr_pAj_1_2)
       {
         const int64_t j = pAj;
-        for (int64_t pAi = A_colPtr_pAj; pAi <= (A_colPtr_pAj_1 - 1); pAi++)
+        for (int64_t pAi = A_colPtr_pAj_2; pAi <= (A_colPtr_pAj_1_2 - 1); pAi++)
         {
-          const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
-          const int64_t py0 = A_rowIdx_pAi;
+          const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+          const int64_t py0 = A_rowIdx_pAi_2;
           {
             const int64_t key_3 = j;
             int64_t lo_1 = 0;
@@ -288,7 +358,7 @@ int spf_kernel_5b3cf3d0a5_v2(struct spf_CSC *A, struct spf_SV *x, struct spf_Den
             if ((lo_1 < end_5) && (x_idx[lo_1] == key_3))
             {
               const int64_t px = lo_1;
-              const int64_t x_idx_px = j;
+              const int64_t x_idx_px_2 = j;
               y_vals[py0] += A_data[pAi] * x_val[px];
             }
           }
@@ -306,4 +376,5 @@ void spf_kernel_5b3cf3d0a5_release_state(void)
 {
   spf_state_release(&spf_kernel_5b3cf3d0a5_v0_kept_state, 1);
   spf_state_release(&spf_kernel_5b3cf3d0a5_v1_kept_state, 1);
+  spf_state_release(&spf_kernel_5b3cf3d0a5_v2_kept_state, 1);
 }

@@ -88,9 +88,9 @@ struct spf_Dense1
 #endif /* SPF_KERNEL_1804727CA3_H_STRUCTS */
 
 
-static spf_state *spf_kernel_1804727ca3_kept_state = 0;
+static spf_state *spf_kernel_1804727ca3_v0_kept_state = 0;
 
-static int spf_kernel_1804727ca3_run(struct spf_CSR *A, struct spf_SV_UNSORTED *x, struct spf_Dense1 *y, spf_state *spf_kept)
+static int spf_kernel_1804727ca3_v0_run(struct spf_CSR *A, struct spf_SV_UNSORTED *x, struct spf_Dense1 *y, spf_state *spf_kept)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -132,22 +132,22 @@ static int spf_kernel_1804727ca3_run(struct spf_CSR *A, struct spf_SV_UNSORTED *
 
     for (int64_t pAi = 0; pAi < ((A_numRows - 1) + 1); pAi++)
     {
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
         const int64_t i = pAi;
         const int64_t py0 = i;
         double sum_3 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
           {
-            const int64_t q_4 = spf_hash_get(px_table_1, A_colIdx_pAj);
+            const int64_t q_4 = spf_hash_get(px_table_1, A_colIdx_pAj_2);
             if (q_4 >= 0)
             {
               const int64_t px = q_4;
-              const int64_t x_idx_px = A_colIdx_pAj;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
               sum_3 += A_data[pAj] * x_val[px];
             }
           }
@@ -166,17 +166,107 @@ static int spf_kernel_1804727ca3_run(struct spf_CSR *A, struct spf_SV_UNSORTED *
 }
 
 
-int spf_kernel_1804727ca3(struct spf_CSR *A, struct spf_SV_UNSORTED *x, struct spf_Dense1 *y)
+int spf_kernel_1804727ca3_v0(struct spf_CSR *A, struct spf_SV_UNSORTED *x, struct spf_Dense1 *y)
 {
-  spf_state *const spf_kept = spf_state_take(&spf_kernel_1804727ca3_kept_state, 1);
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_1804727ca3_v0_kept_state, 1);
   if (!spf_kept) return 2;
-  int spf_result = spf_kernel_1804727ca3_run(A, x, y, spf_kept);
+  int spf_result = spf_kernel_1804727ca3_v0_run(A, x, y, spf_kept);
   if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
-  spf_state_put(&spf_kernel_1804727ca3_kept_state, spf_kept, 1);
+  spf_state_put(&spf_kernel_1804727ca3_v0_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+static spf_state *spf_kernel_1804727ca3_v1_kept_state = 0;
+
+static int spf_kernel_1804727ca3_v1_run(struct spf_CSR *A, struct spf_SV_UNSORTED *x, struct spf_Dense1 *y, spf_state *spf_kept)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_rowPtr = A->rowPtr;
+  int * restrict A_colIdx = A->colIdx;
+  double * restrict A_data = A->data;
+  const int64_t x_n = x->n;
+  const int64_t x_len = x->len;
+  int * restrict x_idx = x->idx;
+  double * restrict x_val = x->val;
+  const int64_t y_N0 = y->N0;
+  double * restrict y_vals = y->vals;
+  const int64_t N_j = A_numCols;
+  const int64_t N_i = A_numRows;
+  if (!((A_numRows == y_N0) && (A_numCols == x_n)))
+    return 1;
+  {
+    const int64_t spf_row_size = 1;
+    int64_t spf_reached_from = y_N0;
+    int64_t spf_reached_to = y_N0;
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= x_len))
+    {
+      spf_reached_from = spf_min(spf_max(0, 0), y_N0);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((A_numRows - 1) + 1, y_N0));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      y_vals[spf_zero] = 0.0;
+
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (y_N0 * spf_row_size); spf_zero++)
+      y_vals[spf_zero] = 0.0;
+
+  }
+  if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= x_len))
+  {
+    int64_t * const px_table_2 = spf_bitmap_fill(&spf_kept[0], x_n);
+    for (int64_t fill_3 = 0; fill_3 <= (x_len - 1); fill_3++)
+      spf_bitmap_put(px_table_2, x_idx[fill_3], fill_3);
+
+    const spf_bitmap px_bitmap_1 = spf_bitmap_view(px_table_2);
+    for (int64_t pAi = 0; pAi < ((A_numRows - 1) + 1); pAi++)
+    {
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      {
+        const int64_t i = pAi;
+        const int64_t py0 = i;
+        double sum_4 = 0.0;
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        {
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+          {
+            const int64_t q_5 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj_2);
+            if (q_5 >= 0)
+            {
+              const int64_t px = q_5;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
+              sum_4 += A_data[pAj] * x_val[px];
+            }
+          }
+        }
+
+        y_vals[py0] = sum_4;
+      }
+      else
+      {
+        y_vals[pAi] = 0.0;
+      }
+    }
+
+  }
+  return 0;
+}
+
+
+int spf_kernel_1804727ca3_v1(struct spf_CSR *A, struct spf_SV_UNSORTED *x, struct spf_Dense1 *y)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_1804727ca3_v1_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_1804727ca3_v1_run(A, x, y, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_1804727ca3_v1_kept_state, spf_kept, 1);
   return spf_result;
 }
 
 void spf_kernel_1804727ca3_release_state(void)
 {
-  spf_state_release(&spf_kernel_1804727ca3_kept_state, 1);
+  spf_state_release(&spf_kernel_1804727ca3_v0_kept_state, 1);
+  spf_state_release(&spf_kernel_1804727ca3_v1_kept_state, 1);
 }

@@ -117,26 +117,26 @@ int spf_kernel_14bc7e308a_v0(struct spf_DCSR *A, struct spf_SV *x, struct spf_De
   {
     for (int64_t pAi = 0; pAi <= (A_nnzRows - 1); pAi++)
     {
-      const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t py0 = A_rowIdx_pAi;
+        const int64_t py0 = A_rowIdx_pAi_2;
         int64_t px_position_1 = 0;
         double sum_2 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
           {
-            const int64_t key_3 = A_colIdx_pAj;
+            const int64_t key_3 = A_colIdx_pAj_2;
             while (((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))) && (x_idx[px_position_1] < key_3))
               px_position_1++;
 
             if (((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))) && (x_idx[px_position_1] == key_3))
             {
               const int64_t px = px_position_1;
-              const int64_t x_idx_px = A_colIdx_pAj;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
               sum_2 += A_data[pAj] * x_val[px];
               px_position_1++;
             }
@@ -185,22 +185,22 @@ static int spf_kernel_14bc7e308a_v1_run(struct spf_DCSR *A, struct spf_SV *x, st
 
     for (int64_t pAi = 0; pAi <= (A_nnzRows - 1); pAi++)
     {
-      const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t py0 = A_rowIdx_pAi;
+        const int64_t py0 = A_rowIdx_pAi_2;
         double sum_3 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
           {
-            const int64_t q_4 = spf_hash_get(px_table_1, A_colIdx_pAj);
+            const int64_t q_4 = spf_hash_get(px_table_1, A_colIdx_pAj_2);
             if (q_4 >= 0)
             {
               const int64_t px = q_4;
-              const int64_t x_idx_px = A_colIdx_pAj;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
               sum_3 += A_data[pAj] * x_val[px];
             }
           }
@@ -225,7 +225,81 @@ int spf_kernel_14bc7e308a_v1(struct spf_DCSR *A, struct spf_SV *x, struct spf_De
   return spf_result;
 }
 
+static spf_state *spf_kernel_14bc7e308a_v2_kept_state = 0;
+
+static int spf_kernel_14bc7e308a_v2_run(struct spf_DCSR *A, struct spf_SV *x, struct spf_Dense1 *y, spf_state *spf_kept)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnzRows = A->nnzRows;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_rowIdx = A->rowIdx;
+  int * restrict A_rowPtr = A->rowPtr;
+  int * restrict A_colIdx = A->colIdx;
+  double * restrict A_data = A->data;
+  const int64_t x_n = x->n;
+  const int64_t x_len = x->len;
+  int * restrict x_idx = x->idx;
+  double * restrict x_val = x->val;
+  const int64_t y_N0 = y->N0;
+  double * restrict y_vals = y->vals;
+  const int64_t N_j = A_numCols;
+  const int64_t N_i = A_numRows;
+  if (!((A_numRows == y_N0) && (A_numCols == x_n)))
+    return 1;
+  for (int64_t spf_zero = 0; spf_zero < y_N0; spf_zero++)
+    y_vals[spf_zero] = 0.0;
+
+  if ((((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= x_len)) && (1 <= A_nnzRows))
+  {
+    int64_t * const px_table_2 = spf_bitmap_fill(&spf_kept[0], x_n);
+    for (int64_t fill_3 = 0; fill_3 <= (x_len - 1); fill_3++)
+      spf_bitmap_put(px_table_2, x_idx[fill_3], fill_3);
+
+    const spf_bitmap px_bitmap_1 = spf_bitmap_view(px_table_2);
+    for (int64_t pAi = 0; pAi <= (A_nnzRows - 1); pAi++)
+    {
+      const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      {
+        const int64_t py0 = A_rowIdx_pAi_2;
+        double sum_4 = 0.0;
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        {
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+          {
+            const int64_t q_5 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj_2);
+            if (q_5 >= 0)
+            {
+              const int64_t px = q_5;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
+              sum_4 += A_data[pAj] * x_val[px];
+            }
+          }
+        }
+
+        y_vals[py0] += sum_4;
+      }
+    }
+
+  }
+  return 0;
+}
+
+
 int spf_kernel_14bc7e308a_v2(struct spf_DCSR *A, struct spf_SV *x, struct spf_Dense1 *y)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_14bc7e308a_v2_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_14bc7e308a_v2_run(A, x, y, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_14bc7e308a_v2_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_14bc7e308a_v3(struct spf_DCSR *A, struct spf_SV *x, struct spf_Dense1 *y)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -252,18 +326,18 @@ int spf_kernel_14bc7e308a_v2(struct spf_DCSR *A, struct spf_SV *x, struct spf_De
   {
     for (int64_t pAi = 0; pAi <= (A_nnzRows - 1); pAi++)
     {
-      const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowIdx_pAi_2 = A_rowIdx[pAi];
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t py0 = A_rowIdx_pAi;
+        const int64_t py0 = A_rowIdx_pAi_2;
         double sum_1 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
           {
-            const int64_t key_4 = A_colIdx_pAj;
+            const int64_t key_4 = A_colIdx_pAj_2;
             int64_t lo_2 = 0;
             const int64_t end_6 = (x_len - 1) + 1;
             int64_t hi_3 = end_6;
@@ -279,7 +353,7 @@ int spf_kernel_14bc7e308a_v2(struct spf_DCSR *A, struct spf_SV *x, struct spf_De
             if ((lo_2 < end_6) && (x_idx[lo_2] == key_4))
             {
               const int64_t px = lo_2;
-              const int64_t x_idx_px = A_colIdx_pAj;
+              const int64_t x_idx_px_2 = A_colIdx_pAj_2;
               sum_1 += A_data[pAj] * x_val[px];
             }
           }
@@ -297,4 +371,5 @@ int spf_kernel_14bc7e308a_v2(struct spf_DCSR *A, struct spf_SV *x, struct spf_De
 void spf_kernel_14bc7e308a_release_state(void)
 {
   spf_state_release(&spf_kernel_14bc7e308a_v1_kept_state, 1);
+  spf_state_release(&spf_kernel_14bc7e308a_v2_kept_state, 1);
 }

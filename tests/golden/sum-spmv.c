@@ -144,17 +144,17 @@ static int spf_kernel_4168d602db_v0_run(struct spf_CSR *A, struct spf_Dense1 *x,
   {
     for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
         const int64_t i = pAi;
         const int64_t py0 = i;
         double sum_1 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
-          const int64_t px0 = A_colIdx_pAj;
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+          const int64_t px0 = A_colIdx_pAj_2;
           sum_1 += A_data[pAj] * x_vals[px0];
         }
 
@@ -170,16 +170,16 @@ static int spf_kernel_4168d602db_v0_run(struct spf_CSR *A, struct spf_Dense1 *x,
 
     for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
     {
-      const int64_t B_colPtr_pBj = B_colPtr[pBj];
-      const int64_t B_colPtr_pBj_1 = B_colPtr[pBj + 1];
-      if ((B_colPtr_pBj + 1) <= B_colPtr_pBj_1)
+      const int64_t B_colPtr_pBj_2 = B_colPtr[pBj];
+      const int64_t B_colPtr_pBj_1_2 = B_colPtr[pBj + 1];
+      if ((B_colPtr_pBj_2 + 1) <= B_colPtr_pBj_1_2)
       {
         const int64_t j = pBj;
-        for (int64_t pBi = B_colPtr_pBj; pBi <= (B_colPtr_pBj_1 - 1); pBi++)
+        for (int64_t pBi = B_colPtr_pBj_2; pBi <= (B_colPtr_pBj_1_2 - 1); pBi++)
         {
-          const int64_t B_rowIdx_pBi = B_rowIdx[pBi];
-          const int64_t i = B_rowIdx_pBi;
-          const int64_t py0 = B_rowIdx_pBi;
+          const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
+          const int64_t i = B_rowIdx_pBi_2;
+          const int64_t py0 = B_rowIdx_pBi_2;
           {
             const int64_t key_4 = j;
             int64_t position_5 = pz_position_2[i];
@@ -189,7 +189,7 @@ static int spf_kernel_4168d602db_v0_run(struct spf_CSR *A, struct spf_Dense1 *x,
             if (((position_5 >= 0) && (position_5 <= (z_len - 1))) && (z_idx[position_5] == key_4))
             {
               const int64_t pz = position_5;
-              const int64_t z_idx_pz = j;
+              const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
               position_5++;
             }
@@ -250,17 +250,17 @@ static int spf_kernel_4168d602db_v1_run(struct spf_CSR *A, struct spf_Dense1 *x,
   {
     for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
         const int64_t i = pAi;
         const int64_t py0 = i;
         double sum_1 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
-          const int64_t px0 = A_colIdx_pAj;
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+          const int64_t px0 = A_colIdx_pAj_2;
           sum_1 += A_data[pAj] * x_vals[px0];
         }
 
@@ -277,21 +277,21 @@ static int spf_kernel_4168d602db_v1_run(struct spf_CSR *A, struct spf_Dense1 *x,
 
     for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
     {
-      const int64_t B_colPtr_pBj = B_colPtr[pBj];
-      const int64_t B_colPtr_pBj_1 = B_colPtr[pBj + 1];
-      if ((B_colPtr_pBj + 1) <= B_colPtr_pBj_1)
+      const int64_t B_colPtr_pBj_2 = B_colPtr[pBj];
+      const int64_t B_colPtr_pBj_1_2 = B_colPtr[pBj + 1];
+      if ((B_colPtr_pBj_2 + 1) <= B_colPtr_pBj_1_2)
       {
         const int64_t j = pBj;
-        for (int64_t pBi = B_colPtr_pBj; pBi <= (B_colPtr_pBj_1 - 1); pBi++)
+        for (int64_t pBi = B_colPtr_pBj_2; pBi <= (B_colPtr_pBj_1_2 - 1); pBi++)
         {
-          const int64_t B_rowIdx_pBi = B_rowIdx[pBi];
-          const int64_t py0 = B_rowIdx_pBi;
+          const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
+          const int64_t py0 = B_rowIdx_pBi_2;
           {
             const int64_t q_4 = spf_hash_get(pz_table_2, j);
             if (q_4 >= 0)
             {
               const int64_t pz = q_4;
-              const int64_t z_idx_pz = j;
+              const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
             }
           }
@@ -315,7 +315,9 @@ int spf_kernel_4168d602db_v1(struct spf_CSR *A, struct spf_Dense1 *x, struct spf
   return spf_result;
 }
 
-int spf_kernel_4168d602db_v2(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_CSC *B, struct spf_SV *z, struct spf_Dense1 *y)
+static spf_state *spf_kernel_4168d602db_v2_kept_state = 0;
+
+static int spf_kernel_4168d602db_v2_run(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_CSC *B, struct spf_SV *z, struct spf_Dense1 *y, spf_state *spf_kept)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -348,17 +350,116 @@ int spf_kernel_4168d602db_v2(struct spf_CSR *A, struct spf_Dense1 *x, struct spf
   {
     for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
         const int64_t i = pAi;
         const int64_t py0 = i;
         double sum_1 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
         {
-          const int64_t A_colIdx_pAj = A_colIdx[pAj];
-          const int64_t px0 = A_colIdx_pAj;
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+          const int64_t px0 = A_colIdx_pAj_2;
+          sum_1 += A_data[pAj] * x_vals[px0];
+        }
+
+        y_vals[py0] += sum_1;
+      }
+    }
+
+  }
+  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= z_len))
+  {
+    int64_t * const pz_table_3 = spf_bitmap_fill(&spf_kept[0], z_n);
+    for (int64_t fill_4 = 0; fill_4 <= (z_len - 1); fill_4++)
+      spf_bitmap_put(pz_table_3, z_idx[fill_4], fill_4);
+
+    const spf_bitmap pz_bitmap_2 = spf_bitmap_view(pz_table_3);
+    for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
+    {
+      const int64_t B_colPtr_pBj_2 = B_colPtr[pBj];
+      const int64_t B_colPtr_pBj_1_2 = B_colPtr[pBj + 1];
+      if ((B_colPtr_pBj_2 + 1) <= B_colPtr_pBj_1_2)
+      {
+        const int64_t j = pBj;
+        for (int64_t pBi = B_colPtr_pBj_2; pBi <= (B_colPtr_pBj_1_2 - 1); pBi++)
+        {
+          const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
+          const int64_t py0 = B_rowIdx_pBi_2;
+          {
+            const int64_t q_5 = spf_bitmap_get(pz_bitmap_2, j);
+            if (q_5 >= 0)
+            {
+              const int64_t pz = q_5;
+              const int64_t z_idx_pz_2 = j;
+              y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
+            }
+          }
+        }
+
+      }
+    }
+
+  }
+  return 0;
+}
+
+
+int spf_kernel_4168d602db_v2(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_CSC *B, struct spf_SV *z, struct spf_Dense1 *y)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_4168d602db_v2_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_4168d602db_v2_run(A, x, B, z, y, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_4168d602db_v2_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_4168d602db_v3(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_CSC *B, struct spf_SV *z, struct spf_Dense1 *y)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_rowPtr = A->rowPtr;
+  int * restrict A_colIdx = A->colIdx;
+  double * restrict A_data = A->data;
+  const int64_t x_N0 = x->N0;
+  double * restrict x_vals = x->vals;
+  const int64_t B_numRows = B->numRows;
+  const int64_t B_numCols = B->numCols;
+  const int64_t B_nnz = B->nnz;
+  int * restrict B_colPtr = B->colPtr;
+  int * restrict B_rowIdx = B->rowIdx;
+  double * restrict B_data = B->data;
+  const int64_t z_n = z->n;
+  const int64_t z_len = z->len;
+  int * restrict z_idx = z->idx;
+  double * restrict z_val = z->val;
+  const int64_t y_N0 = y->N0;
+  double * restrict y_vals = y->vals;
+  const int64_t N_j = A_numCols;
+  const int64_t N_i = A_numRows;
+  if (!((((A_numRows == y_N0) && (A_numCols == x_N0)) && (B_numCols == z_n)) && (B_numRows == y_N0)))
+    return 1;
+  for (int64_t spf_zero = 0; spf_zero < y_N0; spf_zero++)
+    y_vals[spf_zero] = 0.0;
+
+  if ((1 <= A_numCols) && (1 <= A_numRows))
+  {
+    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+    {
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      {
+        const int64_t i = pAi;
+        const int64_t py0 = i;
+        double sum_1 = 0.0;
+        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        {
+          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+          const int64_t px0 = A_colIdx_pAj_2;
           sum_1 += A_data[pAj] * x_vals[px0];
         }
 
@@ -371,15 +472,15 @@ int spf_kernel_4168d602db_v2(struct spf_CSR *A, struct spf_Dense1 *x, struct spf
   {
     for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
     {
-      const int64_t B_colPtr_pBj = B_colPtr[pBj];
-      const int64_t B_colPtr_pBj_1 = B_colPtr[pBj + 1];
-      if ((B_colPtr_pBj + 1) <= B_colPtr_pBj_1)
+      const int64_t B_colPtr_pBj_2 = B_colPtr[pBj];
+      const int64_t B_colPtr_pBj_1_2 = B_colPtr[pBj + 1];
+      if ((B_colPtr_pBj_2 + 1) <= B_colPtr_pBj_1_2)
       {
         const int64_t j = pBj;
-        for (int64_t pBi = B_colPtr_pBj; pBi <= (B_colPtr_pBj_1 - 1); pBi++)
+        for (int64_t pBi = B_colPtr_pBj_2; pBi <= (B_colPtr_pBj_1_2 - 1); pBi++)
         {
-          const int64_t B_rowIdx_pBi = B_rowIdx[pBi];
-          const int64_t py0 = B_rowIdx_pBi;
+          const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
+          const int64_t py0 = B_rowIdx_pBi_2;
           {
             const int64_t key_4 = j;
             int64_t lo_2 = 0;
@@ -397,7 +498,7 @@ int spf_kernel_4168d602db_v2(struct spf_CSR *A, struct spf_Dense1 *x, struct spf
             if ((lo_2 < end_6) && (z_idx[lo_2] == key_4))
             {
               const int64_t pz = lo_2;
-              const int64_t z_idx_pz = j;
+              const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
             }
           }
@@ -415,4 +516,5 @@ void spf_kernel_4168d602db_release_state(void)
 {
   spf_state_release(&spf_kernel_4168d602db_v0_kept_state, 1);
   spf_state_release(&spf_kernel_4168d602db_v1_kept_state, 1);
+  spf_state_release(&spf_kernel_4168d602db_v2_kept_state, 1);
 }

@@ -127,17 +127,17 @@ static int spf_kernel_0b95936e89_v0_run(struct spf_COO3_UNSORTED *B, struct spf_
 
     for (int64_t pB = 0; pB <= (B_nnz - 1); pB++)
     {
-      const int64_t B_idx0_pB_2 = B_idx0[pB];
-      const int64_t B_idx1_pB_2 = B_idx1[pB];
-      const int64_t B_idx2_pB_2 = B_idx2[pB];
-      const int64_t pA0 = B_idx0_pB_2;
-      const int64_t pA1 = B_idx1_pB_2;
+      const int64_t B_idx0_pB = B_idx0[pB];
+      const int64_t B_idx1_pB = B_idx1[pB];
+      const int64_t B_idx2_pB = B_idx2[pB];
+      const int64_t pA0 = B_idx0_pB;
+      const int64_t pA1 = B_idx1_pB;
       {
-        const int64_t q_3 = spf_hash_get(pc_table_1, B_idx2_pB_2);
+        const int64_t q_3 = spf_hash_get(pc_table_1, B_idx2_pB);
         if (q_3 >= 0)
         {
           const int64_t pc = q_3;
-          const int64_t c_idx_pc_2 = B_idx2_pB_2;
+          const int64_t c_idx_pc = B_idx2_pB;
           A_vals[(pA0 * A_N1) + pA1] += B_val[pB] * c_val[pc];
         }
       }
@@ -158,7 +158,74 @@ int spf_kernel_0b95936e89_v0(struct spf_COO3_UNSORTED *B, struct spf_SV *c, stru
   return spf_result;
 }
 
+static spf_state *spf_kernel_0b95936e89_v1_kept_state = 0;
+
+static int spf_kernel_0b95936e89_v1_run(struct spf_COO3_UNSORTED *B, struct spf_SV *c, struct spf_Dense2 *A, spf_state *spf_kept)
+{
+  const int64_t B_n0 = B->n0;
+  const int64_t B_n1 = B->n1;
+  const int64_t B_n2 = B->n2;
+  const int64_t B_nnz = B->nnz;
+  int * restrict B_idx0 = B->idx0;
+  int * restrict B_idx1 = B->idx1;
+  int * restrict B_idx2 = B->idx2;
+  double * restrict B_val = B->val;
+  const int64_t c_n = c->n;
+  const int64_t c_len = c->len;
+  int * restrict c_idx = c->idx;
+  double * restrict c_val = c->val;
+  const int64_t A_N0 = A->N0;
+  const int64_t A_N1 = A->N1;
+  double * restrict A_vals = A->vals;
+  const int64_t N_k = B_n2;
+  const int64_t N_j = A_N1;
+  const int64_t N_i = A_N0;
+  if (!(((B_n2 == c_n) && (A_N1 == B_n1)) && (A_N0 == B_n0)))
+    return 1;
+  for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
+    A_vals[spf_zero] = 0.0;
+
+  if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n2)) && (1 <= c_len)) && (1 <= B_nnz))
+  {
+    int64_t * const pc_table_2 = spf_bitmap_fill(&spf_kept[0], c_n);
+    for (int64_t fill_3 = 0; fill_3 <= (c_len - 1); fill_3++)
+      spf_bitmap_put(pc_table_2, c_idx[fill_3], fill_3);
+
+    const spf_bitmap pc_bitmap_1 = spf_bitmap_view(pc_table_2);
+    for (int64_t pB = 0; pB <= (B_nnz - 1); pB++)
+    {
+      const int64_t B_idx0_pB = B_idx0[pB];
+      const int64_t B_idx1_pB = B_idx1[pB];
+      const int64_t B_idx2_pB = B_idx2[pB];
+      const int64_t pA0 = B_idx0_pB;
+      const int64_t pA1 = B_idx1_pB;
+      {
+        const int64_t q_4 = spf_bitmap_get(pc_bitmap_1, B_idx2_pB);
+        if (q_4 >= 0)
+        {
+          const int64_t pc = q_4;
+          const int64_t c_idx_pc = B_idx2_pB;
+          A_vals[(pA0 * A_N1) + pA1] += B_val[pB] * c_val[pc];
+        }
+      }
+    }
+
+  }
+  return 0;
+}
+
+
 int spf_kernel_0b95936e89_v1(struct spf_COO3_UNSORTED *B, struct spf_SV *c, struct spf_Dense2 *A)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_0b95936e89_v1_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_0b95936e89_v1_run(B, c, A, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_0b95936e89_v1_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+int spf_kernel_0b95936e89_v2(struct spf_COO3_UNSORTED *B, struct spf_SV *c, struct spf_Dense2 *A)
 {
   const int64_t B_n0 = B->n0;
   const int64_t B_n1 = B->n1;
@@ -187,13 +254,13 @@ int spf_kernel_0b95936e89_v1(struct spf_COO3_UNSORTED *B, struct spf_SV *c, stru
   {
     for (int64_t pB = 0; pB <= (B_nnz - 1); pB++)
     {
-      const int64_t B_idx0_pB_2 = B_idx0[pB];
-      const int64_t B_idx1_pB_2 = B_idx1[pB];
-      const int64_t B_idx2_pB_2 = B_idx2[pB];
-      const int64_t pA0 = B_idx0_pB_2;
-      const int64_t pA1 = B_idx1_pB_2;
+      const int64_t B_idx0_pB = B_idx0[pB];
+      const int64_t B_idx1_pB = B_idx1[pB];
+      const int64_t B_idx2_pB = B_idx2[pB];
+      const int64_t pA0 = B_idx0_pB;
+      const int64_t pA1 = B_idx1_pB;
       {
-        const int64_t key_3 = B_idx2_pB_2;
+        const int64_t key_3 = B_idx2_pB;
         int64_t lo_1 = 0;
         const int64_t end_5 = (c_len - 1) + 1;
         int64_t hi_2 = end_5;
@@ -209,7 +276,7 @@ int spf_kernel_0b95936e89_v1(struct spf_COO3_UNSORTED *B, struct spf_SV *c, stru
         if ((lo_1 < end_5) && (c_idx[lo_1] == key_3))
         {
           const int64_t pc = lo_1;
-          const int64_t c_idx_pc_2 = B_idx2_pB_2;
+          const int64_t c_idx_pc = B_idx2_pB;
           A_vals[(pA0 * A_N1) + pA1] += B_val[pB] * c_val[pc];
         }
       }
@@ -223,4 +290,5 @@ int spf_kernel_0b95936e89_v1(struct spf_COO3_UNSORTED *B, struct spf_SV *c, stru
 void spf_kernel_0b95936e89_release_state(void)
 {
   spf_state_release(&spf_kernel_0b95936e89_v0_kept_state, 1);
+  spf_state_release(&spf_kernel_0b95936e89_v1_kept_state, 1);
 }

@@ -79,7 +79,7 @@ def c_statements(text: str) -> list:
     """C statements parsed from text (pycparser), for code that reads best as C."""
     prelude = ("typedef long int64_t; typedef int int32_t; typedef unsigned long size_t; typedef int spf_key; "
                "typedef int spf_cursor_key; "
-               "typedef int spf_pointer_type; "
+               "typedef int spf_pointer_type; typedef struct spf_bitmap_ spf_bitmap; "
                "typedef struct spf_stream_ spf_stream; "
                "typedef struct spf_workspace_ spf_workspace; typedef struct spf_rows_ spf_rows; "
                "typedef struct spf_scratch_ spf_scratch; typedef struct spf_state_ spf_state; "

@@ -1,6 +1,6 @@
 """Printing finds (spf.codegen.finds.find) and their state: binary search (a lower bound), SeqIter
-(a resumable position, kept per value of a keyed index), HashMap (a position table filled
-once per state); the state kept between calls is taken at function entry."""
+(a resumable position, kept per value of a keyed index), HashMap and Bitmap (a position
+table filled once per state); the state kept between calls is taken at function entry."""
 
 from __future__ import annotations
 
@@ -22,6 +22,12 @@ def hash_table_length(entries: int) -> int:
     while bits < 58 and (1 << bits) < 2 * entries:
         bits += 1
     return 2 + (1 << bits) // 2 + 3 * (1 << bits)
+
+
+def bitmap_table_length(capacity: int) -> int:
+    """The int64 length of a bitmap table for values in [0, capacity) (spf_bitmap_fill)."""
+    capacity = max(capacity, 1)
+    return 2 + 2 * ((capacity >> 6) + 1) + capacity
 
 
 class FindPrinter:
@@ -47,6 +53,8 @@ class FindPrinter:
                 c_ast.For(c_ast.DeclList([declare(fill, INDEX, const(0))]),
                           binary("<", ident(fill), size), c_ast.UnaryOp("p++", ident(fill)),
                           assign(c_ast.ArrayRef(ident(state), ident(fill)), start))]
+        if find.template.kind == "bitmap":
+            return self._bitmap_init(node, low, high)
         # hashmap: a table from the searched array's values to positions (spf_hash_*), kept
         # between calls, sized by the range each fill puts (so a few entries of a wide value
         # range make a small table), and emptied by the next fill through its touched list.
@@ -57,6 +65,24 @@ class FindPrinter:
             int64_t *const {table} = spf_hash_fill({slot}, ({c_text(high)}) - ({c_text(low)}) + 1);
             for (int64_t {fill} = {c_text(low)}; {fill} <= {c_text(high)}; {fill}++)
               spf_hash_put({table}, {c_text(self._read_at(find, fill))}, {fill});""")
+
+    def _bitmap_init(self, node: StateInit, low, high) -> list:
+        """A bitmap table (spf_bitmap_*): positions addressed by the searched array's value
+        less the low end of its range property, kept between calls, cleared by the next fill
+        through its touched list (or whole, after a dense fill)."""
+        find, names = node.find, self.names
+        low_value, high_value = find.template.values
+        offset = "" if low_value == Affine() else f" - ({c_text(affine(low_value, names))})"
+        capacity = f"{c_text(affine(high_value, names))}{offset}"
+        view = self.state_names[id(find)] = self.fresh(f"{names.name(find.variable)}_bitmap")
+        table = self.fresh(f"{names.name(find.variable)}_table")
+        slot = self._state_slot(table, node.per_thread)
+        fill = self.fresh("fill")
+        return c_statements(f"""
+            int64_t *const {table} = spf_bitmap_fill({slot}, {capacity});
+            for (int64_t {fill} = {c_text(low)}; {fill} <= {c_text(high)}; {fill}++)
+              spf_bitmap_put({table}, {c_text(self._read_at(find, fill))}{offset}, {fill});
+            const spf_bitmap {view} = spf_bitmap_view({table});""")
 
     def _state_slot(self, name: str, per_thread: bool) -> str:
         """The kept state (a C ``spf_state *`` expression) of one more find, taken at function
@@ -96,8 +122,8 @@ class FindPrinter:
             return self.binary_search(node, template)
         if template.kind == "seqiter":
             return self.sequential(node, template)
-        if template.kind == "hashmap":
-            return self.hashmap(node, template)
+        if template.kind in ("hashmap", "bitmap"):
+            return self.table_lookup(node, template)
         raise SpfInternalError(f"a find with the template {template.kind!r}, which the C printer has no case for")
 
     def _match_body(self, node: Find, position) -> list:
@@ -163,9 +189,17 @@ class FindPrinter:
         items.append(c_ast.If(matched, block(self._match_body(node, ident(state)) + [step]), None))
         return [block(items + saved)]
 
-    def hashmap(self, node: Find, template: FindChoice) -> list:
+    def table_lookup(self, node: Find, template: FindChoice) -> list:
+        """The position of the key in the find's hash map or bitmap table, if any."""
         position = self.fresh("q")
-        lookup = call("spf_hash_get", ident(self.state_names[id(node)]), affine(node.key, self.names))
+        table = ident(self.state_names[id(node)])
+        if template.kind == "hashmap":
+            lookup = call("spf_hash_get", table, affine(node.key, self.names))
+        else:
+            key = affine(node.key, self.names)
+            if template.values[0] != Affine():
+                key = binary("-", key, affine(template.values[0], self.names))
+            lookup = call("spf_bitmap_get", table, key)
         return [block([declare(position, INDEX, lookup, const_=True),
                        c_ast.If(binary(">=", ident(position), const(0)),
                                 block(self._match_body(node, ident(position))), None)])]

@@ -9,9 +9,13 @@ For a find site with the proven template t, let
   indices; 1 when the state lives through the whole kernel).
 
 Then ``linear = E*R``, ``binary = E*log2(R+1)``, ``seqiter = E + S*R`` (each restart may
-walk the range again), ``hashmap = E + 2*S*R`` (each restart empties what the last fill
-put and fills the range; the table is kept between calls and sized by the range, not by
-the searched array's value range), and ``direct = E``.  A loop's iteration count is the length of an array indexed by its
+walk the range again), ``bitmap = E*(1 + m) + 2*S*R`` (each restart empties what the last
+fill put and fills the range; m: a cache miss per probe where the bitmap outgrows
+CACHE_BYTES), ``hashmap = E*(HASH_PROBE + HASH_HIT*h) + 3*S*R`` (a probe hashes and
+checks a filter; a hit, with probability h = R over the searched array's value range,
+follows a slot chain; the table is kept between calls and sized by the range, not by
+the searched array's value range), and ``direct = E``.  The hashmap's and bitmap's weights
+are fitted to SpMSpV on real matrices (benchmarks/spmv_spmspv.py reports the regret).  A loop's iteration count is the length of an array indexed by its
 variable alone (``colIdx(pAj)``: nnz), or its trip count times the enclosing loop's.
 """
 
@@ -28,6 +32,9 @@ if TYPE_CHECKING:
     from spf.codegen.finds.find import FindChoice
 
 MAX_VARIANTS = 8
+HASH_PROBE = 1.15  # a hash-map probe against a bitmap probe
+HASH_HIT = 2.5  # what a hit adds to a hash-map probe (the slot chain, a random read)
+CACHE_BYTES = 1 << 20  # a bitmap larger than this misses the cache on most probes
 
 
 @dataclass
@@ -39,6 +46,7 @@ class SiteModel:
     upper: list
     call: UFCall
     calls: dict[str, UFCall]
+    values: tuple | None = None  # (low, high) of a range property of the searched array
 
 
 def evaluate(expression: Affine, stats: Mapping[str, float]) -> float | None:
@@ -108,7 +116,20 @@ def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], 
     restarts = _iterations(model, state_depth, stats, lengths)
     if choice.kind == "seqiter":
         return executions + restarts * searched
-    return executions + 2 * restarts * searched  # hashmap
+    extent = _value_extent(model, stats)
+    if choice.kind == "bitmap":
+        missing = 1.0 if extent is not None and extent / 8 > CACHE_BYTES else 0.0
+        return executions * (1 + missing) + 2 * restarts * searched
+    hits = min(1.0, searched / extent) if extent else 0.0
+    return executions * (HASH_PROBE + HASH_HIT * hits) + 3 * restarts * searched  # hashmap
+
+
+def _value_extent(model: SiteModel, stats) -> float | None:
+    """How many values the searched array may take (its range property's extent)."""
+    if model.values is None:
+        return None
+    extent = evaluate(model.values[1] - model.values[0], stats)
+    return extent if extent is not None and extent > 0 else None
 
 
 def variants(valid_per_site: list[list]) -> list[tuple]:

@@ -14,6 +14,9 @@ instantiated on the terms of the query (P5, P6).  Unproven ("unknown") is not pr
   among instances that share the position state, and those instances search the same
   range; the state indices (SIGMA) are found greedily (Algorithm 3).
 * ``hashmap``: U injective on the range; instances sharing the table hash the same range.
+* ``bitmap``: as hashmap, and a range property bounds U's values by expressions known at
+  the kernel's entry: the table is direct-addressed (a bitmap of the present values and
+  their positions), as GraphBLAS scatters a dense-ish operand.
 * ``linear``: the loop with the guard, always valid.
 """
 
@@ -26,6 +29,7 @@ import z3
 
 from spf.errors import FindRefused, SpfInternalError
 from spf.space.expressions import Affine, UFCall
+from spf.space.properties import Range
 from spf.space.smt import Encoder, unsatisfiable
 
 from spf.codegen.loops import Bound
@@ -46,6 +50,7 @@ class FindChoice:
     in_range: bool = True  # direct: the position is proven inside the bounds
     multiple: bool = False  # binary: weakly monotone, matches form a run
     keyed: tuple[str, ...] = ()  # seqiter: state indices that are no loop (an array of positions)
+    values: tuple[Affine, Affine] | None = None  # bitmap: U's values lie in [low, high)
     per_fused_iteration: bool = False  # seqiter under fused loops: the state restarts in each of their iterations
 
     def __str__(self) -> str:
@@ -57,13 +62,16 @@ class FindChoice:
                     + (f", positions kept per {', '.join(self.keyed)}" if self.keyed else "") + ")")
         if self.kind == "hashmap":
             return f"hashmap (state indices {{{', '.join(self.state)}}})"
+        if self.kind == "bitmap":
+            low, high = self.values
+            return f"bitmap over [{low}, {high}) (state indices {{{', '.join(self.state)}}})"
         if self.kind == "binary":
             return "binary search" + (" (run of matches)" if self.multiple else "")
         return self.kind
 
 
 LINEAR = FindChoice("linear")
-TEMPLATES = ("direct", "seqiter", "hashmap", "binary", "linear")
+TEMPLATES = ("direct", "seqiter", "hashmap", "bitmap", "binary", "linear")
 FIND_POLICIES = ("auto", *TEMPLATES)  # auto: every proven template; else one, refused if not proven
 
 
@@ -339,6 +347,7 @@ def synthesize(site: FindSite, calls: dict[str, UFCall], properties: Sequence[Pr
     report = FindReport(site.variable, _readable(condition, calls), LINEAR)
     loops = encoding.loop_variables
     monotone = {}
+    tables: dict = {}  # what hashmap and bitmap share: injectivity and the state indices
 
     def strictly(increasing: bool) -> bool:
         if increasing not in monotone:
@@ -359,16 +368,8 @@ def synthesize(site: FindSite, calls: dict[str, UFCall], properties: Sequence[Pr
                     if is_monotone(encoding, increasing, False):
                         choice = FindChoice("binary", increasing=increasing, multiple=True)
                         break
-        elif kind == "hashmap":
-            choice, reason = None, f"{site.call.function} is not proven injective on the search range"
-            if _injective(encoding):
-                state = _state_indices(encoding, lambda s: _same_search(encoding, s))
-                if not _placeable(state, loops, ()) or not _initial_state_known(encoding, state):
-                    reason = "no state placement keeps one table per search range"
-                elif _every_search_fresh(encoding, state):
-                    reason = "the table would be rebuilt for every search"
-                else:
-                    choice = FindChoice("hashmap", state=state)
+        elif kind in ("hashmap", "bitmap"):
+            choice, reason = _table(encoding, kind, tables, loops)
         elif kind == "seqiter":  # the one template that depends on the order of the searches
             ordered = encoding
             if fused:
@@ -387,6 +388,55 @@ def synthesize(site: FindSite, calls: dict[str, UFCall], properties: Sequence[Pr
             report.rejected.append((kind, reason))
     report.chosen = report.valid[0] if report.valid else LINEAR
     return report
+
+
+def _table_state(encoding: Encoding, tables: dict, loops) -> tuple[tuple[str, ...] | None, str]:
+    """The state indices of a table from U's values to positions (hashmap, bitmap), or why none."""
+    if "state" not in tables:
+        site = encoding.site
+        state, reason = None, f"{site.call.function} is not proven injective on the search range"
+        if _injective(encoding):
+            state = _state_indices(encoding, lambda s: _same_search(encoding, s))
+            if not _placeable(state, loops, ()) or not _initial_state_known(encoding, state):
+                state, reason = None, "no state placement keeps one table per search range"
+            elif _every_search_fresh(encoding, state):
+                state, reason = None, "the table would be rebuilt for every search"
+        tables["state"] = (state, reason)
+    return tables["state"]
+
+
+def _table(encoding: Encoding, kind: str, tables: dict, loops):
+    state, reason = _table_state(encoding, tables, loops)
+    if state is None:
+        return None, reason
+    if kind == "hashmap":
+        return FindChoice("hashmap", state=state), ""
+    values = _value_range(encoding)
+    if values is None:
+        return None, (f"no range property bounds {encoding.site.call.function}'s values by sizes known "
+                      "at the kernel's entry")
+    return FindChoice("bitmap", state=state, values=values), ""
+
+
+def _value_range(encoding: Encoding) -> tuple[Affine, Affine] | None:
+    """[low, high) holding U's values on the search range, from a range property whose
+    bounds are the kernel's scalars (a table of that extent is allocated at entry), proved
+    by Z3 in the find's context."""
+    site = encoding.site
+    local = encoding.local_names | set(encoding.dimensions)
+    for prop in encoding.properties:
+        if not isinstance(prop, Range) or prop.arrays[0] != site.call.function:
+            continue
+        low, high = prop.low, prop.high
+        if any(name in local for name in low.names() | high.names()):
+            continue
+        encoding.begin()
+        q = z3.Int("find_q")
+        value = _call_at(encoding, site, q, "")
+        outside = z3.Or(value < encoding.affine(low, ""), value >= encoding.affine(high, ""))
+        if encoding.unsat(encoding.context("") + encoding.range_facts(q, "") + [outside]):
+            return low, high
+    return None
 
 
 def _seqiter(encoding: Encoding, strictly, loops):

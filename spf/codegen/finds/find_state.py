@@ -41,7 +41,7 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
         for item in items:
             if isinstance(item, Assign):
                 bound_at[item.variable] = len(loops) - 1
-            if isinstance(item, Find) and item.template.kind in ("seqiter", "hashmap"):
+            if isinstance(item, Find) and item.template.kind in ("seqiter", "hashmap", "bitmap"):
                 # an index the positions are kept per (an array of them) restarts nothing
                 state = set(item.template.state) - set(item.template.keyed)
                 innermost = max((bound_at.get(v, fused) for v in state), default=-1)

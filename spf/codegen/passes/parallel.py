@@ -405,7 +405,7 @@ def privatize_find_state(nodes: list[Node]) -> list[Node]:
         loop.monotonic = any(state.find.template.kind == "seqiter" for state in loop.thread_state)
         for state in loop.thread_state + [n for n in walk(loop.body) if isinstance(n, StateInit)]:
             template = state.find.template
-            state.per_thread = template.kind == "hashmap" or bool(template.keyed)
+            state.per_thread = template.kind in ("hashmap", "bitmap") or bool(template.keyed)
     return nodes
 
 

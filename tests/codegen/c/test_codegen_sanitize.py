@@ -129,7 +129,7 @@ SCRIPT = textwrap.dedent('''
             check(f"SpMV {layout} {name}", k, data @ x, A=data, x=x)
         for density in (0.01, 0.1, 1.0):
             v = sparse_vector(cols, max(1, round(density * cols)), rng)
-            for find in ["seqiter", "binary", "hashmap", "auto"]:
+            for find in ["seqiter", "binary", "hashmap", "bitmap", "auto"]:
                 k = compiled(SPMV, {"A": "CSR", "x": "SV", "y": "Dense"}, find=find)
                 check(f"SpMSpV {find} {name}", k, matrix @ dense(v), A=matrix, x=v)
             for order in [None, ["px", "j", "pAj", "pAi", "i", "py0"]]:  # driven by A's columns / x's entries
@@ -181,10 +181,10 @@ SCRIPT = textwrap.dedent('''
     for n, count_b, count_c in [(0, 0, 0), (1, 1, 1), (10, 0, 4), (200, 30, 60), (1000, 500, 500)]:
         b, c = sparse_vector(n, count_b, rng), sparse_vector(n, count_c, rng)
         c = (c[0][::-1].copy(), c[1][::-1].copy(), c[2])  # unsorted
-        for find in ["auto", "hashmap", "linear"]:
+        for find in ["auto", "hashmap", "bitmap", "linear"]:
             k = compiled("a = b(i) * c(i)", {"b": "SV_DEC", "c": "SV_UNSORTED"}, find=find)
             check(f"dot SV_DEC x SV_UNSORTED {find} n={n}", k, dense(b) @ dense(c), b=b, c=c)
-        for find in ["auto", "seqiter", "binary", "hashmap", "linear"]:
+        for find in ["auto", "seqiter", "binary", "hashmap", "bitmap", "linear"]:
             k = compiled("a = b(i) * c(i)", {"b": "SV", "c": "SV"}, find=find)
             check(f"dot SV x SV {find} n={n}", k, dense(b) @ dense(c), b=b, c=c)
         a = sparse_vector(n, n // 2, rng)

@@ -23,16 +23,17 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 import spf
-from conftest import run_variants
+from conftest import REPOSITORY, run_variants
 from spf.errors import FindRefused
 
-FINDS = ("auto", "seqiter", "hashmap", "binary", "linear")
+FINDS = ("auto", "seqiter", "hashmap", "bitmap", "binary", "linear")
 
 
 def warp24(rows: int, cols: int, seed: int) -> np.ndarray:
@@ -175,12 +176,14 @@ def random_sparse_vector(n: int, count: int, rng):
     return (chosen.reshape(-1, 1), values, (n,)), dense
 
 
+@pytest.mark.parametrize("template", ["hashmap", "bitmap"])
 @pytest.mark.parametrize("x_layout", ["SV", "SV_UNSORTED"])
-def test_a_kept_table_never_matches_an_earlier_calls_entries(x_layout):
+def test_a_kept_table_never_matches_an_earlier_calls_entries(x_layout, template):
     """Matrices of three widths in turn, each call with another x (empty, one entry, up to
     every column): the table of one call is the last one's, refilled.  A dense-ish A looks
-    up most columns, so a slot an earlier x set and this one lacks would show."""
-    k = spf.compile(SPMSPV, {"A": "CSR", "x": x_layout, "y": "Dense"}, find="hashmap")
+    up most columns, so a slot an earlier x set and this one lacks would show (a bitmap's
+    sparse fills clear their own bits, a dense one clears all, a wider x grows it)."""
+    k = spf.compile(SPMSPV, {"A": "CSR", "x": x_layout, "y": "Dense"}, find=template)
     rng = np.random.default_rng(21)
     widths = (1, 9, 130, 2000)
     matrices = {n: sp.random(40, n, density=min(1.0, 200 / n), format="csr", random_state=n) for n in widths}
@@ -194,10 +197,11 @@ def test_a_kept_table_never_matches_an_earlier_calls_entries(x_layout):
                                    err_msg=f"call {call}: {n} columns, {count} entries")
 
 
-def test_a_failed_call_leaves_the_kept_state_usable():
+@pytest.mark.parametrize("template", ["hashmap", "bitmap"])
+def test_a_failed_call_leaves_the_kept_state_usable(template):
     """A call the kernel refuses (the shapes disagree: it returns before any fill) between
     calls that fill the table: the next call is still right."""
-    k = spf.compile(SPMSPV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="hashmap")
+    k = spf.compile(SPMSPV, {"A": "CSR", "x": "SV", "y": "Dense"}, find=template)
     rng = np.random.default_rng(5)
     A = sp.random(30, 50, density=0.5, format="csr", random_state=3)
     for call in range(6):
@@ -224,10 +228,11 @@ def test_release_state_frees_and_the_next_call_starts_anew():
     assert_every_variant(k, A @ dense, A=A, x=x)
 
 
-def test_two_threads_calling_one_kernel_at_once_are_right():
+@pytest.mark.parametrize("template", ["hashmap", "bitmap"])
+def test_two_threads_calling_one_kernel_at_once_are_right(template):
     """ctypes releases the GIL during the call: both threads run the C at once, one with
     the kept state and one with its own, on tables of different sizes."""
-    k = spf.compile(SPMSPV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="hashmap").build()
+    k = spf.compile(SPMSPV, {"A": "CSR", "x": "SV", "y": "Dense"}, find=template).build()
     failures: list[str] = []
 
     def work(seed: int, n: int) -> None:
@@ -272,3 +277,35 @@ def test_tttp_into_a_shared_coo3_in_parallel(openmp_threads):
     U, V, W = rng.random((20, 4)), rng.random((15, 4)), rng.random((10, 4))
     expected = np.einsum("ijk,ir,jr,kr->ijk", dense, U, V, W)
     np.testing.assert_allclose(k(T=dense, U=U, V=V, W=W).to_dense(), expected, rtol=1e-12)
+
+
+def test_a_bitmap_needs_a_range_property_known_at_entry(tmp_path):
+    """bitmap is hashmap's table addressed by value: without a range property bounding the
+    searched array's values it is refused, and auto keeps the hash map."""
+    unbounded = tmp_path / "SV_NO_RANGE.layout"
+    unbounded.write_text((REPOSITORY / "layouts" / "SV.layout").read_text()
+                         .replace("layout SV\n", "layout SV_NO_RANGE\n").replace("property range(idx, 0, n)\n", ""))
+    with pytest.raises(FindRefused, match=r"bitmap: no range property bounds x_idx's values"):
+        spf.compile(SPMSPV, {"A": "CSR", "x": str(unbounded), "y": "Dense"}, find="bitmap")
+    kinds = {c.kind for c in spf.compile(SPMSPV, {"A": "CSR", "x": str(unbounded), "y": "Dense"}).reports[0].valid}
+    assert "hashmap" in kinds and "bitmap" not in kinds
+    report = spf.compile(SPMSPV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="auto").reports[0]
+    bitmap = [choice for choice in report.valid if choice.kind == "bitmap"]
+    assert [str(choice) for choice in bitmap] == ["bitmap over [0, x_n) (state indices {})"]
+
+
+@pytest.mark.parametrize("density", [0.0, 0.02, 0.6, 1.0])
+def test_auto_weighs_the_bitmap_by_the_density_of_what_it_holds(density):
+    """The run-time cost of bitmap and hashmap: a dense-ish x makes the hash's hits (slot
+    chains) dearer than the bitmap's; every variant is right either way."""
+    k = spf.compile(SPMSPV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="auto")
+    A = sp.random(300, 500, density=0.05, format="csr", random_state=8)
+    x, dense = random_sparse_vector(500, int(density * 500), np.random.default_rng(9))
+    assert_every_variant(k, A @ dense, A=A, x=x)
+    kinds = [[choice.kind for choice in choices] for choices in k.variant_choices]
+    chosen = kinds[k.choose_variant({"A": {"colIdx": np.zeros(A.nnz), "rowPtr": np.zeros(301), "numCols": 500,
+                                           "numRows": 300, "nnz": A.nnz},
+                                     "x": {"idx": np.zeros(len(x[1])), "val": np.zeros(len(x[1])), "n": 500,
+                                           "len": len(x[1])}})]
+    if density >= 0.5:
+        assert chosen == ["bitmap"], kinds

@@ -65,19 +65,21 @@ def sparse_vector(n: int, density: float, seed: int):
 # ============================================================================= 1. find state
 
 
-def test_hashmap_table_filled_inside_the_parallel_loop_is_per_thread(openmp_threads):
+@pytest.mark.parametrize("template, fill", [("hashmap", "spf_hash_fill"), ("bitmap", "spf_bitmap_fill")])
+def test_a_table_filled_inside_the_parallel_loop_is_per_thread(template, fill, openmp_threads):
     A, B = matrices()
-    k = spf.compile(SPMSPM, {"A": "CSR", "B": "CSC", "C": "Dense"}, find="hashmap", parallel=True)
+    k = spf.compile(SPMSPM, {"A": "CSR", "B": "CSC", "C": "Dense"}, find=template, parallel=True)
     assert "spf_state_threads(&spf_kept[0], spf_threads())" in k.c_source
-    assert re.search(r"spf_hash_fill\(&\w+_threads\[spf_thread\(\)\],", k.c_source)
+    assert re.search(fill + r"\(&\w+_threads\[spf_thread\(\)\],", k.c_source)
     assert_every_variant(k, (A @ B).toarray(), A=A, B=B)
 
 
-def test_per_thread_tables_kept_between_calls_never_match_an_earlier_calls_entries(openmp_threads):
+@pytest.mark.parametrize("template", ["hashmap", "bitmap"])
+def test_per_thread_tables_kept_between_calls_never_match_an_earlier_calls_entries(template, openmp_threads):
     """The per-thread tables of one kernel, call after call on products of other shapes
     and patterns (each spanning many chunks of rows): each fill empties what the thread's
-    last fill put, whichever call and row that was."""
-    k = spf.compile(SPMSPM, {"A": "CSR", "B": "CSC", "C": "Dense"}, find="hashmap", parallel=True)
+    last fill put, whichever call and row that was (a bitmap grown for a wider B too)."""
+    k = spf.compile(SPMSPM, {"A": "CSR", "B": "CSC", "C": "Dense"}, find=template, parallel=True)
     for seed, (rows, inner, cols, density) in enumerate([(300, 200, 250, 0.2), (500, 40, 90, 0.5),
                                                          (300, 200, 250, 0.05), (64, 900, 30, 0.3),
                                                          (300, 200, 250, 0.2)]):
@@ -106,7 +108,7 @@ def test_seqiter_positions_kept_per_value_inside_the_parallel_loop_are_per_threa
     assert_every_variant(k, (A @ B).toarray(), A=A, B=B)
 
 
-@pytest.mark.parametrize("template", ["hashmap", "binary", "linear"])
+@pytest.mark.parametrize("template", ["hashmap", "bitmap", "binary", "linear"])
 def test_tiled_parallel_recipe_over_finds(template, openmp_threads):
     A, B = matrices()
     r = (spf.recipe(SPMSPM, {"A": "CSR", "B": "CSC", "C": "Dense"})
@@ -137,25 +139,26 @@ def test_seqiter_position_that_outlives_the_parallel_loop_restarts_per_thread(op
     A = sp.random(500, 80, density=0.2, format="csr", random_state=5)
     x, dense = sparse_vector(80, 0.5, 6)
     order = ["px", "j", "pAj", "pAi", "i", "py0"]
-    for find in ("auto", "seqiter", "hashmap", "binary"):
+    for find in ("auto", "seqiter", "hashmap", "bitmap", "binary"):
         k = spf.compile(SPMV, {"A": "CSC", "x": "SV", "y": "Dense"}, order=order, find=find, parallel=True)
         assert_every_variant(k, A @ dense, A=A, x=x)
 
 
-def test_hashmap_table_filled_before_the_parallel_loop_is_shared(openmp_threads):
+@pytest.mark.parametrize("template, prefix", [("hashmap", "spf_hash"), ("bitmap", "spf_bitmap")])
+def test_a_table_filled_before_the_parallel_loop_is_shared(template, prefix, openmp_threads):
     # CSR SpMSpV: the table over x does not depend on the row, so it is filled once,
     # before the parallel region, and only read inside
     A = sp.random(600, 400, density=0.05, format="csr", random_state=7)
     x, dense = sparse_vector(400, 0.2, 8)
-    k = spf.compile(SPMV, {"A": "CSR", "x": "SV", "y": "Dense"}, find="hashmap", parallel=True)
+    k = spf.compile(SPMV, {"A": "CSR", "x": "SV", "y": "Dense"}, find=template, parallel=True)
     source = k.c_source
-    fill = source.index("spf_hash_put(")
+    fill = source.index(prefix + "_put(")
     assert fill < source.index("#pragma omp parallel")
-    assert "spf_hash_fill(&spf_kept[0]," in source and "_table_1_threads" not in source  # one table, shared
+    assert prefix + "_fill(&spf_kept[0]," in source and "_threads[" not in source  # one table, shared
     assert_every_variant(k, A @ dense, A=A, x=x)
 
 
-@pytest.mark.parametrize("find", ["auto", "hashmap", "seqiter", "binary"])
+@pytest.mark.parametrize("find", ["auto", "hashmap", "bitmap", "seqiter", "binary"])
 def test_spmspm_every_layout_pair_and_find_in_parallel(find, openmp_threads):
     A, B = matrices(260, 150, 180, 0.1)
     expected = (A @ B).toarray()

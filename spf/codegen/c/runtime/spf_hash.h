@@ -1,5 +1,5 @@
-/* spf's run-time C: the hash map of the HashMap find, kept between calls in a find
-   state.  Fixed C, included by the generated source. */
+/* spf's run-time C: the tables of the HashMap and Bitmap finds, kept between calls in a
+   find state.  Fixed C, included by the generated source. */
 #ifndef SPF_HASH_H
 #define SPF_HASH_H
 
@@ -68,6 +68,65 @@ static inline int64_t spf_hash_get(const int64_t *t, int64_t value) {
   for (int64_t s = (int64_t)(h >> (64 - b)); slots[2 * s + 1]; s = (s + 1) & mask)
     if (slots[2 * s] == value) return slots[2 * s + 1] - 1;
   return -1;
+}
+
+/* A bitmap table (the Bitmap find): positions addressed by value, for values known to lie
+   in [0, capacity), in one int64 array: [0] how many values the last fill put, [1] the
+   capacity, then W = capacity/64 + 1 words of bits (a value is present when its bit is
+   set), then W words of the touched list (the values the last fill put, while there are
+   at most W of them), then one position per value.  A fill first clears what the last one
+   set: the touched values' words, or the whole bitmap when it put more than W values, so
+   a sparse fill costs what it put and a dense one W words.  Positions are never cleared:
+   a clear bit hides them.  A longer range gets a new (zeroed) table. */
+static int64_t spf_bitmap_none[4] = {0, 0};  /* empty, capacity 0: a table that could not grow */
+
+static inline int64_t spf_bitmap_words(const int64_t *t) { return (t[1] >> 6) + 1; }
+
+static int64_t *spf_bitmap_fill(spf_state *s, int64_t capacity) {
+  if (capacity < 1) capacity = 1;
+  int64_t *t = s->array;
+  if (t && t[1] >= capacity) {
+    const int64_t words = spf_bitmap_words(t);
+    int64_t *const bits = t + 2, *const touched = bits + words;
+    if (t[0] <= words)
+      for (int64_t k = 0; k < t[0]; k++) bits[touched[k] >> 6] = 0;
+    else
+      memset(bits, 0, (size_t)words * sizeof(int64_t));
+    t[0] = 0;
+    return t;
+  }
+  free(s->array);
+  const int64_t words = (capacity >> 6) + 1;
+  s->length = 2 + 2 * words + capacity;
+  s->array = t = (int64_t *)calloc((size_t)s->length, sizeof(int64_t));
+  if (!t) { s->length = 0; s->failed = 1; return spf_bitmap_none; }
+  spf_advise_huge(t, (size_t)s->length * sizeof(int64_t));
+  t[1] = capacity;
+  return t;
+}
+
+static inline void spf_bitmap_put(int64_t *t, int64_t value, int64_t position) {
+  if ((uint64_t)value >= (uint64_t)t[1]) return;  /* only data breaking the layout's range property */
+  const int64_t words = spf_bitmap_words(t);
+  int64_t *const bits = t + 2;
+  if (t[0] < words) bits[words + t[0]] = value;  /* the touched list */
+  t[0]++;
+  bits[value >> 6] |= (int64_t)((uint64_t)1 << (value & 63));
+  bits[2 * words + value] = position;
+}
+
+/* a filled table's parts, read once by the kernel where the fill ends */
+typedef struct spf_bitmap_ { uint64_t capacity; const uint64_t *bits; const int64_t *positions; } spf_bitmap;
+
+static inline spf_bitmap spf_bitmap_view(const int64_t *t) {
+  spf_bitmap view = {(uint64_t)t[1], (const uint64_t *)(t + 2), t + 2 + 2 * spf_bitmap_words(t)};
+  return view;
+}
+
+/* the position of `value`, or -1 */
+static inline int64_t spf_bitmap_get(spf_bitmap table, int64_t value) {
+  if ((uint64_t)value >= table.capacity || !((table.bits[value >> 6] >> (value & 63)) & 1)) return -1;
+  return table.positions[value];
 }
 
 #pragma GCC diagnostic pop

@@ -1,0 +1,164 @@
+#include "spf_base.h"
+#include "spf_pieces.h"
+#include "spf_state.h"
+#include "spf_hash.h"
+
+#ifndef SPF_KERNEL_9AB372DABA_H_STRUCTS
+#define SPF_KERNEL_9AB372DABA_H_STRUCTS
+
+#include <stdint.h>
+
+/*
+ * ABI of the kernels declared below:
+ *
+ * - one struct per layout, with exactly the layout file's fields in its order:
+ *   scalars by value (int, int64_t), arrays as pointers to their elements;
+ * - a multi-dimensional array is one flat block in row-major order
+ *   (a[i][j] of a [n][m] array is a[i*m + j]);
+ * - arguments: the inputs in the order they first appear in the expression,
+ *   then the output (a scalar output is a double *);
+ * - the caller allocates and frees every array, the output's included; an
+ *   output that shares an input's sparsity points at that input's index arrays;
+ * - '=' overwrites the output (it is zeroed first), '+=' adds to it;
+ * - kernels return 0 on success and a nonzero error code otherwise: 1 when
+ *   the tensors' shapes disagree (nothing is written), 2 when a temporary
+ *   (a find's table or positions, a per-thread copy of the output, a fused
+ *   kernel's temporary, an assembled output's entries) cannot be allocated,
+ *   3 when an entry of an assembled output cannot be stored in its layout;
+ * - a library's entry point NAME first runs NAME_check on its arguments
+ *   (it reads, never writes), which returns 4 for a NULL argument, 5 for
+ *   inconsistent scalar fields, 1 for shapes that disagree and 6 for index
+ *   arrays that break their layout's assumptions or properties (the
+ *   variants spf_kernel_* do not: call NAME_check before them);
+ * - an assembled output (a sparse output whose pattern the kernel computes)
+ *   takes two more arguments and two more calls: see its kernel's comment;
+ * - kernels do not keep any pointer after they return, and free none (an
+ *   assembled output's handle is freed by NAME_fill or NAME_free);
+ * - kept memory: each kernel keeps one set of find state (hash-map tables,
+ *   positions kept per value; the largest a call has needed) and an assembled
+ *   output's scratch (its workspace and rows, at most 64 MiB) for its next
+ *   call, taken and given back atomically (a concurrent call makes its own);
+ *   NAME_release_state() frees them;
+ * - thread-safety: a kernel may be called concurrently on different outputs.
+ */
+
+#ifndef SPF_STRUCT_CSC_C5BC41B3
+#define SPF_STRUCT_CSC_C5BC41B3
+/*
+ * CSC: compressed sparse column matrix
+ */
+struct spf_CSC
+{
+  int numRows;
+  int numCols;
+  int nnz;
+  int *colPtr;
+  int *rowIdx;
+  double *data;
+};
+#endif /* SPF_STRUCT_CSC_C5BC41B3 */
+
+#ifndef SPF_STRUCT_SV_2B89F281
+#define SPF_STRUCT_SV_2B89F281
+/*
+ * SV: sparse vector with sorted indices
+ */
+struct spf_SV
+{
+  int n;
+  int len;
+  int *idx;
+  double *val;
+};
+#endif /* SPF_STRUCT_SV_2B89F281 */
+
+#ifndef SPF_STRUCT_Dense1_107BF9A6
+#define SPF_STRUCT_Dense1_107BF9A6
+/*
+ * Dense1: dense order-1 tensor, row-major
+ */
+struct spf_Dense1
+{
+  int N0;
+  double *vals;
+};
+#endif /* SPF_STRUCT_Dense1_107BF9A6 */
+
+
+#endif /* SPF_KERNEL_9AB372DABA_H_STRUCTS */
+
+
+static spf_state *spf_kernel_9ab372daba_kept_state = 0;
+
+static int spf_kernel_9ab372daba_run(struct spf_CSC *A, struct spf_SV *x, struct spf_Dense1 *y, spf_state *spf_kept)
+{
+  const int64_t A_numRows = A->numRows;
+  const int64_t A_numCols = A->numCols;
+  const int64_t A_nnz = A->nnz;
+  int * restrict A_colPtr = A->colPtr;
+  int * restrict A_rowIdx = A->rowIdx;
+  double * restrict A_data = A->data;
+  const int64_t x_n = x->n;
+  const int64_t x_len = x->len;
+  int * restrict x_idx = x->idx;
+  double * restrict x_val = x->val;
+  const int64_t y_N0 = y->N0;
+  double * restrict y_vals = y->vals;
+  const int64_t N_j = A_numCols;
+  const int64_t N_i = A_numRows;
+  if (!((A_numRows == y_N0) && (A_numCols == x_n)))
+    return 1;
+  for (int64_t spf_zero = 0; spf_zero < y_N0; spf_zero++)
+    y_vals[spf_zero] = 0.0;
+
+  if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= x_len))
+  {
+    int64_t * const px_table_2 = spf_bitmap_fill(&spf_kept[0], x_n);
+    for (int64_t fill_3 = 0; fill_3 <= (x_len - 1); fill_3++)
+      spf_bitmap_put(px_table_2, x_idx[fill_3], fill_3);
+
+    const spf_bitmap px_bitmap_1 = spf_bitmap_view(px_table_2);
+    for (int64_t pAj = 0; pAj <= (x_n - 1); pAj++)
+    {
+      const int64_t A_colPtr_pAj = A_colPtr[pAj];
+      const int64_t A_colPtr_pAj_1 = A_colPtr[pAj + 1];
+      if ((A_colPtr_pAj + 1) <= A_colPtr_pAj_1)
+      {
+        const int64_t j = pAj;
+        for (int64_t pAi = A_colPtr_pAj; pAi <= (A_colPtr_pAj_1 - 1); pAi++)
+        {
+          const int64_t A_rowIdx_pAi = A_rowIdx[pAi];
+          const int64_t py0 = A_rowIdx_pAi;
+          {
+            const int64_t q_4 = spf_bitmap_get(px_bitmap_1, j);
+            if (q_4 >= 0)
+            {
+              const int64_t px = q_4;
+              const int64_t x_idx_px = j;
+              y_vals[py0] += A_data[pAi] * x_val[px];
+            }
+          }
+        }
+
+      }
+    }
+
+  }
+  return 0;
+}
+
+
+int spf_kernel_9ab372daba(struct spf_CSC *A, struct spf_SV *x, struct spf_Dense1 *y)
+{
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_9ab372daba_kept_state, 1);
+  if (!spf_kept) return 2;
+  int spf_result = spf_kernel_9ab372daba_run(A, x, y, spf_kept);
+  if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
+  spf_state_put(&spf_kernel_9ab372daba_kept_state, spf_kept, 1);
+  return spf_result;
+}
+
+void spf_kernel_9ab372daba_release_state(void)
+{
+  spf_state_release(&spf_kernel_9ab372daba_kept_state, 1);
+}
