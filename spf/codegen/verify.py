@@ -14,7 +14,7 @@ name it never set.  :func:`verify_nest` checks a nest where the mistake is made:
   overwrites one;
 * a loop and a find have bounds on both sides; divisors are positive; a guard has a
   condition; a statement has one destination;
-* a find is a search (seqiter, hashmap or binary), its call reads its variable, and its
+* a find is a search (seqiter, hashmap, bitmap or binary), its call reads its variable, and its
   state indices and the names its state is keyed by are bound where it runs;
 * a parallel loop carries the dependence pass's proof (``Loop.parallel_proof``) and holds
   no parallel loop or chunks; reduction, parts, thread state belong to parallel loops only,
