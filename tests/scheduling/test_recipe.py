@@ -147,7 +147,7 @@ def test_permute_accepts_a_list_or_tuple():
     (lambda r: r.permute("pAi", "i", "py0"), r"missing \['pAj', 'j', 'px'\]"),
     (lambda r: r.permute(), r"missing \['pAi', 'i', 'py0', 'pAj', 'j', 'px'\]"),
     (lambda r: r.permute(*CSR_ROW_ORDER, "px"), r"repeated \['px'\]"),
-    (lambda r: r.find("x", "bisection"), r"unknown template 'bisection'; choose one of direct, seqiter, hashmap, binary, linear"),
+    (lambda r: r.find("x", "bisection"), r"unknown template 'bisection'; choose one of direct, seqiter, hashmap, bitmap, binary, linear"),
     (lambda r: r.find("z", "seqiter"), r"'z' is neither a tensor of the statement nor a variable"),
     (lambda r: r.parallelize("k"), r"'k' is not a variable of the iteration space \(pAi, i, py0, pAj, j, px\)"),
     (lambda r: r.parallelize("pAi", reduction="sum"), r"unknown reduction 'sum'; choose 'privatize' or 'atomic'"),
@@ -176,7 +176,7 @@ def test_a_find_over_a_dense_tensor_is_refused_at_once():
 def test_every_documented_template_is_accepted():
     r = spf.recipe(SPMV, CSR_SV)
     templates = [find for find in documented_finds() if find != "auto"]
-    assert len(templates) == 5
+    assert len(templates) == 6
     for template in templates:
         assert r.find("x", template).finds == (("x", template),)
 

@@ -8,15 +8,17 @@ For a find site with the proven template t, let
 * S how often its state starts anew (iterations of the innermost loop of its state
   indices; 1 when the state lives through the whole kernel).
 
-Then ``linear = E*R``, ``binary = E*log2(R+1)``, ``seqiter = E + S*R`` (each restart may
-walk the range again), ``bitmap = E*(1 + m) + 2*S*R`` (each restart empties what the last
-fill put and fills the range; m: a cache miss per probe where the bitmap outgrows
-CACHE_BYTES), ``hashmap = E*(HASH_PROBE + HASH_HIT*h) + 3*S*R`` (a probe hashes and
-checks a filter; a hit, with probability h = R over the searched array's value range,
-follows a slot chain; the table is kept between calls and sized by the range, not by
-the searched array's value range), and ``direct = E``.  The hashmap's and bitmap's weights
-are fitted to SpMSpV on real matrices (benchmarks/spmv_spmspv.py reports the regret).  A loop's iteration count is the length of an array indexed by its
-variable alone (``colIdx(pAj)``: nnz), or its trip count times the enclosing loop's.
+Then ``linear = E*R``; ``binary = E*(1 + log2(R+1))`` (its last compare and branch
+besides the halvings: with R = 1 it costs two table probes); ``seqiter = E + S*R`` (each
+restart may walk the range again); ``bitmap = E*(1 + m) + 2*S*R`` (each restart empties
+what the last fill put and fills the range; m: a cache miss per probe where the bitmap
+outgrows CACHE_BYTES); ``hashmap = E*(HASH_PROBE + HASH_HIT*h) + 3*S*R`` (a probe hashes
+and checks a filter; a hit, with probability h = R over the searched array's value
+range, follows a slot chain; the table is kept between calls and sized by the range);
+``direct = E``.  The weights of binary, hashmap and bitmap are fitted to SpMSpV on the
+real matrices (benchmarks/spmv_spmspv.py reports auto's regret per density).  A loop's
+iteration count is the length of an array indexed by its variable alone
+(``colIdx(pAj)``: nnz), or its trip count times the enclosing loop's.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], 
     if choice.kind == "linear":
         return executions * searched
     if choice.kind == "binary":
-        return executions * math.log2(searched + 1)
+        return executions * (1 + math.log2(searched + 1))
     state_depth = max((k for k, (v, _, _) in enumerate(model.loops) if v in choice.state), default=-1)
     restarts = _iterations(model, state_depth, stats, lengths)
     if choice.kind == "seqiter":

@@ -238,7 +238,7 @@ def test_two_phase_transposition_in_parallel_chunks(source, output, openmp_threa
     k = spf.compile("B(j,i) = A(i,j)", {"A": source, "B": output}, parallel=True)
     assert k.two_phase is not None and "spf_team" in k.c_source
     assert "for each thread's chunk" in k.explain()
-    a = sp.random(9000, 6000, density=0.0008, format="csr", random_state=11)  # 2048 rows a chunk at least
+    a = sp.random(9000, 6000, density=0.0008, format="csr", random_state=np.random.default_rng(11))  # 2048 rows a chunk at least
     a.data[::7] = 0.0
     want = sp.csr_matrix(a.T)
     want.eliminate_zeros()
@@ -266,8 +266,8 @@ def test_two_phase_chunks_are_cut_by_the_rows_entries(openmp_threads):
     # thousands; count and fill must cut at the same places (else entries land elsewhere)
     k = spf.compile("B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"}, parallel=True)
     assert "spf_cuts[spf_k] = spf_low" in k.c_source
-    dense_rows = sp.random(40, 3000, density=0.5, format="csr", random_state=13)
-    sparse_rows = sp.random(8000, 3000, density=0.0005, format="csr", random_state=14)
+    dense_rows = sp.random(40, 3000, density=0.5, format="csr", random_state=np.random.default_rng(13))
+    sparse_rows = sp.random(8000, 3000, density=0.0005, format="csr", random_state=np.random.default_rng(14))
     a = sp.vstack([dense_rows, sparse_rows, dense_rows]).tocsr()
     want = sp.csr_matrix(a.T)
     for _ in range(CALLS):
