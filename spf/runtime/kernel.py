@@ -29,7 +29,7 @@ from spf.codegen.c.emit_finds import bitmap_table_length, hash_table_length
 from spf.codegen.c.emit_stream import kernel_report_length, run_time_strategies
 from spf.codegen.c.structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
 from spf.codegen.compiled import CompiledKernel, field_names
-from spf.codegen.finds.auto import evaluate, site_cost
+from spf.codegen.finds.auto import evaluate, site_cost, value_extent
 from spf.codegen.pipeline import compile_kernel
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
 from spf.runtime.fast_call import call_plan
@@ -146,7 +146,7 @@ class Kernel:
                 require((hash_table_length(self._table_entries(model, stats, lengths)),), np.int64,
                         f"the hash-map table of the find over {model.call.function}")
             if choice.kind == "bitmap":
-                extent = evaluate(choice.values[1] - choice.values[0], stats)
+                extent = value_extent(choice.values, stats)
                 if extent is not None:
                     require((bitmap_table_length(int(extent)),), np.int64,
                             f"the bitmap table of the find over {model.call.function}")

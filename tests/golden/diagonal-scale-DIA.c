@@ -196,13 +196,13 @@ static int spf_kernel_60f2530394_v2_run(struct spf_DIA *A, struct spf_Dense1 *x,
 
   if ((1 <= A_numCols) && (1 <= A_ndiag))
   {
-    int64_t * const pAd_table_2 = spf_bitmap_fill(&spf_kept[0], A_numCols - ((-A_numRows) + 1));
+    int64_t * const pAd_table_2 = spf_bitmap_fill(&spf_kept[0], (A_numCols + A_numRows) - 1);
     for (int64_t fill_3 = 0; fill_3 <= (A_ndiag - 1); fill_3++)
       spf_bitmap_put(pAd_table_2, A_offsets[fill_3] - ((-A_numRows) + 1), fill_3);
 
     const spf_bitmap pAd_bitmap_1 = spf_bitmap_view(pAd_table_2);
     {
-      const int64_t q_4 = spf_bitmap_get(pAd_bitmap_1, 0 - ((-A_numRows) + 1));
+      const int64_t q_4 = spf_bitmap_get(pAd_bitmap_1, A_numRows - 1);
       if (q_4 >= 0)
       {
         const int64_t pAd = q_4;

@@ -73,7 +73,7 @@ class FindPrinter:
         find, names = node.find, self.names
         low_value, high_value = find.template.values
         offset = "" if low_value == Affine() else f" - ({c_text(affine(low_value, names))})"
-        capacity = f"{c_text(affine(high_value, names))}{offset}"
+        capacity = c_text(affine(high_value - low_value, names))
         view = self.state_names[id(find)] = self.fresh(f"{names.name(find.variable)}_bitmap")
         table = self.fresh(f"{names.name(find.variable)}_table")
         slot = self._state_slot(table, node.per_thread)
@@ -196,10 +196,7 @@ class FindPrinter:
         if template.kind == "hashmap":
             lookup = call("spf_hash_get", table, affine(node.key, self.names))
         else:
-            key = affine(node.key, self.names)
-            if template.values[0] != Affine():
-                key = binary("-", key, affine(template.values[0], self.names))
-            lookup = call("spf_bitmap_get", table, key)
+            lookup = call("spf_bitmap_get", table, affine(node.key - template.values[0], self.names))
         return [block([declare(position, INDEX, lookup, const_=True),
                        c_ast.If(binary(">=", ident(position), const(0)),
                                 block(self._match_body(node, ident(position))), None)])]

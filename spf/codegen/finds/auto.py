@@ -118,19 +118,21 @@ def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], 
     restarts = _iterations(model, state_depth, stats, lengths)
     if choice.kind == "seqiter":
         return executions + restarts * searched
-    extent = _value_extent(model, stats)
     if choice.kind == "bitmap":
+        extent = value_extent(choice.values, stats)
         missing = 1.0 if extent is not None and extent / 8 > CACHE_BYTES else 0.0
         return executions * (1 + missing) + 2 * restarts * searched
+    extent = value_extent(model.values, stats)
     hits = min(1.0, searched / extent) if extent else 0.0
     return executions * (HASH_PROBE + HASH_HIT * hits) + 3 * restarts * searched  # hashmap
 
 
-def _value_extent(model: SiteModel, stats) -> float | None:
-    """How many values the searched array may take (its range property's extent)."""
-    if model.values is None:
+def value_extent(values: tuple | None, stats: Mapping[str, float]) -> float | None:
+    """How many values lie in ``values`` = (low, high) (a range property's extent) for
+    these operands, or None when unknown."""
+    if values is None:
         return None
-    extent = evaluate(model.values[1] - model.values[0], stats)
+    extent = evaluate(values[1] - values[0], stats)
     return extent if extent is not None and extent > 0 else None
 
 
