@@ -57,7 +57,10 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     uses input A's index arrays, so the result is computed *restricted to A's
     pattern* (a masked product, GraphBLAS's ``C<A> = ...``: entries outside the
     pattern are dropped, entries of it that no term reaches are stored zeros); every
-    term must read A.  For SDDMM (``share={"A": "B"}``) that is the whole result; for
+    term must read A (A's prefix of levels, when C's layout is one: DCSR from CSF3).  Without
+    ``share``, a sparse output whose layout provably is a prefix of the one sparse input's
+    levels shares them as if ``share`` named it (TTV into DCSR from CSF3, SDDMM into CSR;
+    ``explain()`` says so); ``share={}`` assembles it instead.  For SDDMM (``share={"A": "B"}``) that is the whole result; for
     triangle counting, ``C(i,j) = A(i,k) * B(k,j)`` with ``share={"C": "A"}`` on a
     graph's adjacency G (``A=G, B=G``) counts the paths i-k-j of each edge i-j, and
     their sum is six times the triangles.  ``order``: a loop order (all variables of

@@ -142,15 +142,22 @@ def corpus() -> list[GoldenKernel]:
     add("elementwise-CSR", "C(i,j) = A(i,j) * B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
     add("axpy-into-SV", "y(i) = A(i,j) * x(j) + z(i)", {"A": "DCSR", "x": "SV", "z": "SV", "y": "SV"})
     add("sum-into-SV", "z(i) = x(i) + y(i)", {"x": "SV", "y": "SV_UNSORTED", "z": "SV"})
-    for source, target in (("CSR", "CSR"), ("CSR", "CSC"), ("COO_UNSORTED", "CSR")):
-        add(f"transpose-{source}-{target}", "B(j,i) = A(i,j)", {"A": source, "B": target})
+    for source, target in (("CSR", "CSR"), ("CSR", "CSC"), ("COO_UNSORTED", "CSR")):  # assembled
+        add(f"transpose-{source}-{target}", "B(j,i) = A(i,j)", {"A": source, "B": target}, share={})
     add("transpose-CSR-parallel", "B(j,i) = A(i,j)", {"A": "CSR", "B": "CSR"}, parallel=True)
     add("copy-COO3-CSF3", "B(i,j,k) = A(i,j,k)", {"A": "COO3", "B": "CSF3"})
     add("permute-CSF3", "B(k,i,j) = A(i,j,k)", {"A": "CSF3", "B": "CSF3"})
     add("copy-CSF4-COO4", "B(l,j,i,k) = A(i,j,k,l)", {"A": "CSF4", "B": "COO4"})
-    add("ttv-into-DCSR", "A(i,j) = B(i,j,k) * c(k)", {"B": "CSF3", "c": "Dense", "A": "DCSR"})
+    add("ttv-into-DCSR", "A(i,j) = B(i,j,k) * c(k)", {"B": "CSF3", "c": "Dense", "A": "DCSR"}, share={})
     add("ttm-into-CSF3_DENSE_LAST", "A(i,j,l) = B(i,j,k) * C(k,l)",
+        {"B": "CSF3", "C": "Dense", "A": "CSF3_DENSE_LAST"}, share={})
+    # output patterns inferred by proof (spf.space.patterns): a prefix of the input's levels
+    add("ttv-inferred-DCSR", "A(i,j) = B(i,j,k) * c(k)", {"B": "CSF3", "c": "Dense", "A": "DCSR"})
+    add("ttm-inferred-CSF3_DENSE_LAST", "A(i,j,l) = B(i,j,k) * C(k,l)",
         {"B": "CSF3", "C": "Dense", "A": "CSF3_DENSE_LAST"})
+    add("transpose-inferred-CSR-CSC", "B(j,i) = A(i,j)", {"A": "CSR", "B": "CSC"})
+    add("rowsum-inferred-DCSR-SV", "y(i) = A(i,j)", {"A": "DCSR", "y": "SV"})
+    add("scale-inferred-BCSR", "B(i,j) = A(i,j) * D(i,j)", {"A": "BCSR(R=2, C=2)", "D": "Dense", "B": "BCSR(R=2, C=2)"})
     # order 3 and 4 with dense outputs
     for layout in ("CSF3", "CSF3_DENSE_LAST", "COO3", "Dense"):
         add(f"ttv-{_slug(layout)}", "A(i,j) = B(i,j,k) * c(k)", {"B": layout, "c": "Dense", "A": "Dense"})

@@ -370,7 +370,9 @@ def _loop_notes(loop: Loop) -> list[str]:
         notes.append(f"loop {loop.variable}: each iteration opens row {loop.variable}'s group")
     zeroing = loop.zero_rows
     if zeroing is not None:
-        notes.append(f"loop {loop.variable} stores each of its rows of {zeroing.array} once: no zeroing"
+        notes.append(f"loop {loop.variable} stores each entry of {zeroing.array} in its {zeroing.pointer} segment "
+                     "once: no zeroing" if zeroing.pointer is not None else
+                     f"loop {loop.variable} stores each of its rows of {zeroing.array} once: no zeroing"
                      if zeroing.stores else f"loop {loop.variable} runs in blocks of rows of about "
                      f"{zeroing.block_entries} entries of {zeroing.array}, each block zeroing its rows first")
     summed = loop.register_sum

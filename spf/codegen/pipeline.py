@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
 from spf.scheduling.recipe import Recipe
-from spf.space.iteration_space import IterationSpace, iteration_space
+from spf.space.iteration_space import IterationSpace, complete_order, iteration_space
 
 from spf.codegen.assembly.fusion import fuse_statement_nests
 from spf.codegen.assembly.merge import appends_in_order, fills_in_order, merge_terms
@@ -77,6 +77,7 @@ class Options:
     recipe: Recipe | None = None
     flags: tuple = tuple(CFLAGS)
     keep_zeros: bool = False  # an assembled output keeps entries that sum to zero (conversions do)
+    infer_pattern: bool = False  # no share= given: the output shares an input's levels where proven
     candidate: Candidate | None = None  # an autoscheduled schedule tree to lower (codegen.fused)
 
 
@@ -119,9 +120,14 @@ class Compilation:
             choices = f"{options.candidate.schedule}|{options.find}|{options.parallel}"
         else:
             choices = (f"{options.share or None}|{options.find}|{list(self.order) if self.order else None}|"
-                       f"{options.parallel}|{options.recipe}" + ("|keep zeros" if options.keep_zeros else ""))
+                       f"{options.parallel}|{options.recipe}" + ("|keep zeros" if options.keep_zeros else "")
+                       + ("|inferred pattern" if self._inferred_pattern else ""))
         text = f"{self.expression}|{sorted((k, v[0].spec) for k, v in self.tensors.items())}|{choices}"
         return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+    @property
+    def _inferred_pattern(self) -> bool:
+        return self.space is not None and any(p.inferred for p in self.space.statements[0].placements.values())
 
     @property
     def function_name(self) -> str:
@@ -163,8 +169,9 @@ def build_space(compilation: Compilation) -> Compilation:
         return dataclasses.replace(compilation, tensors=kernel_tensors(compilation.space,
                                                                        compilation.lowered.temporaries))
     options = compilation.options
-    space = iteration_space(compilation.expression, compilation.layouts, share=options.share or None)
-    order = options.order
+    space = iteration_space(compilation.expression, compilation.layouts, share=options.share or None,
+                            infer_pattern=options.infer_pattern)
+    order = complete_order(space.statements[0], options.order) if options.order else None
     recipe = options.recipe
     if recipe is not None and recipe.tiles:
         space.statements[0] = tile_space(space.statements[0], recipe.tiles)
@@ -582,7 +589,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
             raise RecipeError("give the loop order either as order= or in the recipe, not both")
         order = order or recipe.order
     options = Options(find, dict(share or {}), parallel, tuple(order) if order else None, recipe,
-                      tuple(flags or CFLAGS), keep_zeros)
+                      tuple(flags or CFLAGS), keep_zeros, infer_pattern=share is None and not keep_zeros)
     try:
         key = kernel_key(expression, layouts, options)
     except SpfError:  # a layout that does not load: the passes say what is wrong with it

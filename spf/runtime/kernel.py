@@ -80,6 +80,12 @@ class Kernel:
         return {local.split("_", 1)[0] for local in field_names(*self.tensors[self.output][:2])
                 if not local.startswith(f"{self.output}_")}
 
+    @functools.cached_property
+    def _prefix_shared(self) -> bool:
+        """The output shares a prefix of an input's levels (its properties follow from the input's)."""
+        placement = self.spaces[0].placements.get(self.output)
+        return placement is not None and placement.shared_levels is not None
+
     def build(self) -> "Kernel":
         """Compile the C (cached by a hash of source and flags) and load every variant."""
         if not self._functions:
@@ -376,9 +382,9 @@ class Kernel:
         for field_ in layout.fields:
             local = mapping.get(field_.name, "")
             if not local.startswith(f"{name}_"):
-                source = local.split("_", 1)[0]
+                source, source_field = local.split("_", 1)
                 shared_source = source
-                fields[field_.name] = inputs[source].fields[field_.name]
+                fields[field_.name] = inputs[source].fields[source_field]
         for field_ in layout.fields:
             if field_.name in fields:
                 continue
@@ -397,8 +403,9 @@ class Kernel:
             return fields, values  # a dense row-major output: the caller gets the array itself
         # The kernel keeps writing the values: the Tensor's view of them is read-only, their memory is not.
         source_layout = inputs[shared_source].layout if shared_source is not None else None
-        if source_layout is layout or source_layout == layout:
-            # the shared arrays were validated for this very layout
+        if source_layout is layout or source_layout == layout or self._prefix_shared:
+            # the shared arrays were validated for this very layout, or for one whose
+            # properties imply this layout's (spf.space.patterns)
             return fields, Tensor._from_checked(layout, shape, fields, name, written=layout.values_field)
         checked, _ = check_fields(layout, fields, name, shape, owned=True)
         return fields, Tensor._from_checked(layout, shape, checked, name, written=layout.values_field)

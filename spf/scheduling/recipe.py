@@ -164,7 +164,7 @@ def recipe(expression: str, layouts: Mapping[str, object], share: Mapping[str, s
     """A recipe for ``expression`` with these layouts (one statement: sums are not supported)."""
     from spf.space.iteration_space import iteration_space
     from spf import arguments
-    space = iteration_space(expression, layouts, share=share)
+    space = iteration_space(expression, layouts, share=share, infer_pattern=True)
     layouts, share = arguments.layout_mapping(layouts), arguments.share_mapping(share)
     if len(space) != 1:
         raise RecipeError("recipes schedule one product term; this expression has "

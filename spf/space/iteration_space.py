@@ -15,12 +15,14 @@ sparsity uses that tensor's names for its index arrays and their sizes.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from spf.errors import IterationSpaceError
+from spf.errors import IterationSpaceError, SpfError
 from spf.notation.statements import Access, Statement, parse_statement
 from spf.space.expressions import Affine, Constraint, Formula, conjuncts
+from spf.space.patterns import PrefixMatch, infer_share, match_prefix
 from spf.space.properties import Property, from_spec
 from spf.space.sets import UFSet
 
@@ -38,6 +40,8 @@ class TensorPlacement:
     physical: tuple[str, ...]  # renamed physical indices, in layout order
     names: Mapping[str, str]  # layout name (fields, physical indices) -> name in the space
     shared_with: str | None = None
+    shared_levels: PrefixMatch | None = None  # when the shared arrays are a prefix of the source's levels
+    inferred: str = ""  # why the output shares them without share= (spf.space.patterns)
 
     @property
     def values(self) -> str:
@@ -97,8 +101,13 @@ class StatementSpace:
         lines = [f"statement {self.statement}"]
         for name, placement in self.placements.items():
             shared = f" (shares {placement.shared_with}'s index arrays)" if placement.shared_with else ""
+            if placement.shared_levels is not None:
+                shared = (f" (shares the index arrays of {placement.shared_with}'s first "
+                          f"{placement.shared_levels.levels} level(s), written at its positions)")
             lines.append(f"  {name}: {placement.layout.spec}{shared}, "
                          f"physical indices {', '.join(placement.physical)}")
+            if placement.inferred:
+                lines.append(f"    pattern inferred (no share= given): {placement.inferred}")
         if self.assembled is not None:
             lines.append(f"  {self.statement.output.tensor}: {self.assembled.spec}, assembled from the "
                          f"entries ({', '.join(self.output_coordinates)}) the space produces")
@@ -150,11 +159,16 @@ def physical_name(tensor: str, index: str) -> str:
     return f"p{tensor}{index[1:]}" if index.startswith("p") else f"{tensor}_{index}"
 
 
-def _placement(tensor: str, layout, access: Access, shared_with=None, shared_layout=None) -> TensorPlacement:
+def _placement(tensor: str, layout, access: Access, shared_with=None, shared_layout=None,
+               prefix: PrefixMatch | None = None) -> TensorPlacement:
+    """A tensor's names in the space; a shared output's index arrays and counts take its
+    source's names: those of the prefix it matches, else the fields of the same name."""
     names: dict[str, str] = {}
     for field_ in layout.fields:
         names[field_.name] = f"{tensor}_{field_.name}"
-    if shared_with is not None:
+    if prefix is not None:
+        names.update({name: f"{shared_with}_{source}" for name, source in prefix.fields.items()})
+    elif shared_with is not None:
         shared_fields = {f.name: f for f in shared_layout.fields}
         for field_ in layout.fields:
             other = shared_fields.get(field_.name)
@@ -164,7 +178,7 @@ def _placement(tensor: str, layout, access: Access, shared_with=None, shared_lay
                 names[field_.name] = f"{shared_with}_{field_.name}"
     physical = tuple(physical_name(tensor, p) for p in layout.physical)
     names.update(zip(layout.physical, physical))
-    return TensorPlacement(tensor, layout, access, physical, names, shared_with)
+    return TensorPlacement(tensor, layout, access, physical, names, shared_with, prefix)
 
 
 def _rename_formula(formula: Formula, names: Mapping[str, str]) -> Formula:
@@ -331,8 +345,10 @@ def _extent_names(indices: Sequence[str], taken: set[str]) -> dict[str, str]:
 
 
 def statement_space(statement: Statement, layouts: Mapping[str, object],
-                    share: Mapping[str, str] | None = None, order: Sequence[str] | None = None) -> StatementSpace:
-    """The iteration space of a single-term statement."""
+                    share: Mapping[str, str] | None = None, order: Sequence[str] | None = None,
+                    inferred: str = "") -> StatementSpace:
+    """The iteration space of a single-term statement (``inferred``: why ``share`` was
+    inferred, when it was)."""
     share = dict(share or {})
     if len(statement.terms) != 1:
         raise IterationSpaceError("statement_space takes one product term; use iteration_space for sums")
@@ -368,9 +384,16 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
         if source not in placements:
             raise IterationSpaceError(f"share: {target} shares {source}'s index arrays, but {source} "
                                       "is no input of this product")
+    same_positions: list[Constraint] = []
     if output.tensor in share:
         source = share[output.tensor]
-        placement = _placement(output.tensor, output_layout, output, source, loaded[source])
+        prefix = match_prefix(output_layout, output, source, loaded[source], placements[source].access)
+        placement = _placement(output.tensor, output_layout, output, source, loaded[source], prefix)
+        placement = dataclasses.replace(placement, inferred=inferred)
+        if prefix is not None:  # each entry of the source writes the output at its own positions
+            source_names = placements[source].names
+            same_positions = [Constraint(Affine.of(placement.names[mine]), "=", Affine.of(source_names[theirs]))
+                              for mine, theirs in prefix.positions]
         if not any(placement.names[f.name].startswith(source + "_") for f in output_layout.index_arrays):
             raise IterationSpaceError(
                 f"share: {output.tensor} ({output_layout.spec}) has no index array in common with "
@@ -389,7 +412,7 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
     for placement in placements.values():
         part = tensor_space(placement, indices)
         space = part if space is None else space.product(part)
-    bounds = []
+    bounds = list(same_positions)
     for index in indices:
         bounds.append(Constraint(Affine.of(0), "<=", Affine.of(index)))
         bounds.append(Constraint(Affine.of(index), "<", Affine.of(extents[index])))
@@ -425,16 +448,46 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
     return StatementSpace(statement, space, placements, extents, properties, assumptions, assembled)
 
 
+def complete_order(space: StatementSpace, order: Sequence[str]) -> tuple[str, ...]:
+    """``order`` with the positions of an output that shares a prefix of an input's levels
+    appended where it leaves them out (they are the input's: a user's order need not name
+    the positions of an output whose pattern was inferred)."""
+    placement = space.placements.get(space.statement.output.tensor)
+    if placement is None or placement.shared_levels is None:
+        return tuple(order)
+    return tuple(order) + tuple(p for p in placement.physical if p not in order)
+
+
+def _loaded_layouts(statement: Statement, layouts: Mapping[str, object]) -> dict:
+    """Each tensor's layout for its order (a layout that does not load is left out: the
+    space's construction reports it)."""
+    loaded = {}
+    for tensor, order in statement.tensors.items():
+        if tensor in layouts and order > 0:
+            try:
+                loaded[tensor] = load_tensor_layout(layouts[tensor], order, tensor)
+            except SpfError:
+                pass
+    return loaded
+
+
 def iteration_space(expression: str | Statement, layouts: Mapping[str, object],
-                    share: Mapping[str, str] | None = None) -> IterationSpace:
+                    share: Mapping[str, str] | None = None, infer_pattern: bool = False) -> IterationSpace:
     """The iteration space of ``expression`` with one layout per tensor (names, specs or Layouts).
 
     ``share`` maps the output to the input whose index arrays it uses (known sparsity),
     e.g. ``{"A": "B"}`` for SDDMM.  A sum is split into one statement per term.
+    ``infer_pattern`` (with ``share`` None): share where the output's layout provably is
+    a prefix of the only sparse input's levels (spf.space.patterns.infer_share).
     """
     from spf import arguments
     statement = expression if isinstance(expression, Statement) else parse_statement(expression)
     layouts = arguments.layout_mapping(layouts)
+    inferred = ""
+    if share is None and infer_pattern:
+        inference = infer_share(statement, _loaded_layouts(statement, layouts))
+        if inference is not None:
+            share, inferred = {inference.target: inference.source}, inference.reason
     share = arguments.share_mapping(share)
     for target, source in share.items():
         if source not in statement.inputs:
@@ -452,7 +505,7 @@ def iteration_space(expression: str | Statement, layouts: Mapping[str, object],
                 f"{source} (multiply it by a tensor with that pattern, or use a Dense output without share)")
         part_layouts = {t: l for t, l in layouts.items() if t in used}
         part_share = {t: s for t, s in (share or {}).items() if s in used}
-        spaces.append(statement_space(part, part_layouts, part_share))
+        spaces.append(statement_space(part, part_layouts, part_share, inferred=inferred))
     unknown = set(layouts) - set(statement.tensors)
     if unknown:
         raise IterationSpaceError(f"layouts given for {sorted(unknown)}, which the statement does not use")

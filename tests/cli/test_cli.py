@@ -8,6 +8,8 @@ import subprocess
 import sys
 import types
 
+from pathlib import Path
+
 import pytest
 
 import spf
@@ -118,8 +120,10 @@ def test_explain_with_loop_order_and_share(capsys):
     assert code == 0 and "order: px, j, pAj, pAi, i, py0" in out
     code, out, _ = run(capsys, "explain", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", "-l", "A=CSR", "-l", "B=CSR",
                        "-l", "C=Dense", "-l", "D=Dense", "--share", "A=B")
-    assert code == 0 and "find pAj where B_colIdx(pAj) == B_colIdx(pBj): direct" in out
-    code, out, _ = run(capsys, "explain", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", "-l", "A=CSR", "-l", "B=CSR",
+    assert code == 0 and "A: CSR (shares the index arrays of B's first 2 level(s), written at its positions)" in out
+    assert "pAj = pBj" in out
+    by_name = str(Path(__file__).resolve().parents[1] / "data" / "CSR_BY_NAME.layout")
+    code, out, _ = run(capsys, "explain", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", "-l", f"A={by_name}", "-l", "B=CSR",
                        "-l", "C=Dense", "-l", "D=Dense", "--share", "A=B", "--find", "direct")
     assert code == 0 and "find pAj where B_colIdx(pAj) == B_colIdx(pBj): direct" in out
 

@@ -79,6 +79,8 @@ class Family:
     later stages prune) instead of orders and recipes.
     ``convert``: no kernel: ``spf.convert`` of the input into the output's layout.
     ``product``: no fixed expression: a random product of 3 to 6 tensors (:func:`random_products`).
+    ``same_layout``: output -> input whose layout it takes, without ``share``: spf infers the
+    output's pattern from the input's levels (spf.space.patterns) where it can prove it.
     """
 
     name: str
@@ -89,6 +91,7 @@ class Family:
     autoschedule: bool = False
     convert: bool = False
     product: bool = False
+    same_layout: tuple = ()
 
 
 FAMILIES = (
@@ -132,6 +135,20 @@ FAMILIES = (
            share=(("C", "M"),)),
     Family("masked", "A(i,j) = B(i,j) * C(i,j)", {"B": SPARSE_MATRICES, "C": MATRICES}, share=(("A", "B"),)),
     Family("masked", "A(i,j) = B(i,j) * x(j)", {"B": SPARSE_MATRICES, "x": VECTORS}, share=(("A", "B"),)),
+    # outputs whose pattern spf infers (no share): a prefix of the one sparse input's levels
+    Family("inferred-sddmm", "A(i,j) = B(i,j) * C(i,k) * D(k,j)", {"B": SPARSE_MATRICES, "C": DENSE, "D": DENSE},
+           small=("k",), same_layout=(("A", "B"),)),
+    Family("inferred-scale", "A(i,j) = B(i,j) * C(i,j)", {"B": SPARSE_MATRICES, "C": DENSE},
+           same_layout=(("A", "B"),)),
+    Family("inferred-scale", "A(i,j) = B(i,j) * x(j) + B(i,j)", {"B": SPARSE_MATRICES, "x": DENSE},
+           same_layout=(("A", "B"),)),
+    Family("inferred-transpose", "B(j,i) = A(i,j)", {"A": ("CSR", "CSC"), "B": ("CSC", "CSR")}),
+    Family("inferred-rowsum", "y(i) = A(i,j) * x(j)", {"A": ("DCSR",), "x": DENSE, "y": ("SV",)}),
+    Family("inferred-ttv", "A(i,j) = B(i,j,k) * c(k)", {"B": ("CSF3", "CSF3_DENSE_LAST"), "c": DENSE,
+                                                          "A": ("DCSR",)}),
+    Family("inferred-ttv", "A(i,j,k) = B(i,j,k,l) * c(l)", {"B": ("CSF4",), "c": DENSE, "A": ("CSF3",)}),
+    Family("inferred-ttm", "A(i,j,l) = B(i,j,k) * C(k,l)", {"B": ("CSF3",), "C": DENSE,
+                                                              "A": ("CSF3_DENSE_LAST",)}, small=("l",)),
     # order-3 and order-4 tensors: TTV, TTM, MTTKRP, inner products, TTTP
     Family("ttv", "A(i,j) = B(i,j,k) * c(k)", {"B": TENSORS3, "c": VECTORS, "A": DENSE}),
     Family("ttv", "A(i,k) = B(i,j,k) * c(j)", {"B": TENSORS3, "c": VECTORS, "A": DENSE}),
@@ -282,15 +299,30 @@ def is_dense(layout: str) -> bool:
     return layout == "Dense" or (layout.startswith("Dense") and layout[5:].isdigit())
 
 
+def inferred_source(kernel: KernelSpec) -> str | None:
+    """The input whose leading levels spf proves hold the output's pattern (spf.space.patterns),
+    when a kernel without ``share`` compiled through spf.compile has one: its output is then
+    that input's pattern, as with ``share``, not assembled."""
+    if kernel.convert or kernel.share or kernel.schedule == "autoschedule":
+        return None
+    try:
+        space = spf.iteration_space(kernel.expression, kernel.layout_map, infer_pattern=True)
+    except spf.SpfError:
+        return None
+    placement = space.statements[0].placements.get(space.expression.output.tensor)
+    return placement.shared_with if placement is not None and placement.inferred else None
+
+
 def assembled_output(kernel: KernelSpec) -> tuple[str, str] | None:
     """(output, layout spec) when the result is a Tensor whose pattern spf computes: a sparse
-    output without ``share`` (assembled by the kernel), or any target of ``spf.convert``."""
+    output without ``share`` (assembled by the kernel, unless its pattern is inferred), or any
+    target of ``spf.convert``."""
     statement = spf.parse_statement(kernel.expression)
     output = statement.output.tensor
     layout = kernel.layout_map.get(output)
     if kernel.convert:
         return output, layout
-    if layout is None or is_dense(layout) or output in dict(kernel.share):
+    if layout is None or is_dense(layout) or output in dict(kernel.share) or inferred_source(kernel):
         return None
     return output, layout
 
@@ -370,7 +402,7 @@ def kernel_specs(draw) -> KernelSpec:
             name = f"Dense{orders[tensor]}"  # the family's member, named
         block = (draw(st.integers(1, 4)), draw(st.integers(1, 4))) if name == "BCSR" else (2, 2)
         layouts[tensor] = layout_spec(name, *block)
-    for output, source in family.share:
+    for output, source in family.share + family.same_layout:
         layouts[output] = layouts[source]
     expression = family.expression
     if family.convert:
@@ -573,7 +605,8 @@ def plan_schedule(kernel: KernelSpec) -> tuple:
                 return ("written", str(written[rng.randrange(len(written))]))
         index = rng.randrange(len(result.generated))
         return ("tree", index, str(result.generated[index].schedule))
-    space = spf.iteration_space(kernel.expression, kernel.layout_map, share=kernel.share_map)
+    space = spf.iteration_space(kernel.expression, kernel.layout_map, share=kernel.share_map,
+                               infer_pattern=True)  # as spf.compile builds it
     statement_space = space.statements[0]
     if kernel.schedule == "order":
         return ("order", _random_order(rng, statement_space))

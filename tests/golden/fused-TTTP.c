@@ -171,25 +171,20 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
                   {
                     const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
                     const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
-                    const int64_t T_ptr1_pS1 = T_ptr1_pT1_2;
-                    const int64_t T_ptr1_pS1_1 = T_ptr1_pT1_1_2;
                     for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
                     {
                       const int64_t T_idx2_pT2_2 = T_idx2[pT2];
                       const int64_t pW0 = T_idx2_pT2_2;
                       const int64_t pS2 = pT2;
-                      if ((T_ptr1_pS1 <= pT2) && ((pT2 + 1) <= T_ptr1_pS1_1))
+                      double sum_2 = 0.0;
+                      for (int64_t r = 0; r <= (N_r - 1); r++)
                       {
-                        double sum_2 = 0.0;
-                        for (int64_t r = 0; r <= (N_r - 1); r++)
-                        {
-                          const int64_t pW1 = r;
-                          const int64_t pT_UV0 = pW1;
-                          sum_2 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
-                        }
-
-                        S_val[pS2] += T_val[pT2] * sum_2;
+                        const int64_t pW1 = r;
+                        const int64_t pT_UV0 = pW1;
+                        sum_2 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
                       }
+
+                      S_val[pS2] += T_val[pT2] * sum_2;
                     }
 
                   }

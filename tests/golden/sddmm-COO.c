@@ -102,7 +102,7 @@ int spf_kernel_5ee62e5bbc(struct spf_COO *B, struct spf_Dense2 *C, struct spf_De
     const int64_t spf_row_size = 1;
     int64_t spf_reached_from = B_nnz;
     int64_t spf_reached_to = B_nnz;
-    if ((((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= C_N1)) && (1 <= B_nnz))
+    if ((((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_nnz)) && (1 <= C_N1))
     {
       spf_reached_from = spf_min(spf_max(0, 0), B_nnz);
       spf_reached_to = spf_max(spf_reached_from, spf_min((B_nnz - 1) + 1, B_nnz));
@@ -114,7 +114,7 @@ int spf_kernel_5ee62e5bbc(struct spf_COO *B, struct spf_Dense2 *C, struct spf_De
       A_val[spf_zero] = 0.0;
 
   }
-  if ((((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= C_N1)) && (1 <= B_nnz))
+  if ((((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_nnz)) && (1 <= C_N1))
   {
     for (int64_t pB = 0; pB < ((B_nnz - 1) + 1); pB++)
     {

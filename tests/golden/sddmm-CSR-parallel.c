@@ -98,10 +98,22 @@ int spf_kernel_3370daf839(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_De
   const int64_t N_i = A_numRows;
   if (!(((((A_numCols == D_N1) && (C_N1 == D_N0)) && (A_numRows == C_N0)) && (A_numRows == B_numRows)) && (A_numCols == B_numCols)))
     return 1;
-  #pragma omp parallel for schedule(static) num_threads(spf_team_for(B_nnz))
-  for (int64_t spf_zero = 0; spf_zero < B_nnz; spf_zero++)
-    A_data[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1;
+    int64_t spf_reached_from = B_nnz;
+    int64_t spf_reached_to = B_nnz;
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= C_N1))
+    {
+      spf_reached_from = spf_min(spf_max(B_rowPtr[0], 0), B_nnz);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((B_rowPtr[(A_numRows - 1) + 1] - 1) + 1, B_nnz));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      A_data[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (B_nnz * spf_row_size); spf_zero++)
+      A_data[spf_zero] = 0.0;
+
+  }
   const double * restrict spf_read_D_vals = D_vals;
   int64_t spf_D_vals_row_stride = D_N1;
   int64_t spf_D_vals_column_stride = 1;
@@ -230,28 +242,48 @@ int spf_kernel_3370daf839(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_De
                   if (added_3)
                   {
                     const int64_t pAj = pBj_lane0;
-                    A_data[pAj] += B_data[pBj_lane0] * sum_2;
+                    A_data[pAj] = B_data[pBj_lane0] * sum_2;
+                  }
+                  else
+                  {
+                    const int64_t pAj = pBj_lane0;
+                    A_data[pAj] = 0.0;
                   }
                 }
                 {
                   if (added_5)
                   {
                     const int64_t pAj = pBj_lane1;
-                    A_data[pAj] += B_data[pBj_lane1] * sum_4;
+                    A_data[pAj] = B_data[pBj_lane1] * sum_4;
+                  }
+                  else
+                  {
+                    const int64_t pAj = pBj_lane1;
+                    A_data[pAj] = 0.0;
                   }
                 }
                 {
                   if (added_7)
                   {
                     const int64_t pAj = pBj_lane2;
-                    A_data[pAj] += B_data[pBj_lane2] * sum_6;
+                    A_data[pAj] = B_data[pBj_lane2] * sum_6;
+                  }
+                  else
+                  {
+                    const int64_t pAj = pBj_lane2;
+                    A_data[pAj] = 0.0;
                   }
                 }
                 {
                   if (added_9)
                   {
                     const int64_t pAj = pBj_lane3;
-                    A_data[pAj] += B_data[pBj_lane3] * sum_8;
+                    A_data[pAj] = B_data[pBj_lane3] * sum_8;
+                  }
+                  else
+                  {
+                    const int64_t pAj = pBj_lane3;
+                    A_data[pAj] = 0.0;
                   }
                 }
               }
@@ -274,7 +306,12 @@ int spf_kernel_3370daf839(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_De
                 if (added_11)
                 {
                   const int64_t pAj = pBj;
-                  A_data[pAj] += B_data[pBj] * sum_10;
+                  A_data[pAj] = B_data[pBj] * sum_10;
+                }
+                else
+                {
+                  const int64_t pAj = pBj;
+                  A_data[pAj] = 0.0;
                 }
               }
 
@@ -392,28 +429,48 @@ int spf_kernel_3370daf839(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_De
                       if (added_3)
                       {
                         const int64_t pAj = pBj_lane0;
-                        A_data[pAj] += B_data[pBj_lane0] * sum_2;
+                        A_data[pAj] = B_data[pBj_lane0] * sum_2;
+                      }
+                      else
+                      {
+                        const int64_t pAj = pBj_lane0;
+                        A_data[pAj] = 0.0;
                       }
                     }
                     {
                       if (added_5)
                       {
                         const int64_t pAj = pBj_lane1;
-                        A_data[pAj] += B_data[pBj_lane1] * sum_4;
+                        A_data[pAj] = B_data[pBj_lane1] * sum_4;
+                      }
+                      else
+                      {
+                        const int64_t pAj = pBj_lane1;
+                        A_data[pAj] = 0.0;
                       }
                     }
                     {
                       if (added_7)
                       {
                         const int64_t pAj = pBj_lane2;
-                        A_data[pAj] += B_data[pBj_lane2] * sum_6;
+                        A_data[pAj] = B_data[pBj_lane2] * sum_6;
+                      }
+                      else
+                      {
+                        const int64_t pAj = pBj_lane2;
+                        A_data[pAj] = 0.0;
                       }
                     }
                     {
                       if (added_9)
                       {
                         const int64_t pAj = pBj_lane3;
-                        A_data[pAj] += B_data[pBj_lane3] * sum_8;
+                        A_data[pAj] = B_data[pBj_lane3] * sum_8;
+                      }
+                      else
+                      {
+                        const int64_t pAj = pBj_lane3;
+                        A_data[pAj] = 0.0;
                       }
                     }
                   }
@@ -436,7 +493,12 @@ int spf_kernel_3370daf839(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_De
                     if (added_11)
                     {
                       const int64_t pAj = pBj;
-                      A_data[pAj] += B_data[pBj] * sum_10;
+                      A_data[pAj] = B_data[pBj] * sum_10;
+                    }
+                    else
+                    {
+                      const int64_t pAj = pBj;
+                      A_data[pAj] = 0.0;
                     }
                   }
 

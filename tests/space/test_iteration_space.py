@@ -8,6 +8,8 @@ the dense iteration box.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import scipy.sparse as sparse
@@ -347,12 +349,19 @@ def test_shared_output_uses_the_inputs_index_arrays():
 
 
 def test_context_derives_the_identity_of_shared_positions():
+    by_name = str(Path(__file__).resolve().parents[1] / "data" / "CSR_BY_NAME.layout")  # shared by names
     space = spf.iteration_space("A(i,j) = B(i,j) * C(i,k) * D(k,j)",
-                                {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"}, share={"A": "B"})[0]
+                                {"A": by_name, "B": "CSR", "C": "Dense", "D": "Dense"}, share={"A": "B"})[0]
     context = space.context()
     different = context.constrain("pAj != pBj")
     assert different.is_empty()
     assert not space.set.constrain("pAj != pBj").is_empty()  # only the properties prove it
+
+
+def test_an_output_sharing_a_prefix_of_levels_is_at_the_sources_positions():
+    space = spf.iteration_space("A(i,j) = B(i,j) * C(i,k) * D(k,j)",
+                                {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"}, share={"A": "B"})[0]
+    assert space.set.constrain("pAj != pBj").is_empty()  # the match writes it into the space
 
 
 @pytest.mark.parametrize("expression, layouts, share, message", [

@@ -252,13 +252,16 @@ def _zero_rows_not_reached(plan: OutputZeroing, names: Names) -> list:
     inner = row_size(zeroing, names)
     guards = [condition(c, names) for c in plan.guards]
     runs = text(conjunction(guards)) if guards else "1"
+    first, last = text(lower_bound(loop.lower, names)), text(upper_bound(loop.upper, names))
+    if zeroing.pointer is not None:  # iteration v stores the entries [pointer(v), pointer(v + 1))
+        first, last = f"{zeroing.pointer}[{first}]", f"{zeroing.pointer}[({last}) + 1] - 1"
     return c_statements(f"""
         {{
           const int64_t spf_row_size = {text(inner)};
           int64_t spf_reached_from = {extent}, spf_reached_to = {extent};
           if ({runs}) {{
-            spf_reached_from = spf_min(spf_max({text(lower_bound(loop.lower, names))}, 0), {extent});
-            spf_reached_to = spf_max(spf_reached_from, spf_min({text(upper_bound(loop.upper, names))} + 1, {extent}));
+            spf_reached_from = spf_min(spf_max({first}, 0), {extent});
+            spf_reached_to = spf_max(spf_reached_from, spf_min({last} + 1, {extent}));
           }}
           for (int64_t spf_zero = 0; spf_zero < spf_reached_from * spf_row_size; spf_zero++)
             {zeroing.array}[spf_zero] = 0.0;

@@ -13,6 +13,10 @@ into one part per thread, each thread zeroes the rows it computes (first touch).
 Where each iteration writes its one output entry at most once (SpMV's ``y[i]``, the sum
 of row ``i`` kept in a register), nothing needs zeroing at all: the entry is stored
 (``=``) and an iteration whose guards fail stores a zero instead (TACO's ``y[i] = sum``).
+The same holds one level down, where the output entry is the position of a segment the
+outermost loop walks (TTV into B's own (i, j) fibres: ``A_vals[p1] = sum`` for ``p1`` in
+``ptr0[p0] .. ptr0[p0 + 1] - 1``): iteration ``p0`` stores the entries
+``[ptr0[p0], ptr0[p0 + 1])`` and the entries outside the loop's segments are zeroed first.
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from spf.layout_library.model import Arith, Name
-from spf.space.expressions import Constraint
+from spf.space.expressions import Affine, Constraint, UFCall
 
-from spf.codegen.loops import Block, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
+from spf.codegen.loops import Assign, Block, Bound, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
 from spf.codegen.passes.parallel import segment_pointer
 from spf.codegen.passes.register_sum import fixed_target
 
@@ -43,6 +47,7 @@ class RowZeroing:
     guards: tuple[Constraint, ...] = ()
     stores: bool = False
     block_entries: int = BLOCK_ENTRIES
+    pointer: str | None = None  # iteration v stores the entries [pointer(v), pointer(v + 1)) instead (stores)
 
 
 def fold_output_zeroing(nodes: list[Node], output_array: str) -> RowZeroing | None:
@@ -65,6 +70,8 @@ def fold_output_zeroing(nodes: list[Node], output_array: str) -> RowZeroing | No
     if not writes or any(node.output is None or node.output[0] != output_array for node in writes):
         return None
     dimensions = writes[0].output[2]
+    if len(writes) == 1 and len(dimensions) == 1 and copied_from(writes[0].output[1][0], loop.body) != loop.variable:
+        return _fold_segments(loop, writes[0], guards)
     for node in writes:
         if node.output[2] != dimensions or copied_from(node.output[1][0], loop.body) != loop.variable:
             return None
@@ -110,6 +117,49 @@ def _store_once(loop: Loop, write: Compute) -> bool:
     return True
 
 
+def _fold_segments(loop: Loop, write: Compute, guards: list[Constraint]) -> RowZeroing | None:
+    """Iteration ``v`` of ``loop`` stores the output entries ``[f(v), f(v + 1))`` (``f`` its
+    segment pointer), when the write's position is the variable of the loop over that
+    segment, reached only through guards that the segment is not empty, and stored once
+    per iteration of it (:func:`_store_once`); else None.  Consecutive iterations' segments
+    are adjacent, so a range of iterations stores one range of entries (a pointer that
+    decreases is refused when the tensor is packed)."""
+    pointer = segment_pointer(loop)
+    if pointer is None:
+        return None
+    variable = Affine.of(loop.variable)
+    ends = {}
+    for node in loop.body:
+        if isinstance(node, Assign) and isinstance(node.value, UFCall) and node.divisor == 1:
+            if node.value == pointer:
+                ends["begin"] = node.variable
+            elif node.value == UFCall(pointer.function, (variable + 1,)):
+                ends["end"] = node.variable
+    if len(ends) != 2:
+        return None
+    begin, end = Affine.of(ends["begin"]), Affine.of(ends["end"])
+    nodes = loop.body
+    while True:
+        holder = next((node for node in nodes if _reaches(node, write)), None)
+        if isinstance(holder, Guard) and not holder.otherwise \
+                and all((c.right - c.left) in ((end - begin - 1), (end - begin)) if c.op == "<=" else False
+                        for c in holder.conditions):
+            nodes = holder.body
+        elif isinstance(holder, Block):
+            nodes = holder.body
+        else:
+            break
+    if not isinstance(holder, Loop) or holder.parallel or holder.lower != [Bound(begin)] \
+            or holder.upper != [Bound(end - 1)] or copied_from(write.output[1][0], holder.body) != holder.variable:
+        return None
+    if not _store_once(holder, write):
+        return None
+    array, _, dimensions = write.output
+    zeroing = RowZeroing(array, dimensions[0], (), tuple(guards), stores=True, pointer=pointer.function)
+    loop.zero_rows = zeroing
+    return zeroing
+
+
 def _reaches(node: Node, write: Compute) -> bool:
     return any(item is write for item in walk([node]))
 
@@ -131,6 +181,10 @@ class OutputZeroing:
     parallel: bool = False
 
     def describe(self) -> str:
+        if self.rows is not None and self.rows.zero_rows.pointer is not None:
+            return (f"each iteration of loop {self.rows.variable} stores the entries of {self.rows.zero_rows.array} "
+                    f"in its segment of {self.rows.zero_rows.pointer}; those outside the loop's segments are "
+                    "zeroed before it")
         if self.rows is not None:
             return (f"the rows of {self.rows.zero_rows.array} that loop {self.rows.variable} does not reach "
                     "are zeroed before it")

@@ -26,7 +26,7 @@ SPMM = "C(i,j) = A(i,k) * B(k,j)"
 
 
 def folded_loops(expression: str, layouts: dict, parallel: bool = False) -> list[Loop]:
-    compilation = Compilation(expression, layouts, Options(parallel=parallel))
+    compilation = Compilation(expression, layouts, Options(parallel=parallel, infer_pattern=True))
     for compile_pass in PASSES[:-1]:
         compilation = compile_pass(compilation)
     return [node for group in compilation.variant_scans for scanned in group for node in walk(scanned.nodes)
@@ -131,6 +131,44 @@ def test_other_nests_zero_the_whole_output_first(layouts, expression, openmp_thr
         spoil_and_rerun(bound, A @ x)
 
 
+@pytest.mark.parametrize("parallel", [False, True])
+def test_ttv_stores_each_fibre_of_its_rows_segment_once(parallel, openmp_threads):
+    # A in B's first two levels (inferred): loop pB0 stores A's entries [ptr0[pB0], ptr0[pB0 + 1])
+    expression, layouts = "A(i,j) = B(i,j,k) * c(k)", {"A": "DCSR", "B": "CSF3", "c": "Dense"}
+    loops = folded_loops(expression, layouts, parallel)
+    assert loops and loops[0].zero_rows.stores and loops[0].zero_rows.pointer == "B_ptr0"
+    k = spf.compile(expression, layouts, parallel=parallel)
+    assert "A_data[pAj] = sum_" in k.c_source and "A_data[pB1] = 0.0" in k.c_source
+    rng = np.random.default_rng(14)
+    coords = np.unique(np.stack([rng.integers(0, n, 40000) for n in (300, 50, 60)], axis=1), axis=0)
+    values = rng.random(len(coords))
+    B = spf.pack("CSF3", (coords, values, (300, 50, 60)))
+    c = rng.random(60)
+    dense = np.zeros((300, 50, 60))
+    dense[tuple(coords.T)] = values
+    spoil_and_rerun_shared(k.bind(B=B, c=c), np.einsum("ijk,k->ij", dense, c))
+
+
+def spoil_and_rerun_shared(bound, expected) -> None:
+    """spoil_and_rerun for an output in an input's pattern (a Tensor whose values the
+    kernel writes in place): an entry not stored by the next call shows as NaN."""
+    for _ in range(3):
+        values = bound.result.fields[bound.result.layout.values_field]
+        np.asarray(values.base)[...] = np.nan  # the Tensor's view is read-only, the kernel's memory is not
+        np.testing.assert_allclose(bound().to_dense(), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_a_sddmm_sharing_b_stores_each_entry_of_a_row_once():
+    layouts = {"A": "CSR", "B": "CSR", "C": "Dense", "D": "Dense"}
+    loops = folded_loops("A(i,j) = B(i,j) * C(i,k) * D(k,j)", layouts)
+    assert loops and loops[0].zero_rows.pointer == "B_rowPtr"
+    k = spf.compile("A(i,j) = B(i,j) * C(i,k) * D(k,j)", layouts)
+    B = csr_with_empty_rows(700, 90, 15)
+    rng = np.random.default_rng(16)
+    C, D = rng.random((700, 4)), rng.random((4, 90))
+    spoil_and_rerun_shared(k.bind(B=B, C=C, D=D), B.multiply(C @ D).toarray())
+
+
 def test_a_nest_writing_rows_other_than_its_loop_variable_is_not_folded():
     # y(j) from a CSR loop over rows: row i's iterations write other rows
     assert not folded_loops("y(j) = A(i,j) * x(i)", {"y": "Dense", "A": "CSR", "x": "Dense"})
@@ -179,7 +217,7 @@ def test_a_parallel_nest_not_folded_zeroes_on_the_kernel_threads(openmp_threads)
 
 
 def planned(expression: str, layouts: dict, parallel: bool = False):
-    compilation = Compilation(expression, layouts, Options(parallel=parallel))
+    compilation = Compilation(expression, layouts, Options(parallel=parallel, infer_pattern=True))
     for compile_pass in PASSES[:-1]:
         compilation = compile_pass(compilation)
     return compilation.output_zeroing
