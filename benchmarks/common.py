@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import statistics
 import time
 
 import numpy as np
@@ -59,3 +60,24 @@ def triad_line() -> str:
         np.add(a, b, out=a)
         best = min(best, time.perf_counter() - started)
     return f"triad a = b + 3c over 3 x 2^24 doubles (numpy, two passes): {4 * 8 * n / best / 1e9:.1f} GB/s"
+
+
+def block_time(call, seconds: float) -> float:
+    """Seconds per call over a block of calls lasting about ``seconds`` (one warm call first)."""
+    started = time.perf_counter()
+    call()
+    once = max(time.perf_counter() - started, 1e-7)
+    count = max(1, int(seconds / once))
+    started = time.perf_counter()
+    for _ in range(count):
+        call()
+    return (time.perf_counter() - started) / count
+
+
+def interleaved_blocks(calls: dict, rounds: int, seconds: float) -> dict[str, float]:
+    """Each call's median seconds over ``rounds`` rounds, each round a block of each call in turn."""
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(rounds):
+        for name, call in calls.items():
+            samples[name].append(block_time(call, seconds))
+    return {name: statistics.median(values) for name, values in samples.items()}

@@ -34,7 +34,7 @@ import numpy as np
 
 import spf
 from autoschedule import DATA, TENSORS, load_tensor
-from common import geometric_mean, triad_line
+from common import geometric_mean, interleaved_blocks, triad_line
 from spf.runtime.conversion import permuted
 
 INDICES = "ijk"
@@ -48,26 +48,6 @@ def expression(mode: int, stored: tuple[int, ...]) -> str:
     others = [m for m in range(3) if m != mode]
     access = ",".join(INDICES[axis] for axis in stored)
     return f"A({INDICES[mode]},a) = B({access}) * C({INDICES[others[0]]},a) * D({INDICES[others[1]]},a)"
-
-
-def block_time(call) -> float:
-    """Seconds per call of a block of calls lasting about BLOCK_SECONDS."""
-    started = time.perf_counter()
-    call()
-    once = max(time.perf_counter() - started, 1e-7)
-    count = max(1, int(BLOCK_SECONDS / once))
-    started = time.perf_counter()
-    for _ in range(count):
-        call()
-    return (time.perf_counter() - started) / count
-
-
-def interleaved(calls: dict[str, object]) -> dict[str, float]:
-    samples: dict[str, list[float]] = {name: [] for name in calls}
-    for _ in range(ROUNDS):
-        for name, call in calls.items():
-            samples[name].append(block_time(call))
-    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def copy_seconds(tensor, permutation) -> float:
@@ -101,7 +81,7 @@ def row(name: str, coords, values, shape, mode: int, d: int, calls: int, measure
     call = spf.compile(expression(mode, (0, 1, 2)), LAYOUTS, schedule=pick).bind(B=B, **dense_operands)
     assert np.allclose(call(), reference), f"{name} mode {mode}: the pick disagrees"
     bound["pick"] = call
-    times = interleaved(bound)
+    times = interleaved_blocks(bound, ROUNDS, BLOCK_SECONDS)
     copy = sum(copy_seconds(B, permutation) for _, permutation in pick.mode_orders)
     total = times["pick"] + copy / calls
     best = min(v for k, v in times.items() if k != "pick")

@@ -36,7 +36,7 @@ import numpy as np
 import scipy.sparse as sparse
 
 import spf
-from common import geometric_mean, load_line, triad_line
+from common import block_time, geometric_mean, interleaved_blocks, load_line, triad_line
 from parallel import TRIAD_SOURCE, OpenMP
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
 
@@ -55,26 +55,6 @@ def order3_tensors(data: Path) -> list[str]:
         if cells[1] == "tensor3d":
             rows.append((int(cells[5]), Path(cells[0]).stem))
     return [name for _, name in sorted(rows)]
-
-
-def block_time(call) -> float:
-    """Seconds per call over a block of calls lasting about BLOCK_SECONDS."""
-    started = time.perf_counter()
-    call()
-    once = max(time.perf_counter() - started, 1e-7)
-    count = max(1, int(BLOCK_SECONDS / once))
-    started = time.perf_counter()
-    for _ in range(count):
-        call()
-    return (time.perf_counter() - started) / count
-
-
-def interleaved(calls: dict, rounds: int) -> dict[str, float]:
-    samples: dict[str, list[float]] = {name: [] for name in calls}
-    for _ in range(rounds):
-        for name, call in calls.items():
-            samples[name].append(block_time(call))
-    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def pointer(array: np.ndarray, c_type):
@@ -169,8 +149,8 @@ def main() -> None:
         copy_call()
         given_call()
         assert np.allclose(copied, spf_call().fields["data"]) and np.allclose(given, copied), name
-        times = interleaved({"spf": spf_call, "assembled": assembled_call, "taco": copy_call, "given": given_call},
-                            arguments.rounds)
+        times = interleaved_blocks({"spf": spf_call, "assembled": assembled_call, "taco": copy_call,
+                                    "given": given_call}, arguments.rounds, BLOCK_SECONDS)
         taco, slower = times["taco"] / times["spf"], times["assembled"] / times["spf"]
         taco_ratios.append(taco)
         assembled_ratios.append(slower)
@@ -185,14 +165,16 @@ def main() -> None:
                  f"assembled / spf {geometric_mean(assembled_ratios):.2f}")
     _, name, B, c, truth = largest
     call, serial = parallel.bind(B=B, c=c), kernel.bind(B=B, c=c)
+    for threads in (1, 2):
+        omp.verify(threads)
+        check(f"{name} parallel {threads}", call(), truth)
     samples: dict[str, list[float]] = {"serial": [], "1": [], "2": []}
     for _ in range(arguments.rounds):
         omp.verify(1)
-        samples["serial"].append(block_time(serial))
+        samples["serial"].append(block_time(serial, BLOCK_SECONDS))
         for threads in (1, 2):
             omp.verify(threads)
-            check(f"{name} parallel {threads}", call(), truth)
-            samples[str(threads)].append(block_time(call))
+            samples[str(threads)].append(block_time(call, BLOCK_SECONDS))
     alone, one, two = (statistics.median(samples[k]) for k in ("serial", "1", "2"))
     lines.append(f"   {name}: serial kernel {alone * 1e3:.3f} ms; parallel kernel 1 thread {one * 1e3:.3f} ms, "
                  f"2 threads {two * 1e3:.3f} ms: {alone / two:.2f}x the serial kernel, {one / two:.2f}x its own "

@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 
 import spf
 from spf.errors import AutoscheduleError
+from spf.scheduling.autoscheduler.problem import make_problem
 from spf.scheduling.autoscheduler.search import exhaustive
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -172,6 +173,7 @@ FAMILIES = (
     Family("assembled-sum", "C(i,j) = A(i,k) * B(k,j) + D(i,j)",
            {"A": MATRICES, "B": MATRICES, "D": MATRICES, "C": LOWER_OUTPUTS}),
     Family("assembled-sum", "z(i) = x(i) + y(i)", {"x": VECTORS, "y": VECTORS, "z": SPARSE_VECTORS}),
+    Family("assembled-sum", "C(i,j,k) = A(i,j,k) + B(i,j,k)", {"A": TENSORS3, "B": TENSORS3, "C": TENSOR3_OUTPUTS}),
     Family("assembled-elementwise", "C(i,j) = A(i,j) * B(i,j)", {"A": MATRICES, "B": MATRICES, "C": LOWER_OUTPUTS}),
     Family("assembled-elementwise", "z(i) = x(i) * y(i)", {"x": VECTORS, "y": VECTORS, "z": SPARSE_VECTORS}),
     Family("assembled-spmv", "y(i) = A(i,j) * x(j)", {"A": MATRICES, "x": VECTORS, "y": SPARSE_VECTORS}),
@@ -215,6 +217,9 @@ FAMILIES = (
     Family("fused-TTTP", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)",
            {"T": ("CSF3",), "U": DENSE, "V": DENSE, "W": DENSE}, share=(("S", "T"),), small=("r",),
            autoschedule=True),
+    Family("fused-TTTP", "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)",  # S's pattern inferred
+           {"T": ("CSF3",), "U": DENSE, "V": DENSE, "W": DENSE}, small=("r",), autoschedule=True,
+           same_layout=(("S", "T"),)),
     Family("fused-SpMSpV-chain", "y(i) = A(i,j) * B(j,k) * x(k)",
            {"A": ("CSR", "DCSR"), "B": ("CSR", "CSC", "Dense"), "x": ("Dense",), "y": DENSE}, autoschedule=True),
     # several sparse operands (CoNST's chain), a sparse tensor through a chain of dense factors
@@ -303,9 +308,12 @@ def inferred_source(kernel: KernelSpec) -> str | None:
     """The input whose leading levels spf proves hold the output's pattern (spf.space.patterns),
     when a kernel without ``share`` compiled through spf.compile has one: its output is then
     that input's pattern, as with ``share``, not assembled."""
-    if kernel.convert or kernel.share or kernel.schedule == "autoschedule":
+    if kernel.convert or kernel.share:
         return None
     try:
+        if kernel.schedule == "autoschedule":  # the autoscheduler infers it too
+            problem = make_problem(kernel.expression, kernel.layout_map)
+            return problem.share.get(problem.output)
         space = spf.iteration_space(kernel.expression, kernel.layout_map, infer_pattern=True)
     except spf.SpfError:
         return None

@@ -29,8 +29,7 @@ import pytest
 import spf
 from fuzz_cases import (CACHE_DAMAGE, CACHE_ENTRIES, FAMILIES, FINDS, LOWER_OUTPUTS, MATRIX_OUTPUTS, SPARSE_VECTORS, TENSOR3_OUTPUTS,
                         TENSOR4_OUTPUTS, USER_LAYOUTS, Case, DataSpec, KernelSpec, accesses, assembled_output, cancellable,
-                        generate,
-                        make_data, plan_schedule)
+                        generate, inferred_source, make_data, plan_schedule)
 from spf.runtime.assemble import has_assembly
 from fuzz_harness import (CLASSES, FAILURES, PROFILES, RTOL, RTOL_ASSEMBLED, RTOL_FLOAT32, Failure, Result, WorkerPool,
                           check_kernel, compare, compare_assembled, damage_cache, minimize, openmp_threads, report,
@@ -112,6 +111,7 @@ def test_short_profile_covers_what_users_write(short_cases):
     assert {"default", "order", "recipe", "autoschedule"} == {kernel.schedule for kernel in kernels}
     assert {True, False} == {kernel.parallel for kernel in kernels}
     assert any(kernel.share for kernel in kernels) and any("+=" in kernel.expression for kernel in kernels)
+    assert any(inferred_source(kernel) for kernel in kernels)  # outputs in a prefix of an input's levels
     assert any(" * " in kernel.expression.split("=")[1].split("(")[0] for kernel in kernels)  # coefficients
     families = {kernel.family for kernel in kernels}
     assert len(families) >= len({f.name for f in FAMILIES}) - 4, sorted({f.name for f in FAMILIES} - families)
@@ -137,8 +137,9 @@ def test_short_profile_covers_sparse_outputs_spf_assembles(short_cases):
     every = set(MATRIX_OUTPUTS + LOWER_OUTPUTS + SPARSE_VECTORS + TENSOR3_OUTPUTS + TENSOR4_OUTPUTS)
     assert outputs == every, f"output layouts never assembled: {sorted(every - outputs)}"
     assert {"ELL", "WARP24"} <= outputs and not has_assembly(spf.load_layout("ELL"))  # refusals, drawn too
-    families = {case.kernel.family for case in assembled}
-    assert families == {f.name for f in FAMILIES if f.name.startswith("assembled-")}, families
+    families = {case.kernel.family for case in assembled}  # (an inferred-* family's layouts that match no prefix)
+    assert {f.name for f in FAMILIES if f.name.startswith("assembled-")} <= families, families
+    assert all(family.startswith(("assembled-", "inferred-")) for family in families), families
     kernels = [case.kernel for case in assembled]
     assert {"default", "order", "recipe"} == {kernel.schedule for kernel in kernels}
     assert {True, False} == {kernel.parallel for kernel in kernels} and len({k.find for k in kernels}) > 3

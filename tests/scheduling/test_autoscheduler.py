@@ -672,10 +672,28 @@ def test_sum_of_products_is_refused():
         spf.autoschedule("A(i,l) = B(i,j) * C(j,l) + D(i,l)", {"A": "Dense", "B": "CSR", "C": "Dense", "D": "Dense"})
 
 
+def test_a_sparse_output_in_a_prefix_of_the_sparse_inputs_levels_needs_no_share():
+    # S in CSF3 is T's own pattern (spf.space.patterns): inferred, as spf.compile infers it
+    kernel = KERNELS["TTTP"]
+    schedules = spf.autoschedule(kernel.expression, kernel.layouts)
+    assert schedules.problem.share == {"S": "T"}
+    rng = np.random.default_rng(3)
+    coords = np.unique(np.stack([rng.integers(0, n, 900) for n in (15, 20, 25)], axis=1), axis=0)
+    values = rng.random(len(coords))
+    T = spf.pack("CSF3", (coords, values, (15, 20, 25)))
+    U, V, W = rng.random((15, 6)), rng.random((20, 6)), rng.random((25, 6))
+    pick = schedules.select(T=T, U=U, V=V, W=W)
+    S = spf.compile(kernel.expression, kernel.layouts, schedule=pick)(T=T, U=U, V=V, W=W)
+    dense = np.zeros((15, 20, 25))
+    dense[tuple(coords.T)] = values
+    np.testing.assert_allclose(S.to_dense(), np.einsum("ijk,ir,jr,kr->ijk", dense, U, V, W), rtol=1e-12)
+
+
 def test_sparse_output_needs_share():
+    # S in CSF3 from T in CSF3_DENSE_LAST: S's last level is no level of T's, so share= must say it
     kernel = KERNELS["TTTP"]
     with pytest.raises(AutoscheduleError, match="output S is sparse"):
-        spf.autoschedule(kernel.expression, kernel.layouts)
+        spf.autoschedule(kernel.expression, dict(kernel.layouts, T="CSF3_DENSE_LAST"))
 
 
 def test_compile_needs_one_candidate():

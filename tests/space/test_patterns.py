@@ -201,3 +201,15 @@ def test_ttv_and_ttm_on_real_tensors(name):
     dense = np.zeros(shape)
     dense[tuple(coords.T)] = values
     np.testing.assert_allclose(T.to_dense(), np.einsum("ijk,kl->ijl", dense, C), rtol=1e-12)
+
+
+def test_share_names_a_prefix_of_levels_and_still_refuses_a_layout_with_nothing_in_common():
+    coords, values, shape = random_tensor((12, 9, 7), 300, 12)
+    B = spf.pack("CSF3", (coords, values, shape))
+    c = np.random.default_rng(13).random(shape[2])
+    shared = spf.compile(TTV, TTV_LAYOUTS, share={"A": "B"})  # DCSR's arrays from CSF3's under other names
+    assert "shares the index arrays of B's first 2 level(s)" in shared.explain()
+    assert "pattern inferred" not in shared.explain()
+    np.testing.assert_allclose(shared(B=B, c=c).to_dense(), ttv_reference(coords, values, shape, c), rtol=1e-13)
+    with pytest.raises(spf.SpfError, match="no index array in common"):
+        spf.compile(TTV, {**TTV_LAYOUTS, "A": "CSR"}, share={"A": "B"})

@@ -110,9 +110,8 @@ def _store_once(loop: Loop, write: Compute) -> bool:
         else:
             return False
     array, _, dimensions = write.output
-    zero = ZeroEntry((array, (Name(loop.variable),), dimensions))
-    for guard in guards:
-        guard.otherwise = [zero]
+    for guard in guards:  # each its own node: a pass rewrites a node once
+        guard.otherwise = [ZeroEntry((array, (Name(loop.variable),), dimensions))]
     write.stores = True
     return True
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Mapping
 from spf.errors import AutoscheduleError
 from spf.notation.statements import Statement, parse_statement
 from spf.space.iteration_space import coordinate_definers, identity_physical, load_tensor_layout
+from spf.space.patterns import infer_share
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
@@ -116,6 +117,7 @@ def make_problem(expression: str | Statement, layouts: Mapping[str, object],
     from spf import arguments
     statement = expression if isinstance(expression, Statement) else parse_statement(expression)
     layouts = arguments.layout_mapping(layouts)
+    given_share = share
     share = arguments.share_mapping(share)
     if len(statement.terms) != 1:
         raise AutoscheduleError("autoschedule: the expression must be one product of tensors "
@@ -133,18 +135,26 @@ def make_problem(expression: str | Statement, layouts: Mapping[str, object],
         raise AutoscheduleError(f"autoschedule: no layout given for tensor {missing[0]}")
     share = dict(share or {})
     factors = []
+    loaded = {}
     for access in term.factors:
-        layout = load_tensor_layout(layouts[access.tensor], len(access.indices), access.tensor)
+        layout = loaded[access.tensor] = load_tensor_layout(layouts[access.tensor], len(access.indices),
+                                                            access.tensor)
         levels, dense = storage_levels(layout, access.indices, access.tensor)
         factors.append(Operand(access.tensor, access.indices, levels, dense, frozenset([access.tensor])))
     if output.indices:
-        layout = load_tensor_layout(layouts[output.tensor], len(output.indices), output.tensor)
+        layout = loaded[output.tensor] = load_tensor_layout(layouts[output.tensor], len(output.indices),
+                                                            output.tensor)
         levels, _ = storage_levels(layout, output.indices, output.tensor)
+        if levels and output.tensor not in share and given_share is None:
+            inference = infer_share(statement, loaded)  # as spf.compile does (spf.space.patterns)
+            if inference is not None:
+                share[output.tensor] = inference.source
         if levels and output.tensor not in share:
             raise AutoscheduleError(
                 f"autoschedule: the output {output.tensor} is sparse ({layout.spec}) and fused schedules "
-                f"write dense or shared outputs; compile it without a schedule (spf.compile assembles its "
-                f"pattern), give it a dense layout, or share= the index arrays of the input with its sparsity")
+                f"write dense or shared outputs, and its pattern is no prefix of the one sparse input's levels; "
+                f"compile it without a schedule (spf.compile assembles its pattern), give it a dense layout, or "
+                f"share= the index arrays of the input with its sparsity")
     if len(set(output.indices)) != len(output.indices):
         raise AutoscheduleError("autoschedule: an output index is repeated")
     text = str(statement) if not isinstance(expression, str) else expression

@@ -169,6 +169,20 @@ def test_a_sddmm_sharing_b_stores_each_entry_of_a_row_once():
     spoil_and_rerun_shared(k.bind(B=B, C=C, D=D), B.multiply(C @ D).toarray())
 
 
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_masked_product_into_a_shared_coo_stores_a_zero_under_each_failing_guard(parallel, openmp_threads):
+    # found by the long fuzz profile: two guards (A's row, B's column not empty) lie between the loop
+    # over M's entries and the stored sum; each got the same zero-store node (a pass rewrites a node once)
+    expression = "C(i,j) = M(i,j) * A(i,k) * B(k,j)"
+    layouts = {"M": "COO", "A": "CSR", "B": "CSC", "C": "COO"}
+    k = spf.compile(expression, layouts, share={"C": "M"}, parallel=parallel)
+    assert "C_val[pM] = 0.0" in k.c_source
+    M = sp.random(600, 500, density=0.2, format="coo", random_state=17)
+    A = sp.random(600, 400, density=0.01, format="csr", random_state=18)
+    B = sp.random(400, 500, density=0.01, format="csc", random_state=19)
+    spoil_and_rerun_shared(k.bind(M=M, A=A, B=B), M.toarray() * (A @ B).toarray())
+
+
 def test_a_nest_writing_rows_other_than_its_loop_variable_is_not_folded():
     # y(j) from a CSR loop over rows: row i's iterations write other rows
     assert not folded_loops("y(j) = A(i,j) * x(i)", {"y": "Dense", "A": "CSR", "x": "Dense"})
