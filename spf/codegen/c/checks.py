@@ -42,7 +42,7 @@ class _Tensor:
     name: str
     layout: Layout
     role: str  # "input", "output" (dense, or sharing an input's index arrays) or "assembled"
-    shared: dict = field(default_factory=dict)  # output field -> the input whose field it shares
+    shared: dict = field(default_factory=dict)  # output field -> (the input whose field it shares, that field)
 
     def local(self, field_name: str) -> str:
         return f"{self.name}_{field_name}"
@@ -133,9 +133,9 @@ def _tensors(tensors: dict, assembled: bool) -> list[_Tensor]:
         if role == "output":
             for field_ in layout.fields:
                 local = mapping.get(field_.name, f"{name}_{field_.name}")
-                if local != f"{name}_{field_.name}":
-                    shared[field_.name] = next(other for other, (_, m, _) in tensors.items()
-                                               if other != name and m.get(field_.name) == local)
+                if local != f"{name}_{field_.name}":  # (under another name where it shares a prefix of levels)
+                    shared[field_.name] = next((other, theirs) for other, (_, m, _) in tensors.items()
+                                               if other != name for theirs, mine in m.items() if mine == local)
         found.append(_Tensor(name, layout, role, shared))
     return found
 
@@ -163,9 +163,9 @@ def _scalars(tensor: _Tensor) -> list[str]:
     lines += [f"if (!({divisor} > 0)) return {INCONSISTENT_FIELDS};" for divisor in dict.fromkeys(arith.divisors)]
     lines += [f"if ({tensor.local(f.name)} != {value}) return {INCONSISTENT_FIELDS};"
               for f, value in definitions if value.strip("()") != tensor.local(f.name)]
-    for source_field, source in tensor.shared.items():
-        if layout.field(source_field).is_scalar:
-            lines.append(f"if ({tensor.local(source_field)} != {source}->{source_field}) return {INCONSISTENT_FIELDS};")
+    for own_field, (source, source_field) in tensor.shared.items():
+        if layout.field(own_field).is_scalar:
+            lines.append(f"if ({tensor.local(own_field)} != {source}->{source_field}) return {INCONSISTENT_FIELDS};")
     for f, length in lengths:
         lines.append(f"const int64_t {tensor.local(f.name)}__length = {length};")
         lines.append(f"if ({tensor.local(f.name)}__length < 0) return {INCONSISTENT_FIELDS};")

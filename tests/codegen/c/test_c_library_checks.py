@@ -546,6 +546,43 @@ def test_check_agrees_with_validate_on_corrupted_index_arrays(tmp_path, name, ex
     assert compared >= 75 and refused > compared // 4  # the corruptions mostly break something
 
 
+def test_a_library_whose_output_is_a_prefix_of_an_inputs_levels(tmp_path):
+    """TTV into DCSR from CSF3 (the pattern inferred, spf.space.patterns): the caller fills A with
+    B's first two levels under A's names (rowIdx = B's idx0, ...); NAME checks A's counts against
+    B's (nnzRows against nnz0, nnz against nnz1) and writes A's values."""
+    spf_compile("A(i,j) = B(i,j,k) * c(k)", "-l", "A=DCSR", "-l", "B=CSF3", "-l", "c=Dense",
+                "-o", str(tmp_path / "ttv"))
+    header = (tmp_path / "ttv.h").read_text()
+    order = re.findall(r"\*(\w+)", re.search(r"int ttv\(([^)]*)\)", header).group(1))
+    ttv = ctypes.CDLL(str(tmp_path / "libttv.so"))["ttv"]
+    ttv.restype = ctypes.c_int
+    rng = np.random.default_rng(5)
+    coords = np.unique(np.stack([rng.integers(0, n, 200) for n in (6, 7, 8)], axis=1), axis=0)
+    values = rng.random(len(coords))
+    B = spf.pack("CSF3", (coords, values, (6, 7, 8)), name="B")
+    c = rng.random(8)
+    dcsr = spf.load_layout("DCSR")
+    f = B.fields
+    A_fields = {"numRows": 6, "numCols": 7, "nnzRows": f["nnz0"], "nnz": f["nnz1"], "rowIdx": f["idx0"],
+                "rowPtr": f["ptr0"], "colIdx": f["idx1"], "data": np.full(f["nnz1"], SENTINEL)}
+    structs = {"B": c_struct(B.layout, dict(f)), "c": c_struct(spf.load_layout("Dense").resolve(1),
+                                                                  {"N0": 8, "vals": c})}
+
+    def call(A_fields: dict) -> tuple[int, np.ndarray]:
+        A = c_struct(dcsr, A_fields)
+        status = ttv(*[ctypes.byref({**structs, "A": A}[t][0]) for t in order])
+        return status, A[1][-1]
+
+    status, data = call(A_fields)
+    dense = np.zeros((6, 7, 8))
+    dense[tuple(coords.T)] = values
+    assert status == 0
+    got = from_fields("DCSR", {**A_fields, "data": data}, shape=(6, 7)).to_dense()
+    np.testing.assert_allclose(got, np.einsum("ijk,k->ij", dense, c), rtol=1e-13)
+    status, data = call({**A_fields, "nnz": f["nnz1"] - 1, "data": np.full(f["nnz1"], SENTINEL)})
+    assert status == INCONSISTENT_FIELDS and (data == SENTINEL).all()
+
+
 def test_python_kernels_do_not_carry_the_checks():
     """The Python call path validated its operands already: the kernels it compiles and
     calls (the variants) hold no NAME_check and do not run one."""
