@@ -37,6 +37,19 @@ def field_names(layout: Layout, mapping: dict) -> list[str]:
     return [mapping[field_.name] for field_ in layout.fields if field_.name in mapping]
 
 
+def shared_fields(tensors: dict, output: str) -> dict[str, tuple[str, str]]:
+    """The output's fields that are an input's (``share=``, or a prefix of its levels under
+    other names, spf.space.patterns): output field -> (the input, that input's field)."""
+    layout, mapping, _ = tensors[output]
+    shared = {}
+    for field_ in layout.fields:
+        local = mapping.get(field_.name, f"{output}_{field_.name}")
+        if local != f"{output}_{field_.name}":
+            shared[field_.name] = next((other, theirs) for other, (_, names, _) in tensors.items()
+                                       if other != output for theirs, mine in names.items() if mine == local)
+    return shared
+
+
 @dataclass(frozen=True, kw_only=True)
 class CompiledKernel:
     """A compiled kernel as data: what :class:`spf.runtime.kernel.Kernel` calls and ``explain()`` prints."""

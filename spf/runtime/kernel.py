@@ -28,7 +28,7 @@ from spf.codegen.c.c_syntax import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE
 from spf.codegen.c.emit_finds import bitmap_table_length, hash_table_length
 from spf.codegen.c.emit_stream import kernel_report_length, run_time_strategies
 from spf.codegen.c.structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
-from spf.codegen.compiled import CompiledKernel, field_names
+from spf.codegen.compiled import CompiledKernel, field_names, shared_fields
 from spf.codegen.finds.auto import evaluate, site_cost, value_extent
 from spf.codegen.pipeline import compile_kernel
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
@@ -73,12 +73,14 @@ class Kernel:
         return getattr(self.compiled, name)
 
     @functools.cached_property
+    def _shared_fields(self) -> dict[str, tuple[str, str]]:
+        """The output's fields that are an input's: field -> (input, its field)."""
+        return shared_fields(self.tensors, self.output) if self.output in self.tensors else {}
+
+    @functools.cached_property
     def _shared_sources(self) -> set[str]:
         """The inputs whose index arrays the output shares (``share=``): its result keeps them."""
-        if self.output not in self.tensors:
-            return set()
-        return {local.split("_", 1)[0] for local in field_names(*self.tensors[self.output][:2])
-                if not local.startswith(f"{self.output}_")}
+        return {source for source, _ in self._shared_fields.values()}
 
     @functools.cached_property
     def _prefix_shared(self) -> bool:
@@ -379,12 +381,9 @@ class Kernel:
             return {**{field_: shape[axis] for field_, axis in plan[1]}, plan[2]: values}, values
         fields: dict[str, object] = dict(layout.compute_scalars(shape))
         shared_source = None
-        for field_ in layout.fields:
-            local = mapping.get(field_.name, "")
-            if not local.startswith(f"{name}_"):
-                source, source_field = local.split("_", 1)
-                shared_source = source
-                fields[field_.name] = inputs[source].fields[source_field]
+        for own_field, (source, source_field) in self._shared_fields.items():
+            shared_source = source
+            fields[own_field] = inputs[source].fields[source_field]
         for field_ in layout.fields:
             if field_.name in fields:
                 continue

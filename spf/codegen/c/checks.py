@@ -27,6 +27,7 @@ from spf.space.levels import read_levels
 from spf.space.properties import CovaryingMonotonic, Monotonic, PeriodicMonotonic, Range, from_spec
 
 from spf.codegen.c.c_syntax import SHAPE_MISMATCH
+from spf.codegen.compiled import shared_fields
 
 NULL_ARGUMENT = 4  # a struct pointer, an array of positive length, a scalar output or the handle is NULL
 INCONSISTENT_FIELDS = 5  # a scalar field is negative, or disagrees with the shape or with a shared input's
@@ -129,13 +130,7 @@ def _tensors(tensors: dict, assembled: bool) -> list[_Tensor]:
     found = []
     for name, (layout, mapping, is_output) in tensors.items():
         role = "input" if not is_output else "assembled" if assembled else "output"
-        shared = {}
-        if role == "output":
-            for field_ in layout.fields:
-                local = mapping.get(field_.name, f"{name}_{field_.name}")
-                if local != f"{name}_{field_.name}":  # (under another name where it shares a prefix of levels)
-                    shared[field_.name] = next((other, theirs) for other, (_, m, _) in tensors.items()
-                                               if other != name for theirs, mine in m.items() if mine == local)
+        shared = shared_fields(tensors, name) if role == "output" else {}
         found.append(_Tensor(name, layout, role, shared))
     return found
 

@@ -141,8 +141,7 @@ def _fold_segments(loop: Loop, write: Compute, guards: list[Constraint]) -> RowZ
     while True:
         holder = next((node for node in nodes if _reaches(node, write)), None)
         if isinstance(holder, Guard) and not holder.otherwise \
-                and all((c.right - c.left) in ((end - begin - 1), (end - begin)) if c.op == "<=" else False
-                        for c in holder.conditions):
+                and all(c.op == "<=" and c.right - c.left in (end - begin - 1, end - begin) for c in holder.conditions):
             nodes = holder.body
         elif isinstance(holder, Block):
             nodes = holder.body
