@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from spf.layout_library.model import Arith
 
     from spf.codegen.finds.find import FindChoice
+    from spf.codegen.passes.independent import IndependentIterations
     from spf.codegen.passes.jam import Transposition
     from spf.codegen.passes.zeroing import RowZeroing
 
@@ -54,6 +55,7 @@ class Loop:
     pieces: "Pieces | None" = None  # parallel: cut into pieces of equal work (spf.codegen.passes.parallel)
     opens_group: bool = False  # each iteration opens the group of an assembled output's row (spf.codegen.assembly.rows)
     parallel_proof: str | None = None  # with parallel: why the dependence pass (spf.codegen.passes.parallel) allowed it
+    independent: "IndependentIterations | None" = None  # no iteration touches what another writes (spf.codegen.passes.independent)
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,8 @@ class RegisterSum:
     repeated: list["Assign"]  # assignments in the loop that the update needs: their values do not change in it
     hoisted: set[int]  # the statement's factors that do not change in the loop: they multiply the sum once
     counts_terms: bool = False  # a flag notes that a term was added, and the update runs only then
+    lanes: int = 1  # registers a long loop's terms are split among (spf.codegen.passes.split_sum) ...
+    least_trips: int = 0  # ... when it runs at least this many iterations
 
     @property
     def reads_arrays(self) -> bool:
@@ -414,6 +418,11 @@ def render(nodes: list[Node], indent: str = "") -> str:
             low = low if len(node.lower) == 1 else f"max({low})"
             high = high if len(node.upper) == 1 else f"min({high})"
             pragma = " (parallel)" if node.parallel else f" (jammed by {node.jam})" if node.jam > 1 else ""
+            if node.register_sum is not None and node.register_sum.lanes > 1:
+                pragma += (f" (summed in {node.register_sum.lanes} registers from "
+                           f"{node.register_sum.least_trips} iterations)")
+            if node.independent is not None:
+                pragma += " (independent iterations)"
             lines.extend(f"{indent}{note}" for note in _loop_notes(node))
             lines.append(f"{indent}for {node.variable} in {low} .. {high}{pragma}:")
             lines.append(render(node.body, indent + "  "))

@@ -48,10 +48,12 @@ from spf.codegen.finds.find import (FIND_POLICIES, FindReport, allowed_templates
                                     variant_templates)
 from spf.codegen.finds.find_state import start_find_states
 from spf.codegen.loops import Compute, remove_dead_assignments, walk
+from spf.codegen.passes.independent import mark_independent_loops
 from spf.codegen.passes.jam import jam_register_sums
 from spf.codegen.passes.parallel import (balance_parallel_loops, mark_parallel_loops, parallelize_fused,
                                          split_into_chunks)
 from spf.codegen.passes.register_sum import mark_register_sums
+from spf.codegen.passes.split_sum import split_register_sums
 from spf.codegen.passes.tiling import add_tile_guard, tile_space
 from spf.codegen.passes.zeroing import OutputZeroing, fold_output_zeroing, plan_output_zeroing
 from spf.codegen.scanning.projection import count_nest
@@ -414,6 +416,23 @@ def sum_in_registers(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def split_sums(compilation: Compilation) -> Compilation:
+    """Register sums over rows add into several registers, then pairwise, in a copy of the
+    rows' loop run when they average long (spf.codegen.passes.split_sum): the adder's
+    throughput rather than its latency.  Last before the C: the copy carries every mark."""
+    for scanned in _every_scan(compilation):
+        scanned.nodes = split_register_sums(scanned.nodes)
+    return compilation
+
+
+def mark_independent_iterations(compilation: Compilation) -> Compilation:
+    """Innermost loops whose iterations write distinct output entries and read nothing the
+    loop writes vectorise without a run-time overlap test (spf.codegen.passes.independent)."""
+    for scanned in _every_scan(compilation):
+        mark_independent_loops(scanned.nodes)
+    return compilation
+
+
 def cut_parallel_loops(compilation: Compilation) -> Compilation:
     """How each balanced parallel loop is split among the threads (spf.codegen.passes.parallel)."""
     for scanned in _every_scan(compilation):
@@ -517,7 +536,8 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
 PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
-          place_find_states, sum_in_registers, cut_parallel_loops, plan_rows, plan_zeroing, emit)
+          place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,
+          plan_zeroing, split_sums, emit)
 
 
 def run_passes(compilation: Compilation, passes: Sequence) -> Compilation:

@@ -28,8 +28,8 @@ def test_the_passes_run_from_the_space_to_the_c():
     assert names(PASSES) == [
         "build_space", "plan_output_assembly", "synthesize_finds", "enumerate_variants", "parallelize",
         "fuse_nests", "merge_terms_by_coordinate", "guard_tiles", "remove_dead_code", "fold_zeroing", "jam_loops",
-        "mark_padded_factors", "choose_assembly", "place_find_states", "sum_in_registers", "cut_parallel_loops",
-        "plan_rows", "plan_zeroing", "emit"]
+        "mark_padded_factors", "choose_assembly", "place_find_states", "sum_in_registers",
+        "mark_independent_iterations", "cut_parallel_loops", "plan_rows", "plan_zeroing", "split_sums", "emit"]
     assert all(getattr(pipeline, step.__name__) is step for step in PASSES)  # each a public function of the module
 
 
@@ -46,6 +46,10 @@ def test_the_order_respects_what_each_pass_needs():
     assert before("merge_terms_by_coordinate", "remove_dead_code")  # dead assignments go once the nests are rewritten
     assert before("guard_tiles", "remove_dead_code")
     assert before("enumerate_variants", "place_find_states")  # states start where each variant's finds are
+    assert before("sum_in_registers", "mark_independent_iterations")  # a register sum's loop is not marked
+    assert before("jam_loops", "mark_independent_iterations")  # nor a jammed one
+    assert before("sum_in_registers", "split_sums") and before("jam_loops", "split_sums")  # register sums, not jammed
+    assert order[-2] == "split_sums"  # its copy of a loop carries every mark the others set
 
 
 def test_run_passes_runs_each_in_order_and_verifies_after_each(monkeypatch):

@@ -103,6 +103,7 @@ int spf_kernel_60f2530394_v0(struct spf_DIA *A, struct spf_Dense1 *x, struct spf
       {
         const int64_t pAd = pAd_position_1;
         const int64_t A_offsets_pAd_2 = 0;
+        #pragma GCC ivdep
         for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
         {
           const int64_t i = pAi;
@@ -150,6 +151,7 @@ static int spf_kernel_60f2530394_v1_run(struct spf_DIA *A, struct spf_Dense1 *x,
       {
         const int64_t pAd = q_3;
         const int64_t A_offsets_pAd_2 = 0;
+        #pragma GCC ivdep
         for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
         {
           const int64_t i = pAi;
@@ -207,6 +209,7 @@ static int spf_kernel_60f2530394_v2_run(struct spf_DIA *A, struct spf_Dense1 *x,
       {
         const int64_t pAd = q_4;
         const int64_t A_offsets_pAd_2 = 0;
+        #pragma GCC ivdep
         for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
         {
           const int64_t i = pAi;
@@ -269,6 +272,7 @@ int spf_kernel_60f2530394_v3(struct spf_DIA *A, struct spf_Dense1 *x, struct spf
       {
         const int64_t pAd = lo_1;
         const int64_t A_offsets_pAd_2 = 0;
+        #pragma GCC ivdep
         for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
         {
           const int64_t i = pAi;

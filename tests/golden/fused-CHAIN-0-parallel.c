@@ -291,15 +291,20 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
                                         {
                                           const int64_t C_idx2_pC2_2 = C_idx2[pC2];
-                                          for (int64_t p = 0; p <= (N_p - 1); p++)
+                                          if (0 <= (N_p - 1))
                                           {
-                                            const int64_t pT_BD0 = p;
-                                            const int64_t pT_BCD0 = p;
-                                            const int64_t pT_BD1 = C_idx2_pC2_2;
-                                            const int64_t pT_BCD1 = C_idx1_pC1_2;
-                                            T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * C_val[pC2];
-                                          }
+                                            const double factor_12 = C_val[pC2];
+                                            #pragma GCC ivdep
+                                            for (int64_t p = 0; p <= (N_p - 1); p++)
+                                            {
+                                              const int64_t pT_BD0 = p;
+                                              const int64_t pT_BCD0 = p;
+                                              const int64_t pT_BD1 = C_idx2_pC2_2;
+                                              const int64_t pT_BCD1 = C_idx1_pC1_2;
+                                              T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_12;
+                                            }
 
+                                          }
                                         }
 
                                       }
@@ -320,8 +325,8 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         const int64_t pR0 = A_idx0_pA0;
                                         const int64_t pR1 = j;
                                         const int64_t pR2 = k;
-                                        double sum_12 = 0.0;
-                                        int added_13 = 0;
+                                        double sum_13 = 0.0;
+                                        int added_14 = 0;
                                         for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
                                         {
                                           const int64_t A_idx1_pA1 = A_idx1[pA1];
@@ -335,15 +340,15 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                             {
                                               const int64_t A_idx2_pA2 = A_idx2[pA2];
                                               const int64_t pT_BCD1 = A_idx2_pA2;
-                                              sum_12 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
-                                              added_13 = 1;
+                                              sum_13 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
+                                              added_14 = 1;
                                             }
 
                                           }
                                         }
 
-                                        if (added_13)
-                                          R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_12;
+                                        if (added_14)
+                                          R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_13;
                                       }
                                     }
 

@@ -314,13 +314,18 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                                     {
                                                       const int64_t A_idx2_pA2_3 = A_idx2[pA2];
                                                       const int64_t pT_BC0 = A_idx2_pA2_3;
-                                                      for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                      if (0 <= (N_r - 1))
                                                       {
-                                                        const int64_t pT_BC1 = r;
-                                                        const int64_t pT_ABC0 = pT_BC1;
-                                                        T_ABC_vals[pT_ABC0] += T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] * A_val[pA2];
-                                                      }
+                                                        const double factor_14 = A_val[pA2];
+                                                        #pragma GCC ivdep
+                                                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                        {
+                                                          const int64_t pT_BC1 = r;
+                                                          const int64_t pT_ABC0 = pT_BC1;
+                                                          T_ABC_vals[pT_ABC0] += T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] * factor_14;
+                                                        }
 
+                                                      }
                                                     }
 
                                                   }
@@ -345,16 +350,16 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                     const int64_t pR0 = i;
                                     const int64_t pR1 = D_idx0_pD0_2;
                                     const int64_t pR2 = D_idx1_pD1_2;
-                                    double sum_14 = 0.0;
+                                    double sum_15 = 0.0;
                                     for (int64_t pD2 = D_ptr1_pD1_2; pD2 <= (D_ptr1_pD1_1_2 - 1); pD2++)
                                     {
                                       const int64_t D_idx2_pD2_2 = D_idx2[pD2];
                                       const int64_t r = D_idx2_pD2_2;
                                       const int64_t pT_ABC0 = D_idx2_pD2_2;
-                                      sum_14 += T_ABC_vals[pT_ABC0] * D_val[pD2];
+                                      sum_15 += T_ABC_vals[pT_ABC0] * D_val[pD2];
                                     }
 
-                                    R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_14;
+                                    R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_15;
                                   }
                                 }
                               }

@@ -308,13 +308,18 @@ int spf_fused_80babdadfb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                                 {
                                                   const int64_t A_idx2_pA2_2 = A_idx2[pA2];
                                                   const int64_t pT_CD0 = A_idx2_pA2_2;
-                                                  for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                  if (0 <= (N_r - 1))
                                                   {
-                                                    const int64_t pT_CD1 = r;
-                                                    const int64_t pT_ACD0 = pT_CD1;
-                                                    T_ACD_vals[pT_ACD0] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * A_val[pA2];
-                                                  }
+                                                    const double factor_14 = A_val[pA2];
+                                                    #pragma GCC ivdep
+                                                    for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                    {
+                                                      const int64_t pT_CD1 = r;
+                                                      const int64_t pT_ACD0 = pT_CD1;
+                                                      T_ACD_vals[pT_ACD0] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_14;
+                                                    }
 
+                                                  }
                                                 }
 
                                               }
@@ -329,16 +334,16 @@ int spf_fused_80babdadfb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                               const int64_t pR0 = i;
                                               const int64_t pR1 = B_idx0_pB0_2;
                                               const int64_t pR2 = k;
-                                              double sum_14 = 0.0;
+                                              double sum_15 = 0.0;
                                               for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
                                               {
                                                 const int64_t B_idx2_pB2_2 = B_idx2[pB2];
                                                 const int64_t r = B_idx2_pB2_2;
                                                 const int64_t pT_ACD0 = B_idx2_pB2_2;
-                                                sum_14 += T_ACD_vals[pT_ACD0] * B_val[pB2];
+                                                sum_15 += T_ACD_vals[pT_ACD0] * B_val[pB2];
                                               }
 
-                                              R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_14;
+                                              R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_15;
                                             }
                                           }
                                         }

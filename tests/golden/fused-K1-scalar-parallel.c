@@ -148,13 +148,18 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
                 if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
                 {
                   const int64_t pA0 = i;
-                  for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                  if (0 <= (A_N1 - 1))
                   {
-                    const int64_t pE1 = l;
-                    const int64_t pA1 = l;
-                    A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * T_BCD[0];
-                  }
+                    const double factor_3 = T_BCD[0];
+                    #pragma GCC ivdep
+                    for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                    {
+                      const int64_t pE1 = l;
+                      const int64_t pA1 = l;
+                      A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_3;
+                    }
 
+                  }
                 }
               }
             }

@@ -164,13 +164,18 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
                 {
                   const int64_t pE0 = j;
                   const int64_t pT_BCD0 = j;
-                  for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                  if (0 <= (A_N1 - 1))
                   {
-                    const int64_t pE1 = l;
-                    const int64_t pA1 = l;
-                    A_vals[(pA0 * A_N1) + pA1] += T_BCD_vals[pT_BCD0] * E_vals[(pE0 * E_N1) + pE1];
-                  }
+                    const double factor_3 = T_BCD_vals[pT_BCD0];
+                    #pragma GCC ivdep
+                    for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                    {
+                      const int64_t pE1 = l;
+                      const int64_t pA1 = l;
+                      A_vals[(pA0 * A_N1) + pA1] += factor_3 * E_vals[(pE0 * E_N1) + pE1];
+                    }
 
+                  }
                 }
 
               }

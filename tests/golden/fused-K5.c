@@ -184,14 +184,20 @@ int spf_fused_6a32e52a14(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                       {
                         const int64_t pC1 = l;
                         const int64_t pA0 = l;
-                        for (int64_t m = 0; m <= (A_N1 - 1); m++)
+                        if (0 <= (A_N1 - 1))
                         {
-                          const int64_t pD1 = m;
-                          const int64_t pA1 = m;
-                          const int64_t pA2 = n;
-                          A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += (C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1]) * T_BE[0];
-                        }
+                          const double factor_2 = C_vals[(pC0 * C_N1) + pC1];
+                          const double factor_3 = T_BE[0];
+                          #pragma GCC ivdep
+                          for (int64_t m = 0; m <= (A_N1 - 1); m++)
+                          {
+                            const int64_t pD1 = m;
+                            const int64_t pA1 = m;
+                            const int64_t pA2 = n;
+                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += (factor_2 * D_vals[(pD0 * D_N1) + pD1]) * factor_3;
+                          }
 
+                        }
                       }
 
                     }

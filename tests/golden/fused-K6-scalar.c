@@ -177,14 +177,19 @@ int spf_fused_46893a486e(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                     if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
                     {
                       const int64_t pA0 = i;
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      if (0 <= (A_N1 - 1))
                       {
-                        const int64_t pC1 = l;
-                        const int64_t pA1 = l;
-                        const int64_t pA2 = m;
-                        A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += C_vals[(pC0 * C_N1) + pC1] * T_BD[0];
-                      }
+                        const double factor_2 = T_BD[0];
+                        #pragma GCC ivdep
+                        for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                        {
+                          const int64_t pC1 = l;
+                          const int64_t pA1 = l;
+                          const int64_t pA2 = m;
+                          A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += C_vals[(pC0 * C_N1) + pC1] * factor_2;
+                        }
 
+                      }
                     }
                   }
                 }

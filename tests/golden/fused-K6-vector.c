@@ -175,13 +175,18 @@ int spf_fused_e839d3f3df(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                     {
                       const int64_t B_idx2_pB2_2 = B_idx2[pB2];
                       const int64_t pD0 = B_idx2_pB2_2;
-                      for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                      if (0 <= (D_N1 - 1))
                       {
-                        const int64_t pD1 = m;
-                        const int64_t pT_BD0 = m;
-                        T_BD_vals[pT_BD0] += B_val[pB2] * D_vals[(pD0 * D_N1) + pD1];
-                      }
+                        const double factor_2 = B_val[pB2];
+                        #pragma GCC ivdep
+                        for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                        {
+                          const int64_t pD1 = m;
+                          const int64_t pT_BD0 = m;
+                          T_BD_vals[pT_BD0] += factor_2 * D_vals[(pD0 * D_N1) + pD1];
+                        }
 
+                      }
                     }
 
                   }
@@ -194,13 +199,18 @@ int spf_fused_e839d3f3df(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                     {
                       const int64_t pC1 = l;
                       const int64_t pA1 = l;
-                      for (int64_t m = 0; m <= (A_N2 - 1); m++)
+                      if (0 <= (A_N2 - 1))
                       {
-                        const int64_t pT_BD0 = m;
-                        const int64_t pA2 = m;
-                        A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += T_BD_vals[pT_BD0] * C_vals[(pC0 * C_N1) + pC1];
-                      }
+                        const double factor_3 = C_vals[(pC0 * C_N1) + pC1];
+                        #pragma GCC ivdep
+                        for (int64_t m = 0; m <= (A_N2 - 1); m++)
+                        {
+                          const int64_t pT_BD0 = m;
+                          const int64_t pA2 = m;
+                          A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += T_BD_vals[pT_BD0] * factor_3;
+                        }
 
+                      }
                     }
 
                   }

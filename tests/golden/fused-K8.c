@@ -169,13 +169,18 @@ int spf_fused_77c3421fa0(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                 if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
                 {
                   const int64_t pA0 = i;
-                  for (int64_t m = 0; m <= (A_N1 - 1); m++)
+                  if (0 <= (A_N1 - 1))
                   {
-                    const int64_t pE1 = m;
-                    const int64_t pA1 = m;
-                    A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * T_BCD[0];
-                  }
+                    const double factor_2 = T_BCD[0];
+                    #pragma GCC ivdep
+                    for (int64_t m = 0; m <= (A_N1 - 1); m++)
+                    {
+                      const int64_t pE1 = m;
+                      const int64_t pA1 = m;
+                      A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_2;
+                    }
 
+                  }
                 }
               }
             }

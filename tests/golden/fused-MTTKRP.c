@@ -158,13 +158,18 @@ int spf_fused_01261af021(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                     {
                       const int64_t B_idx2_pB2_2 = B_idx2[pB2];
                       const int64_t pD0 = B_idx2_pB2_2;
-                      for (int64_t a = 0; a <= (D_N1 - 1); a++)
+                      if (0 <= (D_N1 - 1))
                       {
-                        const int64_t pD1 = a;
-                        const int64_t pT_BC0 = a;
-                        T_BC_vals[pT_BC0] += B_val[pB2] * D_vals[(pD0 * D_N1) + pD1];
-                      }
+                        const double factor_2 = B_val[pB2];
+                        #pragma GCC ivdep
+                        for (int64_t a = 0; a <= (D_N1 - 1); a++)
+                        {
+                          const int64_t pD1 = a;
+                          const int64_t pT_BC0 = a;
+                          T_BC_vals[pT_BC0] += factor_2 * D_vals[(pD0 * D_N1) + pD1];
+                        }
 
+                      }
                     }
 
                   }
@@ -173,6 +178,7 @@ int spf_fused_01261af021(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                   if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= C_N0))
                   {
                     const int64_t pA0 = i;
+                    #pragma GCC ivdep
                     for (int64_t a = 0; a <= (A_N1 - 1); a++)
                     {
                       const int64_t pC1 = a;

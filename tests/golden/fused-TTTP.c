@@ -156,6 +156,7 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
                 {
                   if (((1 <= U_N0) && (1 <= V_N0)) && (1 <= V_N1))
                   {
+                    #pragma GCC ivdep
                     for (int64_t r = 0; r <= (N_r - 1); r++)
                     {
                       const int64_t pU1 = r;

@@ -230,14 +230,19 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
                           const int64_t pA0 = i;
                           const int64_t pT_AB0 = i;
                           const int64_t pA1 = a;
-                          for (int64_t j = 0; j <= (B_N1 - 1); j++)
+                          if (0 <= (B_N1 - 1))
                           {
-                            const int64_t pB1 = j;
-                            const int64_t pT_AB1 = j;
-                            const int64_t pB2 = b;
-                            T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1] += A_vals[(pA0 * A_N1) + pA1] * B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
-                          }
+                            const double factor_3 = A_vals[(pA0 * A_N1) + pA1];
+                            #pragma GCC ivdep
+                            for (int64_t j = 0; j <= (B_N1 - 1); j++)
+                            {
+                              const int64_t pB1 = j;
+                              const int64_t pT_AB1 = j;
+                              const int64_t pB2 = b;
+                              T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1] += factor_3 * B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
+                            }
 
+                          }
                         }
 
                       }
@@ -246,8 +251,8 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
                   }
                   {
                     double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
-                    for (int64_t spf_zero_3 = 0; spf_zero_3 < T_CD_size; spf_zero_3++)
-                      T_CD_vals[spf_zero_3] = 0.0;
+                    for (int64_t spf_zero_4 = 0; spf_zero_4 < T_CD_size; spf_zero_4++)
+                      T_CD_vals[spf_zero_4] = 0.0;
 
                     {
                       if (((((1 <= C_N0) && (1 <= C_N1)) && (1 <= C_N2)) && (1 <= D_N1)) && (1 <= D_N2))
@@ -260,14 +265,19 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
                             const int64_t pC1 = k;
                             const int64_t pT_CD0 = k;
                             const int64_t pC2 = c;
-                            for (int64_t l = 0; l <= (D_N1 - 1); l++)
+                            if (0 <= (D_N1 - 1))
                             {
-                              const int64_t pD1 = l;
-                              const int64_t pT_CD1 = l;
-                              const int64_t pD2 = d;
-                              T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += C_vals[(((pC0 * C_N1) + pC1) * C_N2) + pC2] * D_vals[(((pD0 * D_N1) + pD1) * D_N2) + pD2];
-                            }
+                              const double factor_5 = C_vals[(((pC0 * C_N1) + pC1) * C_N2) + pC2];
+                              #pragma GCC ivdep
+                              for (int64_t l = 0; l <= (D_N1 - 1); l++)
+                              {
+                                const int64_t pD1 = l;
+                                const int64_t pT_CD1 = l;
+                                const int64_t pD2 = d;
+                                T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += factor_5 * D_vals[(((pD0 * D_N1) + pD1) * D_N2) + pD2];
+                              }
 
+                            }
                           }
 
                         }
@@ -363,14 +373,19 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
                 {
                   const int64_t pE1 = m;
                   const int64_t pE2 = e;
-                  for (int64_t n = 0; n <= (N_n - 1); n++)
+                  if (0 <= (N_n - 1))
                   {
-                    const int64_t pT_ABCDT0 = n;
-                    const int64_t pZ1 = n;
-                    const int64_t pT_ABCDT1 = m;
-                    Z_vals[(pZ0 * Z_N1) + pZ1] += T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] * E_vals[(((pE0 * E_N1) + pE1) * E_N2) + pE2];
-                  }
+                    const double factor_6 = E_vals[(((pE0 * E_N1) + pE1) * E_N2) + pE2];
+                    #pragma GCC ivdep
+                    for (int64_t n = 0; n <= (N_n - 1); n++)
+                    {
+                      const int64_t pT_ABCDT0 = n;
+                      const int64_t pZ1 = n;
+                      const int64_t pT_ABCDT1 = m;
+                      Z_vals[(pZ0 * Z_N1) + pZ1] += T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] * factor_6;
+                    }
 
+                  }
                 }
 
               }

@@ -116,14 +116,19 @@ int spf_kernel_0da1ac67f4(struct spf_COO3 *B, struct spf_Dense2 *C, struct spf_D
       const int64_t pA0 = B_idx0_pB;
       const int64_t pC0 = B_idx1_pB;
       const int64_t pD0 = B_idx2_pB;
-      for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+      if (0 <= (A_N1 - 1))
       {
-        const int64_t a = pC1;
-        const int64_t pA1 = a;
-        const int64_t pD1 = a;
-        A_vals[(pA0 * A_N1) + pA1] += (B_val[pB] * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
-      }
+        const double factor_1 = B_val[pB];
+        #pragma GCC ivdep
+        for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+        {
+          const int64_t a = pC1;
+          const int64_t pA1 = a;
+          const int64_t pD1 = a;
+          A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+        }
 
+      }
     }
 
   }

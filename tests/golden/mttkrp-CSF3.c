@@ -136,14 +136,19 @@ int spf_kernel_6d9e335943(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_D
             {
               const int64_t B_idx2_pB2 = B_idx2[pB2];
               const int64_t pD0 = B_idx2_pB2;
-              for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+              if (0 <= (A_N1 - 1))
               {
-                const int64_t a = pC1;
-                const int64_t pA1 = a;
-                const int64_t pD1 = a;
-                A_vals[(pA0 * A_N1) + pA1] += (B_val[pB2] * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
-              }
+                const double factor_1 = B_val[pB2];
+                #pragma GCC ivdep
+                for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                {
+                  const int64_t a = pC1;
+                  const int64_t pA1 = a;
+                  const int64_t pD1 = a;
+                  A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                }
 
+              }
             }
 
           }

@@ -121,6 +121,7 @@ int spf_kernel_b1072877d4(struct spf_BCSR_R2_C2 *A, struct spf_Dense2 *D, struct
             {
               const int64_t i = (2 * pAI) + pAii;
               const int64_t pD0 = i;
+              #pragma GCC ivdep
               for (int64_t pAjj = 0; pAjj <= spf_min((A_numCols - (2 * A_col_pAJ)) - 1, 1); pAjj++)
               {
                 const int64_t j = (2 * A_col_pAJ) + pAjj;

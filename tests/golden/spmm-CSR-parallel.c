@@ -159,13 +159,18 @@ int spf_kernel_c669ca3596(struct spf_CSR *A, struct spf_Dense2 *B, struct spf_De
                 {
                   const int64_t A_colIdx_pAj = A_colIdx[pAj];
                   const int64_t pB0 = A_colIdx_pAj;
-                  for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                  if (0 <= (B_N1 - 1))
                   {
-                    const int64_t k = pB1;
-                    const int64_t pC1 = k;
-                    C_vals[(pC0 * C_N1) + pC1] += A_data[pAj] * B_vals[(pB0 * B_N1) + pB1];
-                  }
+                    const double factor_1 = A_data[pAj];
+                    #pragma GCC ivdep
+                    for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                    {
+                      const int64_t k = pB1;
+                      const int64_t pC1 = k;
+                      C_vals[(pC0 * C_N1) + pC1] += factor_1 * B_vals[(pB0 * B_N1) + pB1];
+                    }
 
+                  }
                 }
 
               }
@@ -239,13 +244,18 @@ int spf_kernel_c669ca3596(struct spf_CSR *A, struct spf_Dense2 *B, struct spf_De
                     {
                       const int64_t A_colIdx_pAj = A_colIdx[pAj];
                       const int64_t pB0 = A_colIdx_pAj;
-                      for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                      if (0 <= (B_N1 - 1))
                       {
-                        const int64_t k = pB1;
-                        const int64_t pC1 = k;
-                        C_vals[(pC0 * C_N1) + pC1] += A_data[pAj] * B_vals[(pB0 * B_N1) + pB1];
-                      }
+                        const double factor_1 = A_data[pAj];
+                        #pragma GCC ivdep
+                        for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                        {
+                          const int64_t k = pB1;
+                          const int64_t pC1 = k;
+                          C_vals[(pC0 * C_N1) + pC1] += factor_1 * B_vals[(pB0 * B_N1) + pB1];
+                        }
 
+                      }
                     }
 
                   }

@@ -97,6 +97,7 @@ int spf_kernel_7228c535c4(struct spf_DIA *A, struct spf_Dense1 *x, struct spf_De
     for (int64_t pAd = 0; pAd <= (A_ndiag - 1); pAd++)
     {
       const int64_t A_offsets_pAd = A_offsets[pAd];
+      #pragma GCC ivdep
       for (int64_t pAi = spf_max(0, -A_offsets_pAd); pAi <= spf_min(A_numRows - 1, (A_numCols - A_offsets_pAd) - 1); pAi++)
       {
         const int64_t i = pAi;

@@ -135,38 +135,102 @@ static int spf_kernel_4168d602db_v0_run(struct spf_CSR *A, struct spf_Dense1 *x,
   for (int64_t spf_zero = 0; spf_zero < y_N0; spf_zero++)
     y_vals[spf_zero] = 0.0;
 
-  int64_t *pz_position_2 = spf_state_array(&spf_kept[0], N_i + 1);
-  if (pz_position_2 == NULL)
+  int64_t *pz_position_7 = spf_state_array(&spf_kept[0], N_i + 1);
+  if (pz_position_7 == NULL)
   {
     return 2;
   }
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
     {
-      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
       {
-        const int64_t i = pAi;
-        const int64_t py0 = i;
-        double sum_1 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
         {
-          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-          const int64_t px0 = A_colIdx_pAj_2;
-          sum_1 += A_data[pAj] * x_vals[px0];
+          const int64_t i = pAi;
+          const int64_t py0 = i;
+          double sum_2 = 0.0;
+          {
+            int64_t spf_split_3 = A_rowPtr_pAi_2;
+            if (((A_rowPtr_pAi_1_2 - 1) - spf_split_3) >= 15)
+            {
+              double sum_4 = 0.0;
+              double sum_5 = 0.0;
+              double sum_6 = 0.0;
+              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_3 += 4)
+              {
+                {
+                  const int64_t pAj = spf_split_3 + 0;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_2 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 1;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_4 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 2;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_5 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 3;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_6 += A_data[pAj] * x_vals[px0];
+                }
+              }
+
+              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+            }
+            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+            {
+              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+              const int64_t px0 = A_colIdx_pAj_2;
+              sum_2 += A_data[pAj] * x_vals[px0];
+            }
+
+          }
+          y_vals[py0] += sum_2;
         }
-
-        y_vals[py0] += sum_1;
       }
-    }
 
+    }
+    else
+    {
+      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+      {
+        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        {
+          const int64_t i = pAi;
+          const int64_t py0 = i;
+          double sum_1 = 0.0;
+          for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+          {
+            const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+            const int64_t px0 = A_colIdx_pAj_2;
+            sum_1 += A_data[pAj] * x_vals[px0];
+          }
+
+          y_vals[py0] += sum_1;
+        }
+      }
+
+    }
   }
   if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= z_len))
   {
-    for (int64_t start_3 = 0; start_3 < N_i; start_3++)
-      pz_position_2[start_3] = 0;
+    for (int64_t start_8 = 0; start_8 < N_i; start_8++)
+      pz_position_7[start_8] = 0;
 
     for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
     {
@@ -181,19 +245,19 @@ static int spf_kernel_4168d602db_v0_run(struct spf_CSR *A, struct spf_Dense1 *x,
           const int64_t i = B_rowIdx_pBi_2;
           const int64_t py0 = B_rowIdx_pBi_2;
           {
-            const int64_t key_4 = j;
-            int64_t position_5 = pz_position_2[i];
-            while (((position_5 >= 0) && (position_5 <= (z_len - 1))) && (z_idx[position_5] < key_4))
-              position_5++;
+            const int64_t key_9 = j;
+            int64_t position_10 = pz_position_7[i];
+            while (((position_10 >= 0) && (position_10 <= (z_len - 1))) && (z_idx[position_10] < key_9))
+              position_10++;
 
-            if (((position_5 >= 0) && (position_5 <= (z_len - 1))) && (z_idx[position_5] == key_4))
+            if (((position_10 >= 0) && (position_10 <= (z_len - 1))) && (z_idx[position_10] == key_9))
             {
-              const int64_t pz = position_5;
+              const int64_t pz = position_10;
               const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
-              position_5++;
+              position_10++;
             }
-            pz_position_2[i] = position_5;
+            pz_position_7[i] = position_10;
           }
         }
 
@@ -248,32 +312,96 @@ static int spf_kernel_4168d602db_v1_run(struct spf_CSR *A, struct spf_Dense1 *x,
 
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
     {
-      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
       {
-        const int64_t i = pAi;
-        const int64_t py0 = i;
-        double sum_1 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
         {
-          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-          const int64_t px0 = A_colIdx_pAj_2;
-          sum_1 += A_data[pAj] * x_vals[px0];
+          const int64_t i = pAi;
+          const int64_t py0 = i;
+          double sum_2 = 0.0;
+          {
+            int64_t spf_split_3 = A_rowPtr_pAi_2;
+            if (((A_rowPtr_pAi_1_2 - 1) - spf_split_3) >= 15)
+            {
+              double sum_4 = 0.0;
+              double sum_5 = 0.0;
+              double sum_6 = 0.0;
+              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_3 += 4)
+              {
+                {
+                  const int64_t pAj = spf_split_3 + 0;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_2 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 1;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_4 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 2;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_5 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 3;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_6 += A_data[pAj] * x_vals[px0];
+                }
+              }
+
+              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+            }
+            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+            {
+              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+              const int64_t px0 = A_colIdx_pAj_2;
+              sum_2 += A_data[pAj] * x_vals[px0];
+            }
+
+          }
+          y_vals[py0] += sum_2;
         }
-
-        y_vals[py0] += sum_1;
       }
-    }
 
+    }
+    else
+    {
+      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+      {
+        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        {
+          const int64_t i = pAi;
+          const int64_t py0 = i;
+          double sum_1 = 0.0;
+          for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+          {
+            const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+            const int64_t px0 = A_colIdx_pAj_2;
+            sum_1 += A_data[pAj] * x_vals[px0];
+          }
+
+          y_vals[py0] += sum_1;
+        }
+      }
+
+    }
   }
   if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= z_len))
   {
-    int64_t * const pz_table_2 = spf_hash_fill(&spf_kept[0], ((z_len - 1) - 0) + 1);
-    for (int64_t fill_3 = 0; fill_3 <= (z_len - 1); fill_3++)
-      spf_hash_put(pz_table_2, z_idx[fill_3], fill_3);
+    int64_t * const pz_table_7 = spf_hash_fill(&spf_kept[0], ((z_len - 1) - 0) + 1);
+    for (int64_t fill_8 = 0; fill_8 <= (z_len - 1); fill_8++)
+      spf_hash_put(pz_table_7, z_idx[fill_8], fill_8);
 
     for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
     {
@@ -287,10 +415,10 @@ static int spf_kernel_4168d602db_v1_run(struct spf_CSR *A, struct spf_Dense1 *x,
           const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
           const int64_t py0 = B_rowIdx_pBi_2;
           {
-            const int64_t q_4 = spf_hash_get(pz_table_2, j);
-            if (q_4 >= 0)
+            const int64_t q_9 = spf_hash_get(pz_table_7, j);
+            if (q_9 >= 0)
             {
-              const int64_t pz = q_4;
+              const int64_t pz = q_9;
               const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
             }
@@ -348,34 +476,98 @@ static int spf_kernel_4168d602db_v2_run(struct spf_CSR *A, struct spf_Dense1 *x,
 
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
     {
-      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
       {
-        const int64_t i = pAi;
-        const int64_t py0 = i;
-        double sum_1 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
         {
-          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-          const int64_t px0 = A_colIdx_pAj_2;
-          sum_1 += A_data[pAj] * x_vals[px0];
+          const int64_t i = pAi;
+          const int64_t py0 = i;
+          double sum_2 = 0.0;
+          {
+            int64_t spf_split_3 = A_rowPtr_pAi_2;
+            if (((A_rowPtr_pAi_1_2 - 1) - spf_split_3) >= 15)
+            {
+              double sum_4 = 0.0;
+              double sum_5 = 0.0;
+              double sum_6 = 0.0;
+              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_3 += 4)
+              {
+                {
+                  const int64_t pAj = spf_split_3 + 0;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_2 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 1;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_4 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 2;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_5 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 3;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_6 += A_data[pAj] * x_vals[px0];
+                }
+              }
+
+              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+            }
+            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+            {
+              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+              const int64_t px0 = A_colIdx_pAj_2;
+              sum_2 += A_data[pAj] * x_vals[px0];
+            }
+
+          }
+          y_vals[py0] += sum_2;
         }
-
-        y_vals[py0] += sum_1;
       }
-    }
 
+    }
+    else
+    {
+      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+      {
+        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        {
+          const int64_t i = pAi;
+          const int64_t py0 = i;
+          double sum_1 = 0.0;
+          for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+          {
+            const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+            const int64_t px0 = A_colIdx_pAj_2;
+            sum_1 += A_data[pAj] * x_vals[px0];
+          }
+
+          y_vals[py0] += sum_1;
+        }
+      }
+
+    }
   }
   if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= z_len))
   {
-    int64_t * const pz_table_3 = spf_bitmap_fill(&spf_kept[0], z_n);
-    for (int64_t fill_4 = 0; fill_4 <= (z_len - 1); fill_4++)
-      spf_bitmap_put(pz_table_3, z_idx[fill_4], fill_4);
+    int64_t * const pz_table_8 = spf_bitmap_fill(&spf_kept[0], z_n);
+    for (int64_t fill_9 = 0; fill_9 <= (z_len - 1); fill_9++)
+      spf_bitmap_put(pz_table_8, z_idx[fill_9], fill_9);
 
-    const spf_bitmap pz_bitmap_2 = spf_bitmap_view(pz_table_3);
+    const spf_bitmap pz_bitmap_7 = spf_bitmap_view(pz_table_8);
     for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
     {
       const int64_t B_colPtr_pBj_2 = B_colPtr[pBj];
@@ -388,10 +580,10 @@ static int spf_kernel_4168d602db_v2_run(struct spf_CSR *A, struct spf_Dense1 *x,
           const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
           const int64_t py0 = B_rowIdx_pBi_2;
           {
-            const int64_t q_5 = spf_bitmap_get(pz_bitmap_2, j);
-            if (q_5 >= 0)
+            const int64_t q_10 = spf_bitmap_get(pz_bitmap_7, j);
+            if (q_10 >= 0)
             {
-              const int64_t pz = q_5;
+              const int64_t pz = q_10;
               const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
             }
@@ -447,26 +639,90 @@ int spf_kernel_4168d602db_v3(struct spf_CSR *A, struct spf_Dense1 *x, struct spf
 
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
     {
-      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
       {
-        const int64_t i = pAi;
-        const int64_t py0 = i;
-        double sum_1 = 0.0;
-        for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
         {
-          const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-          const int64_t px0 = A_colIdx_pAj_2;
-          sum_1 += A_data[pAj] * x_vals[px0];
+          const int64_t i = pAi;
+          const int64_t py0 = i;
+          double sum_2 = 0.0;
+          {
+            int64_t spf_split_3 = A_rowPtr_pAi_2;
+            if (((A_rowPtr_pAi_1_2 - 1) - spf_split_3) >= 15)
+            {
+              double sum_4 = 0.0;
+              double sum_5 = 0.0;
+              double sum_6 = 0.0;
+              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_3 += 4)
+              {
+                {
+                  const int64_t pAj = spf_split_3 + 0;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_2 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 1;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_4 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 2;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_5 += A_data[pAj] * x_vals[px0];
+                }
+                {
+                  const int64_t pAj = spf_split_3 + 3;
+                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                  const int64_t px0 = A_colIdx_pAj_2;
+                  sum_6 += A_data[pAj] * x_vals[px0];
+                }
+              }
+
+              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+            }
+            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+            {
+              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+              const int64_t px0 = A_colIdx_pAj_2;
+              sum_2 += A_data[pAj] * x_vals[px0];
+            }
+
+          }
+          y_vals[py0] += sum_2;
         }
-
-        y_vals[py0] += sum_1;
       }
-    }
 
+    }
+    else
+    {
+      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+      {
+        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        {
+          const int64_t i = pAi;
+          const int64_t py0 = i;
+          double sum_1 = 0.0;
+          for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+          {
+            const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+            const int64_t px0 = A_colIdx_pAj_2;
+            sum_1 += A_data[pAj] * x_vals[px0];
+          }
+
+          y_vals[py0] += sum_1;
+        }
+      }
+
+    }
   }
   if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= z_len))
   {
@@ -482,22 +738,22 @@ int spf_kernel_4168d602db_v3(struct spf_CSR *A, struct spf_Dense1 *x, struct spf
           const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
           const int64_t py0 = B_rowIdx_pBi_2;
           {
-            const int64_t key_4 = j;
-            int64_t lo_2 = 0;
-            const int64_t end_6 = (z_len - 1) + 1;
-            int64_t hi_3 = end_6;
-            while (lo_2 < hi_3)
+            const int64_t key_9 = j;
+            int64_t lo_7 = 0;
+            const int64_t end_11 = (z_len - 1) + 1;
+            int64_t hi_8 = end_11;
+            while (lo_7 < hi_8)
             {
-              const int64_t mid_5 = lo_2 + ((hi_3 - lo_2) / 2);
-              if (z_idx[mid_5] < key_4)
-                lo_2 = mid_5 + 1;
+              const int64_t mid_10 = lo_7 + ((hi_8 - lo_7) / 2);
+              if (z_idx[mid_10] < key_9)
+                lo_7 = mid_10 + 1;
               else
-                hi_3 = mid_5;
+                hi_8 = mid_10;
             }
 
-            if ((lo_2 < end_6) && (z_idx[lo_2] == key_4))
+            if ((lo_7 < end_11) && (z_idx[lo_7] == key_9))
             {
-              const int64_t pz = lo_2;
+              const int64_t pz = lo_7;
               const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
             }

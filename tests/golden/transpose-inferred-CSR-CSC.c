@@ -117,6 +117,7 @@ int spf_kernel_ab287018c7(struct spf_CSR *A, struct spf_CSC *B)
       const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
       if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
       {
+        #pragma GCC ivdep
         for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
         {
           const int64_t pBi = pAj;

@@ -149,13 +149,18 @@ int spf_kernel_d1360f3b2d(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_D
             {
               const int64_t B_idx2_pB2 = B_idx2[pB2];
               const int64_t pC0 = B_idx2_pB2;
-              for (int64_t pC1 = 0; pC1 <= (A_N2 - 1); pC1++)
+              if (0 <= (A_N2 - 1))
               {
-                const int64_t l = pC1;
-                const int64_t pA2 = l;
-                A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += B_val[pB2] * C_vals[(pC0 * C_N1) + pC1];
-              }
+                const double factor_1 = B_val[pB2];
+                #pragma GCC ivdep
+                for (int64_t pC1 = 0; pC1 <= (A_N2 - 1); pC1++)
+                {
+                  const int64_t l = pC1;
+                  const int64_t pA2 = l;
+                  A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += factor_1 * C_vals[(pC0 * C_N1) + pC1];
+                }
 
+              }
             }
 
           }

@@ -52,6 +52,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         self.state_names: dict[int, str] = {}  # a SeqIter or HashMap find -> the C name of its state
         self.transposed: dict[str, tuple[str, str, str, str]] = {}  # input -> read pointer, strides, copy
         self.element_types: dict[str, str] = {}  # array -> its C element type (double when not listed)
+        self.invariant_reads: dict[int, str] = {}  # in an independent loop: factors read once before it
 
     def fresh(self, base: str) -> str:
         self.counter += 1
@@ -117,9 +118,13 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         thread_state = self.nodes(node.thread_state)  # names the states the body uses
         mine = self.thread_sinks(call("spf_thread")) if node.parallel else []
         kept = self.cursor_kept() if node.parallel else []
+        invariant = self._invariant_reads(node)
         inner = self._group_at(node) + self.nodes(node.body)
+        self.invariant_reads = {}
         body = block(mine + inner + kept)
         loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)
+        if target is not None and register_sum.lanes > 1:
+            loop = self._split_sum(node, register_sum, loop)
         self.atomic = atomic_before
         if node.pieces is not None:
             return self._balanced(node, thread_state, block(inner), kept)
@@ -134,12 +139,67 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             return [c_ast.Pragma("omp parallel"), region]
         if node.parallel:
             return [c_ast.Pragma("omp parallel for" + clause), loop]
+        if node.independent is not None:
+            return self._independent(node, loop, invariant)
         if target is None:
             return [loop]
         # the output position does not change inside the loop: sum in a register
         total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
         return [declare(total, "double", const(0.0))] + \
             ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
+
+    def _split_sum(self, node: Loop, register_sum: RegisterSum, loop: c_ast.For) -> c_ast.Compound:
+        """A register sum split among ``lanes`` registers (spf.codegen.passes.split_sum): where
+        the loop runs at least ``least_trips`` iterations, lane ``k`` adds iterations
+        ``k, k + lanes, ...`` into its own register, the registers are added pairwise into the
+        sum; the iterations left over (all of a shorter loop) then run through ``loop``, the
+        plain loop, from where the lanes stopped."""
+        names, total, lanes = self.names, self.accumulator, register_sum.lanes
+        variable = names.name(node.variable)
+        start = self.fresh("spf_split")
+        lower, upper = lower_bound(node.lower, names), upper_bound(node.upper, names)
+        registers = [total] + [self.fresh("sum") for _ in range(lanes - 1)]
+        steps = []
+        for lane, register in enumerate(registers):
+            self.accumulator = register
+            steps.append(block([declare(variable, INDEX, binary("+", ident(start), const(lane)), const_=True)]
+                               + self.nodes(node.body)))
+        self.accumulator = total
+        split = c_ast.For(None, binary("<=", binary("+", ident(start), const(lanes - 1)), upper),
+                          assign(ident(start), const(lanes), "+="), block(steps))
+        sums = [ident(register) for register in registers]
+        while len(sums) > 1:
+            sums = [binary("+", sums[k], sums[k + 1]) if k + 1 < len(sums) else sums[k]
+                    for k in range(0, len(sums), 2)]
+        long_enough = binary(">=", binary("-", upper, ident(start)), const(register_sum.least_trips - 1))
+        lanes_first = c_ast.If(long_enough, block([declare(r, "double", const(0.0)) for r in registers[1:]]
+                                                  + [split, assign(ident(total), sums[0])]), None)
+        loop.init = c_ast.DeclList([declare(variable, INDEX, ident(start))])
+        return block([declare(start, INDEX, lower), lanes_first, loop])
+
+    def _invariant_reads(self, node: Loop) -> list:
+        """An independent loop's reads of the factors that do not change in it, as
+        declarations; the statement inside then names them (``invariant_reads``)."""
+        if node.independent is None:
+            return []
+        statement = next(n for n in node.body if isinstance(n, Compute)) if node.independent.invariant_factors \
+            else None
+        declarations = []
+        for position in node.independent.invariant_factors:
+            name = self.fresh("factor")
+            declarations.append(declare(name, "double", self._factor(statement.factors[position]), const_=True))
+            self.invariant_reads[position] = name
+        return declarations
+
+    def _independent(self, node: Loop, loop: c_ast.For, invariant: list) -> list:
+        """An independent loop (spf.codegen.passes.independent): gcc is told its iterations
+        do not depend on each other; the factors it does not change are read before it, only
+        when it runs (a read the loop would not have made is not made)."""
+        independent = [c_ast.Pragma("GCC ivdep"), loop]
+        if not invariant:
+            return independent
+        runs = binary("<=", lower_bound(node.lower, self.names), upper_bound(node.upper, self.names))
+        return [c_ast.If(runs, block(invariant + independent), None)]
 
     def _declaration(self, node: Assign):
         if isinstance(node.value, UFCall):
@@ -205,7 +265,8 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         for position, factor in enumerate(node.factors):
             if self.accumulator and position in self.hoisted:
                 continue  # multiplied into the register sum once, after its loop
-            read = self._factor(factor)
+            read = ident(self.invariant_reads[position]) if position in self.invariant_reads else \
+                self._factor(factor)
             product = read if product is None else binary("*", product, read)
         if node.coefficient != 1.0:
             product = binary("*", const(float(node.coefficient)), product)

@@ -75,13 +75,13 @@ def jammable(loop: Loop) -> bool:
     bound = {loop.variable} | {node.variable for node in prologue}
     if any(b.expression.names() & bound for b in inner.lower + inner.upper):
         return False
-    if any(_at_most(inner, SHORT_TRIPS)):
+    if any(trips_at_most(inner, SHORT_TRIPS)):
         return False
     written = register_sum.target.output[0]
     return all(array != written for array, _, _ in register_sum.target.factors)
 
 
-def _at_most(loop: Loop, trips: int):
+def trips_at_most(loop: Loop, trips: int):
     """For each pair of the loop's bounds whose difference is a number: whether it caps the
     loop at ``trips`` iterations or fewer."""
     for upper in loop.upper:
@@ -128,34 +128,34 @@ def transpositions(nodes: list[Node]) -> list[Transposition]:
         pointer = segment_pointer(outer)
         if pointer is None:
             continue
-        starts = {node.variable: node.value for node in _assignments_under_guards(outer.body)}
-        for loop in _under_guards(outer.body):
-            if loop.jam > 1 and _walks_segments(loop, starts, pointer):
+        starts = {node.variable: node.value for node in assignments_under_guards(outer.body)}
+        for loop in loops_under_guards(outer.body):
+            if loop.jam > 1 and walks_segments(loop, starts, pointer):
                 found.extend(Transposition(array, dimensions, outer, pointer.function)
                              for array, dimensions in _read_down_columns(loop))
     seen: set[str] = set()
     return [t for t in found if not (t.array in seen or seen.add(t.array))]
 
 
-def _under_guards(nodes: list[Node]):
+def loops_under_guards(nodes: list[Node]):
     """The loops in ``nodes`` or under their guards (not under other loops)."""
     for node in nodes:
         if isinstance(node, Loop):
             yield node
         elif isinstance(node, Guard):
-            yield from _under_guards(node.body)
+            yield from loops_under_guards(node.body)
 
 
-def _assignments_under_guards(nodes: list[Node]):
+def assignments_under_guards(nodes: list[Node]):
     """The assignments in ``nodes`` or under their guards (not under loops)."""
     for node in nodes:
         if isinstance(node, Assign) and node.divisor == 1:
             yield node
         elif isinstance(node, Guard):
-            yield from _assignments_under_guards(node.body)
+            yield from assignments_under_guards(node.body)
 
 
-def _walks_segments(loop: Loop, values: dict, pointer: UFCall) -> bool:
+def walks_segments(loop: Loop, values: dict, pointer: UFCall) -> bool:
     """Whether ``loop`` runs over ``pointer(v) .. pointer(v + 1) - 1`` (v the outer loop's variable)."""
     if len(loop.lower) != 1 or len(loop.upper) != 1 or loop.lower[0].divisor != 1 or loop.upper[0].divisor != 1:
         return False

@@ -11,8 +11,8 @@ import scipy.sparse as sparse
 
 import spf
 from spf.codegen.loops import Assign, Bound, Compute, Loop
-from spf.codegen.passes.jam import JAM_WIDTH, _walks_segments, jammable
-from spf.codegen.pipeline import PASSES, Compilation, Options, jam_loops, to_kernel
+from spf.codegen.passes.jam import JAM_WIDTH, walks_segments, jammable
+from spf.codegen.pipeline import PASSES, Compilation, Options, jam_loops, split_sums, to_kernel
 from spf.codegen.toolchain.compiler import CFLAGS
 from spf.runtime.kernel import Kernel
 from spf.space.expressions import Affine, UFCall
@@ -29,12 +29,12 @@ EXACT_FLAGS = tuple(CFLAGS)
 
 
 def compiled(expression: str, layouts: dict, share: dict, jam: bool):
-    """The kernel the passes make (all, or all but the jam), without contraction, bypassing
-    the kernel cache."""
+    """The kernel the passes make (all, or all but the jam and the split of register sums,
+    which reassociates: the plain loop), without contraction, bypassing the kernel cache."""
     compilation = Compilation(expression, layouts, Options("auto", dict(share), False, None, None, EXACT_FLAGS,
                                                            False))
     for step in PASSES:
-        if jam or step is not jam_loops:
+        if jam or step not in (jam_loops, split_sums):
             compilation = step(compilation)
     return Kernel(compiled=to_kernel(compilation, 0.0))
 
@@ -157,6 +157,6 @@ def test_segments_are_recognised_through_copies_of_the_pointer_reads():
     """A scan may copy the pointer's reads (``_u3 = _u1``) before the loop uses them."""
     start, end = UFCall("rowPtr", (Affine.of("v"),)), UFCall("rowPtr", (Affine.of("v") + 1,))
     values = {"_u1": start, "_u2": end, "_u3": Affine.of("_u1"), "_u4": Affine.of("_u2")}
-    assert _walks_segments(Loop("p", [Bound(Affine.of("_u3"))], [Bound(Affine.of("_u4") - 1)]), values, start)
-    assert _walks_segments(Loop("p", [Bound(Affine.of("_u1"))], [Bound(Affine.of("_u2") - 1)]), values, start)
-    assert not _walks_segments(Loop("p", [Bound(Affine.of("_u1"))], [Bound(Affine.of("_u2"))]), values, start)
+    assert walks_segments(Loop("p", [Bound(Affine.of("_u3"))], [Bound(Affine.of("_u4") - 1)]), values, start)
+    assert walks_segments(Loop("p", [Bound(Affine.of("_u1"))], [Bound(Affine.of("_u2") - 1)]), values, start)
+    assert not walks_segments(Loop("p", [Bound(Affine.of("_u1"))], [Bound(Affine.of("_u2"))]), values, start)
