@@ -5,7 +5,8 @@ Run: python benchmarks/assembly.py [--wait-idle 600] [--matrices N] [--pack-nnz 
 results/assembly_pack.txt: ``--parts pack --wait-idle 60``;
 results/assembly_call_path.txt: ``--parts spgemm,add,convert --budget 2 --wait-idle 60``, about 12 minutes:
 2 s of rounds per matrix, because on a shared VM a burst that stalls one virtual CPU for a second or two
-slows the 2-thread kernels' blocks alone, and at 0.5 s such a burst can hold the median of a matrix)
+slows the 2-thread kernels' blocks alone, and at 0.5 s such a burst can hold the median of a matrix;
+results/assembly_add.txt: ``--parts add --budget 0.3``, A + B alone, for issue 28's item 3)
 
 Parts, in one process:
 
