@@ -417,9 +417,9 @@ def sum_in_registers(compilation: Compilation) -> Compilation:
 
 
 def split_sums(compilation: Compilation) -> Compilation:
-    """Register sums over rows add into several registers, then pairwise, in a copy of the
-    rows' loop run when they average long (spf.codegen.passes.split_sum): the adder's
-    throughput rather than its latency.  Last before the C: the copy carries every mark."""
+    """Register sums over the rows of a top-level loop add, in long rows, into several
+    registers, then pairwise (spf.codegen.passes.split_sum): the adder's throughput rather
+    than its latency."""
     for scanned in _every_scan(compilation):
         scanned.nodes = split_register_sums(scanned.nodes)
     return compilation

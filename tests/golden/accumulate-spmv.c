@@ -92,90 +92,64 @@ int spf_kernel_85788447cb(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_De
     return 1;
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
+    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
       {
-        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+        const int64_t i = pAi;
+        const int64_t py0 = i;
+        double sum_1 = 0.0;
         {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_2 = 0.0;
+          int64_t spf_split_2 = A_rowPtr_pAi;
+          if (((A_rowPtr_pAi_1 - 1) - spf_split_2) >= 15)
           {
-            int64_t spf_split_3 = A_rowPtr_pAi;
-            if (((A_rowPtr_pAi_1 - 1) - spf_split_3) >= 15)
+            double sum_3 = 0.0;
+            double sum_4 = 0.0;
+            double sum_5 = 0.0;
+            for (; (spf_split_2 + 3) <= (A_rowPtr_pAi_1 - 1); spf_split_2 += 4)
             {
-              double sum_4 = 0.0;
-              double sum_5 = 0.0;
-              double sum_6 = 0.0;
-              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1 - 1); spf_split_3 += 4)
               {
-                {
-                  const int64_t pAj = spf_split_3 + 0;
-                  const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj;
-                  sum_2 += 2.5 * (A_data[pAj] * x_vals[px0]);
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 1;
-                  const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj;
-                  sum_4 += 2.5 * (A_data[pAj] * x_vals[px0]);
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 2;
-                  const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj;
-                  sum_5 += 2.5 * (A_data[pAj] * x_vals[px0]);
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 3;
-                  const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj;
-                  sum_6 += 2.5 * (A_data[pAj] * x_vals[px0]);
-                }
+                const int64_t pAj = spf_split_2 + 0;
+                const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj;
+                sum_1 += 2.5 * (A_data[pAj] * x_vals[px0]);
               }
-
-              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+              {
+                const int64_t pAj = spf_split_2 + 1;
+                const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj;
+                sum_3 += 2.5 * (A_data[pAj] * x_vals[px0]);
+              }
+              {
+                const int64_t pAj = spf_split_2 + 2;
+                const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj;
+                sum_4 += 2.5 * (A_data[pAj] * x_vals[px0]);
+              }
+              {
+                const int64_t pAj = spf_split_2 + 3;
+                const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj;
+                sum_5 += 2.5 * (A_data[pAj] * x_vals[px0]);
+              }
             }
-            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
-            {
-              const int64_t A_colIdx_pAj = A_colIdx[pAj];
-              const int64_t px0 = A_colIdx_pAj;
-              sum_2 += 2.5 * (A_data[pAj] * x_vals[px0]);
-            }
 
+            sum_1 = (sum_1 + sum_3) + (sum_4 + sum_5);
           }
-          y_vals[py0] += sum_2;
-        }
-      }
-
-    }
-    else
-    {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
-      {
-        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
-        {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_1 = 0.0;
-          for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+          for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
           {
             const int64_t A_colIdx_pAj = A_colIdx[pAj];
             const int64_t px0 = A_colIdx_pAj;
             sum_1 += 2.5 * (A_data[pAj] * x_vals[px0]);
           }
 
-          y_vals[py0] += sum_1;
         }
+        y_vals[py0] += sum_1;
       }
-
     }
+
   }
   return 0;
 }

@@ -112,94 +112,64 @@ int spf_kernel_b3f572d4ce(struct spf_DCSR *A, struct spf_SV *y)
   }
   if (((1 <= A_nnzRows) && (1 <= A_numCols)) && (1 <= A_numRows))
   {
-    if ((0 <= (A_nnzRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_nnzRows]) >= (16 * A_nnzRows)))
+    for (int64_t pAi = 0; pAi < ((A_nnzRows - 1) + 1); pAi++)
     {
-      for (int64_t pAi = 0; pAi < ((A_nnzRows - 1) + 1); pAi++)
+      const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
       {
-        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+        double sum_1 = 0.0;
         {
-          double sum_2 = 0.0;
+          int64_t spf_split_2 = A_rowPtr_pAi;
+          if (((A_rowPtr_pAi_1 - 1) - spf_split_2) >= 15)
           {
-            int64_t spf_split_3 = A_rowPtr_pAi;
-            if (((A_rowPtr_pAi_1 - 1) - spf_split_3) >= 15)
+            double sum_3 = 0.0;
+            double sum_4 = 0.0;
+            double sum_5 = 0.0;
+            for (; (spf_split_2 + 3) <= (A_rowPtr_pAi_1 - 1); spf_split_2 += 4)
             {
-              double sum_4 = 0.0;
-              double sum_5 = 0.0;
-              double sum_6 = 0.0;
-              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1 - 1); spf_split_3 += 4)
               {
-                {
-                  const int64_t pAj = spf_split_3 + 0;
-                  const int64_t py = pAi;
-                  sum_2 += A_data[pAj];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 1;
-                  const int64_t py = pAi;
-                  sum_4 += A_data[pAj];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 2;
-                  const int64_t py = pAi;
-                  sum_5 += A_data[pAj];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 3;
-                  const int64_t py = pAi;
-                  sum_6 += A_data[pAj];
-                }
+                const int64_t pAj = spf_split_2 + 0;
+                const int64_t py = pAi;
+                sum_1 += A_data[pAj];
               }
-
-              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+              {
+                const int64_t pAj = spf_split_2 + 1;
+                const int64_t py = pAi;
+                sum_3 += A_data[pAj];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 2;
+                const int64_t py = pAi;
+                sum_4 += A_data[pAj];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 3;
+                const int64_t py = pAi;
+                sum_5 += A_data[pAj];
+              }
             }
-            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
-            {
-              const int64_t py = pAi;
-              sum_2 += A_data[pAj];
-            }
 
+            sum_1 = (sum_1 + sum_3) + (sum_4 + sum_5);
           }
-          {
-            const int64_t py = pAi;
-            y_val[py] = sum_2;
-          }
-        }
-        else
-        {
-          y_val[pAi] = 0.0;
-        }
-      }
-
-    }
-    else
-    {
-      for (int64_t pAi = 0; pAi < ((A_nnzRows - 1) + 1); pAi++)
-      {
-        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
-        {
-          double sum_1 = 0.0;
-          for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+          for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
           {
             const int64_t py = pAi;
             sum_1 += A_data[pAj];
           }
 
-          {
-            const int64_t py = pAi;
-            y_val[py] = sum_1;
-          }
         }
-        else
         {
-          y_val[pAi] = 0.0;
+          const int64_t py = pAi;
+          y_val[py] = sum_1;
         }
       }
-
+      else
+      {
+        y_val[pAi] = 0.0;
+      }
     }
+
   }
   return 0;
 }

@@ -108,321 +108,197 @@ int spf_kernel_ffc1068c18(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_De
   }
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
     {
+      const int64_t spf_first = 0;
+      const int64_t spf_last = A_numRows - 1;
+      int64_t spf_base = 0;
+      int64_t spf_total = 0;
+      if (spf_first <= spf_last)
       {
-        const int64_t spf_first = 0;
-        const int64_t spf_last = A_numRows - 1;
-        int64_t spf_base = 0;
-        int64_t spf_total = 0;
-        if (spf_first <= spf_last)
         {
-          {
-            const int64_t pAi = spf_first;
-            spf_base = A_rowPtr[pAi];
-          }
-          {
-            const int64_t pAi = spf_last + 1;
-            spf_total = ((spf_last + 1) - spf_first) + (A_rowPtr[pAi] - spf_base);
-          }
+          const int64_t pAi = spf_first;
+          spf_base = A_rowPtr[pAi];
         }
-        const int64_t spf_work = spf_total * 1;
-        const int spf_want = spf_team_for(spf_work);
-        if (spf_want == 1)
         {
-          const int64_t spf_from = spf_first;
-          const int64_t spf_to = spf_last + 1;
-          const int spf_stream_index = 0;
-          for (int64_t pAi = spf_from; pAi < spf_to; pAi++)
-          {
-            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
-            {
-              const int64_t i = pAi;
-              const int64_t py0 = i;
-              double sum_2 = 0.0;
-              {
-                int64_t spf_split_3 = A_rowPtr_pAi;
-                if (((A_rowPtr_pAi_1 - 1) - spf_split_3) >= 15)
-                {
-                  double sum_4 = 0.0;
-                  double sum_5 = 0.0;
-                  double sum_6 = 0.0;
-                  for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1 - 1); spf_split_3 += 4)
-                  {
-                    {
-                      const int64_t pAj = spf_split_3 + 0;
-                      const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                      const int64_t px0 = A_colIdx_pAj;
-                      sum_2 += A_data[pAj] * x_vals[px0];
-                    }
-                    {
-                      const int64_t pAj = spf_split_3 + 1;
-                      const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                      const int64_t px0 = A_colIdx_pAj;
-                      sum_4 += A_data[pAj] * x_vals[px0];
-                    }
-                    {
-                      const int64_t pAj = spf_split_3 + 2;
-                      const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                      const int64_t px0 = A_colIdx_pAj;
-                      sum_5 += A_data[pAj] * x_vals[px0];
-                    }
-                    {
-                      const int64_t pAj = spf_split_3 + 3;
-                      const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                      const int64_t px0 = A_colIdx_pAj;
-                      sum_6 += A_data[pAj] * x_vals[px0];
-                    }
-                  }
-
-                  sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
-                }
-                for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
-                {
-                  const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj;
-                  sum_2 += A_data[pAj] * x_vals[px0];
-                }
-
-              }
-              y_vals[py0] = sum_2;
-            }
-            else
-            {
-              y_vals[pAi] = 0.0;
-            }
-          }
-
-        }
-        else
-        {
-          const int spf_pieces = spf_pieces_for(spf_want, spf_work);
-          int64_t spf_cuts[SPF_MOST_PIECES + 1];
-          spf_cuts[0] = spf_first;
-          spf_cuts[spf_pieces] = spf_last + 1;
-          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
-          {
-            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
-            int64_t spf_low = spf_cuts[spf_k - 1];
-            int64_t spf_high = spf_last + 1;
-            while (spf_low < spf_high)
-            {
-              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
-              int64_t spf_weight;
-              {
-                const int64_t pAi = spf_middle;
-                spf_weight = (spf_middle - spf_first) + (A_rowPtr[pAi] - spf_base);
-              }
-              if (spf_weight >= spf_goal)
-                spf_high = spf_middle;
-              else
-                spf_low = spf_middle + 1;
-            }
-
-            spf_cuts[spf_k] = spf_low;
-          }
-
-          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
-          spf_run spf_runs[SPF_MOST_PIECES];
-          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
-          #pragma omp parallel num_threads(spf_want)
-          {
-            const int spf_me = spf_thread();
-            const int spf_present = spf_team_size();
-            int spf_piece;
-            int spf_stream_index;
-            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
-            {
-              const int64_t spf_from = spf_cuts[spf_piece];
-              const int64_t spf_to = spf_cuts[spf_piece + 1];
-              for (int64_t pAi = spf_from; pAi < spf_to; pAi++)
-              {
-                const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-                const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-                if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
-                {
-                  const int64_t i = pAi;
-                  const int64_t py0 = i;
-                  double sum_2 = 0.0;
-                  {
-                    int64_t spf_split_3 = A_rowPtr_pAi;
-                    if (((A_rowPtr_pAi_1 - 1) - spf_split_3) >= 15)
-                    {
-                      double sum_4 = 0.0;
-                      double sum_5 = 0.0;
-                      double sum_6 = 0.0;
-                      for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1 - 1); spf_split_3 += 4)
-                      {
-                        {
-                          const int64_t pAj = spf_split_3 + 0;
-                          const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                          const int64_t px0 = A_colIdx_pAj;
-                          sum_2 += A_data[pAj] * x_vals[px0];
-                        }
-                        {
-                          const int64_t pAj = spf_split_3 + 1;
-                          const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                          const int64_t px0 = A_colIdx_pAj;
-                          sum_4 += A_data[pAj] * x_vals[px0];
-                        }
-                        {
-                          const int64_t pAj = spf_split_3 + 2;
-                          const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                          const int64_t px0 = A_colIdx_pAj;
-                          sum_5 += A_data[pAj] * x_vals[px0];
-                        }
-                        {
-                          const int64_t pAj = spf_split_3 + 3;
-                          const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                          const int64_t px0 = A_colIdx_pAj;
-                          sum_6 += A_data[pAj] * x_vals[px0];
-                        }
-                      }
-
-                      sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
-                    }
-                    for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
-                    {
-                      const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                      const int64_t px0 = A_colIdx_pAj;
-                      sum_2 += A_data[pAj] * x_vals[px0];
-                    }
-
-                  }
-                  y_vals[py0] = sum_2;
-                }
-                else
-                {
-                  y_vals[pAi] = 0.0;
-                }
-              }
-
-            }
-
-          }
+          const int64_t pAi = spf_last + 1;
+          spf_total = ((spf_last + 1) - spf_first) + (A_rowPtr[pAi] - spf_base);
         }
       }
-    }
-    else
-    {
+      const int64_t spf_work = spf_total * 1;
+      const int spf_want = spf_team_for(spf_work);
+      if (spf_want == 1)
       {
-        const int64_t spf_first = 0;
-        const int64_t spf_last = A_numRows - 1;
-        int64_t spf_base = 0;
-        int64_t spf_total = 0;
-        if (spf_first <= spf_last)
+        const int64_t spf_from = spf_first;
+        const int64_t spf_to = spf_last + 1;
+        const int spf_stream_index = 0;
+        for (int64_t pAi = spf_from; pAi < spf_to; pAi++)
         {
+          const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+          const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+          if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
           {
-            const int64_t pAi = spf_first;
-            spf_base = A_rowPtr[pAi];
-          }
-          {
-            const int64_t pAi = spf_last + 1;
-            spf_total = ((spf_last + 1) - spf_first) + (A_rowPtr[pAi] - spf_base);
-          }
-        }
-        const int64_t spf_work = spf_total * 1;
-        const int spf_want = spf_team_for(spf_work);
-        if (spf_want == 1)
-        {
-          const int64_t spf_from = spf_first;
-          const int64_t spf_to = spf_last + 1;
-          const int spf_stream_index = 0;
-          for (int64_t pAi = spf_from; pAi < spf_to; pAi++)
-          {
-            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+            const int64_t i = pAi;
+            const int64_t py0 = i;
+            double sum_1 = 0.0;
             {
-              const int64_t i = pAi;
-              const int64_t py0 = i;
-              double sum_1 = 0.0;
-              for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+              int64_t spf_split_2 = A_rowPtr_pAi;
+              if (((A_rowPtr_pAi_1 - 1) - spf_split_2) >= 15)
+              {
+                double sum_3 = 0.0;
+                double sum_4 = 0.0;
+                double sum_5 = 0.0;
+                for (; (spf_split_2 + 3) <= (A_rowPtr_pAi_1 - 1); spf_split_2 += 4)
+                {
+                  {
+                    const int64_t pAj = spf_split_2 + 0;
+                    const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                    const int64_t px0 = A_colIdx_pAj;
+                    sum_1 += A_data[pAj] * x_vals[px0];
+                  }
+                  {
+                    const int64_t pAj = spf_split_2 + 1;
+                    const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                    const int64_t px0 = A_colIdx_pAj;
+                    sum_3 += A_data[pAj] * x_vals[px0];
+                  }
+                  {
+                    const int64_t pAj = spf_split_2 + 2;
+                    const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                    const int64_t px0 = A_colIdx_pAj;
+                    sum_4 += A_data[pAj] * x_vals[px0];
+                  }
+                  {
+                    const int64_t pAj = spf_split_2 + 3;
+                    const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                    const int64_t px0 = A_colIdx_pAj;
+                    sum_5 += A_data[pAj] * x_vals[px0];
+                  }
+                }
+
+                sum_1 = (sum_1 + sum_3) + (sum_4 + sum_5);
+              }
+              for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
               {
                 const int64_t A_colIdx_pAj = A_colIdx[pAj];
                 const int64_t px0 = A_colIdx_pAj;
                 sum_1 += A_data[pAj] * x_vals[px0];
               }
 
-              y_vals[py0] = sum_1;
             }
-            else
-            {
-              y_vals[pAi] = 0.0;
-            }
+            y_vals[py0] = sum_1;
           }
-
+          else
+          {
+            y_vals[pAi] = 0.0;
+          }
         }
-        else
-        {
-          const int spf_pieces = spf_pieces_for(spf_want, spf_work);
-          int64_t spf_cuts[SPF_MOST_PIECES + 1];
-          spf_cuts[0] = spf_first;
-          spf_cuts[spf_pieces] = spf_last + 1;
-          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
-          {
-            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
-            int64_t spf_low = spf_cuts[spf_k - 1];
-            int64_t spf_high = spf_last + 1;
-            while (spf_low < spf_high)
-            {
-              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
-              int64_t spf_weight;
-              {
-                const int64_t pAi = spf_middle;
-                spf_weight = (spf_middle - spf_first) + (A_rowPtr[pAi] - spf_base);
-              }
-              if (spf_weight >= spf_goal)
-                spf_high = spf_middle;
-              else
-                spf_low = spf_middle + 1;
-            }
 
-            spf_cuts[spf_k] = spf_low;
+      }
+      else
+      {
+        const int spf_pieces = spf_pieces_for(spf_want, spf_work);
+        int64_t spf_cuts[SPF_MOST_PIECES + 1];
+        spf_cuts[0] = spf_first;
+        spf_cuts[spf_pieces] = spf_last + 1;
+        for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+        {
+          const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+          int64_t spf_low = spf_cuts[spf_k - 1];
+          int64_t spf_high = spf_last + 1;
+          while (spf_low < spf_high)
+          {
+            const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+            int64_t spf_weight;
+            {
+              const int64_t pAi = spf_middle;
+              spf_weight = (spf_middle - spf_first) + (A_rowPtr[pAi] - spf_base);
+            }
+            if (spf_weight >= spf_goal)
+              spf_high = spf_middle;
+            else
+              spf_low = spf_middle + 1;
           }
 
-          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
-          spf_run spf_runs[SPF_MOST_PIECES];
-          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
-          #pragma omp parallel num_threads(spf_want)
+          spf_cuts[spf_k] = spf_low;
+        }
+
+        const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+        spf_run spf_runs[SPF_MOST_PIECES];
+        spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+        #pragma omp parallel num_threads(spf_want)
+        {
+          const int spf_me = spf_thread();
+          const int spf_present = spf_team_size();
+          int spf_piece;
+          int spf_stream_index;
+          while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
           {
-            const int spf_me = spf_thread();
-            const int spf_present = spf_team_size();
-            int spf_piece;
-            int spf_stream_index;
-            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            const int64_t spf_from = spf_cuts[spf_piece];
+            const int64_t spf_to = spf_cuts[spf_piece + 1];
+            for (int64_t pAi = spf_from; pAi < spf_to; pAi++)
             {
-              const int64_t spf_from = spf_cuts[spf_piece];
-              const int64_t spf_to = spf_cuts[spf_piece + 1];
-              for (int64_t pAi = spf_from; pAi < spf_to; pAi++)
+              const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+              const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+              if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
               {
-                const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-                const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-                if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+                const int64_t i = pAi;
+                const int64_t py0 = i;
+                double sum_1 = 0.0;
                 {
-                  const int64_t i = pAi;
-                  const int64_t py0 = i;
-                  double sum_1 = 0.0;
-                  for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                  int64_t spf_split_2 = A_rowPtr_pAi;
+                  if (((A_rowPtr_pAi_1 - 1) - spf_split_2) >= 15)
+                  {
+                    double sum_3 = 0.0;
+                    double sum_4 = 0.0;
+                    double sum_5 = 0.0;
+                    for (; (spf_split_2 + 3) <= (A_rowPtr_pAi_1 - 1); spf_split_2 += 4)
+                    {
+                      {
+                        const int64_t pAj = spf_split_2 + 0;
+                        const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                        const int64_t px0 = A_colIdx_pAj;
+                        sum_1 += A_data[pAj] * x_vals[px0];
+                      }
+                      {
+                        const int64_t pAj = spf_split_2 + 1;
+                        const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                        const int64_t px0 = A_colIdx_pAj;
+                        sum_3 += A_data[pAj] * x_vals[px0];
+                      }
+                      {
+                        const int64_t pAj = spf_split_2 + 2;
+                        const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                        const int64_t px0 = A_colIdx_pAj;
+                        sum_4 += A_data[pAj] * x_vals[px0];
+                      }
+                      {
+                        const int64_t pAj = spf_split_2 + 3;
+                        const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                        const int64_t px0 = A_colIdx_pAj;
+                        sum_5 += A_data[pAj] * x_vals[px0];
+                      }
+                    }
+
+                    sum_1 = (sum_1 + sum_3) + (sum_4 + sum_5);
+                  }
+                  for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
                   {
                     const int64_t A_colIdx_pAj = A_colIdx[pAj];
                     const int64_t px0 = A_colIdx_pAj;
                     sum_1 += A_data[pAj] * x_vals[px0];
                   }
 
-                  y_vals[py0] = sum_1;
                 }
-                else
-                {
-                  y_vals[pAi] = 0.0;
-                }
+                y_vals[py0] = sum_1;
               }
-
+              else
+              {
+                y_vals[pAi] = 0.0;
+              }
             }
 
           }
+
         }
       }
     }

@@ -135,102 +135,76 @@ static int spf_kernel_4168d602db_v0_run(struct spf_CSR *A, struct spf_Dense1 *x,
   for (int64_t spf_zero = 0; spf_zero < y_N0; spf_zero++)
     y_vals[spf_zero] = 0.0;
 
-  int64_t *pz_position_7 = spf_state_array(&spf_kept[0], N_i + 1);
-  if (pz_position_7 == NULL)
+  int64_t *pz_position_6 = spf_state_array(&spf_kept[0], N_i + 1);
+  if (pz_position_6 == NULL)
   {
     return 2;
   }
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
+    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        const int64_t i = pAi;
+        const int64_t py0 = i;
+        double sum_1 = 0.0;
         {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_2 = 0.0;
+          int64_t spf_split_2 = A_rowPtr_pAi_2;
+          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 15)
           {
-            int64_t spf_split_3 = A_rowPtr_pAi_2;
-            if (((A_rowPtr_pAi_1_2 - 1) - spf_split_3) >= 15)
+            double sum_3 = 0.0;
+            double sum_4 = 0.0;
+            double sum_5 = 0.0;
+            for (; (spf_split_2 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_2 += 4)
             {
-              double sum_4 = 0.0;
-              double sum_5 = 0.0;
-              double sum_6 = 0.0;
-              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_3 += 4)
               {
-                {
-                  const int64_t pAj = spf_split_3 + 0;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_2 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 1;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_4 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 2;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_5 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 3;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_6 += A_data[pAj] * x_vals[px0];
-                }
+                const int64_t pAj = spf_split_2 + 0;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_1 += A_data[pAj] * x_vals[px0];
               }
-
-              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+              {
+                const int64_t pAj = spf_split_2 + 1;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_3 += A_data[pAj] * x_vals[px0];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 2;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_4 += A_data[pAj] * x_vals[px0];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 3;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_5 += A_data[pAj] * x_vals[px0];
+              }
             }
-            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
-            {
-              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-              const int64_t px0 = A_colIdx_pAj_2;
-              sum_2 += A_data[pAj] * x_vals[px0];
-            }
 
+            sum_1 = (sum_1 + sum_3) + (sum_4 + sum_5);
           }
-          y_vals[py0] += sum_2;
-        }
-      }
-
-    }
-    else
-    {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
-      {
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
-        {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_1 = 0.0;
-          for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+          for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
           {
             const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
             const int64_t px0 = A_colIdx_pAj_2;
             sum_1 += A_data[pAj] * x_vals[px0];
           }
 
-          y_vals[py0] += sum_1;
         }
+        y_vals[py0] += sum_1;
       }
-
     }
+
   }
   if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= z_len))
   {
-    for (int64_t start_8 = 0; start_8 < N_i; start_8++)
-      pz_position_7[start_8] = 0;
+    for (int64_t start_7 = 0; start_7 < N_i; start_7++)
+      pz_position_6[start_7] = 0;
 
     for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
     {
@@ -245,19 +219,19 @@ static int spf_kernel_4168d602db_v0_run(struct spf_CSR *A, struct spf_Dense1 *x,
           const int64_t i = B_rowIdx_pBi_2;
           const int64_t py0 = B_rowIdx_pBi_2;
           {
-            const int64_t key_9 = j;
-            int64_t position_10 = pz_position_7[i];
-            while (((position_10 >= 0) && (position_10 <= (z_len - 1))) && (z_idx[position_10] < key_9))
-              position_10++;
+            const int64_t key_8 = j;
+            int64_t position_9 = pz_position_6[i];
+            while (((position_9 >= 0) && (position_9 <= (z_len - 1))) && (z_idx[position_9] < key_8))
+              position_9++;
 
-            if (((position_10 >= 0) && (position_10 <= (z_len - 1))) && (z_idx[position_10] == key_9))
+            if (((position_9 >= 0) && (position_9 <= (z_len - 1))) && (z_idx[position_9] == key_8))
             {
-              const int64_t pz = position_10;
+              const int64_t pz = position_9;
               const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
-              position_10++;
+              position_9++;
             }
-            pz_position_7[i] = position_10;
+            pz_position_6[i] = position_9;
           }
         }
 
@@ -312,96 +286,70 @@ static int spf_kernel_4168d602db_v1_run(struct spf_CSR *A, struct spf_Dense1 *x,
 
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
+    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        const int64_t i = pAi;
+        const int64_t py0 = i;
+        double sum_1 = 0.0;
         {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_2 = 0.0;
+          int64_t spf_split_2 = A_rowPtr_pAi_2;
+          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 15)
           {
-            int64_t spf_split_3 = A_rowPtr_pAi_2;
-            if (((A_rowPtr_pAi_1_2 - 1) - spf_split_3) >= 15)
+            double sum_3 = 0.0;
+            double sum_4 = 0.0;
+            double sum_5 = 0.0;
+            for (; (spf_split_2 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_2 += 4)
             {
-              double sum_4 = 0.0;
-              double sum_5 = 0.0;
-              double sum_6 = 0.0;
-              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_3 += 4)
               {
-                {
-                  const int64_t pAj = spf_split_3 + 0;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_2 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 1;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_4 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 2;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_5 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 3;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_6 += A_data[pAj] * x_vals[px0];
-                }
+                const int64_t pAj = spf_split_2 + 0;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_1 += A_data[pAj] * x_vals[px0];
               }
-
-              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+              {
+                const int64_t pAj = spf_split_2 + 1;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_3 += A_data[pAj] * x_vals[px0];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 2;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_4 += A_data[pAj] * x_vals[px0];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 3;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_5 += A_data[pAj] * x_vals[px0];
+              }
             }
-            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
-            {
-              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-              const int64_t px0 = A_colIdx_pAj_2;
-              sum_2 += A_data[pAj] * x_vals[px0];
-            }
 
+            sum_1 = (sum_1 + sum_3) + (sum_4 + sum_5);
           }
-          y_vals[py0] += sum_2;
-        }
-      }
-
-    }
-    else
-    {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
-      {
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
-        {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_1 = 0.0;
-          for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+          for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
           {
             const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
             const int64_t px0 = A_colIdx_pAj_2;
             sum_1 += A_data[pAj] * x_vals[px0];
           }
 
-          y_vals[py0] += sum_1;
         }
+        y_vals[py0] += sum_1;
       }
-
     }
+
   }
   if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= z_len))
   {
-    int64_t * const pz_table_7 = spf_hash_fill(&spf_kept[0], ((z_len - 1) - 0) + 1);
-    for (int64_t fill_8 = 0; fill_8 <= (z_len - 1); fill_8++)
-      spf_hash_put(pz_table_7, z_idx[fill_8], fill_8);
+    int64_t * const pz_table_6 = spf_hash_fill(&spf_kept[0], ((z_len - 1) - 0) + 1);
+    for (int64_t fill_7 = 0; fill_7 <= (z_len - 1); fill_7++)
+      spf_hash_put(pz_table_6, z_idx[fill_7], fill_7);
 
     for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
     {
@@ -415,10 +363,10 @@ static int spf_kernel_4168d602db_v1_run(struct spf_CSR *A, struct spf_Dense1 *x,
           const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
           const int64_t py0 = B_rowIdx_pBi_2;
           {
-            const int64_t q_9 = spf_hash_get(pz_table_7, j);
-            if (q_9 >= 0)
+            const int64_t q_8 = spf_hash_get(pz_table_6, j);
+            if (q_8 >= 0)
             {
-              const int64_t pz = q_9;
+              const int64_t pz = q_8;
               const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
             }
@@ -476,98 +424,72 @@ static int spf_kernel_4168d602db_v2_run(struct spf_CSR *A, struct spf_Dense1 *x,
 
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
+    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        const int64_t i = pAi;
+        const int64_t py0 = i;
+        double sum_1 = 0.0;
         {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_2 = 0.0;
+          int64_t spf_split_2 = A_rowPtr_pAi_2;
+          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 15)
           {
-            int64_t spf_split_3 = A_rowPtr_pAi_2;
-            if (((A_rowPtr_pAi_1_2 - 1) - spf_split_3) >= 15)
+            double sum_3 = 0.0;
+            double sum_4 = 0.0;
+            double sum_5 = 0.0;
+            for (; (spf_split_2 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_2 += 4)
             {
-              double sum_4 = 0.0;
-              double sum_5 = 0.0;
-              double sum_6 = 0.0;
-              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_3 += 4)
               {
-                {
-                  const int64_t pAj = spf_split_3 + 0;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_2 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 1;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_4 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 2;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_5 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 3;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_6 += A_data[pAj] * x_vals[px0];
-                }
+                const int64_t pAj = spf_split_2 + 0;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_1 += A_data[pAj] * x_vals[px0];
               }
-
-              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+              {
+                const int64_t pAj = spf_split_2 + 1;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_3 += A_data[pAj] * x_vals[px0];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 2;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_4 += A_data[pAj] * x_vals[px0];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 3;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_5 += A_data[pAj] * x_vals[px0];
+              }
             }
-            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
-            {
-              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-              const int64_t px0 = A_colIdx_pAj_2;
-              sum_2 += A_data[pAj] * x_vals[px0];
-            }
 
+            sum_1 = (sum_1 + sum_3) + (sum_4 + sum_5);
           }
-          y_vals[py0] += sum_2;
-        }
-      }
-
-    }
-    else
-    {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
-      {
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
-        {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_1 = 0.0;
-          for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+          for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
           {
             const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
             const int64_t px0 = A_colIdx_pAj_2;
             sum_1 += A_data[pAj] * x_vals[px0];
           }
 
-          y_vals[py0] += sum_1;
         }
+        y_vals[py0] += sum_1;
       }
-
     }
+
   }
   if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= z_len))
   {
-    int64_t * const pz_table_8 = spf_bitmap_fill(&spf_kept[0], z_n);
-    for (int64_t fill_9 = 0; fill_9 <= (z_len - 1); fill_9++)
-      spf_bitmap_put(pz_table_8, z_idx[fill_9], fill_9);
+    int64_t * const pz_table_7 = spf_bitmap_fill(&spf_kept[0], z_n);
+    for (int64_t fill_8 = 0; fill_8 <= (z_len - 1); fill_8++)
+      spf_bitmap_put(pz_table_7, z_idx[fill_8], fill_8);
 
-    const spf_bitmap pz_bitmap_7 = spf_bitmap_view(pz_table_8);
+    const spf_bitmap pz_bitmap_6 = spf_bitmap_view(pz_table_7);
     for (int64_t pBj = 0; pBj <= (z_n - 1); pBj++)
     {
       const int64_t B_colPtr_pBj_2 = B_colPtr[pBj];
@@ -580,10 +502,10 @@ static int spf_kernel_4168d602db_v2_run(struct spf_CSR *A, struct spf_Dense1 *x,
           const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
           const int64_t py0 = B_rowIdx_pBi_2;
           {
-            const int64_t q_10 = spf_bitmap_get(pz_bitmap_7, j);
-            if (q_10 >= 0)
+            const int64_t q_9 = spf_bitmap_get(pz_bitmap_6, j);
+            if (q_9 >= 0)
             {
-              const int64_t pz = q_10;
+              const int64_t pz = q_9;
               const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
             }
@@ -639,90 +561,64 @@ int spf_kernel_4168d602db_v3(struct spf_CSR *A, struct spf_Dense1 *x, struct spf
 
   if ((1 <= A_numCols) && (1 <= A_numRows))
   {
-    if ((0 <= (A_numRows - 1)) && (((-A_rowPtr[0]) + A_rowPtr[A_numRows]) >= (16 * A_numRows)))
+    for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
     {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
+      const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+      const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+      if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
       {
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
+        const int64_t i = pAi;
+        const int64_t py0 = i;
+        double sum_1 = 0.0;
         {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_2 = 0.0;
+          int64_t spf_split_2 = A_rowPtr_pAi_2;
+          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 15)
           {
-            int64_t spf_split_3 = A_rowPtr_pAi_2;
-            if (((A_rowPtr_pAi_1_2 - 1) - spf_split_3) >= 15)
+            double sum_3 = 0.0;
+            double sum_4 = 0.0;
+            double sum_5 = 0.0;
+            for (; (spf_split_2 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_2 += 4)
             {
-              double sum_4 = 0.0;
-              double sum_5 = 0.0;
-              double sum_6 = 0.0;
-              for (; (spf_split_3 + 3) <= (A_rowPtr_pAi_1_2 - 1); spf_split_3 += 4)
               {
-                {
-                  const int64_t pAj = spf_split_3 + 0;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_2 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 1;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_4 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 2;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_5 += A_data[pAj] * x_vals[px0];
-                }
-                {
-                  const int64_t pAj = spf_split_3 + 3;
-                  const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-                  const int64_t px0 = A_colIdx_pAj_2;
-                  sum_6 += A_data[pAj] * x_vals[px0];
-                }
+                const int64_t pAj = spf_split_2 + 0;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_1 += A_data[pAj] * x_vals[px0];
               }
-
-              sum_2 = (sum_2 + sum_4) + (sum_5 + sum_6);
+              {
+                const int64_t pAj = spf_split_2 + 1;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_3 += A_data[pAj] * x_vals[px0];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 2;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_4 += A_data[pAj] * x_vals[px0];
+              }
+              {
+                const int64_t pAj = spf_split_2 + 3;
+                const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
+                const int64_t px0 = A_colIdx_pAj_2;
+                sum_5 += A_data[pAj] * x_vals[px0];
+              }
             }
-            for (int64_t pAj = spf_split_3; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
-            {
-              const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
-              const int64_t px0 = A_colIdx_pAj_2;
-              sum_2 += A_data[pAj] * x_vals[px0];
-            }
 
+            sum_1 = (sum_1 + sum_3) + (sum_4 + sum_5);
           }
-          y_vals[py0] += sum_2;
-        }
-      }
-
-    }
-    else
-    {
-      for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
-      {
-        const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi_2 + 1) <= A_rowPtr_pAi_1_2)
-        {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          double sum_1 = 0.0;
-          for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+          for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
           {
             const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
             const int64_t px0 = A_colIdx_pAj_2;
             sum_1 += A_data[pAj] * x_vals[px0];
           }
 
-          y_vals[py0] += sum_1;
         }
+        y_vals[py0] += sum_1;
       }
-
     }
+
   }
   if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= z_len))
   {
@@ -738,22 +634,22 @@ int spf_kernel_4168d602db_v3(struct spf_CSR *A, struct spf_Dense1 *x, struct spf
           const int64_t B_rowIdx_pBi_2 = B_rowIdx[pBi];
           const int64_t py0 = B_rowIdx_pBi_2;
           {
-            const int64_t key_9 = j;
-            int64_t lo_7 = 0;
-            const int64_t end_11 = (z_len - 1) + 1;
-            int64_t hi_8 = end_11;
-            while (lo_7 < hi_8)
+            const int64_t key_8 = j;
+            int64_t lo_6 = 0;
+            const int64_t end_10 = (z_len - 1) + 1;
+            int64_t hi_7 = end_10;
+            while (lo_6 < hi_7)
             {
-              const int64_t mid_10 = lo_7 + ((hi_8 - lo_7) / 2);
-              if (z_idx[mid_10] < key_9)
-                lo_7 = mid_10 + 1;
+              const int64_t mid_9 = lo_6 + ((hi_7 - lo_6) / 2);
+              if (z_idx[mid_9] < key_8)
+                lo_6 = mid_9 + 1;
               else
-                hi_8 = mid_10;
+                hi_7 = mid_9;
             }
 
-            if ((lo_7 < end_11) && (z_idx[lo_7] == key_9))
+            if ((lo_6 < end_10) && (z_idx[lo_6] == key_8))
             {
-              const int64_t pz = lo_7;
+              const int64_t pz = lo_6;
               const int64_t z_idx_pz_2 = j;
               y_vals[py0] += -2.0 * (B_data[pBi] * z_val[pz]);
             }

@@ -12,7 +12,7 @@ import pytest
 import scipy.sparse as sparse
 
 import spf
-from spf.codegen.loops import Assign, Bound, Compute, Guard, Loop, StateInit
+from spf.codegen.loops import Assign, Bound, Compute, Guard, Loop
 from spf.codegen.passes.register_sum import mark_register_sums
 from spf.codegen.passes.split_sum import SPLIT_LANES, SPLIT_LEAST_TRIPS, split_register_sums, splittable
 from spf.layout_library.model import Name
@@ -32,24 +32,18 @@ def csr_spmv() -> Loop:
                  Assign("stop", UFCall("rowptr", (Affine.of("i") + 1,))), inner])
 
 
-def test_the_row_loop_of_spmv_is_versioned_by_the_rows_average_length():
+def test_the_row_loop_of_spmv_is_split():
     nest = csr_spmv()
     mark_register_sums([nest])
-    (versioned,) = split_register_sums([nest])
-    assert isinstance(versioned, Guard) and versioned.otherwise == [nest]
-    assert nest.body[2].register_sum.lanes == 1  # the loop as it was
-    split = versioned.body[0].body[2].register_sum
+    assert split_register_sums([nest]) == [nest]
+    split = nest.body[2].register_sum
     assert (split.lanes, split.least_trips) == (SPLIT_LANES, SPLIT_LEAST_TRIPS)
-    assert split.target is versioned.body[0].body[2].body[1]  # the copy's own statement
-    runs, average = versioned.conditions
-    assert str(runs) == "0 <= N - 1"
-    assert average.left == Affine.of(UFCall("rowptr", (Affine.of("N"),))) - Affine.of(UFCall("rowptr", (Affine.of(0),)))
-    assert average.right == Affine.build({"N": SPLIT_LEAST_TRIPS})
 
 
 def test_loops_that_are_not_plain_register_sums_or_rows_are_not_split():
     plain = csr_spmv()
-    assert split_register_sums([plain]) == [plain]  # no register sum marked
+    split_register_sums([plain])  # no register sum marked
+    assert plain.body[2].register_sum is None
     jammed = csr_spmv()
     mark_register_sums([jammed])
     jammed.body[2].jam = 4
@@ -61,11 +55,8 @@ def test_loops_that_are_not_plain_register_sums_or_rows_are_not_split():
     assert not splittable(inner)
     nested = spmv()  # the inner loop's bounds read the pointer directly, not a segment of the loop's rows
     mark_register_sums([nested])
-    assert split_register_sums([nested]) == [nested]
-    with_find = csr_spmv()
-    mark_register_sums([with_find])
-    with_find.body.insert(0, StateInit(None))
-    assert split_register_sums([with_find]) == [with_find]  # the copy would share a find's state
+    split_register_sums([nested])
+    assert nested.body[0].register_sum.lanes == 1
 
 
 def rows_of_every_length(rows: int, columns: int, seed: int) -> sparse.csr_matrix:
@@ -128,20 +119,20 @@ def row_sums(matrix: sparse.csr_matrix, x: np.ndarray, split: bool) -> np.ndarra
 
 
 @pytest.mark.parametrize("long_rows", [True, False])
-def test_each_row_is_summed_in_the_order_its_version_says(long_rows):
-    """Bit for bit: rows averaging SPLIT_LEAST_TRIPS or more take the split sums (rows shorter
-    than it one chain), else every row is one chain."""
+def test_each_row_is_summed_in_the_order_its_length_says(long_rows):
+    """Bit for bit: rows of SPLIT_LEAST_TRIPS terms or more take the split sums, shorter rows
+    one chain, whatever the other rows (mostly long, or mostly short: a distributed rank's
+    share of the rows sums each as one process does)."""
     matrix = rows_of_every_length(500, 120, seed=4)
     if not long_rows:
         lengths = np.diff(matrix.indptr)
         short, long = np.flatnonzero(lengths < SPLIT_LEAST_TRIPS // 2), np.flatnonzero(lengths >= SPLIT_LEAST_TRIPS)
         matrix = sparse.vstack([matrix[short], matrix[long[:5]]]).tocsr()
-        assert matrix.nnz < SPLIT_LEAST_TRIPS * matrix.shape[0] and np.diff(matrix.indptr).max() >= SPLIT_LEAST_TRIPS
     x = np.random.default_rng(4).standard_normal(120)
     kernel = spf.compile("y(i) = A(i,j) * x(j)", {"y": "Dense", "A": "CSR", "x": "Dense"})
     got = kernel(A=matrix, x=x)
-    assert np.array_equal(got, row_sums(matrix, x, split=long_rows))
-    assert long_rows or not np.array_equal(got, row_sums(matrix, x, split=True))  # the rows' version matters
+    assert np.array_equal(got, row_sums(matrix, x, split=True))
+    assert not np.array_equal(got, row_sums(matrix, x, split=False))  # the split's order is not the chain's
 
 
 def test_fibres_under_an_outer_level_keep_one_chain():
