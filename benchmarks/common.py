@@ -20,6 +20,17 @@ def geometric_mean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
+def manifest_names(data, kind: str, least_nonzeros: int = 0) -> list[str]:
+    """The names of ``data``'s MANIFEST.tsv entries of ``kind`` (``matrix``, ``tensor3d``)
+    with at least ``least_nonzeros`` nonzeros, smallest first."""
+    rows = []
+    for line in (data / "MANIFEST.tsv").read_text().splitlines()[1:]:
+        cells = line.split("\t")
+        if cells[1] == kind and int(cells[5]) >= least_nonzeros:
+            rows.append((int(cells[5]), os.path.splitext(os.path.basename(cells[0]))[0]))
+    return [name for _, name in sorted(rows)]
+
+
 def sparse_vector(size: int, density: float, seed: int) -> np.ndarray:
     """A dense array with ``max(1, size*density)`` nonzeros in [0.5, 1.5) at random places."""
     rng = np.random.default_rng(seed)

@@ -35,7 +35,7 @@ import scipy.sparse as sparse
 import spf
 import spf.codegen.passes.split_sum as split_sum
 import spf.codegen.pipeline as pipeline
-from common import geometric_mean, interleaved_blocks, load_line, serial_graphblas, triad_line
+from common import geometric_mean, interleaved_blocks, load_line, manifest_names, serial_graphblas, triad_line
 from suite import References
 
 HERE = Path(__file__).parent
@@ -43,16 +43,6 @@ DATA = Path(os.environ.get("SPF_DATA", HERE.parent.parent / "shared" / "data"))
 EXPRESSION = "y(i) = A(i,j) * x(j)"
 LAYOUTS = {"y": "Dense", "A": "CSR", "x": "Dense"}
 BLOCK_SECONDS = 0.01
-
-
-def large_matrices(data: Path, least: int) -> list[str]:
-    """The manifest's matrices with at least ``least`` nonzeros (as stored, expanded), smallest first."""
-    rows = []
-    for line in (data / "MANIFEST.tsv").read_text().splitlines()[1:]:
-        cells = line.split("\t")
-        if cells[1] == "matrix" and int(cells[5]) >= least:
-            rows.append((int(cells[5]), Path(cells[0]).stem))
-    return [name for _, name in sorted(rows)]
 
 
 def one_chain_kernel():
@@ -95,7 +85,7 @@ def main() -> None:
     data = Path(arguments.data)
     if not data.is_dir():
         sys.exit(f"no data folder {data}: the benchmark reads real matrices (set --data or SPF_DATA)")
-    names = [n for n in arguments.matrices.split(",") if n] or large_matrices(data, arguments.least_nonzeros)
+    names = [n for n in arguments.matrices.split(",") if n] or manifest_names(data, "matrix", arguments.least_nonzeros)
     gb = serial_graphblas()
     references = References()
     references.omp.verify(1)

@@ -36,7 +36,7 @@ import numpy as np
 import scipy.sparse as sparse
 
 import spf
-from common import block_time, geometric_mean, interleaved_blocks, load_line, triad_line
+from common import block_time, geometric_mean, interleaved_blocks, load_line, manifest_names, triad_line
 from parallel import TRIAD_SOURCE, OpenMP
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
 
@@ -49,12 +49,7 @@ BLOCK_SECONDS = 0.01
 
 def order3_tensors(data: Path) -> list[str]:
     """The manifest's order-3 tensors, smallest first."""
-    rows = []
-    for line in (data / "MANIFEST.tsv").read_text().splitlines()[1:]:
-        cells = line.split("\t")
-        if cells[1] == "tensor3d":
-            rows.append((int(cells[5]), Path(cells[0]).stem))
-    return [name for _, name in sorted(rows)]
+    return manifest_names(data, "tensor3d")
 
 
 def pointer(array: np.ndarray, c_type):

@@ -421,7 +421,7 @@ def split_sums(compilation: Compilation) -> Compilation:
     registers, then pairwise (spf.codegen.passes.split_sum): the adder's throughput rather
     than its latency."""
     for scanned in _every_scan(compilation):
-        scanned.nodes = split_register_sums(scanned.nodes)
+        split_register_sums(scanned.nodes)
     return compilation
 
 

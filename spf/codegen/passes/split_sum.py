@@ -33,16 +33,15 @@ SPLIT_LANES = 4
 SPLIT_LEAST_TRIPS = 16  # rows shorter than this keep one chain
 
 
-def split_register_sums(nodes: list[Node]) -> list[Node]:
+def split_register_sums(nodes: list[Node]) -> None:
     """Set ``RegisterSum.lanes`` on every splittable register sum walking the rows of a
-    top-level loop of the nest (reached through guards); returns the nest."""
+    top-level loop of the nest (reached through guards)."""
     for node in nodes:
         if isinstance(node, Guard):
             split_register_sums(node.body)
             split_register_sums(node.otherwise)
         elif isinstance(node, Loop):
             _split_rows(node)
-    return nodes
 
 
 def splittable(loop: Loop) -> bool:

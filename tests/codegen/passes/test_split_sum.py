@@ -35,7 +35,7 @@ def csr_spmv() -> Loop:
 def test_the_row_loop_of_spmv_is_split():
     nest = csr_spmv()
     mark_register_sums([nest])
-    assert split_register_sums([nest]) == [nest]
+    split_register_sums([nest])
     split = nest.body[2].register_sum
     assert (split.lanes, split.least_trips) == (SPLIT_LANES, SPLIT_LEAST_TRIPS)
 
