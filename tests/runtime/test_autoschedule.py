@@ -155,3 +155,18 @@ def test_select_on_a_real_tensor_picks_what_the_unique_counts_pick(tensor):
     B = spf.pack("CSF3", (coords, values, shape), name="B")
     assert result.sizes(B=B, **others) == expected
     assert result.select(B=B, **others) is result.select(sizes=expected)
+
+
+def test_a_scalar_output_is_refused_when_searched():
+    """Fused schedules write an output with indices: a scalar product is refused by
+    autoschedule itself (it compiled no kernel before: the refusal came from spf.compile)."""
+    with pytest.raises(AutoscheduleError, match="the output s is a scalar"):
+        spf.autoschedule("s = A(i,j) * B(j,k) * C(k)", {"A": "CSR", "B": "CSR", "C": "Dense1", "s": "Dense"})
+
+
+def test_an_operand_read_on_a_diagonal_is_refused_when_searched():
+    """B(k,k,j): the search's level model tells axes apart by their indices; it is refused
+    up front (it raised StopIteration proposing mode orders, or a ScheduleError costing)."""
+    layouts = {"A": "CSR", "B": "CSF3", "C": "CSR", "y": "Dense1"}
+    with pytest.raises(AutoscheduleError, match="tensor B is read on a diagonal"):
+        spf.autoschedule("y(i) = A(i,k) * C(j,k) * B(k,k,j)", layouts, progress=lambda line: None)

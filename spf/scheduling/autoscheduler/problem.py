@@ -130,7 +130,15 @@ def make_problem(expression: str | Statement, layouts: Mapping[str, object],
     if repeated:
         raise AutoscheduleError(f"autoschedule: tensor {repeated[0]} appears twice in the product")
     output = statement.output
-    missing = [t for t in [output.tensor, *names] if t not in layouts and (t != output.tensor or output.indices)]
+    if not output.indices:
+        raise AutoscheduleError(f"autoschedule: the output {output.tensor} is a scalar; fused schedules write an "
+                                "output with indices (compile the product without a schedule)")
+    diagonal = next((access for access in term.factors if len(set(access.indices)) < len(access.indices)), None)
+    if diagonal is not None:
+        raise AutoscheduleError(f"autoschedule: tensor {diagonal.tensor} is read on a diagonal "
+                                f"({diagonal.tensor}({','.join(diagonal.indices)})), which the search does not "
+                                "model (compile the product without a schedule)")
+    missing = [t for t in [output.tensor, *names] if t not in layouts]
     if missing:
         raise AutoscheduleError(f"autoschedule: no layout given for tensor {missing[0]}")
     share = dict(share or {})
