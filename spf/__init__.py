@@ -8,7 +8,8 @@ The public interface (DESIGN.md):
 * :func:`parse_statement`: tensor index notation;
 * :func:`iteration_space`: the iteration space of a statement over its layouts;
 * :class:`UFSet`: integer sets and relations with uninterpreted functions on islpy;
-* :func:`compile`: C kernels from expressions and layouts (:mod:`spf.codegen`).
+* :func:`compile`: C kernels from expressions and layouts (:mod:`spf.codegen`);
+* :func:`einsum`: NumPy's einsum on scipy, pydata, spf and numpy operands, layouts inferred.
 """
 
 from __future__ import annotations
@@ -107,6 +108,22 @@ def schedule(text: str, expression: str, layouts: dict, share: dict | None = Non
     return _schedule(text, expression, layouts, share=share, mode_orders=mode_orders)
 
 
+def einsum(subscripts: str, *operands: Any, out_layout: Any = None, find: str = "auto",
+           parallel: bool = False) -> Any:
+    """NumPy's einsum on scipy.sparse, pydata sparse, spf.Tensor and numpy operands, compiled
+    once per signature: ``spf.einsum("ij,jk->ik", A, B)`` (:func:`spf.runtime.einsum.einsum`)."""
+    from spf.runtime.einsum import einsum as _einsum
+    return _einsum(subscripts, *operands, out_layout=out_layout, find=find, parallel=parallel)
+
+
+def einsum_kernel(subscripts: str, *operands: Any, out_layout: Any = None, find: str = "auto",
+                  parallel: bool = False) -> Kernel:
+    """The kernel :func:`einsum` runs for these operands (inputs A, B, ..., output ``out``),
+    for ``explain()``, ``c_source`` or ``bind``."""
+    from spf.runtime.einsum import einsum_kernel as _einsum_kernel
+    return _einsum_kernel(subscripts, *operands, out_layout=out_layout, find=find, parallel=parallel)
+
+
 def layouts() -> list[str]:
     """The names of the built-in layouts."""
     from spf.layout_library import available_layouts
@@ -122,6 +139,6 @@ def load_layout(spec: str | _os.PathLike, **parameters: int) -> Layout | LayoutF
 __all__ = [
     "ArgumentError", "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
     "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "SpfInternalError", "Statement", "StatementSpace", "Tensor",
-    "Recipe", "RecipeError", "UFSet", "autoschedule", "schedule", "UnknownLayoutError", "compile", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
+    "Recipe", "RecipeError", "UFSet", "autoschedule", "schedule", "UnknownLayoutError", "compile", "einsum", "einsum_kernel", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
     "pack", "parse_statement", "read_tns", "convert", "CacheWarning",
 ]
