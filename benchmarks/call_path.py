@@ -1,13 +1,17 @@
-"""Around the kernel (issue 12): what a compile and a call cost besides the C function.
+"""Around the kernel (issues 12 and 30): what a compile and a call cost besides the C function.
 
-Run: python benchmarks/call_path.py [--matrix BlogCatalog3] [--wait-idle 60]
+Run: python benchmarks/call_path.py [--matrices watt_2 BlogCatalog3] [--wait-idle 60]
 
 1. ``spf.compile`` warm in a new process (the whole-kernel cache on disk, spf/codegen/toolchain/kernel_cache.py)
    for SpMV, SpMSpV (find="auto"), TTM and MTTKRP: each compiled once in a first process,
    then timed in a second one (median of 3 processes); and a repeated compile in one process.
-2. SpMV on a real matrix: the bound call (the C function alone), ``k(A=tensor, x=x)``,
-   ``k(A=scipy_csr, x=x)`` (checks included) and scipy's ``A @ x``, interleaved blocks of
-   calls, medians.
+2. SpMV on real matrices (by default one of ~11k nonzeros and one of ~670k): the bound call
+   (the C function alone), ``k(A=tensor, x=x)``, ``k(A=scipy_csr, x=x)`` (checks included),
+   ``spf.einsum("ij,j->i", A, x)`` on the scipy matrix, and scipy's ``A @ x``, interleaved
+   blocks of calls, medians.
+3. Calls with packed Tensors against the bound call for a shared output (TTM
+   ``A(i,j,k) = B(i,j,l) * C(k,l)``, A in CSF3_DENSE_LAST sharing B, 3M nonzeros, R = 32)
+   and an assembled one (A * A into CSR on the first matrix).
 """
 
 from __future__ import annotations
@@ -75,36 +79,77 @@ def calls(matrix_name: str) -> dict[str, float]:
     return call_times(matrix_name, A)
 
 
-def call_times(matrix_name: str, A: sparse.csr_matrix, rounds: int = 15) -> dict[str, float]:
-    """Median seconds per call of the bound call, k(A=tensor, x), k(A=scipy csr, x) and scipy
-    (``rounds`` interleaved blocks of 20 calls)."""
+def block_medians(systems: dict, rounds: int, seconds_per_block: float = 0.01) -> dict[str, float]:
+    """Median seconds per call of each system over ``rounds`` interleaved blocks of calls
+    (each block about ``seconds_per_block`` long, from a first timed call)."""
+    calls_of = {}
+    for name, function in systems.items():
+        started = time.perf_counter()
+        function()
+        calls_of[name] = max(1, int(seconds_per_block / max(time.perf_counter() - started, 1e-7)))
+    times: dict[str, list[float]] = {name: [] for name in systems}
+    for _ in range(rounds):
+        for name, function in systems.items():
+            count = calls_of[name]
+            started = time.perf_counter()
+            for _ in range(count):
+                function()
+            times[name].append((time.perf_counter() - started) / count)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def call_times(matrix_name: str, A: sparse.csr_matrix, rounds: int = 21) -> dict[str, float]:
+    """Median seconds per call of the bound call, k(A=tensor, x), k(A=scipy csr, x),
+    spf.einsum and scipy (``rounds`` interleaved blocks of calls)."""
     x = np.random.default_rng(0).random(A.shape[1])
     expression, layouts = KERNELS["SpMV"]
     kernel = spf.compile(expression, layouts)
     T = spf.pack("CSR", A.copy())
     bound = kernel.bind(A=T, x=x)
     assert np.allclose(kernel(A=A, x=x), A @ x) and np.allclose(bound(), A @ x)
+    assert np.allclose(spf.einsum("ij,j->i", A, x), A @ x)
     systems = {"bound call": bound, "k(A=tensor, x)": lambda: kernel(A=T, x=x),
-               "k(A=scipy csr, x)": lambda: kernel(A=A, x=x), "scipy A @ x": lambda: A @ x}
-    times: dict[str, list[float]] = {name: [] for name in systems}
-    for _ in range(rounds):
-        for name, function in systems.items():
-            started = time.perf_counter()
-            for _ in range(20):
-                function()
-            times[name].append((time.perf_counter() - started) / 20)
-    medians = {name: statistics.median(values) for name, values in times.items()}
+               "k(A=scipy csr, x)": lambda: kernel(A=A, x=x),
+               "spf.einsum(scipy)": lambda: spf.einsum("ij,j->i", A, x), "scipy A @ x": lambda: A @ x}
+    medians = block_medians(systems, rounds)
     print(f"SpMV on {matrix_name} ({A.shape[0]} rows, {A.nnz} nonzeros), 1 thread; ms per call, medians")
     for name, seconds in medians.items():
-        print(f"  {name:20s} {seconds * 1e3:8.3f}")
+        print(f"  {name:20s} {seconds * 1e3:8.4f}")
     print(f"  k(A=tensor, x) / bound call: {medians['k(A=tensor, x)'] / medians['bound call']:.2f}; "
-          f"k(A=scipy csr, x) / scipy: {medians['k(A=scipy csr, x)'] / medians['scipy A @ x']:.2f}")
+          f"k(A=scipy csr, x) / scipy: {medians['k(A=scipy csr, x)'] / medians['scipy A @ x']:.2f}; "
+          f"spf.einsum / scipy: {medians['spf.einsum(scipy)'] / medians['scipy A @ x']:.2f}")
+    return medians
+
+
+def output_calls(A: sparse.csr_matrix, rounds: int = 11) -> dict[str, float]:
+    """k(...) with packed Tensors / the bound call, for a shared output (TTM on a synthetic
+    order-3 tensor of 3M nonzeros, R = 32) and an assembled one (A * A into CSR)."""
+    generator = np.random.default_rng(0)
+    extents, stored = (200, 400, 300), 3_000_000
+    flat = np.unique(generator.integers(0, int(np.prod(extents)), int(stored * 1.03)))[:stored]
+    B = spf.pack("CSF3", (np.stack(np.unravel_index(flat, extents), axis=1), generator.random(len(flat)), extents))
+    C = generator.random((32, extents[2]))
+    ttm = spf.compile("A(i,j,k) = B(i,j,l) * C(k,l)", {"B": "CSF3", "C": "Dense2", "A": "CSF3_DENSE_LAST"},
+                      share={"A": "B"})
+    T = spf.pack("CSR", A.copy())
+    product = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+    systems = {"TTM shared, bound": ttm.bind(B=B, C=C), "TTM shared, k(B=tensor, C)": lambda: ttm(B=B, C=C),
+               "A*A assembled, bound": product.bind(A=T, B=T),
+               "A*A assembled, k(A=tensor, B=tensor)": lambda: product(A=T, B=T)}
+    medians = block_medians(systems, rounds, seconds_per_block=0.05)
+    print(f"Calls with packed Tensors against the bound call ({B.values.size} nonzeros for TTM, "
+          f"{A.nnz} for A*A); ms per call, medians")
+    for name, seconds in medians.items():
+        print(f"  {name:38s} {seconds * 1e3:8.3f}")
+    print(f"  TTM shared: call / bound {medians['TTM shared, k(B=tensor, C)'] / medians['TTM shared, bound']:.2f}; "
+          f"A*A assembled: call / bound "
+          f"{medians['A*A assembled, k(A=tensor, B=tensor)'] / medians['A*A assembled, bound']:.2f}")
     return medians
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matrix", default="BlogCatalog3")
+    parser.add_argument("--matrices", nargs="+", default=["watt_2", "BlogCatalog3"])
     parser.add_argument("--wait-idle", type=float, default=0.0)
     arguments = parser.parse_args()
     if not DATA.is_dir():
@@ -114,7 +159,11 @@ def main() -> None:
         load.wait_until_idle(arguments.wait_idle)
     warm_compiles()
     load.lap()  # the compiles' processes are the benchmark's own: the load is measured over the calls
-    calls(arguments.matrix)
+    for matrix in arguments.matrices:
+        calls(matrix)
+    first = sparse.csr_matrix(scipy.io.mmread(DATA / "matrices" / f"{arguments.matrices[0]}.mtx"))
+    first.sum_duplicates()
+    output_calls(first)
     load.report("calls")
 
 

@@ -33,6 +33,7 @@ from spf.errors import (ArgumentError, CacheWarning, IterationSpaceError, Layout
                         SpfInternalError, UnknownLayoutError)
 from spf.notation.statements import Statement, parse_statement
 from spf.runtime.conversion import convert
+from spf.runtime.einsum import einsum, einsum_kernel
 from spf.runtime.kernel import Kernel, callable_kernel
 from spf.runtime.packing import from_fields, pack
 from spf.runtime.tensor import Tensor
@@ -106,22 +107,6 @@ def schedule(text: str, expression: str, layouts: dict, share: dict | None = Non
     """
     from spf.runtime.autoschedule import schedule as _schedule
     return _schedule(text, expression, layouts, share=share, mode_orders=mode_orders)
-
-
-def einsum(subscripts: str, *operands: Any, out_layout: Any = None, find: str = "auto",
-           parallel: bool = False) -> Any:
-    """NumPy's einsum on scipy.sparse, pydata sparse, spf.Tensor and numpy operands, compiled
-    once per signature: ``spf.einsum("ij,jk->ik", A, B)`` (:func:`spf.runtime.einsum.einsum`)."""
-    from spf.runtime.einsum import einsum as _einsum
-    return _einsum(subscripts, *operands, out_layout=out_layout, find=find, parallel=parallel)
-
-
-def einsum_kernel(subscripts: str, *operands: Any, out_layout: Any = None, find: str = "auto",
-                  parallel: bool = False) -> Kernel:
-    """The kernel :func:`einsum` runs for these operands (inputs A, B, ..., output ``out``),
-    for ``explain()``, ``c_source`` or ``bind``."""
-    from spf.runtime.einsum import einsum_kernel as _einsum_kernel
-    return _einsum_kernel(subscripts, *operands, out_layout=out_layout, find=find, parallel=parallel)
 
 
 def layouts() -> list[str]:

@@ -12,7 +12,7 @@ remembered per signature and sizes.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import sparse
@@ -20,12 +20,14 @@ from scipy import sparse
 from spf import arguments
 from spf.errors import ArgumentError, AutoscheduleError
 from spf.notation.subscripts import OUTPUT, Subscripts, operand_name, parse_subscripts
-from spf.runtime.autoschedule import AutoSchedule, Candidate, autoschedule
 from spf.runtime.kernel import Kernel, callable_kernel
 from spf.runtime.operand_layouts import (Operand, ResultForm, in_kind, operand, output_is_dense, output_layout,
                                          result_form)
 from spf.runtime.pydata_arrays import is_pydata
 from spf.runtime.tensor import Tensor
+
+if TYPE_CHECKING:
+    from spf.runtime.autoschedule import AutoSchedule, Candidate
 
 MOST_KERNELS = 256
 """Kernels (and autoschedules) kept per process; the least recently used goes first."""
@@ -64,6 +66,7 @@ def einsum(subscripts: str, *operands: Any, out_layout: Any = None, find: str = 
             _remember(_calls, key, (kernel, form))
         named = {operand_name(position): item.value for position, item in enumerate(items)}
     else:
+        _calls.move_to_end(key)
         kernel, form = known
         named = dict(zip(NAMES, operands))
     return in_kind(kernel(**named), form)
@@ -153,6 +156,7 @@ def _schedule(key: tuple, parsed: Subscripts, layouts: dict, items: list[Operand
     if not (isinstance(out_layout, str) and out_layout.startswith("Dense")):
         return None
     if key not in _searches:
+        from spf.runtime.autoschedule import autoschedule  # sympy and the search: loaded when first needed
         try:
             searched = autoschedule(parsed.statement, layouts, progress=lambda line: None)
         except AutoscheduleError:
