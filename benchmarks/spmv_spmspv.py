@@ -11,7 +11,9 @@ here are serial):
   sorted sparse vector, for each find (seqiter, hashmap, bitmap, binary, auto); GraphBLAS
   ``A.mxv(x)`` with A in CSR; and GraphBLAS's fastest form ``x.vxm(A.T)`` on a
   row-major transpose (it walks only A's columns where x is nonzero) against spf with A
-  in CSC and the loop order driven by x's nonzeros.
+  in CSC and the loop order driven by x's nonzeros; and the loop TACO emits for a compressed
+  x (benchmarks/references/spmspv_merge.c: each row of A merged with x, stopping when either
+  runs out), compiled with spf's flags and timed bound like spf.
 
 The *regret* of ``auto`` is its time over the fastest single find on the same inputs
 (1.0: it picked the best one; every variant auto may pick is one of those finds).
@@ -25,6 +27,7 @@ as geometric means.  GraphBLAS's output is a sparse vector, spf's a dense one.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import statistics
 import sys
 import time
@@ -35,10 +38,36 @@ import scipy.io
 import scipy.sparse as sparse
 
 import spf
+from spf.codegen.toolchain.compiler import build_shared_library, load_function
 from common import geometric_mean, load_line, serial_graphblas, sparse_vector, triad_line
 
 DEFAULT_MATRICES = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "matrices"
 FINDS = ("seqiter", "hashmap", "bitmap", "binary", "auto")
+HERE = Path(__file__).resolve().parent
+
+
+def merge_reference():
+    """benchmarks/references/spmspv_merge.c, compiled with spf's flags: a function of (CSR
+    matrix, dense x as a sparse vector, output) returning a call of the merge loop."""
+    library = build_shared_library((HERE / "references" / "spmspv_merge.c").read_text(), name="spmspv_merge")
+    int_p, double_p = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_double)
+    function = load_function(library, "spmspv_merge",
+                             [ctypes.c_int32, int_p, int_p, double_p, ctypes.c_int32, int_p, double_p, double_p],
+                             None)
+
+    def call_of(matrix: sparse.csr_matrix, vector: np.ndarray, y: np.ndarray):
+        indices = np.flatnonzero(vector).astype(np.int32)
+        arrays = (matrix.indptr.astype(np.int32), matrix.indices.astype(np.int32),
+                  np.ascontiguousarray(matrix.data, dtype=np.float64), indices,
+                  np.ascontiguousarray(vector[indices], dtype=np.float64))
+        pointers = [array.ctypes.data_as(int_p if array.dtype == np.int32 else double_p) for array in arrays]
+        arguments = (matrix.shape[0], pointers[0], pointers[1], pointers[2], len(indices), pointers[3],
+                     pointers[4], y.ctypes.data_as(double_p))
+
+        def call(keep=arrays):
+            function(*arguments)
+        return call
+    return call_of
 
 
 def median_time(function, budget: float = 0.2, least: int = 5, most: int = 200) -> float:
@@ -72,6 +101,7 @@ def main() -> None:
     x_driven = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSC", "x": "SV", "y": "Dense"},
                            order=["px", "j", "pAj", "pAi", "i", "py0"])
 
+    merge_call_of = merge_reference()
     ratios: dict[str, list[float]] = {}
     regrets: dict[float, list[float]] = {}
 
@@ -112,11 +142,18 @@ def main() -> None:
             bound = x_driven.bind(A=A_csc, x=x_sv)
             assert np.allclose(bound(), reference)
             driven = median_time(bound)
+            merged = np.empty(matrix.shape[0])
+            merge = merge_call_of(matrix, vector, merged)
+            merge()
+            assert np.allclose(merged, reference)
+            merge_time = median_time(merge)
+            record(f"SpMSpV auto (CSR) vs the TACO merge loop, density {density}", merge_time, times["auto"])
             cells = "  ".join(f"{f} {t * 1e6:.1f}us" for f, t in times.items())
             best = min(t for f, t in times.items() if f != "auto")
             regrets.setdefault(density, []).append(times["auto"] / best)
             cells += f"  auto's regret {times['auto'] / best:.2f}"
-            line = f"  SpMSpV density {density:<6} {cells}  CSC x-driven {driven * 1e6:.1f}us"
+            line = (f"  SpMSpV density {density:<6} {cells}  TACO merge {merge_time * 1e6:.1f}us  "
+                    f"CSC x-driven {driven * 1e6:.1f}us")
             if gb is not None:
                 indices = np.flatnonzero(vector)
                 x_gb = gb.Vector.from_coo(indices, vector[indices], size=matrix.shape[1])
