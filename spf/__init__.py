@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 def compile(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
             parallel: bool = False, schedule: Recipe | Candidate | None = None,
-            order: Sequence[str] | None = None) -> Kernel:
+            order: Sequence[str] | None = None, build: bool = True) -> Kernel:
     """Compile ``expression`` for one layout per tensor into a callable C kernel.
 
     ``find``: "auto" (every proven template in the order direct, seqiter, hashmap,
@@ -71,14 +71,20 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     ``parallel=True``: OpenMP on the outermost loop the dependence test proves free of
     dependences.  ``schedule`` may also be a fused candidate from
     :func:`autoschedule` (``autoschedule(...).select(**tensors)``).
+    ``build=True`` (the default) compiles the C, the assembly of a sparse output included,
+    before returning, so the first call compiles nothing (a compile over 2 s says so on
+    standard error); ``build=False`` leaves that to the first call (or ``kernel.build()``),
+    for a caller that only reads ``c_source`` or ``explain()``.
     """
     arguments.layout_mapping(layouts)
     arguments.share_mapping(share)
     arguments.flag(parallel, "parallel")
     arguments.text(find, "find", "auto, seqiter, binary, hashmap, bitmap or linear")
     arguments.names(order, "order", "every variable of the iteration space, e.g. ['pAi', 'i', 'pAj', 'j']")
-    return callable_kernel(expression, layouts, find=find, share=share, parallel=parallel,
-                           schedule=schedule, order=order)
+    arguments.flag(build, "build")
+    kernel = callable_kernel(expression, layouts, find=find, share=share, parallel=parallel,
+                             schedule=schedule, order=order)
+    return kernel.build() if build else kernel
 
 
 def autoschedule(expression: str, layouts: dict, constraints: Sequence[str] | None = None, share: dict | None = None,

@@ -78,8 +78,9 @@ def _kernel(arguments: argparse.Namespace) -> Kernel:
         # a C library takes its inputs as stored: no copies in other mode orders
         schedule = spf.autoschedule(arguments.expression, layouts=layouts, share=share or None,
                                     mode_orders=False).default()
+    # build=False: the library is written and compiled where the user asks, not in the kernel cache
     return spf.compile(arguments.expression, layouts, find=arguments.find, parallel=arguments.parallel,
-                       share=share or None, schedule=schedule, order=_order(arguments.order))
+                       share=share or None, schedule=schedule, order=_order(arguments.order), build=False)
 
 
 # ----------------------------------------------------------------------------- C libraries

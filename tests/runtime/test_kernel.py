@@ -121,3 +121,34 @@ def test_a_wrong_dtype_is_refused_naming_the_tensor(spmv):
         spmv(A=A, x=x.astype(complex))
     with pytest.raises(PackError, match=r"\bA\b"):
         spmv(A=A.astype(complex), x=x)
+
+
+@pytest.mark.parametrize("expression, layouts", [
+    ("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "y": "Dense1"}),
+    ("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}),  # assembled: its builder too
+])
+def test_the_first_call_after_compile_compiles_nothing(monkeypatch, expression, layouts):
+    """spf.compile builds the C (an assembled output's builder included) before it returns:
+    with the compiler taken away afterwards, the first calls, plain and bound, still run."""
+    import spf.runtime.kernel as kernel_module
+    kernel = spf.compile(expression, layouts)
+
+    def no_compiler(*arguments, **options):
+        raise AssertionError("a call compiled C")
+    monkeypatch.setattr(kernel_module, "build_shared_library", no_compiler)
+    A = sparse.random_array((20, 20), density=0.2, format="csr", random_state=3)
+    if "x" in layouts:
+        x = np.arange(20.0)
+        np.testing.assert_allclose(kernel(A=A, x=x), A @ x)
+        np.testing.assert_allclose(kernel.bind(A=A, x=x)(), A @ x)
+    else:
+        np.testing.assert_allclose(kernel(A=A, B=A).to_dense(), (A @ A).toarray())
+        np.testing.assert_allclose(kernel.bind(A=A, B=A)().to_dense(), (A @ A).toarray())
+    unbuilt = spf.compile(expression, layouts, build=False)
+    with pytest.raises(AssertionError, match="compiled C"):
+        unbuilt.build()
+
+
+def test_build_must_be_a_flag():
+    with pytest.raises(ArgumentError, match="build must be True or False"):
+        spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "y": "Dense1"}, build="yes")
