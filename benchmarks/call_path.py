@@ -29,6 +29,7 @@ import scipy.io
 import scipy.sparse as sparse
 
 import spf
+from common import interleaved_blocks
 from parallel import Load
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -79,25 +80,6 @@ def calls(matrix_name: str) -> dict[str, float]:
     return call_times(matrix_name, A)
 
 
-def block_medians(systems: dict, rounds: int, seconds_per_block: float = 0.01) -> dict[str, float]:
-    """Median seconds per call of each system over ``rounds`` interleaved blocks of calls
-    (each block about ``seconds_per_block`` long, from a first timed call)."""
-    calls_of = {}
-    for name, function in systems.items():
-        started = time.perf_counter()
-        function()
-        calls_of[name] = max(1, int(seconds_per_block / max(time.perf_counter() - started, 1e-7)))
-    times: dict[str, list[float]] = {name: [] for name in systems}
-    for _ in range(rounds):
-        for name, function in systems.items():
-            count = calls_of[name]
-            started = time.perf_counter()
-            for _ in range(count):
-                function()
-            times[name].append((time.perf_counter() - started) / count)
-    return {name: statistics.median(values) for name, values in times.items()}
-
-
 def call_times(matrix_name: str, A: sparse.csr_matrix, rounds: int = 21) -> dict[str, float]:
     """Median seconds per call of the bound call, k(A=tensor, x), k(A=scipy csr, x),
     spf.einsum and scipy (``rounds`` interleaved blocks of calls)."""
@@ -111,7 +93,7 @@ def call_times(matrix_name: str, A: sparse.csr_matrix, rounds: int = 21) -> dict
     systems = {"bound call": bound, "k(A=tensor, x)": lambda: kernel(A=T, x=x),
                "k(A=scipy csr, x)": lambda: kernel(A=A, x=x),
                "spf.einsum(scipy)": lambda: spf.einsum("ij,j->i", A, x), "scipy A @ x": lambda: A @ x}
-    medians = block_medians(systems, rounds)
+    medians = interleaved_blocks(systems, rounds, 0.01)
     print(f"SpMV on {matrix_name} ({A.shape[0]} rows, {A.nnz} nonzeros), 1 thread; ms per call, medians")
     for name, seconds in medians.items():
         print(f"  {name:20s} {seconds * 1e3:8.4f}")
@@ -136,7 +118,7 @@ def output_calls(A: sparse.csr_matrix, rounds: int = 11) -> dict[str, float]:
     systems = {"TTM shared, bound": ttm.bind(B=B, C=C), "TTM shared, k(B=tensor, C)": lambda: ttm(B=B, C=C),
                "A*A assembled, bound": product.bind(A=T, B=T),
                "A*A assembled, k(A=tensor, B=tensor)": lambda: product(A=T, B=T)}
-    medians = block_medians(systems, rounds, seconds_per_block=0.05)
+    medians = interleaved_blocks(systems, rounds, 0.05)
     print(f"Calls with packed Tensors against the bound call ({B.values.size} nonzeros for TTM, "
           f"{A.nnz} for A*A); ms per call, medians")
     for name, seconds in medians.items():

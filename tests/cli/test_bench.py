@@ -112,10 +112,11 @@ def test_suite_runs_every_part_and_prints_each_figure(suite, capsys):
     """The quick mode's code path on tiny inputs: every result is checked inside; no timing is asserted."""
     run = suite.run_suite(suite.Config(**TINY_SUITE), tiny_matrices(suite), gb=demo.serial_graphblas())
     names = [figure.name for figure in run.figures]
-    assert len(names) == 11 and len(set(names)) == 11
+    assert len(names) == 12 and len(set(names)) == 12
     for key in ("SpMV CSR, real matrices, 1 thread", "2 threads: reference loop", "fraction of the triad",
                 "SpMV COO parallel=True", "SDDMM K=5", "beside a busy process", "SpMSpV find=hashmap",
-                "k(A=tensor, x) / bound call", "k(A=scipy_csr, x) / scipy", "compile warm in a new process",
+                "k(A=tensor, x) / bound call", "k(A=scipy_csr, x) / scipy", "spf.einsum('ij,j->i', scipy_csr, x)",
+                "compile warm in a new process",
                 "compile repeated"):
         assert any(key in name for name in names), (key, names)
     assert all(figure.value > 0 for figure in run.figures)
