@@ -181,7 +181,7 @@ class Kernel:
 
     # -- running
     def __call__(self, *positional: Any, **arguments: Any) -> np.ndarray | Tensor | float:
-        if self.mode_orders:
+        if self.compiled.mode_orders:  # read off the description directly: __getattr__ costs a short call 5%
             arguments = self._copies(arguments)
         if not positional and self._call_plan is not None:
             result = self._call_plan.run(self.build()._functions[0], arguments)
