@@ -33,11 +33,6 @@ class Subscripts:
     output: str
     statement: str
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The operands' names in the statement, in order."""
-        return tuple(operand_name(position) for position in range(len(self.inputs)))
-
 
 def operand_name(position: int) -> str:
     """The statement's name of the operand at ``position``: A, B, ..., Z, then T26, T27, ..."""

@@ -99,10 +99,12 @@ def _call_key(subscripts: Any, operands: tuple, out_layout: Any, find: Any, para
             described.append((kind, value.shape, getattr(value, "compressed_axes", None)))
         else:
             return None
+    key = (subscripts, tuple(described), out_layout, find, parallel)
     try:
-        return (subscripts, tuple(described), out_layout, find, parallel) if hash(out_layout) is not None else None
-    except TypeError:  # an unhashable out_layout: prepared on every call, which reports it if wrong
+        hash(key)
+    except TypeError:  # an unhashable out_layout or find: prepared, which names it
         return None
+    return key
 
 
 def _prepared(subscripts: str, operands: tuple, out_layout: Any, find: str,
@@ -113,6 +115,10 @@ def _prepared(subscripts: str, operands: tuple, out_layout: Any, find: str,
         arguments.text(subscripts, "subscripts", "numpy's einsum subscripts such as 'ij,jk->ik'")
     if not operands:
         raise ArgumentError("einsum: no operands: pass one array per operand of the subscripts")
+    arguments.text(find, "find", "auto, seqiter, binary, hashmap, bitmap or linear")
+    arguments.flag(parallel, "parallel")
+    if out_layout is not None:
+        arguments.layout(out_layout, "out_layout")
     items = [operand(value, operand_name(position)) for position, value in enumerate(operands)]
     parsed = parse_subscripts(subscripts, tuple(len(item.shape) for item in items))
     _check_extents(parsed, items)
@@ -127,8 +133,6 @@ def _prepared(subscripts: str, operands: tuple, out_layout: Any, find: str,
     kernel_key = key + ((str(schedule.schedule), schedule.mode_orders) if schedule is not None else (),)
     kernel = _kernels.get(kernel_key)
     if kernel is None:
-        arguments.text(find, "find", "auto, seqiter, binary, hashmap, bitmap or linear")
-        arguments.flag(parallel, "parallel")
         kernel = callable_kernel(parsed.statement, layouts, find=find, parallel=bool(parallel), schedule=schedule)
         _remember(_kernels, kernel_key, kernel)
     else:

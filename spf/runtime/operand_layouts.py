@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
+from spf.codegen.c.structs import dense_plan
 from spf.errors import ArgumentError
 from spf.runtime.pydata_arrays import is_pydata
 from spf.runtime.tensor import Tensor
@@ -50,7 +51,7 @@ class Operand:
 def operand(value: Any, name: str) -> Operand:
     """``value`` read as an einsum operand named ``name``; an ArgumentError for what is none."""
     if isinstance(value, Tensor):
-        return Operand(value, "tensor", value.layout, value.layout.name.startswith("Dense"), shape=tuple(value.shape))
+        return Operand(value, "tensor", value.layout, dense_plan(value.layout) is not None, shape=tuple(value.shape))
     if sparse.issparse(value):
         return Operand(value, "scipy", _scipy_layout(value), False, matrix=sparse.isspmatrix(value),
                        shape=tuple(value.shape))

@@ -219,6 +219,10 @@ def test_pydata_kinds(form):
     (lambda A: spf.einsum(b"ij->i", A), ArgumentError, "subscripts must be a str"),
     (lambda A: spf.einsum("ij,j->i", A, np.ones(7), find="fast"), spf.SpfError, "fast"),
     (lambda A: spf.einsum("ij,ijklm->i", A, np.ones((6, 7, 1, 1, 1))), ArgumentError, "at most 4"),
+    (lambda A: spf.einsum("ij,j->i", A, np.ones(7), find=["auto"]), ArgumentError, "find must be a str"),
+    (lambda A: spf.einsum("ij,j->i", A, np.ones(7), out_layout={"y": "Dense1"}), ArgumentError,
+     "out_layout must be a layout name"),
+    (lambda A: spf.einsum("ij,j->i", A, np.ones(7), parallel="yes"), ArgumentError, "parallel must be True or False"),
 ])
 def test_refusals(call, error, message):
     """Bad calls get an SpfError naming the problem."""

@@ -300,7 +300,7 @@ def _fill(layout, fields: Mapping[str, object], tensor: str, shape: Sequence[int
 def dense_plan(layout: Layout) -> tuple | None:
     """For a dense row-major layout (each scalar field ``shape[k]``, the values an array
     of exactly those extents, no index array): its struct class, the axis of each scalar
-    field, and the values field; else None.  Its struct is then filled from the values
+    field, the values field, and the byte offset of its pointer in the struct; else None.  Its struct is then filled from the values
     array alone, without evaluating the layout's expressions on every call."""
     if layout in CACHE.dense_plans:
         return CACHE.dense_plans[layout]
@@ -316,8 +316,7 @@ def dense_plan(layout: Layout) -> tuple | None:
         if scalars and len(axes) == len(layout.scalars) == len(scalars) and values.type == "double" \
                 and tuple(int(d.evaluate(scalars)) for d in values.dimensions) == probe:
             struct_class = ctypes_struct(layout)
-            plan = (struct_class, tuple(axes.items()), values.name, _ctype(values),
-                    getattr(struct_class, values.name).offset)
+            plan = (struct_class, tuple(axes.items()), values.name, getattr(struct_class, values.name).offset)
     CACHE.dense_plans[layout] = plan
     return plan
 
@@ -335,7 +334,7 @@ def dense_struct(layout: Layout, values: np.ndarray) -> ctypes.Structure | None:
 def planned_dense_struct(plan: tuple, values: np.ndarray) -> ctypes.Structure:
     """:func:`dense_struct` with the layout's :func:`dense_plan` at hand and the array
     already checked (the short call path, spf.runtime.fast_call, has both per kernel)."""
-    struct_class, axes, _, _, offset = plan
+    struct_class, axes, _, offset = plan
     struct = struct_class()
     for name, axis in axes:
         setattr(struct, name, values.shape[axis])
