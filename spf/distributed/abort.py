@@ -4,7 +4,8 @@ spf raises its own errors on every rank (:mod:`.collective`), but an exception o
 script's own on one rank (a bad file on rank 0, an assertion) ends that rank alone:
 Python's exit then calls MPI_Finalize, which waits for the other ranks, and they wait
 in their next collective for it, for ever.  Importing :mod:`spf.distributed` chains a
-hook to ``sys.excepthook``: it prints the traceback as before, then calls MPI_Abort on
+hook to ``sys.excepthook``: it prints the traceback as before (Python's own hook's text in
+one write, so that other processes' output cannot land inside it), then calls MPI_Abort on
 COMM_WORLD, which ends every rank with a non-zero status (mpiexec says which rank
 aborted).  That is what ``python -m mpi4py script.py`` does, here for every script that
 imports spf.distributed, run as it is, with nothing to remember.  Unlike
@@ -15,6 +16,7 @@ reaching the hook).  With one process (nobody to wait) the hook only prints.
 from __future__ import annotations
 
 import sys
+import traceback
 
 from mpi4py import MPI
 
@@ -28,12 +30,26 @@ def install() -> None:
 
 
 def _chained(previous):
-    def abort_after(kind, value, traceback) -> None:
-        previous(kind, value, traceback)
+    def abort_after(kind, value, trace) -> None:
+        if previous is sys.__excepthook__:
+            _print_at_once(kind, value, trace)
+        else:
+            previous(kind, value, trace)
         _abort()
 
     abort_after.spf_aborts = True
     return abort_after
+
+
+def _print_at_once(kind, value, trace) -> None:
+    """The traceback Python's own hook prints, in one write: that hook writes it in pieces
+    ("ValueError", then ": message"), and mpiexec's abort report, from another process, was
+    seen landing between two of them in the job's output."""
+    try:
+        sys.stderr.write("".join(traceback.format_exception(kind, value, trace)))
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):  # no usable stderr: nothing to print to
+        pass
 
 
 def _abort() -> None:
