@@ -25,7 +25,7 @@ from __future__ import annotations
 import ctypes
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from spf.runtime.memory import allocate
 from spf.runtime.packing import borrow_in_place, row_major
 from spf.runtime.tensor import Tensor
 
-from spf.codegen.c.structs import dense_plan, marshal, planned_dense_struct, struct_name
+from spf.codegen.c.structs import DenseBytes, dense_bytes, dense_plan, marshal, struct_name
 from spf.codegen.compiled import field_names
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 SMALL_OUTPUT_BYTES = 1 << 26  # outputs above this are allocated through spf.runtime.memory.allocate (its memory check)
 MOST_BORROWED = 16  # scipy matrices remembered per kernel (the oldest forgotten first)
 SCIPY_ARRAYS = ("indptr", "indices", "data", "row", "col", "offsets")
+FLOAT64 = np.dtype(np.float64)  # numpy's one native float64 dtype: other float64 dtypes (byte order, metadata) go the long way
 
 
 def _is_scipy_sparse(value: Any) -> bool:
@@ -108,15 +109,16 @@ class BorrowedInputs:
         return struct
 
 
-@dataclass(frozen=True)
-class Argument:
-    """One input of the kernel, in the C function's argument order."""
+class Argument(NamedTuple):
+    """One input of the kernel, in the C function's argument order (a tuple: a call unpacks it)."""
 
     name: str
     layout: Layout
     struct: str  # the C struct name a Tensor's kept struct is filed under
-    dense: tuple | None  # a row-major dense layout's spf.codegen.c.structs.dense_plan: a numpy array is read in place
-    indices: tuple[str, ...]  # the expression's index at each axis
+    dense: DenseBytes | None  # a row-major dense layout's struct bytes: a numpy array is read in place
+    order: int  # the number of axes
+    # id -> a layout object found equal to ``layout`` (kept alive, so its id stays its own)
+    equal_layouts: dict
 
 
 @dataclass(frozen=True)
@@ -124,48 +126,56 @@ class CallPlan:
     """What a call of an eligible kernel does (see the module's docstring)."""
 
     arguments: tuple[Argument, ...]
+    # (argument, axis, argument, axis) of each pair of axes read with one index: equal extents
+    same_extents: tuple[tuple[int, int, int, int], ...]
+    output_extents: tuple[tuple[int, int], ...]  # (argument, axis) whose extent each output axis has
     output_position: int  # where the output's struct goes among the C function's arguments
-    output_plan: tuple | None  # spf.codegen.c.structs.dense_plan of a dense output's layout
-    output_indices: tuple[str, ...]
+    output_bytes: DenseBytes | None  # a dense output's struct bytes
     accumulates: bool  # the statement adds to its output (+=): the output starts from zeros
     output_description: str  # for an allocation refused: "output y: array vals of Dense1"
     same_layout: Callable  # Kernel._same_layout: an input's layout object is the kernel's, or equals it
     assembled: Callable | None = None  # Kernel._run_assembled, for an assembled output
     borrowed: BorrowedInputs = field(default_factory=BorrowedInputs, compare=False)
 
-    def run(self, function: Callable[..., int], values: dict) -> np.ndarray | None:
-        """The output of one call, or None when this call must go the long way."""
+    def run(self, function: Callable[..., int], values: dict) -> np.ndarray | Tensor | None:
+        """The output of one call, or None when this call must go the long way.
+        ``function``: the kernel's C function loaded with every argument a ``void *``
+        (``Kernel._functions``), given a kept struct's address or a dense struct's
+        bytes: the plan checks the arguments itself, and ctypes' check of a typed pointer
+        cost a short call as much as the rest of the path."""
         if len(values) != len(self.arguments):
             return None
-        structs, alive, extents = [], [], {}
-        for argument in self.arguments:
-            value = values.get(argument.name)
-            if type(value) is Tensor:
-                if not self.same_layout(value.layout, argument.layout):
+        addresses, shapes, borrowed = [], [], []
+        for name, layout, struct_key, dense, order, equal_layouts in self.arguments:
+            value = values.get(name)
+            kind = type(value)
+            if kind is Tensor:
+                given = value.layout
+                if given is not layout and equal_layouts.get(id(given)) is not given:
+                    if not self.same_layout(given, layout):
+                        return None
+                    equal_layouts[id(given)] = given
+                kept = value._structs.get(struct_key)  # the Tensor keeps its struct alive
+                addresses.append(_addressof(kept[0] if kept is not None else marshal(value, layout)[0]))
+            elif kind is np.ndarray and dense is not None:
+                if value.dtype is not FLOAT64 or value.ndim != order or not value.flags.c_contiguous:
                     return None
-                kept = value._structs.get(argument.struct)
-                struct = kept[0] if kept is not None else marshal(value, argument.layout)[0]
-            elif type(value) is np.ndarray and argument.dense is not None:
-                if value.dtype != np.float64 or not value.flags.c_contiguous or value.ndim != len(argument.indices):
-                    return None
-                struct = planned_dense_struct(argument.dense, value)
-            elif argument.dense is None and _is_scipy_sparse(value):
-                struct = self.borrowed.struct(argument, value)
+                addresses.append(dense.of(value))
+            elif dense is None and _is_scipy_sparse(value):
+                struct = self.borrowed.struct(self.arguments[len(shapes)], value)
                 if struct is None:
                     return None
+                addresses.append(_addressof(struct))
+                borrowed.append(struct)  # alive while the call runs, though a newer borrow may push it out of the memo
             else:
                 return None
-            for index, extent in zip(argument.indices, value.shape):
-                if extents.setdefault(index, extent) != extent:
-                    return None  # the long way names the disagreement
-            structs.append(ctypes.byref(struct))
-            alive.append(struct)
-        try:
-            shape = tuple(extents[index] for index in self.output_indices)
-        except KeyError:
-            return None
+            shapes.append(value.shape)
+        for first, first_axis, second, second_axis in self.same_extents:
+            if shapes[first][first_axis] != shapes[second][second_axis]:
+                return None  # the long way names the disagreement
+        shape = tuple([shapes[argument][axis] for argument, axis in self.output_extents])
         if self.assembled is not None:
-            return self.assembled(function, structs, self.output_position, shape)
+            return self.assembled(function, addresses, self.output_position, shape)
         size = 8
         for extent in shape:
             size *= extent
@@ -173,11 +183,29 @@ class CallPlan:
             output = allocate(shape, np.float64, self.output_description)
         else:  # the kernel zeroes or stores every entry of an output it assigns (=)
             output = np.zeros(shape) if self.accumulates else np.empty(shape)
-        struct = planned_dense_struct(self.output_plan, output)
-        structs.insert(self.output_position, ctypes.byref(struct))
-        if function(*structs) != 0:
+        addresses.insert(self.output_position, self.output_bytes.of(output))
+        if function(*addresses) != 0:
             return None  # the long way raises the kernel's error (it checks shapes before anything else)
         return output
+
+
+_addressof = ctypes.addressof
+
+
+def _extents(accesses: list[tuple[str, ...]], output: tuple[str, ...]) -> tuple[tuple, tuple] | None:
+    """The plan's ``same_extents`` and ``output_extents`` for inputs read with ``accesses``
+    (their indices, in argument order), or None when an output index reads no input."""
+    first: dict[str, tuple[int, int]] = {}
+    same = []
+    for argument, indices in enumerate(accesses):
+        for axis, index in enumerate(indices):
+            if index in first:
+                same.append((*first[index], argument, axis))
+            else:
+                first[index] = (argument, axis)
+    if any(index not in first for index in output):
+        return None
+    return tuple(same), tuple(first[index] for index in output)
 
 
 def call_plan(kernel: Kernel) -> CallPlan | None:
@@ -195,24 +223,28 @@ def call_plan(kernel: Kernel) -> CallPlan | None:
         for access in space.statement.terms[0].factors:
             if indices.setdefault(access.tensor, tuple(access.indices)) != tuple(access.indices):
                 return None  # one tensor read with two index lists: the long way checks each
-    arguments, output_position = [], None
+    arguments, accessed, output_position = [], [], None
     for position, (name, (layout, mapping, is_output)) in enumerate(kernel.tensors.items()):
         if is_output:
-            if not assembled and (dense_plan(layout) is None or
+            if not assembled and (dense_bytes(dense_plan(layout)) is None or
                                   not all(local.startswith(f"{name}_") for local in field_names(layout, mapping))):
                 return None
             output_position = position
             continue
         if name not in indices or len(indices[name]) != layout.order:
             return None
-        dense = dense_plan(layout) if row_major(layout) else None
-        arguments.append(Argument(name, layout, struct_name(layout), dense, indices[name]))
+        dense = dense_bytes(dense_plan(layout)) if row_major(layout) else None
+        arguments.append(Argument(name, layout, struct_name(layout), dense, layout.order, {}))
+        accessed.append(indices[name])
+    extents = _extents(accessed, tuple(statement.output.indices))
+    if extents is None:
+        return None
     output_layout = kernel.tensors[kernel.output].layout
     if assembled:
-        return CallPlan(tuple(arguments), output_position, None, tuple(statement.output.indices), False,
+        return CallPlan(tuple(arguments), *extents, output_position, None, False,
                         f"output {kernel.output} of {output_layout.spec}", kernel._same_layout,
                         kernel._run_assembled)
     output_plan = dense_plan(output_layout)
-    return CallPlan(tuple(arguments), output_position, output_plan,
-                    tuple(statement.output.indices), bool(statement.accumulate),
+    return CallPlan(tuple(arguments), *extents, output_position, dense_bytes(output_plan),
+                    bool(statement.accumulate),
                     f"output {kernel.output}: array {output_plan[2]} of {output_layout.spec}", kernel._same_layout)

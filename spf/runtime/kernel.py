@@ -59,6 +59,9 @@ class Kernel:
     compiled: CompiledKernel
     # how often each run-time strategy of the assembly ran, over this kernel's calls so far
     assembly_statistics: dict = field(default_factory=dict)
+    # the C function of each variant, each argument declared void*: calls pass the addresses
+    # of structs they made and checked (or a dense struct's bytes), and ctypes' check of a
+    # typed pointer cost a short call as much as the rest of its path
     _functions: list = field(default_factory=list, repr=False)
     _builder: Builder | None = field(default=None, repr=False)
     _report_length: int = field(default=0, repr=False)  # of an assembled output's report
@@ -92,11 +95,9 @@ class Kernel:
         """Compile the C (cached by a hash of source and flags) and load every variant."""
         if not self._functions:
             path = build_shared_library(self.c_source, self.flags, name=self.function_name)
-            argument_types = [ctypes.POINTER(ctypes_struct(layout)) for layout, _, _ in self.tensors.values()]
-            if self.output not in self.tensors:
-                argument_types.append(ctypes.POINTER(ctypes.c_double))
+            # a struct per tensor, a scalar output's double, an assembly's report and handle
+            arguments = len(self.tensors) + (self.output not in self.tensors) + 2 * (self.assembly is not None)
             if self.assembly is not None:
-                argument_types += [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
                 layout = self.tensors[self.output].layout
                 struct = ctypes.POINTER(ctypes_struct(layout))
                 take = (load_function(path, f"{self.assembly_prefix}_take", [ctypes.c_void_p, struct])
@@ -106,7 +107,8 @@ class Kernel:
                                         load_function(path, f"{self.assembly_prefix}_fill", [ctypes.c_void_p, struct]),
                                         load_function(path, f"{self.assembly_prefix}_free", [ctypes.c_void_p], None),
                                         take)
-            self._functions = [load_function(path, k.function, argument_types) for k in self.kernels]
+            self._functions = [load_function(path, k.function, [ctypes.c_void_p] * arguments)
+                               for k in self.kernels]
         return self
 
     def release_state(self) -> None:
@@ -184,7 +186,7 @@ class Kernel:
         if self.compiled.mode_orders:  # read off the description directly: __getattr__ costs a short call 5%
             arguments = self._copies(arguments)
         if not positional and self._call_plan is not None:
-            result = self._call_plan.run(self.build()._functions[0], arguments)
+            result = self._call_plan.run((self._functions or self.build()._functions)[0], arguments)
             if result is not None:
                 return result
         return self._bind(positional, arguments, borrow_inputs=True)()
@@ -333,13 +335,14 @@ class Kernel:
             else:
                 made = input_structs.get(name)
                 struct, alive = made if made is not None else marshal(inputs[name], layout)
-            structs.append(ctypes.byref(struct))
+            structs.append(ctypes.addressof(struct))
             keep_alive.extend(alive)
             keep_alive.append(struct)
         scalar = None
         if self.output not in self.tensors:
             scalar = ctypes.c_double(0.0)
-            structs.append(ctypes.byref(scalar))
+            structs.append(ctypes.addressof(scalar))
+            keep_alive.append(scalar)
         variant = 0
         if len(self.kernels) > 1 or self.site_models:
             fields = {name: inputs[name].fields for name in inputs}
@@ -415,8 +418,8 @@ class BoundKernel:
     """A kernel with its arguments in place: each call runs the C function once and
     returns the (reused) output."""
 
-    function: Callable[..., int]  # the C function (ctypes)
-    structs: list
+    function: Callable[..., int]  # the C function (ctypes), each argument void*
+    structs: list  # the addresses of the arguments' structs (kept alive by keep_alive)
     keep_alive: list
     result: np.ndarray | None  # a dense output's values
     scalar: ctypes.c_double | None

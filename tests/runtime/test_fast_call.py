@@ -50,6 +50,32 @@ def test_a_tensor_whose_layout_is_an_equal_object(counted):
     assert counted == [True]
 
 
+def test_an_equal_layout_is_recognised_again_without_a_new_comparison(counted, monkeypatch):
+    k = spf.compile(SPMV, LAYOUTS)
+    A = sp.random(50, 40, density=0.1, format="csr", random_state=3)
+    T = spf.pack(copy.deepcopy(k.tensors["A"].layout), A)
+    k(A=T, x=np.ones(40))
+    plan = k._call_plan
+    compared = []
+    monkeypatch.setitem(plan.__dict__, "same_layout", lambda given, layout: compared.append(given) or given == layout)
+    np.testing.assert_allclose(k(A=T, x=np.ones(40)), A @ np.ones(40), rtol=1e-13)
+    other = spf.pack(copy.deepcopy(k.tensors["A"].layout), A)
+    np.testing.assert_allclose(k(A=other, x=np.ones(40)), A @ np.ones(40), rtol=1e-13)
+    assert compared == [other.layout]  # T's layout was remembered by the first call
+    assert counted == [True, True, True]
+
+
+def test_read_only_and_empty_arrays_are_read_in_place(counted):
+    k = spf.compile(SPMV, LAYOUTS)
+    A = sp.random(30, 20, density=0.2, format="csr", random_state=8)
+    x = np.random.default_rng(9).random(20)
+    x.flags.writeable = False
+    np.testing.assert_allclose(k(A=spf.pack("CSR", A), x=x), A @ x, rtol=1e-13)
+    assert k(A=spf.pack("CSR", sp.csr_matrix((30, 0))), x=np.ones(0)).tolist() == [0.0] * 30
+    assert k(A=spf.pack("CSR", sp.csr_matrix((0, 20))), x=np.ones(20)).shape == (0,)
+    assert counted == [True, True, True]
+
+
 def test_other_arguments_go_the_long_way_with_the_same_results(counted):
     k = spf.compile(SPMV, LAYOUTS)
     A = sp.random(60, 80, density=0.1, format="csr", random_state=4)

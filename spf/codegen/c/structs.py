@@ -345,6 +345,61 @@ def planned_dense_struct(plan: tuple, values: np.ndarray) -> ctypes.Structure:
 
 
 _POINTER = pystruct.Struct("@P")
+_STANDARD_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}  # struct's codes of "=" (standard sizes) by size
+
+
+class DenseBytes:
+    """The bytes of a dense layout's struct over one array, made by one ``pack``: the short
+    call path (spf.runtime.fast_call) hands them to the C function as the struct itself,
+    which a kernel only reads (it writes a dense output through the values pointer)."""
+
+    def __init__(self, plan: tuple) -> None:
+        struct_class, axes, values_field, _ = plan
+        axis_of = dict(axes)
+        fields = sorted(((getattr(struct_class, name).offset, name, ctype) for name, ctype in struct_class._fields_))
+        layout, order, position = ["="], [], 0
+        for offset, name, ctype in fields:
+            layout.append("x" * (offset - position))
+            size = ctypes.sizeof(ctype)
+            if name == values_field:
+                layout.append(_STANDARD_CODES[size].upper())
+            else:
+                code = _STANDARD_CODES[size]
+                layout.append(code.upper() if ctype._type_.isupper() else code)
+                order.append(axis_of[name])
+            position = offset + size
+        layout.append("x" * (ctypes.sizeof(struct_class) - position))
+        self.packer = pystruct.Struct("".join(layout))
+        self.axes = None if order == list(range(len(order))) else tuple(order)  # None: the array's own order
+        self.pointer_at = [name for _, name, _ in fields].index(values_field)
+        self.pointer_last = self.pointer_at == len(fields) - 1
+
+    def of(self, values: np.ndarray) -> bytes:
+        """The struct's bytes over ``values`` (float64, C-contiguous, of the layout's order)."""
+        try:
+            address = _addressof(_char_from_buffer(values))
+        except (TypeError, ValueError):  # read-only or empty
+            address = values.ctypes.data
+        shape = values.shape if self.axes is None else tuple(values.shape[axis] for axis in self.axes)
+        if self.pointer_last:
+            return self.packer.pack(*shape, address)
+        scalars = list(shape)
+        scalars.insert(self.pointer_at, address)
+        return self.packer.pack(*scalars)
+
+
+_addressof, _char_from_buffer = ctypes.addressof, ctypes.c_char.from_buffer
+
+
+def dense_bytes(plan: tuple | None) -> DenseBytes | None:
+    """A :class:`DenseBytes` for a :func:`dense_plan`, or None when there is no plan or its
+    struct has a field that is neither an extent nor the values pointer."""
+    if plan is None:
+        return None
+    struct_class, axes, values_field, _ = plan
+    if {name for name, _ in struct_class._fields_} != {name for name, _ in axes} | {values_field}:
+        return None
+    return DenseBytes(plan)
 
 
 def _address(values: np.ndarray) -> int:
