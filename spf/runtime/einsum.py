@@ -18,13 +18,15 @@ import numpy as np
 from scipy import sparse
 
 from spf import arguments
-from spf.errors import ArgumentError, AutoscheduleError
+from spf.errors import ArgumentError, AutoscheduleError, SpfError
 from spf.notation.subscripts import OUTPUT, Subscripts, operand_name, parse_subscripts
 from spf.runtime.kernel import Kernel, callable_kernel
 from spf.runtime.operand_layouts import (Operand, ResultForm, in_kind, operand, output_is_dense, output_layout,
                                          result_form)
 from spf.runtime.pydata_arrays import is_pydata
 from spf.runtime.tensor import Tensor
+from spf.scheduling.autoscheduler.problem import storage_levels
+from spf.space.iteration_space import load_tensor_layout
 
 if TYPE_CHECKING:
     from spf.runtime.autoschedule import AutoSchedule, Candidate
@@ -157,7 +159,7 @@ def _schedule(key: tuple, parsed: Subscripts, layouts: dict, items: list[Operand
     """The autoscheduler's pick for a product of three or more operands with a dense result
     (fused schedules write dense outputs), for these operands' sizes; None (the plain
     loop nest) for a sparse result or where no fused schedule exists."""
-    if not (isinstance(out_layout, str) and out_layout.startswith("Dense")):
+    if not _stores_every_position(out_layout, len(parsed.output)):
         return None
     if key not in _searches:
         from spf.runtime.autoschedule import autoschedule  # sympy and the search: loaded when first needed
@@ -174,6 +176,16 @@ def _schedule(key: tuple, parsed: Subscripts, layouts: dict, items: list[Operand
         tensors = {operand_name(position): item.value for position, item in enumerate(items)}
         _remember(_picks, sizes_key, searched.select(**tensors))
     return _picks[sizes_key]
+
+
+def _stores_every_position(layout: Any, order: int) -> bool:
+    """Whether a result's layout is dense as the autoscheduler sees it (every storage level
+    dense, whatever the layout's name), which fused schedules write without assembly."""
+    try:
+        loaded = load_tensor_layout(layout, order, OUTPUT)
+        return storage_levels(loaded, loaded.logical, OUTPUT)[0] == ()
+    except SpfError:  # a layout the autoscheduler cannot read level by level
+        return False
 
 
 def _stored(value: Any) -> int:

@@ -21,15 +21,15 @@ import numpy as np
 from scipy import sparse
 
 from spf.codegen.c.structs import dense_plan
-from spf.errors import ArgumentError
+from spf.errors import ArgumentError, SpfError
 from spf.runtime.pydata_arrays import is_pydata
 from spf.runtime.tensor import Tensor
+from spf.space.iteration_space import coordinate_definers, load_tensor_layout
 
 SPARSE_BY_ORDER = {1: "SV", 2: "CSR", 3: "CSF3", 4: "CSF4"}
 """The layout of a sparse result by its order (order 2: CSC when every sparse operand is column-major)."""
 COORDINATES_BY_ORDER = {1: "SV", 2: "COO", 3: "COO3", 4: "COO4"}
 """pydata COO and DOK operands' layouts by order."""
-COLUMN_MAJOR = {"CSC", "DCSC"}
 MOST_DENSE_AXES = 4
 KINDS = ("scipy", "pydata", "tensor", "numpy")  # a mixed call's result takes the first kind given
 
@@ -119,10 +119,21 @@ def output_layout(order: int, dense: bool, operands: list[Operand]) -> str:
     if order not in SPARSE_BY_ORDER:
         raise ArgumentError(f"einsum: a sparse result of {order} axes has no default layout; pass out_layout=")
     sparse_layouts = [item.layout for item in operands if not item.dense]
-    if order == 2 and sparse_layouts and all(isinstance(layout, str) and layout in COLUMN_MAJOR
-                                             for layout in sparse_layouts):
+    if order == 2 and sparse_layouts and all(_column_major(layout) for layout in sparse_layouts):
         return "CSC"
     return SPARSE_BY_ORDER[order]
+
+
+def _column_major(layout: Any) -> bool:
+    """Whether a layout stores a matrix column by column: its column coordinate is known at
+    an earlier storage level than its row (CSC, DCSC, a user's column-major layout)."""
+    try:
+        loaded = load_tensor_layout(layout, 2, "operand")
+    except SpfError:  # not a matrix layout
+        return False
+    known_at = coordinate_definers(loaded)
+    row, column = loaded.logical
+    return known_at[column] < known_at[row]
 
 
 @dataclass(frozen=True)

@@ -168,6 +168,35 @@ def test_column_major_result():
     np.testing.assert_allclose(product.toarray(), (A @ B).toarray(), rtol=1e-12)
 
 
+def test_column_major_by_the_layout_not_its_name():
+    """A Tensor in DCSC (or any layout storing columns first) also gives a CSC result;
+    one in a row-major layout does not."""
+    left, right = sparse_dense("ij", 5), sparse_dense("jk", 6)
+    by_columns = spf.einsum("ij,jk->ik", spf.pack("DCSC", left), spf.pack("CSC", right))
+    assert by_columns.layout.name == "CSC"
+    np.testing.assert_allclose(by_columns.to_dense(), left @ right, rtol=1e-12)
+    mixed = spf.einsum("ij,jk->ik", spf.pack("DCSC", left), spf.pack("DCSR", right))
+    assert mixed.layout.name == "CSR"
+
+
+def test_a_dense_out_layout_given_as_an_object_is_autoscheduled(monkeypatch):
+    """Three operands with a dense result are autoscheduled whether the result's layout is
+    named or given as a Layout (its levels decide, not its name)."""
+    from spf.layout_library import load_layout
+    from spf.runtime import einsum as einsum_module
+    picks = []
+    schedule = einsum_module._schedule
+    monkeypatch.setattr(einsum_module, "_schedule", lambda *given: picks.append(schedule(*given)) or picks[-1])
+    A, B = sp.csr_array(sparse_dense("ij", 8)), sp.csr_array(sparse_dense("jk", 9))
+    z = np.arange(1.0, 1.0 + EXTENTS["k"])
+    for out_layout in ("Dense1", load_layout("Dense1")):
+        np.testing.assert_allclose(spf.einsum("ij,jk,k->i", A, B, z, out_layout=out_layout),
+                                   A @ (B @ z), rtol=1e-12)
+    sparse_result = spf.einsum("ij,jk,k->ij", spf.pack("CSR", A), spf.pack("CSR", B), z)
+    np.testing.assert_allclose(sparse_result.to_dense(), A.toarray() * (B @ z), rtol=1e-12)
+    assert [pick is not None for pick in picks] == [True, True, False]  # a sparse result: assembled, unfused
+
+
 def test_tensor_kind_and_out_layout():
     """spf.Tensor in, Tensor out; out_layout overrides the result's layout."""
     A = spf.pack("DCSR", sparse_dense("ij", 7))
