@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import threading
 from pathlib import Path
 
@@ -208,7 +209,8 @@ def test_a_failed_call_leaves_the_kept_state_usable(template):
         x, dense = random_sparse_vector(50, [50, 3, 0][call % 3], rng)
         bound = k.bind(A=A, x=x)
         np.testing.assert_allclose(bound(), A @ dense, rtol=1e-12, atol=1e-12)
-        x_struct = bound.structs[1]._obj
+        (x_struct,) = [kept for kept in bound.keep_alive  # the struct at x's address among the arguments
+                       if isinstance(kept, ctypes.Structure) and ctypes.addressof(kept) == bound.structs[1]]
         x_struct.n = 49  # the kernel's shape check fails: it returns 1
         with pytest.raises(spf.SpfError, match="shapes disagree"):
             bound()
