@@ -126,6 +126,9 @@ class Find:
     upper: list[Bound]
     template: FindChoice
     body: list["Node"] = field(default_factory=list)
+    # the enclosing loop stops once this SeqIter's position has left its range: nothing
+    # else in its iterations has an effect (spf.codegen.passes.early_exit)
+    exit_when_exhausted: bool = False
 
 
 @dataclass

@@ -48,6 +48,7 @@ from spf.codegen.finds.find import (FIND_POLICIES, FindReport, allowed_templates
                                     variant_templates)
 from spf.codegen.finds.find_state import start_find_states
 from spf.codegen.loops import Compute, remove_dead_assignments, walk
+from spf.codegen.passes.early_exit import exiting_sites, mark_early_exits
 from spf.codegen.passes.independent import mark_independent_loops
 from spf.codegen.passes.jam import jam_register_sums
 from spf.codegen.passes.parallel import (balance_parallel_loops, mark_parallel_loops, parallelize_fused,
@@ -416,6 +417,14 @@ def sum_in_registers(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def exit_exhausted_finds(compilation: Compilation) -> Compilation:
+    """A loop whose iterations do nothing but one SeqIter find stops once its position has
+    left the searched range (spf.codegen.passes.early_exit)."""
+    for scanned in _every_scan(compilation):
+        mark_early_exits(scanned.nodes)
+    return compilation
+
+
 def split_sums(compilation: Compilation) -> Compilation:
     """Register sums over the rows of a top-level loop add, in long rows, into several
     registers, then pairwise (spf.codegen.passes.split_sum): the adder's throughput rather
@@ -537,7 +546,7 @@ PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variant
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
           place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,
-          plan_zeroing, split_sums, emit)
+          plan_zeroing, split_sums, exit_exhausted_finds, emit)
 
 
 def run_passes(compilation: Compilation, passes: Sequence) -> Compilation:
@@ -563,9 +572,11 @@ def to_kernel(compilation: Compilation, seconds: float) -> CompiledKernel:
     """The description of the kernel a compilation that went through every pass makes (the
     run time's Kernel is built around it: spf.runtime.kernel)."""
     ranges = array_ranges(compilation.statements)
+    exiting = set().union(*(exiting_sites(scanned.nodes) for scanned in compilation.variant_scans[0]))
     models = [SiteModel([(f.variable, f.lower, f.upper) for f in site.outer
                          if f.kind in ("loop", "find") and f.variable],
-                        site.lower, site.upper, site.call, calls, ranges.get(site.call.function))
+                        site.lower, site.upper, site.call, calls, ranges.get(site.call.function),
+                        (site.call.function, site.variable) in exiting)
               for site, calls in compilation.sites]
     statements = compilation.statements
     return CompiledKernel(expression=compilation.expression, spaces=list(statements),

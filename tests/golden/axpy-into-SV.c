@@ -238,6 +238,8 @@ int spf_kernel_d09f34009a_v0(struct spf_DCSR *A, struct spf_SV *x, struct spf_SV
             while (((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))) && (x_idx[px_position_1] < key_4))
               px_position_1++;
 
+            if (!((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))))
+              break;
             if (((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))) && (x_idx[px_position_1] == key_4))
             {
               const int64_t px = px_position_1;

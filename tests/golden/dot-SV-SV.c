@@ -85,6 +85,8 @@ int spf_kernel_9a508801ca_v0(struct spf_SV *x, struct spf_SV *y, double *a)
         while (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] < key_2))
           py_position_1++;
 
+        if (!((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))))
+          break;
         if (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] == key_2))
         {
           const int64_t py = py_position_1;

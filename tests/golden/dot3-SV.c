@@ -90,6 +90,8 @@ int spf_kernel_b3a431069b_v0(struct spf_SV *x, struct spf_SV *y, struct spf_SV *
         while (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] < key_3))
           py_position_1++;
 
+        if (!((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))))
+          break;
         if (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] == key_3))
         {
           const int64_t py = py_position_1;
@@ -153,6 +155,8 @@ static int spf_kernel_b3a431069b_v1_run(struct spf_SV *x, struct spf_SV *y, stru
         while (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] < key_4))
           py_position_1++;
 
+        if (!((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))))
+          break;
         if (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] == key_4))
         {
           const int64_t py = py_position_1;
@@ -223,6 +227,8 @@ static int spf_kernel_b3a431069b_v2_run(struct spf_SV *x, struct spf_SV *y, stru
         while (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] < key_5))
           py_position_1++;
 
+        if (!((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))))
+          break;
         if (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] == key_5))
         {
           const int64_t py = py_position_1;
@@ -286,6 +292,8 @@ int spf_kernel_b3a431069b_v3(struct spf_SV *x, struct spf_SV *y, struct spf_SV *
         while (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] < key_2))
           py_position_1++;
 
+        if (!((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))))
+          break;
         if (((py_position_1 >= 0) && (py_position_1 <= (y_len - 1))) && (y_idx[py_position_1] == key_2))
         {
           const int64_t py = py_position_1;

@@ -374,6 +374,8 @@ int spf_kernel_fcd50d9b60_v0(struct spf_CSR *A, struct spf_CSR *B, struct spf_CS
               while (((pBj_position_1 >= B_rowPtr_pBi_2) && (pBj_position_1 <= (B_rowPtr_pBi_1_2 - 1))) && (B_colIdx[pBj_position_1] < key_2))
                 pBj_position_1++;
 
+              if (!((pBj_position_1 >= B_rowPtr_pBi_2) && (pBj_position_1 <= (B_rowPtr_pBi_1_2 - 1))))
+                break;
               if (((pBj_position_1 >= B_rowPtr_pBi_2) && (pBj_position_1 <= (B_rowPtr_pBi_1_2 - 1))) && (B_colIdx[pBj_position_1] == key_2))
               {
                 const int64_t pBj = pBj_position_1;

@@ -251,6 +251,8 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         while (((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_9] < key_10))
                                           pD2_position_9++;
 
+                                        if (!((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))))
+                                          break;
                                         if (((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_9] == key_10))
                                         {
                                           const int64_t pD2 = pD2_position_9;

@@ -289,6 +289,8 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                                             while (((pC2_position_12 >= C_ptr1_pC1_2) && (pC2_position_12 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_12] < key_13))
                                                               pC2_position_12++;
 
+                                                            if (!((pC2_position_12 >= C_ptr1_pC1_2) && (pC2_position_12 <= (C_ptr1_pC1_1_2 - 1))))
+                                                              break;
                                                             if (((pC2_position_12 >= C_ptr1_pC1_2) && (pC2_position_12 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_12] == key_13))
                                                             {
                                                               const int64_t pC2 = pC2_position_12;

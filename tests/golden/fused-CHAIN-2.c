@@ -283,6 +283,8 @@ int spf_fused_80babdadfb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                                         while (((pD2_position_12 >= D_ptr1_pD1_2) && (pD2_position_12 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_12] < key_13))
                                                           pD2_position_12++;
 
+                                                        if (!((pD2_position_12 >= D_ptr1_pD1_2) && (pD2_position_12 <= (D_ptr1_pD1_1_2 - 1))))
+                                                          break;
                                                         if (((pD2_position_12 >= D_ptr1_pD1_2) && (pD2_position_12 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_12] == key_13))
                                                         {
                                                           const int64_t pD2 = pD2_position_12;

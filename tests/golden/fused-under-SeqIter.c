@@ -141,6 +141,8 @@ int spf_fused_02ce9959f4(struct spf_CSR *A, struct spf_SV *u, struct spf_SV *v, 
                     while (((pv_position_1 >= 0) && (pv_position_1 <= (v_len - 1))) && (v_idx[pv_position_1] < key_3))
                       pv_position_1++;
 
+                    if (!((pv_position_1 >= 0) && (pv_position_1 <= (v_len - 1))))
+                      break;
                     if (((pv_position_1 >= 0) && (pv_position_1 <= (v_len - 1))) && (v_idx[pv_position_1] == key_3))
                     {
                       const int64_t pv = pv_position_1;

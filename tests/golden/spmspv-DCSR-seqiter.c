@@ -133,6 +133,8 @@ int spf_kernel_3b8e4074a8(struct spf_DCSR *A, struct spf_SV *x, struct spf_Dense
             while (((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))) && (x_idx[px_position_1] < key_3))
               px_position_1++;
 
+            if (!((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))))
+              break;
             if (((px_position_1 >= 0) && (px_position_1 <= (x_len - 1))) && (x_idx[px_position_1] == key_3))
             {
               const int64_t px = px_position_1;

@@ -185,6 +185,8 @@ class FindPrinter:
         if template.keyed:
             items.append(declare(state, INDEX, saved[0].lvalue))
         items.append(c_ast.While(binary("&&", inside, advance), step))
+        if node.exit_when_exhausted:  # the position left the range: no later iteration of the loop matches
+            items.append(c_ast.If(c_ast.UnaryOp("!", inside), c_ast.Break(), None))
         matched = binary("&&", inside, binary("==", self._read_at(node, state), ident(key)))
         items.append(c_ast.If(matched, block(self._match_body(node, ident(state)) + [step]), None))
         return [block(items + saved)]
