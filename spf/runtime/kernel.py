@@ -29,7 +29,7 @@ from spf.codegen.c.emit_finds import bitmap_table_length, hash_table_length
 from spf.codegen.c.emit_stream import kernel_report_length, run_time_strategies
 from spf.codegen.c.structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
 from spf.codegen.compiled import CompiledKernel, field_names, shared_fields
-from spf.codegen.finds.auto import evaluate, site_cost, value_extent
+from spf.codegen.finds.auto import evaluate, seqiter_reach, site_cost, value_extent
 from spf.codegen.pipeline import compile_kernel
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
 from spf.runtime.fast_call import call_plan
@@ -122,6 +122,12 @@ class Kernel:
             path = build_shared_library(self.build().c_source, self.flags, name=self.function_name)
             load_function(path, self.release_function, [], None)()
 
+    def _arrays(self, fields: dict[str, dict]) -> dict[str, np.ndarray]:
+        """The operands' arrays, by their names in the space."""
+        return {mapping.get(field_name, f"{name}_{field_name}"): value
+                for name, (layout, mapping, _) in self.tensors.items()
+                for field_name, value in fields.get(name, {}).items() if isinstance(value, np.ndarray)}
+
     def _statistics(self, fields: dict[str, dict]) -> tuple[dict[str, float], dict[str, int]]:
         """The operands' scalar fields and array lengths, by their names in the space."""
         stats: dict[str, float] = {}
@@ -140,7 +146,9 @@ class Kernel:
         if len(self.kernels) == 1:
             return 0
         stats, lengths = self._statistics(fields)
-        costs = [sum(site_cost(model, choice, stats, lengths) for model, choice in zip(self.site_models, choices))
+        arrays = self._arrays(fields) if any(model.exits_early for model in self.site_models) else {}
+        costs = [sum(site_cost(model, choice, stats, lengths, seqiter_reach(model, choice, stats, arrays))
+                     for model, choice in zip(self.site_models, choices))
                  for choices in self.variant_choices]
         return int(np.argmin(costs))
 

@@ -49,6 +49,9 @@ class SiteModel:
     call: UFCall
     calls: dict[str, UFCall]
     values: tuple | None = None  # (low, high) of a range property of the searched array
+    # its loop does nothing else, so a SeqIter there stops the loop once it is exhausted
+    # (spf.codegen.passes.early_exit): the walk reaches only the keys up to the searched range's last value
+    exits_early: bool = False
 
 
 def evaluate(expression: Affine, stats: Mapping[str, float]) -> float | None:
@@ -105,7 +108,10 @@ def _range_length(model: SiteModel, stats, lengths) -> float:
     return 1.0
 
 
-def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], lengths: Mapping[str, int]) -> float:
+def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], lengths: Mapping[str, int],
+              reach: float = 1.0) -> float:
+    """The estimated cost of the site with the template ``choice`` (the module's docstring);
+    ``reach``: the fraction of its executions a SeqIter that exits early walks (:func:`seqiter_reach`)."""
     executions = _iterations(model, len(model.loops) - 1, stats, lengths)
     searched = _range_length(model, stats, lengths)
     if choice.kind == "direct":
@@ -117,6 +123,8 @@ def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], 
     state_depth = max((k for k, (v, _, _) in enumerate(model.loops) if v in choice.state), default=-1)
     restarts = _iterations(model, state_depth, stats, lengths)
     if choice.kind == "seqiter":
+        if model.exits_early and not choice.keyed:
+            executions *= reach
         return executions + restarts * searched
     if choice.kind == "bitmap":
         extent = value_extent(choice.values, stats)
@@ -125,6 +133,33 @@ def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], 
     extent = value_extent(model.values, stats)
     hits = min(1.0, searched / extent) if extent else 0.0
     return executions * (HASH_PROBE + HASH_HIT * hits) + 3 * restarts * searched  # hashmap
+
+
+def seqiter_reach(model: SiteModel, choice: FindChoice, stats: Mapping[str, float],
+                  arrays: Mapping[str, object]) -> float:
+    """The fraction of a site's executions a SeqIter walks before it exits (1.0 without an
+    exit or where unknown).  Its position leaves the range past the value at the end it
+    walks to (the searched array's last value walking up); the keys, taken as spread evenly
+    over the array's value range, reach that value after this fraction of them.  Known when
+    the searched range does not depend on the loops (SpMSpV's whole of x), the array is read
+    at the position itself and has a range property."""
+    if not model.exits_early or choice.keyed or choice.kind != "seqiter" or model.values is None:
+        return 1.0
+    lows = [evaluate(b.expression, stats) for b in model.lower]
+    highs = [evaluate(b.expression, stats) for b in model.upper]
+    smallest, extent = evaluate(model.values[0], stats), value_extent(model.values, stats)
+    array = arrays.get(model.call.function)
+    (position,) = model.call.arguments if len(model.call.arguments) == 1 else (None,)
+    if not lows or not highs or None in lows or None in highs or smallest is None or extent is None \
+            or array is None or position is None or position.constant != 0 or len(position.terms) != 1 \
+            or position.terms[0][1] != 1:
+        return 1.0
+    first, last = int(max(lows)), int(min(highs))
+    if not 0 <= first <= last < len(array):
+        return 1.0
+    edge = float(array[last] if choice.direction > 0 else array[first])
+    walked = edge - smallest + 1 if choice.keys_increasing else smallest + extent - edge
+    return min(1.0, max(walked, 1.0) / extent)
 
 
 def value_extent(values: tuple | None, stats: Mapping[str, float]) -> float | None:
