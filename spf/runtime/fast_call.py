@@ -145,7 +145,7 @@ class CallPlan:
         cost a short call as much as the rest of the path."""
         if len(values) != len(self.arguments):
             return None
-        addresses, shapes, borrowed = [], [], []
+        addresses, shapes, alive = [], [], []
         for name, layout, struct_key, dense, order, equal_layouts in self.arguments:
             value = values.get(name)
             kind = type(value)
@@ -156,7 +156,10 @@ class CallPlan:
                         return None
                     equal_layouts[id(given)] = given
                 kept = value._structs.get(struct_key)  # the Tensor keeps its struct alive
-                addresses.append(_addressof(kept[0] if kept is not None else marshal(value, layout)[0]))
+                if kept is None:
+                    kept = marshal(value, layout)
+                    alive.append(kept)
+                addresses.append(_addressof(kept[0]))
             elif kind is np.ndarray and dense is not None:
                 if value.dtype is not FLOAT64 or value.ndim != order or not value.flags.c_contiguous:
                     return None
@@ -166,7 +169,7 @@ class CallPlan:
                 if struct is None:
                     return None
                 addresses.append(_addressof(struct))
-                borrowed.append(struct)  # alive while the call runs, though a newer borrow may push it out of the memo
+                alive.append(struct)  # while the call runs, though a newer borrow may push it out of the memo
             else:
                 return None
             shapes.append(value.shape)
