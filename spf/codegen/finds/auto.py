@@ -1,5 +1,6 @@
 """``find="auto"``: every proven find variant is compiled; the run-time choice uses a cost
-estimate from cheap statistics of the operands (array lengths and scalars).
+estimate from cheap statistics of the operands (array lengths and scalars, and one value of
+a searched array).
 
 For a find site with the proven template t, let
 
@@ -9,8 +10,10 @@ For a find site with the proven template t, let
   indices; 1 when the state lives through the whole kernel).
 
 Then ``linear = E*R``; ``binary = E*(1 + log2(R+1))`` (its last compare and branch
-besides the halvings: with R = 1 it costs two table probes); ``seqiter = E + S*R`` (each
-restart may walk the range again); ``bitmap = E*(1 + m) + 2*S*R`` (each restart empties
+besides the halvings: with R = 1 it costs two table probes); ``seqiter = E*f + S*R``
+(each restart may walk the range again; f = 1, or, where the loop stops once the position
+is exhausted (spf.codegen.passes.early_exit), the fraction of the keys up to the searched
+array's last value, read at the call: :func:`seqiter_reach`); ``bitmap = E*(1 + m) + 2*S*R`` (each restart empties
 what the last fill put and fills the range; m: a cache miss per probe where the bitmap
 outgrows CACHE_BYTES); ``hashmap = E*(HASH_PROBE + HASH_HIT*h) + 3*S*R`` (a probe hashes
 and checks a filter; a hit, with probability h = R over the searched array's value
