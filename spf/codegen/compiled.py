@@ -66,7 +66,6 @@ class CompiledKernel:
     tensors: dict[str, KernelTensor]  # in the C function's parameter order
     output: str
     flags: list[str]
-    ranges: dict
     codegen_seconds: float = 0.0
     dependences: list = field(default_factory=list)
     assembly: AssemblyPlan | None = None  # of an assembled output

@@ -40,7 +40,7 @@ from spf.scheduling.autoscheduler.tree import Leaf, Node as ScheduleNode, leaves
 from spf.space.expressions import Affine
 from spf.space.iteration_space import IterationSpace, coordinate_definers, identity_physical, statement_space
 
-from spf.codegen.c.emit_c import array_ranges, release_function
+from spf.codegen.c.emit_c import release_function
 from spf.codegen.compiled import CompiledKernel
 from spf.codegen.finds.find import allowed_templates, refuse_unproven, synthesize
 from spf.codegen.loops import Block, Compute, Guard, Temporary, remove_dead_assignments, render, walk
@@ -334,6 +334,6 @@ def fused_kernel(compilation: Compilation, seconds: float) -> FusedKernel:
                        reports=compilation.reports, kernels=compilation.kernels, variant_choices=[()], site_models=[],
                        c_source=compilation.source, header=compilation.header, tensors=compilation.tensors,
                        output=compilation.space.expression.output.tensor, flags=list(compilation.options.flags),
-                       ranges=array_ranges(statements), codegen_seconds=seconds, dependences=compilation.dependences,
+                       codegen_seconds=seconds, dependences=compilation.dependences,
                        release_function=release_function(compilation.function_name), schedule=lowered.tree,
                        nodes=compilation.variant_scans[0][0].nodes)

@@ -584,7 +584,7 @@ def to_kernel(compilation: Compilation, seconds: float) -> CompiledKernel:
                           kernels=compilation.kernels, variant_choices=compilation.combinations, site_models=models,
                           c_source=compilation.source, header=compilation.header, tensors=compilation.tensors,
                           output=compilation.space.expression.output.tensor, flags=list(compilation.options.flags),
-                          ranges=ranges, codegen_seconds=seconds,
+                          codegen_seconds=seconds,
                           dependences=compilation.dependences, assembly=compilation.assembly,
                           workspace=compilation.workspace, two_phase=compilation.two_phase,
                           output_zeroing=compilation.output_zeroing[0] if compilation.output_zeroing else None,

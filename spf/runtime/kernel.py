@@ -177,8 +177,8 @@ class Kernel:
         """The positions a hash map's table is sized for (spf.codegen.c.emit_c): the searched
         array's length, at most its value range."""
         entries = lengths.get(model.call.function, 0)
-        if model.call.function in self.ranges:
-            low, high = self.ranges[model.call.function]
+        if model.values is not None:
+            low, high = model.values
             size = evaluate(high - low, stats)
             if size is not None:
                 entries = min(entries, int(size) + 1)
