@@ -53,7 +53,7 @@ import scipy.io
 import scipy.sparse as sparse
 
 import spf
-from common import geometric_mean, serial_graphblas
+from common import geometric_mean, serial_graphblas, triad_line
 from parallel import TRIAD_SOURCE, Load, OpenMP
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -156,17 +156,6 @@ def openmp() -> OpenMP:
     omp.verify(2)
     omp.verify(1)
     return omp
-
-
-def triad_bandwidth() -> float:
-    n = 1 << 25
-    b, c, a = np.random.rand(n), np.random.rand(n), np.empty(n)
-    times = []
-    for _ in range(5):
-        started = time.perf_counter()
-        np.add(b, 2.5 * c, out=a)
-        times.append(time.perf_counter() - started)
-    return 5 * 8 * n / min(times) / 1e9  # 2.5*c: read c, write temp; add: read b, temp, write a
 
 
 def table(title: str, rows: list[tuple], columns: list[str]) -> None:
@@ -376,7 +365,7 @@ def main() -> None:
     load = Load()
     if arguments.wait_idle:
         load.wait_until_idle(arguments.wait_idle)
-    print(f"spf assembly benchmark; triad (numpy, 1 thread) {triad_bandwidth():.1f} GB/s")
+    print(f"spf assembly benchmark; {triad_line()}")
     gb = serial_graphblas()
     omp = openmp()
     omp.set_threads(1)

@@ -73,22 +73,28 @@ def triad_line() -> str:
     return f"triad a = b + 3c over 3 x 2^24 doubles (numpy, two passes): {4 * 8 * n / best / 1e9:.1f} GB/s"
 
 
-def block_time(call, seconds: float) -> float:
-    """Seconds per call over a block of calls lasting about ``seconds`` (one warm call first)."""
+def block_time(call, seconds: float, most: int = 10_000_000) -> float:
+    """Seconds per call over a block of calls lasting about ``seconds`` (one warm call first,
+    which sizes the block; at least one call and at most ``most``)."""
     started = time.perf_counter()
     call()
     once = max(time.perf_counter() - started, 1e-7)
-    count = max(1, int(seconds / once))
+    count = max(1, min(most, int(seconds / once)))
     started = time.perf_counter()
     for _ in range(count):
         call()
     return (time.perf_counter() - started) / count
 
 
-def interleaved_blocks(calls: dict, rounds: int, seconds: float) -> dict[str, float]:
-    """Each call's median seconds over ``rounds`` rounds, each round a block of each call in turn."""
+def interleaved_blocks(calls: dict, rounds: int, seconds: float, setups: dict | None = None,
+                       most: int = 10_000_000) -> dict[str, float]:
+    """Each call's median seconds over ``rounds`` rounds, each round a block of each call in
+    turn; ``setups``: name -> what runs before each of that call's blocks (a thread count)."""
+    setups = setups or {}
     samples: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(rounds):
         for name, call in calls.items():
-            samples[name].append(block_time(call, seconds))
+            if name in setups:
+                setups[name]()
+            samples[name].append(block_time(call, seconds, most))
     return {name: statistics.median(values) for name, values in samples.items()}

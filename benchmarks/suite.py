@@ -47,7 +47,6 @@ import argparse
 import ctypes
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import time
@@ -61,7 +60,7 @@ import scipy.sparse as sparse
 import call_path
 import spf
 import spmspv_state
-from common import geometric_mean, serial_graphblas
+from common import geometric_mean, interleaved_blocks, serial_graphblas
 from parallel import (BAND, DATA, TRIAD_SOURCE, Load, OpenMP, matrix_fields, output_values, pack_matrix,
                       sddmm_reference, synthetic_matrix)
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
@@ -176,29 +175,12 @@ class Run:
 # ----------------------------------------------------------------------------- timing
 
 def block_medians(systems: dict, rounds: int, block: float) -> dict[str, float]:
-    """Median time per call of each system, timed in blocks of calls interleaved in rounds.
-
-    ``systems``: name -> (setup, function); ``setup`` (thread counts) runs before each block.
-    A block repeats the call as often as fills ``block`` seconds (once at least), measured
-    on the warm-up call.
-    """
-    repeats = {}
-    for name, (setup, function) in systems.items():
-        setup()
-        function()
-        started = time.perf_counter()
-        function()
-        repeats[name] = max(1, min(10_000, int(block / max(time.perf_counter() - started, 1e-7))))
-    times: dict[str, list[float]] = {name: [] for name in systems}
-    for _ in range(rounds):
-        for name, (setup, function) in systems.items():
-            setup()
-            count = repeats[name]
-            started = time.perf_counter()
-            for _ in range(count):
-                function()
-            times[name].append((time.perf_counter() - started) / count)
-    return {name: statistics.median(values) for name, values in times.items()}
+    """Median time per call of each system, timed in blocks of calls interleaved in rounds
+    (common.interleaved_blocks). ``systems``: name -> (setup, function); ``setup`` (thread
+    counts) runs before each block; a block repeats the call as often as fills ``block``
+    seconds (once at least, 10,000 at most)."""
+    return interleaved_blocks({name: function for name, (_, function) in systems.items()}, rounds, block,
+                              setups={name: setup for name, (setup, _) in systems.items()}, most=10_000)
 
 
 # ----------------------------------------------------------------------------- the systems
