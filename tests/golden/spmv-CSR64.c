@@ -119,7 +119,7 @@ int spf_kernel_604a55f6bc(struct spf_CSR64 *A, struct spf_Dense1 *x, struct spf_
         double sum_1 = 0.0;
         {
           int64_t spf_split_2 = A_rowPtr_pAi;
-          if (((A_rowPtr_pAi_1 - 1) - spf_split_2) >= 15)
+          if (((A_rowPtr_pAi_1 - 1) - spf_split_2) >= 47)
           {
             double sum_3 = 0.0;
             double sum_4 = 0.0;

@@ -135,7 +135,7 @@ int spf_kernel_919d26c738(struct spf_DCSR *A, struct spf_Dense1 *x, struct spf_D
             int added_2 = 0;
             {
               int64_t spf_split_3 = A_rowPtr_pAi;
-              if (((A_rowPtr_pAi_1 - 1) - spf_split_3) >= 15)
+              if (((A_rowPtr_pAi_1 - 1) - spf_split_3) >= 47)
               {
                 double sum_4 = 0.0;
                 double sum_5 = 0.0;
@@ -242,7 +242,7 @@ int spf_kernel_919d26c738(struct spf_DCSR *A, struct spf_Dense1 *x, struct spf_D
                 int added_2 = 0;
                 {
                   int64_t spf_split_3 = A_rowPtr_pAi;
-                  if (((A_rowPtr_pAi_1 - 1) - spf_split_3) >= 15)
+                  if (((A_rowPtr_pAi_1 - 1) - spf_split_3) >= 47)
                   {
                     double sum_4 = 0.0;
                     double sum_5 = 0.0;

@@ -153,7 +153,7 @@ static int spf_kernel_4168d602db_v0_run(struct spf_CSR *A, struct spf_Dense1 *x,
         double sum_1 = 0.0;
         {
           int64_t spf_split_2 = A_rowPtr_pAi_2;
-          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 15)
+          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 47)
           {
             double sum_3 = 0.0;
             double sum_4 = 0.0;
@@ -297,7 +297,7 @@ static int spf_kernel_4168d602db_v1_run(struct spf_CSR *A, struct spf_Dense1 *x,
         double sum_1 = 0.0;
         {
           int64_t spf_split_2 = A_rowPtr_pAi_2;
-          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 15)
+          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 47)
           {
             double sum_3 = 0.0;
             double sum_4 = 0.0;
@@ -435,7 +435,7 @@ static int spf_kernel_4168d602db_v2_run(struct spf_CSR *A, struct spf_Dense1 *x,
         double sum_1 = 0.0;
         {
           int64_t spf_split_2 = A_rowPtr_pAi_2;
-          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 15)
+          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 47)
           {
             double sum_3 = 0.0;
             double sum_4 = 0.0;
@@ -572,7 +572,7 @@ int spf_kernel_4168d602db_v3(struct spf_CSR *A, struct spf_Dense1 *x, struct spf
         double sum_1 = 0.0;
         {
           int64_t spf_split_2 = A_rowPtr_pAi_2;
-          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 15)
+          if (((A_rowPtr_pAi_1_2 - 1) - spf_split_2) >= 47)
           {
             double sum_3 = 0.0;
             double sum_4 = 0.0;

@@ -78,8 +78,8 @@ def set_threads(count: int) -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_split_rows_sum_as_scipy_does_and_alike_for_every_thread_count(seed, openmp_threads):
     """Rows enough for several pieces per thread; 1 and 2 threads give the serial kernel's sums."""
-    matrix = rows_of_every_length(20000, 200, seed)
-    x = np.random.default_rng(seed).standard_normal(200)
+    matrix = rows_of_every_length(20000, 400, seed)
+    x = np.random.default_rng(seed).standard_normal(400)
     serial = spf.compile("y(i) = A(i,j) * x(j)", {"y": "Dense", "A": "CSR", "x": "Dense"})
     parallel = spf.compile("y(i) = A(i,j) * x(j)", {"y": "Dense", "A": "CSR", "x": "Dense"}, parallel=True)
     assert "spf_split" in serial.c_source and "spf_split" in parallel.c_source
@@ -123,12 +123,12 @@ def test_each_row_is_summed_in_the_order_its_length_says(long_rows):
     """Bit for bit: rows of SPLIT_LEAST_TRIPS terms or more take the split sums, shorter rows
     one chain, whatever the other rows (mostly long, or mostly short: a distributed rank's
     share of the rows sums each as one process does)."""
-    matrix = rows_of_every_length(500, 120, seed=4)
+    matrix = rows_of_every_length(500, 300, seed=4)
     if not long_rows:
         lengths = np.diff(matrix.indptr)
         short, long = np.flatnonzero(lengths < SPLIT_LEAST_TRIPS // 2), np.flatnonzero(lengths >= SPLIT_LEAST_TRIPS)
         matrix = sparse.vstack([matrix[short], matrix[long[:5]]]).tocsr()
-    x = np.random.default_rng(4).standard_normal(120)
+    x = np.random.default_rng(4).standard_normal(300)
     kernel = spf.compile("y(i) = A(i,j) * x(j)", {"y": "Dense", "A": "CSR", "x": "Dense"})
     got = kernel(A=matrix, x=x)
     assert np.array_equal(got, row_sums(matrix, x, split=True))
