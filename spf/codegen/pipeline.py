@@ -54,6 +54,7 @@ from spf.codegen.passes.jam import jam_register_sums
 from spf.codegen.passes.parallel import (balance_parallel_loops, mark_parallel_loops, parallelize_fused,
                                          split_into_chunks)
 from spf.codegen.passes.register_sum import mark_register_sums
+from spf.codegen.passes.specialize import specialized_extent
 from spf.codegen.passes.split_sum import split_register_sums
 from spf.codegen.passes.tiling import add_tile_guard, tile_space
 from spf.codegen.passes.zeroing import OutputZeroing, fold_output_zeroing, plan_output_zeroing
@@ -109,6 +110,8 @@ class Compilation:
     output_zeroing: tuple = ()  # per variant, how its dense output is zeroed first (spf.codegen.passes.zeroing), if it is
     # of a schedule tree (codegen.fused): its temporaries and leaves' scans; its one nest is variant_scans[0][0]
     lowered: LoweredSchedule | None = None
+    # per variant, the extent its nests are copied for at each of SPECIALIZED_EXTENTS (spf.codegen.passes.specialize)
+    specialized: tuple = ()
 
     @property
     def statements(self) -> list:
@@ -425,6 +428,15 @@ def exit_exhausted_finds(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def specialize_extents(compilation: Compilation) -> Compilation:
+    """Per variant, the extent of its innermost dense loops it runs a copy of its nests for
+    at each common value (spf.codegen.passes.specialize); not a lowered schedule tree's."""
+    if compilation.lowered is not None or compilation.assembly is not None:
+        return compilation
+    return dataclasses.replace(compilation, specialized=tuple(
+        specialized_extent([scanned.nodes for scanned in group]) for group in compilation.variant_scans))
+
+
 def split_sums(compilation: Compilation) -> Compilation:
     """Register sums over the rows of a top-level loop add, in long rows, into several
     registers, then pairwise (spf.codegen.passes.split_sum): the adder's throughput rather
@@ -533,7 +545,7 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
     kernels = [kernel_function(function + (f"_v{k}" if several else ""), group,
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,
                                assembly, compilation.output_zeroing[k] if compilation.output_zeroing else
-                               OutputZeroing())
+                               OutputZeroing(), compilation.specialized[k] if compilation.specialized else None)
                for k, group in enumerate(compilation.variant_scans)]
     # the workspaces (spf.codegen.c.emit_stream) are kept between calls too
     release_steps = ()
@@ -546,7 +558,7 @@ PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variant
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
           place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,
-          plan_zeroing, split_sums, exit_exhausted_finds, emit)
+          plan_zeroing, split_sums, exit_exhausted_finds, specialize_extents, emit)
 
 
 def run_passes(compilation: Compilation, passes: Sequence) -> Compilation:

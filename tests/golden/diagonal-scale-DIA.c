@@ -91,28 +91,117 @@ int spf_kernel_60f2530394_v0(struct spf_DIA *A, struct spf_Dense1 *x, struct spf
   for (int64_t spf_zero = 0; spf_zero < y_N0; spf_zero++)
     y_vals[spf_zero] = 0.0;
 
-  if ((1 <= A_numCols) && (1 <= A_ndiag))
+  if (A_numCols == 16)
   {
-    int64_t pAd_position_1 = 0;
+    if ((1 <= A_numCols) && (1 <= A_ndiag))
     {
-      const int64_t key_2 = 0;
-      while (((pAd_position_1 >= 0) && (pAd_position_1 <= (A_ndiag - 1))) && (A_offsets[pAd_position_1] < key_2))
-        pAd_position_1++;
-
-      if (((pAd_position_1 >= 0) && (pAd_position_1 <= (A_ndiag - 1))) && (A_offsets[pAd_position_1] == key_2))
+      int64_t pAd_position_7 = 0;
       {
-        const int64_t pAd = pAd_position_1;
-        const int64_t A_offsets_pAd_2 = 0;
-        #pragma GCC ivdep
-        for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
-        {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          const int64_t px0 = i;
-          y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
-        }
+        const int64_t key_8 = 0;
+        while (((pAd_position_7 >= 0) && (pAd_position_7 <= (A_ndiag - 1))) && (A_offsets[pAd_position_7] < key_8))
+          pAd_position_7++;
 
-        pAd_position_1++;
+        if (((pAd_position_7 >= 0) && (pAd_position_7 <= (A_ndiag - 1))) && (A_offsets[pAd_position_7] == key_8))
+        {
+          const int64_t pAd = pAd_position_7;
+          const int64_t A_offsets_pAd_2 = 0;
+          #pragma GCC ivdep
+          for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+          {
+            const int64_t i = pAi;
+            const int64_t py0 = i;
+            const int64_t px0 = i;
+            y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+          }
+
+          pAd_position_7++;
+        }
+      }
+    }
+  }
+  else
+    if (A_numCols == 32)
+  {
+    if ((1 <= A_numCols) && (1 <= A_ndiag))
+    {
+      int64_t pAd_position_5 = 0;
+      {
+        const int64_t key_6 = 0;
+        while (((pAd_position_5 >= 0) && (pAd_position_5 <= (A_ndiag - 1))) && (A_offsets[pAd_position_5] < key_6))
+          pAd_position_5++;
+
+        if (((pAd_position_5 >= 0) && (pAd_position_5 <= (A_ndiag - 1))) && (A_offsets[pAd_position_5] == key_6))
+        {
+          const int64_t pAd = pAd_position_5;
+          const int64_t A_offsets_pAd_2 = 0;
+          #pragma GCC ivdep
+          for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+          {
+            const int64_t i = pAi;
+            const int64_t py0 = i;
+            const int64_t px0 = i;
+            y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+          }
+
+          pAd_position_5++;
+        }
+      }
+    }
+  }
+  else
+    if (A_numCols == 64)
+  {
+    if ((1 <= A_numCols) && (1 <= A_ndiag))
+    {
+      int64_t pAd_position_3 = 0;
+      {
+        const int64_t key_4 = 0;
+        while (((pAd_position_3 >= 0) && (pAd_position_3 <= (A_ndiag - 1))) && (A_offsets[pAd_position_3] < key_4))
+          pAd_position_3++;
+
+        if (((pAd_position_3 >= 0) && (pAd_position_3 <= (A_ndiag - 1))) && (A_offsets[pAd_position_3] == key_4))
+        {
+          const int64_t pAd = pAd_position_3;
+          const int64_t A_offsets_pAd_2 = 0;
+          #pragma GCC ivdep
+          for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+          {
+            const int64_t i = pAi;
+            const int64_t py0 = i;
+            const int64_t px0 = i;
+            y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+          }
+
+          pAd_position_3++;
+        }
+      }
+    }
+  }
+  else
+  {
+    if ((1 <= A_numCols) && (1 <= A_ndiag))
+    {
+      int64_t pAd_position_1 = 0;
+      {
+        const int64_t key_2 = 0;
+        while (((pAd_position_1 >= 0) && (pAd_position_1 <= (A_ndiag - 1))) && (A_offsets[pAd_position_1] < key_2))
+          pAd_position_1++;
+
+        if (((pAd_position_1 >= 0) && (pAd_position_1 <= (A_ndiag - 1))) && (A_offsets[pAd_position_1] == key_2))
+        {
+          const int64_t pAd = pAd_position_1;
+          const int64_t A_offsets_pAd_2 = 0;
+          #pragma GCC ivdep
+          for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+          {
+            const int64_t i = pAi;
+            const int64_t py0 = i;
+            const int64_t px0 = i;
+            y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+          }
+
+          pAd_position_1++;
+        }
       }
     }
   }
@@ -252,35 +341,145 @@ int spf_kernel_60f2530394_v3(struct spf_DIA *A, struct spf_Dense1 *x, struct spf
   for (int64_t spf_zero = 0; spf_zero < y_N0; spf_zero++)
     y_vals[spf_zero] = 0.0;
 
-  if ((1 <= A_numCols) && (1 <= A_ndiag))
+  if (A_numCols == 16)
   {
+    if ((1 <= A_numCols) && (1 <= A_ndiag))
     {
-      const int64_t key_3 = 0;
-      int64_t lo_1 = 0;
-      const int64_t end_5 = (A_ndiag - 1) + 1;
-      int64_t hi_2 = end_5;
-      while (lo_1 < hi_2)
       {
-        const int64_t mid_4 = lo_1 + ((hi_2 - lo_1) / 2);
-        if (A_offsets[mid_4] < key_3)
-          lo_1 = mid_4 + 1;
-        else
-          hi_2 = mid_4;
-      }
-
-      if ((lo_1 < end_5) && (A_offsets[lo_1] == key_3))
-      {
-        const int64_t pAd = lo_1;
-        const int64_t A_offsets_pAd_2 = 0;
-        #pragma GCC ivdep
-        for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+        const int64_t key_18 = 0;
+        int64_t lo_16 = 0;
+        const int64_t end_20 = (A_ndiag - 1) + 1;
+        int64_t hi_17 = end_20;
+        while (lo_16 < hi_17)
         {
-          const int64_t i = pAi;
-          const int64_t py0 = i;
-          const int64_t px0 = i;
-          y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+          const int64_t mid_19 = lo_16 + ((hi_17 - lo_16) / 2);
+          if (A_offsets[mid_19] < key_18)
+            lo_16 = mid_19 + 1;
+          else
+            hi_17 = mid_19;
         }
 
+        if ((lo_16 < end_20) && (A_offsets[lo_16] == key_18))
+        {
+          const int64_t pAd = lo_16;
+          const int64_t A_offsets_pAd_2 = 0;
+          #pragma GCC ivdep
+          for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+          {
+            const int64_t i = pAi;
+            const int64_t py0 = i;
+            const int64_t px0 = i;
+            y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+          }
+
+        }
+      }
+    }
+  }
+  else
+    if (A_numCols == 32)
+  {
+    if ((1 <= A_numCols) && (1 <= A_ndiag))
+    {
+      {
+        const int64_t key_13 = 0;
+        int64_t lo_11 = 0;
+        const int64_t end_15 = (A_ndiag - 1) + 1;
+        int64_t hi_12 = end_15;
+        while (lo_11 < hi_12)
+        {
+          const int64_t mid_14 = lo_11 + ((hi_12 - lo_11) / 2);
+          if (A_offsets[mid_14] < key_13)
+            lo_11 = mid_14 + 1;
+          else
+            hi_12 = mid_14;
+        }
+
+        if ((lo_11 < end_15) && (A_offsets[lo_11] == key_13))
+        {
+          const int64_t pAd = lo_11;
+          const int64_t A_offsets_pAd_2 = 0;
+          #pragma GCC ivdep
+          for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+          {
+            const int64_t i = pAi;
+            const int64_t py0 = i;
+            const int64_t px0 = i;
+            y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+          }
+
+        }
+      }
+    }
+  }
+  else
+    if (A_numCols == 64)
+  {
+    if ((1 <= A_numCols) && (1 <= A_ndiag))
+    {
+      {
+        const int64_t key_8 = 0;
+        int64_t lo_6 = 0;
+        const int64_t end_10 = (A_ndiag - 1) + 1;
+        int64_t hi_7 = end_10;
+        while (lo_6 < hi_7)
+        {
+          const int64_t mid_9 = lo_6 + ((hi_7 - lo_6) / 2);
+          if (A_offsets[mid_9] < key_8)
+            lo_6 = mid_9 + 1;
+          else
+            hi_7 = mid_9;
+        }
+
+        if ((lo_6 < end_10) && (A_offsets[lo_6] == key_8))
+        {
+          const int64_t pAd = lo_6;
+          const int64_t A_offsets_pAd_2 = 0;
+          #pragma GCC ivdep
+          for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+          {
+            const int64_t i = pAi;
+            const int64_t py0 = i;
+            const int64_t px0 = i;
+            y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+          }
+
+        }
+      }
+    }
+  }
+  else
+  {
+    if ((1 <= A_numCols) && (1 <= A_ndiag))
+    {
+      {
+        const int64_t key_3 = 0;
+        int64_t lo_1 = 0;
+        const int64_t end_5 = (A_ndiag - 1) + 1;
+        int64_t hi_2 = end_5;
+        while (lo_1 < hi_2)
+        {
+          const int64_t mid_4 = lo_1 + ((hi_2 - lo_1) / 2);
+          if (A_offsets[mid_4] < key_3)
+            lo_1 = mid_4 + 1;
+          else
+            hi_2 = mid_4;
+        }
+
+        if ((lo_1 < end_5) && (A_offsets[lo_1] == key_3))
+        {
+          const int64_t pAd = lo_1;
+          const int64_t A_offsets_pAd_2 = 0;
+          #pragma GCC ivdep
+          for (int64_t pAi = 0; pAi <= (A_numCols - 1); pAi++)
+          {
+            const int64_t i = pAi;
+            const int64_t py0 = i;
+            const int64_t px0 = i;
+            y_vals[py0] += A_data[(pAd * A_numRows) + pAi] * x_vals[px0];
+          }
+
+        }
       }
     }
   }

@@ -106,31 +106,123 @@ int spf_kernel_0da1ac67f4(struct spf_COO3 *B, struct spf_Dense2 *C, struct spf_D
   for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
-  if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz))
+  if (A_N1 == 16)
   {
-    for (int64_t pB = 0; pB <= (B_nnz - 1); pB++)
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz))
     {
-      const int64_t B_idx0_pB = B_idx0[pB];
-      const int64_t B_idx1_pB = B_idx1[pB];
-      const int64_t B_idx2_pB = B_idx2[pB];
-      const int64_t pA0 = B_idx0_pB;
-      const int64_t pC0 = B_idx1_pB;
-      const int64_t pD0 = B_idx2_pB;
-      if (0 <= (A_N1 - 1))
+      for (int64_t pB = 0; pB <= (B_nnz - 1); pB++)
       {
-        const double factor_1 = B_val[pB];
-        #pragma GCC ivdep
-        for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+        const int64_t B_idx0_pB = B_idx0[pB];
+        const int64_t B_idx1_pB = B_idx1[pB];
+        const int64_t B_idx2_pB = B_idx2[pB];
+        const int64_t pA0 = B_idx0_pB;
+        const int64_t pC0 = B_idx1_pB;
+        const int64_t pD0 = B_idx2_pB;
+        if (0 <= (A_N1 - 1))
         {
-          const int64_t a = pC1;
-          const int64_t pA1 = a;
-          const int64_t pD1 = a;
-          A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+          const double factor_4 = B_val[pB];
+          #pragma GCC ivdep
+          for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+          {
+            const int64_t a = pC1;
+            const int64_t pA1 = a;
+            const int64_t pD1 = a;
+            A_vals[(pA0 * A_N1) + pA1] += (factor_4 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+          }
+
         }
-
       }
-    }
 
+    }
+  }
+  else
+    if (A_N1 == 32)
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz))
+    {
+      for (int64_t pB = 0; pB <= (B_nnz - 1); pB++)
+      {
+        const int64_t B_idx0_pB = B_idx0[pB];
+        const int64_t B_idx1_pB = B_idx1[pB];
+        const int64_t B_idx2_pB = B_idx2[pB];
+        const int64_t pA0 = B_idx0_pB;
+        const int64_t pC0 = B_idx1_pB;
+        const int64_t pD0 = B_idx2_pB;
+        if (0 <= (A_N1 - 1))
+        {
+          const double factor_3 = B_val[pB];
+          #pragma GCC ivdep
+          for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+          {
+            const int64_t a = pC1;
+            const int64_t pA1 = a;
+            const int64_t pD1 = a;
+            A_vals[(pA0 * A_N1) + pA1] += (factor_3 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+          }
+
+        }
+      }
+
+    }
+  }
+  else
+    if (A_N1 == 64)
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz))
+    {
+      for (int64_t pB = 0; pB <= (B_nnz - 1); pB++)
+      {
+        const int64_t B_idx0_pB = B_idx0[pB];
+        const int64_t B_idx1_pB = B_idx1[pB];
+        const int64_t B_idx2_pB = B_idx2[pB];
+        const int64_t pA0 = B_idx0_pB;
+        const int64_t pC0 = B_idx1_pB;
+        const int64_t pD0 = B_idx2_pB;
+        if (0 <= (A_N1 - 1))
+        {
+          const double factor_2 = B_val[pB];
+          #pragma GCC ivdep
+          for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+          {
+            const int64_t a = pC1;
+            const int64_t pA1 = a;
+            const int64_t pD1 = a;
+            A_vals[(pA0 * A_N1) + pA1] += (factor_2 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+          }
+
+        }
+      }
+
+    }
+  }
+  else
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz))
+    {
+      for (int64_t pB = 0; pB <= (B_nnz - 1); pB++)
+      {
+        const int64_t B_idx0_pB = B_idx0[pB];
+        const int64_t B_idx1_pB = B_idx1[pB];
+        const int64_t B_idx2_pB = B_idx2[pB];
+        const int64_t pA0 = B_idx0_pB;
+        const int64_t pC0 = B_idx1_pB;
+        const int64_t pD0 = B_idx2_pB;
+        if (0 <= (A_N1 - 1))
+        {
+          const double factor_1 = B_val[pB];
+          #pragma GCC ivdep
+          for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+          {
+            const int64_t a = pC1;
+            const int64_t pA1 = a;
+            const int64_t pD1 = a;
+            A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+          }
+
+        }
+      }
+
+    }
   }
   return 0;
 }

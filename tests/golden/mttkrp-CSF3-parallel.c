@@ -115,157 +115,636 @@ int spf_kernel_8bb1baadf8(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_D
   for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
-  if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
+  if (A_N1 == 16)
   {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
     {
-      const int64_t spf_first = 0;
-      const int64_t spf_last = B_nnz0 - 1;
-      int64_t spf_base = 0;
-      int64_t spf_total = 0;
-      if (spf_first <= spf_last)
       {
+        const int64_t spf_first = 0;
+        const int64_t spf_last = B_nnz0 - 1;
+        int64_t spf_base = 0;
+        int64_t spf_total = 0;
+        if (spf_first <= spf_last)
         {
-          const int64_t pB0 = spf_first;
-          spf_base = B_ptr0[pB0];
-        }
-        {
-          const int64_t pB0 = spf_last + 1;
-          spf_total = ((spf_last + 1) - spf_first) + (B_ptr0[pB0] - spf_base);
-        }
-      }
-      const int64_t spf_work = spf_total * 16;
-      const int spf_want = spf_team_for(spf_work);
-      if (spf_want == 1)
-      {
-        const int64_t spf_from = spf_first;
-        const int64_t spf_to = spf_last + 1;
-        const int spf_stream_index = 0;
-        for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
-        {
-          const int64_t B_idx0_pB0 = B_idx0[pB0];
-          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
           {
-            const int64_t pA0 = B_idx0_pB0;
-            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
-            {
-              const int64_t B_idx1_pB1 = B_idx1[pB1];
-              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
-              {
-                const int64_t pC0 = B_idx1_pB1;
-                for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
-                {
-                  const int64_t B_idx2_pB2 = B_idx2[pB2];
-                  const int64_t pD0 = B_idx2_pB2;
-                  if (0 <= (A_N1 - 1))
-                  {
-                    const double factor_1 = B_val[pB2];
-                    #pragma GCC ivdep
-                    for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
-                    {
-                      const int64_t a = pC1;
-                      const int64_t pA1 = a;
-                      const int64_t pD1 = a;
-                      A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
-                    }
-
-                  }
-                }
-
-              }
-            }
-
+            const int64_t pB0 = spf_first;
+            spf_base = B_ptr0[pB0];
+          }
+          {
+            const int64_t pB0 = spf_last + 1;
+            spf_total = ((spf_last + 1) - spf_first) + (B_ptr0[pB0] - spf_base);
           }
         }
-
-      }
-      else
-      {
-        const int spf_pieces = spf_most_pieces(spf_want);
-        int64_t spf_cuts[SPF_MOST_PIECES + 1];
-        spf_cuts[0] = spf_first;
-        spf_cuts[spf_pieces] = spf_last + 1;
-        for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+        const int64_t spf_work = spf_total * 16;
+        const int spf_want = spf_team_for(spf_work);
+        if (spf_want == 1)
         {
-          const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
-          int64_t spf_low = spf_cuts[spf_k - 1];
-          int64_t spf_high = spf_last + 1;
-          while (spf_low < spf_high)
+          const int64_t spf_from = spf_first;
+          const int64_t spf_to = spf_last + 1;
+          const int spf_stream_index = 0;
+          for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
           {
-            const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
-            int64_t spf_weight;
+            const int64_t B_idx0_pB0 = B_idx0[pB0];
+            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
             {
-              const int64_t pB0 = spf_middle;
-              spf_weight = (spf_middle - spf_first) + (B_ptr0[pB0] - spf_base);
-            }
-            if (spf_weight >= spf_goal)
-              spf_high = spf_middle;
-            else
-              spf_low = spf_middle + 1;
-          }
-
-          spf_cuts[spf_k] = spf_low;
-        }
-
-        const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
-        spf_run spf_runs[SPF_MOST_PIECES];
-        spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
-        #pragma omp parallel num_threads(spf_want)
-        {
-          const int spf_me = spf_thread();
-          const int spf_present = spf_team_size();
-          int spf_piece;
-          int spf_stream_index;
-          while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
-          {
-            const int64_t spf_from = spf_cuts[spf_piece];
-            const int64_t spf_to = spf_cuts[spf_piece + 1];
-            for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
-            {
-              const int64_t B_idx0_pB0 = B_idx0[pB0];
-              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+              const int64_t pA0 = B_idx0_pB0;
+              for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
               {
-                const int64_t pA0 = B_idx0_pB0;
-                for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                const int64_t B_idx1_pB1 = B_idx1[pB1];
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                 {
-                  const int64_t B_idx1_pB1 = B_idx1[pB1];
-                  const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                  const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                  if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                  const int64_t pC0 = B_idx1_pB1;
+                  for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                   {
-                    const int64_t pC0 = B_idx1_pB1;
-                    for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                    const int64_t B_idx2_pB2 = B_idx2[pB2];
+                    const int64_t pD0 = B_idx2_pB2;
+                    if (0 <= (A_N1 - 1))
                     {
-                      const int64_t B_idx2_pB2 = B_idx2[pB2];
-                      const int64_t pD0 = B_idx2_pB2;
-                      if (0 <= (A_N1 - 1))
+                      const double factor_4 = B_val[pB2];
+                      #pragma GCC ivdep
+                      for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
                       {
-                        const double factor_1 = B_val[pB2];
-                        #pragma GCC ivdep
-                        for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
-                        {
-                          const int64_t a = pC1;
-                          const int64_t pA1 = a;
-                          const int64_t pD1 = a;
-                          A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
-                        }
-
+                        const int64_t a = pC1;
+                        const int64_t pA1 = a;
+                        const int64_t pD1 = a;
+                        A_vals[(pA0 * A_N1) + pA1] += (factor_4 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
                       }
+
                     }
-
                   }
-                }
 
+                }
               }
+
+            }
+          }
+
+        }
+        else
+        {
+          const int spf_pieces = spf_most_pieces(spf_want);
+          int64_t spf_cuts[SPF_MOST_PIECES + 1];
+          spf_cuts[0] = spf_first;
+          spf_cuts[spf_pieces] = spf_last + 1;
+          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+          {
+            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+            int64_t spf_low = spf_cuts[spf_k - 1];
+            int64_t spf_high = spf_last + 1;
+            while (spf_low < spf_high)
+            {
+              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+              int64_t spf_weight;
+              {
+                const int64_t pB0 = spf_middle;
+                spf_weight = (spf_middle - spf_first) + (B_ptr0[pB0] - spf_base);
+              }
+              if (spf_weight >= spf_goal)
+                spf_high = spf_middle;
+              else
+                spf_low = spf_middle + 1;
+            }
+
+            spf_cuts[spf_k] = spf_low;
+          }
+
+          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+          spf_run spf_runs[SPF_MOST_PIECES];
+          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+          #pragma omp parallel num_threads(spf_want)
+          {
+            const int spf_me = spf_thread();
+            const int spf_present = spf_team_size();
+            int spf_piece;
+            int spf_stream_index;
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            {
+              const int64_t spf_from = spf_cuts[spf_piece];
+              const int64_t spf_to = spf_cuts[spf_piece + 1];
+              for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+              {
+                const int64_t B_idx0_pB0 = B_idx0[pB0];
+                const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                {
+                  const int64_t pA0 = B_idx0_pB0;
+                  for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                  {
+                    const int64_t B_idx1_pB1 = B_idx1[pB1];
+                    const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                    const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                    if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                    {
+                      const int64_t pC0 = B_idx1_pB1;
+                      for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_4 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                          {
+                            const int64_t a = pC1;
+                            const int64_t pA1 = a;
+                            const int64_t pD1 = a;
+                            A_vals[(pA0 * A_N1) + pA1] += (factor_4 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+
+                }
+              }
+
             }
 
           }
+        }
+      }
+    }
+  }
+  else
+    if (A_N1 == 32)
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      {
+        const int64_t spf_first = 0;
+        const int64_t spf_last = B_nnz0 - 1;
+        int64_t spf_base = 0;
+        int64_t spf_total = 0;
+        if (spf_first <= spf_last)
+        {
+          {
+            const int64_t pB0 = spf_first;
+            spf_base = B_ptr0[pB0];
+          }
+          {
+            const int64_t pB0 = spf_last + 1;
+            spf_total = ((spf_last + 1) - spf_first) + (B_ptr0[pB0] - spf_base);
+          }
+        }
+        const int64_t spf_work = spf_total * 16;
+        const int spf_want = spf_team_for(spf_work);
+        if (spf_want == 1)
+        {
+          const int64_t spf_from = spf_first;
+          const int64_t spf_to = spf_last + 1;
+          const int spf_stream_index = 0;
+          for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+          {
+            const int64_t B_idx0_pB0 = B_idx0[pB0];
+            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+            {
+              const int64_t pA0 = B_idx0_pB0;
+              for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+              {
+                const int64_t B_idx1_pB1 = B_idx1[pB1];
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                {
+                  const int64_t pC0 = B_idx1_pB1;
+                  for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                  {
+                    const int64_t B_idx2_pB2 = B_idx2[pB2];
+                    const int64_t pD0 = B_idx2_pB2;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_3 = B_val[pB2];
+                      #pragma GCC ivdep
+                      for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                      {
+                        const int64_t a = pC1;
+                        const int64_t pA1 = a;
+                        const int64_t pD1 = a;
+                        A_vals[(pA0 * A_N1) + pA1] += (factor_3 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                      }
 
+                    }
+                  }
+
+                }
+              }
+
+            }
+          }
+
+        }
+        else
+        {
+          const int spf_pieces = spf_most_pieces(spf_want);
+          int64_t spf_cuts[SPF_MOST_PIECES + 1];
+          spf_cuts[0] = spf_first;
+          spf_cuts[spf_pieces] = spf_last + 1;
+          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+          {
+            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+            int64_t spf_low = spf_cuts[spf_k - 1];
+            int64_t spf_high = spf_last + 1;
+            while (spf_low < spf_high)
+            {
+              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+              int64_t spf_weight;
+              {
+                const int64_t pB0 = spf_middle;
+                spf_weight = (spf_middle - spf_first) + (B_ptr0[pB0] - spf_base);
+              }
+              if (spf_weight >= spf_goal)
+                spf_high = spf_middle;
+              else
+                spf_low = spf_middle + 1;
+            }
+
+            spf_cuts[spf_k] = spf_low;
+          }
+
+          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+          spf_run spf_runs[SPF_MOST_PIECES];
+          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+          #pragma omp parallel num_threads(spf_want)
+          {
+            const int spf_me = spf_thread();
+            const int spf_present = spf_team_size();
+            int spf_piece;
+            int spf_stream_index;
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            {
+              const int64_t spf_from = spf_cuts[spf_piece];
+              const int64_t spf_to = spf_cuts[spf_piece + 1];
+              for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+              {
+                const int64_t B_idx0_pB0 = B_idx0[pB0];
+                const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                {
+                  const int64_t pA0 = B_idx0_pB0;
+                  for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                  {
+                    const int64_t B_idx1_pB1 = B_idx1[pB1];
+                    const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                    const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                    if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                    {
+                      const int64_t pC0 = B_idx1_pB1;
+                      for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_3 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                          {
+                            const int64_t a = pC1;
+                            const int64_t pA1 = a;
+                            const int64_t pD1 = a;
+                            A_vals[(pA0 * A_N1) + pA1] += (factor_3 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+
+                }
+              }
+
+            }
+
+          }
+        }
+      }
+    }
+  }
+  else
+    if (A_N1 == 64)
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      {
+        const int64_t spf_first = 0;
+        const int64_t spf_last = B_nnz0 - 1;
+        int64_t spf_base = 0;
+        int64_t spf_total = 0;
+        if (spf_first <= spf_last)
+        {
+          {
+            const int64_t pB0 = spf_first;
+            spf_base = B_ptr0[pB0];
+          }
+          {
+            const int64_t pB0 = spf_last + 1;
+            spf_total = ((spf_last + 1) - spf_first) + (B_ptr0[pB0] - spf_base);
+          }
+        }
+        const int64_t spf_work = spf_total * 16;
+        const int spf_want = spf_team_for(spf_work);
+        if (spf_want == 1)
+        {
+          const int64_t spf_from = spf_first;
+          const int64_t spf_to = spf_last + 1;
+          const int spf_stream_index = 0;
+          for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+          {
+            const int64_t B_idx0_pB0 = B_idx0[pB0];
+            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+            {
+              const int64_t pA0 = B_idx0_pB0;
+              for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+              {
+                const int64_t B_idx1_pB1 = B_idx1[pB1];
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                {
+                  const int64_t pC0 = B_idx1_pB1;
+                  for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                  {
+                    const int64_t B_idx2_pB2 = B_idx2[pB2];
+                    const int64_t pD0 = B_idx2_pB2;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_2 = B_val[pB2];
+                      #pragma GCC ivdep
+                      for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                      {
+                        const int64_t a = pC1;
+                        const int64_t pA1 = a;
+                        const int64_t pD1 = a;
+                        A_vals[(pA0 * A_N1) + pA1] += (factor_2 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                      }
+
+                    }
+                  }
+
+                }
+              }
+
+            }
+          }
+
+        }
+        else
+        {
+          const int spf_pieces = spf_most_pieces(spf_want);
+          int64_t spf_cuts[SPF_MOST_PIECES + 1];
+          spf_cuts[0] = spf_first;
+          spf_cuts[spf_pieces] = spf_last + 1;
+          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+          {
+            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+            int64_t spf_low = spf_cuts[spf_k - 1];
+            int64_t spf_high = spf_last + 1;
+            while (spf_low < spf_high)
+            {
+              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+              int64_t spf_weight;
+              {
+                const int64_t pB0 = spf_middle;
+                spf_weight = (spf_middle - spf_first) + (B_ptr0[pB0] - spf_base);
+              }
+              if (spf_weight >= spf_goal)
+                spf_high = spf_middle;
+              else
+                spf_low = spf_middle + 1;
+            }
+
+            spf_cuts[spf_k] = spf_low;
+          }
+
+          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+          spf_run spf_runs[SPF_MOST_PIECES];
+          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+          #pragma omp parallel num_threads(spf_want)
+          {
+            const int spf_me = spf_thread();
+            const int spf_present = spf_team_size();
+            int spf_piece;
+            int spf_stream_index;
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            {
+              const int64_t spf_from = spf_cuts[spf_piece];
+              const int64_t spf_to = spf_cuts[spf_piece + 1];
+              for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+              {
+                const int64_t B_idx0_pB0 = B_idx0[pB0];
+                const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                {
+                  const int64_t pA0 = B_idx0_pB0;
+                  for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                  {
+                    const int64_t B_idx1_pB1 = B_idx1[pB1];
+                    const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                    const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                    if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                    {
+                      const int64_t pC0 = B_idx1_pB1;
+                      for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_2 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                          {
+                            const int64_t a = pC1;
+                            const int64_t pA1 = a;
+                            const int64_t pD1 = a;
+                            A_vals[(pA0 * A_N1) + pA1] += (factor_2 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+
+                }
+              }
+
+            }
+
+          }
+        }
+      }
+    }
+  }
+  else
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      {
+        const int64_t spf_first = 0;
+        const int64_t spf_last = B_nnz0 - 1;
+        int64_t spf_base = 0;
+        int64_t spf_total = 0;
+        if (spf_first <= spf_last)
+        {
+          {
+            const int64_t pB0 = spf_first;
+            spf_base = B_ptr0[pB0];
+          }
+          {
+            const int64_t pB0 = spf_last + 1;
+            spf_total = ((spf_last + 1) - spf_first) + (B_ptr0[pB0] - spf_base);
+          }
+        }
+        const int64_t spf_work = spf_total * 16;
+        const int spf_want = spf_team_for(spf_work);
+        if (spf_want == 1)
+        {
+          const int64_t spf_from = spf_first;
+          const int64_t spf_to = spf_last + 1;
+          const int spf_stream_index = 0;
+          for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+          {
+            const int64_t B_idx0_pB0 = B_idx0[pB0];
+            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+            {
+              const int64_t pA0 = B_idx0_pB0;
+              for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+              {
+                const int64_t B_idx1_pB1 = B_idx1[pB1];
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                {
+                  const int64_t pC0 = B_idx1_pB1;
+                  for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                  {
+                    const int64_t B_idx2_pB2 = B_idx2[pB2];
+                    const int64_t pD0 = B_idx2_pB2;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_1 = B_val[pB2];
+                      #pragma GCC ivdep
+                      for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                      {
+                        const int64_t a = pC1;
+                        const int64_t pA1 = a;
+                        const int64_t pD1 = a;
+                        A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                      }
+
+                    }
+                  }
+
+                }
+              }
+
+            }
+          }
+
+        }
+        else
+        {
+          const int spf_pieces = spf_most_pieces(spf_want);
+          int64_t spf_cuts[SPF_MOST_PIECES + 1];
+          spf_cuts[0] = spf_first;
+          spf_cuts[spf_pieces] = spf_last + 1;
+          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+          {
+            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+            int64_t spf_low = spf_cuts[spf_k - 1];
+            int64_t spf_high = spf_last + 1;
+            while (spf_low < spf_high)
+            {
+              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+              int64_t spf_weight;
+              {
+                const int64_t pB0 = spf_middle;
+                spf_weight = (spf_middle - spf_first) + (B_ptr0[pB0] - spf_base);
+              }
+              if (spf_weight >= spf_goal)
+                spf_high = spf_middle;
+              else
+                spf_low = spf_middle + 1;
+            }
+
+            spf_cuts[spf_k] = spf_low;
+          }
+
+          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+          spf_run spf_runs[SPF_MOST_PIECES];
+          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+          #pragma omp parallel num_threads(spf_want)
+          {
+            const int spf_me = spf_thread();
+            const int spf_present = spf_team_size();
+            int spf_piece;
+            int spf_stream_index;
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            {
+              const int64_t spf_from = spf_cuts[spf_piece];
+              const int64_t spf_to = spf_cuts[spf_piece + 1];
+              for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+              {
+                const int64_t B_idx0_pB0 = B_idx0[pB0];
+                const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                {
+                  const int64_t pA0 = B_idx0_pB0;
+                  for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                  {
+                    const int64_t B_idx1_pB1 = B_idx1[pB1];
+                    const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                    const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                    if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                    {
+                      const int64_t pC0 = B_idx1_pB1;
+                      for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_1 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                          {
+                            const int64_t a = pC1;
+                            const int64_t pA1 = a;
+                            const int64_t pD1 = a;
+                            A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+
+                }
+              }
+
+            }
+
+          }
         }
       }
     }

@@ -109,44 +109,175 @@ int spf_kernel_1a0b5ef717(struct spf_CSF3_DENSE_LAST *B, struct spf_Dense2 *C, s
   for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
-  if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
+  if (A_N1 == 16)
   {
-    for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
     {
-      const int64_t B_idx0_pB0 = B_idx0[pB0];
-      const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-      const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-      if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
       {
-        const int64_t pA0 = B_idx0_pB0;
-        for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+        const int64_t B_idx0_pB0 = B_idx0[pB0];
+        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
         {
-          const int64_t B_idx1_pB1 = B_idx1[pB1];
-          const int64_t pC0 = B_idx1_pB1;
-          for (int64_t pB2 = 0; pB2 <= (B_n2 - 1); pB2++)
+          const int64_t pA0 = B_idx0_pB0;
+          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
           {
-            const int64_t k = pB2;
-            const int64_t pD0 = k;
-            if (0 <= (A_N1 - 1))
+            const int64_t B_idx1_pB1 = B_idx1[pB1];
+            const int64_t pC0 = B_idx1_pB1;
+            for (int64_t pB2 = 0; pB2 <= (B_n2 - 1); pB2++)
             {
-              const double factor_1 = B_val[(pB1 * B_n2) + pB2];
-              #pragma GCC ivdep
-              for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+              const int64_t k = pB2;
+              const int64_t pD0 = k;
+              if (0 <= (A_N1 - 1))
               {
-                const int64_t a = pC1;
-                const int64_t pA1 = a;
-                const int64_t pD1 = a;
-                A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
-              }
+                const double factor_4 = B_val[(pB1 * B_n2) + pB2];
+                #pragma GCC ivdep
+                for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                {
+                  const int64_t a = pC1;
+                  const int64_t pA1 = a;
+                  const int64_t pD1 = a;
+                  A_vals[(pA0 * A_N1) + pA1] += (factor_4 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                }
 
+              }
             }
+
           }
 
         }
-
       }
-    }
 
+    }
+  }
+  else
+    if (A_N1 == 32)
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      {
+        const int64_t B_idx0_pB0 = B_idx0[pB0];
+        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        {
+          const int64_t pA0 = B_idx0_pB0;
+          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          {
+            const int64_t B_idx1_pB1 = B_idx1[pB1];
+            const int64_t pC0 = B_idx1_pB1;
+            for (int64_t pB2 = 0; pB2 <= (B_n2 - 1); pB2++)
+            {
+              const int64_t k = pB2;
+              const int64_t pD0 = k;
+              if (0 <= (A_N1 - 1))
+              {
+                const double factor_3 = B_val[(pB1 * B_n2) + pB2];
+                #pragma GCC ivdep
+                for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                {
+                  const int64_t a = pC1;
+                  const int64_t pA1 = a;
+                  const int64_t pD1 = a;
+                  A_vals[(pA0 * A_N1) + pA1] += (factor_3 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                }
+
+              }
+            }
+
+          }
+
+        }
+      }
+
+    }
+  }
+  else
+    if (A_N1 == 64)
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      {
+        const int64_t B_idx0_pB0 = B_idx0[pB0];
+        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        {
+          const int64_t pA0 = B_idx0_pB0;
+          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          {
+            const int64_t B_idx1_pB1 = B_idx1[pB1];
+            const int64_t pC0 = B_idx1_pB1;
+            for (int64_t pB2 = 0; pB2 <= (B_n2 - 1); pB2++)
+            {
+              const int64_t k = pB2;
+              const int64_t pD0 = k;
+              if (0 <= (A_N1 - 1))
+              {
+                const double factor_2 = B_val[(pB1 * B_n2) + pB2];
+                #pragma GCC ivdep
+                for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                {
+                  const int64_t a = pC1;
+                  const int64_t pA1 = a;
+                  const int64_t pD1 = a;
+                  A_vals[(pA0 * A_N1) + pA1] += (factor_2 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                }
+
+              }
+            }
+
+          }
+
+        }
+      }
+
+    }
+  }
+  else
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      {
+        const int64_t B_idx0_pB0 = B_idx0[pB0];
+        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        {
+          const int64_t pA0 = B_idx0_pB0;
+          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          {
+            const int64_t B_idx1_pB1 = B_idx1[pB1];
+            const int64_t pC0 = B_idx1_pB1;
+            for (int64_t pB2 = 0; pB2 <= (B_n2 - 1); pB2++)
+            {
+              const int64_t k = pB2;
+              const int64_t pD0 = k;
+              if (0 <= (A_N1 - 1))
+              {
+                const double factor_1 = B_val[(pB1 * B_n2) + pB2];
+                #pragma GCC ivdep
+                for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                {
+                  const int64_t a = pC1;
+                  const int64_t pA1 = a;
+                  const int64_t pD1 = a;
+                  A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                }
+
+              }
+            }
+
+          }
+
+        }
+      }
+
+    }
   }
   return 0;
 }

@@ -112,44 +112,48 @@ int spf_kernel_1f6625149a(struct spf_Dense3 *B, struct spf_Dense2 *C, struct spf
       A_vals[spf_zero] = 0.0;
 
   }
-  if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
+  if (A_N1 == 16)
   {
+    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
     {
-      const int64_t spf_row_size = 1 * A_N1;
-      const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
-      const int64_t spf_stop = (A_N0 - 1) + 1;
-      for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
       {
-        const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
-        const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
-        for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
-          A_vals[spf_zero] = 0.0;
-
-        for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
+        const int64_t spf_row_size = 1 * A_N1;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (A_N0 - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
         {
-          const int64_t i = pB0;
-          const int64_t pA0 = i;
-          for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
-          {
-            const int64_t j = pB1;
-            const int64_t pC0 = j;
-            for (int64_t pB2 = 0; pB2 <= (B_N2 - 1); pB2++)
-            {
-              const int64_t k = pB2;
-              const int64_t pD0 = k;
-              if (0 <= (A_N1 - 1))
-              {
-                const double factor_1 = B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
-                #pragma GCC ivdep
-                for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
-                {
-                  const int64_t a = pC1;
-                  const int64_t pA1 = a;
-                  const int64_t pD1 = a;
-                  A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
-                }
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+          for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            A_vals[spf_zero] = 0.0;
 
+          for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
+          {
+            const int64_t i = pB0;
+            const int64_t pA0 = i;
+            for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+            {
+              const int64_t j = pB1;
+              const int64_t pC0 = j;
+              for (int64_t pB2 = 0; pB2 <= (B_N2 - 1); pB2++)
+              {
+                const int64_t k = pB2;
+                const int64_t pD0 = k;
+                if (0 <= (A_N1 - 1))
+                {
+                  const double factor_4 = B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
+                  #pragma GCC ivdep
+                  for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                  {
+                    const int64_t a = pC1;
+                    const int64_t pA1 = a;
+                    const int64_t pD1 = a;
+                    A_vals[(pA0 * A_N1) + pA1] += (factor_4 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                  }
+
+                }
               }
+
             }
 
           }
@@ -157,7 +161,161 @@ int spf_kernel_1f6625149a(struct spf_Dense3 *B, struct spf_Dense2 *C, struct spf
         }
 
       }
+    }
+  }
+  else
+    if (A_N1 == 32)
+  {
+    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
+    {
+      {
+        const int64_t spf_row_size = 1 * A_N1;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (A_N0 - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
+        {
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+          for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            A_vals[spf_zero] = 0.0;
 
+          for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
+          {
+            const int64_t i = pB0;
+            const int64_t pA0 = i;
+            for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+            {
+              const int64_t j = pB1;
+              const int64_t pC0 = j;
+              for (int64_t pB2 = 0; pB2 <= (B_N2 - 1); pB2++)
+              {
+                const int64_t k = pB2;
+                const int64_t pD0 = k;
+                if (0 <= (A_N1 - 1))
+                {
+                  const double factor_3 = B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
+                  #pragma GCC ivdep
+                  for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                  {
+                    const int64_t a = pC1;
+                    const int64_t pA1 = a;
+                    const int64_t pD1 = a;
+                    A_vals[(pA0 * A_N1) + pA1] += (factor_3 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                  }
+
+                }
+              }
+
+            }
+
+          }
+
+        }
+
+      }
+    }
+  }
+  else
+    if (A_N1 == 64)
+  {
+    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
+    {
+      {
+        const int64_t spf_row_size = 1 * A_N1;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (A_N0 - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
+        {
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+          for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            A_vals[spf_zero] = 0.0;
+
+          for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
+          {
+            const int64_t i = pB0;
+            const int64_t pA0 = i;
+            for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+            {
+              const int64_t j = pB1;
+              const int64_t pC0 = j;
+              for (int64_t pB2 = 0; pB2 <= (B_N2 - 1); pB2++)
+              {
+                const int64_t k = pB2;
+                const int64_t pD0 = k;
+                if (0 <= (A_N1 - 1))
+                {
+                  const double factor_2 = B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
+                  #pragma GCC ivdep
+                  for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                  {
+                    const int64_t a = pC1;
+                    const int64_t pA1 = a;
+                    const int64_t pD1 = a;
+                    A_vals[(pA0 * A_N1) + pA1] += (factor_2 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                  }
+
+                }
+              }
+
+            }
+
+          }
+
+        }
+
+      }
+    }
+  }
+  else
+  {
+    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
+    {
+      {
+        const int64_t spf_row_size = 1 * A_N1;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (A_N0 - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
+        {
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+          for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            A_vals[spf_zero] = 0.0;
+
+          for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
+          {
+            const int64_t i = pB0;
+            const int64_t pA0 = i;
+            for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+            {
+              const int64_t j = pB1;
+              const int64_t pC0 = j;
+              for (int64_t pB2 = 0; pB2 <= (B_N2 - 1); pB2++)
+              {
+                const int64_t k = pB2;
+                const int64_t pD0 = k;
+                if (0 <= (A_N1 - 1))
+                {
+                  const double factor_1 = B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
+                  #pragma GCC ivdep
+                  for (int64_t pC1 = 0; pC1 <= (A_N1 - 1); pC1++)
+                  {
+                    const int64_t a = pC1;
+                    const int64_t pA1 = a;
+                    const int64_t pD1 = a;
+                    A_vals[(pA0 * A_N1) + pA1] += (factor_1 * C_vals[(pC0 * C_N1) + pC1]) * D_vals[(pD0 * D_N1) + pD1];
+                  }
+
+                }
+              }
+
+            }
+
+          }
+
+        }
+
+      }
     }
   }
   return 0;

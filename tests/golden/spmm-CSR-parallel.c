@@ -111,161 +111,652 @@ int spf_kernel_c669ca3596(struct spf_CSR *A, struct spf_Dense2 *B, struct spf_De
       C_vals[spf_zero] = 0.0;
 
   }
-  if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
+  if (B_N1 == 16)
   {
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
     {
-      const int64_t spf_first = 0;
-      const int64_t spf_last = A_numRows - 1;
-      int64_t spf_base = 0;
-      int64_t spf_total = 0;
-      if (spf_first <= spf_last)
       {
+        const int64_t spf_first = 0;
+        const int64_t spf_last = A_numRows - 1;
+        int64_t spf_base = 0;
+        int64_t spf_total = 0;
+        if (spf_first <= spf_last)
         {
-          const int64_t pAi = spf_first;
-          spf_base = A_rowPtr[pAi];
-        }
-        {
-          const int64_t pAi = spf_last + 1;
-          spf_total = ((spf_last + 1) - spf_first) + (A_rowPtr[pAi] - spf_base);
-        }
-      }
-      const int64_t spf_work = spf_total * 16;
-      const int spf_want = spf_team_for(spf_work);
-      if (spf_want == 1)
-      {
-        const int64_t spf_from = spf_first;
-        const int64_t spf_to = spf_last + 1;
-        const int spf_stream_index = 0;
-        {
-          const int64_t spf_row_size = 1 * C_N1;
-          const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
-          const int64_t spf_stop = spf_to;
-          for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
           {
-            const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
-            const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
-            for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
-              C_vals[spf_zero] = 0.0;
-
-            for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
-            {
-              const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-              const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-              if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
-              {
-                const int64_t i = pAi;
-                const int64_t pC0 = i;
-                for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
-                {
-                  const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                  const int64_t pB0 = A_colIdx_pAj;
-                  if (0 <= (B_N1 - 1))
-                  {
-                    const double factor_1 = A_data[pAj];
-                    #pragma GCC ivdep
-                    for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
-                    {
-                      const int64_t k = pB1;
-                      const int64_t pC1 = k;
-                      C_vals[(pC0 * C_N1) + pC1] += factor_1 * B_vals[(pB0 * B_N1) + pB1];
-                    }
-
-                  }
-                }
-
-              }
-            }
-
+            const int64_t pAi = spf_first;
+            spf_base = A_rowPtr[pAi];
           }
-
-        }
-      }
-      else
-      {
-        const int spf_pieces = spf_most_pieces(spf_want);
-        int64_t spf_cuts[SPF_MOST_PIECES + 1];
-        spf_cuts[0] = spf_first;
-        spf_cuts[spf_pieces] = spf_last + 1;
-        for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
-        {
-          const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
-          int64_t spf_low = spf_cuts[spf_k - 1];
-          int64_t spf_high = spf_last + 1;
-          while (spf_low < spf_high)
           {
-            const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
-            int64_t spf_weight;
-            {
-              const int64_t pAi = spf_middle;
-              spf_weight = (spf_middle - spf_first) + (A_rowPtr[pAi] - spf_base);
-            }
-            if (spf_weight >= spf_goal)
-              spf_high = spf_middle;
-            else
-              spf_low = spf_middle + 1;
+            const int64_t pAi = spf_last + 1;
+            spf_total = ((spf_last + 1) - spf_first) + (A_rowPtr[pAi] - spf_base);
           }
-
-          spf_cuts[spf_k] = spf_low;
         }
-
-        const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
-        spf_run spf_runs[SPF_MOST_PIECES];
-        spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
-        #pragma omp parallel num_threads(spf_want)
+        const int64_t spf_work = spf_total * 16;
+        const int spf_want = spf_team_for(spf_work);
+        if (spf_want == 1)
         {
-          const int spf_me = spf_thread();
-          const int spf_present = spf_team_size();
-          int spf_piece;
-          int spf_stream_index;
-          while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+          const int64_t spf_from = spf_first;
+          const int64_t spf_to = spf_last + 1;
+          const int spf_stream_index = 0;
           {
-            const int64_t spf_from = spf_cuts[spf_piece];
-            const int64_t spf_to = spf_cuts[spf_piece + 1];
+            const int64_t spf_row_size = 1 * C_N1;
+            const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+            const int64_t spf_stop = spf_to;
+            for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
             {
-              const int64_t spf_row_size = 1 * C_N1;
-              const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
-              const int64_t spf_stop = spf_to;
-              for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
-              {
-                const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
-                const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
-                for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
-                  C_vals[spf_zero] = 0.0;
+              const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+              const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+              for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                C_vals[spf_zero] = 0.0;
 
-                for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+              for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+              {
+                const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+                const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+                if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
                 {
-                  const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-                  const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-                  if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+                  const int64_t i = pAi;
+                  const int64_t pC0 = i;
+                  for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
                   {
-                    const int64_t i = pAi;
-                    const int64_t pC0 = i;
-                    for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                    const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                    const int64_t pB0 = A_colIdx_pAj;
+                    if (0 <= (B_N1 - 1))
                     {
-                      const int64_t A_colIdx_pAj = A_colIdx[pAj];
-                      const int64_t pB0 = A_colIdx_pAj;
-                      if (0 <= (B_N1 - 1))
+                      const double factor_4 = A_data[pAj];
+                      #pragma GCC ivdep
+                      for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
                       {
-                        const double factor_1 = A_data[pAj];
-                        #pragma GCC ivdep
-                        for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
-                        {
-                          const int64_t k = pB1;
-                          const int64_t pC1 = k;
-                          C_vals[(pC0 * C_N1) + pC1] += factor_1 * B_vals[(pB0 * B_N1) + pB1];
-                        }
-
+                        const int64_t k = pB1;
+                        const int64_t pC1 = k;
+                        C_vals[(pC0 * C_N1) + pC1] += factor_4 * B_vals[(pB0 * B_N1) + pB1];
                       }
+
                     }
-
                   }
-                }
 
+                }
               }
 
             }
+
+          }
+        }
+        else
+        {
+          const int spf_pieces = spf_most_pieces(spf_want);
+          int64_t spf_cuts[SPF_MOST_PIECES + 1];
+          spf_cuts[0] = spf_first;
+          spf_cuts[spf_pieces] = spf_last + 1;
+          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+          {
+            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+            int64_t spf_low = spf_cuts[spf_k - 1];
+            int64_t spf_high = spf_last + 1;
+            while (spf_low < spf_high)
+            {
+              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+              int64_t spf_weight;
+              {
+                const int64_t pAi = spf_middle;
+                spf_weight = (spf_middle - spf_first) + (A_rowPtr[pAi] - spf_base);
+              }
+              if (spf_weight >= spf_goal)
+                spf_high = spf_middle;
+              else
+                spf_low = spf_middle + 1;
+            }
+
+            spf_cuts[spf_k] = spf_low;
           }
 
+          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+          spf_run spf_runs[SPF_MOST_PIECES];
+          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+          #pragma omp parallel num_threads(spf_want)
+          {
+            const int spf_me = spf_thread();
+            const int spf_present = spf_team_size();
+            int spf_piece;
+            int spf_stream_index;
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            {
+              const int64_t spf_from = spf_cuts[spf_piece];
+              const int64_t spf_to = spf_cuts[spf_piece + 1];
+              {
+                const int64_t spf_row_size = 1 * C_N1;
+                const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                const int64_t spf_stop = spf_to;
+                for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+                {
+                  const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                  const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+                  for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                    C_vals[spf_zero] = 0.0;
+
+                  for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+                  {
+                    const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+                    const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+                    if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+                    {
+                      const int64_t i = pAi;
+                      const int64_t pC0 = i;
+                      for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                      {
+                        const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                        const int64_t pB0 = A_colIdx_pAj;
+                        if (0 <= (B_N1 - 1))
+                        {
+                          const double factor_4 = A_data[pAj];
+                          #pragma GCC ivdep
+                          for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                          {
+                            const int64_t k = pB1;
+                            const int64_t pC1 = k;
+                            C_vals[(pC0 * C_N1) + pC1] += factor_4 * B_vals[(pB0 * B_N1) + pB1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+
+                }
+
+              }
+            }
+
+          }
+        }
+      }
+    }
+  }
+  else
+    if (B_N1 == 32)
+  {
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
+    {
+      {
+        const int64_t spf_first = 0;
+        const int64_t spf_last = A_numRows - 1;
+        int64_t spf_base = 0;
+        int64_t spf_total = 0;
+        if (spf_first <= spf_last)
+        {
+          {
+            const int64_t pAi = spf_first;
+            spf_base = A_rowPtr[pAi];
+          }
+          {
+            const int64_t pAi = spf_last + 1;
+            spf_total = ((spf_last + 1) - spf_first) + (A_rowPtr[pAi] - spf_base);
+          }
+        }
+        const int64_t spf_work = spf_total * 16;
+        const int spf_want = spf_team_for(spf_work);
+        if (spf_want == 1)
+        {
+          const int64_t spf_from = spf_first;
+          const int64_t spf_to = spf_last + 1;
+          const int spf_stream_index = 0;
+          {
+            const int64_t spf_row_size = 1 * C_N1;
+            const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+            const int64_t spf_stop = spf_to;
+            for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+            {
+              const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+              const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+              for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                C_vals[spf_zero] = 0.0;
+
+              for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+              {
+                const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+                const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+                if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+                {
+                  const int64_t i = pAi;
+                  const int64_t pC0 = i;
+                  for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                  {
+                    const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                    const int64_t pB0 = A_colIdx_pAj;
+                    if (0 <= (B_N1 - 1))
+                    {
+                      const double factor_3 = A_data[pAj];
+                      #pragma GCC ivdep
+                      for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                      {
+                        const int64_t k = pB1;
+                        const int64_t pC1 = k;
+                        C_vals[(pC0 * C_N1) + pC1] += factor_3 * B_vals[(pB0 * B_N1) + pB1];
+                      }
+
+                    }
+                  }
+
+                }
+              }
+
+            }
+
+          }
+        }
+        else
+        {
+          const int spf_pieces = spf_most_pieces(spf_want);
+          int64_t spf_cuts[SPF_MOST_PIECES + 1];
+          spf_cuts[0] = spf_first;
+          spf_cuts[spf_pieces] = spf_last + 1;
+          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+          {
+            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+            int64_t spf_low = spf_cuts[spf_k - 1];
+            int64_t spf_high = spf_last + 1;
+            while (spf_low < spf_high)
+            {
+              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+              int64_t spf_weight;
+              {
+                const int64_t pAi = spf_middle;
+                spf_weight = (spf_middle - spf_first) + (A_rowPtr[pAi] - spf_base);
+              }
+              if (spf_weight >= spf_goal)
+                spf_high = spf_middle;
+              else
+                spf_low = spf_middle + 1;
+            }
+
+            spf_cuts[spf_k] = spf_low;
+          }
+
+          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+          spf_run spf_runs[SPF_MOST_PIECES];
+          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+          #pragma omp parallel num_threads(spf_want)
+          {
+            const int spf_me = spf_thread();
+            const int spf_present = spf_team_size();
+            int spf_piece;
+            int spf_stream_index;
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            {
+              const int64_t spf_from = spf_cuts[spf_piece];
+              const int64_t spf_to = spf_cuts[spf_piece + 1];
+              {
+                const int64_t spf_row_size = 1 * C_N1;
+                const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                const int64_t spf_stop = spf_to;
+                for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+                {
+                  const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                  const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+                  for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                    C_vals[spf_zero] = 0.0;
+
+                  for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+                  {
+                    const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+                    const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+                    if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+                    {
+                      const int64_t i = pAi;
+                      const int64_t pC0 = i;
+                      for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                      {
+                        const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                        const int64_t pB0 = A_colIdx_pAj;
+                        if (0 <= (B_N1 - 1))
+                        {
+                          const double factor_3 = A_data[pAj];
+                          #pragma GCC ivdep
+                          for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                          {
+                            const int64_t k = pB1;
+                            const int64_t pC1 = k;
+                            C_vals[(pC0 * C_N1) + pC1] += factor_3 * B_vals[(pB0 * B_N1) + pB1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+
+                }
+
+              }
+            }
+
+          }
+        }
+      }
+    }
+  }
+  else
+    if (B_N1 == 64)
+  {
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
+    {
+      {
+        const int64_t spf_first = 0;
+        const int64_t spf_last = A_numRows - 1;
+        int64_t spf_base = 0;
+        int64_t spf_total = 0;
+        if (spf_first <= spf_last)
+        {
+          {
+            const int64_t pAi = spf_first;
+            spf_base = A_rowPtr[pAi];
+          }
+          {
+            const int64_t pAi = spf_last + 1;
+            spf_total = ((spf_last + 1) - spf_first) + (A_rowPtr[pAi] - spf_base);
+          }
+        }
+        const int64_t spf_work = spf_total * 16;
+        const int spf_want = spf_team_for(spf_work);
+        if (spf_want == 1)
+        {
+          const int64_t spf_from = spf_first;
+          const int64_t spf_to = spf_last + 1;
+          const int spf_stream_index = 0;
+          {
+            const int64_t spf_row_size = 1 * C_N1;
+            const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+            const int64_t spf_stop = spf_to;
+            for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+            {
+              const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+              const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+              for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                C_vals[spf_zero] = 0.0;
+
+              for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+              {
+                const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+                const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+                if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+                {
+                  const int64_t i = pAi;
+                  const int64_t pC0 = i;
+                  for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                  {
+                    const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                    const int64_t pB0 = A_colIdx_pAj;
+                    if (0 <= (B_N1 - 1))
+                    {
+                      const double factor_2 = A_data[pAj];
+                      #pragma GCC ivdep
+                      for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                      {
+                        const int64_t k = pB1;
+                        const int64_t pC1 = k;
+                        C_vals[(pC0 * C_N1) + pC1] += factor_2 * B_vals[(pB0 * B_N1) + pB1];
+                      }
+
+                    }
+                  }
+
+                }
+              }
+
+            }
+
+          }
+        }
+        else
+        {
+          const int spf_pieces = spf_most_pieces(spf_want);
+          int64_t spf_cuts[SPF_MOST_PIECES + 1];
+          spf_cuts[0] = spf_first;
+          spf_cuts[spf_pieces] = spf_last + 1;
+          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+          {
+            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+            int64_t spf_low = spf_cuts[spf_k - 1];
+            int64_t spf_high = spf_last + 1;
+            while (spf_low < spf_high)
+            {
+              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+              int64_t spf_weight;
+              {
+                const int64_t pAi = spf_middle;
+                spf_weight = (spf_middle - spf_first) + (A_rowPtr[pAi] - spf_base);
+              }
+              if (spf_weight >= spf_goal)
+                spf_high = spf_middle;
+              else
+                spf_low = spf_middle + 1;
+            }
+
+            spf_cuts[spf_k] = spf_low;
+          }
+
+          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+          spf_run spf_runs[SPF_MOST_PIECES];
+          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+          #pragma omp parallel num_threads(spf_want)
+          {
+            const int spf_me = spf_thread();
+            const int spf_present = spf_team_size();
+            int spf_piece;
+            int spf_stream_index;
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            {
+              const int64_t spf_from = spf_cuts[spf_piece];
+              const int64_t spf_to = spf_cuts[spf_piece + 1];
+              {
+                const int64_t spf_row_size = 1 * C_N1;
+                const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                const int64_t spf_stop = spf_to;
+                for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+                {
+                  const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                  const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+                  for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                    C_vals[spf_zero] = 0.0;
+
+                  for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+                  {
+                    const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+                    const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+                    if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+                    {
+                      const int64_t i = pAi;
+                      const int64_t pC0 = i;
+                      for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                      {
+                        const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                        const int64_t pB0 = A_colIdx_pAj;
+                        if (0 <= (B_N1 - 1))
+                        {
+                          const double factor_2 = A_data[pAj];
+                          #pragma GCC ivdep
+                          for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                          {
+                            const int64_t k = pB1;
+                            const int64_t pC1 = k;
+                            C_vals[(pC0 * C_N1) + pC1] += factor_2 * B_vals[(pB0 * B_N1) + pB1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+
+                }
+
+              }
+            }
+
+          }
+        }
+      }
+    }
+  }
+  else
+  {
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
+    {
+      {
+        const int64_t spf_first = 0;
+        const int64_t spf_last = A_numRows - 1;
+        int64_t spf_base = 0;
+        int64_t spf_total = 0;
+        if (spf_first <= spf_last)
+        {
+          {
+            const int64_t pAi = spf_first;
+            spf_base = A_rowPtr[pAi];
+          }
+          {
+            const int64_t pAi = spf_last + 1;
+            spf_total = ((spf_last + 1) - spf_first) + (A_rowPtr[pAi] - spf_base);
+          }
+        }
+        const int64_t spf_work = spf_total * 16;
+        const int spf_want = spf_team_for(spf_work);
+        if (spf_want == 1)
+        {
+          const int64_t spf_from = spf_first;
+          const int64_t spf_to = spf_last + 1;
+          const int spf_stream_index = 0;
+          {
+            const int64_t spf_row_size = 1 * C_N1;
+            const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+            const int64_t spf_stop = spf_to;
+            for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+            {
+              const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+              const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+              for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                C_vals[spf_zero] = 0.0;
+
+              for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+              {
+                const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+                const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+                if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+                {
+                  const int64_t i = pAi;
+                  const int64_t pC0 = i;
+                  for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                  {
+                    const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                    const int64_t pB0 = A_colIdx_pAj;
+                    if (0 <= (B_N1 - 1))
+                    {
+                      const double factor_1 = A_data[pAj];
+                      #pragma GCC ivdep
+                      for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                      {
+                        const int64_t k = pB1;
+                        const int64_t pC1 = k;
+                        C_vals[(pC0 * C_N1) + pC1] += factor_1 * B_vals[(pB0 * B_N1) + pB1];
+                      }
+
+                    }
+                  }
+
+                }
+              }
+
+            }
+
+          }
+        }
+        else
+        {
+          const int spf_pieces = spf_most_pieces(spf_want);
+          int64_t spf_cuts[SPF_MOST_PIECES + 1];
+          spf_cuts[0] = spf_first;
+          spf_cuts[spf_pieces] = spf_last + 1;
+          for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+          {
+            const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+            int64_t spf_low = spf_cuts[spf_k - 1];
+            int64_t spf_high = spf_last + 1;
+            while (spf_low < spf_high)
+            {
+              const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+              int64_t spf_weight;
+              {
+                const int64_t pAi = spf_middle;
+                spf_weight = (spf_middle - spf_first) + (A_rowPtr[pAi] - spf_base);
+              }
+              if (spf_weight >= spf_goal)
+                spf_high = spf_middle;
+              else
+                spf_low = spf_middle + 1;
+            }
+
+            spf_cuts[spf_k] = spf_low;
+          }
+
+          const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+          spf_run spf_runs[SPF_MOST_PIECES];
+          spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+          #pragma omp parallel num_threads(spf_want)
+          {
+            const int spf_me = spf_thread();
+            const int spf_present = spf_team_size();
+            int spf_piece;
+            int spf_stream_index;
+            while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+            {
+              const int64_t spf_from = spf_cuts[spf_piece];
+              const int64_t spf_to = spf_cuts[spf_piece + 1];
+              {
+                const int64_t spf_row_size = 1 * C_N1;
+                const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                const int64_t spf_stop = spf_to;
+                for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+                {
+                  const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                  const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+                  for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                    C_vals[spf_zero] = 0.0;
+
+                  for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+                  {
+                    const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+                    const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+                    if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+                    {
+                      const int64_t i = pAi;
+                      const int64_t pC0 = i;
+                      for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                      {
+                        const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                        const int64_t pB0 = A_colIdx_pAj;
+                        if (0 <= (B_N1 - 1))
+                        {
+                          const double factor_1 = A_data[pAj];
+                          #pragma GCC ivdep
+                          for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                          {
+                            const int64_t k = pB1;
+                            const int64_t pC1 = k;
+                            C_vals[(pC0 * C_N1) + pC1] += factor_1 * B_vals[(pB0 * B_N1) + pB1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+
+                }
+
+              }
+            }
+
+          }
         }
       }
     }

@@ -111,50 +111,202 @@ int spf_kernel_e9220a205a(struct spf_CSR *A, struct spf_Dense2 *B, struct spf_De
       C_vals[spf_zero] = 0.0;
 
   }
-  if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
+  if (B_N1 == 16)
   {
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
     {
-      const int64_t spf_row_size = 1 * C_N1;
-      const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
-      const int64_t spf_stop = (A_numRows - 1) + 1;
-      for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
       {
-        const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
-        const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
-        for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
-          C_vals[spf_zero] = 0.0;
-
-        for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+        const int64_t spf_row_size = 1 * C_N1;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (A_numRows - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
         {
-          const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-          const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-          if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+          for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            C_vals[spf_zero] = 0.0;
+
+          for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
           {
-            const int64_t i = pAi;
-            const int64_t pC0 = i;
-            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
             {
-              const int64_t A_colIdx_pAj = A_colIdx[pAj];
-              const int64_t pB0 = A_colIdx_pAj;
-              if (0 <= (B_N1 - 1))
+              const int64_t i = pAi;
+              const int64_t pC0 = i;
+              for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
               {
-                const double factor_1 = A_data[pAj];
-                #pragma GCC ivdep
-                for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                const int64_t pB0 = A_colIdx_pAj;
+                if (0 <= (B_N1 - 1))
                 {
-                  const int64_t k = pB1;
-                  const int64_t pC1 = k;
-                  C_vals[(pC0 * C_N1) + pC1] += factor_1 * B_vals[(pB0 * B_N1) + pB1];
+                  const double factor_4 = A_data[pAj];
+                  #pragma GCC ivdep
+                  for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                  {
+                    const int64_t k = pB1;
+                    const int64_t pC1 = k;
+                    C_vals[(pC0 * C_N1) + pC1] += factor_4 * B_vals[(pB0 * B_N1) + pB1];
+                  }
+
                 }
-
               }
-            }
 
+            }
           }
+
         }
 
       }
+    }
+  }
+  else
+    if (B_N1 == 32)
+  {
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
+    {
+      {
+        const int64_t spf_row_size = 1 * C_N1;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (A_numRows - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
+        {
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+          for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            C_vals[spf_zero] = 0.0;
 
+          for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+          {
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+            {
+              const int64_t i = pAi;
+              const int64_t pC0 = i;
+              for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+              {
+                const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                const int64_t pB0 = A_colIdx_pAj;
+                if (0 <= (B_N1 - 1))
+                {
+                  const double factor_3 = A_data[pAj];
+                  #pragma GCC ivdep
+                  for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                  {
+                    const int64_t k = pB1;
+                    const int64_t pC1 = k;
+                    C_vals[(pC0 * C_N1) + pC1] += factor_3 * B_vals[(pB0 * B_N1) + pB1];
+                  }
+
+                }
+              }
+
+            }
+          }
+
+        }
+
+      }
+    }
+  }
+  else
+    if (B_N1 == 64)
+  {
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
+    {
+      {
+        const int64_t spf_row_size = 1 * C_N1;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (A_numRows - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
+        {
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+          for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            C_vals[spf_zero] = 0.0;
+
+          for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+          {
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+            {
+              const int64_t i = pAi;
+              const int64_t pC0 = i;
+              for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+              {
+                const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                const int64_t pB0 = A_colIdx_pAj;
+                if (0 <= (B_N1 - 1))
+                {
+                  const double factor_2 = A_data[pAj];
+                  #pragma GCC ivdep
+                  for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                  {
+                    const int64_t k = pB1;
+                    const int64_t pC1 = k;
+                    C_vals[(pC0 * C_N1) + pC1] += factor_2 * B_vals[(pB0 * B_N1) + pB1];
+                  }
+
+                }
+              }
+
+            }
+          }
+
+        }
+
+      }
+    }
+  }
+  else
+  {
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_N1))
+    {
+      {
+        const int64_t spf_row_size = 1 * C_N1;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (A_numRows - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
+        {
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(spf_block_end, C_N0) * spf_row_size;
+          for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            C_vals[spf_zero] = 0.0;
+
+          for (int64_t pAi = spf_block; pAi < spf_block_end; pAi++)
+          {
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+            {
+              const int64_t i = pAi;
+              const int64_t pC0 = i;
+              for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+              {
+                const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                const int64_t pB0 = A_colIdx_pAj;
+                if (0 <= (B_N1 - 1))
+                {
+                  const double factor_1 = A_data[pAj];
+                  #pragma GCC ivdep
+                  for (int64_t pB1 = 0; pB1 <= (B_N1 - 1); pB1++)
+                  {
+                    const int64_t k = pB1;
+                    const int64_t pC1 = k;
+                    C_vals[(pC0 * C_N1) + pC1] += factor_1 * B_vals[(pB0 * B_N1) + pB1];
+                  }
+
+                }
+              }
+
+            }
+          }
+
+        }
+
+      }
     }
   }
   return 0;

@@ -127,48 +127,191 @@ int spf_kernel_d1360f3b2d(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_D
   for (int64_t spf_zero = 0; spf_zero < ((A_N0 * A_N1) * A_N2); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
-  if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= B_n2)) && (1 <= B_nnz0))
+  if (A_N2 == 16)
   {
-    for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= B_n2)) && (1 <= B_nnz0))
     {
-      const int64_t B_idx0_pB0 = B_idx0[pB0];
-      const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-      const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-      if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
       {
-        const int64_t pA0 = B_idx0_pB0;
-        for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+        const int64_t B_idx0_pB0 = B_idx0[pB0];
+        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
         {
-          const int64_t B_idx1_pB1 = B_idx1[pB1];
-          const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-          const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-          if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+          const int64_t pA0 = B_idx0_pB0;
+          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
           {
-            const int64_t pA1 = B_idx1_pB1;
-            for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+            const int64_t B_idx1_pB1 = B_idx1[pB1];
+            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
             {
-              const int64_t B_idx2_pB2 = B_idx2[pB2];
-              const int64_t pC0 = B_idx2_pB2;
-              if (0 <= (A_N2 - 1))
+              const int64_t pA1 = B_idx1_pB1;
+              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
               {
-                const double factor_1 = B_val[pB2];
-                #pragma GCC ivdep
-                for (int64_t pC1 = 0; pC1 <= (A_N2 - 1); pC1++)
+                const int64_t B_idx2_pB2 = B_idx2[pB2];
+                const int64_t pC0 = B_idx2_pB2;
+                if (0 <= (A_N2 - 1))
                 {
-                  const int64_t l = pC1;
-                  const int64_t pA2 = l;
-                  A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += factor_1 * C_vals[(pC0 * C_N1) + pC1];
+                  const double factor_4 = B_val[pB2];
+                  #pragma GCC ivdep
+                  for (int64_t pC1 = 0; pC1 <= (A_N2 - 1); pC1++)
+                  {
+                    const int64_t l = pC1;
+                    const int64_t pA2 = l;
+                    A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += factor_4 * C_vals[(pC0 * C_N1) + pC1];
+                  }
+
                 }
-
               }
+
             }
-
           }
+
         }
-
       }
-    }
 
+    }
+  }
+  else
+    if (A_N2 == 32)
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      {
+        const int64_t B_idx0_pB0 = B_idx0[pB0];
+        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        {
+          const int64_t pA0 = B_idx0_pB0;
+          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          {
+            const int64_t B_idx1_pB1 = B_idx1[pB1];
+            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            {
+              const int64_t pA1 = B_idx1_pB1;
+              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+              {
+                const int64_t B_idx2_pB2 = B_idx2[pB2];
+                const int64_t pC0 = B_idx2_pB2;
+                if (0 <= (A_N2 - 1))
+                {
+                  const double factor_3 = B_val[pB2];
+                  #pragma GCC ivdep
+                  for (int64_t pC1 = 0; pC1 <= (A_N2 - 1); pC1++)
+                  {
+                    const int64_t l = pC1;
+                    const int64_t pA2 = l;
+                    A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += factor_3 * C_vals[(pC0 * C_N1) + pC1];
+                  }
+
+                }
+              }
+
+            }
+          }
+
+        }
+      }
+
+    }
+  }
+  else
+    if (A_N2 == 64)
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      {
+        const int64_t B_idx0_pB0 = B_idx0[pB0];
+        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        {
+          const int64_t pA0 = B_idx0_pB0;
+          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          {
+            const int64_t B_idx1_pB1 = B_idx1[pB1];
+            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            {
+              const int64_t pA1 = B_idx1_pB1;
+              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+              {
+                const int64_t B_idx2_pB2 = B_idx2[pB2];
+                const int64_t pC0 = B_idx2_pB2;
+                if (0 <= (A_N2 - 1))
+                {
+                  const double factor_2 = B_val[pB2];
+                  #pragma GCC ivdep
+                  for (int64_t pC1 = 0; pC1 <= (A_N2 - 1); pC1++)
+                  {
+                    const int64_t l = pC1;
+                    const int64_t pA2 = l;
+                    A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += factor_2 * C_vals[(pC0 * C_N1) + pC1];
+                  }
+
+                }
+              }
+
+            }
+          }
+
+        }
+      }
+
+    }
+  }
+  else
+  {
+    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      {
+        const int64_t B_idx0_pB0 = B_idx0[pB0];
+        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        {
+          const int64_t pA0 = B_idx0_pB0;
+          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          {
+            const int64_t B_idx1_pB1 = B_idx1[pB1];
+            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            {
+              const int64_t pA1 = B_idx1_pB1;
+              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+              {
+                const int64_t B_idx2_pB2 = B_idx2[pB2];
+                const int64_t pC0 = B_idx2_pB2;
+                if (0 <= (A_N2 - 1))
+                {
+                  const double factor_1 = B_val[pB2];
+                  #pragma GCC ivdep
+                  for (int64_t pC1 = 0; pC1 <= (A_N2 - 1); pC1++)
+                  {
+                    const int64_t l = pC1;
+                    const int64_t pA2 = l;
+                    A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += factor_1 * C_vals[(pC0 * C_N1) + pC1];
+                  }
+
+                }
+              }
+
+            }
+          }
+
+        }
+      }
+
+    }
   }
   return 0;
 }

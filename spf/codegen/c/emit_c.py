@@ -18,10 +18,11 @@ spf.codegen.c.emit_assembled.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from pycparser import c_ast, c_generator
 
+from spf.errors import SpfInternalError
 from spf.layout_library.model import Name
 from spf.space.expressions import Affine
 from spf.space.properties import Range
@@ -35,6 +36,7 @@ from spf.codegen.c.emit_statements import Emitter
 from spf.codegen.c.runtime import PRELUDE
 from spf.codegen.c.structs import header_text, struct_name
 from spf.codegen.loops import Chunks, Loop, walk
+from spf.codegen.passes.specialize import SPECIALIZED_EXTENTS
 from spf.codegen.passes.zeroing import OutputZeroing
 from spf.codegen.scanning.scan import readable_names
 
@@ -103,7 +105,7 @@ def tensor_parameters(tensors: dict) -> tuple[list, list]:
 
 def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
                     ranges: dict, zero_output: bool, assembly: AssembledOutput | None = None,
-                    zeroing: OutputZeroing = OutputZeroing()) -> KernelSource:
+                    zeroing: OutputZeroing = OutputZeroing(), specialized: str | None = None) -> KernelSource:
     """The C source of a kernel running each statement's scanned loop nest in turn.
 
     ``tensors``: name -> KernelTensor (spf.codegen.compiled) in parameter order.
@@ -112,6 +114,8 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     the shape gives, the nests append their entries to a stream, and the builder's
     ``begin`` orders and counts them (the kernel takes ``spf_report`` and ``spf_handle``
     for the caller's ``fill``).
+    ``specialized``: a scalar whose common values get a copy of the nests each
+    (spf.codegen.passes.specialize), where the nests keep no state.
     """
     output_name = statements[0].output.tensor
     scalar_output = output_name if output_name not in tensors else None
@@ -166,7 +170,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         chunked = any(isinstance(node, Chunks) for scan in scans for node in walk(scan.nodes))
         body.extend(two_phase_kernel(assembly, emitter, emit_nests, output_name, chunked, scans))
         return function_source(function_name, parameters, body, tensors, emitter.state_count)
-    nests = emit_nests()
+    nests = specialized_copies(emit_nests, emitter, specialized, names)
     body.extend(emitter.entry)
     body.extend(nests)
     if assembly and not parallel:
@@ -178,6 +182,25 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     body.extend(emitter.epilogue)
     body.append(c_ast.Return(ident("spf_status") if assembly else const(0)))
     return function_source(function_name, parameters, body, tensors, emitter.state_count)
+
+
+def specialized_copies(emit_nests: Callable[[], list], emitter: Emitter, specialized: str | None,
+                       names: Names) -> list:
+    """The nests, and where ``specialized`` names a scalar, ``if (X == 16) {nests} else if
+    (X == 32) ... else {nests}`` (spf.codegen.passes.specialize): only when emitting them
+    added nothing at the function's entry or exit and no find state, so the copies are
+    alike and independent."""
+    before = (len(emitter.entry), len(emitter.epilogue), emitter.state_count)
+    nests = emit_nests()
+    if specialized is None or (len(emitter.entry), len(emitter.epilogue), emitter.state_count) != before:
+        return nests
+    chain = block(nests)
+    for value in reversed(SPECIALIZED_EXTENTS):
+        copy = emit_nests()
+        chain = c_ast.If(binary("==", affine(Affine.of(specialized), names), const(value)), block(copy), chain)
+    if (len(emitter.entry), len(emitter.epilogue), emitter.state_count) != before:
+        raise SpfInternalError("a specialised copy of the nests added state, which the first did not")
+    return [chain]
 
 
 def function_source(function_name: str, parameters: list, body: list, tensors: dict,

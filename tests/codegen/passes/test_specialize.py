@@ -1,0 +1,79 @@
+"""spf.codegen.passes.specialize: which kernels get a copy of their nests per common extent
+of their innermost dense loop, and that every copy (and the general one) computes what
+numpy does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sparse
+
+import spf
+from spf.codegen.loops import Bound, Loop
+from spf.codegen.passes.independent import IndependentIterations
+from spf.codegen.passes.specialize import SPECIALIZED_EXTENTS, specialized_extent
+from spf.space.expressions import Affine
+
+MTTKRP = "A(i,r) = B(i,j,k) * C(j,r) * D(k,r)"
+MTTKRP_LAYOUTS = {"A": "Dense2", "B": "CSF3", "C": "Dense2", "D": "Dense2"}
+
+
+def dense_loop(variable: str, extent: str) -> Loop:
+    return Loop(variable, [Bound(Affine())], [Bound(Affine.of(extent) - 1)], independent=IndependentIterations())
+
+
+def test_the_one_extent_of_the_innermost_dense_loops_is_specialised():
+    assert specialized_extent([[dense_loop("r", "A_N1")], [dense_loop("s", "A_N1")]]) == "A_N1"
+    assert specialized_extent([[dense_loop("r", "A_N1"), dense_loop("s", "B_N1")]]) is None  # two extents
+    assert specialized_extent([[Loop("r", [Bound(Affine())], [Bound(Affine.of("A_N1") - 1)])]]) is None  # not marked
+    shifted = dense_loop("r", "A_N1")
+    shifted.lower = [Bound(Affine.of(1))]
+    assert specialized_extent([[shifted]]) is None
+
+
+def test_mttkrp_branches_on_its_rank():
+    kernel = spf.compile(MTTKRP, MTTKRP_LAYOUTS, build=False)
+    for value in SPECIALIZED_EXTENTS:
+        assert f"A_N1 == {value})" in kernel.c_source
+    assert kernel.c_source.count("#pragma GCC ivdep") == len(SPECIALIZED_EXTENTS) + 1
+
+
+@pytest.mark.parametrize("rank", sorted({1, 5, 15, 17, 33, *SPECIALIZED_EXTENTS}))
+def test_each_copy_and_the_general_one_compute_mttkrp(rank):
+    kernel = spf.compile(MTTKRP, MTTKRP_LAYOUTS)
+    rng = np.random.default_rng(rank)
+    shape = (7, 6, 5)
+    dense = np.where(rng.random(shape) < 0.3, rng.random(shape), 0.0)
+    C, D = rng.random((6, rank)), rng.random((5, rank))
+    expected = np.einsum("ijk,jr,kr->ir", dense, C, D)
+    np.testing.assert_allclose(kernel(B=spf.pack("CSF3", dense), C=C, D=D), expected, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("columns", [3, 16, 32])
+def test_spmm_is_specialised_and_right(columns):
+    kernel = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "Dense2", "C": "Dense2"})
+    assert "== 16)" in kernel.c_source
+    A = sparse.random(40, 30, density=0.2, format="csr", random_state=columns)
+    B = np.random.default_rng(columns).random((30, columns))
+    np.testing.assert_allclose(kernel(A=A, B=B), A @ B, rtol=1e-12)
+
+
+SCALED_ROWS = "Y(i,r) = A(i,k) * x(k) * C(k,r)"
+SCALED_LAYOUTS = {"A": "CSR", "x": "SV", "C": "Dense2", "Y": "Dense2"}
+
+
+def test_kernels_keeping_find_state_are_not_copied():
+    """A hash map's table is kept between calls in a slot per find: one copy of the nests only."""
+    hashed = spf.compile(SCALED_ROWS, SCALED_LAYOUTS, find="hashmap", build=False)
+    assert specialized_extent([scanned.nodes for scanned in hashed.scans]) == "C_N1"  # a candidate ...
+    assert "== 16)" not in hashed.c_source  # ... left whole
+
+
+@pytest.mark.parametrize("rank", [4, 16])
+def test_a_seqiter_position_is_each_copy_s_own(rank):
+    kernel = spf.compile(SCALED_ROWS, SCALED_LAYOUTS, find="seqiter")
+    assert "== 16)" in kernel.c_source
+    A = sparse.random(30, 40, density=0.3, format="csr", random_state=rank)
+    x = np.where(np.random.default_rng(rank).random(40) < 0.4, 2.0, 0.0)
+    C = np.random.default_rng(rank + 1).random((40, rank))
+    np.testing.assert_allclose(kernel(A=A, x=spf.pack("SV", x), C=C), A @ (x[:, None] * C), rtol=1e-12)
