@@ -122,23 +122,25 @@ class Kernel:
             path = build_shared_library(self.build().c_source, self.flags, name=self.function_name)
             load_function(path, self.release_function, [], None)()
 
+    def _local_fields(self, fields: dict[str, dict]):
+        """(name in the space, value) of each operand's field (an assembled output has none yet)."""
+        for name, (_, mapping, _) in self.tensors.items():
+            for field_name, value in fields.get(name, {}).items():
+                yield mapping.get(field_name, f"{name}_{field_name}"), value
+
     def _arrays(self, fields: dict[str, dict]) -> dict[str, np.ndarray]:
         """The operands' arrays, by their names in the space."""
-        return {mapping.get(field_name, f"{name}_{field_name}"): value
-                for name, (layout, mapping, _) in self.tensors.items()
-                for field_name, value in fields.get(name, {}).items() if isinstance(value, np.ndarray)}
+        return {local: value for local, value in self._local_fields(fields) if isinstance(value, np.ndarray)}
 
     def _statistics(self, fields: dict[str, dict]) -> tuple[dict[str, float], dict[str, int]]:
         """The operands' scalar fields and array lengths, by their names in the space."""
         stats: dict[str, float] = {}
         lengths: dict[str, int] = {}
-        for name, (layout, mapping, _) in self.tensors.items():
-            for field_name, value in fields.get(name, {}).items():  # an assembled output has none yet
-                local = mapping.get(field_name, f"{name}_{field_name}")
-                if isinstance(value, np.ndarray):
-                    lengths.setdefault(local, value.shape[0] if value.ndim else 1)
-                else:
-                    stats.setdefault(local, float(value))
+        for local, value in self._local_fields(fields):
+            if isinstance(value, np.ndarray):
+                lengths.setdefault(local, value.shape[0] if value.ndim else 1)
+            else:
+                stats.setdefault(local, float(value))
         return stats, lengths
 
     def choose_variant(self, fields: dict[str, dict]) -> int:

@@ -300,8 +300,9 @@ def _fill(layout, fields: Mapping[str, object], tensor: str, shape: Sequence[int
 def dense_plan(layout: Layout) -> tuple | None:
     """For a dense row-major layout (each scalar field ``shape[k]``, the values an array
     of exactly those extents, no index array): its struct class, the axis of each scalar
-    field, the values field, and the byte offset of its pointer in the struct; else None.  Its struct is then filled from the values
-    array alone, without evaluating the layout's expressions on every call."""
+    field, the values field, and the byte offset of its pointer in the struct; else None.
+    Its struct is then filled from the values array alone, without evaluating the layout's
+    expressions on every call."""
     if layout in CACHE.dense_plans:
         return CACHE.dense_plans[layout]
     plan = None
@@ -333,7 +334,7 @@ def dense_struct(layout: Layout, values: np.ndarray) -> ctypes.Structure | None:
 
 def planned_dense_struct(plan: tuple, values: np.ndarray) -> ctypes.Structure:
     """:func:`dense_struct` with the layout's :func:`dense_plan` at hand and the array
-    already checked (the short call path, spf.runtime.fast_call, has both per kernel)."""
+    already checked (the bytes of this struct are what :class:`DenseBytes` packs)."""
     struct_class, axes, _, offset = plan
     struct = struct_class()
     for name, axis in axes:
@@ -376,10 +377,7 @@ class DenseBytes:
 
     def of(self, values: np.ndarray) -> bytes:
         """The struct's bytes over ``values`` (float64, C-contiguous, of the layout's order)."""
-        try:
-            address = _addressof(_char_from_buffer(values))
-        except (TypeError, ValueError):  # read-only or empty
-            address = values.ctypes.data
+        address = _address(values)
         shape = values.shape if self.axes is None else tuple(values.shape[axis] for axis in self.axes)
         if self.pointer_last:
             return self.packer.pack(*shape, address)
@@ -387,8 +385,6 @@ class DenseBytes:
         scalars.insert(self.pointer_at, address)
         return self.packer.pack(*scalars)
 
-
-_addressof, _char_from_buffer = ctypes.addressof, ctypes.c_char.from_buffer
 
 
 def dense_bytes(plan: tuple | None) -> DenseBytes | None:

@@ -74,12 +74,18 @@ def _array_length(variable: str, calls: dict[str, UFCall], lengths: Mapping[str,
     return None
 
 
-def _trip(lower: list, upper: list, stats) -> float | None:
+def _bounds(lower: list, upper: list, stats) -> tuple[float, float] | None:
+    """(max of the lower bounds, min of the upper ones) over the statistics, or None when one is unknown."""
     lows = [evaluate(b.expression, stats) for b in lower]
     highs = [evaluate(b.expression, stats) for b in upper]
     if any(v is None for v in lows + highs) or not lows or not highs:
         return None
-    return max(0.0, min(highs) - max(lows) + 1)
+    return max(lows), min(highs)
+
+
+def _trip(lower: list, upper: list, stats) -> float | None:
+    bounds = _bounds(lower, upper, stats)
+    return None if bounds is None else max(0.0, bounds[1] - bounds[0] + 1)
 
 
 def _iterations(model: SiteModel, depth: int, stats, lengths) -> float:
@@ -148,16 +154,14 @@ def seqiter_reach(model: SiteModel, choice: FindChoice, stats: Mapping[str, floa
     at the position itself and has a range property."""
     if not model.exits_early or choice.keyed or choice.kind != "seqiter" or model.values is None:
         return 1.0
-    lows = [evaluate(b.expression, stats) for b in model.lower]
-    highs = [evaluate(b.expression, stats) for b in model.upper]
+    bounds = _bounds(model.lower, model.upper, stats)
     smallest, extent = evaluate(model.values[0], stats), value_extent(model.values, stats)
     array = arrays.get(model.call.function)
     (position,) = model.call.arguments if len(model.call.arguments) == 1 else (None,)
-    if not lows or not highs or None in lows or None in highs or smallest is None or extent is None \
-            or array is None or position is None or position.constant != 0 or len(position.terms) != 1 \
-            or position.terms[0][1] != 1:
+    if bounds is None or smallest is None or extent is None or array is None or position is None \
+            or position.constant != 0 or len(position.terms) != 1 or position.terms[0][1] != 1:
         return 1.0
-    first, last = int(max(lows)), int(min(highs))
+    first, last = int(bounds[0]), int(bounds[1])
     if not 0 <= first <= last < len(array):
         return 1.0
     edge = float(array[last] if choice.direction > 0 else array[first])
