@@ -146,7 +146,8 @@ class CallPlan:
         if len(values) != len(self.arguments):
             return None
         addresses, shapes, alive = [], [], []
-        for name, layout, struct_key, dense, order, equal_layouts in self.arguments:
+        for argument in self.arguments:
+            name, layout, struct_key, dense, order, equal_layouts = argument
             value = values.get(name)
             kind = type(value)
             if kind is Tensor:
@@ -165,7 +166,7 @@ class CallPlan:
                     return None
                 addresses.append(dense.of(value))
             elif dense is None and _is_scipy_sparse(value):
-                struct = self.borrowed.struct(self.arguments[len(shapes)], value)
+                struct = self.borrowed.struct(argument, value)
                 if struct is None:
                     return None
                 addresses.append(_addressof(struct))
