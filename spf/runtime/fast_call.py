@@ -18,6 +18,10 @@ remembered for that matrix while its arrays are the same (:class:`BorrowedInputs
 same array objects of the same shapes, and scipy's own flags), so a repeated call with it
 costs a few lookups, as with a Tensor.  Values changed in place are read as they are;
 index arrays rewritten in place, behind scipy's back, are not checked again.
+
+The plan's common case (Tensors and dense arrays in, a dense array out) runs in C first
+(spf.runtime.short_call); this module takes what that leaves, and machines without the
+extension.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ from spf.codegen.finds.auto import evaluate, seqiter_reach, site_cost, value_ext
 from spf.codegen.pipeline import compile_kernel
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
 from spf.runtime.fast_call import call_plan
+from spf.runtime.short_call import short_call
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
@@ -109,6 +110,7 @@ class Kernel:
                                         take)
             self._functions = [load_function(path, k.function, [ctypes.c_void_p] * arguments)
                                for k in self.kernels]
+            self._short_call  # the C call path's extension too (spf.runtime.short_call): a first call compiles nothing
         return self
 
     def release_state(self) -> None:
@@ -193,6 +195,11 @@ class Kernel:
 
     # -- running
     def __call__(self, *positional: Any, **arguments: Any) -> np.ndarray | Tensor | float:
+        native = self._short_call
+        if native is not None and not positional:
+            result = native(arguments)
+            if result is not None:
+                return result
         if self.compiled.mode_orders:  # read off the description directly: __getattr__ costs a short call 5%
             arguments = self._copies(arguments)
         if not positional and self._call_plan is not None:
@@ -209,6 +216,13 @@ class Kernel:
             if name in copied:  # a missing input is reported by the argument check
                 copied[name] = Kernel.mode_order_copy(copied[name], self.tensors[name].layout, permutation, name)
         return copied
+
+    @functools.cached_property
+    def _short_call(self):
+        """The short call path in C (spf.runtime.short_call), when the plan's common case can take it."""
+        if self._call_plan is None or self.compiled.mode_orders:
+            return None
+        return short_call(self._call_plan, self.build()._functions[0])
 
     @functools.cached_property
     def _call_plan(self):

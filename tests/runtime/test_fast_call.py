@@ -1,4 +1,5 @@
-"""The short call path (spf.runtime.fast_call): same results and errors as the long one."""
+"""The short call path (spf.runtime.fast_call, and its common case in C, spf.runtime.short_call):
+same results and errors as the long one.  Every test runs with the C path and without it."""
 
 from __future__ import annotations
 
@@ -10,17 +11,43 @@ import pytest
 import scipy.sparse as sp
 
 import spf
-from spf.runtime import fast_call
+from spf.runtime import fast_call, kernel, short_call
 
 SPMV = "y(i) = A(i,j) * x(j)"
 LAYOUTS = {"y": "Dense", "A": "CSR", "x": "Dense"}
 
 
+@pytest.fixture(autouse=True, params=["c", "python"])
+def path(request, monkeypatch):
+    """Kernels compiled in the test call through the C short path ("c": the test fails
+    where it cannot be built) or through the Python plan alone ("python")."""
+    if request.param == "python":
+        monkeypatch.setattr(kernel, "short_call", lambda plan, function: None)
+    elif short_call.unavailable():
+        pytest.skip(f"the C short call path is not used here: {short_call.unavailable()}")
+    return request.param
+
+
 @pytest.fixture
-def counted(monkeypatch):
-    """How many calls the short path served (a run returning None went the long way)."""
+def counted(monkeypatch, path):
+    """How many calls the short path served, in C or in Python (a Python run returning
+    None went the long way)."""
     served = []
     run = fast_call.CallPlan.run
+
+    def counting_short_call(plan, function):
+        native = short_call.short_call(plan, function)
+        if native is None:
+            return None
+
+        def call(values):
+            result = native(values)
+            if result is not None:
+                served.append(True)
+            return result
+        return call
+    if path == "c":
+        monkeypatch.setattr(kernel, "short_call", counting_short_call)
 
     def counting(self, function, values):
         result = run(self, function, values)

@@ -131,11 +131,14 @@ def test_the_first_call_after_compile_compiles_nothing(monkeypatch, expression, 
     """spf.compile builds the C (an assembled output's builder included) before it returns:
     with the compiler taken away afterwards, the first calls, plain and bound, still run."""
     import spf.runtime.kernel as kernel_module
+    import spf.runtime.short_call as short_call_module
+    monkeypatch.setattr(short_call_module._Loaded, "tried", False)  # the C call path's extension: loaded anew
     kernel = spf.compile(expression, layouts)
 
     def no_compiler(*arguments, **options):
         raise AssertionError("a call compiled C")
     monkeypatch.setattr(kernel_module, "build_shared_library", no_compiler)
+    monkeypatch.setattr(short_call_module, "build_shared_library", no_compiler)
     A = sparse.random_array((20, 20), density=0.2, format="csr", random_state=3)
     if "x" in layouts:
         x = np.arange(20.0)

@@ -359,6 +359,7 @@ class DenseBytes:
         axis_of = dict(axes)
         fields = sorted(((getattr(struct_class, name).offset, name, ctype) for name, ctype in struct_class._fields_))
         layout, order, position = ["="], [], 0
+        extents = []
         for offset, name, ctype in fields:
             layout.append("x" * (offset - position))
             size = ctypes.sizeof(ctype)
@@ -368,12 +369,16 @@ class DenseBytes:
                 code = _STANDARD_CODES[size]
                 layout.append(code.upper() if ctype._type_.isupper() else code)
                 order.append(axis_of[name])
+                extents.append((offset, size, axis_of[name]))
             position = offset + size
         layout.append("x" * (ctypes.sizeof(struct_class) - position))
         self.packer = pystruct.Struct("".join(layout))
         self.axes = None if order == list(range(len(order))) else tuple(order)  # None: the array's own order
         self.pointer_at = [name for _, name, _ in fields].index(values_field)
         self.pointer_last = self.pointer_at == len(fields) - 1
+        # (struct size, the values pointer's offset, (offset, width, axis) per extent): the
+        # same struct for spf.runtime.short_call.c, which writes it itself
+        self.spec = (ctypes.sizeof(struct_class), getattr(struct_class, values_field).offset, tuple(extents))
 
     def of(self, values: np.ndarray) -> bytes:
         """The struct's bytes over ``values`` (float64, C-contiguous, of the layout's order)."""

@@ -41,10 +41,12 @@ SCRIPT = textwrap.dedent('''
 
     import spf
     import spf.runtime.assemble
+    import spf.runtime.short_call
     from spf.codegen.toolchain.compiler import SANITIZE_FLAGS
     from spf.runtime.kernel import callable_kernel
 
     spf.runtime.assemble.FLAGS = list(SANITIZE_FLAGS)  # packing's builders and conversions run sanitized too
+    spf.runtime.short_call.FLAGS = list(SANITIZE_FLAGS)  # and the C call path
     config = json.load(open(sys.argv[1]))
     runs = 0
     kernels = {}

@@ -65,3 +65,23 @@ def test_a_read_only_array_is_packed_at_its_own_address():
 
 def test_a_layout_that_is_not_dense_has_no_bytes():
     assert dense_bytes(dense_plan(load_layout("CSR"))) is None
+
+
+def _bytes_from_spec(spec: tuple, values: np.ndarray) -> bytes:
+    """What spf/runtime/short_call.c writes from a DenseBytes.spec."""
+    size, pointer_at, extents = spec
+    written = bytearray(size)
+    written[pointer_at:pointer_at + 8] = values.ctypes.data.to_bytes(8, sys.byteorder)
+    for offset, width, axis in extents:
+        written[offset:offset + width] = values.shape[axis].to_bytes(width, sys.byteorder)
+    return bytes(written)
+
+
+@pytest.mark.parametrize("first", ["int", "int64"])
+def test_the_spec_for_the_c_short_call_writes_the_same_struct(tmp_path, first):
+    plans = [dense_plan(_permuted(tmp_path, f"Spec{first}", first))] + [
+        dense_plan(load_layout(f"Dense{order}")) for order in (1, 2, 3)]
+    for plan in plans:
+        order = len(plan[1])
+        values = np.random.default_rng(3).random((3, 5, 2)[:order])
+        assert _bytes_from_spec(dense_bytes(plan).spec, values) == bytes(planned_dense_struct(plan, values))
