@@ -280,8 +280,10 @@ static int same_layout(Input *input, PyObject *given) {
     return known == given;
 }
 
-static void *kept_struct(Input *input, PyObject *value) {
-    /* the address of the struct a Tensor keeps for the kernel's layout, or NULL */
+static void *kept_struct(Input *input, PyObject *value, PyObject **held) {
+    /* the address of the struct a Tensor keeps for the kernel's layout, or NULL; *held: a
+       new reference to what keeps the struct alive, for the caller to release after the
+       kernel (another thread may drop the Tensor's own while the GIL is released) */
     PyObject *given = PyObject_GetAttr(value, layout_name);
     if (given == NULL) {
         PyErr_Clear();
@@ -303,7 +305,9 @@ static void *kept_struct(Input *input, PyObject *value) {
         Py_buffer view;  /* a ctypes struct exports its memory: its address */
         if (PyObject_GetBuffer(PyTuple_GET_ITEM(kept, 0), &view, PyBUF_SIMPLE) == 0) {
             address = view.buf;
-            PyBuffer_Release(&view);  /* the Tensor keeps the struct alive */
+            PyBuffer_Release(&view);
+            Py_INCREF(kept);
+            *held = kept;
         } else {
             PyErr_Clear();
         }
@@ -323,6 +327,8 @@ static PyObject *short_call_call(ShortCall *self, PyObject *args, PyObject *kwar
     if (PyDict_GET_SIZE(kwargs) != self->inputs)
         Py_RETURN_NONE;
     void *arguments[MOST_ARGUMENTS];
+    PyObject *held[MOST_ARGUMENTS] = {NULL};
+    PyObject *result = Py_None;
     unsigned char bytes[MOST_ARGUMENTS][STRUCT_BYTES] __attribute__((aligned(16)));
     npy_intp shapes[MOST_ARGUMENTS][MOST_AXES];
     for (int i = 0; i < self->inputs; i++) {
@@ -330,49 +336,51 @@ static PyObject *short_call_call(ShortCall *self, PyObject *args, PyObject *kwar
         PyObject *value = PyDict_GetItemWithError(kwargs, input->name);  /* borrowed: kwargs holds it */
         if (value == NULL) {
             PyErr_Clear();
-            Py_RETURN_NONE;
+            goto done;
         }
         if ((PyObject *)Py_TYPE(value) == self->tensor_type) {
-            arguments[i] = kept_struct(input, value);
+            arguments[i] = kept_struct(input, value, &held[i]);
             if (arguments[i] == NULL || tensor_shape(value, input->order, shapes[i]) < 0)
-                Py_RETURN_NONE;
+                goto done;
         } else if (input->dense && PyArray_CheckExact(value)) {
             PyArrayObject *array = (PyArrayObject *)value;
             if (PyArray_DESCR(array) != float64 || PyArray_NDIM(array) != input->order ||
                 !PyArray_IS_C_CONTIGUOUS(array))
-                Py_RETURN_NONE;
+                goto done;
             memcpy(shapes[i], PyArray_DIMS(array), sizeof(npy_intp) * (size_t)input->order);
             if (write_struct(&input->bytes, PyArray_DATA(array), shapes[i], bytes[i]) < 0)
-                Py_RETURN_NONE;
+                goto done;
             arguments[i] = bytes[i];
         } else {
-            Py_RETURN_NONE;
+            goto done;
         }
     }
     for (int i = 0; i < self->same; i++) {
         int *pair = self->same_extents[i];
         if (shapes[pair[0]][pair[1]] != shapes[pair[2]][pair[3]])
-            Py_RETURN_NONE;  /* the long way names the disagreement */
+            goto done;  /* the long way names the disagreement */
     }
     npy_intp shape[MOST_AXES];
     Py_ssize_t size = 8;
     for (int axis = 0; axis < self->output_order; axis++) {
         shape[axis] = shapes[self->output_extents[axis][0]][self->output_extents[axis][1]];
         if (shape[axis] != 0 && size > self->most_output_bytes / shape[axis])
-            Py_RETURN_NONE;  /* a large output is allocated through spf.runtime.memory's check */
+            goto done;  /* a large output is allocated through spf.runtime.memory's check */
         size *= shape[axis];
     }
     if (size > self->most_output_bytes)
-        Py_RETURN_NONE;
+        goto done;
     /* the kernel zeroes or stores every entry of an output it assigns (=) */
     PyObject *output = self->accumulates ? PyArray_ZEROS(self->output_order, shape, NPY_DOUBLE, 0)
                                          : PyArray_EMPTY(self->output_order, shape, NPY_DOUBLE, 0);
-    if (output == NULL)
-        return NULL;
+    if (output == NULL) {
+        result = NULL;
+        goto done;
+    }
     unsigned char output_bytes[STRUCT_BYTES] __attribute__((aligned(16)));
     if (write_struct(&self->output, PyArray_DATA((PyArrayObject *)output), shape, output_bytes) < 0) {
         Py_DECREF(output);
-        Py_RETURN_NONE;
+        goto done;
     }
     void *ordered[MOST_ARGUMENTS];
     int count = 0;
@@ -386,11 +394,16 @@ static PyObject *short_call_call(ShortCall *self, PyObject *args, PyObject *kwar
     Py_BEGIN_ALLOW_THREADS
     status = call_function(self->function, count, ordered);
     Py_END_ALLOW_THREADS
-    if (status != 0) {
-        Py_DECREF(output);
-        Py_RETURN_NONE;  /* the long way raises the kernel's error */
-    }
-    return output;
+    if (status != 0)
+        Py_DECREF(output);  /* the long way raises the kernel's error */
+    else
+        result = output;
+done:
+    for (int i = 0; i < self->inputs; i++)
+        Py_XDECREF(held[i]);
+    if (result == Py_None)
+        Py_INCREF(Py_None);
+    return result;
 }
 
 static PyTypeObject ShortCallType = {
