@@ -6,7 +6,7 @@ results/assembly_pack.txt: ``--parts pack --wait-idle 60``;
 results/assembly_call_path.txt: ``--parts spgemm,add,convert --budget 2 --wait-idle 60``, about 12 minutes:
 2 s of rounds per matrix, because on a shared VM a burst that stalls one virtual CPU for a second or two
 slows the 2-thread kernels' blocks alone, and at 0.5 s such a burst can hold the median of a matrix;
-results/assembly_add.txt: ``--parts add --budget 0.3``, A + B alone, for issue 28's item 3)
+results/assembly_add.txt: ``--parts add --budget 0.3 --wait-idle 30``, A + B alone, for issue 28's item 3)
 
 Parts, in one process:
 
@@ -20,7 +20,8 @@ Parts, in one process:
 2. **A + B** (``--parts add``) in CSR, B being A with 40% of its entries removed and 5% new ones: spf
    ``C(i,j) = A(i,j) + B(i,j)`` (the two statements' nests fused, their rows merged by column and
    appended in order, spf.codegen.assembly.merge) at 1 thread and ``parallel=True`` at 2 threads,
-   scipy ``A + B``, GraphBLAS ``ewise_add`` (1 thread).
+   scipy ``A + B``, GraphBLAS ``ewise_add`` (1 thread); spf and scipy also on distinct operand
+   pairs in turn (``part_add`` says why).
 3. **CSR -> CSC** (``--parts convert``): ``spf.convert(A, "CSC")`` against scipy's ``tocsc()``, and the
    transposition ``B(j,i) = A(i,j)`` into CSR (two phases: count, then fill), at 1 and
    2 threads, against scipy's ``A.T.tocsr()``.
@@ -42,6 +43,7 @@ printed per part, and a triad's bandwidth (numpy, ``a = b + s*c``) from the same
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import subprocess
 import sys
@@ -58,6 +60,7 @@ from parallel import TRIAD_SOURCE, Load, OpenMP
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 SPGEMM = "C(i,j) = A(i,k) * B(k,j)"
+DISTINCT = 8  # operand pairs A + B takes in turn (part_add)
 
 
 def square_matrices(limit: int | None, only: set[str] | None = None) -> list[tuple[str, sparse.csr_matrix]]:
@@ -215,11 +218,22 @@ def second_operand(number: int, A: sparse.csr_matrix) -> sparse.csr_matrix:
                                np.concatenate([coo.col[keep], extra.col]))), shape=A.shape)
 
 
+def rotating(calls: list):
+    """One call that runs the next of ``calls`` each time (round the list)."""
+    turn = itertools.cycle(calls)
+    return lambda: next(turn)()
+
+
 def part_add(matrices, gb, omp, budget: float) -> None:
+    """A + B timed twice per matrix: the same operands at every call (as the other parts), and
+    DISTINCT pairs in turn (A with each of DISTINCT Bs, one per call).  On a small matrix the
+    same call repeated lets the branch predictor learn the whole merge (scipy's branchy
+    merge then runs 2-4x faster than on operands it has not seen); distinct operands are what
+    a program adding different matrices meets."""
     layouts = {"A": "CSR", "B": "CSR", "C": "CSR"}
     add = spf.compile("C(i,j) = A(i,j) + B(i,j)", layouts)
     parallel = spf.compile("C(i,j) = A(i,j) + B(i,j)", layouts, parallel=True)
-    rows, ratios, parallel_ratios, gb_ratios = [], [], [], []
+    rows, ratios, parallel_ratios, gb_ratios, distinct_ratios = [], [], [], [], []
     for number, (name, A) in enumerate(matrices):
         B = second_operand(number, A)
         TA, TB = spf.pack("CSR", A), spf.pack("CSR", B)
@@ -228,23 +242,32 @@ def part_add(matrices, gb, omp, budget: float) -> None:
         omp.set_threads(2)
         same(bound_parallel(), A + B)
         omp.set_threads(1)
-        systems = {"scipy": lambda: A + B, "spf": bound, "2 threads": bound_parallel}
+        others = [second_operand(1000 * (number + 1) + turn, A) for turn in range(DISTINCT)]
+        others_bound = [add.bind(A=TA, B=spf.pack("CSR", other)) for other in others]
+        same(others_bound[-1](), A + others[-1])
+        systems = {"scipy": lambda: A + B, "spf": bound, "2 threads": bound_parallel,
+                   "scipy distinct": rotating([lambda other=other: A + other for other in others]),
+                   "spf distinct": rotating(others_bound)}
         if gb is not None:
             GA, GB_ = gb.io.from_scipy_sparse(A), gb.io.from_scipy_sparse(B)
             systems["graphblas"] = lambda: GA.ewise_add(GB_).new()
         t = block_medians(systems, budget, omp=omp, threads={"2 threads": 2})
         ratios.append(t["scipy"] / t["spf"])
         parallel_ratios.append(t["scipy"] / t["2 threads"])
-        row = [name, t["scipy"] * 1e3, t["spf"] * 1e3, ratios[-1], t["2 threads"] * 1e3, parallel_ratios[-1]]
+        distinct_ratios.append(t["scipy distinct"] / t["spf distinct"])
+        row = [name, t["scipy"] * 1e3, t["spf"] * 1e3, ratios[-1], t["2 threads"] * 1e3, parallel_ratios[-1],
+               t["scipy distinct"] * 1e3, t["spf distinct"] * 1e3, distinct_ratios[-1]]
         if gb is not None:
             gb_ratios.append(t["graphblas"] / t["spf"])
             row += [t["graphblas"] * 1e3, gb_ratios[-1]]
         rows.append(tuple(row))
-    table("A + B, CSR (the terms merged by column, appended in order); 1 thread, and spf parallel=True at 2 threads; "
-          "times in ms", rows,
-          ["matrix", "scipy", "spf", "scipy/spf", "2 threads", "scipy/2t"] + (["graphblas", "gb/spf"] if gb else []))
-    print(f"  geometric means scipy/spf: 1 thread {geometric_mean(ratios):.3f}, 2 threads "
-          f"{geometric_mean(parallel_ratios):.3f}" +
+    table(f"A + B, CSR (the terms merged by column, appended in order); 1 thread, and spf parallel=True at 2 threads; "
+          f"'distinct': {DISTINCT} operand pairs in turn, one per call; times in ms", rows,
+          ["matrix", "scipy", "spf", "scipy/spf", "2 threads", "scipy/2t", "scipy dist.", "spf dist.", "ratio dist."]
+          + (["graphblas", "gb/spf"] if gb else []))
+    print(f"  geometric means scipy/spf: 1 thread {geometric_mean(ratios):.3f} (least {min(ratios):.3f}), "
+          f"2 threads {geometric_mean(parallel_ratios):.3f}; distinct operands {geometric_mean(distinct_ratios):.3f} "
+          f"(least {min(distinct_ratios):.3f})" +
           (f"; graphblas/spf: {geometric_mean(gb_ratios):.3f}" if gb else ""))
     print(f"  run-time strategies (1 thread, 2 threads): {strategies([add, parallel])}")
 
