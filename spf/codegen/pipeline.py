@@ -83,6 +83,7 @@ class Options:
     keep_zeros: bool = False  # an assembled output keeps entries that sum to zero (conversions do)
     infer_pattern: bool = False  # no share= given: the output shares an input's levels where proven
     candidate: Candidate | None = None  # an autoscheduled schedule tree to lower (codegen.fused)
+    specialize: bool = True  # copies of the nests for common dense extents (spf.codegen.passes.specialize)
 
 
 @dataclass(frozen=True)
@@ -431,7 +432,7 @@ def exit_exhausted_finds(compilation: Compilation) -> Compilation:
 def specialize_extents(compilation: Compilation) -> Compilation:
     """Per variant, the extent of its innermost dense loops it runs a copy of its nests for
     at each common value (spf.codegen.passes.specialize); not a lowered schedule tree's."""
-    if compilation.lowered is not None or compilation.assembly is not None:
+    if compilation.lowered is not None or compilation.assembly is not None or not compilation.options.specialize:
         return compilation
     return dataclasses.replace(compilation, specialized=tuple(
         specialized_extent([scanned.nodes for scanned in group]) for group in compilation.variant_scans))
@@ -610,13 +611,14 @@ def to_kernel(compilation: Compilation, seconds: float) -> CompiledKernel:
 def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
                    parallel: bool = False, schedule: Recipe | Candidate | None = None,
                    order: Sequence[str] | None = None, flags: Sequence[str] | None = None,
-                   keep_zeros: bool = False) -> CompiledKernel:
+                   keep_zeros: bool = False, specialize: bool = True) -> CompiledKernel:
     """Compile ``expression`` for the given layouts (see ``spf.compile``) into the kernel's
     description (the run time calls it through spf.runtime.kernel.Kernel).
 
     An assembled output stores the result's nonzeros, as scipy.sparse's products and sums
     do; ``keep_zeros`` stores every entry the inputs produce, explicit zeros included
-    (what a conversion between layouts must do)."""
+    (what a conversion between layouts must do).  ``specialize=False`` leaves out the copies
+    of the nests for common dense extents (benchmarks time the general copy against them)."""
     if find not in FIND_POLICIES:
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
     if schedule is not None and not isinstance(schedule, Recipe):
@@ -632,7 +634,8 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
             raise RecipeError("give the loop order either as order= or in the recipe, not both")
         order = order or recipe.order
     options = Options(find, dict(share or {}), parallel, tuple(order) if order else None, recipe,
-                      tuple(flags or CFLAGS), keep_zeros, infer_pattern=share is None and not keep_zeros)
+                      tuple(flags or CFLAGS), keep_zeros, infer_pattern=share is None and not keep_zeros,
+                      specialize=specialize)
     try:
         key = kernel_key(expression, layouts, options)
     except SpfError:  # a layout that does not load: the passes say what is wrong with it
