@@ -15,28 +15,13 @@ import scipy.sparse as sp
 
 import spf
 from spf.runtime import fast_call, short_call
+from permuted_layouts import permuted_layout_file  # tests/ is on the path (pytest's rootdir)
 
 pytestmark = pytest.mark.skipif(short_call.unavailable() != "" and "SPF_SHORT_CALL" in short_call.unavailable()
                                 or "development headers" in short_call.unavailable(),
                                 reason=f"the C short call path is not used here: {short_call.unavailable()}")
 
 SPMV = "y(i) = A(i,j) * x(j)"
-PERMUTED = """layout {name}
-description "dense order-2 tensor, row-major, its fields in another order than the axes"
-
-field N1: {first} = shape[1]
-field N0: int = shape[0]
-field vals: double[N0][N1]
-
-shape N0, N1
-relation [p0, p1] -> [i0, i1] :
-    0 <= p0 < N0 and 0 <= p1 < N1 and
-    i0 = p0 and i1 = p1
-values vals[p0][p1]
-padded
-"""
-
-
 @pytest.fixture
 def python_plan_runs(monkeypatch):
     """The calls that reached the Python plan (the C path answered None)."""
@@ -70,8 +55,7 @@ def test_tensors_and_arrays_are_served_in_c(python_plan_runs):
 @pytest.mark.parametrize("first", ["int", "int64"])
 def test_structs_with_fields_in_another_order(tmp_path, python_plan_runs, first):
     """Extents written at their own offsets and widths, padding before the pointer."""
-    path = tmp_path / f"Permuted{first}.layout"
-    path.write_text(PERMUTED.format(name=f"Permuted{first}", first=first))
+    path = permuted_layout_file(tmp_path, f"Permuted{first}", first)
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"C": str(path), "A": "CSR", "B": str(path)})
     A = sp.random(7, 5, density=0.4, format="csr", random_state=3)
     B = np.random.default_rng(4).random((5, 3))

@@ -10,27 +10,10 @@ import pytest
 
 from spf.codegen.c.structs import dense_bytes, dense_plan, planned_dense_struct
 from spf.layout_library import load_layout
-
-PERMUTED = """layout {name}
-description "dense order-2 tensor, row-major, its fields in another order than the axes"
-
-field N1: {first} = shape[1]
-field N0: int = shape[0]
-field vals: double[N0][N1]
-{after}
-shape N0, N1
-relation [p0, p1] -> [i0, i1] :
-    0 <= p0 < N0 and 0 <= p1 < N1 and
-    i0 = p0 and i1 = p1
-values vals[p0][p1]
-padded
-"""
-
+from permuted_layouts import permuted_layout_file  # tests/ is on the path (pytest's rootdir)
 
 def _permuted(tmp_path: Path, name: str, first: str = "int", after: str = "") -> object:
-    path = tmp_path / f"{name}.layout"
-    path.write_text(PERMUTED.format(name=name, first=first, after=after))
-    return load_layout(str(path))
+    return load_layout(str(permuted_layout_file(tmp_path, name, first, after)))
 
 
 @pytest.mark.parametrize("shape", [(7,), (3, 5), (2, 3, 4), (1, 2, 3, 2), (0, 4)])
