@@ -29,8 +29,8 @@ if "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ:
 
 from spf import arguments
 from spf.errors import (ArgumentError, CacheWarning, IterationSpaceError, LayoutError, LayoutSpecError, NotationError,
-                        OutOfMemoryError, PackError, ParseError, PropertyViolation, RecipeError, SpfError,
-                        SpfInternalError, UnknownLayoutError)
+                        OutOfMemoryError, PackError, ParseError, PropertyViolation, RecipeError, ShortCallWarning,
+                        SpfError, SpfInternalError, UnknownLayoutError)
 from spf.notation.statements import Statement, parse_statement
 from spf.runtime.conversion import convert
 from spf.runtime.einsum import einsum, einsum_kernel
@@ -131,5 +131,5 @@ __all__ = [
     "ArgumentError", "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
     "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "SpfInternalError", "Statement", "StatementSpace", "Tensor",
     "Recipe", "RecipeError", "UFSet", "autoschedule", "schedule", "UnknownLayoutError", "compile", "einsum", "einsum_kernel", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
-    "pack", "parse_statement", "read_tns", "convert", "CacheWarning",
+    "pack", "parse_statement", "read_tns", "convert", "CacheWarning", "ShortCallWarning",
 ]

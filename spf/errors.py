@@ -113,6 +113,10 @@ class CacheWarning(UserWarning):
     """spf cannot use its kernel cache folder and compiles without it (spf.codegen.toolchain.cache_folder)."""
 
 
+class ShortCallWarning(UserWarning):
+    """The C short call path could not be built or loaded: calls take the Python one (spf.runtime.short_call)."""
+
+
 class IterationSpaceError(SpfError):
     """A statement and layouts that do not fit together (orders, names, shapes)."""
 

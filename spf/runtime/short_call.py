@@ -8,7 +8,8 @@ function through its address: Tensors in the kernel's layout (their kept struct'
 address) and float64 C-ordered numpy arrays for row-major dense layouts (a struct written
 on the stack), a dense output.  Anything else it answers with None and the Python plan
 takes the call; so a machine without Python's headers, or ``SPF_SHORT_CALL=python``, runs
-exactly as before, only slower.
+exactly as before, only slower (an extension that fails to build or load says so once, with
+a ShortCallWarning).
 
 The extension is compiled once per machine like a kernel (the kernel cache, keyed by the
 source, the flags, Python's and numpy's include folders and numpy's version) and loaded
@@ -23,13 +24,14 @@ import importlib.util
 import os
 import sys
 import sysconfig
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from spf.codegen.toolchain.compiler import build_shared_library
-from spf.errors import SpfError
+from spf.errors import ShortCallWarning, SpfError
 from spf.runtime.fast_call import SMALL_OUTPUT_BYTES
 from spf.runtime.tensor import Tensor
 
@@ -76,6 +78,8 @@ def _load() -> Any:
         loader.exec_module(module)
     except (SpfError, OSError, ImportError) as error:
         _Loaded.unavailable = f"the extension could not be built or loaded: {error}"
+        warnings.warn(ShortCallWarning(f"spf: calls take the Python path, a few microseconds slower: "
+                                       f"{_Loaded.unavailable}"), stacklevel=2)
         return None
     _Loaded.module = module
     return module

@@ -184,3 +184,16 @@ def test_spf_short_call_python_turns_it_off(tmp_path):
                           cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "None SPF_SHORT_CALL=python"
+
+
+def test_an_extension_that_does_not_build_is_named_once_and_calls_still_run(monkeypatch):
+    def failing(*arguments, **options):
+        raise spf.SpfError("cc: fatal error: Python.h: No such file or directory")
+    monkeypatch.setattr(short_call._Loaded, "tried", False)
+    monkeypatch.setattr(short_call._Loaded, "module", None)
+    monkeypatch.setattr(short_call, "build_shared_library", failing)
+    with pytest.warns(spf.ShortCallWarning, match="Python path.*Python.h"):
+        k = spf.compile(SPMV, {"y": "Dense", "A": "CSR", "x": "Dense"})
+    assert k._short_call is None and "could not be built" in short_call.unavailable()
+    A = sp.random(20, 10, density=0.3, format="csr", random_state=1)
+    np.testing.assert_allclose(k(A=spf.pack("CSR", A), x=np.ones(10)), A @ np.ones(10), rtol=1e-13)
