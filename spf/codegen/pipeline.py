@@ -111,7 +111,8 @@ class Compilation:
     output_zeroing: tuple = ()  # per variant, how its dense output is zeroed first (spf.codegen.passes.zeroing), if it is
     # of a schedule tree (codegen.fused): its temporaries and leaves' scans; its one nest is variant_scans[0][0]
     lowered: LoweredSchedule | None = None
-    # per variant, the extent its nests are copied for at each of SPECIALIZED_EXTENTS (spf.codegen.passes.specialize)
+    # per variant, the extents (equal scalars) its nests are copied for at each of SPECIALIZED_EXTENTS
+    # (spf.codegen.passes.specialize), or None
     specialized: tuple = ()
 
     @property
@@ -431,11 +432,16 @@ def exit_exhausted_finds(compilation: Compilation) -> Compilation:
 
 def specialize_extents(compilation: Compilation) -> Compilation:
     """Per variant, the extent of its innermost dense loops it runs a copy of its nests for
-    at each common value (spf.codegen.passes.specialize); not a lowered schedule tree's."""
-    if compilation.lowered is not None or compilation.assembly is not None or not compilation.options.specialize:
+    at each common value (spf.codegen.passes.specialize); a lowered schedule tree's one nest
+    too (its temporaries are allocated before the nest, which every copy uses alike)."""
+    if compilation.assembly is not None or not compilation.options.specialize:
         return compilation
+    checks = ([c for scanned in compilation.lowered.scans for c in scanned.shape_checks]
+              if compilation.lowered is not None else None)
     return dataclasses.replace(compilation, specialized=tuple(
-        specialized_extent([scanned.nodes for scanned in group]) for group in compilation.variant_scans))
+        specialized_extent([scanned.nodes for scanned in group],
+                           checks if checks is not None else [c for scanned in group for c in scanned.shape_checks])
+        for group in compilation.variant_scans))
 
 
 def split_sums(compilation: Compilation) -> Compilation:
@@ -504,7 +510,8 @@ def _fused_kernel_function(compilation: Compilation, function: str) -> KernelSou
     zeroing = compilation.output_zeroing[0] if compilation.output_zeroing else OutputZeroing()
     return fused_function(function, compilation.variant_scans[0][0].nodes, lowered, compilation.tensors,
                           compilation.space.expression.output.tensor, names, array_ranges(statements),
-                          not compilation.space.expression.accumulate, zeroing)
+                          not compilation.space.expression.accumulate, zeroing,
+                          compilation.specialized[0] if compilation.specialized else None)
 
 
 def _variant_functions(compilation: Compilation, function: str) -> tuple[list, str, tuple, tuple]:

@@ -165,203 +165,206 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
   for (int64_t spf_zero = 0; spf_zero < ((R_N0 * R_N1) * R_N2); spf_zero++)
     R_vals[spf_zero] = 0.0;
 
+  if (N_r == 16)
   {
-    if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= D_nnz0)) && (1 <= A_nnz0)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
     {
-      for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+      if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= D_nnz0)) && (1 <= A_nnz0)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
       {
-        const int64_t A_idx0_pA0 = A_idx0[pA0];
-        const int64_t A_ptr0_pA0 = A_ptr0[pA0];
-        const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
-        if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
         {
-          const int64_t i = A_idx0_pA0;
-          int64_t pD0_position_1 = 0;
-          for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+          const int64_t A_idx0_pA0 = A_idx0[pA0];
+          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
           {
-            const int64_t B_idx0_pB0 = B_idx0[pB0];
-            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+            const int64_t i = A_idx0_pA0;
+            int64_t pD0_position_46 = 0;
+            for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
             {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
               {
-                const int64_t key_2 = B_idx0_pB0;
-                while (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] < key_2))
-                  pD0_position_1++;
-
-                if (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] == key_2))
                 {
-                  const int64_t pD0 = pD0_position_1;
-                  const int64_t D_idx0_pD0 = B_idx0_pB0;
-                  const int64_t D_ptr0_pD0 = D_ptr0[pD0];
-                  const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
-                  if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                  const int64_t key_47 = B_idx0_pB0;
+                  while (((pD0_position_46 >= 0) && (pD0_position_46 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_46] < key_47))
+                    pD0_position_46++;
+
+                  if (((pD0_position_46 >= 0) && (pD0_position_46 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_46] == key_47))
                   {
-                    for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                    const int64_t pD0 = pD0_position_46;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
                     {
-                      const int64_t C_idx0_pC0 = C_idx0[pC0];
-                      const int64_t C_ptr0_pC0 = C_ptr0[pC0];
-                      const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
-                      if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
                       {
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
                         {
-                          const int64_t key_5 = C_idx0_pC0;
-                          int64_t lo_3 = D_ptr0_pD0;
-                          const int64_t end_7 = (D_ptr0_pD0_1 - 1) + 1;
-                          int64_t hi_4 = end_7;
-                          while (lo_3 < hi_4)
                           {
-                            const int64_t mid_6 = lo_3 + ((hi_4 - lo_3) / 2);
-                            if (D_idx1[mid_6] < key_5)
-                              lo_3 = mid_6 + 1;
-                            else
-                              hi_4 = mid_6;
-                          }
-
-                          if ((lo_3 < end_7) && (D_idx1[lo_3] == key_5))
-                          {
-                            const int64_t pD1 = lo_3;
-                            const int64_t D_idx1_pD1 = C_idx0_pC0;
-                            const int64_t D_ptr1_pD1 = D_ptr1[pD1];
-                            const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
-                            if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                            const int64_t key_50 = C_idx0_pC0;
+                            int64_t lo_48 = D_ptr0_pD0;
+                            const int64_t end_52 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_49 = end_52;
+                            while (lo_48 < hi_49)
                             {
+                              const int64_t mid_51 = lo_48 + ((hi_49 - lo_48) / 2);
+                              if (D_idx1[mid_51] < key_50)
+                                lo_48 = mid_51 + 1;
+                              else
+                                hi_49 = mid_51;
+                            }
+
+                            if ((lo_48 < end_52) && (D_idx1[lo_48] == key_50))
+                            {
+                              const int64_t pD1 = lo_48;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
-                                double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_size);
-                                for (int64_t spf_zero_8 = 0; spf_zero_8 < T_ABC_size; spf_zero_8++)
-                                  T_ABC_vals[spf_zero_8] = 0.0;
-
                                 {
-                                  if (((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= A_nnz0)) && (1 <= B_nnz0))
+                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_size);
+                                  for (int64_t spf_zero_53 = 0; spf_zero_53 < T_ABC_size; spf_zero_53++)
+                                    T_ABC_vals[spf_zero_53] = 0.0;
+
                                   {
-                                    const int64_t A_ptr0_pA0_2 = A_ptr0[pA0];
-                                    const int64_t A_ptr0_pA0_1_2 = A_ptr0[pA0 + 1];
-                                    const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
-                                    const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
-                                    int64_t pB1_position_9 = B_ptr0_pB0_2;
-                                    for (int64_t pA1 = A_ptr0_pA0_2; pA1 <= (A_ptr0_pA0_1_2 - 1); pA1++)
+                                    if (((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= A_nnz0)) && (1 <= B_nnz0))
                                     {
-                                      const int64_t A_idx1_pA1_2 = A_idx1[pA1];
-                                      const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
-                                      const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
-                                      if ((A_ptr1_pA1_2 + 1) <= A_ptr1_pA1_1_2)
+                                      const int64_t A_ptr0_pA0_2 = A_ptr0[pA0];
+                                      const int64_t A_ptr0_pA0_1_2 = A_ptr0[pA0 + 1];
+                                      const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                      const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                      int64_t pB1_position_54 = B_ptr0_pB0_2;
+                                      for (int64_t pA1 = A_ptr0_pA0_2; pA1 <= (A_ptr0_pA0_1_2 - 1); pA1++)
                                       {
+                                        const int64_t A_idx1_pA1_2 = A_idx1[pA1];
+                                        const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
+                                        const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
+                                        if ((A_ptr1_pA1_2 + 1) <= A_ptr1_pA1_1_2)
                                         {
-                                          const int64_t key_10 = A_idx1_pA1_2;
-                                          while (((pB1_position_9 >= B_ptr0_pB0_2) && (pB1_position_9 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_9] < key_10))
-                                            pB1_position_9++;
-
-                                          if (((pB1_position_9 >= B_ptr0_pB0_2) && (pB1_position_9 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_9] == key_10))
                                           {
-                                            const int64_t pB1 = pB1_position_9;
-                                            const int64_t B_idx1_pB1_2 = A_idx1_pA1_2;
-                                            const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                                            const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                                            if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                                            const int64_t key_55 = A_idx1_pA1_2;
+                                            while (((pB1_position_54 >= B_ptr0_pB0_2) && (pB1_position_54 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_54] < key_55))
+                                              pB1_position_54++;
+
+                                            if (((pB1_position_54 >= B_ptr0_pB0_2) && (pB1_position_54 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_54] == key_55))
                                             {
+                                              const int64_t pB1 = pB1_position_54;
+                                              const int64_t B_idx1_pB1_2 = A_idx1_pA1_2;
+                                              const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                              const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                              if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
                                               {
-                                                double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
-                                                for (int64_t spf_zero_11 = 0; spf_zero_11 < T_BC_size; spf_zero_11++)
-                                                  T_BC_vals[spf_zero_11] = 0.0;
-
                                                 {
-                                                  if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= C_n1)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
-                                                  {
-                                                    const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
-                                                    const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
-                                                    const int64_t B_ptr1_pB1_3 = B_ptr1[pB1];
-                                                    const int64_t B_ptr1_pB1_1_3 = B_ptr1[pB1 + 1];
-                                                    for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
-                                                    {
-                                                      const int64_t C_idx1_pC1_2 = C_idx1[pC1];
-                                                      const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
-                                                      const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
-                                                      if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
-                                                      {
-                                                        const int64_t pT_BC0 = C_idx1_pC1_2;
-                                                        int64_t pC2_position_12 = C_ptr1_pC1_2;
-                                                        for (int64_t pB2 = B_ptr1_pB1_3; pB2 <= (B_ptr1_pB1_1_3 - 1); pB2++)
-                                                        {
-                                                          const int64_t B_idx2_pB2_3 = B_idx2[pB2];
-                                                          const int64_t r = B_idx2_pB2_3;
-                                                          {
-                                                            const int64_t key_13 = B_idx2_pB2_3;
-                                                            while (((pC2_position_12 >= C_ptr1_pC1_2) && (pC2_position_12 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_12] < key_13))
-                                                              pC2_position_12++;
+                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                                                  for (int64_t spf_zero_56 = 0; spf_zero_56 < T_BC_size; spf_zero_56++)
+                                                    T_BC_vals[spf_zero_56] = 0.0;
 
-                                                            if (!((pC2_position_12 >= C_ptr1_pC1_2) && (pC2_position_12 <= (C_ptr1_pC1_1_2 - 1))))
-                                                              break;
-                                                            if (((pC2_position_12 >= C_ptr1_pC1_2) && (pC2_position_12 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_12] == key_13))
+                                                  {
+                                                    if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= C_n1)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
+                                                    {
+                                                      const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                                      const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                                      const int64_t B_ptr1_pB1_3 = B_ptr1[pB1];
+                                                      const int64_t B_ptr1_pB1_1_3 = B_ptr1[pB1 + 1];
+                                                      for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                                      {
+                                                        const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                                        const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                                        const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                                        if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                                        {
+                                                          const int64_t pT_BC0 = C_idx1_pC1_2;
+                                                          int64_t pC2_position_57 = C_ptr1_pC1_2;
+                                                          for (int64_t pB2 = B_ptr1_pB1_3; pB2 <= (B_ptr1_pB1_1_3 - 1); pB2++)
+                                                          {
+                                                            const int64_t B_idx2_pB2_3 = B_idx2[pB2];
+                                                            const int64_t r = B_idx2_pB2_3;
                                                             {
-                                                              const int64_t pC2 = pC2_position_12;
-                                                              const int64_t C_idx2_pC2_2 = B_idx2_pB2_3;
-                                                              const int64_t pT_BC1 = B_idx2_pB2_3;
-                                                              T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] += B_val[pB2] * C_val[pC2];
-                                                              pC2_position_12++;
+                                                              const int64_t key_58 = B_idx2_pB2_3;
+                                                              while (((pC2_position_57 >= C_ptr1_pC1_2) && (pC2_position_57 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_57] < key_58))
+                                                                pC2_position_57++;
+
+                                                              if (!((pC2_position_57 >= C_ptr1_pC1_2) && (pC2_position_57 <= (C_ptr1_pC1_1_2 - 1))))
+                                                                break;
+                                                              if (((pC2_position_57 >= C_ptr1_pC1_2) && (pC2_position_57 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_57] == key_58))
+                                                              {
+                                                                const int64_t pC2 = pC2_position_57;
+                                                                const int64_t C_idx2_pC2_2 = B_idx2_pB2_3;
+                                                                const int64_t pT_BC1 = B_idx2_pB2_3;
+                                                                T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] += B_val[pB2] * C_val[pC2];
+                                                                pC2_position_57++;
+                                                              }
                                                             }
                                                           }
+
                                                         }
-
                                                       }
-                                                    }
 
+                                                    }
                                                   }
-                                                }
-                                                {
-                                                  if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_BC_N1)) && (1 <= A_nnz0))
                                                   {
-                                                    const int64_t A_ptr1_pA1_3 = A_ptr1[pA1];
-                                                    const int64_t A_ptr1_pA1_1_3 = A_ptr1[pA1 + 1];
-                                                    for (int64_t pA2 = A_ptr1_pA1_3; pA2 <= (A_ptr1_pA1_1_3 - 1); pA2++)
+                                                    if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_BC_N1)) && (1 <= A_nnz0))
                                                     {
-                                                      const int64_t A_idx2_pA2_3 = A_idx2[pA2];
-                                                      const int64_t pT_BC0 = A_idx2_pA2_3;
-                                                      if (0 <= (N_r - 1))
+                                                      const int64_t A_ptr1_pA1_3 = A_ptr1[pA1];
+                                                      const int64_t A_ptr1_pA1_1_3 = A_ptr1[pA1 + 1];
+                                                      for (int64_t pA2 = A_ptr1_pA1_3; pA2 <= (A_ptr1_pA1_1_3 - 1); pA2++)
                                                       {
-                                                        const double factor_14 = A_val[pA2];
-                                                        #pragma GCC ivdep
-                                                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                        const int64_t A_idx2_pA2_3 = A_idx2[pA2];
+                                                        const int64_t pT_BC0 = A_idx2_pA2_3;
+                                                        if (0 <= (N_r - 1))
                                                         {
-                                                          const int64_t pT_BC1 = r;
-                                                          const int64_t pT_ABC0 = pT_BC1;
-                                                          T_ABC_vals[pT_ABC0] += T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] * factor_14;
+                                                          const double factor_59 = A_val[pA2];
+                                                          #pragma GCC ivdep
+                                                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                          {
+                                                            const int64_t pT_BC1 = r;
+                                                            const int64_t pT_ABC0 = pT_BC1;
+                                                            T_ABC_vals[pT_ABC0] += T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] * factor_59;
+                                                          }
+
                                                         }
-
                                                       }
-                                                    }
 
+                                                    }
                                                   }
                                                 }
                                               }
+                                              pB1_position_54++;
                                             }
-                                            pB1_position_9++;
                                           }
                                         }
                                       }
-                                    }
 
+                                    }
                                   }
-                                }
-                                {
-                                  if (((((1 <= D_n0) && (1 <= D_n1)) && (1 <= D_n2)) && (1 <= R_N0)) && (1 <= D_nnz0))
                                   {
-                                    const int64_t D_idx0_pD0_2 = D_idx0[pD0];
-                                    const int64_t D_idx1_pD1_2 = D_idx1[pD1];
-                                    const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
-                                    const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
-                                    const int64_t pR0 = i;
-                                    const int64_t pR1 = D_idx0_pD0_2;
-                                    const int64_t pR2 = D_idx1_pD1_2;
-                                    double sum_15 = 0.0;
-                                    for (int64_t pD2 = D_ptr1_pD1_2; pD2 <= (D_ptr1_pD1_1_2 - 1); pD2++)
+                                    if (((((1 <= D_n0) && (1 <= D_n1)) && (1 <= D_n2)) && (1 <= R_N0)) && (1 <= D_nnz0))
                                     {
-                                      const int64_t D_idx2_pD2_2 = D_idx2[pD2];
-                                      const int64_t r = D_idx2_pD2_2;
-                                      const int64_t pT_ABC0 = D_idx2_pD2_2;
-                                      sum_15 += T_ABC_vals[pT_ABC0] * D_val[pD2];
-                                    }
+                                      const int64_t D_idx0_pD0_2 = D_idx0[pD0];
+                                      const int64_t D_idx1_pD1_2 = D_idx1[pD1];
+                                      const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                      const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                      const int64_t pR0 = i;
+                                      const int64_t pR1 = D_idx0_pD0_2;
+                                      const int64_t pR2 = D_idx1_pD1_2;
+                                      double sum_60 = 0.0;
+                                      for (int64_t pD2 = D_ptr1_pD1_2; pD2 <= (D_ptr1_pD1_1_2 - 1); pD2++)
+                                      {
+                                        const int64_t D_idx2_pD2_2 = D_idx2[pD2];
+                                        const int64_t r = D_idx2_pD2_2;
+                                        const int64_t pT_ABC0 = D_idx2_pD2_2;
+                                        sum_60 += T_ABC_vals[pT_ABC0] * D_val[pD2];
+                                      }
 
-                                    R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_15;
+                                      R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_60;
+                                    }
                                   }
                                 }
                               }
@@ -369,18 +372,683 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                           }
                         }
                       }
-                    }
 
+                    }
+                    pD0_position_46++;
                   }
-                  pD0_position_1++;
                 }
               }
             }
+
           }
-
         }
-      }
 
+      }
+    }
+  }
+  else
+    if (N_r == 32)
+  {
+    {
+      if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= D_nnz0)) && (1 <= A_nnz0)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
+      {
+        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+        {
+          const int64_t A_idx0_pA0 = A_idx0[pA0];
+          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+          {
+            const int64_t i = A_idx0_pA0;
+            int64_t pD0_position_31 = 0;
+            for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+              {
+                {
+                  const int64_t key_32 = B_idx0_pB0;
+                  while (((pD0_position_31 >= 0) && (pD0_position_31 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_31] < key_32))
+                    pD0_position_31++;
+
+                  if (((pD0_position_31 >= 0) && (pD0_position_31 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_31] == key_32))
+                  {
+                    const int64_t pD0 = pD0_position_31;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                    {
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                      {
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                        {
+                          {
+                            const int64_t key_35 = C_idx0_pC0;
+                            int64_t lo_33 = D_ptr0_pD0;
+                            const int64_t end_37 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_34 = end_37;
+                            while (lo_33 < hi_34)
+                            {
+                              const int64_t mid_36 = lo_33 + ((hi_34 - lo_33) / 2);
+                              if (D_idx1[mid_36] < key_35)
+                                lo_33 = mid_36 + 1;
+                              else
+                                hi_34 = mid_36;
+                            }
+
+                            if ((lo_33 < end_37) && (D_idx1[lo_33] == key_35))
+                            {
+                              const int64_t pD1 = lo_33;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                              {
+                                {
+                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_size);
+                                  for (int64_t spf_zero_38 = 0; spf_zero_38 < T_ABC_size; spf_zero_38++)
+                                    T_ABC_vals[spf_zero_38] = 0.0;
+
+                                  {
+                                    if (((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= A_nnz0)) && (1 <= B_nnz0))
+                                    {
+                                      const int64_t A_ptr0_pA0_2 = A_ptr0[pA0];
+                                      const int64_t A_ptr0_pA0_1_2 = A_ptr0[pA0 + 1];
+                                      const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                      const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                      int64_t pB1_position_39 = B_ptr0_pB0_2;
+                                      for (int64_t pA1 = A_ptr0_pA0_2; pA1 <= (A_ptr0_pA0_1_2 - 1); pA1++)
+                                      {
+                                        const int64_t A_idx1_pA1_2 = A_idx1[pA1];
+                                        const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
+                                        const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
+                                        if ((A_ptr1_pA1_2 + 1) <= A_ptr1_pA1_1_2)
+                                        {
+                                          {
+                                            const int64_t key_40 = A_idx1_pA1_2;
+                                            while (((pB1_position_39 >= B_ptr0_pB0_2) && (pB1_position_39 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_39] < key_40))
+                                              pB1_position_39++;
+
+                                            if (((pB1_position_39 >= B_ptr0_pB0_2) && (pB1_position_39 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_39] == key_40))
+                                            {
+                                              const int64_t pB1 = pB1_position_39;
+                                              const int64_t B_idx1_pB1_2 = A_idx1_pA1_2;
+                                              const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                              const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                              if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                                              {
+                                                {
+                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                                                  for (int64_t spf_zero_41 = 0; spf_zero_41 < T_BC_size; spf_zero_41++)
+                                                    T_BC_vals[spf_zero_41] = 0.0;
+
+                                                  {
+                                                    if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= C_n1)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
+                                                    {
+                                                      const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                                      const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                                      const int64_t B_ptr1_pB1_3 = B_ptr1[pB1];
+                                                      const int64_t B_ptr1_pB1_1_3 = B_ptr1[pB1 + 1];
+                                                      for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                                      {
+                                                        const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                                        const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                                        const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                                        if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                                        {
+                                                          const int64_t pT_BC0 = C_idx1_pC1_2;
+                                                          int64_t pC2_position_42 = C_ptr1_pC1_2;
+                                                          for (int64_t pB2 = B_ptr1_pB1_3; pB2 <= (B_ptr1_pB1_1_3 - 1); pB2++)
+                                                          {
+                                                            const int64_t B_idx2_pB2_3 = B_idx2[pB2];
+                                                            const int64_t r = B_idx2_pB2_3;
+                                                            {
+                                                              const int64_t key_43 = B_idx2_pB2_3;
+                                                              while (((pC2_position_42 >= C_ptr1_pC1_2) && (pC2_position_42 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_42] < key_43))
+                                                                pC2_position_42++;
+
+                                                              if (!((pC2_position_42 >= C_ptr1_pC1_2) && (pC2_position_42 <= (C_ptr1_pC1_1_2 - 1))))
+                                                                break;
+                                                              if (((pC2_position_42 >= C_ptr1_pC1_2) && (pC2_position_42 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_42] == key_43))
+                                                              {
+                                                                const int64_t pC2 = pC2_position_42;
+                                                                const int64_t C_idx2_pC2_2 = B_idx2_pB2_3;
+                                                                const int64_t pT_BC1 = B_idx2_pB2_3;
+                                                                T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] += B_val[pB2] * C_val[pC2];
+                                                                pC2_position_42++;
+                                                              }
+                                                            }
+                                                          }
+
+                                                        }
+                                                      }
+
+                                                    }
+                                                  }
+                                                  {
+                                                    if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_BC_N1)) && (1 <= A_nnz0))
+                                                    {
+                                                      const int64_t A_ptr1_pA1_3 = A_ptr1[pA1];
+                                                      const int64_t A_ptr1_pA1_1_3 = A_ptr1[pA1 + 1];
+                                                      for (int64_t pA2 = A_ptr1_pA1_3; pA2 <= (A_ptr1_pA1_1_3 - 1); pA2++)
+                                                      {
+                                                        const int64_t A_idx2_pA2_3 = A_idx2[pA2];
+                                                        const int64_t pT_BC0 = A_idx2_pA2_3;
+                                                        if (0 <= (N_r - 1))
+                                                        {
+                                                          const double factor_44 = A_val[pA2];
+                                                          #pragma GCC ivdep
+                                                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                          {
+                                                            const int64_t pT_BC1 = r;
+                                                            const int64_t pT_ABC0 = pT_BC1;
+                                                            T_ABC_vals[pT_ABC0] += T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] * factor_44;
+                                                          }
+
+                                                        }
+                                                      }
+
+                                                    }
+                                                  }
+                                                }
+                                              }
+                                              pB1_position_39++;
+                                            }
+                                          }
+                                        }
+                                      }
+
+                                    }
+                                  }
+                                  {
+                                    if (((((1 <= D_n0) && (1 <= D_n1)) && (1 <= D_n2)) && (1 <= R_N0)) && (1 <= D_nnz0))
+                                    {
+                                      const int64_t D_idx0_pD0_2 = D_idx0[pD0];
+                                      const int64_t D_idx1_pD1_2 = D_idx1[pD1];
+                                      const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                      const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                      const int64_t pR0 = i;
+                                      const int64_t pR1 = D_idx0_pD0_2;
+                                      const int64_t pR2 = D_idx1_pD1_2;
+                                      double sum_45 = 0.0;
+                                      for (int64_t pD2 = D_ptr1_pD1_2; pD2 <= (D_ptr1_pD1_1_2 - 1); pD2++)
+                                      {
+                                        const int64_t D_idx2_pD2_2 = D_idx2[pD2];
+                                        const int64_t r = D_idx2_pD2_2;
+                                        const int64_t pT_ABC0 = D_idx2_pD2_2;
+                                        sum_45 += T_ABC_vals[pT_ABC0] * D_val[pD2];
+                                      }
+
+                                      R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_45;
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+
+                    }
+                    pD0_position_31++;
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+    if (N_r == 64)
+  {
+    {
+      if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= D_nnz0)) && (1 <= A_nnz0)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
+      {
+        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+        {
+          const int64_t A_idx0_pA0 = A_idx0[pA0];
+          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+          {
+            const int64_t i = A_idx0_pA0;
+            int64_t pD0_position_16 = 0;
+            for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+              {
+                {
+                  const int64_t key_17 = B_idx0_pB0;
+                  while (((pD0_position_16 >= 0) && (pD0_position_16 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_16] < key_17))
+                    pD0_position_16++;
+
+                  if (((pD0_position_16 >= 0) && (pD0_position_16 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_16] == key_17))
+                  {
+                    const int64_t pD0 = pD0_position_16;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                    {
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                      {
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                        {
+                          {
+                            const int64_t key_20 = C_idx0_pC0;
+                            int64_t lo_18 = D_ptr0_pD0;
+                            const int64_t end_22 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_19 = end_22;
+                            while (lo_18 < hi_19)
+                            {
+                              const int64_t mid_21 = lo_18 + ((hi_19 - lo_18) / 2);
+                              if (D_idx1[mid_21] < key_20)
+                                lo_18 = mid_21 + 1;
+                              else
+                                hi_19 = mid_21;
+                            }
+
+                            if ((lo_18 < end_22) && (D_idx1[lo_18] == key_20))
+                            {
+                              const int64_t pD1 = lo_18;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                              {
+                                {
+                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_size);
+                                  for (int64_t spf_zero_23 = 0; spf_zero_23 < T_ABC_size; spf_zero_23++)
+                                    T_ABC_vals[spf_zero_23] = 0.0;
+
+                                  {
+                                    if (((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= A_nnz0)) && (1 <= B_nnz0))
+                                    {
+                                      const int64_t A_ptr0_pA0_2 = A_ptr0[pA0];
+                                      const int64_t A_ptr0_pA0_1_2 = A_ptr0[pA0 + 1];
+                                      const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                      const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                      int64_t pB1_position_24 = B_ptr0_pB0_2;
+                                      for (int64_t pA1 = A_ptr0_pA0_2; pA1 <= (A_ptr0_pA0_1_2 - 1); pA1++)
+                                      {
+                                        const int64_t A_idx1_pA1_2 = A_idx1[pA1];
+                                        const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
+                                        const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
+                                        if ((A_ptr1_pA1_2 + 1) <= A_ptr1_pA1_1_2)
+                                        {
+                                          {
+                                            const int64_t key_25 = A_idx1_pA1_2;
+                                            while (((pB1_position_24 >= B_ptr0_pB0_2) && (pB1_position_24 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_24] < key_25))
+                                              pB1_position_24++;
+
+                                            if (((pB1_position_24 >= B_ptr0_pB0_2) && (pB1_position_24 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_24] == key_25))
+                                            {
+                                              const int64_t pB1 = pB1_position_24;
+                                              const int64_t B_idx1_pB1_2 = A_idx1_pA1_2;
+                                              const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                              const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                              if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                                              {
+                                                {
+                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                                                  for (int64_t spf_zero_26 = 0; spf_zero_26 < T_BC_size; spf_zero_26++)
+                                                    T_BC_vals[spf_zero_26] = 0.0;
+
+                                                  {
+                                                    if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= C_n1)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
+                                                    {
+                                                      const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                                      const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                                      const int64_t B_ptr1_pB1_3 = B_ptr1[pB1];
+                                                      const int64_t B_ptr1_pB1_1_3 = B_ptr1[pB1 + 1];
+                                                      for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                                      {
+                                                        const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                                        const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                                        const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                                        if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                                        {
+                                                          const int64_t pT_BC0 = C_idx1_pC1_2;
+                                                          int64_t pC2_position_27 = C_ptr1_pC1_2;
+                                                          for (int64_t pB2 = B_ptr1_pB1_3; pB2 <= (B_ptr1_pB1_1_3 - 1); pB2++)
+                                                          {
+                                                            const int64_t B_idx2_pB2_3 = B_idx2[pB2];
+                                                            const int64_t r = B_idx2_pB2_3;
+                                                            {
+                                                              const int64_t key_28 = B_idx2_pB2_3;
+                                                              while (((pC2_position_27 >= C_ptr1_pC1_2) && (pC2_position_27 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_27] < key_28))
+                                                                pC2_position_27++;
+
+                                                              if (!((pC2_position_27 >= C_ptr1_pC1_2) && (pC2_position_27 <= (C_ptr1_pC1_1_2 - 1))))
+                                                                break;
+                                                              if (((pC2_position_27 >= C_ptr1_pC1_2) && (pC2_position_27 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_27] == key_28))
+                                                              {
+                                                                const int64_t pC2 = pC2_position_27;
+                                                                const int64_t C_idx2_pC2_2 = B_idx2_pB2_3;
+                                                                const int64_t pT_BC1 = B_idx2_pB2_3;
+                                                                T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] += B_val[pB2] * C_val[pC2];
+                                                                pC2_position_27++;
+                                                              }
+                                                            }
+                                                          }
+
+                                                        }
+                                                      }
+
+                                                    }
+                                                  }
+                                                  {
+                                                    if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_BC_N1)) && (1 <= A_nnz0))
+                                                    {
+                                                      const int64_t A_ptr1_pA1_3 = A_ptr1[pA1];
+                                                      const int64_t A_ptr1_pA1_1_3 = A_ptr1[pA1 + 1];
+                                                      for (int64_t pA2 = A_ptr1_pA1_3; pA2 <= (A_ptr1_pA1_1_3 - 1); pA2++)
+                                                      {
+                                                        const int64_t A_idx2_pA2_3 = A_idx2[pA2];
+                                                        const int64_t pT_BC0 = A_idx2_pA2_3;
+                                                        if (0 <= (N_r - 1))
+                                                        {
+                                                          const double factor_29 = A_val[pA2];
+                                                          #pragma GCC ivdep
+                                                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                          {
+                                                            const int64_t pT_BC1 = r;
+                                                            const int64_t pT_ABC0 = pT_BC1;
+                                                            T_ABC_vals[pT_ABC0] += T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] * factor_29;
+                                                          }
+
+                                                        }
+                                                      }
+
+                                                    }
+                                                  }
+                                                }
+                                              }
+                                              pB1_position_24++;
+                                            }
+                                          }
+                                        }
+                                      }
+
+                                    }
+                                  }
+                                  {
+                                    if (((((1 <= D_n0) && (1 <= D_n1)) && (1 <= D_n2)) && (1 <= R_N0)) && (1 <= D_nnz0))
+                                    {
+                                      const int64_t D_idx0_pD0_2 = D_idx0[pD0];
+                                      const int64_t D_idx1_pD1_2 = D_idx1[pD1];
+                                      const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                      const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                      const int64_t pR0 = i;
+                                      const int64_t pR1 = D_idx0_pD0_2;
+                                      const int64_t pR2 = D_idx1_pD1_2;
+                                      double sum_30 = 0.0;
+                                      for (int64_t pD2 = D_ptr1_pD1_2; pD2 <= (D_ptr1_pD1_1_2 - 1); pD2++)
+                                      {
+                                        const int64_t D_idx2_pD2_2 = D_idx2[pD2];
+                                        const int64_t r = D_idx2_pD2_2;
+                                        const int64_t pT_ABC0 = D_idx2_pD2_2;
+                                        sum_30 += T_ABC_vals[pT_ABC0] * D_val[pD2];
+                                      }
+
+                                      R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_30;
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+
+                    }
+                    pD0_position_16++;
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= D_nnz0)) && (1 <= A_nnz0)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
+      {
+        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+        {
+          const int64_t A_idx0_pA0 = A_idx0[pA0];
+          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+          {
+            const int64_t i = A_idx0_pA0;
+            int64_t pD0_position_1 = 0;
+            for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+              {
+                {
+                  const int64_t key_2 = B_idx0_pB0;
+                  while (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] < key_2))
+                    pD0_position_1++;
+
+                  if (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] == key_2))
+                  {
+                    const int64_t pD0 = pD0_position_1;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                    {
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                      {
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                        {
+                          {
+                            const int64_t key_5 = C_idx0_pC0;
+                            int64_t lo_3 = D_ptr0_pD0;
+                            const int64_t end_7 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_4 = end_7;
+                            while (lo_3 < hi_4)
+                            {
+                              const int64_t mid_6 = lo_3 + ((hi_4 - lo_3) / 2);
+                              if (D_idx1[mid_6] < key_5)
+                                lo_3 = mid_6 + 1;
+                              else
+                                hi_4 = mid_6;
+                            }
+
+                            if ((lo_3 < end_7) && (D_idx1[lo_3] == key_5))
+                            {
+                              const int64_t pD1 = lo_3;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                              {
+                                {
+                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_size);
+                                  for (int64_t spf_zero_8 = 0; spf_zero_8 < T_ABC_size; spf_zero_8++)
+                                    T_ABC_vals[spf_zero_8] = 0.0;
+
+                                  {
+                                    if (((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= A_nnz0)) && (1 <= B_nnz0))
+                                    {
+                                      const int64_t A_ptr0_pA0_2 = A_ptr0[pA0];
+                                      const int64_t A_ptr0_pA0_1_2 = A_ptr0[pA0 + 1];
+                                      const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                      const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                      int64_t pB1_position_9 = B_ptr0_pB0_2;
+                                      for (int64_t pA1 = A_ptr0_pA0_2; pA1 <= (A_ptr0_pA0_1_2 - 1); pA1++)
+                                      {
+                                        const int64_t A_idx1_pA1_2 = A_idx1[pA1];
+                                        const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
+                                        const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
+                                        if ((A_ptr1_pA1_2 + 1) <= A_ptr1_pA1_1_2)
+                                        {
+                                          {
+                                            const int64_t key_10 = A_idx1_pA1_2;
+                                            while (((pB1_position_9 >= B_ptr0_pB0_2) && (pB1_position_9 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_9] < key_10))
+                                              pB1_position_9++;
+
+                                            if (((pB1_position_9 >= B_ptr0_pB0_2) && (pB1_position_9 <= (B_ptr0_pB0_1_2 - 1))) && (B_idx1[pB1_position_9] == key_10))
+                                            {
+                                              const int64_t pB1 = pB1_position_9;
+                                              const int64_t B_idx1_pB1_2 = A_idx1_pA1_2;
+                                              const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                              const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                              if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                                              {
+                                                {
+                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                                                  for (int64_t spf_zero_11 = 0; spf_zero_11 < T_BC_size; spf_zero_11++)
+                                                    T_BC_vals[spf_zero_11] = 0.0;
+
+                                                  {
+                                                    if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= C_n1)) && (1 <= C_nnz0)) && (1 <= B_nnz0))
+                                                    {
+                                                      const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                                      const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                                      const int64_t B_ptr1_pB1_3 = B_ptr1[pB1];
+                                                      const int64_t B_ptr1_pB1_1_3 = B_ptr1[pB1 + 1];
+                                                      for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                                      {
+                                                        const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                                        const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                                        const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                                        if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                                        {
+                                                          const int64_t pT_BC0 = C_idx1_pC1_2;
+                                                          int64_t pC2_position_12 = C_ptr1_pC1_2;
+                                                          for (int64_t pB2 = B_ptr1_pB1_3; pB2 <= (B_ptr1_pB1_1_3 - 1); pB2++)
+                                                          {
+                                                            const int64_t B_idx2_pB2_3 = B_idx2[pB2];
+                                                            const int64_t r = B_idx2_pB2_3;
+                                                            {
+                                                              const int64_t key_13 = B_idx2_pB2_3;
+                                                              while (((pC2_position_12 >= C_ptr1_pC1_2) && (pC2_position_12 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_12] < key_13))
+                                                                pC2_position_12++;
+
+                                                              if (!((pC2_position_12 >= C_ptr1_pC1_2) && (pC2_position_12 <= (C_ptr1_pC1_1_2 - 1))))
+                                                                break;
+                                                              if (((pC2_position_12 >= C_ptr1_pC1_2) && (pC2_position_12 <= (C_ptr1_pC1_1_2 - 1))) && (C_idx2[pC2_position_12] == key_13))
+                                                              {
+                                                                const int64_t pC2 = pC2_position_12;
+                                                                const int64_t C_idx2_pC2_2 = B_idx2_pB2_3;
+                                                                const int64_t pT_BC1 = B_idx2_pB2_3;
+                                                                T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] += B_val[pB2] * C_val[pC2];
+                                                                pC2_position_12++;
+                                                              }
+                                                            }
+                                                          }
+
+                                                        }
+                                                      }
+
+                                                    }
+                                                  }
+                                                  {
+                                                    if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_BC_N1)) && (1 <= A_nnz0))
+                                                    {
+                                                      const int64_t A_ptr1_pA1_3 = A_ptr1[pA1];
+                                                      const int64_t A_ptr1_pA1_1_3 = A_ptr1[pA1 + 1];
+                                                      for (int64_t pA2 = A_ptr1_pA1_3; pA2 <= (A_ptr1_pA1_1_3 - 1); pA2++)
+                                                      {
+                                                        const int64_t A_idx2_pA2_3 = A_idx2[pA2];
+                                                        const int64_t pT_BC0 = A_idx2_pA2_3;
+                                                        if (0 <= (N_r - 1))
+                                                        {
+                                                          const double factor_14 = A_val[pA2];
+                                                          #pragma GCC ivdep
+                                                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                          {
+                                                            const int64_t pT_BC1 = r;
+                                                            const int64_t pT_ABC0 = pT_BC1;
+                                                            T_ABC_vals[pT_ABC0] += T_BC_vals[(pT_BC0 * T_BC_N1) + pT_BC1] * factor_14;
+                                                          }
+
+                                                        }
+                                                      }
+
+                                                    }
+                                                  }
+                                                }
+                                              }
+                                              pB1_position_9++;
+                                            }
+                                          }
+                                        }
+                                      }
+
+                                    }
+                                  }
+                                  {
+                                    if (((((1 <= D_n0) && (1 <= D_n1)) && (1 <= D_n2)) && (1 <= R_N0)) && (1 <= D_nnz0))
+                                    {
+                                      const int64_t D_idx0_pD0_2 = D_idx0[pD0];
+                                      const int64_t D_idx1_pD1_2 = D_idx1[pD1];
+                                      const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                      const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                      const int64_t pR0 = i;
+                                      const int64_t pR1 = D_idx0_pD0_2;
+                                      const int64_t pR2 = D_idx1_pD1_2;
+                                      double sum_15 = 0.0;
+                                      for (int64_t pD2 = D_ptr1_pD1_2; pD2 <= (D_ptr1_pD1_1_2 - 1); pD2++)
+                                      {
+                                        const int64_t D_idx2_pD2_2 = D_idx2[pD2];
+                                        const int64_t r = D_idx2_pD2_2;
+                                        const int64_t pT_ABC0 = D_idx2_pD2_2;
+                                        sum_15 += T_ABC_vals[pT_ABC0] * D_val[pD2];
+                                      }
+
+                                      R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_15;
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+
+                    }
+                    pD0_position_1++;
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
     }
   }
   free(T_ABC_vals_all);

@@ -165,213 +165,854 @@ int spf_fused_80babdadfb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
   for (int64_t spf_zero = 0; spf_zero < ((R_N0 * R_N1) * R_N2); spf_zero++)
     R_vals[spf_zero] = 0.0;
 
+  if (N_r == 16)
   {
-    if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= B_nnz0)) && (1 <= A_nnz0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
     {
-      for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+      if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= B_nnz0)) && (1 <= A_nnz0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
       {
-        const int64_t A_idx0_pA0 = A_idx0[pA0];
-        const int64_t A_ptr0_pA0 = A_ptr0[pA0];
-        const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
-        if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
         {
-          const int64_t i = A_idx0_pA0;
-          int64_t pD0_position_1 = 0;
-          for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+          const int64_t A_idx0_pA0 = A_idx0[pA0];
+          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
           {
-            const int64_t B_idx0_pB0 = B_idx0[pB0];
-            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+            const int64_t i = A_idx0_pA0;
+            int64_t pD0_position_46 = 0;
+            for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
             {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
               {
-                const int64_t key_2 = B_idx0_pB0;
-                while (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] < key_2))
-                  pD0_position_1++;
-
-                if (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] == key_2))
                 {
-                  const int64_t pD0 = pD0_position_1;
-                  const int64_t D_idx0_pD0 = B_idx0_pB0;
-                  const int64_t D_ptr0_pD0 = D_ptr0[pD0];
-                  const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
-                  if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                  const int64_t key_47 = B_idx0_pB0;
+                  while (((pD0_position_46 >= 0) && (pD0_position_46 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_46] < key_47))
+                    pD0_position_46++;
+
+                  if (((pD0_position_46 >= 0) && (pD0_position_46 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_46] == key_47))
                   {
-                    for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                    const int64_t pD0 = pD0_position_46;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
                     {
-                      const int64_t C_idx0_pC0 = C_idx0[pC0];
-                      const int64_t C_ptr0_pC0 = C_ptr0[pC0];
-                      const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
-                      if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
                       {
-                        const int64_t k = C_idx0_pC0;
-                        int64_t pB1_position_3 = B_ptr0_pB0;
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
                         {
-                          const int64_t key_6 = C_idx0_pC0;
-                          int64_t lo_4 = D_ptr0_pD0;
-                          const int64_t end_8 = (D_ptr0_pD0_1 - 1) + 1;
-                          int64_t hi_5 = end_8;
-                          while (lo_4 < hi_5)
+                          const int64_t k = C_idx0_pC0;
+                          int64_t pB1_position_48 = B_ptr0_pB0;
                           {
-                            const int64_t mid_7 = lo_4 + ((hi_5 - lo_4) / 2);
-                            if (D_idx1[mid_7] < key_6)
-                              lo_4 = mid_7 + 1;
-                            else
-                              hi_5 = mid_7;
-                          }
-
-                          if ((lo_4 < end_8) && (D_idx1[lo_4] == key_6))
-                          {
-                            const int64_t pD1 = lo_4;
-                            const int64_t D_idx1_pD1 = C_idx0_pC0;
-                            const int64_t D_ptr1_pD1 = D_ptr1[pD1];
-                            const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
-                            if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                            const int64_t key_51 = C_idx0_pC0;
+                            int64_t lo_49 = D_ptr0_pD0;
+                            const int64_t end_53 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_50 = end_53;
+                            while (lo_49 < hi_50)
                             {
-                              for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                              const int64_t mid_52 = lo_49 + ((hi_50 - lo_49) / 2);
+                              if (D_idx1[mid_52] < key_51)
+                                lo_49 = mid_52 + 1;
+                              else
+                                hi_50 = mid_52;
+                            }
+
+                            if ((lo_49 < end_53) && (D_idx1[lo_49] == key_51))
+                            {
+                              const int64_t pD1 = lo_49;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
-                                const int64_t A_idx1_pA1 = A_idx1[pA1];
-                                const int64_t A_ptr1_pA1 = A_ptr1[pA1];
-                                const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
-                                if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
                                 {
+                                  const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                  const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                  const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                  if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
                                   {
-                                    const int64_t key_9 = A_idx1_pA1;
-                                    while (((pB1_position_3 >= B_ptr0_pB0) && (pB1_position_3 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_3] < key_9))
-                                      pB1_position_3++;
-
-                                    if (((pB1_position_3 >= B_ptr0_pB0) && (pB1_position_3 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_3] == key_9))
                                     {
-                                      const int64_t pB1 = pB1_position_3;
-                                      const int64_t B_idx1_pB1 = A_idx1_pA1;
-                                      const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                                      const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                                      if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
-                                      {
-                                        {
-                                          double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_size);
-                                          for (int64_t spf_zero_10 = 0; spf_zero_10 < T_ACD_size; spf_zero_10++)
-                                            T_ACD_vals[spf_zero_10] = 0.0;
+                                      const int64_t key_54 = A_idx1_pA1;
+                                      while (((pB1_position_48 >= B_ptr0_pB0) && (pB1_position_48 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_48] < key_54))
+                                        pB1_position_48++;
 
+                                      if (((pB1_position_48 >= B_ptr0_pB0) && (pB1_position_48 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_48] == key_54))
+                                      {
+                                        const int64_t pB1 = pB1_position_48;
+                                        const int64_t B_idx1_pB1 = A_idx1_pA1;
+                                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                                        {
                                           {
-                                            double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
-                                            for (int64_t spf_zero_11 = 0; spf_zero_11 < T_CD_size; spf_zero_11++)
-                                              T_CD_vals[spf_zero_11] = 0.0;
+                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_size);
+                                            for (int64_t spf_zero_55 = 0; spf_zero_55 < T_ACD_size; spf_zero_55++)
+                                              T_ACD_vals[spf_zero_55] = 0.0;
 
                                             {
-                                              if ((((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= D_n0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
-                                              {
-                                                const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
-                                                const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
-                                                const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
-                                                const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
-                                                for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
-                                                {
-                                                  const int64_t C_idx1_pC1_2 = C_idx1[pC1];
-                                                  const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
-                                                  const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
-                                                  if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
-                                                  {
-                                                    const int64_t pT_CD0 = C_idx1_pC1_2;
-                                                    int64_t pD2_position_12 = D_ptr1_pD1_2;
-                                                    for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
-                                                    {
-                                                      const int64_t C_idx2_pC2_2 = C_idx2[pC2];
-                                                      const int64_t r = C_idx2_pC2_2;
-                                                      {
-                                                        const int64_t key_13 = C_idx2_pC2_2;
-                                                        while (((pD2_position_12 >= D_ptr1_pD1_2) && (pD2_position_12 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_12] < key_13))
-                                                          pD2_position_12++;
+                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
+                                              for (int64_t spf_zero_56 = 0; spf_zero_56 < T_CD_size; spf_zero_56++)
+                                                T_CD_vals[spf_zero_56] = 0.0;
 
-                                                        if (!((pD2_position_12 >= D_ptr1_pD1_2) && (pD2_position_12 <= (D_ptr1_pD1_1_2 - 1))))
-                                                          break;
-                                                        if (((pD2_position_12 >= D_ptr1_pD1_2) && (pD2_position_12 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_12] == key_13))
+                                              {
+                                                if ((((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= D_n0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
+                                                {
+                                                  const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                                  const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                                  const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                                  const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                                  for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                                  {
+                                                    const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                                    const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                                    const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                                    if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                                    {
+                                                      const int64_t pT_CD0 = C_idx1_pC1_2;
+                                                      int64_t pD2_position_57 = D_ptr1_pD1_2;
+                                                      for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                                      {
+                                                        const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                                        const int64_t r = C_idx2_pC2_2;
                                                         {
-                                                          const int64_t pD2 = pD2_position_12;
-                                                          const int64_t D_idx2_pD2_2 = C_idx2_pC2_2;
-                                                          const int64_t pT_CD1 = C_idx2_pC2_2;
-                                                          T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += C_val[pC2] * D_val[pD2];
-                                                          pD2_position_12++;
+                                                          const int64_t key_58 = C_idx2_pC2_2;
+                                                          while (((pD2_position_57 >= D_ptr1_pD1_2) && (pD2_position_57 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_57] < key_58))
+                                                            pD2_position_57++;
+
+                                                          if (!((pD2_position_57 >= D_ptr1_pD1_2) && (pD2_position_57 <= (D_ptr1_pD1_1_2 - 1))))
+                                                            break;
+                                                          if (((pD2_position_57 >= D_ptr1_pD1_2) && (pD2_position_57 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_57] == key_58))
+                                                          {
+                                                            const int64_t pD2 = pD2_position_57;
+                                                            const int64_t D_idx2_pD2_2 = C_idx2_pC2_2;
+                                                            const int64_t pT_CD1 = C_idx2_pC2_2;
+                                                            T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += C_val[pC2] * D_val[pD2];
+                                                            pD2_position_57++;
+                                                          }
                                                         }
                                                       }
+
                                                     }
-
                                                   }
-                                                }
 
+                                                }
                                               }
-                                            }
-                                            {
-                                              if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_CD_N1)) && (1 <= A_nnz0))
                                               {
-                                                const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
-                                                const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
-                                                for (int64_t pA2 = A_ptr1_pA1_2; pA2 <= (A_ptr1_pA1_1_2 - 1); pA2++)
+                                                if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_CD_N1)) && (1 <= A_nnz0))
                                                 {
-                                                  const int64_t A_idx2_pA2_2 = A_idx2[pA2];
-                                                  const int64_t pT_CD0 = A_idx2_pA2_2;
-                                                  if (0 <= (N_r - 1))
+                                                  const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
+                                                  const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
+                                                  for (int64_t pA2 = A_ptr1_pA1_2; pA2 <= (A_ptr1_pA1_1_2 - 1); pA2++)
                                                   {
-                                                    const double factor_14 = A_val[pA2];
-                                                    #pragma GCC ivdep
-                                                    for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                    const int64_t A_idx2_pA2_2 = A_idx2[pA2];
+                                                    const int64_t pT_CD0 = A_idx2_pA2_2;
+                                                    if (0 <= (N_r - 1))
                                                     {
-                                                      const int64_t pT_CD1 = r;
-                                                      const int64_t pT_ACD0 = pT_CD1;
-                                                      T_ACD_vals[pT_ACD0] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_14;
+                                                      const double factor_59 = A_val[pA2];
+                                                      #pragma GCC ivdep
+                                                      for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                      {
+                                                        const int64_t pT_CD1 = r;
+                                                        const int64_t pT_ACD0 = pT_CD1;
+                                                        T_ACD_vals[pT_ACD0] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_59;
+                                                      }
+
                                                     }
-
                                                   }
-                                                }
 
+                                                }
                                               }
                                             }
-                                          }
-                                          {
-                                            if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= R_N0)) && (1 <= R_N2)) && (1 <= B_nnz0))
                                             {
-                                              const int64_t B_idx0_pB0_2 = B_idx0[pB0];
-                                              const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                                              const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                                              const int64_t pR0 = i;
-                                              const int64_t pR1 = B_idx0_pB0_2;
-                                              const int64_t pR2 = k;
-                                              double sum_15 = 0.0;
-                                              for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                                              if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= R_N0)) && (1 <= R_N2)) && (1 <= B_nnz0))
                                               {
-                                                const int64_t B_idx2_pB2_2 = B_idx2[pB2];
-                                                const int64_t r = B_idx2_pB2_2;
-                                                const int64_t pT_ACD0 = B_idx2_pB2_2;
-                                                sum_15 += T_ACD_vals[pT_ACD0] * B_val[pB2];
-                                              }
+                                                const int64_t B_idx0_pB0_2 = B_idx0[pB0];
+                                                const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                                const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                                const int64_t pR0 = i;
+                                                const int64_t pR1 = B_idx0_pB0_2;
+                                                const int64_t pR2 = k;
+                                                double sum_60 = 0.0;
+                                                for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                                                {
+                                                  const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                                                  const int64_t r = B_idx2_pB2_2;
+                                                  const int64_t pT_ACD0 = B_idx2_pB2_2;
+                                                  sum_60 += T_ACD_vals[pT_ACD0] * B_val[pB2];
+                                                }
 
-                                              R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_15;
+                                                R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_60;
+                                              }
                                             }
                                           }
                                         }
+                                        pB1_position_48++;
                                       }
-                                      pB1_position_3++;
                                     }
                                   }
                                 }
-                              }
 
+                              }
                             }
                           }
                         }
                       }
-                    }
 
+                    }
+                    pD0_position_46++;
                   }
-                  pD0_position_1++;
                 }
               }
             }
+
           }
-
         }
-      }
 
+      }
+    }
+  }
+  else
+    if (N_r == 32)
+  {
+    {
+      if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= B_nnz0)) && (1 <= A_nnz0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
+      {
+        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+        {
+          const int64_t A_idx0_pA0 = A_idx0[pA0];
+          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+          {
+            const int64_t i = A_idx0_pA0;
+            int64_t pD0_position_31 = 0;
+            for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+              {
+                {
+                  const int64_t key_32 = B_idx0_pB0;
+                  while (((pD0_position_31 >= 0) && (pD0_position_31 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_31] < key_32))
+                    pD0_position_31++;
+
+                  if (((pD0_position_31 >= 0) && (pD0_position_31 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_31] == key_32))
+                  {
+                    const int64_t pD0 = pD0_position_31;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                    {
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                      {
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                        {
+                          const int64_t k = C_idx0_pC0;
+                          int64_t pB1_position_33 = B_ptr0_pB0;
+                          {
+                            const int64_t key_36 = C_idx0_pC0;
+                            int64_t lo_34 = D_ptr0_pD0;
+                            const int64_t end_38 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_35 = end_38;
+                            while (lo_34 < hi_35)
+                            {
+                              const int64_t mid_37 = lo_34 + ((hi_35 - lo_34) / 2);
+                              if (D_idx1[mid_37] < key_36)
+                                lo_34 = mid_37 + 1;
+                              else
+                                hi_35 = mid_37;
+                            }
+
+                            if ((lo_34 < end_38) && (D_idx1[lo_34] == key_36))
+                            {
+                              const int64_t pD1 = lo_34;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                              {
+                                for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                {
+                                  const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                  const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                  const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                  if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                  {
+                                    {
+                                      const int64_t key_39 = A_idx1_pA1;
+                                      while (((pB1_position_33 >= B_ptr0_pB0) && (pB1_position_33 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_33] < key_39))
+                                        pB1_position_33++;
+
+                                      if (((pB1_position_33 >= B_ptr0_pB0) && (pB1_position_33 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_33] == key_39))
+                                      {
+                                        const int64_t pB1 = pB1_position_33;
+                                        const int64_t B_idx1_pB1 = A_idx1_pA1;
+                                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                                        {
+                                          {
+                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_size);
+                                            for (int64_t spf_zero_40 = 0; spf_zero_40 < T_ACD_size; spf_zero_40++)
+                                              T_ACD_vals[spf_zero_40] = 0.0;
+
+                                            {
+                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
+                                              for (int64_t spf_zero_41 = 0; spf_zero_41 < T_CD_size; spf_zero_41++)
+                                                T_CD_vals[spf_zero_41] = 0.0;
+
+                                              {
+                                                if ((((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= D_n0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
+                                                {
+                                                  const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                                  const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                                  const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                                  const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                                  for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                                  {
+                                                    const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                                    const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                                    const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                                    if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                                    {
+                                                      const int64_t pT_CD0 = C_idx1_pC1_2;
+                                                      int64_t pD2_position_42 = D_ptr1_pD1_2;
+                                                      for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                                      {
+                                                        const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                                        const int64_t r = C_idx2_pC2_2;
+                                                        {
+                                                          const int64_t key_43 = C_idx2_pC2_2;
+                                                          while (((pD2_position_42 >= D_ptr1_pD1_2) && (pD2_position_42 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_42] < key_43))
+                                                            pD2_position_42++;
+
+                                                          if (!((pD2_position_42 >= D_ptr1_pD1_2) && (pD2_position_42 <= (D_ptr1_pD1_1_2 - 1))))
+                                                            break;
+                                                          if (((pD2_position_42 >= D_ptr1_pD1_2) && (pD2_position_42 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_42] == key_43))
+                                                          {
+                                                            const int64_t pD2 = pD2_position_42;
+                                                            const int64_t D_idx2_pD2_2 = C_idx2_pC2_2;
+                                                            const int64_t pT_CD1 = C_idx2_pC2_2;
+                                                            T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += C_val[pC2] * D_val[pD2];
+                                                            pD2_position_42++;
+                                                          }
+                                                        }
+                                                      }
+
+                                                    }
+                                                  }
+
+                                                }
+                                              }
+                                              {
+                                                if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_CD_N1)) && (1 <= A_nnz0))
+                                                {
+                                                  const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
+                                                  const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
+                                                  for (int64_t pA2 = A_ptr1_pA1_2; pA2 <= (A_ptr1_pA1_1_2 - 1); pA2++)
+                                                  {
+                                                    const int64_t A_idx2_pA2_2 = A_idx2[pA2];
+                                                    const int64_t pT_CD0 = A_idx2_pA2_2;
+                                                    if (0 <= (N_r - 1))
+                                                    {
+                                                      const double factor_44 = A_val[pA2];
+                                                      #pragma GCC ivdep
+                                                      for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                      {
+                                                        const int64_t pT_CD1 = r;
+                                                        const int64_t pT_ACD0 = pT_CD1;
+                                                        T_ACD_vals[pT_ACD0] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_44;
+                                                      }
+
+                                                    }
+                                                  }
+
+                                                }
+                                              }
+                                            }
+                                            {
+                                              if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= R_N0)) && (1 <= R_N2)) && (1 <= B_nnz0))
+                                              {
+                                                const int64_t B_idx0_pB0_2 = B_idx0[pB0];
+                                                const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                                const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                                const int64_t pR0 = i;
+                                                const int64_t pR1 = B_idx0_pB0_2;
+                                                const int64_t pR2 = k;
+                                                double sum_45 = 0.0;
+                                                for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                                                {
+                                                  const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                                                  const int64_t r = B_idx2_pB2_2;
+                                                  const int64_t pT_ACD0 = B_idx2_pB2_2;
+                                                  sum_45 += T_ACD_vals[pT_ACD0] * B_val[pB2];
+                                                }
+
+                                                R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_45;
+                                              }
+                                            }
+                                          }
+                                        }
+                                        pB1_position_33++;
+                                      }
+                                    }
+                                  }
+                                }
+
+                              }
+                            }
+                          }
+                        }
+                      }
+
+                    }
+                    pD0_position_31++;
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+    if (N_r == 64)
+  {
+    {
+      if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= B_nnz0)) && (1 <= A_nnz0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
+      {
+        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+        {
+          const int64_t A_idx0_pA0 = A_idx0[pA0];
+          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+          {
+            const int64_t i = A_idx0_pA0;
+            int64_t pD0_position_16 = 0;
+            for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+              {
+                {
+                  const int64_t key_17 = B_idx0_pB0;
+                  while (((pD0_position_16 >= 0) && (pD0_position_16 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_16] < key_17))
+                    pD0_position_16++;
+
+                  if (((pD0_position_16 >= 0) && (pD0_position_16 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_16] == key_17))
+                  {
+                    const int64_t pD0 = pD0_position_16;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                    {
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                      {
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                        {
+                          const int64_t k = C_idx0_pC0;
+                          int64_t pB1_position_18 = B_ptr0_pB0;
+                          {
+                            const int64_t key_21 = C_idx0_pC0;
+                            int64_t lo_19 = D_ptr0_pD0;
+                            const int64_t end_23 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_20 = end_23;
+                            while (lo_19 < hi_20)
+                            {
+                              const int64_t mid_22 = lo_19 + ((hi_20 - lo_19) / 2);
+                              if (D_idx1[mid_22] < key_21)
+                                lo_19 = mid_22 + 1;
+                              else
+                                hi_20 = mid_22;
+                            }
+
+                            if ((lo_19 < end_23) && (D_idx1[lo_19] == key_21))
+                            {
+                              const int64_t pD1 = lo_19;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                              {
+                                for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                {
+                                  const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                  const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                  const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                  if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                  {
+                                    {
+                                      const int64_t key_24 = A_idx1_pA1;
+                                      while (((pB1_position_18 >= B_ptr0_pB0) && (pB1_position_18 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_18] < key_24))
+                                        pB1_position_18++;
+
+                                      if (((pB1_position_18 >= B_ptr0_pB0) && (pB1_position_18 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_18] == key_24))
+                                      {
+                                        const int64_t pB1 = pB1_position_18;
+                                        const int64_t B_idx1_pB1 = A_idx1_pA1;
+                                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                                        {
+                                          {
+                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_size);
+                                            for (int64_t spf_zero_25 = 0; spf_zero_25 < T_ACD_size; spf_zero_25++)
+                                              T_ACD_vals[spf_zero_25] = 0.0;
+
+                                            {
+                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
+                                              for (int64_t spf_zero_26 = 0; spf_zero_26 < T_CD_size; spf_zero_26++)
+                                                T_CD_vals[spf_zero_26] = 0.0;
+
+                                              {
+                                                if ((((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= D_n0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
+                                                {
+                                                  const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                                  const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                                  const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                                  const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                                  for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                                  {
+                                                    const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                                    const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                                    const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                                    if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                                    {
+                                                      const int64_t pT_CD0 = C_idx1_pC1_2;
+                                                      int64_t pD2_position_27 = D_ptr1_pD1_2;
+                                                      for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                                      {
+                                                        const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                                        const int64_t r = C_idx2_pC2_2;
+                                                        {
+                                                          const int64_t key_28 = C_idx2_pC2_2;
+                                                          while (((pD2_position_27 >= D_ptr1_pD1_2) && (pD2_position_27 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_27] < key_28))
+                                                            pD2_position_27++;
+
+                                                          if (!((pD2_position_27 >= D_ptr1_pD1_2) && (pD2_position_27 <= (D_ptr1_pD1_1_2 - 1))))
+                                                            break;
+                                                          if (((pD2_position_27 >= D_ptr1_pD1_2) && (pD2_position_27 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_27] == key_28))
+                                                          {
+                                                            const int64_t pD2 = pD2_position_27;
+                                                            const int64_t D_idx2_pD2_2 = C_idx2_pC2_2;
+                                                            const int64_t pT_CD1 = C_idx2_pC2_2;
+                                                            T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += C_val[pC2] * D_val[pD2];
+                                                            pD2_position_27++;
+                                                          }
+                                                        }
+                                                      }
+
+                                                    }
+                                                  }
+
+                                                }
+                                              }
+                                              {
+                                                if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_CD_N1)) && (1 <= A_nnz0))
+                                                {
+                                                  const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
+                                                  const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
+                                                  for (int64_t pA2 = A_ptr1_pA1_2; pA2 <= (A_ptr1_pA1_1_2 - 1); pA2++)
+                                                  {
+                                                    const int64_t A_idx2_pA2_2 = A_idx2[pA2];
+                                                    const int64_t pT_CD0 = A_idx2_pA2_2;
+                                                    if (0 <= (N_r - 1))
+                                                    {
+                                                      const double factor_29 = A_val[pA2];
+                                                      #pragma GCC ivdep
+                                                      for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                      {
+                                                        const int64_t pT_CD1 = r;
+                                                        const int64_t pT_ACD0 = pT_CD1;
+                                                        T_ACD_vals[pT_ACD0] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_29;
+                                                      }
+
+                                                    }
+                                                  }
+
+                                                }
+                                              }
+                                            }
+                                            {
+                                              if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= R_N0)) && (1 <= R_N2)) && (1 <= B_nnz0))
+                                              {
+                                                const int64_t B_idx0_pB0_2 = B_idx0[pB0];
+                                                const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                                const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                                const int64_t pR0 = i;
+                                                const int64_t pR1 = B_idx0_pB0_2;
+                                                const int64_t pR2 = k;
+                                                double sum_30 = 0.0;
+                                                for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                                                {
+                                                  const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                                                  const int64_t r = B_idx2_pB2_2;
+                                                  const int64_t pT_ACD0 = B_idx2_pB2_2;
+                                                  sum_30 += T_ACD_vals[pT_ACD0] * B_val[pB2];
+                                                }
+
+                                                R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_30;
+                                              }
+                                            }
+                                          }
+                                        }
+                                        pB1_position_18++;
+                                      }
+                                    }
+                                  }
+                                }
+
+                              }
+                            }
+                          }
+                        }
+                      }
+
+                    }
+                    pD0_position_16++;
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if ((((((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n0)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= B_nnz0)) && (1 <= A_nnz0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
+      {
+        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+        {
+          const int64_t A_idx0_pA0 = A_idx0[pA0];
+          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+          {
+            const int64_t i = A_idx0_pA0;
+            int64_t pD0_position_1 = 0;
+            for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+              {
+                {
+                  const int64_t key_2 = B_idx0_pB0;
+                  while (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] < key_2))
+                    pD0_position_1++;
+
+                  if (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] == key_2))
+                  {
+                    const int64_t pD0 = pD0_position_1;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                    {
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                      {
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                        {
+                          const int64_t k = C_idx0_pC0;
+                          int64_t pB1_position_3 = B_ptr0_pB0;
+                          {
+                            const int64_t key_6 = C_idx0_pC0;
+                            int64_t lo_4 = D_ptr0_pD0;
+                            const int64_t end_8 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_5 = end_8;
+                            while (lo_4 < hi_5)
+                            {
+                              const int64_t mid_7 = lo_4 + ((hi_5 - lo_4) / 2);
+                              if (D_idx1[mid_7] < key_6)
+                                lo_4 = mid_7 + 1;
+                              else
+                                hi_5 = mid_7;
+                            }
+
+                            if ((lo_4 < end_8) && (D_idx1[lo_4] == key_6))
+                            {
+                              const int64_t pD1 = lo_4;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                              {
+                                for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                {
+                                  const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                  const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                  const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                  if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                  {
+                                    {
+                                      const int64_t key_9 = A_idx1_pA1;
+                                      while (((pB1_position_3 >= B_ptr0_pB0) && (pB1_position_3 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_3] < key_9))
+                                        pB1_position_3++;
+
+                                      if (((pB1_position_3 >= B_ptr0_pB0) && (pB1_position_3 <= (B_ptr0_pB0_1 - 1))) && (B_idx1[pB1_position_3] == key_9))
+                                      {
+                                        const int64_t pB1 = pB1_position_3;
+                                        const int64_t B_idx1_pB1 = A_idx1_pA1;
+                                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                                        {
+                                          {
+                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_size);
+                                            for (int64_t spf_zero_10 = 0; spf_zero_10 < T_ACD_size; spf_zero_10++)
+                                              T_ACD_vals[spf_zero_10] = 0.0;
+
+                                            {
+                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
+                                              for (int64_t spf_zero_11 = 0; spf_zero_11 < T_CD_size; spf_zero_11++)
+                                                T_CD_vals[spf_zero_11] = 0.0;
+
+                                              {
+                                                if ((((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= D_n0)) && (1 <= D_nnz0)) && (1 <= C_nnz0))
+                                                {
+                                                  const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                                  const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                                  const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                                  const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                                  for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                                  {
+                                                    const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                                    const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                                    const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                                    if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                                    {
+                                                      const int64_t pT_CD0 = C_idx1_pC1_2;
+                                                      int64_t pD2_position_12 = D_ptr1_pD1_2;
+                                                      for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                                      {
+                                                        const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                                        const int64_t r = C_idx2_pC2_2;
+                                                        {
+                                                          const int64_t key_13 = C_idx2_pC2_2;
+                                                          while (((pD2_position_12 >= D_ptr1_pD1_2) && (pD2_position_12 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_12] < key_13))
+                                                            pD2_position_12++;
+
+                                                          if (!((pD2_position_12 >= D_ptr1_pD1_2) && (pD2_position_12 <= (D_ptr1_pD1_1_2 - 1))))
+                                                            break;
+                                                          if (((pD2_position_12 >= D_ptr1_pD1_2) && (pD2_position_12 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_12] == key_13))
+                                                          {
+                                                            const int64_t pD2 = pD2_position_12;
+                                                            const int64_t D_idx2_pD2_2 = C_idx2_pC2_2;
+                                                            const int64_t pT_CD1 = C_idx2_pC2_2;
+                                                            T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += C_val[pC2] * D_val[pD2];
+                                                            pD2_position_12++;
+                                                          }
+                                                        }
+                                                      }
+
+                                                    }
+                                                  }
+
+                                                }
+                                              }
+                                              {
+                                                if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= T_CD_N1)) && (1 <= A_nnz0))
+                                                {
+                                                  const int64_t A_ptr1_pA1_2 = A_ptr1[pA1];
+                                                  const int64_t A_ptr1_pA1_1_2 = A_ptr1[pA1 + 1];
+                                                  for (int64_t pA2 = A_ptr1_pA1_2; pA2 <= (A_ptr1_pA1_1_2 - 1); pA2++)
+                                                  {
+                                                    const int64_t A_idx2_pA2_2 = A_idx2[pA2];
+                                                    const int64_t pT_CD0 = A_idx2_pA2_2;
+                                                    if (0 <= (N_r - 1))
+                                                    {
+                                                      const double factor_14 = A_val[pA2];
+                                                      #pragma GCC ivdep
+                                                      for (int64_t r = 0; r <= (N_r - 1); r++)
+                                                      {
+                                                        const int64_t pT_CD1 = r;
+                                                        const int64_t pT_ACD0 = pT_CD1;
+                                                        T_ACD_vals[pT_ACD0] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_14;
+                                                      }
+
+                                                    }
+                                                  }
+
+                                                }
+                                              }
+                                            }
+                                            {
+                                              if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= R_N0)) && (1 <= R_N2)) && (1 <= B_nnz0))
+                                              {
+                                                const int64_t B_idx0_pB0_2 = B_idx0[pB0];
+                                                const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                                const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                                const int64_t pR0 = i;
+                                                const int64_t pR1 = B_idx0_pB0_2;
+                                                const int64_t pR2 = k;
+                                                double sum_15 = 0.0;
+                                                for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                                                {
+                                                  const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                                                  const int64_t r = B_idx2_pB2_2;
+                                                  const int64_t pT_ACD0 = B_idx2_pB2_2;
+                                                  sum_15 += T_ACD_vals[pT_ACD0] * B_val[pB2];
+                                                }
+
+                                                R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_15;
+                                              }
+                                            }
+                                          }
+                                        }
+                                        pB1_position_3++;
+                                      }
+                                    }
+                                  }
+                                }
+
+                              }
+                            }
+                          }
+                        }
+                      }
+
+                    }
+                    pD0_position_1++;
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
     }
   }
   free(T_ACD_vals_all);

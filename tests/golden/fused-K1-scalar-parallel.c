@@ -108,66 +108,266 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
   for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
+  if (A_N1 == 16)
   {
-    if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
     {
-      #pragma omp parallel for schedule(dynamic,32)
-      for (int64_t i = 0; i <= (B_numRows - 1); i++)
+      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        const int64_t pBi = i;
-        const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-        const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-        if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+        #pragma omp parallel for schedule(dynamic,32)
+        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pC0 = i;
-          for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+          const int64_t pBi = i;
+          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
           {
-            const int64_t B_colIdx_pBj = B_colIdx[pBj];
-            const int64_t pD0 = B_colIdx_pBj;
-            const int64_t pE0 = B_colIdx_pBj;
+            const int64_t pC0 = i;
+            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
             {
-              double T_BCD[1] = {0.0};
+              const int64_t B_colIdx_pBj = B_colIdx[pBj];
+              const int64_t pD0 = B_colIdx_pBj;
+              const int64_t pE0 = B_colIdx_pBj;
               {
-                if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                double T_BCD[1] = {0.0};
                 {
-                  double sum_1 = 0.0;
-                  int added_2 = 0;
-                  for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                   {
-                    const int64_t pC1 = k;
-                    const int64_t pD1 = k;
-                    sum_1 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                    added_2 = 1;
-                  }
-
-                  if (added_2)
-                    T_BCD[0] += B_data[pBj] * sum_1;
-                }
-              }
-              {
-                if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                {
-                  const int64_t pA0 = i;
-                  if (0 <= (A_N1 - 1))
-                  {
-                    const double factor_3 = T_BCD[0];
-                    #pragma GCC ivdep
-                    for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                    double sum_10 = 0.0;
+                    int added_11 = 0;
+                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
                     {
-                      const int64_t pE1 = l;
-                      const int64_t pA1 = l;
-                      A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_3;
+                      const int64_t pC1 = k;
+                      const int64_t pD1 = k;
+                      sum_10 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                      added_11 = 1;
                     }
 
+                    if (added_11)
+                      T_BCD[0] += B_data[pBj] * sum_10;
+                  }
+                }
+                {
+                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                  {
+                    const int64_t pA0 = i;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_12 = T_BCD[0];
+                      #pragma GCC ivdep
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pE1 = l;
+                        const int64_t pA1 = l;
+                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_12;
+                      }
+
+                    }
                   }
                 }
               }
             }
+
           }
-
         }
-      }
 
+      }
+    }
+  }
+  else
+    if (A_N1 == 32)
+  {
+    {
+      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
+      {
+        #pragma omp parallel for schedule(dynamic,32)
+        for (int64_t i = 0; i <= (B_numRows - 1); i++)
+        {
+          const int64_t pBi = i;
+          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          {
+            const int64_t pC0 = i;
+            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+            {
+              const int64_t B_colIdx_pBj = B_colIdx[pBj];
+              const int64_t pD0 = B_colIdx_pBj;
+              const int64_t pE0 = B_colIdx_pBj;
+              {
+                double T_BCD[1] = {0.0};
+                {
+                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  {
+                    double sum_7 = 0.0;
+                    int added_8 = 0;
+                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    {
+                      const int64_t pC1 = k;
+                      const int64_t pD1 = k;
+                      sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                      added_8 = 1;
+                    }
+
+                    if (added_8)
+                      T_BCD[0] += B_data[pBj] * sum_7;
+                  }
+                }
+                {
+                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                  {
+                    const int64_t pA0 = i;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_9 = T_BCD[0];
+                      #pragma GCC ivdep
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pE1 = l;
+                        const int64_t pA1 = l;
+                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_9;
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+    if (A_N1 == 64)
+  {
+    {
+      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
+      {
+        #pragma omp parallel for schedule(dynamic,32)
+        for (int64_t i = 0; i <= (B_numRows - 1); i++)
+        {
+          const int64_t pBi = i;
+          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          {
+            const int64_t pC0 = i;
+            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+            {
+              const int64_t B_colIdx_pBj = B_colIdx[pBj];
+              const int64_t pD0 = B_colIdx_pBj;
+              const int64_t pE0 = B_colIdx_pBj;
+              {
+                double T_BCD[1] = {0.0};
+                {
+                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  {
+                    double sum_4 = 0.0;
+                    int added_5 = 0;
+                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    {
+                      const int64_t pC1 = k;
+                      const int64_t pD1 = k;
+                      sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                      added_5 = 1;
+                    }
+
+                    if (added_5)
+                      T_BCD[0] += B_data[pBj] * sum_4;
+                  }
+                }
+                {
+                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                  {
+                    const int64_t pA0 = i;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_6 = T_BCD[0];
+                      #pragma GCC ivdep
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pE1 = l;
+                        const int64_t pA1 = l;
+                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_6;
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
+      {
+        #pragma omp parallel for schedule(dynamic,32)
+        for (int64_t i = 0; i <= (B_numRows - 1); i++)
+        {
+          const int64_t pBi = i;
+          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          {
+            const int64_t pC0 = i;
+            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+            {
+              const int64_t B_colIdx_pBj = B_colIdx[pBj];
+              const int64_t pD0 = B_colIdx_pBj;
+              const int64_t pE0 = B_colIdx_pBj;
+              {
+                double T_BCD[1] = {0.0};
+                {
+                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  {
+                    double sum_1 = 0.0;
+                    int added_2 = 0;
+                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    {
+                      const int64_t pC1 = k;
+                      const int64_t pD1 = k;
+                      sum_1 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                      added_2 = 1;
+                    }
+
+                    if (added_2)
+                      T_BCD[0] += B_data[pBj] * sum_1;
+                  }
+                }
+                {
+                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                  {
+                    const int64_t pA0 = i;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_3 = T_BCD[0];
+                      #pragma GCC ivdep
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pE1 = l;
+                        const int64_t pA1 = l;
+                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_3;
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
     }
   }
   return 0;

@@ -116,74 +116,298 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
   for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
+  if (A_N1 == 16)
   {
-    if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
     {
-      for (int64_t i = 0; i <= (B_numRows - 1); i++)
+      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
       {
-        const int64_t pBi = i;
-        const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-        const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-        if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pC0 = i;
+          const int64_t pBi = i;
+          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
           {
-            double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
-            for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BCD_size; spf_zero_1++)
-              T_BCD_vals[spf_zero_1] = 0.0;
-
+            const int64_t pC0 = i;
             {
-              if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
-              {
-                const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-                const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
-                for (int64_t pBj = B_rowPtr_pBi_2; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
-                {
-                  const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
-                  const int64_t j = B_colIdx_pBj_2;
-                  const int64_t pD0 = B_colIdx_pBj_2;
-                  const int64_t pT_BCD0 = B_colIdx_pBj_2;
-                  double sum_2 = 0.0;
-                  for (int64_t k = 0; k <= (C_N1 - 1); k++)
-                  {
-                    const int64_t pC1 = k;
-                    const int64_t pD1 = k;
-                    sum_2 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                  }
+              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+              for (int64_t spf_zero_10 = 0; spf_zero_10 < T_BCD_size; spf_zero_10++)
+                T_BCD_vals[spf_zero_10] = 0.0;
 
-                  T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_2;
-                }
-
-              }
-            }
-            {
-              if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
               {
-                const int64_t pA0 = i;
-                for (int64_t j = 0; j <= (E_N0 - 1); j++)
+                if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                 {
-                  const int64_t pE0 = j;
-                  const int64_t pT_BCD0 = j;
-                  if (0 <= (A_N1 - 1))
+                  const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
+                  for (int64_t pBj = B_rowPtr_pBi_2; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
                   {
-                    const double factor_3 = T_BCD_vals[pT_BCD0];
-                    #pragma GCC ivdep
-                    for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                    const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
+                    const int64_t j = B_colIdx_pBj_2;
+                    const int64_t pD0 = B_colIdx_pBj_2;
+                    const int64_t pT_BCD0 = B_colIdx_pBj_2;
+                    double sum_11 = 0.0;
+                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
                     {
-                      const int64_t pE1 = l;
-                      const int64_t pA1 = l;
-                      A_vals[(pA0 * A_N1) + pA1] += factor_3 * E_vals[(pE0 * E_N1) + pE1];
+                      const int64_t pC1 = k;
+                      const int64_t pD1 = k;
+                      sum_11 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
                     }
 
+                    T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_11;
                   }
-                }
 
+                }
+              }
+              {
+                if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                {
+                  const int64_t pA0 = i;
+                  for (int64_t j = 0; j <= (E_N0 - 1); j++)
+                  {
+                    const int64_t pE0 = j;
+                    const int64_t pT_BCD0 = j;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_12 = T_BCD_vals[pT_BCD0];
+                      #pragma GCC ivdep
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pE1 = l;
+                        const int64_t pA1 = l;
+                        A_vals[(pA0 * A_N1) + pA1] += factor_12 * E_vals[(pE0 * E_N1) + pE1];
+                      }
+
+                    }
+                  }
+
+                }
               }
             }
           }
         }
-      }
 
+      }
+    }
+  }
+  else
+    if (A_N1 == 32)
+  {
+    {
+      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+      {
+        for (int64_t i = 0; i <= (B_numRows - 1); i++)
+        {
+          const int64_t pBi = i;
+          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          {
+            const int64_t pC0 = i;
+            {
+              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+              for (int64_t spf_zero_7 = 0; spf_zero_7 < T_BCD_size; spf_zero_7++)
+                T_BCD_vals[spf_zero_7] = 0.0;
+
+              {
+                if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                {
+                  const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
+                  for (int64_t pBj = B_rowPtr_pBi_2; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
+                  {
+                    const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
+                    const int64_t j = B_colIdx_pBj_2;
+                    const int64_t pD0 = B_colIdx_pBj_2;
+                    const int64_t pT_BCD0 = B_colIdx_pBj_2;
+                    double sum_8 = 0.0;
+                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    {
+                      const int64_t pC1 = k;
+                      const int64_t pD1 = k;
+                      sum_8 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                    }
+
+                    T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_8;
+                  }
+
+                }
+              }
+              {
+                if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                {
+                  const int64_t pA0 = i;
+                  for (int64_t j = 0; j <= (E_N0 - 1); j++)
+                  {
+                    const int64_t pE0 = j;
+                    const int64_t pT_BCD0 = j;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_9 = T_BCD_vals[pT_BCD0];
+                      #pragma GCC ivdep
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pE1 = l;
+                        const int64_t pA1 = l;
+                        A_vals[(pA0 * A_N1) + pA1] += factor_9 * E_vals[(pE0 * E_N1) + pE1];
+                      }
+
+                    }
+                  }
+
+                }
+              }
+            }
+          }
+        }
+
+      }
+    }
+  }
+  else
+    if (A_N1 == 64)
+  {
+    {
+      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+      {
+        for (int64_t i = 0; i <= (B_numRows - 1); i++)
+        {
+          const int64_t pBi = i;
+          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          {
+            const int64_t pC0 = i;
+            {
+              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+              for (int64_t spf_zero_4 = 0; spf_zero_4 < T_BCD_size; spf_zero_4++)
+                T_BCD_vals[spf_zero_4] = 0.0;
+
+              {
+                if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                {
+                  const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
+                  for (int64_t pBj = B_rowPtr_pBi_2; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
+                  {
+                    const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
+                    const int64_t j = B_colIdx_pBj_2;
+                    const int64_t pD0 = B_colIdx_pBj_2;
+                    const int64_t pT_BCD0 = B_colIdx_pBj_2;
+                    double sum_5 = 0.0;
+                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    {
+                      const int64_t pC1 = k;
+                      const int64_t pD1 = k;
+                      sum_5 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                    }
+
+                    T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_5;
+                  }
+
+                }
+              }
+              {
+                if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                {
+                  const int64_t pA0 = i;
+                  for (int64_t j = 0; j <= (E_N0 - 1); j++)
+                  {
+                    const int64_t pE0 = j;
+                    const int64_t pT_BCD0 = j;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_6 = T_BCD_vals[pT_BCD0];
+                      #pragma GCC ivdep
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pE1 = l;
+                        const int64_t pA1 = l;
+                        A_vals[(pA0 * A_N1) + pA1] += factor_6 * E_vals[(pE0 * E_N1) + pE1];
+                      }
+
+                    }
+                  }
+
+                }
+              }
+            }
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+      {
+        for (int64_t i = 0; i <= (B_numRows - 1); i++)
+        {
+          const int64_t pBi = i;
+          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          {
+            const int64_t pC0 = i;
+            {
+              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+              for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BCD_size; spf_zero_1++)
+                T_BCD_vals[spf_zero_1] = 0.0;
+
+              {
+                if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                {
+                  const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
+                  for (int64_t pBj = B_rowPtr_pBi_2; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
+                  {
+                    const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
+                    const int64_t j = B_colIdx_pBj_2;
+                    const int64_t pD0 = B_colIdx_pBj_2;
+                    const int64_t pT_BCD0 = B_colIdx_pBj_2;
+                    double sum_2 = 0.0;
+                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    {
+                      const int64_t pC1 = k;
+                      const int64_t pD1 = k;
+                      sum_2 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                    }
+
+                    T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_2;
+                  }
+
+                }
+              }
+              {
+                if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                {
+                  const int64_t pA0 = i;
+                  for (int64_t j = 0; j <= (E_N0 - 1); j++)
+                  {
+                    const int64_t pE0 = j;
+                    const int64_t pT_BCD0 = j;
+                    if (0 <= (A_N1 - 1))
+                    {
+                      const double factor_3 = T_BCD_vals[pT_BCD0];
+                      #pragma GCC ivdep
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pE1 = l;
+                        const int64_t pA1 = l;
+                        A_vals[(pA0 * A_N1) + pA1] += factor_3 * E_vals[(pE0 * E_N1) + pE1];
+                      }
+
+                    }
+                  }
+
+                }
+              }
+            }
+          }
+        }
+
+      }
     }
   }
   free(T_BCD_vals_all);

@@ -137,80 +137,322 @@ int spf_fused_6a32e52a14(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
   for (int64_t spf_zero = 0; spf_zero < ((A_N0 * A_N1) * A_N2); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
+  if (A_N1 == 16)
   {
-    if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= E_N1)) && (1 <= B_nnz0))
     {
-      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= E_N1)) && (1 <= B_nnz0))
       {
-        const int64_t B_idx0_pB0 = B_idx0[pB0];
-        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
         {
-          const int64_t pC0 = B_idx0_pB0;
-          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
           {
-            const int64_t B_idx1_pB1 = B_idx1[pB1];
-            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            const int64_t pC0 = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
             {
-              const int64_t pD0 = B_idx1_pB1;
-              for (int64_t n = 0; n <= (E_N1 - 1); n++)
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
               {
+                const int64_t pD0 = B_idx1_pB1;
+                for (int64_t n = 0; n <= (E_N1 - 1); n++)
                 {
-                  double T_BE[1] = {0.0};
                   {
-                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= E_N1)) && (1 <= B_nnz0))
+                    double T_BE[1] = {0.0};
                     {
-                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                      double sum_1 = 0.0;
-                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= E_N1)) && (1 <= B_nnz0))
                       {
-                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
-                        const int64_t pE0 = B_idx2_pB2_2;
-                        const int64_t pE1 = n;
-                        sum_1 += B_val[pB2] * E_vals[(pE0 * E_N1) + pE1];
-                      }
-
-                      T_BE[0] += sum_1;
-                    }
-                  }
-                  {
-                    if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0)) && (1 <= D_N0))
-                    {
-                      for (int64_t l = 0; l <= (A_N0 - 1); l++)
-                      {
-                        const int64_t pC1 = l;
-                        const int64_t pA0 = l;
-                        if (0 <= (A_N1 - 1))
+                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                        double sum_10 = 0.0;
+                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
                         {
-                          const double factor_2 = C_vals[(pC0 * C_N1) + pC1];
-                          const double factor_3 = T_BE[0];
-                          #pragma GCC ivdep
-                          for (int64_t m = 0; m <= (A_N1 - 1); m++)
-                          {
-                            const int64_t pD1 = m;
-                            const int64_t pA1 = m;
-                            const int64_t pA2 = n;
-                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += (factor_2 * D_vals[(pD0 * D_N1) + pD1]) * factor_3;
-                          }
-
+                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                          const int64_t pE0 = B_idx2_pB2_2;
+                          const int64_t pE1 = n;
+                          sum_10 += B_val[pB2] * E_vals[(pE0 * E_N1) + pE1];
                         }
-                      }
 
+                        T_BE[0] += sum_10;
+                      }
+                    }
+                    {
+                      if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0)) && (1 <= D_N0))
+                      {
+                        for (int64_t l = 0; l <= (A_N0 - 1); l++)
+                        {
+                          const int64_t pC1 = l;
+                          const int64_t pA0 = l;
+                          if (0 <= (A_N1 - 1))
+                          {
+                            const double factor_11 = C_vals[(pC0 * C_N1) + pC1];
+                            const double factor_12 = T_BE[0];
+                            #pragma GCC ivdep
+                            for (int64_t m = 0; m <= (A_N1 - 1); m++)
+                            {
+                              const int64_t pD1 = m;
+                              const int64_t pA1 = m;
+                              const int64_t pA2 = n;
+                              A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += (factor_11 * D_vals[(pD0 * D_N1) + pD1]) * factor_12;
+                            }
+
+                          }
+                        }
+
+                      }
                     }
                   }
                 }
+
               }
-
             }
+
           }
-
         }
-      }
 
+      }
+    }
+  }
+  else
+    if (A_N1 == 32)
+  {
+    {
+      if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= E_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t pC0 = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pD0 = B_idx1_pB1;
+                for (int64_t n = 0; n <= (E_N1 - 1); n++)
+                {
+                  {
+                    double T_BE[1] = {0.0};
+                    {
+                      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= E_N1)) && (1 <= B_nnz0))
+                      {
+                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                        double sum_7 = 0.0;
+                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                        {
+                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                          const int64_t pE0 = B_idx2_pB2_2;
+                          const int64_t pE1 = n;
+                          sum_7 += B_val[pB2] * E_vals[(pE0 * E_N1) + pE1];
+                        }
+
+                        T_BE[0] += sum_7;
+                      }
+                    }
+                    {
+                      if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0)) && (1 <= D_N0))
+                      {
+                        for (int64_t l = 0; l <= (A_N0 - 1); l++)
+                        {
+                          const int64_t pC1 = l;
+                          const int64_t pA0 = l;
+                          if (0 <= (A_N1 - 1))
+                          {
+                            const double factor_8 = C_vals[(pC0 * C_N1) + pC1];
+                            const double factor_9 = T_BE[0];
+                            #pragma GCC ivdep
+                            for (int64_t m = 0; m <= (A_N1 - 1); m++)
+                            {
+                              const int64_t pD1 = m;
+                              const int64_t pA1 = m;
+                              const int64_t pA2 = n;
+                              A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += (factor_8 * D_vals[(pD0 * D_N1) + pD1]) * factor_9;
+                            }
+
+                          }
+                        }
+
+                      }
+                    }
+                  }
+                }
+
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+    if (A_N1 == 64)
+  {
+    {
+      if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= E_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t pC0 = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pD0 = B_idx1_pB1;
+                for (int64_t n = 0; n <= (E_N1 - 1); n++)
+                {
+                  {
+                    double T_BE[1] = {0.0};
+                    {
+                      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= E_N1)) && (1 <= B_nnz0))
+                      {
+                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                        double sum_4 = 0.0;
+                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                        {
+                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                          const int64_t pE0 = B_idx2_pB2_2;
+                          const int64_t pE1 = n;
+                          sum_4 += B_val[pB2] * E_vals[(pE0 * E_N1) + pE1];
+                        }
+
+                        T_BE[0] += sum_4;
+                      }
+                    }
+                    {
+                      if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0)) && (1 <= D_N0))
+                      {
+                        for (int64_t l = 0; l <= (A_N0 - 1); l++)
+                        {
+                          const int64_t pC1 = l;
+                          const int64_t pA0 = l;
+                          if (0 <= (A_N1 - 1))
+                          {
+                            const double factor_5 = C_vals[(pC0 * C_N1) + pC1];
+                            const double factor_6 = T_BE[0];
+                            #pragma GCC ivdep
+                            for (int64_t m = 0; m <= (A_N1 - 1); m++)
+                            {
+                              const int64_t pD1 = m;
+                              const int64_t pA1 = m;
+                              const int64_t pA2 = n;
+                              A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += (factor_5 * D_vals[(pD0 * D_N1) + pD1]) * factor_6;
+                            }
+
+                          }
+                        }
+
+                      }
+                    }
+                  }
+                }
+
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if (((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= E_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t pC0 = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pD0 = B_idx1_pB1;
+                for (int64_t n = 0; n <= (E_N1 - 1); n++)
+                {
+                  {
+                    double T_BE[1] = {0.0};
+                    {
+                      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= E_N1)) && (1 <= B_nnz0))
+                      {
+                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                        double sum_1 = 0.0;
+                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                        {
+                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                          const int64_t pE0 = B_idx2_pB2_2;
+                          const int64_t pE1 = n;
+                          sum_1 += B_val[pB2] * E_vals[(pE0 * E_N1) + pE1];
+                        }
+
+                        T_BE[0] += sum_1;
+                      }
+                    }
+                    {
+                      if (((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0)) && (1 <= D_N0))
+                      {
+                        for (int64_t l = 0; l <= (A_N0 - 1); l++)
+                        {
+                          const int64_t pC1 = l;
+                          const int64_t pA0 = l;
+                          if (0 <= (A_N1 - 1))
+                          {
+                            const double factor_2 = C_vals[(pC0 * C_N1) + pC1];
+                            const double factor_3 = T_BE[0];
+                            #pragma GCC ivdep
+                            for (int64_t m = 0; m <= (A_N1 - 1); m++)
+                            {
+                              const int64_t pD1 = m;
+                              const int64_t pA1 = m;
+                              const int64_t pA2 = n;
+                              A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += (factor_2 * D_vals[(pD0 * D_N1) + pD1]) * factor_3;
+                            }
+
+                          }
+                        }
+
+                      }
+                    }
+                  }
+                }
+
+              }
+            }
+
+          }
+        }
+
+      }
     }
   }
   return 0;

@@ -133,74 +133,298 @@ int spf_fused_46893a486e(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
   for (int64_t spf_zero = 0; spf_zero < ((A_N0 * A_N1) * A_N2); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
+  if (A_N1 == 16)
   {
-    if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= B_nnz0))
     {
-      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= B_nnz0))
       {
-        const int64_t B_idx0_pB0 = B_idx0[pB0];
-        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
         {
-          const int64_t i = B_idx0_pB0;
-          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
           {
-            const int64_t B_idx1_pB1 = B_idx1[pB1];
-            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
             {
-              const int64_t pC0 = B_idx1_pB1;
-              for (int64_t m = 0; m <= (D_N1 - 1); m++)
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
               {
+                const int64_t pC0 = B_idx1_pB1;
+                for (int64_t m = 0; m <= (D_N1 - 1); m++)
                 {
-                  double T_BD[1] = {0.0};
                   {
-                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                    double T_BD[1] = {0.0};
                     {
-                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                      double sum_1 = 0.0;
-                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
                       {
-                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
-                        const int64_t pD0 = B_idx2_pB2_2;
-                        const int64_t pD1 = m;
-                        sum_1 += B_val[pB2] * D_vals[(pD0 * D_N1) + pD1];
-                      }
-
-                      T_BD[0] += sum_1;
-                    }
-                  }
-                  {
-                    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
-                    {
-                      const int64_t pA0 = i;
-                      if (0 <= (A_N1 - 1))
-                      {
-                        const double factor_2 = T_BD[0];
-                        #pragma GCC ivdep
-                        for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                        double sum_7 = 0.0;
+                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
                         {
-                          const int64_t pC1 = l;
-                          const int64_t pA1 = l;
-                          const int64_t pA2 = m;
-                          A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += C_vals[(pC0 * C_N1) + pC1] * factor_2;
+                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                          const int64_t pD0 = B_idx2_pB2_2;
+                          const int64_t pD1 = m;
+                          sum_7 += B_val[pB2] * D_vals[(pD0 * D_N1) + pD1];
                         }
 
+                        T_BD[0] += sum_7;
+                      }
+                    }
+                    {
+                      if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_8 = T_BD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pC1 = l;
+                            const int64_t pA1 = l;
+                            const int64_t pA2 = m;
+                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += C_vals[(pC0 * C_N1) + pC1] * factor_8;
+                          }
+
+                        }
                       }
                     }
                   }
                 }
+
               }
-
             }
+
           }
-
         }
-      }
 
+      }
+    }
+  }
+  else
+    if (A_N1 == 32)
+  {
+    {
+      if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pC0 = B_idx1_pB1;
+                for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                {
+                  {
+                    double T_BD[1] = {0.0};
+                    {
+                      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                      {
+                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                        double sum_5 = 0.0;
+                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                        {
+                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                          const int64_t pD0 = B_idx2_pB2_2;
+                          const int64_t pD1 = m;
+                          sum_5 += B_val[pB2] * D_vals[(pD0 * D_N1) + pD1];
+                        }
+
+                        T_BD[0] += sum_5;
+                      }
+                    }
+                    {
+                      if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_6 = T_BD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pC1 = l;
+                            const int64_t pA1 = l;
+                            const int64_t pA2 = m;
+                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += C_vals[(pC0 * C_N1) + pC1] * factor_6;
+                          }
+
+                        }
+                      }
+                    }
+                  }
+                }
+
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+    if (A_N1 == 64)
+  {
+    {
+      if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pC0 = B_idx1_pB1;
+                for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                {
+                  {
+                    double T_BD[1] = {0.0};
+                    {
+                      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                      {
+                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                        double sum_3 = 0.0;
+                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                        {
+                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                          const int64_t pD0 = B_idx2_pB2_2;
+                          const int64_t pD1 = m;
+                          sum_3 += B_val[pB2] * D_vals[(pD0 * D_N1) + pD1];
+                        }
+
+                        T_BD[0] += sum_3;
+                      }
+                    }
+                    {
+                      if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_4 = T_BD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pC1 = l;
+                            const int64_t pA1 = l;
+                            const int64_t pA2 = m;
+                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += C_vals[(pC0 * C_N1) + pC1] * factor_4;
+                          }
+
+                        }
+                      }
+                    }
+                  }
+                }
+
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= D_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pC0 = B_idx1_pB1;
+                for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                {
+                  {
+                    double T_BD[1] = {0.0};
+                    {
+                      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                      {
+                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                        double sum_1 = 0.0;
+                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                        {
+                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                          const int64_t pD0 = B_idx2_pB2_2;
+                          const int64_t pD1 = m;
+                          sum_1 += B_val[pB2] * D_vals[(pD0 * D_N1) + pD1];
+                        }
+
+                        T_BD[0] += sum_1;
+                      }
+                    }
+                    {
+                      if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_2 = T_BD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pC1 = l;
+                            const int64_t pA1 = l;
+                            const int64_t pA2 = m;
+                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += C_vals[(pC0 * C_N1) + pC1] * factor_2;
+                          }
+
+                        }
+                      }
+                    }
+                  }
+                }
+
+              }
+            }
+
+          }
+        }
+
+      }
     }
   }
   return 0;

@@ -142,86 +142,346 @@ int spf_fused_e839d3f3df(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
   for (int64_t spf_zero = 0; spf_zero < ((A_N0 * A_N1) * A_N2); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
+  if ((A_N2 == 16) && (D_N1 == 16))
   {
-    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
     {
-      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
       {
-        const int64_t B_idx0_pB0 = B_idx0[pB0];
-        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
         {
-          const int64_t i = B_idx0_pB0;
-          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
           {
-            const int64_t B_idx1_pB1 = B_idx1[pB1];
-            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
             {
-              const int64_t pC0 = B_idx1_pB1;
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
               {
-                double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
-                for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BD_size; spf_zero_1++)
-                  T_BD_vals[spf_zero_1] = 0.0;
-
+                const int64_t pC0 = B_idx1_pB1;
                 {
-                  if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                  for (int64_t spf_zero_10 = 0; spf_zero_10 < T_BD_size; spf_zero_10++)
+                    T_BD_vals[spf_zero_10] = 0.0;
+
                   {
-                    const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                    const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                    for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
                     {
-                      const int64_t B_idx2_pB2_2 = B_idx2[pB2];
-                      const int64_t pD0 = B_idx2_pB2_2;
-                      if (0 <= (D_N1 - 1))
+                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
                       {
-                        const double factor_2 = B_val[pB2];
-                        #pragma GCC ivdep
-                        for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2_2;
+                        if (0 <= (D_N1 - 1))
                         {
-                          const int64_t pD1 = m;
-                          const int64_t pT_BD0 = m;
-                          T_BD_vals[pT_BD0] += factor_2 * D_vals[(pD0 * D_N1) + pD1];
+                          const double factor_11 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                          {
+                            const int64_t pD1 = m;
+                            const int64_t pT_BD0 = m;
+                            T_BD_vals[pT_BD0] += factor_11 * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
                         }
-
                       }
-                    }
 
+                    }
                   }
-                }
-                {
-                  if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
                   {
-                    const int64_t pA0 = i;
-                    for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
                     {
-                      const int64_t pC1 = l;
-                      const int64_t pA1 = l;
-                      if (0 <= (A_N2 - 1))
+                      const int64_t pA0 = i;
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
                       {
-                        const double factor_3 = C_vals[(pC0 * C_N1) + pC1];
-                        #pragma GCC ivdep
-                        for (int64_t m = 0; m <= (A_N2 - 1); m++)
+                        const int64_t pC1 = l;
+                        const int64_t pA1 = l;
+                        if (0 <= (A_N2 - 1))
                         {
-                          const int64_t pT_BD0 = m;
-                          const int64_t pA2 = m;
-                          A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += T_BD_vals[pT_BD0] * factor_3;
+                          const double factor_12 = C_vals[(pC0 * C_N1) + pC1];
+                          #pragma GCC ivdep
+                          for (int64_t m = 0; m <= (A_N2 - 1); m++)
+                          {
+                            const int64_t pT_BD0 = m;
+                            const int64_t pA2 = m;
+                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += T_BD_vals[pT_BD0] * factor_12;
+                          }
+
                         }
-
                       }
-                    }
 
+                    }
                   }
                 }
               }
             }
+
           }
-
         }
-      }
 
+      }
+    }
+  }
+  else
+    if ((A_N2 == 32) && (D_N1 == 32))
+  {
+    {
+      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pC0 = B_idx1_pB1;
+                {
+                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                  for (int64_t spf_zero_7 = 0; spf_zero_7 < T_BD_size; spf_zero_7++)
+                    T_BD_vals[spf_zero_7] = 0.0;
+
+                  {
+                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                    {
+                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2_2;
+                        if (0 <= (D_N1 - 1))
+                        {
+                          const double factor_8 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                          {
+                            const int64_t pD1 = m;
+                            const int64_t pT_BD0 = m;
+                            T_BD_vals[pT_BD0] += factor_8 * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+                  {
+                    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
+                    {
+                      const int64_t pA0 = i;
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pC1 = l;
+                        const int64_t pA1 = l;
+                        if (0 <= (A_N2 - 1))
+                        {
+                          const double factor_9 = C_vals[(pC0 * C_N1) + pC1];
+                          #pragma GCC ivdep
+                          for (int64_t m = 0; m <= (A_N2 - 1); m++)
+                          {
+                            const int64_t pT_BD0 = m;
+                            const int64_t pA2 = m;
+                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += T_BD_vals[pT_BD0] * factor_9;
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+    if ((A_N2 == 64) && (D_N1 == 64))
+  {
+    {
+      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pC0 = B_idx1_pB1;
+                {
+                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                  for (int64_t spf_zero_4 = 0; spf_zero_4 < T_BD_size; spf_zero_4++)
+                    T_BD_vals[spf_zero_4] = 0.0;
+
+                  {
+                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                    {
+                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2_2;
+                        if (0 <= (D_N1 - 1))
+                        {
+                          const double factor_5 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                          {
+                            const int64_t pD1 = m;
+                            const int64_t pT_BD0 = m;
+                            T_BD_vals[pT_BD0] += factor_5 * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+                  {
+                    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
+                    {
+                      const int64_t pA0 = i;
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pC1 = l;
+                        const int64_t pA1 = l;
+                        if (0 <= (A_N2 - 1))
+                        {
+                          const double factor_6 = C_vals[(pC0 * C_N1) + pC1];
+                          #pragma GCC ivdep
+                          for (int64_t m = 0; m <= (A_N2 - 1); m++)
+                          {
+                            const int64_t pT_BD0 = m;
+                            const int64_t pA2 = m;
+                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += T_BD_vals[pT_BD0] * factor_6;
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pC0 = B_idx1_pB1;
+                {
+                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                  for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BD_size; spf_zero_1++)
+                    T_BD_vals[spf_zero_1] = 0.0;
+
+                  {
+                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                    {
+                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2_2;
+                        if (0 <= (D_N1 - 1))
+                        {
+                          const double factor_2 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t m = 0; m <= (D_N1 - 1); m++)
+                          {
+                            const int64_t pD1 = m;
+                            const int64_t pT_BD0 = m;
+                            T_BD_vals[pT_BD0] += factor_2 * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+                  {
+                    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= A_N2)) && (1 <= C_N0))
+                    {
+                      const int64_t pA0 = i;
+                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      {
+                        const int64_t pC1 = l;
+                        const int64_t pA1 = l;
+                        if (0 <= (A_N2 - 1))
+                        {
+                          const double factor_3 = C_vals[(pC0 * C_N1) + pC1];
+                          #pragma GCC ivdep
+                          for (int64_t m = 0; m <= (A_N2 - 1); m++)
+                          {
+                            const int64_t pT_BD0 = m;
+                            const int64_t pA2 = m;
+                            A_vals[(((pA0 * A_N1) + pA1) * A_N2) + pA2] += T_BD_vals[pT_BD0] * factor_3;
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
     }
   }
   free(T_BD_vals_all);

@@ -125,77 +125,310 @@ int spf_fused_01261af021(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
   for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
     A_vals[spf_zero] = 0.0;
 
+  if ((A_N1 == 16) && (D_N1 == 16))
   {
-    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
     {
-      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
       {
-        const int64_t B_idx0_pB0 = B_idx0[pB0];
-        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
         {
-          const int64_t i = B_idx0_pB0;
-          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
           {
-            const int64_t B_idx1_pB1 = B_idx1[pB1];
-            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
             {
-              const int64_t pC0 = B_idx1_pB1;
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
               {
-                double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
-                for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BC_size; spf_zero_1++)
-                  T_BC_vals[spf_zero_1] = 0.0;
-
+                const int64_t pC0 = B_idx1_pB1;
                 {
-                  if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                  for (int64_t spf_zero_7 = 0; spf_zero_7 < T_BC_size; spf_zero_7++)
+                    T_BC_vals[spf_zero_7] = 0.0;
+
                   {
-                    const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                    const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                    for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
                     {
-                      const int64_t B_idx2_pB2_2 = B_idx2[pB2];
-                      const int64_t pD0 = B_idx2_pB2_2;
-                      if (0 <= (D_N1 - 1))
+                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
                       {
-                        const double factor_2 = B_val[pB2];
-                        #pragma GCC ivdep
-                        for (int64_t a = 0; a <= (D_N1 - 1); a++)
+                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2_2;
+                        if (0 <= (D_N1 - 1))
                         {
-                          const int64_t pD1 = a;
-                          const int64_t pT_BC0 = a;
-                          T_BC_vals[pT_BC0] += factor_2 * D_vals[(pD0 * D_N1) + pD1];
+                          const double factor_8 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t a = 0; a <= (D_N1 - 1); a++)
+                          {
+                            const int64_t pD1 = a;
+                            const int64_t pT_BC0 = a;
+                            T_BC_vals[pT_BC0] += factor_8 * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
                         }
-
                       }
-                    }
 
+                    }
                   }
-                }
-                {
-                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= C_N0))
                   {
-                    const int64_t pA0 = i;
-                    #pragma GCC ivdep
-                    for (int64_t a = 0; a <= (A_N1 - 1); a++)
+                    if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= C_N0))
                     {
-                      const int64_t pC1 = a;
-                      const int64_t pT_BC0 = a;
-                      const int64_t pA1 = a;
-                      A_vals[(pA0 * A_N1) + pA1] += T_BC_vals[pT_BC0] * C_vals[(pC0 * C_N1) + pC1];
-                    }
+                      const int64_t pA0 = i;
+                      #pragma GCC ivdep
+                      for (int64_t a = 0; a <= (A_N1 - 1); a++)
+                      {
+                        const int64_t pC1 = a;
+                        const int64_t pT_BC0 = a;
+                        const int64_t pA1 = a;
+                        A_vals[(pA0 * A_N1) + pA1] += T_BC_vals[pT_BC0] * C_vals[(pC0 * C_N1) + pC1];
+                      }
 
+                    }
                   }
                 }
               }
             }
+
           }
-
         }
-      }
 
+      }
+    }
+  }
+  else
+    if ((A_N1 == 32) && (D_N1 == 32))
+  {
+    {
+      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pC0 = B_idx1_pB1;
+                {
+                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                  for (int64_t spf_zero_5 = 0; spf_zero_5 < T_BC_size; spf_zero_5++)
+                    T_BC_vals[spf_zero_5] = 0.0;
+
+                  {
+                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                    {
+                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2_2;
+                        if (0 <= (D_N1 - 1))
+                        {
+                          const double factor_6 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t a = 0; a <= (D_N1 - 1); a++)
+                          {
+                            const int64_t pD1 = a;
+                            const int64_t pT_BC0 = a;
+                            T_BC_vals[pT_BC0] += factor_6 * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+                  {
+                    if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= C_N0))
+                    {
+                      const int64_t pA0 = i;
+                      #pragma GCC ivdep
+                      for (int64_t a = 0; a <= (A_N1 - 1); a++)
+                      {
+                        const int64_t pC1 = a;
+                        const int64_t pT_BC0 = a;
+                        const int64_t pA1 = a;
+                        A_vals[(pA0 * A_N1) + pA1] += T_BC_vals[pT_BC0] * C_vals[(pC0 * C_N1) + pC1];
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+    if ((A_N1 == 64) && (D_N1 == 64))
+  {
+    {
+      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pC0 = B_idx1_pB1;
+                {
+                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                  for (int64_t spf_zero_3 = 0; spf_zero_3 < T_BC_size; spf_zero_3++)
+                    T_BC_vals[spf_zero_3] = 0.0;
+
+                  {
+                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                    {
+                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2_2;
+                        if (0 <= (D_N1 - 1))
+                        {
+                          const double factor_4 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t a = 0; a <= (D_N1 - 1); a++)
+                          {
+                            const int64_t pD1 = a;
+                            const int64_t pT_BC0 = a;
+                            T_BC_vals[pT_BC0] += factor_4 * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+                  {
+                    if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= C_N0))
+                    {
+                      const int64_t pA0 = i;
+                      #pragma GCC ivdep
+                      for (int64_t a = 0; a <= (A_N1 - 1); a++)
+                      {
+                        const int64_t pC1 = a;
+                        const int64_t pT_BC0 = a;
+                        const int64_t pA1 = a;
+                        A_vals[(pA0 * A_N1) + pA1] += T_BC_vals[pT_BC0] * C_vals[(pC0 * C_N1) + pC1];
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_N1)) && (1 <= B_nnz0))
+      {
+        for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+        {
+          const int64_t B_idx0_pB0 = B_idx0[pB0];
+          const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+          const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+          if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+          {
+            const int64_t i = B_idx0_pB0;
+            for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+            {
+              const int64_t B_idx1_pB1 = B_idx1[pB1];
+              const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+              const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+              if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+              {
+                const int64_t pC0 = B_idx1_pB1;
+                {
+                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                  for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BC_size; spf_zero_1++)
+                    T_BC_vals[spf_zero_1] = 0.0;
+
+                  {
+                    if (((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_N1)) && (1 <= B_nnz0))
+                    {
+                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                      for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                      {
+                        const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                        const int64_t pD0 = B_idx2_pB2_2;
+                        if (0 <= (D_N1 - 1))
+                        {
+                          const double factor_2 = B_val[pB2];
+                          #pragma GCC ivdep
+                          for (int64_t a = 0; a <= (D_N1 - 1); a++)
+                          {
+                            const int64_t pD1 = a;
+                            const int64_t pT_BC0 = a;
+                            T_BC_vals[pT_BC0] += factor_2 * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                        }
+                      }
+
+                    }
+                  }
+                  {
+                    if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= C_N0))
+                    {
+                      const int64_t pA0 = i;
+                      #pragma GCC ivdep
+                      for (int64_t a = 0; a <= (A_N1 - 1); a++)
+                      {
+                        const int64_t pC1 = a;
+                        const int64_t pT_BC0 = a;
+                        const int64_t pA1 = a;
+                        A_vals[(pA0 * A_N1) + pA1] += T_BC_vals[pT_BC0] * C_vals[(pC0 * C_N1) + pC1];
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
     }
   }
   free(T_BC_vals_all);

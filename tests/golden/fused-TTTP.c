@@ -129,74 +129,298 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
   for (int64_t spf_zero = 0; spf_zero < T_nnz2; spf_zero++)
     S_val[spf_zero] = 0.0;
 
+  if (N_r == 16)
   {
-    if (((((1 <= U_N0) && (1 <= V_N0)) && (1 <= T_n2)) && (1 <= V_N1)) && (1 <= T_nnz0))
     {
-      for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
+      if (((((1 <= U_N0) && (1 <= V_N0)) && (1 <= T_n2)) && (1 <= V_N1)) && (1 <= T_nnz0))
       {
-        const int64_t T_idx0_pT0 = T_idx0[pT0];
-        const int64_t T_ptr0_pT0 = T_ptr0[pT0];
-        const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
-        if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
+        for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
         {
-          const int64_t pU0 = T_idx0_pT0;
-          for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
+          const int64_t T_idx0_pT0 = T_idx0[pT0];
+          const int64_t T_ptr0_pT0 = T_ptr0[pT0];
+          const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
+          if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
           {
-            const int64_t T_idx1_pT1 = T_idx1[pT1];
-            const int64_t T_ptr1_pT1 = T_ptr1[pT1];
-            const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
-            if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
+            const int64_t pU0 = T_idx0_pT0;
+            for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
             {
-              const int64_t pV0 = T_idx1_pT1;
+              const int64_t T_idx1_pT1 = T_idx1[pT1];
+              const int64_t T_ptr1_pT1 = T_ptr1[pT1];
+              const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
+              if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
               {
-                double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
-                for (int64_t spf_zero_1 = 0; spf_zero_1 < T_UV_size; spf_zero_1++)
-                  T_UV_vals[spf_zero_1] = 0.0;
-
+                const int64_t pV0 = T_idx1_pT1;
                 {
-                  if (((1 <= U_N0) && (1 <= V_N0)) && (1 <= V_N1))
-                  {
-                    #pragma GCC ivdep
-                    for (int64_t r = 0; r <= (N_r - 1); r++)
-                    {
-                      const int64_t pU1 = r;
-                      const int64_t pV1 = pU1;
-                      const int64_t pT_UV0 = pU1;
-                      T_UV_vals[pT_UV0] += U_vals[(pU0 * U_N1) + pU1] * V_vals[(pV0 * V_N1) + pV1];
-                    }
+                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
+                  for (int64_t spf_zero_7 = 0; spf_zero_7 < T_UV_size; spf_zero_7++)
+                    T_UV_vals[spf_zero_7] = 0.0;
 
-                  }
-                }
-                {
-                  if (((((1 <= T_n0) && (1 <= T_n1)) && (1 <= W_N0)) && (1 <= W_N1)) && (1 <= T_nnz0))
                   {
-                    const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
-                    const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
-                    for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
+                    if (((1 <= U_N0) && (1 <= V_N0)) && (1 <= V_N1))
                     {
-                      const int64_t T_idx2_pT2_2 = T_idx2[pT2];
-                      const int64_t pW0 = T_idx2_pT2_2;
-                      const int64_t pS2 = pT2;
-                      double sum_2 = 0.0;
+                      #pragma GCC ivdep
                       for (int64_t r = 0; r <= (N_r - 1); r++)
                       {
-                        const int64_t pW1 = r;
-                        const int64_t pT_UV0 = pW1;
-                        sum_2 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                        const int64_t pU1 = r;
+                        const int64_t pV1 = pU1;
+                        const int64_t pT_UV0 = pU1;
+                        T_UV_vals[pT_UV0] += U_vals[(pU0 * U_N1) + pU1] * V_vals[(pV0 * V_N1) + pV1];
                       }
 
-                      S_val[pS2] += T_val[pT2] * sum_2;
                     }
+                  }
+                  {
+                    if (((((1 <= T_n0) && (1 <= T_n1)) && (1 <= W_N0)) && (1 <= W_N1)) && (1 <= T_nnz0))
+                    {
+                      const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
+                      const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
+                      for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
+                      {
+                        const int64_t T_idx2_pT2_2 = T_idx2[pT2];
+                        const int64_t pW0 = T_idx2_pT2_2;
+                        const int64_t pS2 = pT2;
+                        double sum_8 = 0.0;
+                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                        {
+                          const int64_t pW1 = r;
+                          const int64_t pT_UV0 = pW1;
+                          sum_8 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                        }
 
+                        S_val[pS2] += T_val[pT2] * sum_8;
+                      }
+
+                    }
                   }
                 }
               }
             }
+
           }
-
         }
-      }
 
+      }
+    }
+  }
+  else
+    if (N_r == 32)
+  {
+    {
+      if (((((1 <= U_N0) && (1 <= V_N0)) && (1 <= T_n2)) && (1 <= V_N1)) && (1 <= T_nnz0))
+      {
+        for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
+        {
+          const int64_t T_idx0_pT0 = T_idx0[pT0];
+          const int64_t T_ptr0_pT0 = T_ptr0[pT0];
+          const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
+          if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
+          {
+            const int64_t pU0 = T_idx0_pT0;
+            for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
+            {
+              const int64_t T_idx1_pT1 = T_idx1[pT1];
+              const int64_t T_ptr1_pT1 = T_ptr1[pT1];
+              const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
+              if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
+              {
+                const int64_t pV0 = T_idx1_pT1;
+                {
+                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
+                  for (int64_t spf_zero_5 = 0; spf_zero_5 < T_UV_size; spf_zero_5++)
+                    T_UV_vals[spf_zero_5] = 0.0;
+
+                  {
+                    if (((1 <= U_N0) && (1 <= V_N0)) && (1 <= V_N1))
+                    {
+                      #pragma GCC ivdep
+                      for (int64_t r = 0; r <= (N_r - 1); r++)
+                      {
+                        const int64_t pU1 = r;
+                        const int64_t pV1 = pU1;
+                        const int64_t pT_UV0 = pU1;
+                        T_UV_vals[pT_UV0] += U_vals[(pU0 * U_N1) + pU1] * V_vals[(pV0 * V_N1) + pV1];
+                      }
+
+                    }
+                  }
+                  {
+                    if (((((1 <= T_n0) && (1 <= T_n1)) && (1 <= W_N0)) && (1 <= W_N1)) && (1 <= T_nnz0))
+                    {
+                      const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
+                      const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
+                      for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
+                      {
+                        const int64_t T_idx2_pT2_2 = T_idx2[pT2];
+                        const int64_t pW0 = T_idx2_pT2_2;
+                        const int64_t pS2 = pT2;
+                        double sum_6 = 0.0;
+                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                        {
+                          const int64_t pW1 = r;
+                          const int64_t pT_UV0 = pW1;
+                          sum_6 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                        }
+
+                        S_val[pS2] += T_val[pT2] * sum_6;
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+    if (N_r == 64)
+  {
+    {
+      if (((((1 <= U_N0) && (1 <= V_N0)) && (1 <= T_n2)) && (1 <= V_N1)) && (1 <= T_nnz0))
+      {
+        for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
+        {
+          const int64_t T_idx0_pT0 = T_idx0[pT0];
+          const int64_t T_ptr0_pT0 = T_ptr0[pT0];
+          const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
+          if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
+          {
+            const int64_t pU0 = T_idx0_pT0;
+            for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
+            {
+              const int64_t T_idx1_pT1 = T_idx1[pT1];
+              const int64_t T_ptr1_pT1 = T_ptr1[pT1];
+              const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
+              if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
+              {
+                const int64_t pV0 = T_idx1_pT1;
+                {
+                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
+                  for (int64_t spf_zero_3 = 0; spf_zero_3 < T_UV_size; spf_zero_3++)
+                    T_UV_vals[spf_zero_3] = 0.0;
+
+                  {
+                    if (((1 <= U_N0) && (1 <= V_N0)) && (1 <= V_N1))
+                    {
+                      #pragma GCC ivdep
+                      for (int64_t r = 0; r <= (N_r - 1); r++)
+                      {
+                        const int64_t pU1 = r;
+                        const int64_t pV1 = pU1;
+                        const int64_t pT_UV0 = pU1;
+                        T_UV_vals[pT_UV0] += U_vals[(pU0 * U_N1) + pU1] * V_vals[(pV0 * V_N1) + pV1];
+                      }
+
+                    }
+                  }
+                  {
+                    if (((((1 <= T_n0) && (1 <= T_n1)) && (1 <= W_N0)) && (1 <= W_N1)) && (1 <= T_nnz0))
+                    {
+                      const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
+                      const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
+                      for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
+                      {
+                        const int64_t T_idx2_pT2_2 = T_idx2[pT2];
+                        const int64_t pW0 = T_idx2_pT2_2;
+                        const int64_t pS2 = pT2;
+                        double sum_4 = 0.0;
+                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                        {
+                          const int64_t pW1 = r;
+                          const int64_t pT_UV0 = pW1;
+                          sum_4 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                        }
+
+                        S_val[pS2] += T_val[pT2] * sum_4;
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if (((((1 <= U_N0) && (1 <= V_N0)) && (1 <= T_n2)) && (1 <= V_N1)) && (1 <= T_nnz0))
+      {
+        for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
+        {
+          const int64_t T_idx0_pT0 = T_idx0[pT0];
+          const int64_t T_ptr0_pT0 = T_ptr0[pT0];
+          const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
+          if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
+          {
+            const int64_t pU0 = T_idx0_pT0;
+            for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
+            {
+              const int64_t T_idx1_pT1 = T_idx1[pT1];
+              const int64_t T_ptr1_pT1 = T_ptr1[pT1];
+              const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
+              if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
+              {
+                const int64_t pV0 = T_idx1_pT1;
+                {
+                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
+                  for (int64_t spf_zero_1 = 0; spf_zero_1 < T_UV_size; spf_zero_1++)
+                    T_UV_vals[spf_zero_1] = 0.0;
+
+                  {
+                    if (((1 <= U_N0) && (1 <= V_N0)) && (1 <= V_N1))
+                    {
+                      #pragma GCC ivdep
+                      for (int64_t r = 0; r <= (N_r - 1); r++)
+                      {
+                        const int64_t pU1 = r;
+                        const int64_t pV1 = pU1;
+                        const int64_t pT_UV0 = pU1;
+                        T_UV_vals[pT_UV0] += U_vals[(pU0 * U_N1) + pU1] * V_vals[(pV0 * V_N1) + pV1];
+                      }
+
+                    }
+                  }
+                  {
+                    if (((((1 <= T_n0) && (1 <= T_n1)) && (1 <= W_N0)) && (1 <= W_N1)) && (1 <= T_nnz0))
+                    {
+                      const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
+                      const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
+                      for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
+                      {
+                        const int64_t T_idx2_pT2_2 = T_idx2[pT2];
+                        const int64_t pW0 = T_idx2_pT2_2;
+                        const int64_t pS2 = pT2;
+                        double sum_2 = 0.0;
+                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                        {
+                          const int64_t pW1 = r;
+                          const int64_t pT_UV0 = pW1;
+                          sum_2 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                        }
+
+                        S_val[pS2] += T_val[pT2] * sum_2;
+                      }
+
+                    }
+                  }
+                }
+              }
+            }
+
+          }
+        }
+
+      }
     }
   }
   free(T_UV_vals_all);

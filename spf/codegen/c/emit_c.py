@@ -105,7 +105,8 @@ def tensor_parameters(tensors: dict) -> tuple[list, list]:
 
 def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
                     ranges: dict, zero_output: bool, assembly: AssembledOutput | None = None,
-                    zeroing: OutputZeroing = OutputZeroing(), specialized: str | None = None) -> KernelSource:
+                    zeroing: OutputZeroing = OutputZeroing(), specialized: tuple[str, ...] | None = None
+                    ) -> KernelSource:
     """The C source of a kernel running each statement's scanned loop nest in turn.
 
     ``tensors``: name -> KernelTensor (spf.codegen.compiled) in parameter order.
@@ -114,7 +115,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     the shape gives, the nests append their entries to a stream, and the builder's
     ``begin`` orders and counts them (the kernel takes ``spf_report`` and ``spf_handle``
     for the caller's ``fill``).
-    ``specialized``: a scalar whose common values get a copy of the nests each
+    ``specialized``: equal scalars whose common values get a copy of the nests each
     (spf.codegen.passes.specialize), where the nests keep no state.
     """
     output_name = statements[0].output.tensor
@@ -184,20 +185,21 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     return function_source(function_name, parameters, body, tensors, emitter.state_count)
 
 
-def specialized_copies(emit_nests: Callable[[], list], emitter: Emitter, specialized: str | None,
+def specialized_copies(emit_nests: Callable[[], list], emitter: Emitter, specialized: tuple[str, ...] | None,
                        names: Names) -> list:
-    """The nests, and where ``specialized`` names a scalar, ``if (X == 16) {nests} else if
-    (X == 32) ... else {nests}`` (spf.codegen.passes.specialize): only when emitting them
-    added nothing at the function's entry or exit and no find state, so the copies are
-    alike and independent."""
+    """The nests, and where ``specialized`` names scalars (equal ones), ``if (X == 16 && Y ==
+    16) {nests} else if (X == 32 ...) ... else {nests}`` (spf.codegen.passes.specialize):
+    only when emitting them added nothing at the function's entry or exit and no find
+    state, so the copies are alike and independent."""
     before = (len(emitter.entry), len(emitter.epilogue), emitter.state_count)
     nests = emit_nests()
-    if specialized is None or (len(emitter.entry), len(emitter.epilogue), emitter.state_count) != before:
+    if not specialized or (len(emitter.entry), len(emitter.epilogue), emitter.state_count) != before:
         return nests
     chain = block(nests)
     for value in reversed(SPECIALIZED_EXTENTS):
         copy = emit_nests()
-        chain = c_ast.If(binary("==", affine(Affine.of(specialized), names), const(value)), block(copy), chain)
+        test = conjunction([binary("==", affine(Affine.of(scalar), names), const(value)) for scalar in specialized])
+        chain = c_ast.If(test, block(copy), chain)
     if (len(emitter.entry), len(emitter.epilogue), emitter.state_count) != before:
         raise SpfInternalError("a specialised copy of the nests added state, which the first did not")
     return [chain]

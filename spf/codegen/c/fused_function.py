@@ -20,8 +20,8 @@ from spf.layout_library.model import Number
 from spf.codegen.c.c_expressions import Names, affine, condition
 from spf.codegen.c.c_syntax import (INDEX, OUT_OF_MEMORY, SHAPE_MISMATCH, binary, block, call, conjunction, const,
                                     declare, ident)
-from spf.codegen.c.emit_c import (KernelSource, element_types, function_source, tensor_parameters, value_count,
-                                  zero_output_first)
+from spf.codegen.c.emit_c import (KernelSource, element_types, function_source, specialized_copies,
+                                  tensor_parameters, value_count, zero_output_first)
 from spf.codegen.c.emit_statements import Emitter
 from spf.codegen.loops import Node
 from spf.codegen.passes.zeroing import OutputZeroing
@@ -39,9 +39,12 @@ def scalar_temporaries(temporaries: Mapping[str, Operand]) -> dict[str, tuple]:
 
 
 def fused_function(function_name: str, nodes: list[Node], lowered: LoweredSchedule, tensors: dict, output: str,
-                   names: Names, ranges: dict, zero_output: bool, zeroing: OutputZeroing) -> KernelSource:
+                   names: Names, ranges: dict, zero_output: bool, zeroing: OutputZeroing,
+                   specialized: tuple[str, ...] | None = None) -> KernelSource:
     """``int function_name(tensors...)`` running the lowered nest ``nodes``; ``lowered``
-    gives its temporaries and the leaves' and fused branches' scans inside it."""
+    gives its temporaries and the leaves' and fused branches' scans inside it;
+    ``specialized``: the (equal) scalars whose common values get a copy of the nest each
+    (spf.codegen.passes.specialize)."""
     emitter = Emitter(names, None, ranges)
     emitter.element_types = element_types(tensors)
     parameters, body = tensor_parameters(tensors)
@@ -65,7 +68,7 @@ def fused_function(function_name: str, nodes: list[Node], lowered: LoweredSchedu
     emitter.output_extent = (mapping[layout.values_field], value_count(layout, mapping, names))
     if zero_output:
         body.extend(zero_output_first(zeroing, tensors, output, names))
-    nest = emitter.nodes(nodes)
+    nest = specialized_copies(lambda: emitter.nodes(nodes), emitter, specialized, names)
     body.extend(emitter.entry)
     body.extend(nest)
     body.extend(emitter.epilogue)

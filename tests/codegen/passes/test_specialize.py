@@ -13,7 +13,7 @@ from spf.codegen.loops import Bound, Loop
 from spf.codegen.passes.independent import IndependentIterations
 from spf.codegen.passes.specialize import SPECIALIZED_EXTENTS, specialized_extent
 from spf.runtime.kernel import callable_kernel
-from spf.space.expressions import Affine
+from spf.space.expressions import Affine, Constraint
 
 MTTKRP = "A(i,r) = B(i,j,k) * C(j,r) * D(k,r)"
 MTTKRP_LAYOUTS = {"A": "Dense2", "B": "CSF3", "C": "Dense2", "D": "Dense2"}
@@ -24,12 +24,41 @@ def dense_loop(variable: str, extent: str) -> Loop:
 
 
 def test_the_one_extent_of_the_innermost_dense_loops_is_specialised():
-    assert specialized_extent([[dense_loop("r", "A_N1")], [dense_loop("s", "A_N1")]]) == "A_N1"
+    assert specialized_extent([[dense_loop("r", "A_N1")], [dense_loop("s", "A_N1")]]) == ("A_N1",)
     assert specialized_extent([[dense_loop("r", "A_N1"), dense_loop("s", "B_N1")]]) is None  # two extents
     assert specialized_extent([[Loop("r", [Bound(Affine())], [Bound(Affine.of("A_N1") - 1)])]]) is None  # not marked
     shifted = dense_loop("r", "A_N1")
     shifted.lower = [Bound(Affine.of(1))]
     assert specialized_extent([[shifted]]) is None
+
+
+def test_extents_the_shape_checks_make_equal_are_specialised_together():
+    """A fused tree's loops over a vector temporary and over an operand: T_N0 = A_N1 and
+    T_N0 = D_N1 are checked before the nest runs, so the three are one value."""
+    loops = [[dense_loop("a", "D_N1"), dense_loop("b", "A_N1")]]
+    checks = [Constraint(Affine.of("A_N1"), "=", Affine.of("T_N0")), Constraint(Affine.of("D_N1"), "=", Affine.of("T_N0"))]
+    assert specialized_extent(loops, checks) == ("A_N1", "D_N1")
+    assert specialized_extent(loops, checks[:1]) is None  # D_N1 joined to nothing
+    assert specialized_extent(loops, [Constraint(Affine.of("A_N1"), "=", Affine.of("D_N1") + 1)]) is None
+    assert specialized_extent(loops, [Constraint(Affine.of("A_N1"), "<=", Affine.of("D_N1"))]) is None
+
+
+@pytest.mark.parametrize("rank", [5, 16, 32, 64])
+def test_every_fused_mttkrp_candidate_is_specialised_and_right(rank):
+    """The autoscheduler's trees are specialised as the default is (where their dense loops
+    run over equal extents), and every copy computes MTTKRP."""
+    search = spf.autoschedule(MTTKRP, MTTKRP_LAYOUTS, progress=lambda line: None)
+    rng = np.random.default_rng(rank)
+    dense = np.where(rng.random((6, 7, 5)) < 0.3, rng.random((6, 7, 5)), 0.0)
+    C, D = rng.random((7, rank)), rng.random((5, rank))
+    expected = np.einsum("ijk,jr,kr->ir", dense, C, D)
+    B = spf.pack("CSF3", dense)
+    specialised = 0
+    for candidate in search.generated:
+        kernel = spf.compile(MTTKRP, MTTKRP_LAYOUTS, schedule=candidate)
+        specialised += "== 16)" in kernel.c_source
+        np.testing.assert_allclose(kernel(B=B, C=C, D=D), expected, rtol=1e-12, atol=1e-12)
+    assert specialised >= len(search.generated) - 2  # all but the trees whose innermost loop is sparse
 
 
 def test_mttkrp_branches_on_its_rank():
@@ -79,7 +108,7 @@ SCALED_LAYOUTS = {"A": "CSR", "x": "SV", "C": "Dense2", "Y": "Dense2"}
 def test_kernels_keeping_find_state_are_not_copied():
     """A hash map's table is kept between calls in a slot per find: one copy of the nests only."""
     hashed = spf.compile(SCALED_ROWS, SCALED_LAYOUTS, find="hashmap", build=False)
-    assert specialized_extent([scanned.nodes for scanned in hashed.scans]) == "C_N1"  # a candidate ...
+    assert specialized_extent([scanned.nodes for scanned in hashed.scans]) == ("C_N1",)  # a candidate ...
     assert "== 16)" not in hashed.c_source  # ... left whole
 
 
