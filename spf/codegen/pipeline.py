@@ -350,12 +350,13 @@ def fold_zeroing(compilation: Compilation) -> Compilation:
 
 def jam_loops(compilation: Compilation) -> Compilation:
     """Loops around a register sum take several iterations per pass of it (spf.codegen.passes.jam);
-    not in a kernel that assembles its output (its entries go through a stream), nor in a
-    lowered schedule tree (its C function makes no transposed copy of an input, which a
-    jammed loop may read: spf.codegen.c.fused_function)."""
-    if compilation.assembly is None and compilation.lowered is None:
+    not in a kernel that assembles its output (its entries go through a stream).  A lowered
+    schedule tree's nest is jammed without transposed copies of inputs (its C function,
+    spf.codegen.c.fused_function, makes none: an operand it reads may be a temporary of the
+    nest)."""
+    if compilation.assembly is None:
         for scanned in _every_scan(compilation):
-            jam_register_sums(scanned.nodes)
+            jam_register_sums(scanned.nodes, transpose=compilation.lowered is None)
     return compilation
 
 

@@ -152,8 +152,8 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
                 const int64_t pV0 = T_idx1_pT1;
                 {
                   double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
-                  for (int64_t spf_zero_7 = 0; spf_zero_7 < T_UV_size; spf_zero_7++)
-                    T_UV_vals[spf_zero_7] = 0.0;
+                  for (int64_t spf_zero_22 = 0; spf_zero_22 < T_UV_size; spf_zero_22++)
+                    T_UV_vals[spf_zero_22] = 0.0;
 
                   {
                     if (((1 <= U_N0) && (1 <= V_N0)) && (1 <= V_N1))
@@ -174,22 +174,85 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
                     {
                       const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
                       const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
-                      for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
                       {
-                        const int64_t T_idx2_pT2_2 = T_idx2[pT2];
-                        const int64_t pW0 = T_idx2_pT2_2;
-                        const int64_t pS2 = pT2;
-                        double sum_8 = 0.0;
-                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                        int64_t spf_jam_23 = T_ptr1_pT1_2;
+                        for (; (spf_jam_23 + 3) <= (T_ptr1_pT1_1_2 - 1); spf_jam_23 += 4)
                         {
-                          const int64_t pW1 = r;
-                          const int64_t pT_UV0 = pW1;
-                          sum_8 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                          int64_t pT2_lane0 = spf_jam_23 + 0;
+                          const int64_t T_idx2_pT2_2_lane0 = T_idx2[pT2_lane0];
+                          const int64_t pW0_lane0 = T_idx2_pT2_2_lane0;
+                          const int64_t pS2_lane0 = pT2_lane0;
+                          int64_t pT2_lane1 = spf_jam_23 + 1;
+                          const int64_t T_idx2_pT2_2_lane1 = T_idx2[pT2_lane1];
+                          const int64_t pW0_lane1 = T_idx2_pT2_2_lane1;
+                          const int64_t pS2_lane1 = pT2_lane1;
+                          int64_t pT2_lane2 = spf_jam_23 + 2;
+                          const int64_t T_idx2_pT2_2_lane2 = T_idx2[pT2_lane2];
+                          const int64_t pW0_lane2 = T_idx2_pT2_2_lane2;
+                          const int64_t pS2_lane2 = pT2_lane2;
+                          int64_t pT2_lane3 = spf_jam_23 + 3;
+                          const int64_t T_idx2_pT2_2_lane3 = T_idx2[pT2_lane3];
+                          const int64_t pW0_lane3 = T_idx2_pT2_2_lane3;
+                          const int64_t pS2_lane3 = pT2_lane3;
+                          double sum_24 = 0.0;
+                          double sum_25 = 0.0;
+                          double sum_26 = 0.0;
+                          double sum_27 = 0.0;
+                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                          {
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_24 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane0 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_25 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane1 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_26 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane2 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_27 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane3 * W_N1) + pW1];
+                            }
+                          }
+
+                          {
+                            S_val[pS2_lane0] += T_val[pT2_lane0] * sum_24;
+                          }
+                          {
+                            S_val[pS2_lane1] += T_val[pT2_lane1] * sum_25;
+                          }
+                          {
+                            S_val[pS2_lane2] += T_val[pT2_lane2] * sum_26;
+                          }
+                          {
+                            S_val[pS2_lane3] += T_val[pT2_lane3] * sum_27;
+                          }
                         }
 
-                        S_val[pS2] += T_val[pT2] * sum_8;
-                      }
+                        for (int64_t pT2 = spf_jam_23; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
+                        {
+                          const int64_t T_idx2_pT2_2 = T_idx2[pT2];
+                          const int64_t pW0 = T_idx2_pT2_2;
+                          const int64_t pS2 = pT2;
+                          double sum_28 = 0.0;
+                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                          {
+                            const int64_t pW1 = r;
+                            const int64_t pT_UV0 = pW1;
+                            sum_28 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                          }
 
+                          S_val[pS2] += T_val[pT2] * sum_28;
+                        }
+
+                      }
                     }
                   }
                 }
@@ -226,8 +289,8 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
                 const int64_t pV0 = T_idx1_pT1;
                 {
                   double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
-                  for (int64_t spf_zero_5 = 0; spf_zero_5 < T_UV_size; spf_zero_5++)
-                    T_UV_vals[spf_zero_5] = 0.0;
+                  for (int64_t spf_zero_15 = 0; spf_zero_15 < T_UV_size; spf_zero_15++)
+                    T_UV_vals[spf_zero_15] = 0.0;
 
                   {
                     if (((1 <= U_N0) && (1 <= V_N0)) && (1 <= V_N1))
@@ -248,22 +311,85 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
                     {
                       const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
                       const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
-                      for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
                       {
-                        const int64_t T_idx2_pT2_2 = T_idx2[pT2];
-                        const int64_t pW0 = T_idx2_pT2_2;
-                        const int64_t pS2 = pT2;
-                        double sum_6 = 0.0;
-                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                        int64_t spf_jam_16 = T_ptr1_pT1_2;
+                        for (; (spf_jam_16 + 3) <= (T_ptr1_pT1_1_2 - 1); spf_jam_16 += 4)
                         {
-                          const int64_t pW1 = r;
-                          const int64_t pT_UV0 = pW1;
-                          sum_6 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                          int64_t pT2_lane0 = spf_jam_16 + 0;
+                          const int64_t T_idx2_pT2_2_lane0 = T_idx2[pT2_lane0];
+                          const int64_t pW0_lane0 = T_idx2_pT2_2_lane0;
+                          const int64_t pS2_lane0 = pT2_lane0;
+                          int64_t pT2_lane1 = spf_jam_16 + 1;
+                          const int64_t T_idx2_pT2_2_lane1 = T_idx2[pT2_lane1];
+                          const int64_t pW0_lane1 = T_idx2_pT2_2_lane1;
+                          const int64_t pS2_lane1 = pT2_lane1;
+                          int64_t pT2_lane2 = spf_jam_16 + 2;
+                          const int64_t T_idx2_pT2_2_lane2 = T_idx2[pT2_lane2];
+                          const int64_t pW0_lane2 = T_idx2_pT2_2_lane2;
+                          const int64_t pS2_lane2 = pT2_lane2;
+                          int64_t pT2_lane3 = spf_jam_16 + 3;
+                          const int64_t T_idx2_pT2_2_lane3 = T_idx2[pT2_lane3];
+                          const int64_t pW0_lane3 = T_idx2_pT2_2_lane3;
+                          const int64_t pS2_lane3 = pT2_lane3;
+                          double sum_17 = 0.0;
+                          double sum_18 = 0.0;
+                          double sum_19 = 0.0;
+                          double sum_20 = 0.0;
+                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                          {
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_17 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane0 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_18 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane1 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_19 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane2 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_20 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane3 * W_N1) + pW1];
+                            }
+                          }
+
+                          {
+                            S_val[pS2_lane0] += T_val[pT2_lane0] * sum_17;
+                          }
+                          {
+                            S_val[pS2_lane1] += T_val[pT2_lane1] * sum_18;
+                          }
+                          {
+                            S_val[pS2_lane2] += T_val[pT2_lane2] * sum_19;
+                          }
+                          {
+                            S_val[pS2_lane3] += T_val[pT2_lane3] * sum_20;
+                          }
                         }
 
-                        S_val[pS2] += T_val[pT2] * sum_6;
-                      }
+                        for (int64_t pT2 = spf_jam_16; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
+                        {
+                          const int64_t T_idx2_pT2_2 = T_idx2[pT2];
+                          const int64_t pW0 = T_idx2_pT2_2;
+                          const int64_t pS2 = pT2;
+                          double sum_21 = 0.0;
+                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                          {
+                            const int64_t pW1 = r;
+                            const int64_t pT_UV0 = pW1;
+                            sum_21 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                          }
 
+                          S_val[pS2] += T_val[pT2] * sum_21;
+                        }
+
+                      }
                     }
                   }
                 }
@@ -300,8 +426,8 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
                 const int64_t pV0 = T_idx1_pT1;
                 {
                   double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
-                  for (int64_t spf_zero_3 = 0; spf_zero_3 < T_UV_size; spf_zero_3++)
-                    T_UV_vals[spf_zero_3] = 0.0;
+                  for (int64_t spf_zero_8 = 0; spf_zero_8 < T_UV_size; spf_zero_8++)
+                    T_UV_vals[spf_zero_8] = 0.0;
 
                   {
                     if (((1 <= U_N0) && (1 <= V_N0)) && (1 <= V_N1))
@@ -322,22 +448,85 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
                     {
                       const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
                       const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
-                      for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
                       {
-                        const int64_t T_idx2_pT2_2 = T_idx2[pT2];
-                        const int64_t pW0 = T_idx2_pT2_2;
-                        const int64_t pS2 = pT2;
-                        double sum_4 = 0.0;
-                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                        int64_t spf_jam_9 = T_ptr1_pT1_2;
+                        for (; (spf_jam_9 + 3) <= (T_ptr1_pT1_1_2 - 1); spf_jam_9 += 4)
                         {
-                          const int64_t pW1 = r;
-                          const int64_t pT_UV0 = pW1;
-                          sum_4 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                          int64_t pT2_lane0 = spf_jam_9 + 0;
+                          const int64_t T_idx2_pT2_2_lane0 = T_idx2[pT2_lane0];
+                          const int64_t pW0_lane0 = T_idx2_pT2_2_lane0;
+                          const int64_t pS2_lane0 = pT2_lane0;
+                          int64_t pT2_lane1 = spf_jam_9 + 1;
+                          const int64_t T_idx2_pT2_2_lane1 = T_idx2[pT2_lane1];
+                          const int64_t pW0_lane1 = T_idx2_pT2_2_lane1;
+                          const int64_t pS2_lane1 = pT2_lane1;
+                          int64_t pT2_lane2 = spf_jam_9 + 2;
+                          const int64_t T_idx2_pT2_2_lane2 = T_idx2[pT2_lane2];
+                          const int64_t pW0_lane2 = T_idx2_pT2_2_lane2;
+                          const int64_t pS2_lane2 = pT2_lane2;
+                          int64_t pT2_lane3 = spf_jam_9 + 3;
+                          const int64_t T_idx2_pT2_2_lane3 = T_idx2[pT2_lane3];
+                          const int64_t pW0_lane3 = T_idx2_pT2_2_lane3;
+                          const int64_t pS2_lane3 = pT2_lane3;
+                          double sum_10 = 0.0;
+                          double sum_11 = 0.0;
+                          double sum_12 = 0.0;
+                          double sum_13 = 0.0;
+                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                          {
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_10 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane0 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_11 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane1 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_12 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane2 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_13 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane3 * W_N1) + pW1];
+                            }
+                          }
+
+                          {
+                            S_val[pS2_lane0] += T_val[pT2_lane0] * sum_10;
+                          }
+                          {
+                            S_val[pS2_lane1] += T_val[pT2_lane1] * sum_11;
+                          }
+                          {
+                            S_val[pS2_lane2] += T_val[pT2_lane2] * sum_12;
+                          }
+                          {
+                            S_val[pS2_lane3] += T_val[pT2_lane3] * sum_13;
+                          }
                         }
 
-                        S_val[pS2] += T_val[pT2] * sum_4;
-                      }
+                        for (int64_t pT2 = spf_jam_9; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
+                        {
+                          const int64_t T_idx2_pT2_2 = T_idx2[pT2];
+                          const int64_t pW0 = T_idx2_pT2_2;
+                          const int64_t pS2 = pT2;
+                          double sum_14 = 0.0;
+                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                          {
+                            const int64_t pW1 = r;
+                            const int64_t pT_UV0 = pW1;
+                            sum_14 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                          }
 
+                          S_val[pS2] += T_val[pT2] * sum_14;
+                        }
+
+                      }
                     }
                   }
                 }
@@ -395,22 +584,85 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
                     {
                       const int64_t T_ptr1_pT1_2 = T_ptr1[pT1];
                       const int64_t T_ptr1_pT1_1_2 = T_ptr1[pT1 + 1];
-                      for (int64_t pT2 = T_ptr1_pT1_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
                       {
-                        const int64_t T_idx2_pT2_2 = T_idx2[pT2];
-                        const int64_t pW0 = T_idx2_pT2_2;
-                        const int64_t pS2 = pT2;
-                        double sum_2 = 0.0;
-                        for (int64_t r = 0; r <= (N_r - 1); r++)
+                        int64_t spf_jam_2 = T_ptr1_pT1_2;
+                        for (; (spf_jam_2 + 3) <= (T_ptr1_pT1_1_2 - 1); spf_jam_2 += 4)
                         {
-                          const int64_t pW1 = r;
-                          const int64_t pT_UV0 = pW1;
-                          sum_2 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                          int64_t pT2_lane0 = spf_jam_2 + 0;
+                          const int64_t T_idx2_pT2_2_lane0 = T_idx2[pT2_lane0];
+                          const int64_t pW0_lane0 = T_idx2_pT2_2_lane0;
+                          const int64_t pS2_lane0 = pT2_lane0;
+                          int64_t pT2_lane1 = spf_jam_2 + 1;
+                          const int64_t T_idx2_pT2_2_lane1 = T_idx2[pT2_lane1];
+                          const int64_t pW0_lane1 = T_idx2_pT2_2_lane1;
+                          const int64_t pS2_lane1 = pT2_lane1;
+                          int64_t pT2_lane2 = spf_jam_2 + 2;
+                          const int64_t T_idx2_pT2_2_lane2 = T_idx2[pT2_lane2];
+                          const int64_t pW0_lane2 = T_idx2_pT2_2_lane2;
+                          const int64_t pS2_lane2 = pT2_lane2;
+                          int64_t pT2_lane3 = spf_jam_2 + 3;
+                          const int64_t T_idx2_pT2_2_lane3 = T_idx2[pT2_lane3];
+                          const int64_t pW0_lane3 = T_idx2_pT2_2_lane3;
+                          const int64_t pS2_lane3 = pT2_lane3;
+                          double sum_3 = 0.0;
+                          double sum_4 = 0.0;
+                          double sum_5 = 0.0;
+                          double sum_6 = 0.0;
+                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                          {
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_3 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane0 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_4 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane1 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_5 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane2 * W_N1) + pW1];
+                            }
+                            {
+                              const int64_t pW1 = r;
+                              const int64_t pT_UV0 = pW1;
+                              sum_6 += T_UV_vals[pT_UV0] * W_vals[(pW0_lane3 * W_N1) + pW1];
+                            }
+                          }
+
+                          {
+                            S_val[pS2_lane0] += T_val[pT2_lane0] * sum_3;
+                          }
+                          {
+                            S_val[pS2_lane1] += T_val[pT2_lane1] * sum_4;
+                          }
+                          {
+                            S_val[pS2_lane2] += T_val[pT2_lane2] * sum_5;
+                          }
+                          {
+                            S_val[pS2_lane3] += T_val[pT2_lane3] * sum_6;
+                          }
                         }
 
-                        S_val[pS2] += T_val[pT2] * sum_2;
-                      }
+                        for (int64_t pT2 = spf_jam_2; pT2 <= (T_ptr1_pT1_1_2 - 1); pT2++)
+                        {
+                          const int64_t T_idx2_pT2_2 = T_idx2[pT2];
+                          const int64_t pW0 = T_idx2_pT2_2;
+                          const int64_t pS2 = pT2;
+                          double sum_7 = 0.0;
+                          for (int64_t r = 0; r <= (N_r - 1); r++)
+                          {
+                            const int64_t pW1 = r;
+                            const int64_t pT_UV0 = pW1;
+                            sum_7 += T_UV_vals[pT_UV0] * W_vals[(pW0 * W_N1) + pW1];
+                          }
 
+                          S_val[pS2] += T_val[pT2] * sum_7;
+                        }
+
+                      }
                     }
                   }
                 }

@@ -45,14 +45,14 @@ JAM_WIDTH = 4
 SHORT_TRIPS = 8  # an inner loop of at most this many iterations is not worth jamming around
 
 
-def jam_register_sums(nodes: list[Node]) -> None:
+def jam_register_sums(nodes: list[Node], transpose: bool = True) -> None:
     """Mark (``Loop.jam``) every loop of the nest that can be jammed by :data:`JAM_WIDTH`,
-    and (``Loop.transposed``) the top-level loops before which an input is copied
-    transposed where that pays (:func:`transpositions`)."""
+    and, with ``transpose``, (``Loop.transposed``) the top-level loops before which an
+    input is copied transposed where that pays (:func:`transpositions`)."""
     for node in walk(nodes):
         if isinstance(node, Loop) and jammable(node):
             node.jam = JAM_WIDTH
-    for transposition in transpositions(nodes):
+    for transposition in transpositions(nodes) if transpose else ():
         transposition.outer.transposed += (transposition,)
 
 

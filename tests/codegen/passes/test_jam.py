@@ -160,3 +160,27 @@ def test_segments_are_recognised_through_copies_of_the_pointer_reads():
     assert walks_segments(Loop("p", [Bound(Affine.of("_u3"))], [Bound(Affine.of("_u4") - 1)]), values, start)
     assert walks_segments(Loop("p", [Bound(Affine.of("_u1"))], [Bound(Affine.of("_u2") - 1)]), values, start)
     assert not walks_segments(Loop("p", [Bound(Affine.of("_u1"))], [Bound(Affine.of("_u2"))]), values, start)
+
+
+TTTP = "S(i,j,k) = T(i,j,k) * U(i,r) * V(j,r) * W(k,r)"
+TTTP_LAYOUTS = {"S": "CSF3", "T": "CSF3", "U": "Dense", "V": "Dense", "W": "Dense"}
+
+
+@pytest.mark.parametrize("rank", [3, 16])
+def test_autoscheduled_trees_are_jammed_without_transposed_copies(rank):
+    """A lowered tree's nest is jammed like a kernel's (TTTP's default order is), but reads no
+    transposed copy: its C function makes none, and an operand may be the nest's temporary.
+    Every tree the search generates computes TTTP bit for bit as its plain nest does."""
+    search = spf.autoschedule(TTTP, TTTP_LAYOUTS, share={"S": "T"}, progress=lambda line: None)
+    rng = np.random.default_rng(rank)
+    dense = np.where(rng.random((6, 7, 9)) < 0.4, rng.random((6, 7, 9)), 0.0)
+    U, V, W = rng.random((6, rank)), rng.random((7, rank)), rng.random((9, rank))
+    expected = dense * np.einsum("ir,jr,kr->ijk", U, V, W)
+    T = spf.pack("CSF3", dense)
+    jammed = 0
+    for candidate in search.generated:
+        kernel = spf.compile(TTTP, TTTP_LAYOUTS, share={"S": "T"}, schedule=candidate)
+        jammed += "spf_jam" in kernel.c_source
+        assert "_transposed" not in kernel.c_source
+        np.testing.assert_allclose(kernel(T=T, U=U, V=V, W=W).to_dense(), expected, rtol=1e-12, atol=1e-12)
+    assert jammed >= 4  # the default's order i, j, k, r among them
