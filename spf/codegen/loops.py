@@ -129,6 +129,9 @@ class Find:
     # the enclosing loop stops once this SeqIter's position has left its range: nothing
     # else in its iterations has an effect (spf.codegen.passes.early_exit)
     exit_when_exhausted: bool = False
+    # a Bitmap find whose body is its loop's register-sum term: looked up and added without
+    # a branch, the term masked by the hit (spf.codegen.passes.masked_lookup)
+    masked: bool = False
 
 
 @dataclass

@@ -49,6 +49,7 @@ from spf.codegen.finds.find import (FIND_POLICIES, FindReport, allowed_templates
 from spf.codegen.finds.find_state import start_find_states
 from spf.codegen.loops import Compute, remove_dead_assignments, walk
 from spf.codegen.passes.early_exit import exiting_sites, mark_early_exits
+from spf.codegen.passes.masked_lookup import mark_masked_lookups
 from spf.codegen.passes.independent import mark_independent_loops
 from spf.codegen.passes.jam import jam_register_sums
 from spf.codegen.passes.parallel import (balance_parallel_loops, mark_parallel_loops, parallelize_fused,
@@ -431,6 +432,14 @@ def exit_exhausted_finds(compilation: Compilation) -> Compilation:
     return compilation
 
 
+def mask_lookups(compilation: Compilation) -> Compilation:
+    """A bitmap find whose body is its loop's register-sum term is looked up and added
+    without a branch, the term masked by the hit (spf.codegen.passes.masked_lookup)."""
+    for scanned in _every_scan(compilation):
+        mark_masked_lookups(scanned.nodes)
+    return compilation
+
+
 def specialize_extents(compilation: Compilation) -> Compilation:
     """Per variant, the extent of its innermost dense loops it runs a copy of its nests for
     at each common value (spf.codegen.passes.specialize); a lowered schedule tree's one nest
@@ -567,7 +576,7 @@ PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variant
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
           place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,
-          plan_zeroing, split_sums, exit_exhausted_finds, specialize_extents, emit)
+          plan_zeroing, split_sums, exit_exhausted_finds, mask_lookups, specialize_extents, emit)
 
 
 def run_passes(compilation: Compilation, passes: Sequence) -> Compilation:

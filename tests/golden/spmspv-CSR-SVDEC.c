@@ -311,12 +311,24 @@ static int spf_kernel_32ef1a5b9e_v2_run(struct spf_CSR *A, struct spf_SV_DEC *x,
         {
           const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
           {
-            const int64_t q_5 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj_2);
-            if (q_5 >= 0)
+            const int64_t key_6 = A_colIdx_pAj_2;
+            if (px_bitmap_1.masked)
             {
+              const int64_t q_5 = spf_bitmap_masked(px_bitmap_1, key_6);
+              const uint64_t hit_7 = spf_bitmap_hit(px_bitmap_1, key_6);
               const int64_t px = q_5;
               const int64_t x_idx_px_2 = A_colIdx_pAj_2;
-              sum_4 += A_data[pAj] * x_val[px];
+              sum_4 += spf_masked(A_data[pAj] * x_val[px], hit_7);
+            }
+            else
+            {
+              const int64_t q_5 = spf_bitmap_get(px_bitmap_1, key_6);
+              if (q_5 >= 0)
+              {
+                const int64_t px = q_5;
+                const int64_t x_idx_px_2 = A_colIdx_pAj_2;
+                sum_4 += A_data[pAj] * x_val[px];
+              }
             }
           }
         }

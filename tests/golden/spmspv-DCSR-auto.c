@@ -272,12 +272,24 @@ static int spf_kernel_14bc7e308a_v2_run(struct spf_DCSR *A, struct spf_SV *x, st
         {
           const int64_t A_colIdx_pAj_2 = A_colIdx[pAj];
           {
-            const int64_t q_5 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj_2);
-            if (q_5 >= 0)
+            const int64_t key_6 = A_colIdx_pAj_2;
+            if (px_bitmap_1.masked)
             {
+              const int64_t q_5 = spf_bitmap_masked(px_bitmap_1, key_6);
+              const uint64_t hit_7 = spf_bitmap_hit(px_bitmap_1, key_6);
               const int64_t px = q_5;
               const int64_t x_idx_px_2 = A_colIdx_pAj_2;
-              sum_4 += A_data[pAj] * x_val[px];
+              sum_4 += spf_masked(A_data[pAj] * x_val[px], hit_7);
+            }
+            else
+            {
+              const int64_t q_5 = spf_bitmap_get(px_bitmap_1, key_6);
+              if (q_5 >= 0)
+              {
+                const int64_t px = q_5;
+                const int64_t x_idx_px_2 = A_colIdx_pAj_2;
+                sum_4 += A_data[pAj] * x_val[px];
+              }
             }
           }
         }

@@ -27,7 +27,7 @@ def hash_table_length(entries: int) -> int:
 def bitmap_table_length(capacity: int) -> int:
     """The int64 length of a bitmap table for values in [0, capacity) (spf_bitmap_fill)."""
     capacity = max(capacity, 1)
-    return 2 + 2 * ((capacity >> 6) + 1) + capacity
+    return 2 + 2 * capacity + (capacity >> 3) + 1
 
 
 class FindPrinter:
@@ -195,6 +195,8 @@ class FindPrinter:
         """The position of the key in the find's hash map or bitmap table, if any."""
         position = self.fresh("q")
         table = ident(self.state_names[id(node)])
+        if node.masked:
+            return self.masked_lookup(node, template, position, table)
         if template.kind == "hashmap":
             lookup = call("spf_hash_get", table, affine(node.key, self.names))
         else:
@@ -202,3 +204,21 @@ class FindPrinter:
         return [block([declare(position, INDEX, lookup, const_=True),
                        c_ast.If(binary(">=", ident(position), const(0)),
                                 block(self._match_body(node, ident(position))), None)])]
+
+    def masked_lookup(self, node: Find, template: FindChoice, position: str, table) -> list:
+        """A bitmap lookup whose one term may be added masked by the hit (spf.codegen.passes.masked_lookup):
+        where the fill put many values (``view.masked``, the same for every key) the position
+        and the term are read without a branch (at a position of the fill's where the key is
+        absent), else the term is added where the key is present."""
+        key, hit = self.fresh("key"), self.fresh("hit")
+        self.lookup_mask = hit
+        masked = self._match_body(node, ident(position))
+        self.lookup_mask = None
+        branched = self._match_body(node, ident(position))
+        return [block([
+            declare(key, INDEX, affine(node.key - template.values[0], self.names), const_=True),
+            c_ast.If(c_ast.StructRef(table, ".", ident("masked")), block([
+                declare(position, INDEX, call("spf_bitmap_masked", table, ident(key)), const_=True),
+                declare(hit, "uint64_t", call("spf_bitmap_hit", table, ident(key)), const_=True)] + masked),
+                block([declare(position, INDEX, call("spf_bitmap_get", table, ident(key)), const_=True),
+                       c_ast.If(binary(">=", ident(position), const(0)), block(branched), None)]))])]

@@ -35,6 +35,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         self.accumulator: str | None = None  # a register sum standing for the output entry
         self.accumulated: str | None = None  # set when the register sum received a term (exact writes)
         self.hoisted: set[int] = set()  # the statement's factors that multiply the register sum after its loop
+        self.lookup_mask: str | None = None  # a masked lookup's hit: the register sum's term is masked by it
         self.atomic = False  # inside a loop parallelised with atomic updates
         self.output_extent: tuple | None = None  # output array name and its length (C expression)
         self.workspace: str | None = None  # the add of the workspace an assembled output's entries go through
@@ -270,6 +271,8 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             product = read if product is None else binary("*", product, read)
         if node.coefficient != 1.0:
             product = binary("*", const(float(node.coefficient)), product)
+        if self.accumulator and self.lookup_mask:
+            product = call("spf_masked", product, ident(self.lookup_mask))
         if self.accumulator:
             added = [assign(ident(self.accumulated), const(1))] if self.accumulated else []
             return self._padding_skipped(node, [assign(ident(self.accumulator), product, "+=")] + added)

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 MAX_VARIANTS = 8
 HASH_PROBE = 1.15  # a hash-map probe against a bitmap probe
 HASH_HIT = 2.5  # what a hit adds to a hash-map probe (the slot chain, a random read)
-CACHE_BYTES = 1 << 20  # a bitmap larger than this misses the cache on most probes
+CACHE_BYTES = 1 << 20  # a bitmap's marks larger than this miss the cache on most probes
 
 
 @dataclass
@@ -137,7 +137,7 @@ def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], 
         return executions + restarts * searched
     if choice.kind == "bitmap":
         extent = value_extent(choice.values, stats)
-        missing = 1.0 if extent is not None and extent / 8 > CACHE_BYTES else 0.0
+        missing = 1.0 if extent is not None and extent > CACHE_BYTES else 0.0  # a byte of marks per value
         return executions * (1 + missing) + 2 * restarts * searched
     extent = value_extent(model.values, stats)
     hits = min(1.0, searched / extent) if extent else 0.0

@@ -54,5 +54,17 @@ static inline int64_t spf_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t spf_floord(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 static inline int64_t spf_ceild(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
+/* x where keep is 1, +0.0 where it is 0, without a branch (a random `keep` would mispredict
+   one): a sum of masked terms is exactly the sum of the kept ones when it starts at +0.0,
+   as s + +0.0 == s, whatever a masked term holds (inf, NaN).  A merge's term at a key that
+   is not the least (spf_rows.h), a masked bitmap lookup's term (spf_hash.h). */
+static inline double spf_masked(double x, uint64_t keep) {
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  bits &= (uint64_t)0 - keep;
+  memcpy(&x, &bits, sizeof bits);
+  return x;
+}
+
 #pragma GCC diagnostic pop
 #endif

@@ -72,32 +72,41 @@ static inline int64_t spf_hash_get(const int64_t *t, int64_t value) {
 
 /* A bitmap table (the Bitmap find): positions addressed by value, for values known to lie
    in [0, capacity), in one int64 array: [0] how many values the last fill put, [1] the
-   capacity, then W = capacity/64 + 1 words of bits (a value is present when its bit is
-   set), then W words of the touched list (the values the last fill put, while there are
-   at most W of them), then one position per value.  A fill first clears what the last one
-   set: the touched values' words, or the whole bitmap when it put more than W values, so
-   a sparse fill costs what it put and a dense one W words.  Positions are never cleared:
-   a clear bit hides them.  A longer range gets a new (zeroed) table. */
-static int64_t spf_bitmap_none[4] = {0, 0};  /* empty, capacity 0: a table that could not grow */
+   capacity, then `capacity` positions (one per value), then `capacity` bytes of marks (a
+   value is present when its byte is 1), then the touched list (the values the last fill
+   put, while there are at most `capacity` of them).  Bytes, not bits: a probe is one load
+   and no shift (benchmarks/spmv_spmspv.py: 1.5x faster SpMSpV).  A fill first clears what
+   the last one set, each touched value's mark and position (or everything, after a fill
+   that put more values than the list holds), so a fill costs what it puts, and every
+   position of the table is 0 or a position the current fill put: a masked lookup
+   (spf_bitmap_masked) may read the searched arrays there without a branch.  A longer range
+   gets a new (zeroed) table. */
+static int64_t spf_bitmap_none[8] = {0, 0};  /* empty, capacity 0: a table that could not grow */
 
-static inline int64_t spf_bitmap_words(const int64_t *t) { return (t[1] >> 6) + 1; }
+static inline int64_t spf_bitmap_mark_words(int64_t capacity) { return (capacity >> 3) + 1; }
 
 static int64_t *spf_bitmap_fill(spf_state *s, int64_t capacity) {
   if (capacity < 1) capacity = 1;
   int64_t *t = s->array;
   if (t && t[1] >= capacity) {
-    const int64_t words = spf_bitmap_words(t);
-    int64_t *const bits = t + 2, *const touched = bits + words;
-    if (t[0] <= words)
-      for (int64_t k = 0; k < t[0]; k++) bits[touched[k] >> 6] = 0;
-    else
-      memset(bits, 0, (size_t)words * sizeof(int64_t));
+    const int64_t have = t[1];
+    int64_t *const positions = t + 2;
+    unsigned char *const marks = (unsigned char *)(positions + have);
+    const int64_t *const touched = positions + have + spf_bitmap_mark_words(have);
+    if (t[0] <= have) {
+      for (int64_t k = 0; k < t[0]; k++) {
+        marks[touched[k]] = 0;
+        positions[touched[k]] = 0;
+      }
+    } else {
+      memset(marks, 0, (size_t)have);
+      memset(positions, 0, (size_t)have * sizeof(int64_t));
+    }
     t[0] = 0;
     return t;
   }
   free(s->array);
-  const int64_t words = (capacity >> 6) + 1;
-  s->length = 2 + 2 * words + capacity;
+  s->length = 2 + 2 * capacity + spf_bitmap_mark_words(capacity);
   s->array = t = (int64_t *)calloc((size_t)s->length, sizeof(int64_t));
   if (!t) { s->length = 0; s->failed = 1; return spf_bitmap_none; }
   spf_advise_huge(t, (size_t)s->length * sizeof(int64_t));
@@ -106,28 +115,50 @@ static int64_t *spf_bitmap_fill(spf_state *s, int64_t capacity) {
 }
 
 static inline void spf_bitmap_put(int64_t *t, int64_t value, int64_t position) {
-  if ((uint64_t)value >= (uint64_t)t[1]) return;  /* only data breaking the layout's range property */
-  const int64_t words = spf_bitmap_words(t);
-  int64_t *const bits = t + 2;
-  if (t[0] < words) bits[words + t[0]] = value;  /* the touched list */
+  const int64_t capacity = t[1];
+  if ((uint64_t)value >= (uint64_t)capacity) return;  /* only data breaking the layout's range property */
+  int64_t *const positions = t + 2;
+  if (t[0] < capacity) positions[capacity + spf_bitmap_mark_words(capacity) + t[0]] = value;  /* the touched list */
   t[0]++;
-  bits[value >> 6] |= (int64_t)((uint64_t)1 << (value & 63));
-  bits[2 * words + value] = position;
+  ((unsigned char *)(positions + capacity))[value] = 1;
+  positions[value] = position;
 }
 
-/* a filled table's parts, read once by the kernel where the fill ends */
-typedef struct spf_bitmap_ { uint64_t capacity; const uint64_t *bits; const int64_t *positions; } spf_bitmap;
+/* a filled table's parts, read once by the kernel where the fill ends; `masked`: the fill
+   put some value (so position 0 is one of the searched arrays') and so many that a
+   lookup's hit is too frequent to predict (spf_bitmap_masked) */
+typedef struct spf_bitmap_ {
+  uint64_t capacity;
+  const unsigned char *marks;
+  const int64_t *positions;
+  int masked;
+} spf_bitmap;
+
+/* a share of the capacity from which a fill's lookups are masked: below it a hit is rare
+   and its branch predicted (benchmarks/spmv_spmspv.py: SpMSpV on 4elt, bcsstk13,
+   BlogCatalog3, EX5 at x densities .001-.5) */
+#define SPF_BITMAP_MASKED_SHARE 32
 
 static inline spf_bitmap spf_bitmap_view(const int64_t *t) {
-  spf_bitmap view = {(uint64_t)t[1], (const uint64_t *)(t + 2), t + 2 + 2 * spf_bitmap_words(t)};
+  spf_bitmap view = {(uint64_t)t[1], (const unsigned char *)(t + 2 + t[1]), t + 2,
+                     t[0] > 0 && t[0] * SPF_BITMAP_MASKED_SHARE >= t[1]};
   return view;
 }
 
 /* the position of `value`, or -1 */
 static inline int64_t spf_bitmap_get(spf_bitmap table, int64_t value) {
-  if ((uint64_t)value >= table.capacity || !((table.bits[value >> 6] >> (value & 63)) & 1)) return -1;
+  if ((uint64_t)value >= table.capacity || !table.marks[value]) return -1;
   return table.positions[value];
 }
+
+/* A masked lookup (where view.masked): the position of `value` if present, else 0 or
+   another position the fill put, read without a branch; the term read there is added as
+   spf_masked(term, spf_bitmap_hit(...)).  `value` lies in [0, capacity) by the layout's
+   range property, which the kernels' reads of dense operands rely on alike (a library's
+   NAME_check tests it). */
+static inline int64_t spf_bitmap_masked(spf_bitmap table, int64_t value) { return table.positions[value]; }
+
+static inline uint64_t spf_bitmap_hit(spf_bitmap table, int64_t value) { return table.marks[value]; }
 
 #pragma GCC diagnostic pop
 #endif

@@ -176,15 +176,6 @@ static int spf_cursor_room(spf_cursor *k, spf_rows *r) {
   return 1;
 }
 
-/* x where keep is 1, +0.0 where it is 0 (a merge's term at a key that is not the least), without a branch */
-static inline double spf_masked(double x, int keep) {
-  uint64_t bits;
-  memcpy(&bits, &x, sizeof bits);
-  bits &= -(uint64_t)keep;
-  memcpy(&x, &bits, sizeof bits);
-  return x;
-}
-
 /* an entry whose key the group has not had, after its last (a merge knows it has not) */
 static inline void spf_cursor_push(spf_cursor *k, spf_rows *r, int64_t c, double value) {
   if (__builtin_expect(k->n == k->capacity, 0) && !spf_cursor_room(k, r)) return;

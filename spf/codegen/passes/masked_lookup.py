@@ -1,0 +1,63 @@
+"""Masked lookups: a Bitmap find whose body is only its loop's register-sum term is looked up
+and added without a branch.
+
+SpMSpV ``y(i) = A(i,j) * x(j)`` with a bitmap of x's indices tests, per entry of A, whether
+x has its column.  At x densities of a few percent and more the test's outcome is random,
+and a mispredicted branch per hit made the lookup 2-9x slower than dense SpMV (0.28x
+GraphBLAS on bcsstk13 at density .5).  Masked, every probe reads the table's mark and
+position and the term ``A(i,j) * x(p)`` at that position, and adds the term with its bits
+cleared where the mark is 0 (``spf_masked``, spf_base.h): exactly the sum of the present terms, as a
+register sum starts at +0.0 and ``s + +0.0 == s``, whatever a masked term holds (inf, NaN).
+
+Masking costs a load of the table's position and of the term on every probe, where a
+predicted branch costs nothing: it pays off only when hits are frequent.  So the kernel
+decides per fill (``spf_bitmap.masked``, the same for every key: a branch that is always
+predicted): masked where the fill put at least 1/SPF_BITMAP_MASKED_SHARE of the table's
+capacity, the branch on the hit otherwise.  Reading the term where the key is absent is
+safe because every position of the table is 0 or a position the current fill put
+(spf_bitmap_fill), and, the fill having put a value, both are positions of the
+searched arrays'.  The find qualifies (:func:`maskable`) when
+
+* its template is a bitmap and its body is exactly one Compute, the register sum's term
+  of the loop whose body it is in, and the sum
+  has no flag of terms added (which would need the hit too) and no stream;
+* no factor reads at the find's dimension (the key): a factor read at the key is a read the
+  find did not prove in bounds for an absent key (the find's position is; so are the
+  enclosing loops' variables, read whether or not the key is present).
+"""
+
+from __future__ import annotations
+
+from spf.codegen.loops import Block, Chunks, Compute, Find, Guard, Loop, Merge, Node, TileGuard
+
+
+def mark_masked_lookups(nodes: list[Node]) -> None:
+    """Set ``Find.masked`` on every bitmap find that is its loop's register-sum term (see
+    the module's docstring)."""
+    for node in nodes:
+        if isinstance(node, Loop):
+            if node.register_sum is not None:
+                for find in node.body:
+                    if isinstance(find, Find) and maskable(node, find):
+                        find.masked = True
+            mark_masked_lookups(node.body)
+        elif isinstance(node, Merge):
+            for arm in node.arms:
+                mark_masked_lookups(arm.path)
+        elif isinstance(node, (Guard, Find, TileGuard, Block, Chunks)):
+            mark_masked_lookups(node.body)
+            if isinstance(node, Guard):
+                mark_masked_lookups(node.otherwise)
+
+
+def maskable(loop: Loop, find: Find) -> bool:
+    """Whether ``find``, in the body of ``loop``, may be looked up masked."""
+    register_sum = loop.register_sum
+    if find.template.kind != "bitmap" or register_sum is None or register_sum.counts_terms:
+        return False
+    if len(find.body) != 1 or find.body[0] is not register_sum.target:
+        return False
+    compute: Compute = find.body[0]
+    if compute.stream is not None or compute.output is None:
+        return False
+    return not any(find.dimension in index.names() for _, indices, _ in compute.factors for index in indices)
