@@ -10,7 +10,7 @@ For a find site with the proven template t, let
   indices; 1 when the state lives through the whole kernel).
 
 Then ``linear = E*R``; ``binary = E*(1 + log2(R+1))`` (its last compare and branch
-besides the halvings: with R = 1 it costs two table probes); ``seqiter = E*f + S*R``
+besides the halvings: with R = 1 it costs two table probes); ``seqiter = E*f*SEQITER_STEP + S*R``
 (each restart may walk the range again; f = 1, or, where the loop stops once the position
 is exhausted (spf.codegen.passes.early_exit), the fraction of the keys up to the searched
 array's last value, read at the call: :func:`seqiter_reach`); ``bitmap = E*(1 + m) + 2*S*R`` (each restart empties
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 MAX_VARIANTS = 8
 HASH_PROBE = 1.15  # a hash-map probe against a bitmap probe
+SEQITER_STEP = 2.5  # a SeqIter's compare and step against a bitmap probe (a byte and a position, spf_hash.h)
 HASH_HIT = 2.5  # what a hit adds to a hash-map probe (the slot chain, a random read)
 CACHE_BYTES = 1 << 20  # a bitmap's marks larger than this miss the cache on most probes
 
@@ -134,7 +135,7 @@ def site_cost(model: SiteModel, choice: FindChoice, stats: Mapping[str, float], 
     if choice.kind == "seqiter":
         if model.exits_early and not choice.keyed:
             executions *= reach
-        return executions + restarts * searched
+        return executions * SEQITER_STEP + restarts * searched
     if choice.kind == "bitmap":
         extent = value_extent(choice.values, stats)
         missing = 1.0 if extent is not None and extent > CACHE_BYTES else 0.0  # a byte of marks per value
