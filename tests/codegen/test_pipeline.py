@@ -29,8 +29,8 @@ def test_the_passes_run_from_the_space_to_the_c():
         "build_space", "plan_output_assembly", "synthesize_finds", "enumerate_variants", "parallelize",
         "fuse_nests", "merge_terms_by_coordinate", "guard_tiles", "remove_dead_code", "fold_zeroing", "jam_loops",
         "mark_padded_factors", "choose_assembly", "place_find_states", "sum_in_registers",
-        "mark_independent_iterations", "cut_parallel_loops", "plan_rows", "plan_zeroing", "split_sums",
-        "exit_exhausted_finds", "specialize_extents", "emit"]
+        "mark_independent_iterations", "cut_parallel_loops", "plan_rows", "plan_zeroing", "mask_lookups",
+        "split_sums", "exit_exhausted_finds", "specialize_extents", "emit"]
     assert all(getattr(pipeline, step.__name__) is step for step in PASSES)  # each a public function of the module
 
 
@@ -52,6 +52,8 @@ def test_the_order_respects_what_each_pass_needs():
     assert before("sum_in_registers", "split_sums") and before("jam_loops", "split_sums")  # register sums, not jammed
     # an exit needs the loop's final body and flags: row groups, jams, parallel pieces, zeroing blocks
     assert before("mark_independent_iterations", "specialize_extents")  # the loops it specialises are marked
+    assert before("sum_in_registers", "mask_lookups")  # a masked term is a register sum's
+    assert before("mask_lookups", "split_sums")  # a masked lookup's term is split as a plain one
     assert all(before(step, "exit_exhausted_finds") for step in
                ("parallelize", "jam_loops", "cut_parallel_loops", "plan_rows", "plan_zeroing", "place_find_states"))
 
