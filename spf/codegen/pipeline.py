@@ -576,7 +576,7 @@ PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variant
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
           place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,
-          plan_zeroing, split_sums, exit_exhausted_finds, mask_lookups, specialize_extents, emit)
+          plan_zeroing, mask_lookups, split_sums, exit_exhausted_finds, specialize_extents, emit)
 
 
 def run_passes(compilation: Compilation, passes: Sequence) -> Compilation:

@@ -18,14 +18,16 @@ only the rows of a top-level loop are split, never the fibres of a level below. 
 sum is split when
 
 * it is serial, not the inner loop of a jammed loop (jamming already keeps several chains,
-  spf.codegen.passes.jam), and its body is assignments and its one statement;
+  spf.codegen.passes.jam), and its body is assignments and its one statement, which may sit
+  in a masked lookup (SpMSpV's, spf.codegen.passes.masked_lookup: a term added without a
+  branch, whichever way the lookup goes);
 * it walks the segment ``pointer(v) .. pointer(v + 1) - 1`` of a top-level loop over ``v``
   (reached through guards).
 """
 
 from __future__ import annotations
 
-from spf.codegen.loops import Assign, Compute, Guard, Loop, Node
+from spf.codegen.loops import Assign, Compute, Find, Guard, Loop, Node
 from spf.codegen.passes.jam import assignments_under_guards, loops_under_guards, walks_segments
 from spf.codegen.passes.parallel import segment_pointer
 
@@ -49,9 +51,15 @@ def splittable(loop: Loop) -> bool:
     if loop.register_sum is None or loop.parallel or loop.jam > 1 or loop.pieces is not None \
             or loop.zero_rows is not None or loop.thread_state:
         return False
-    if not all(isinstance(node, (Assign, Compute)) for node in loop.body):
+    body = list(loop.body)
+    finds = [node for node in body if isinstance(node, Find)]
+    if finds:  # a masked lookup (spf.codegen.passes.masked_lookup) adds its term without a branch, as a plain term
+        if len(finds) != 1 or not finds[0].masked:
+            return False
+        body = [node for node in body if node is not finds[0]] + finds[0].body
+    if not all(isinstance(node, (Assign, Compute)) for node in body):
         return False
-    return sum(isinstance(node, Compute) for node in loop.body) == 1
+    return sum(isinstance(node, Compute) for node in body) == 1
 
 
 def _split_rows(outer: Loop) -> None:

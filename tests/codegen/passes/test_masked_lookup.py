@@ -14,6 +14,7 @@ import scipy.sparse as sparse
 import spf
 from spf.codegen.loops import Find, Loop, walk
 from spf.codegen.passes.masked_lookup import maskable
+from spf.codegen.passes.split_sum import SPLIT_LANES
 from spf.space.expressions import Affine
 
 SPMSPV = "y(i) = A(i,j) * x(j)"
@@ -74,7 +75,8 @@ def test_absent_terms_holding_inf_and_nan_add_nothing():
         A_special = A.copy()
         A_special.data[absent] = np.where(np.arange(absent.sum()) % 2, np.inf, np.nan)
         result = kernel(A=A_special, x=spf.pack("SV", x))
-        np.testing.assert_array_equal(result, sparse_product(A, x))
+        np.testing.assert_array_equal(result, kernel(A=A, x=spf.pack("SV", x)))
+        np.testing.assert_allclose(result, sparse_product(A, x), rtol=1e-13)
 
 
 def test_one_kernel_called_with_xs_of_other_sizes_and_counts():
@@ -132,3 +134,22 @@ def test_an_assembled_output_s_lookup_is_not_masked_and_is_right():
     A = sparse.random(100, 64, density=0.1, format="csr", random_state=5)
     x = vector_with(64, 20, seed=5)
     np.testing.assert_allclose(kernel(A=A, x=spf.pack("SV", x)).to_dense(), sparse_product(A, x), rtol=1e-13)
+
+
+def test_long_rows_of_a_masked_lookup_are_split_and_sum_as_one_chain_would_up_to_rounding():
+    """spf.codegen.passes.split_sum takes a masked lookup's term as a plain one: rows of at
+    least SPLIT_LEAST_TRIPS entries add into several registers, whichever way the lookup
+    goes (masked or branching), and a row's sum does not depend on which way it went."""
+    kernel = spf.compile(SPMSPV, LAYOUTS, find="bitmap")
+    assert row_loop(kernel).register_sum.lanes == SPLIT_LANES and "spf_split" in kernel.c_source
+    rows, columns = 50, 400
+    A = sparse.random(rows, columns, density=0.5, format="csr", random_state=9)  # rows of ~200 entries
+    for count in (3, 200):  # a branching and a masked fill
+        x = vector_with(columns, count, seed=count)
+        np.testing.assert_allclose(kernel(A=A, x=spf.pack("SV", x)), sparse_product(A, x), rtol=1e-13, atol=0)
+    x = vector_with(columns, 10, seed=4)  # 10 < 400/32: a branching fill; with 400 more entries, a masked one
+    wider = np.concatenate([x, np.ones(columns)])
+    A_wide = sparse.hstack([A, sparse.csr_matrix((rows, columns))]).tocsr()
+    branching = kernel(A=A, x=spf.pack("SV", x))
+    masked = kernel(A=A_wide, x=spf.pack("SV", wider))  # A_wide's second half holds no entry: the same terms
+    np.testing.assert_array_equal(branching, masked)
