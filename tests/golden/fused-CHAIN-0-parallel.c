@@ -172,142 +172,121 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
     {
       if ((((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= C_n1)) && (1 <= C_nnz0)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
       {
-        #pragma omp parallel
         {
-          int64_t pD0_position_43 = 0;
-          #pragma omp for schedule(monotonic: dynamic,32)
-          for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_nnz0 - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
           {
-            const int64_t B_idx0_pB0 = B_idx0[pB0];
-            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
             {
-              const int64_t j = B_idx0_pB0;
+              const int64_t pB0 = spf_first;
+              spf_base = B_ptr0[pB0];
+            }
+            {
+              const int64_t pB0 = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_ptr0[pB0] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            int64_t pD0_position_43 = 0;
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
               {
-                const int64_t key_44 = B_idx0_pB0;
-                while (((pD0_position_43 >= 0) && (pD0_position_43 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_43] < key_44))
-                  pD0_position_43++;
-
-                if (((pD0_position_43 >= 0) && (pD0_position_43 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_43] == key_44))
+                const int64_t j = B_idx0_pB0;
                 {
-                  const int64_t pD0 = pD0_position_43;
-                  const int64_t D_idx0_pD0 = B_idx0_pB0;
-                  const int64_t D_ptr0_pD0 = D_ptr0[pD0];
-                  const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
-                  if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                  const int64_t key_44 = B_idx0_pB0;
+                  while (((pD0_position_43 >= 0) && (pD0_position_43 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_43] < key_44))
+                    pD0_position_43++;
+
+                  if (((pD0_position_43 >= 0) && (pD0_position_43 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_43] == key_44))
                   {
-                    for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                    const int64_t pD0 = pD0_position_43;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
                     {
-                      const int64_t C_idx0_pC0 = C_idx0[pC0];
-                      const int64_t C_ptr0_pC0 = C_ptr0[pC0];
-                      const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
-                      if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
                       {
-                        const int64_t k = C_idx0_pC0;
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
                         {
-                          const int64_t key_47 = C_idx0_pC0;
-                          int64_t lo_45 = D_ptr0_pD0;
-                          const int64_t end_49 = (D_ptr0_pD0_1 - 1) + 1;
-                          int64_t hi_46 = end_49;
-                          while (lo_45 < hi_46)
+                          const int64_t k = C_idx0_pC0;
                           {
-                            const int64_t mid_48 = lo_45 + ((hi_46 - lo_45) / 2);
-                            if (D_idx1[mid_48] < key_47)
-                              lo_45 = mid_48 + 1;
-                            else
-                              hi_46 = mid_48;
-                          }
-
-                          if ((lo_45 < end_49) && (D_idx1[lo_45] == key_47))
-                          {
-                            const int64_t pD1 = lo_45;
-                            const int64_t D_idx1_pD1 = C_idx0_pC0;
-                            const int64_t D_ptr1_pD1 = D_ptr1[pD1];
-                            const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
-                            if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                            const int64_t key_47 = C_idx0_pC0;
+                            int64_t lo_45 = D_ptr0_pD0;
+                            const int64_t end_49 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_46 = end_49;
+                            while (lo_45 < hi_46)
                             {
+                              const int64_t mid_48 = lo_45 + ((hi_46 - lo_45) / 2);
+                              if (D_idx1[mid_48] < key_47)
+                                lo_45 = mid_48 + 1;
+                              else
+                                hi_46 = mid_48;
+                            }
+
+                            if ((lo_45 < end_49) && (D_idx1[lo_45] == key_47))
+                            {
+                              const int64_t pD1 = lo_45;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
-                                double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
-                                for (int64_t spf_zero_50 = 0; spf_zero_50 < T_BD_size; spf_zero_50++)
-                                  T_BD_vals[spf_zero_50] = 0.0;
-
                                 {
-                                  if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
-                                  {
-                                    const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
-                                    const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
-                                    const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
-                                    const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
-                                    for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
-                                    {
-                                      const int64_t B_idx1_pB1_2 = B_idx1[pB1];
-                                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                                      if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
-                                      {
-                                        const int64_t p = B_idx1_pB1_2;
-                                        const int64_t pT_BD0 = B_idx1_pB1_2;
-                                        int64_t pD2_position_51 = D_ptr1_pD1_2;
-                                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
-                                        {
-                                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
-                                          {
-                                            const int64_t key_52 = B_idx2_pB2_2;
-                                            while (((pD2_position_51 >= D_ptr1_pD1_2) && (pD2_position_51 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_51] < key_52))
-                                              pD2_position_51++;
-
-                                            if (!((pD2_position_51 >= D_ptr1_pD1_2) && (pD2_position_51 <= (D_ptr1_pD1_1_2 - 1))))
-                                              break;
-                                            if (((pD2_position_51 >= D_ptr1_pD1_2) && (pD2_position_51 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_51] == key_52))
-                                            {
-                                              const int64_t pD2 = pD2_position_51;
-                                              const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
-                                              const int64_t pT_BD1 = B_idx2_pB2_2;
-                                              T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
-                                              pD2_position_51++;
-                                            }
-                                          }
-                                        }
-
-                                      }
-                                    }
-
-                                  }
-                                }
-                                {
-                                  double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
-                                  for (int64_t spf_zero_53 = 0; spf_zero_53 < T_BCD_size; spf_zero_53++)
-                                    T_BCD_vals[spf_zero_53] = 0.0;
+                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                  for (int64_t spf_zero_50 = 0; spf_zero_50 < T_BD_size; spf_zero_50++)
+                                    T_BD_vals[spf_zero_50] = 0.0;
 
                                   {
-                                    if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
+                                    if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
                                     {
-                                      const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
-                                      const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
-                                      for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                      const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                      const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                      const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                      const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                      for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
                                       {
-                                        const int64_t C_idx1_pC1_2 = C_idx1[pC1];
-                                        const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
-                                        const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
-                                        if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                        const int64_t B_idx1_pB1_2 = B_idx1[pB1];
+                                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                        if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
                                         {
-                                          for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                          const int64_t p = B_idx1_pB1_2;
+                                          const int64_t pT_BD0 = B_idx1_pB1_2;
+                                          int64_t pD2_position_51 = D_ptr1_pD1_2;
+                                          for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
                                           {
-                                            const int64_t C_idx2_pC2_2 = C_idx2[pC2];
-                                            if (0 <= (N_p - 1))
+                                            const int64_t B_idx2_pB2_2 = B_idx2[pB2];
                                             {
-                                              const double factor_54 = C_val[pC2];
-                                              #pragma GCC ivdep
-                                              for (int64_t p = 0; p <= (N_p - 1); p++)
+                                              const int64_t key_52 = B_idx2_pB2_2;
+                                              while (((pD2_position_51 >= D_ptr1_pD1_2) && (pD2_position_51 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_51] < key_52))
+                                                pD2_position_51++;
+
+                                              if (!((pD2_position_51 >= D_ptr1_pD1_2) && (pD2_position_51 <= (D_ptr1_pD1_1_2 - 1))))
+                                                break;
+                                              if (((pD2_position_51 >= D_ptr1_pD1_2) && (pD2_position_51 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_51] == key_52))
                                               {
-                                                const int64_t pT_BD0 = p;
-                                                const int64_t pT_BCD0 = p;
-                                                const int64_t pT_BD1 = C_idx2_pC2_2;
-                                                const int64_t pT_BCD1 = C_idx1_pC1_2;
-                                                T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_54;
+                                                const int64_t pD2 = pD2_position_51;
+                                                const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
+                                                const int64_t pT_BD1 = B_idx2_pB2_2;
+                                                T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
+                                                pD2_position_51++;
                                               }
-
                                             }
                                           }
 
@@ -317,45 +296,87 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                     }
                                   }
                                   {
-                                    if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                    for (int64_t spf_zero_53 = 0; spf_zero_53 < T_BCD_size; spf_zero_53++)
+                                      T_BCD_vals[spf_zero_53] = 0.0;
+
                                     {
-                                      for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                      if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
                                       {
-                                        const int64_t A_idx0_pA0 = A_idx0[pA0];
-                                        const int64_t A_ptr0_pA0 = A_ptr0[pA0];
-                                        const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
-                                        if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                        const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                        const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                        for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
                                         {
-                                          const int64_t pR0 = A_idx0_pA0;
-                                          const int64_t pR1 = j;
-                                          const int64_t pR2 = k;
-                                          double sum_55 = 0.0;
-                                          int added_56 = 0;
-                                          for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                          const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                          const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                          const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                          if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
                                           {
-                                            const int64_t A_idx1_pA1 = A_idx1[pA1];
-                                            const int64_t A_ptr1_pA1 = A_ptr1[pA1];
-                                            const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
-                                            if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                            for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
                                             {
-                                              const int64_t p = A_idx1_pA1;
-                                              const int64_t pT_BCD0 = A_idx1_pA1;
-                                              for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                              const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                              if (0 <= (N_p - 1))
                                               {
-                                                const int64_t A_idx2_pA2 = A_idx2[pA2];
-                                                const int64_t pT_BCD1 = A_idx2_pA2;
-                                                sum_55 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
-                                                added_56 = 1;
+                                                const double factor_54 = C_val[pC2];
+                                                #pragma GCC ivdep
+                                                for (int64_t p = 0; p <= (N_p - 1); p++)
+                                                {
+                                                  const int64_t pT_BD0 = p;
+                                                  const int64_t pT_BCD0 = p;
+                                                  const int64_t pT_BD1 = C_idx2_pC2_2;
+                                                  const int64_t pT_BCD1 = C_idx1_pC1_2;
+                                                  T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_54;
+                                                }
+
                                               }
-
                                             }
+
                                           }
-
-                                          if (added_56)
-                                            R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_55;
                                         }
-                                      }
 
+                                      }
+                                    }
+                                    {
+                                      if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                      {
+                                        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                        {
+                                          const int64_t A_idx0_pA0 = A_idx0[pA0];
+                                          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+                                          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+                                          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                          {
+                                            const int64_t pR0 = A_idx0_pA0;
+                                            const int64_t pR1 = j;
+                                            const int64_t pR2 = k;
+                                            double sum_55 = 0.0;
+                                            int added_56 = 0;
+                                            for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                            {
+                                              const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                              const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                              const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                              if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                              {
+                                                const int64_t p = A_idx1_pA1;
+                                                const int64_t pT_BCD0 = A_idx1_pA1;
+                                                for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                                {
+                                                  const int64_t A_idx2_pA2 = A_idx2[pA2];
+                                                  const int64_t pT_BCD1 = A_idx2_pA2;
+                                                  sum_55 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
+                                                  added_56 = 1;
+                                                }
+
+                                              }
+                                            }
+
+                                            if (added_56)
+                                              R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_55;
+                                          }
+                                        }
+
+                                      }
                                     }
                                   }
                                 }
@@ -364,15 +385,258 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                           }
                         }
                       }
-                    }
 
+                    }
+                    pD0_position_43++;
                   }
-                  pD0_position_43++;
                 }
               }
             }
-          }
 
+          }
+          else
+          {
+            const int spf_pieces = spf_most_pieces(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+            {
+              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+              int64_t spf_low = spf_cuts[spf_k - 1];
+              int64_t spf_high = spf_last + 1;
+              while (spf_low < spf_high)
+              {
+                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+                int64_t spf_weight;
+                {
+                  const int64_t pB0 = spf_middle;
+                  spf_weight = (spf_middle - spf_first) + (B_ptr0[pB0] - spf_base);
+                }
+                if (spf_weight >= spf_goal)
+                  spf_high = spf_middle;
+                else
+                  spf_low = spf_middle + 1;
+              }
+
+              spf_cuts[spf_k] = spf_low;
+            }
+
+            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+            #pragma omp parallel num_threads(spf_want)
+            {
+              const int spf_me = spf_thread();
+              const int spf_present = spf_team_size();
+              int spf_piece;
+              int spf_stream_index;
+              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              {
+                const int64_t spf_from = spf_cuts[spf_piece];
+                const int64_t spf_to = spf_cuts[spf_piece + 1];
+                int64_t pD0_position_43 = 0;
+                for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+                {
+                  const int64_t B_idx0_pB0 = B_idx0[pB0];
+                  const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                  const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                  if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                  {
+                    const int64_t j = B_idx0_pB0;
+                    {
+                      const int64_t key_44 = B_idx0_pB0;
+                      while (((pD0_position_43 >= 0) && (pD0_position_43 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_43] < key_44))
+                        pD0_position_43++;
+
+                      if (((pD0_position_43 >= 0) && (pD0_position_43 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_43] == key_44))
+                      {
+                        const int64_t pD0 = pD0_position_43;
+                        const int64_t D_idx0_pD0 = B_idx0_pB0;
+                        const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                        const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                        if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                        {
+                          for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                          {
+                            const int64_t C_idx0_pC0 = C_idx0[pC0];
+                            const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                            const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                            if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                            {
+                              const int64_t k = C_idx0_pC0;
+                              {
+                                const int64_t key_47 = C_idx0_pC0;
+                                int64_t lo_45 = D_ptr0_pD0;
+                                const int64_t end_49 = (D_ptr0_pD0_1 - 1) + 1;
+                                int64_t hi_46 = end_49;
+                                while (lo_45 < hi_46)
+                                {
+                                  const int64_t mid_48 = lo_45 + ((hi_46 - lo_45) / 2);
+                                  if (D_idx1[mid_48] < key_47)
+                                    lo_45 = mid_48 + 1;
+                                  else
+                                    hi_46 = mid_48;
+                                }
+
+                                if ((lo_45 < end_49) && (D_idx1[lo_45] == key_47))
+                                {
+                                  const int64_t pD1 = lo_45;
+                                  const int64_t D_idx1_pD1 = C_idx0_pC0;
+                                  const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                                  const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                                  if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                                  {
+                                    {
+                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                      for (int64_t spf_zero_50 = 0; spf_zero_50 < T_BD_size; spf_zero_50++)
+                                        T_BD_vals[spf_zero_50] = 0.0;
+
+                                      {
+                                        if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
+                                        {
+                                          const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                          const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                          const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                          const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                          for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
+                                          {
+                                            const int64_t B_idx1_pB1_2 = B_idx1[pB1];
+                                            const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                            const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                            if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                                            {
+                                              const int64_t p = B_idx1_pB1_2;
+                                              const int64_t pT_BD0 = B_idx1_pB1_2;
+                                              int64_t pD2_position_51 = D_ptr1_pD1_2;
+                                              for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                                              {
+                                                const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                                                {
+                                                  const int64_t key_52 = B_idx2_pB2_2;
+                                                  while (((pD2_position_51 >= D_ptr1_pD1_2) && (pD2_position_51 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_51] < key_52))
+                                                    pD2_position_51++;
+
+                                                  if (!((pD2_position_51 >= D_ptr1_pD1_2) && (pD2_position_51 <= (D_ptr1_pD1_1_2 - 1))))
+                                                    break;
+                                                  if (((pD2_position_51 >= D_ptr1_pD1_2) && (pD2_position_51 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_51] == key_52))
+                                                  {
+                                                    const int64_t pD2 = pD2_position_51;
+                                                    const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
+                                                    const int64_t pT_BD1 = B_idx2_pB2_2;
+                                                    T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
+                                                    pD2_position_51++;
+                                                  }
+                                                }
+                                              }
+
+                                            }
+                                          }
+
+                                        }
+                                      }
+                                      {
+                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                        for (int64_t spf_zero_53 = 0; spf_zero_53 < T_BCD_size; spf_zero_53++)
+                                          T_BCD_vals[spf_zero_53] = 0.0;
+
+                                        {
+                                          if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
+                                          {
+                                            const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                            const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                            for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                            {
+                                              const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                              const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                              const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                              if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                              {
+                                                for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                                {
+                                                  const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                                  if (0 <= (N_p - 1))
+                                                  {
+                                                    const double factor_54 = C_val[pC2];
+                                                    #pragma GCC ivdep
+                                                    for (int64_t p = 0; p <= (N_p - 1); p++)
+                                                    {
+                                                      const int64_t pT_BD0 = p;
+                                                      const int64_t pT_BCD0 = p;
+                                                      const int64_t pT_BD1 = C_idx2_pC2_2;
+                                                      const int64_t pT_BCD1 = C_idx1_pC1_2;
+                                                      T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_54;
+                                                    }
+
+                                                  }
+                                                }
+
+                                              }
+                                            }
+
+                                          }
+                                        }
+                                        {
+                                          if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                          {
+                                            for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                            {
+                                              const int64_t A_idx0_pA0 = A_idx0[pA0];
+                                              const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+                                              const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+                                              if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                              {
+                                                const int64_t pR0 = A_idx0_pA0;
+                                                const int64_t pR1 = j;
+                                                const int64_t pR2 = k;
+                                                double sum_55 = 0.0;
+                                                int added_56 = 0;
+                                                for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                                {
+                                                  const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                                  const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                                  const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                                  if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                                  {
+                                                    const int64_t p = A_idx1_pA1;
+                                                    const int64_t pT_BCD0 = A_idx1_pA1;
+                                                    for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                                    {
+                                                      const int64_t A_idx2_pA2 = A_idx2[pA2];
+                                                      const int64_t pT_BCD1 = A_idx2_pA2;
+                                                      sum_55 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
+                                                      added_56 = 1;
+                                                    }
+
+                                                  }
+                                                }
+
+                                                if (added_56)
+                                                  R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_55;
+                                              }
+                                            }
+
+                                          }
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+
+                        }
+                        pD0_position_43++;
+                      }
+                    }
+                  }
+                }
+
+              }
+
+            }
+          }
         }
       }
     }
@@ -383,142 +647,121 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
     {
       if ((((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= C_n1)) && (1 <= C_nnz0)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
       {
-        #pragma omp parallel
         {
-          int64_t pD0_position_29 = 0;
-          #pragma omp for schedule(monotonic: dynamic,32)
-          for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_nnz0 - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
           {
-            const int64_t B_idx0_pB0 = B_idx0[pB0];
-            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
             {
-              const int64_t j = B_idx0_pB0;
+              const int64_t pB0 = spf_first;
+              spf_base = B_ptr0[pB0];
+            }
+            {
+              const int64_t pB0 = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_ptr0[pB0] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            int64_t pD0_position_29 = 0;
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
               {
-                const int64_t key_30 = B_idx0_pB0;
-                while (((pD0_position_29 >= 0) && (pD0_position_29 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_29] < key_30))
-                  pD0_position_29++;
-
-                if (((pD0_position_29 >= 0) && (pD0_position_29 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_29] == key_30))
+                const int64_t j = B_idx0_pB0;
                 {
-                  const int64_t pD0 = pD0_position_29;
-                  const int64_t D_idx0_pD0 = B_idx0_pB0;
-                  const int64_t D_ptr0_pD0 = D_ptr0[pD0];
-                  const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
-                  if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                  const int64_t key_30 = B_idx0_pB0;
+                  while (((pD0_position_29 >= 0) && (pD0_position_29 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_29] < key_30))
+                    pD0_position_29++;
+
+                  if (((pD0_position_29 >= 0) && (pD0_position_29 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_29] == key_30))
                   {
-                    for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                    const int64_t pD0 = pD0_position_29;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
                     {
-                      const int64_t C_idx0_pC0 = C_idx0[pC0];
-                      const int64_t C_ptr0_pC0 = C_ptr0[pC0];
-                      const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
-                      if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
                       {
-                        const int64_t k = C_idx0_pC0;
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
                         {
-                          const int64_t key_33 = C_idx0_pC0;
-                          int64_t lo_31 = D_ptr0_pD0;
-                          const int64_t end_35 = (D_ptr0_pD0_1 - 1) + 1;
-                          int64_t hi_32 = end_35;
-                          while (lo_31 < hi_32)
+                          const int64_t k = C_idx0_pC0;
                           {
-                            const int64_t mid_34 = lo_31 + ((hi_32 - lo_31) / 2);
-                            if (D_idx1[mid_34] < key_33)
-                              lo_31 = mid_34 + 1;
-                            else
-                              hi_32 = mid_34;
-                          }
-
-                          if ((lo_31 < end_35) && (D_idx1[lo_31] == key_33))
-                          {
-                            const int64_t pD1 = lo_31;
-                            const int64_t D_idx1_pD1 = C_idx0_pC0;
-                            const int64_t D_ptr1_pD1 = D_ptr1[pD1];
-                            const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
-                            if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                            const int64_t key_33 = C_idx0_pC0;
+                            int64_t lo_31 = D_ptr0_pD0;
+                            const int64_t end_35 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_32 = end_35;
+                            while (lo_31 < hi_32)
                             {
+                              const int64_t mid_34 = lo_31 + ((hi_32 - lo_31) / 2);
+                              if (D_idx1[mid_34] < key_33)
+                                lo_31 = mid_34 + 1;
+                              else
+                                hi_32 = mid_34;
+                            }
+
+                            if ((lo_31 < end_35) && (D_idx1[lo_31] == key_33))
+                            {
+                              const int64_t pD1 = lo_31;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
-                                double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
-                                for (int64_t spf_zero_36 = 0; spf_zero_36 < T_BD_size; spf_zero_36++)
-                                  T_BD_vals[spf_zero_36] = 0.0;
-
                                 {
-                                  if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
-                                  {
-                                    const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
-                                    const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
-                                    const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
-                                    const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
-                                    for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
-                                    {
-                                      const int64_t B_idx1_pB1_2 = B_idx1[pB1];
-                                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                                      if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
-                                      {
-                                        const int64_t p = B_idx1_pB1_2;
-                                        const int64_t pT_BD0 = B_idx1_pB1_2;
-                                        int64_t pD2_position_37 = D_ptr1_pD1_2;
-                                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
-                                        {
-                                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
-                                          {
-                                            const int64_t key_38 = B_idx2_pB2_2;
-                                            while (((pD2_position_37 >= D_ptr1_pD1_2) && (pD2_position_37 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_37] < key_38))
-                                              pD2_position_37++;
-
-                                            if (!((pD2_position_37 >= D_ptr1_pD1_2) && (pD2_position_37 <= (D_ptr1_pD1_1_2 - 1))))
-                                              break;
-                                            if (((pD2_position_37 >= D_ptr1_pD1_2) && (pD2_position_37 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_37] == key_38))
-                                            {
-                                              const int64_t pD2 = pD2_position_37;
-                                              const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
-                                              const int64_t pT_BD1 = B_idx2_pB2_2;
-                                              T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
-                                              pD2_position_37++;
-                                            }
-                                          }
-                                        }
-
-                                      }
-                                    }
-
-                                  }
-                                }
-                                {
-                                  double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
-                                  for (int64_t spf_zero_39 = 0; spf_zero_39 < T_BCD_size; spf_zero_39++)
-                                    T_BCD_vals[spf_zero_39] = 0.0;
+                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                  for (int64_t spf_zero_36 = 0; spf_zero_36 < T_BD_size; spf_zero_36++)
+                                    T_BD_vals[spf_zero_36] = 0.0;
 
                                   {
-                                    if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
+                                    if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
                                     {
-                                      const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
-                                      const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
-                                      for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                      const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                      const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                      const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                      const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                      for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
                                       {
-                                        const int64_t C_idx1_pC1_2 = C_idx1[pC1];
-                                        const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
-                                        const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
-                                        if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                        const int64_t B_idx1_pB1_2 = B_idx1[pB1];
+                                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                        if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
                                         {
-                                          for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                          const int64_t p = B_idx1_pB1_2;
+                                          const int64_t pT_BD0 = B_idx1_pB1_2;
+                                          int64_t pD2_position_37 = D_ptr1_pD1_2;
+                                          for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
                                           {
-                                            const int64_t C_idx2_pC2_2 = C_idx2[pC2];
-                                            if (0 <= (N_p - 1))
+                                            const int64_t B_idx2_pB2_2 = B_idx2[pB2];
                                             {
-                                              const double factor_40 = C_val[pC2];
-                                              #pragma GCC ivdep
-                                              for (int64_t p = 0; p <= (N_p - 1); p++)
+                                              const int64_t key_38 = B_idx2_pB2_2;
+                                              while (((pD2_position_37 >= D_ptr1_pD1_2) && (pD2_position_37 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_37] < key_38))
+                                                pD2_position_37++;
+
+                                              if (!((pD2_position_37 >= D_ptr1_pD1_2) && (pD2_position_37 <= (D_ptr1_pD1_1_2 - 1))))
+                                                break;
+                                              if (((pD2_position_37 >= D_ptr1_pD1_2) && (pD2_position_37 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_37] == key_38))
                                               {
-                                                const int64_t pT_BD0 = p;
-                                                const int64_t pT_BCD0 = p;
-                                                const int64_t pT_BD1 = C_idx2_pC2_2;
-                                                const int64_t pT_BCD1 = C_idx1_pC1_2;
-                                                T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_40;
+                                                const int64_t pD2 = pD2_position_37;
+                                                const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
+                                                const int64_t pT_BD1 = B_idx2_pB2_2;
+                                                T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
+                                                pD2_position_37++;
                                               }
-
                                             }
                                           }
 
@@ -528,45 +771,87 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                     }
                                   }
                                   {
-                                    if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                    for (int64_t spf_zero_39 = 0; spf_zero_39 < T_BCD_size; spf_zero_39++)
+                                      T_BCD_vals[spf_zero_39] = 0.0;
+
                                     {
-                                      for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                      if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
                                       {
-                                        const int64_t A_idx0_pA0 = A_idx0[pA0];
-                                        const int64_t A_ptr0_pA0 = A_ptr0[pA0];
-                                        const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
-                                        if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                        const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                        const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                        for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
                                         {
-                                          const int64_t pR0 = A_idx0_pA0;
-                                          const int64_t pR1 = j;
-                                          const int64_t pR2 = k;
-                                          double sum_41 = 0.0;
-                                          int added_42 = 0;
-                                          for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                          const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                          const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                          const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                          if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
                                           {
-                                            const int64_t A_idx1_pA1 = A_idx1[pA1];
-                                            const int64_t A_ptr1_pA1 = A_ptr1[pA1];
-                                            const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
-                                            if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                            for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
                                             {
-                                              const int64_t p = A_idx1_pA1;
-                                              const int64_t pT_BCD0 = A_idx1_pA1;
-                                              for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                              const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                              if (0 <= (N_p - 1))
                                               {
-                                                const int64_t A_idx2_pA2 = A_idx2[pA2];
-                                                const int64_t pT_BCD1 = A_idx2_pA2;
-                                                sum_41 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
-                                                added_42 = 1;
+                                                const double factor_40 = C_val[pC2];
+                                                #pragma GCC ivdep
+                                                for (int64_t p = 0; p <= (N_p - 1); p++)
+                                                {
+                                                  const int64_t pT_BD0 = p;
+                                                  const int64_t pT_BCD0 = p;
+                                                  const int64_t pT_BD1 = C_idx2_pC2_2;
+                                                  const int64_t pT_BCD1 = C_idx1_pC1_2;
+                                                  T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_40;
+                                                }
+
                                               }
-
                                             }
+
                                           }
-
-                                          if (added_42)
-                                            R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_41;
                                         }
-                                      }
 
+                                      }
+                                    }
+                                    {
+                                      if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                      {
+                                        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                        {
+                                          const int64_t A_idx0_pA0 = A_idx0[pA0];
+                                          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+                                          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+                                          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                          {
+                                            const int64_t pR0 = A_idx0_pA0;
+                                            const int64_t pR1 = j;
+                                            const int64_t pR2 = k;
+                                            double sum_41 = 0.0;
+                                            int added_42 = 0;
+                                            for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                            {
+                                              const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                              const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                              const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                              if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                              {
+                                                const int64_t p = A_idx1_pA1;
+                                                const int64_t pT_BCD0 = A_idx1_pA1;
+                                                for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                                {
+                                                  const int64_t A_idx2_pA2 = A_idx2[pA2];
+                                                  const int64_t pT_BCD1 = A_idx2_pA2;
+                                                  sum_41 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
+                                                  added_42 = 1;
+                                                }
+
+                                              }
+                                            }
+
+                                            if (added_42)
+                                              R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_41;
+                                          }
+                                        }
+
+                                      }
                                     }
                                   }
                                 }
@@ -575,15 +860,258 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                           }
                         }
                       }
-                    }
 
+                    }
+                    pD0_position_29++;
                   }
-                  pD0_position_29++;
                 }
               }
             }
-          }
 
+          }
+          else
+          {
+            const int spf_pieces = spf_most_pieces(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+            {
+              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+              int64_t spf_low = spf_cuts[spf_k - 1];
+              int64_t spf_high = spf_last + 1;
+              while (spf_low < spf_high)
+              {
+                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+                int64_t spf_weight;
+                {
+                  const int64_t pB0 = spf_middle;
+                  spf_weight = (spf_middle - spf_first) + (B_ptr0[pB0] - spf_base);
+                }
+                if (spf_weight >= spf_goal)
+                  spf_high = spf_middle;
+                else
+                  spf_low = spf_middle + 1;
+              }
+
+              spf_cuts[spf_k] = spf_low;
+            }
+
+            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+            #pragma omp parallel num_threads(spf_want)
+            {
+              const int spf_me = spf_thread();
+              const int spf_present = spf_team_size();
+              int spf_piece;
+              int spf_stream_index;
+              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              {
+                const int64_t spf_from = spf_cuts[spf_piece];
+                const int64_t spf_to = spf_cuts[spf_piece + 1];
+                int64_t pD0_position_29 = 0;
+                for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+                {
+                  const int64_t B_idx0_pB0 = B_idx0[pB0];
+                  const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                  const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                  if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                  {
+                    const int64_t j = B_idx0_pB0;
+                    {
+                      const int64_t key_30 = B_idx0_pB0;
+                      while (((pD0_position_29 >= 0) && (pD0_position_29 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_29] < key_30))
+                        pD0_position_29++;
+
+                      if (((pD0_position_29 >= 0) && (pD0_position_29 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_29] == key_30))
+                      {
+                        const int64_t pD0 = pD0_position_29;
+                        const int64_t D_idx0_pD0 = B_idx0_pB0;
+                        const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                        const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                        if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                        {
+                          for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                          {
+                            const int64_t C_idx0_pC0 = C_idx0[pC0];
+                            const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                            const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                            if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                            {
+                              const int64_t k = C_idx0_pC0;
+                              {
+                                const int64_t key_33 = C_idx0_pC0;
+                                int64_t lo_31 = D_ptr0_pD0;
+                                const int64_t end_35 = (D_ptr0_pD0_1 - 1) + 1;
+                                int64_t hi_32 = end_35;
+                                while (lo_31 < hi_32)
+                                {
+                                  const int64_t mid_34 = lo_31 + ((hi_32 - lo_31) / 2);
+                                  if (D_idx1[mid_34] < key_33)
+                                    lo_31 = mid_34 + 1;
+                                  else
+                                    hi_32 = mid_34;
+                                }
+
+                                if ((lo_31 < end_35) && (D_idx1[lo_31] == key_33))
+                                {
+                                  const int64_t pD1 = lo_31;
+                                  const int64_t D_idx1_pD1 = C_idx0_pC0;
+                                  const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                                  const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                                  if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                                  {
+                                    {
+                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                      for (int64_t spf_zero_36 = 0; spf_zero_36 < T_BD_size; spf_zero_36++)
+                                        T_BD_vals[spf_zero_36] = 0.0;
+
+                                      {
+                                        if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
+                                        {
+                                          const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                          const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                          const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                          const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                          for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
+                                          {
+                                            const int64_t B_idx1_pB1_2 = B_idx1[pB1];
+                                            const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                            const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                            if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                                            {
+                                              const int64_t p = B_idx1_pB1_2;
+                                              const int64_t pT_BD0 = B_idx1_pB1_2;
+                                              int64_t pD2_position_37 = D_ptr1_pD1_2;
+                                              for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                                              {
+                                                const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                                                {
+                                                  const int64_t key_38 = B_idx2_pB2_2;
+                                                  while (((pD2_position_37 >= D_ptr1_pD1_2) && (pD2_position_37 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_37] < key_38))
+                                                    pD2_position_37++;
+
+                                                  if (!((pD2_position_37 >= D_ptr1_pD1_2) && (pD2_position_37 <= (D_ptr1_pD1_1_2 - 1))))
+                                                    break;
+                                                  if (((pD2_position_37 >= D_ptr1_pD1_2) && (pD2_position_37 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_37] == key_38))
+                                                  {
+                                                    const int64_t pD2 = pD2_position_37;
+                                                    const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
+                                                    const int64_t pT_BD1 = B_idx2_pB2_2;
+                                                    T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
+                                                    pD2_position_37++;
+                                                  }
+                                                }
+                                              }
+
+                                            }
+                                          }
+
+                                        }
+                                      }
+                                      {
+                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                        for (int64_t spf_zero_39 = 0; spf_zero_39 < T_BCD_size; spf_zero_39++)
+                                          T_BCD_vals[spf_zero_39] = 0.0;
+
+                                        {
+                                          if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
+                                          {
+                                            const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                            const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                            for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                            {
+                                              const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                              const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                              const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                              if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                              {
+                                                for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                                {
+                                                  const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                                  if (0 <= (N_p - 1))
+                                                  {
+                                                    const double factor_40 = C_val[pC2];
+                                                    #pragma GCC ivdep
+                                                    for (int64_t p = 0; p <= (N_p - 1); p++)
+                                                    {
+                                                      const int64_t pT_BD0 = p;
+                                                      const int64_t pT_BCD0 = p;
+                                                      const int64_t pT_BD1 = C_idx2_pC2_2;
+                                                      const int64_t pT_BCD1 = C_idx1_pC1_2;
+                                                      T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_40;
+                                                    }
+
+                                                  }
+                                                }
+
+                                              }
+                                            }
+
+                                          }
+                                        }
+                                        {
+                                          if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                          {
+                                            for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                            {
+                                              const int64_t A_idx0_pA0 = A_idx0[pA0];
+                                              const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+                                              const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+                                              if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                              {
+                                                const int64_t pR0 = A_idx0_pA0;
+                                                const int64_t pR1 = j;
+                                                const int64_t pR2 = k;
+                                                double sum_41 = 0.0;
+                                                int added_42 = 0;
+                                                for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                                {
+                                                  const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                                  const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                                  const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                                  if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                                  {
+                                                    const int64_t p = A_idx1_pA1;
+                                                    const int64_t pT_BCD0 = A_idx1_pA1;
+                                                    for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                                    {
+                                                      const int64_t A_idx2_pA2 = A_idx2[pA2];
+                                                      const int64_t pT_BCD1 = A_idx2_pA2;
+                                                      sum_41 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
+                                                      added_42 = 1;
+                                                    }
+
+                                                  }
+                                                }
+
+                                                if (added_42)
+                                                  R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_41;
+                                              }
+                                            }
+
+                                          }
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+
+                        }
+                        pD0_position_29++;
+                      }
+                    }
+                  }
+                }
+
+              }
+
+            }
+          }
         }
       }
     }
@@ -594,142 +1122,121 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
     {
       if ((((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= C_n1)) && (1 <= C_nnz0)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
       {
-        #pragma omp parallel
         {
-          int64_t pD0_position_15 = 0;
-          #pragma omp for schedule(monotonic: dynamic,32)
-          for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_nnz0 - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
           {
-            const int64_t B_idx0_pB0 = B_idx0[pB0];
-            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
             {
-              const int64_t j = B_idx0_pB0;
+              const int64_t pB0 = spf_first;
+              spf_base = B_ptr0[pB0];
+            }
+            {
+              const int64_t pB0 = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_ptr0[pB0] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            int64_t pD0_position_15 = 0;
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
               {
-                const int64_t key_16 = B_idx0_pB0;
-                while (((pD0_position_15 >= 0) && (pD0_position_15 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_15] < key_16))
-                  pD0_position_15++;
-
-                if (((pD0_position_15 >= 0) && (pD0_position_15 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_15] == key_16))
+                const int64_t j = B_idx0_pB0;
                 {
-                  const int64_t pD0 = pD0_position_15;
-                  const int64_t D_idx0_pD0 = B_idx0_pB0;
-                  const int64_t D_ptr0_pD0 = D_ptr0[pD0];
-                  const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
-                  if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                  const int64_t key_16 = B_idx0_pB0;
+                  while (((pD0_position_15 >= 0) && (pD0_position_15 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_15] < key_16))
+                    pD0_position_15++;
+
+                  if (((pD0_position_15 >= 0) && (pD0_position_15 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_15] == key_16))
                   {
-                    for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                    const int64_t pD0 = pD0_position_15;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
                     {
-                      const int64_t C_idx0_pC0 = C_idx0[pC0];
-                      const int64_t C_ptr0_pC0 = C_ptr0[pC0];
-                      const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
-                      if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
                       {
-                        const int64_t k = C_idx0_pC0;
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
                         {
-                          const int64_t key_19 = C_idx0_pC0;
-                          int64_t lo_17 = D_ptr0_pD0;
-                          const int64_t end_21 = (D_ptr0_pD0_1 - 1) + 1;
-                          int64_t hi_18 = end_21;
-                          while (lo_17 < hi_18)
+                          const int64_t k = C_idx0_pC0;
                           {
-                            const int64_t mid_20 = lo_17 + ((hi_18 - lo_17) / 2);
-                            if (D_idx1[mid_20] < key_19)
-                              lo_17 = mid_20 + 1;
-                            else
-                              hi_18 = mid_20;
-                          }
-
-                          if ((lo_17 < end_21) && (D_idx1[lo_17] == key_19))
-                          {
-                            const int64_t pD1 = lo_17;
-                            const int64_t D_idx1_pD1 = C_idx0_pC0;
-                            const int64_t D_ptr1_pD1 = D_ptr1[pD1];
-                            const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
-                            if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                            const int64_t key_19 = C_idx0_pC0;
+                            int64_t lo_17 = D_ptr0_pD0;
+                            const int64_t end_21 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_18 = end_21;
+                            while (lo_17 < hi_18)
                             {
+                              const int64_t mid_20 = lo_17 + ((hi_18 - lo_17) / 2);
+                              if (D_idx1[mid_20] < key_19)
+                                lo_17 = mid_20 + 1;
+                              else
+                                hi_18 = mid_20;
+                            }
+
+                            if ((lo_17 < end_21) && (D_idx1[lo_17] == key_19))
+                            {
+                              const int64_t pD1 = lo_17;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
-                                double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
-                                for (int64_t spf_zero_22 = 0; spf_zero_22 < T_BD_size; spf_zero_22++)
-                                  T_BD_vals[spf_zero_22] = 0.0;
-
                                 {
-                                  if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
-                                  {
-                                    const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
-                                    const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
-                                    const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
-                                    const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
-                                    for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
-                                    {
-                                      const int64_t B_idx1_pB1_2 = B_idx1[pB1];
-                                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                                      if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
-                                      {
-                                        const int64_t p = B_idx1_pB1_2;
-                                        const int64_t pT_BD0 = B_idx1_pB1_2;
-                                        int64_t pD2_position_23 = D_ptr1_pD1_2;
-                                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
-                                        {
-                                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
-                                          {
-                                            const int64_t key_24 = B_idx2_pB2_2;
-                                            while (((pD2_position_23 >= D_ptr1_pD1_2) && (pD2_position_23 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_23] < key_24))
-                                              pD2_position_23++;
-
-                                            if (!((pD2_position_23 >= D_ptr1_pD1_2) && (pD2_position_23 <= (D_ptr1_pD1_1_2 - 1))))
-                                              break;
-                                            if (((pD2_position_23 >= D_ptr1_pD1_2) && (pD2_position_23 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_23] == key_24))
-                                            {
-                                              const int64_t pD2 = pD2_position_23;
-                                              const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
-                                              const int64_t pT_BD1 = B_idx2_pB2_2;
-                                              T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
-                                              pD2_position_23++;
-                                            }
-                                          }
-                                        }
-
-                                      }
-                                    }
-
-                                  }
-                                }
-                                {
-                                  double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
-                                  for (int64_t spf_zero_25 = 0; spf_zero_25 < T_BCD_size; spf_zero_25++)
-                                    T_BCD_vals[spf_zero_25] = 0.0;
+                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                  for (int64_t spf_zero_22 = 0; spf_zero_22 < T_BD_size; spf_zero_22++)
+                                    T_BD_vals[spf_zero_22] = 0.0;
 
                                   {
-                                    if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
+                                    if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
                                     {
-                                      const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
-                                      const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
-                                      for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                      const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                      const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                      const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                      const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                      for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
                                       {
-                                        const int64_t C_idx1_pC1_2 = C_idx1[pC1];
-                                        const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
-                                        const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
-                                        if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                        const int64_t B_idx1_pB1_2 = B_idx1[pB1];
+                                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                        if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
                                         {
-                                          for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                          const int64_t p = B_idx1_pB1_2;
+                                          const int64_t pT_BD0 = B_idx1_pB1_2;
+                                          int64_t pD2_position_23 = D_ptr1_pD1_2;
+                                          for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
                                           {
-                                            const int64_t C_idx2_pC2_2 = C_idx2[pC2];
-                                            if (0 <= (N_p - 1))
+                                            const int64_t B_idx2_pB2_2 = B_idx2[pB2];
                                             {
-                                              const double factor_26 = C_val[pC2];
-                                              #pragma GCC ivdep
-                                              for (int64_t p = 0; p <= (N_p - 1); p++)
+                                              const int64_t key_24 = B_idx2_pB2_2;
+                                              while (((pD2_position_23 >= D_ptr1_pD1_2) && (pD2_position_23 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_23] < key_24))
+                                                pD2_position_23++;
+
+                                              if (!((pD2_position_23 >= D_ptr1_pD1_2) && (pD2_position_23 <= (D_ptr1_pD1_1_2 - 1))))
+                                                break;
+                                              if (((pD2_position_23 >= D_ptr1_pD1_2) && (pD2_position_23 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_23] == key_24))
                                               {
-                                                const int64_t pT_BD0 = p;
-                                                const int64_t pT_BCD0 = p;
-                                                const int64_t pT_BD1 = C_idx2_pC2_2;
-                                                const int64_t pT_BCD1 = C_idx1_pC1_2;
-                                                T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_26;
+                                                const int64_t pD2 = pD2_position_23;
+                                                const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
+                                                const int64_t pT_BD1 = B_idx2_pB2_2;
+                                                T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
+                                                pD2_position_23++;
                                               }
-
                                             }
                                           }
 
@@ -739,45 +1246,87 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                     }
                                   }
                                   {
-                                    if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                    for (int64_t spf_zero_25 = 0; spf_zero_25 < T_BCD_size; spf_zero_25++)
+                                      T_BCD_vals[spf_zero_25] = 0.0;
+
                                     {
-                                      for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                      if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
                                       {
-                                        const int64_t A_idx0_pA0 = A_idx0[pA0];
-                                        const int64_t A_ptr0_pA0 = A_ptr0[pA0];
-                                        const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
-                                        if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                        const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                        const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                        for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
                                         {
-                                          const int64_t pR0 = A_idx0_pA0;
-                                          const int64_t pR1 = j;
-                                          const int64_t pR2 = k;
-                                          double sum_27 = 0.0;
-                                          int added_28 = 0;
-                                          for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                          const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                          const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                          const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                          if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
                                           {
-                                            const int64_t A_idx1_pA1 = A_idx1[pA1];
-                                            const int64_t A_ptr1_pA1 = A_ptr1[pA1];
-                                            const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
-                                            if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                            for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
                                             {
-                                              const int64_t p = A_idx1_pA1;
-                                              const int64_t pT_BCD0 = A_idx1_pA1;
-                                              for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                              const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                              if (0 <= (N_p - 1))
                                               {
-                                                const int64_t A_idx2_pA2 = A_idx2[pA2];
-                                                const int64_t pT_BCD1 = A_idx2_pA2;
-                                                sum_27 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
-                                                added_28 = 1;
+                                                const double factor_26 = C_val[pC2];
+                                                #pragma GCC ivdep
+                                                for (int64_t p = 0; p <= (N_p - 1); p++)
+                                                {
+                                                  const int64_t pT_BD0 = p;
+                                                  const int64_t pT_BCD0 = p;
+                                                  const int64_t pT_BD1 = C_idx2_pC2_2;
+                                                  const int64_t pT_BCD1 = C_idx1_pC1_2;
+                                                  T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_26;
+                                                }
+
                                               }
-
                                             }
+
                                           }
-
-                                          if (added_28)
-                                            R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_27;
                                         }
-                                      }
 
+                                      }
+                                    }
+                                    {
+                                      if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                      {
+                                        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                        {
+                                          const int64_t A_idx0_pA0 = A_idx0[pA0];
+                                          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+                                          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+                                          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                          {
+                                            const int64_t pR0 = A_idx0_pA0;
+                                            const int64_t pR1 = j;
+                                            const int64_t pR2 = k;
+                                            double sum_27 = 0.0;
+                                            int added_28 = 0;
+                                            for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                            {
+                                              const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                              const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                              const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                              if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                              {
+                                                const int64_t p = A_idx1_pA1;
+                                                const int64_t pT_BCD0 = A_idx1_pA1;
+                                                for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                                {
+                                                  const int64_t A_idx2_pA2 = A_idx2[pA2];
+                                                  const int64_t pT_BCD1 = A_idx2_pA2;
+                                                  sum_27 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
+                                                  added_28 = 1;
+                                                }
+
+                                              }
+                                            }
+
+                                            if (added_28)
+                                              R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_27;
+                                          }
+                                        }
+
+                                      }
                                     }
                                   }
                                 }
@@ -786,15 +1335,258 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                           }
                         }
                       }
-                    }
 
+                    }
+                    pD0_position_15++;
                   }
-                  pD0_position_15++;
                 }
               }
             }
-          }
 
+          }
+          else
+          {
+            const int spf_pieces = spf_most_pieces(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+            {
+              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+              int64_t spf_low = spf_cuts[spf_k - 1];
+              int64_t spf_high = spf_last + 1;
+              while (spf_low < spf_high)
+              {
+                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+                int64_t spf_weight;
+                {
+                  const int64_t pB0 = spf_middle;
+                  spf_weight = (spf_middle - spf_first) + (B_ptr0[pB0] - spf_base);
+                }
+                if (spf_weight >= spf_goal)
+                  spf_high = spf_middle;
+                else
+                  spf_low = spf_middle + 1;
+              }
+
+              spf_cuts[spf_k] = spf_low;
+            }
+
+            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+            #pragma omp parallel num_threads(spf_want)
+            {
+              const int spf_me = spf_thread();
+              const int spf_present = spf_team_size();
+              int spf_piece;
+              int spf_stream_index;
+              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              {
+                const int64_t spf_from = spf_cuts[spf_piece];
+                const int64_t spf_to = spf_cuts[spf_piece + 1];
+                int64_t pD0_position_15 = 0;
+                for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+                {
+                  const int64_t B_idx0_pB0 = B_idx0[pB0];
+                  const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                  const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                  if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                  {
+                    const int64_t j = B_idx0_pB0;
+                    {
+                      const int64_t key_16 = B_idx0_pB0;
+                      while (((pD0_position_15 >= 0) && (pD0_position_15 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_15] < key_16))
+                        pD0_position_15++;
+
+                      if (((pD0_position_15 >= 0) && (pD0_position_15 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_15] == key_16))
+                      {
+                        const int64_t pD0 = pD0_position_15;
+                        const int64_t D_idx0_pD0 = B_idx0_pB0;
+                        const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                        const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                        if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                        {
+                          for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                          {
+                            const int64_t C_idx0_pC0 = C_idx0[pC0];
+                            const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                            const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                            if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                            {
+                              const int64_t k = C_idx0_pC0;
+                              {
+                                const int64_t key_19 = C_idx0_pC0;
+                                int64_t lo_17 = D_ptr0_pD0;
+                                const int64_t end_21 = (D_ptr0_pD0_1 - 1) + 1;
+                                int64_t hi_18 = end_21;
+                                while (lo_17 < hi_18)
+                                {
+                                  const int64_t mid_20 = lo_17 + ((hi_18 - lo_17) / 2);
+                                  if (D_idx1[mid_20] < key_19)
+                                    lo_17 = mid_20 + 1;
+                                  else
+                                    hi_18 = mid_20;
+                                }
+
+                                if ((lo_17 < end_21) && (D_idx1[lo_17] == key_19))
+                                {
+                                  const int64_t pD1 = lo_17;
+                                  const int64_t D_idx1_pD1 = C_idx0_pC0;
+                                  const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                                  const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                                  if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                                  {
+                                    {
+                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                      for (int64_t spf_zero_22 = 0; spf_zero_22 < T_BD_size; spf_zero_22++)
+                                        T_BD_vals[spf_zero_22] = 0.0;
+
+                                      {
+                                        if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
+                                        {
+                                          const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                          const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                          const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                          const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                          for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
+                                          {
+                                            const int64_t B_idx1_pB1_2 = B_idx1[pB1];
+                                            const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                            const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                            if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                                            {
+                                              const int64_t p = B_idx1_pB1_2;
+                                              const int64_t pT_BD0 = B_idx1_pB1_2;
+                                              int64_t pD2_position_23 = D_ptr1_pD1_2;
+                                              for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                                              {
+                                                const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                                                {
+                                                  const int64_t key_24 = B_idx2_pB2_2;
+                                                  while (((pD2_position_23 >= D_ptr1_pD1_2) && (pD2_position_23 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_23] < key_24))
+                                                    pD2_position_23++;
+
+                                                  if (!((pD2_position_23 >= D_ptr1_pD1_2) && (pD2_position_23 <= (D_ptr1_pD1_1_2 - 1))))
+                                                    break;
+                                                  if (((pD2_position_23 >= D_ptr1_pD1_2) && (pD2_position_23 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_23] == key_24))
+                                                  {
+                                                    const int64_t pD2 = pD2_position_23;
+                                                    const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
+                                                    const int64_t pT_BD1 = B_idx2_pB2_2;
+                                                    T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
+                                                    pD2_position_23++;
+                                                  }
+                                                }
+                                              }
+
+                                            }
+                                          }
+
+                                        }
+                                      }
+                                      {
+                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                        for (int64_t spf_zero_25 = 0; spf_zero_25 < T_BCD_size; spf_zero_25++)
+                                          T_BCD_vals[spf_zero_25] = 0.0;
+
+                                        {
+                                          if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
+                                          {
+                                            const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                            const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                            for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                            {
+                                              const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                              const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                              const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                              if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                              {
+                                                for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                                {
+                                                  const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                                  if (0 <= (N_p - 1))
+                                                  {
+                                                    const double factor_26 = C_val[pC2];
+                                                    #pragma GCC ivdep
+                                                    for (int64_t p = 0; p <= (N_p - 1); p++)
+                                                    {
+                                                      const int64_t pT_BD0 = p;
+                                                      const int64_t pT_BCD0 = p;
+                                                      const int64_t pT_BD1 = C_idx2_pC2_2;
+                                                      const int64_t pT_BCD1 = C_idx1_pC1_2;
+                                                      T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_26;
+                                                    }
+
+                                                  }
+                                                }
+
+                                              }
+                                            }
+
+                                          }
+                                        }
+                                        {
+                                          if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                          {
+                                            for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                            {
+                                              const int64_t A_idx0_pA0 = A_idx0[pA0];
+                                              const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+                                              const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+                                              if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                              {
+                                                const int64_t pR0 = A_idx0_pA0;
+                                                const int64_t pR1 = j;
+                                                const int64_t pR2 = k;
+                                                double sum_27 = 0.0;
+                                                int added_28 = 0;
+                                                for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                                {
+                                                  const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                                  const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                                  const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                                  if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                                  {
+                                                    const int64_t p = A_idx1_pA1;
+                                                    const int64_t pT_BCD0 = A_idx1_pA1;
+                                                    for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                                    {
+                                                      const int64_t A_idx2_pA2 = A_idx2[pA2];
+                                                      const int64_t pT_BCD1 = A_idx2_pA2;
+                                                      sum_27 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
+                                                      added_28 = 1;
+                                                    }
+
+                                                  }
+                                                }
+
+                                                if (added_28)
+                                                  R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_27;
+                                              }
+                                            }
+
+                                          }
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+
+                        }
+                        pD0_position_15++;
+                      }
+                    }
+                  }
+                }
+
+              }
+
+            }
+          }
         }
       }
     }
@@ -804,142 +1596,121 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
     {
       if ((((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= C_n0)) && (1 <= C_n1)) && (1 <= C_nnz0)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
       {
-        #pragma omp parallel
         {
-          int64_t pD0_position_1 = 0;
-          #pragma omp for schedule(monotonic: dynamic,32)
-          for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_nnz0 - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
           {
-            const int64_t B_idx0_pB0 = B_idx0[pB0];
-            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
             {
-              const int64_t j = B_idx0_pB0;
+              const int64_t pB0 = spf_first;
+              spf_base = B_ptr0[pB0];
+            }
+            {
+              const int64_t pB0 = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_ptr0[pB0] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            int64_t pD0_position_1 = 0;
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+            {
+              const int64_t B_idx0_pB0 = B_idx0[pB0];
+              const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+              const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+              if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
               {
-                const int64_t key_2 = B_idx0_pB0;
-                while (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] < key_2))
-                  pD0_position_1++;
-
-                if (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] == key_2))
+                const int64_t j = B_idx0_pB0;
                 {
-                  const int64_t pD0 = pD0_position_1;
-                  const int64_t D_idx0_pD0 = B_idx0_pB0;
-                  const int64_t D_ptr0_pD0 = D_ptr0[pD0];
-                  const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
-                  if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                  const int64_t key_2 = B_idx0_pB0;
+                  while (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] < key_2))
+                    pD0_position_1++;
+
+                  if (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] == key_2))
                   {
-                    for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                    const int64_t pD0 = pD0_position_1;
+                    const int64_t D_idx0_pD0 = B_idx0_pB0;
+                    const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                    const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                    if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
                     {
-                      const int64_t C_idx0_pC0 = C_idx0[pC0];
-                      const int64_t C_ptr0_pC0 = C_ptr0[pC0];
-                      const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
-                      if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                      for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
                       {
-                        const int64_t k = C_idx0_pC0;
+                        const int64_t C_idx0_pC0 = C_idx0[pC0];
+                        const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                        const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                        if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
                         {
-                          const int64_t key_5 = C_idx0_pC0;
-                          int64_t lo_3 = D_ptr0_pD0;
-                          const int64_t end_7 = (D_ptr0_pD0_1 - 1) + 1;
-                          int64_t hi_4 = end_7;
-                          while (lo_3 < hi_4)
+                          const int64_t k = C_idx0_pC0;
                           {
-                            const int64_t mid_6 = lo_3 + ((hi_4 - lo_3) / 2);
-                            if (D_idx1[mid_6] < key_5)
-                              lo_3 = mid_6 + 1;
-                            else
-                              hi_4 = mid_6;
-                          }
-
-                          if ((lo_3 < end_7) && (D_idx1[lo_3] == key_5))
-                          {
-                            const int64_t pD1 = lo_3;
-                            const int64_t D_idx1_pD1 = C_idx0_pC0;
-                            const int64_t D_ptr1_pD1 = D_ptr1[pD1];
-                            const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
-                            if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                            const int64_t key_5 = C_idx0_pC0;
+                            int64_t lo_3 = D_ptr0_pD0;
+                            const int64_t end_7 = (D_ptr0_pD0_1 - 1) + 1;
+                            int64_t hi_4 = end_7;
+                            while (lo_3 < hi_4)
                             {
+                              const int64_t mid_6 = lo_3 + ((hi_4 - lo_3) / 2);
+                              if (D_idx1[mid_6] < key_5)
+                                lo_3 = mid_6 + 1;
+                              else
+                                hi_4 = mid_6;
+                            }
+
+                            if ((lo_3 < end_7) && (D_idx1[lo_3] == key_5))
+                            {
+                              const int64_t pD1 = lo_3;
+                              const int64_t D_idx1_pD1 = C_idx0_pC0;
+                              const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                              const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                              if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
-                                double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
-                                for (int64_t spf_zero_8 = 0; spf_zero_8 < T_BD_size; spf_zero_8++)
-                                  T_BD_vals[spf_zero_8] = 0.0;
-
                                 {
-                                  if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
-                                  {
-                                    const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
-                                    const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
-                                    const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
-                                    const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
-                                    for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
-                                    {
-                                      const int64_t B_idx1_pB1_2 = B_idx1[pB1];
-                                      const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
-                                      const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
-                                      if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
-                                      {
-                                        const int64_t p = B_idx1_pB1_2;
-                                        const int64_t pT_BD0 = B_idx1_pB1_2;
-                                        int64_t pD2_position_9 = D_ptr1_pD1_2;
-                                        for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
-                                        {
-                                          const int64_t B_idx2_pB2_2 = B_idx2[pB2];
-                                          {
-                                            const int64_t key_10 = B_idx2_pB2_2;
-                                            while (((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_9] < key_10))
-                                              pD2_position_9++;
-
-                                            if (!((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))))
-                                              break;
-                                            if (((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_9] == key_10))
-                                            {
-                                              const int64_t pD2 = pD2_position_9;
-                                              const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
-                                              const int64_t pT_BD1 = B_idx2_pB2_2;
-                                              T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
-                                              pD2_position_9++;
-                                            }
-                                          }
-                                        }
-
-                                      }
-                                    }
-
-                                  }
-                                }
-                                {
-                                  double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
-                                  for (int64_t spf_zero_11 = 0; spf_zero_11 < T_BCD_size; spf_zero_11++)
-                                    T_BCD_vals[spf_zero_11] = 0.0;
+                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                  for (int64_t spf_zero_8 = 0; spf_zero_8 < T_BD_size; spf_zero_8++)
+                                    T_BD_vals[spf_zero_8] = 0.0;
 
                                   {
-                                    if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
+                                    if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
                                     {
-                                      const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
-                                      const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
-                                      for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                      const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                      const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                      const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                      const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                      for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
                                       {
-                                        const int64_t C_idx1_pC1_2 = C_idx1[pC1];
-                                        const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
-                                        const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
-                                        if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                        const int64_t B_idx1_pB1_2 = B_idx1[pB1];
+                                        const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                        const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                        if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
                                         {
-                                          for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                          const int64_t p = B_idx1_pB1_2;
+                                          const int64_t pT_BD0 = B_idx1_pB1_2;
+                                          int64_t pD2_position_9 = D_ptr1_pD1_2;
+                                          for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
                                           {
-                                            const int64_t C_idx2_pC2_2 = C_idx2[pC2];
-                                            if (0 <= (N_p - 1))
+                                            const int64_t B_idx2_pB2_2 = B_idx2[pB2];
                                             {
-                                              const double factor_12 = C_val[pC2];
-                                              #pragma GCC ivdep
-                                              for (int64_t p = 0; p <= (N_p - 1); p++)
+                                              const int64_t key_10 = B_idx2_pB2_2;
+                                              while (((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_9] < key_10))
+                                                pD2_position_9++;
+
+                                              if (!((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))))
+                                                break;
+                                              if (((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_9] == key_10))
                                               {
-                                                const int64_t pT_BD0 = p;
-                                                const int64_t pT_BCD0 = p;
-                                                const int64_t pT_BD1 = C_idx2_pC2_2;
-                                                const int64_t pT_BCD1 = C_idx1_pC1_2;
-                                                T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_12;
+                                                const int64_t pD2 = pD2_position_9;
+                                                const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
+                                                const int64_t pT_BD1 = B_idx2_pB2_2;
+                                                T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
+                                                pD2_position_9++;
                                               }
-
                                             }
                                           }
 
@@ -949,45 +1720,87 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                     }
                                   }
                                   {
-                                    if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                    for (int64_t spf_zero_11 = 0; spf_zero_11 < T_BCD_size; spf_zero_11++)
+                                      T_BCD_vals[spf_zero_11] = 0.0;
+
                                     {
-                                      for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                      if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
                                       {
-                                        const int64_t A_idx0_pA0 = A_idx0[pA0];
-                                        const int64_t A_ptr0_pA0 = A_ptr0[pA0];
-                                        const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
-                                        if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                        const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                        const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                        for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
                                         {
-                                          const int64_t pR0 = A_idx0_pA0;
-                                          const int64_t pR1 = j;
-                                          const int64_t pR2 = k;
-                                          double sum_13 = 0.0;
-                                          int added_14 = 0;
-                                          for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                          const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                          const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                          const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                          if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
                                           {
-                                            const int64_t A_idx1_pA1 = A_idx1[pA1];
-                                            const int64_t A_ptr1_pA1 = A_ptr1[pA1];
-                                            const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
-                                            if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                            for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
                                             {
-                                              const int64_t p = A_idx1_pA1;
-                                              const int64_t pT_BCD0 = A_idx1_pA1;
-                                              for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                              const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                              if (0 <= (N_p - 1))
                                               {
-                                                const int64_t A_idx2_pA2 = A_idx2[pA2];
-                                                const int64_t pT_BCD1 = A_idx2_pA2;
-                                                sum_13 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
-                                                added_14 = 1;
+                                                const double factor_12 = C_val[pC2];
+                                                #pragma GCC ivdep
+                                                for (int64_t p = 0; p <= (N_p - 1); p++)
+                                                {
+                                                  const int64_t pT_BD0 = p;
+                                                  const int64_t pT_BCD0 = p;
+                                                  const int64_t pT_BD1 = C_idx2_pC2_2;
+                                                  const int64_t pT_BCD1 = C_idx1_pC1_2;
+                                                  T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_12;
+                                                }
+
                                               }
-
                                             }
+
                                           }
-
-                                          if (added_14)
-                                            R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_13;
                                         }
-                                      }
 
+                                      }
+                                    }
+                                    {
+                                      if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                      {
+                                        for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                        {
+                                          const int64_t A_idx0_pA0 = A_idx0[pA0];
+                                          const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+                                          const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+                                          if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                          {
+                                            const int64_t pR0 = A_idx0_pA0;
+                                            const int64_t pR1 = j;
+                                            const int64_t pR2 = k;
+                                            double sum_13 = 0.0;
+                                            int added_14 = 0;
+                                            for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                            {
+                                              const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                              const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                              const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                              if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                              {
+                                                const int64_t p = A_idx1_pA1;
+                                                const int64_t pT_BCD0 = A_idx1_pA1;
+                                                for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                                {
+                                                  const int64_t A_idx2_pA2 = A_idx2[pA2];
+                                                  const int64_t pT_BCD1 = A_idx2_pA2;
+                                                  sum_13 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
+                                                  added_14 = 1;
+                                                }
+
+                                              }
+                                            }
+
+                                            if (added_14)
+                                              R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_13;
+                                          }
+                                        }
+
+                                      }
                                     }
                                   }
                                 }
@@ -996,15 +1809,258 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                           }
                         }
                       }
-                    }
 
+                    }
+                    pD0_position_1++;
                   }
-                  pD0_position_1++;
                 }
               }
             }
-          }
 
+          }
+          else
+          {
+            const int spf_pieces = spf_most_pieces(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+            {
+              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+              int64_t spf_low = spf_cuts[spf_k - 1];
+              int64_t spf_high = spf_last + 1;
+              while (spf_low < spf_high)
+              {
+                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+                int64_t spf_weight;
+                {
+                  const int64_t pB0 = spf_middle;
+                  spf_weight = (spf_middle - spf_first) + (B_ptr0[pB0] - spf_base);
+                }
+                if (spf_weight >= spf_goal)
+                  spf_high = spf_middle;
+                else
+                  spf_low = spf_middle + 1;
+              }
+
+              spf_cuts[spf_k] = spf_low;
+            }
+
+            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+            #pragma omp parallel num_threads(spf_want)
+            {
+              const int spf_me = spf_thread();
+              const int spf_present = spf_team_size();
+              int spf_piece;
+              int spf_stream_index;
+              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              {
+                const int64_t spf_from = spf_cuts[spf_piece];
+                const int64_t spf_to = spf_cuts[spf_piece + 1];
+                int64_t pD0_position_1 = 0;
+                for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
+                {
+                  const int64_t B_idx0_pB0 = B_idx0[pB0];
+                  const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                  const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                  if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                  {
+                    const int64_t j = B_idx0_pB0;
+                    {
+                      const int64_t key_2 = B_idx0_pB0;
+                      while (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] < key_2))
+                        pD0_position_1++;
+
+                      if (((pD0_position_1 >= 0) && (pD0_position_1 <= (D_nnz0 - 1))) && (D_idx0[pD0_position_1] == key_2))
+                      {
+                        const int64_t pD0 = pD0_position_1;
+                        const int64_t D_idx0_pD0 = B_idx0_pB0;
+                        const int64_t D_ptr0_pD0 = D_ptr0[pD0];
+                        const int64_t D_ptr0_pD0_1 = D_ptr0[pD0 + 1];
+                        if ((D_ptr0_pD0 + 1) <= D_ptr0_pD0_1)
+                        {
+                          for (int64_t pC0 = 0; pC0 <= (C_nnz0 - 1); pC0++)
+                          {
+                            const int64_t C_idx0_pC0 = C_idx0[pC0];
+                            const int64_t C_ptr0_pC0 = C_ptr0[pC0];
+                            const int64_t C_ptr0_pC0_1 = C_ptr0[pC0 + 1];
+                            if ((C_ptr0_pC0 + 1) <= C_ptr0_pC0_1)
+                            {
+                              const int64_t k = C_idx0_pC0;
+                              {
+                                const int64_t key_5 = C_idx0_pC0;
+                                int64_t lo_3 = D_ptr0_pD0;
+                                const int64_t end_7 = (D_ptr0_pD0_1 - 1) + 1;
+                                int64_t hi_4 = end_7;
+                                while (lo_3 < hi_4)
+                                {
+                                  const int64_t mid_6 = lo_3 + ((hi_4 - lo_3) / 2);
+                                  if (D_idx1[mid_6] < key_5)
+                                    lo_3 = mid_6 + 1;
+                                  else
+                                    hi_4 = mid_6;
+                                }
+
+                                if ((lo_3 < end_7) && (D_idx1[lo_3] == key_5))
+                                {
+                                  const int64_t pD1 = lo_3;
+                                  const int64_t D_idx1_pD1 = C_idx0_pC0;
+                                  const int64_t D_ptr1_pD1 = D_ptr1[pD1];
+                                  const int64_t D_ptr1_pD1_1 = D_ptr1[pD1 + 1];
+                                  if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
+                                  {
+                                    {
+                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                      for (int64_t spf_zero_8 = 0; spf_zero_8 < T_BD_size; spf_zero_8++)
+                                        T_BD_vals[spf_zero_8] = 0.0;
+
+                                      {
+                                        if ((((((1 <= B_n0) && (1 <= B_n1)) && (1 <= B_n2)) && (1 <= D_n1)) && (1 <= D_nnz0)) && (1 <= B_nnz0))
+                                        {
+                                          const int64_t B_ptr0_pB0_2 = B_ptr0[pB0];
+                                          const int64_t B_ptr0_pB0_1_2 = B_ptr0[pB0 + 1];
+                                          const int64_t D_ptr1_pD1_2 = D_ptr1[pD1];
+                                          const int64_t D_ptr1_pD1_1_2 = D_ptr1[pD1 + 1];
+                                          for (int64_t pB1 = B_ptr0_pB0_2; pB1 <= (B_ptr0_pB0_1_2 - 1); pB1++)
+                                          {
+                                            const int64_t B_idx1_pB1_2 = B_idx1[pB1];
+                                            const int64_t B_ptr1_pB1_2 = B_ptr1[pB1];
+                                            const int64_t B_ptr1_pB1_1_2 = B_ptr1[pB1 + 1];
+                                            if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
+                                            {
+                                              const int64_t p = B_idx1_pB1_2;
+                                              const int64_t pT_BD0 = B_idx1_pB1_2;
+                                              int64_t pD2_position_9 = D_ptr1_pD1_2;
+                                              for (int64_t pB2 = B_ptr1_pB1_2; pB2 <= (B_ptr1_pB1_1_2 - 1); pB2++)
+                                              {
+                                                const int64_t B_idx2_pB2_2 = B_idx2[pB2];
+                                                {
+                                                  const int64_t key_10 = B_idx2_pB2_2;
+                                                  while (((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_9] < key_10))
+                                                    pD2_position_9++;
+
+                                                  if (!((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))))
+                                                    break;
+                                                  if (((pD2_position_9 >= D_ptr1_pD1_2) && (pD2_position_9 <= (D_ptr1_pD1_1_2 - 1))) && (D_idx2[pD2_position_9] == key_10))
+                                                  {
+                                                    const int64_t pD2 = pD2_position_9;
+                                                    const int64_t D_idx2_pD2_2 = B_idx2_pB2_2;
+                                                    const int64_t pT_BD1 = B_idx2_pB2_2;
+                                                    T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] += B_val[pB2] * D_val[pD2];
+                                                    pD2_position_9++;
+                                                  }
+                                                }
+                                              }
+
+                                            }
+                                          }
+
+                                        }
+                                      }
+                                      {
+                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                        for (int64_t spf_zero_11 = 0; spf_zero_11 < T_BCD_size; spf_zero_11++)
+                                          T_BCD_vals[spf_zero_11] = 0.0;
+
+                                        {
+                                          if (((((1 <= C_n0) && (1 <= C_n1)) && (1 <= C_n2)) && (1 <= T_BD_N0)) && (1 <= C_nnz0))
+                                          {
+                                            const int64_t C_ptr0_pC0_2 = C_ptr0[pC0];
+                                            const int64_t C_ptr0_pC0_1_2 = C_ptr0[pC0 + 1];
+                                            for (int64_t pC1 = C_ptr0_pC0_2; pC1 <= (C_ptr0_pC0_1_2 - 1); pC1++)
+                                            {
+                                              const int64_t C_idx1_pC1_2 = C_idx1[pC1];
+                                              const int64_t C_ptr1_pC1_2 = C_ptr1[pC1];
+                                              const int64_t C_ptr1_pC1_1_2 = C_ptr1[pC1 + 1];
+                                              if ((C_ptr1_pC1_2 + 1) <= C_ptr1_pC1_1_2)
+                                              {
+                                                for (int64_t pC2 = C_ptr1_pC1_2; pC2 <= (C_ptr1_pC1_1_2 - 1); pC2++)
+                                                {
+                                                  const int64_t C_idx2_pC2_2 = C_idx2[pC2];
+                                                  if (0 <= (N_p - 1))
+                                                  {
+                                                    const double factor_12 = C_val[pC2];
+                                                    #pragma GCC ivdep
+                                                    for (int64_t p = 0; p <= (N_p - 1); p++)
+                                                    {
+                                                      const int64_t pT_BD0 = p;
+                                                      const int64_t pT_BCD0 = p;
+                                                      const int64_t pT_BD1 = C_idx2_pC2_2;
+                                                      const int64_t pT_BCD1 = C_idx1_pC1_2;
+                                                      T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] += T_BD_vals[(pT_BD0 * T_BD_N1) + pT_BD1] * factor_12;
+                                                    }
+
+                                                  }
+                                                }
+
+                                              }
+                                            }
+
+                                          }
+                                        }
+                                        {
+                                          if ((((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= R_N1)) && (1 <= R_N2)) && (1 <= A_nnz0))
+                                          {
+                                            for (int64_t pA0 = 0; pA0 <= (A_nnz0 - 1); pA0++)
+                                            {
+                                              const int64_t A_idx0_pA0 = A_idx0[pA0];
+                                              const int64_t A_ptr0_pA0 = A_ptr0[pA0];
+                                              const int64_t A_ptr0_pA0_1 = A_ptr0[pA0 + 1];
+                                              if ((A_ptr0_pA0 + 1) <= A_ptr0_pA0_1)
+                                              {
+                                                const int64_t pR0 = A_idx0_pA0;
+                                                const int64_t pR1 = j;
+                                                const int64_t pR2 = k;
+                                                double sum_13 = 0.0;
+                                                int added_14 = 0;
+                                                for (int64_t pA1 = A_ptr0_pA0; pA1 <= (A_ptr0_pA0_1 - 1); pA1++)
+                                                {
+                                                  const int64_t A_idx1_pA1 = A_idx1[pA1];
+                                                  const int64_t A_ptr1_pA1 = A_ptr1[pA1];
+                                                  const int64_t A_ptr1_pA1_1 = A_ptr1[pA1 + 1];
+                                                  if ((A_ptr1_pA1 + 1) <= A_ptr1_pA1_1)
+                                                  {
+                                                    const int64_t p = A_idx1_pA1;
+                                                    const int64_t pT_BCD0 = A_idx1_pA1;
+                                                    for (int64_t pA2 = A_ptr1_pA1; pA2 <= (A_ptr1_pA1_1 - 1); pA2++)
+                                                    {
+                                                      const int64_t A_idx2_pA2 = A_idx2[pA2];
+                                                      const int64_t pT_BCD1 = A_idx2_pA2;
+                                                      sum_13 += T_BCD_vals[(pT_BCD0 * T_BCD_N1) + pT_BCD1] * A_val[pA2];
+                                                      added_14 = 1;
+                                                    }
+
+                                                  }
+                                                }
+
+                                                if (added_14)
+                                                  R_vals[(((pR0 * R_N1) + pR1) * R_N2) + pR2] += sum_13;
+                                              }
+                                            }
+
+                                          }
+                                        }
+                                      }
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+
+                        }
+                        pD0_position_1++;
+                      }
+                    }
+                  }
+                }
+
+              }
+
+            }
+          }
         }
       }
     }

@@ -113,7 +113,7 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        #pragma omp parallel for schedule(dynamic,32)
+        #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
           const int64_t pBi = i;
@@ -179,7 +179,7 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        #pragma omp parallel for schedule(dynamic,32)
+        #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
           const int64_t pBi = i;
@@ -245,7 +245,7 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        #pragma omp parallel for schedule(dynamic,32)
+        #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
           const int64_t pBi = i;
@@ -310,7 +310,7 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        #pragma omp parallel for schedule(dynamic,32)
+        #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
           const int64_t pBi = i;

@@ -21,6 +21,7 @@ import scipy.sparse
 import sympy
 
 import spf
+from spf.codegen.loops import Loop, walk
 from spf.errors import AutoscheduleError, FindRefused, ScheduleError
 from spf.runtime.autoschedule import AutoSchedule, Candidate, operand_sizes
 from spf.scheduling.autoscheduler.problem import make_problem
@@ -347,7 +348,11 @@ def test_parallel_runs_the_row_loop_in_parallel(name):
     ranked = result.rank(threads=2, **inputs)
     choice = next(c for c, _ in ranked if runs_in_parallel(c.schedule, c.problem.output_indices))
     assert dict((id(c), t) for c, t in ranked)[id(choice)] == pytest.approx(serial[id(choice)] / 2)
-    assert "#pragma omp parallel for" in compiled(name, choice, parallel=True).c_source
+    kernel = compiled(name, choice, parallel=True)
+    assert "#pragma omp parallel" in kernel.c_source
+    (loop,) = [node for scanned in kernel.scans for node in walk(scanned.nodes) if isinstance(node, Loop) and node.parallel]
+    # split as a kernel's parallel loop is: pieces of equal work where a pointer weighs it, else static parts
+    assert loop.pieces is not None or loop.schedule == "static"
     assert "#pragma omp" not in compiled(name, choice).c_source
 
 

@@ -275,6 +275,7 @@ def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> lis
     elif not dependence.carried:
         outer.parallel = True
         outer.parallel_proof = str(dependence)
+        outer.schedule = "balanced"  # split as a kernel's loop is: by work, no more threads than it has work for
         tested.append(f"loop {outer.variable} runs in parallel")
     return tested
 
