@@ -146,11 +146,13 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
   const int64_t T_BD_N0 = N_p;
   const int64_t T_BD_N1 = N_r;
   const int64_t T_BD_size = N_p * N_r;
-  double *T_BD_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_BD_size + 1)));
+  const int64_t T_BD_vals_stride = ((T_BD_size / 8) + 1) * 8;
+  double *T_BD_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_BD_vals_stride));
   const int64_t T_BCD_N0 = N_p;
   const int64_t T_BCD_N1 = N_q;
   const int64_t T_BCD_size = N_p * N_q;
-  double *T_BCD_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_BCD_size + 1)));
+  const int64_t T_BCD_vals_stride = ((T_BCD_size / 8) + 1) * 8;
+  double *T_BCD_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_BCD_vals_stride));
   if ((T_BD_vals_all == NULL) || (T_BCD_vals_all == NULL))
   {
     free(T_BD_vals_all);
@@ -248,7 +250,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                               if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
                                 {
-                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                                   for (int64_t spf_zero_50 = 0; spf_zero_50 < T_BD_size; spf_zero_50++)
                                     T_BD_vals[spf_zero_50] = 0.0;
 
@@ -296,7 +298,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                     }
                                   }
                                   {
-                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                     for (int64_t spf_zero_53 = 0; spf_zero_53 < T_BCD_size; spf_zero_53++)
                                       T_BCD_vals[spf_zero_53] = 0.0;
 
@@ -488,7 +490,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                   if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                                   {
                                     {
-                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                                       for (int64_t spf_zero_50 = 0; spf_zero_50 < T_BD_size; spf_zero_50++)
                                         T_BD_vals[spf_zero_50] = 0.0;
 
@@ -536,7 +538,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         }
                                       }
                                       {
-                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                         for (int64_t spf_zero_53 = 0; spf_zero_53 < T_BCD_size; spf_zero_53++)
                                           T_BCD_vals[spf_zero_53] = 0.0;
 
@@ -723,7 +725,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                               if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
                                 {
-                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                                   for (int64_t spf_zero_36 = 0; spf_zero_36 < T_BD_size; spf_zero_36++)
                                     T_BD_vals[spf_zero_36] = 0.0;
 
@@ -771,7 +773,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                     }
                                   }
                                   {
-                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                     for (int64_t spf_zero_39 = 0; spf_zero_39 < T_BCD_size; spf_zero_39++)
                                       T_BCD_vals[spf_zero_39] = 0.0;
 
@@ -963,7 +965,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                   if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                                   {
                                     {
-                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                                       for (int64_t spf_zero_36 = 0; spf_zero_36 < T_BD_size; spf_zero_36++)
                                         T_BD_vals[spf_zero_36] = 0.0;
 
@@ -1011,7 +1013,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         }
                                       }
                                       {
-                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                         for (int64_t spf_zero_39 = 0; spf_zero_39 < T_BCD_size; spf_zero_39++)
                                           T_BCD_vals[spf_zero_39] = 0.0;
 
@@ -1198,7 +1200,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                               if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
                                 {
-                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                                   for (int64_t spf_zero_22 = 0; spf_zero_22 < T_BD_size; spf_zero_22++)
                                     T_BD_vals[spf_zero_22] = 0.0;
 
@@ -1246,7 +1248,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                     }
                                   }
                                   {
-                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                     for (int64_t spf_zero_25 = 0; spf_zero_25 < T_BCD_size; spf_zero_25++)
                                       T_BCD_vals[spf_zero_25] = 0.0;
 
@@ -1438,7 +1440,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                   if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                                   {
                                     {
-                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                                       for (int64_t spf_zero_22 = 0; spf_zero_22 < T_BD_size; spf_zero_22++)
                                         T_BD_vals[spf_zero_22] = 0.0;
 
@@ -1486,7 +1488,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         }
                                       }
                                       {
-                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                         for (int64_t spf_zero_25 = 0; spf_zero_25 < T_BCD_size; spf_zero_25++)
                                           T_BCD_vals[spf_zero_25] = 0.0;
 
@@ -1672,7 +1674,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                               if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
                                 {
-                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                                   for (int64_t spf_zero_8 = 0; spf_zero_8 < T_BD_size; spf_zero_8++)
                                     T_BD_vals[spf_zero_8] = 0.0;
 
@@ -1720,7 +1722,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                     }
                                   }
                                   {
-                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                    double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                     for (int64_t spf_zero_11 = 0; spf_zero_11 < T_BCD_size; spf_zero_11++)
                                       T_BCD_vals[spf_zero_11] = 0.0;
 
@@ -1912,7 +1914,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                   if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                                   {
                                     {
-                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                                      double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                                       for (int64_t spf_zero_8 = 0; spf_zero_8 < T_BD_size; spf_zero_8++)
                                         T_BD_vals[spf_zero_8] = 0.0;
 
@@ -1960,7 +1962,7 @@ int spf_fused_ee3746292e(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         }
                                       }
                                       {
-                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                        double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                         for (int64_t spf_zero_11 = 0; spf_zero_11 < T_BCD_size; spf_zero_11++)
                                           T_BCD_vals[spf_zero_11] = 0.0;
 

@@ -146,11 +146,13 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
   const int64_t T_BD_N0 = N_p;
   const int64_t T_BD_N1 = N_r;
   const int64_t T_BD_size = N_p * N_r;
-  double *T_BD_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_BD_size + 1)));
+  const int64_t T_BD_vals_stride = ((T_BD_size / 8) + 1) * 8;
+  double *T_BD_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_BD_vals_stride));
   const int64_t T_BCD_N0 = N_p;
   const int64_t T_BCD_N1 = N_q;
   const int64_t T_BCD_size = N_p * N_q;
-  double *T_BCD_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_BCD_size + 1)));
+  const int64_t T_BCD_vals_stride = ((T_BCD_size / 8) + 1) * 8;
+  double *T_BCD_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_BCD_vals_stride));
   if ((T_BD_vals_all == NULL) || (T_BCD_vals_all == NULL))
   {
     free(T_BD_vals_all);
@@ -224,7 +226,7 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                           if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                           {
                             {
-                              double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                              double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                               for (int64_t spf_zero_47 = 0; spf_zero_47 < T_BD_size; spf_zero_47++)
                                 T_BD_vals[spf_zero_47] = 0.0;
 
@@ -272,7 +274,7 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                 }
                               }
                               {
-                                double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                 for (int64_t spf_zero_50 = 0; spf_zero_50 < T_BCD_size; spf_zero_50++)
                                   T_BCD_vals[spf_zero_50] = 0.0;
 
@@ -428,7 +430,7 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                           if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                           {
                             {
-                              double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                              double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                               for (int64_t spf_zero_34 = 0; spf_zero_34 < T_BD_size; spf_zero_34++)
                                 T_BD_vals[spf_zero_34] = 0.0;
 
@@ -476,7 +478,7 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                 }
                               }
                               {
-                                double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                 for (int64_t spf_zero_37 = 0; spf_zero_37 < T_BCD_size; spf_zero_37++)
                                   T_BCD_vals[spf_zero_37] = 0.0;
 
@@ -632,7 +634,7 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                           if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                           {
                             {
-                              double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                              double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                               for (int64_t spf_zero_21 = 0; spf_zero_21 < T_BD_size; spf_zero_21++)
                                 T_BD_vals[spf_zero_21] = 0.0;
 
@@ -680,7 +682,7 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                 }
                               }
                               {
-                                double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                 for (int64_t spf_zero_24 = 0; spf_zero_24 < T_BCD_size; spf_zero_24++)
                                   T_BCD_vals[spf_zero_24] = 0.0;
 
@@ -835,7 +837,7 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                           if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                           {
                             {
-                              double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                              double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                               for (int64_t spf_zero_8 = 0; spf_zero_8 < T_BD_size; spf_zero_8++)
                                 T_BD_vals[spf_zero_8] = 0.0;
 
@@ -883,7 +885,7 @@ int spf_fused_7166dee0ad(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                 }
                               }
                               {
-                                double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+                                double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
                                 for (int64_t spf_zero_11 = 0; spf_zero_11 < T_BCD_size; spf_zero_11++)
                                   T_BCD_vals[spf_zero_11] = 0.0;
 

@@ -145,11 +145,13 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
   const int64_t N_i = A_n0;
   const int64_t T_ABC_N0 = N_r;
   const int64_t T_ABC_size = N_r;
-  double *T_ABC_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_ABC_size + 1)));
+  const int64_t T_ABC_vals_stride = ((T_ABC_size / 8) + 1) * 8;
+  double *T_ABC_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_ABC_vals_stride));
   const int64_t T_BC_N0 = N_q;
   const int64_t T_BC_N1 = N_r;
   const int64_t T_BC_size = N_q * N_r;
-  double *T_BC_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_BC_size + 1)));
+  const int64_t T_BC_vals_stride = ((T_BC_size / 8) + 1) * 8;
+  double *T_BC_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_BC_vals_stride));
   if ((T_ABC_vals_all == NULL) || (T_BC_vals_all == NULL))
   {
     free(T_ABC_vals_all);
@@ -229,7 +231,7 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                               if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
                                 {
-                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_size);
+                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_vals_stride);
                                   for (int64_t spf_zero_53 = 0; spf_zero_53 < T_ABC_size; spf_zero_53++)
                                     T_ABC_vals[spf_zero_53] = 0.0;
 
@@ -262,7 +264,7 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                               if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
                                               {
                                                 {
-                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_vals_stride);
                                                   for (int64_t spf_zero_56 = 0; spf_zero_56 < T_BC_size; spf_zero_56++)
                                                     T_BC_vals[spf_zero_56] = 0.0;
 
@@ -451,7 +453,7 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                               if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
                                 {
-                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_size);
+                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_vals_stride);
                                   for (int64_t spf_zero_38 = 0; spf_zero_38 < T_ABC_size; spf_zero_38++)
                                     T_ABC_vals[spf_zero_38] = 0.0;
 
@@ -484,7 +486,7 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                               if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
                                               {
                                                 {
-                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_vals_stride);
                                                   for (int64_t spf_zero_41 = 0; spf_zero_41 < T_BC_size; spf_zero_41++)
                                                     T_BC_vals[spf_zero_41] = 0.0;
 
@@ -673,7 +675,7 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                               if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
                                 {
-                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_size);
+                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_vals_stride);
                                   for (int64_t spf_zero_23 = 0; spf_zero_23 < T_ABC_size; spf_zero_23++)
                                     T_ABC_vals[spf_zero_23] = 0.0;
 
@@ -706,7 +708,7 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                               if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
                                               {
                                                 {
-                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_vals_stride);
                                                   for (int64_t spf_zero_26 = 0; spf_zero_26 < T_BC_size; spf_zero_26++)
                                                     T_BC_vals[spf_zero_26] = 0.0;
 
@@ -894,7 +896,7 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                               if ((D_ptr1_pD1 + 1) <= D_ptr1_pD1_1)
                               {
                                 {
-                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_size);
+                                  double * restrict T_ABC_vals = T_ABC_vals_all + (spf_thread() * T_ABC_vals_stride);
                                   for (int64_t spf_zero_8 = 0; spf_zero_8 < T_ABC_size; spf_zero_8++)
                                     T_ABC_vals[spf_zero_8] = 0.0;
 
@@ -927,7 +929,7 @@ int spf_fused_3e840f2fbb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                               if ((B_ptr1_pB1_2 + 1) <= B_ptr1_pB1_1_2)
                                               {
                                                 {
-                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                                                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_vals_stride);
                                                   for (int64_t spf_zero_11 = 0; spf_zero_11 < T_BC_size; spf_zero_11++)
                                                     T_BC_vals[spf_zero_11] = 0.0;
 

@@ -145,11 +145,13 @@ int spf_fused_80babdadfb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
   const int64_t N_i = A_n0;
   const int64_t T_ACD_N0 = N_r;
   const int64_t T_ACD_size = N_r;
-  double *T_ACD_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_ACD_size + 1)));
+  const int64_t T_ACD_vals_stride = ((T_ACD_size / 8) + 1) * 8;
+  double *T_ACD_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_ACD_vals_stride));
   const int64_t T_CD_N0 = N_q;
   const int64_t T_CD_N1 = N_r;
   const int64_t T_CD_size = N_q * N_r;
-  double *T_CD_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_CD_size + 1)));
+  const int64_t T_CD_vals_stride = ((T_CD_size / 8) + 1) * 8;
+  double *T_CD_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_CD_vals_stride));
   if ((T_ACD_vals_all == NULL) || (T_CD_vals_all == NULL))
   {
     free(T_ACD_vals_all);
@@ -251,12 +253,12 @@ int spf_fused_80babdadfb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                                         {
                                           {
-                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_size);
+                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_vals_stride);
                                             for (int64_t spf_zero_55 = 0; spf_zero_55 < T_ACD_size; spf_zero_55++)
                                               T_ACD_vals[spf_zero_55] = 0.0;
 
                                             {
-                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
+                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
                                               for (int64_t spf_zero_56 = 0; spf_zero_56 < T_CD_size; spf_zero_56++)
                                                 T_CD_vals[spf_zero_56] = 0.0;
 
@@ -464,12 +466,12 @@ int spf_fused_80babdadfb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                                         {
                                           {
-                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_size);
+                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_vals_stride);
                                             for (int64_t spf_zero_40 = 0; spf_zero_40 < T_ACD_size; spf_zero_40++)
                                               T_ACD_vals[spf_zero_40] = 0.0;
 
                                             {
-                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
+                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
                                               for (int64_t spf_zero_41 = 0; spf_zero_41 < T_CD_size; spf_zero_41++)
                                                 T_CD_vals[spf_zero_41] = 0.0;
 
@@ -677,12 +679,12 @@ int spf_fused_80babdadfb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                                         {
                                           {
-                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_size);
+                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_vals_stride);
                                             for (int64_t spf_zero_25 = 0; spf_zero_25 < T_ACD_size; spf_zero_25++)
                                               T_ACD_vals[spf_zero_25] = 0.0;
 
                                             {
-                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
+                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
                                               for (int64_t spf_zero_26 = 0; spf_zero_26 < T_CD_size; spf_zero_26++)
                                                 T_CD_vals[spf_zero_26] = 0.0;
 
@@ -889,12 +891,12 @@ int spf_fused_80babdadfb(struct spf_CSF3 *A, struct spf_CSF3 *B, struct spf_CSF3
                                         if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                                         {
                                           {
-                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_size);
+                                            double * restrict T_ACD_vals = T_ACD_vals_all + (spf_thread() * T_ACD_vals_stride);
                                             for (int64_t spf_zero_10 = 0; spf_zero_10 < T_ACD_size; spf_zero_10++)
                                               T_ACD_vals[spf_zero_10] = 0.0;
 
                                             {
-                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
+                                              double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
                                               for (int64_t spf_zero_11 = 0; spf_zero_11 < T_CD_size; spf_zero_11++)
                                                 T_CD_vals[spf_zero_11] = 0.0;
 

@@ -113,63 +113,188 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        #pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_numRows - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
           {
-            const int64_t pC0 = i;
-            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
             {
-              const int64_t B_colIdx_pBj = B_colIdx[pBj];
-              const int64_t pD0 = B_colIdx_pBj;
-              const int64_t pE0 = B_colIdx_pBj;
+              const int64_t i = spf_first;
+              spf_base = B_rowPtr[i];
+            }
+            {
+              const int64_t i = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            for (int64_t i = spf_from; i < spf_to; i++)
+            {
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                double T_BCD[1] = {0.0};
+                const int64_t pC0 = i;
+                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
                 {
-                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                  const int64_t pD0 = B_colIdx_pBj;
+                  const int64_t pE0 = B_colIdx_pBj;
                   {
-                    double sum_10 = 0.0;
-                    int added_11 = 0;
-                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    double T_BCD[1] = {0.0};
                     {
-                      const int64_t pC1 = k;
-                      const int64_t pD1 = k;
-                      sum_10 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                      added_11 = 1;
-                    }
-
-                    if (added_11)
-                      T_BCD[0] += B_data[pBj] * sum_10;
-                  }
-                }
-                {
-                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                  {
-                    const int64_t pA0 = i;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_12 = T_BCD[0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                       {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_12;
-                      }
+                        double sum_10 = 0.0;
+                        int added_11 = 0;
+                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                        {
+                          const int64_t pC1 = k;
+                          const int64_t pD1 = k;
+                          sum_10 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                          added_11 = 1;
+                        }
 
+                        if (added_11)
+                          T_BCD[0] += B_data[pBj] * sum_10;
+                      }
+                    }
+                    {
+                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_12 = T_BCD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_12;
+                          }
+
+                        }
+                      }
                     }
                   }
                 }
+
               }
             }
 
           }
-        }
+          else
+          {
+            const int spf_pieces = spf_most_pieces(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+            {
+              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+              int64_t spf_low = spf_cuts[spf_k - 1];
+              int64_t spf_high = spf_last + 1;
+              while (spf_low < spf_high)
+              {
+                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+                int64_t spf_weight;
+                {
+                  const int64_t i = spf_middle;
+                  spf_weight = (spf_middle - spf_first) + (B_rowPtr[i] - spf_base);
+                }
+                if (spf_weight >= spf_goal)
+                  spf_high = spf_middle;
+                else
+                  spf_low = spf_middle + 1;
+              }
 
+              spf_cuts[spf_k] = spf_low;
+            }
+
+            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+            #pragma omp parallel num_threads(spf_want)
+            {
+              const int spf_me = spf_thread();
+              const int spf_present = spf_team_size();
+              int spf_piece;
+              int spf_stream_index;
+              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              {
+                const int64_t spf_from = spf_cuts[spf_piece];
+                const int64_t spf_to = spf_cuts[spf_piece + 1];
+                for (int64_t i = spf_from; i < spf_to; i++)
+                {
+                  const int64_t pBi = i;
+                  const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                  if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+                  {
+                    const int64_t pC0 = i;
+                    for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+                    {
+                      const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                      const int64_t pD0 = B_colIdx_pBj;
+                      const int64_t pE0 = B_colIdx_pBj;
+                      {
+                        double T_BCD[1] = {0.0};
+                        {
+                          if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                          {
+                            double sum_10 = 0.0;
+                            int added_11 = 0;
+                            for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_10 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                              added_11 = 1;
+                            }
+
+                            if (added_11)
+                              T_BCD[0] += B_data[pBj] * sum_10;
+                          }
+                        }
+                        {
+                          if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                          {
+                            const int64_t pA0 = i;
+                            if (0 <= (A_N1 - 1))
+                            {
+                              const double factor_12 = T_BCD[0];
+                              #pragma GCC ivdep
+                              for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                              {
+                                const int64_t pE1 = l;
+                                const int64_t pA1 = l;
+                                A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_12;
+                              }
+
+                            }
+                          }
+                        }
+                      }
+                    }
+
+                  }
+                }
+
+              }
+
+            }
+          }
+        }
       }
     }
   }
@@ -179,63 +304,188 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        #pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_numRows - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
           {
-            const int64_t pC0 = i;
-            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
             {
-              const int64_t B_colIdx_pBj = B_colIdx[pBj];
-              const int64_t pD0 = B_colIdx_pBj;
-              const int64_t pE0 = B_colIdx_pBj;
+              const int64_t i = spf_first;
+              spf_base = B_rowPtr[i];
+            }
+            {
+              const int64_t i = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            for (int64_t i = spf_from; i < spf_to; i++)
+            {
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                double T_BCD[1] = {0.0};
+                const int64_t pC0 = i;
+                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
                 {
-                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                  const int64_t pD0 = B_colIdx_pBj;
+                  const int64_t pE0 = B_colIdx_pBj;
                   {
-                    double sum_7 = 0.0;
-                    int added_8 = 0;
-                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    double T_BCD[1] = {0.0};
                     {
-                      const int64_t pC1 = k;
-                      const int64_t pD1 = k;
-                      sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                      added_8 = 1;
-                    }
-
-                    if (added_8)
-                      T_BCD[0] += B_data[pBj] * sum_7;
-                  }
-                }
-                {
-                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                  {
-                    const int64_t pA0 = i;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_9 = T_BCD[0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                       {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_9;
-                      }
+                        double sum_7 = 0.0;
+                        int added_8 = 0;
+                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                        {
+                          const int64_t pC1 = k;
+                          const int64_t pD1 = k;
+                          sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                          added_8 = 1;
+                        }
 
+                        if (added_8)
+                          T_BCD[0] += B_data[pBj] * sum_7;
+                      }
+                    }
+                    {
+                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_9 = T_BCD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_9;
+                          }
+
+                        }
+                      }
                     }
                   }
                 }
+
               }
             }
 
           }
-        }
+          else
+          {
+            const int spf_pieces = spf_most_pieces(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+            {
+              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+              int64_t spf_low = spf_cuts[spf_k - 1];
+              int64_t spf_high = spf_last + 1;
+              while (spf_low < spf_high)
+              {
+                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+                int64_t spf_weight;
+                {
+                  const int64_t i = spf_middle;
+                  spf_weight = (spf_middle - spf_first) + (B_rowPtr[i] - spf_base);
+                }
+                if (spf_weight >= spf_goal)
+                  spf_high = spf_middle;
+                else
+                  spf_low = spf_middle + 1;
+              }
 
+              spf_cuts[spf_k] = spf_low;
+            }
+
+            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+            #pragma omp parallel num_threads(spf_want)
+            {
+              const int spf_me = spf_thread();
+              const int spf_present = spf_team_size();
+              int spf_piece;
+              int spf_stream_index;
+              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              {
+                const int64_t spf_from = spf_cuts[spf_piece];
+                const int64_t spf_to = spf_cuts[spf_piece + 1];
+                for (int64_t i = spf_from; i < spf_to; i++)
+                {
+                  const int64_t pBi = i;
+                  const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                  if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+                  {
+                    const int64_t pC0 = i;
+                    for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+                    {
+                      const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                      const int64_t pD0 = B_colIdx_pBj;
+                      const int64_t pE0 = B_colIdx_pBj;
+                      {
+                        double T_BCD[1] = {0.0};
+                        {
+                          if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                          {
+                            double sum_7 = 0.0;
+                            int added_8 = 0;
+                            for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                              added_8 = 1;
+                            }
+
+                            if (added_8)
+                              T_BCD[0] += B_data[pBj] * sum_7;
+                          }
+                        }
+                        {
+                          if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                          {
+                            const int64_t pA0 = i;
+                            if (0 <= (A_N1 - 1))
+                            {
+                              const double factor_9 = T_BCD[0];
+                              #pragma GCC ivdep
+                              for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                              {
+                                const int64_t pE1 = l;
+                                const int64_t pA1 = l;
+                                A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_9;
+                              }
+
+                            }
+                          }
+                        }
+                      }
+                    }
+
+                  }
+                }
+
+              }
+
+            }
+          }
+        }
       }
     }
   }
@@ -245,63 +495,188 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        #pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_numRows - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
           {
-            const int64_t pC0 = i;
-            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
             {
-              const int64_t B_colIdx_pBj = B_colIdx[pBj];
-              const int64_t pD0 = B_colIdx_pBj;
-              const int64_t pE0 = B_colIdx_pBj;
+              const int64_t i = spf_first;
+              spf_base = B_rowPtr[i];
+            }
+            {
+              const int64_t i = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            for (int64_t i = spf_from; i < spf_to; i++)
+            {
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                double T_BCD[1] = {0.0};
+                const int64_t pC0 = i;
+                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
                 {
-                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                  const int64_t pD0 = B_colIdx_pBj;
+                  const int64_t pE0 = B_colIdx_pBj;
                   {
-                    double sum_4 = 0.0;
-                    int added_5 = 0;
-                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    double T_BCD[1] = {0.0};
                     {
-                      const int64_t pC1 = k;
-                      const int64_t pD1 = k;
-                      sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                      added_5 = 1;
-                    }
-
-                    if (added_5)
-                      T_BCD[0] += B_data[pBj] * sum_4;
-                  }
-                }
-                {
-                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                  {
-                    const int64_t pA0 = i;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_6 = T_BCD[0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                       {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_6;
-                      }
+                        double sum_4 = 0.0;
+                        int added_5 = 0;
+                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                        {
+                          const int64_t pC1 = k;
+                          const int64_t pD1 = k;
+                          sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                          added_5 = 1;
+                        }
 
+                        if (added_5)
+                          T_BCD[0] += B_data[pBj] * sum_4;
+                      }
+                    }
+                    {
+                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_6 = T_BCD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_6;
+                          }
+
+                        }
+                      }
                     }
                   }
                 }
+
               }
             }
 
           }
-        }
+          else
+          {
+            const int spf_pieces = spf_most_pieces(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+            {
+              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+              int64_t spf_low = spf_cuts[spf_k - 1];
+              int64_t spf_high = spf_last + 1;
+              while (spf_low < spf_high)
+              {
+                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+                int64_t spf_weight;
+                {
+                  const int64_t i = spf_middle;
+                  spf_weight = (spf_middle - spf_first) + (B_rowPtr[i] - spf_base);
+                }
+                if (spf_weight >= spf_goal)
+                  spf_high = spf_middle;
+                else
+                  spf_low = spf_middle + 1;
+              }
 
+              spf_cuts[spf_k] = spf_low;
+            }
+
+            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+            #pragma omp parallel num_threads(spf_want)
+            {
+              const int spf_me = spf_thread();
+              const int spf_present = spf_team_size();
+              int spf_piece;
+              int spf_stream_index;
+              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              {
+                const int64_t spf_from = spf_cuts[spf_piece];
+                const int64_t spf_to = spf_cuts[spf_piece + 1];
+                for (int64_t i = spf_from; i < spf_to; i++)
+                {
+                  const int64_t pBi = i;
+                  const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                  if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+                  {
+                    const int64_t pC0 = i;
+                    for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+                    {
+                      const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                      const int64_t pD0 = B_colIdx_pBj;
+                      const int64_t pE0 = B_colIdx_pBj;
+                      {
+                        double T_BCD[1] = {0.0};
+                        {
+                          if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                          {
+                            double sum_4 = 0.0;
+                            int added_5 = 0;
+                            for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                              added_5 = 1;
+                            }
+
+                            if (added_5)
+                              T_BCD[0] += B_data[pBj] * sum_4;
+                          }
+                        }
+                        {
+                          if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                          {
+                            const int64_t pA0 = i;
+                            if (0 <= (A_N1 - 1))
+                            {
+                              const double factor_6 = T_BCD[0];
+                              #pragma GCC ivdep
+                              for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                              {
+                                const int64_t pE1 = l;
+                                const int64_t pA1 = l;
+                                A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_6;
+                              }
+
+                            }
+                          }
+                        }
+                      }
+                    }
+
+                  }
+                }
+
+              }
+
+            }
+          }
+        }
       }
     }
   }
@@ -310,63 +685,188 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        #pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_numRows - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
           {
-            const int64_t pC0 = i;
-            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
             {
-              const int64_t B_colIdx_pBj = B_colIdx[pBj];
-              const int64_t pD0 = B_colIdx_pBj;
-              const int64_t pE0 = B_colIdx_pBj;
+              const int64_t i = spf_first;
+              spf_base = B_rowPtr[i];
+            }
+            {
+              const int64_t i = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            for (int64_t i = spf_from; i < spf_to; i++)
+            {
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                double T_BCD[1] = {0.0};
+                const int64_t pC0 = i;
+                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
                 {
-                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                  const int64_t pD0 = B_colIdx_pBj;
+                  const int64_t pE0 = B_colIdx_pBj;
                   {
-                    double sum_1 = 0.0;
-                    int added_2 = 0;
-                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    double T_BCD[1] = {0.0};
                     {
-                      const int64_t pC1 = k;
-                      const int64_t pD1 = k;
-                      sum_1 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                      added_2 = 1;
-                    }
-
-                    if (added_2)
-                      T_BCD[0] += B_data[pBj] * sum_1;
-                  }
-                }
-                {
-                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                  {
-                    const int64_t pA0 = i;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_3 = T_BCD[0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                       {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_3;
-                      }
+                        double sum_1 = 0.0;
+                        int added_2 = 0;
+                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                        {
+                          const int64_t pC1 = k;
+                          const int64_t pD1 = k;
+                          sum_1 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                          added_2 = 1;
+                        }
 
+                        if (added_2)
+                          T_BCD[0] += B_data[pBj] * sum_1;
+                      }
+                    }
+                    {
+                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_3 = T_BCD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_3;
+                          }
+
+                        }
+                      }
                     }
                   }
                 }
+
               }
             }
 
           }
-        }
+          else
+          {
+            const int spf_pieces = spf_most_pieces(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+            {
+              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+              int64_t spf_low = spf_cuts[spf_k - 1];
+              int64_t spf_high = spf_last + 1;
+              while (spf_low < spf_high)
+              {
+                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+                int64_t spf_weight;
+                {
+                  const int64_t i = spf_middle;
+                  spf_weight = (spf_middle - spf_first) + (B_rowPtr[i] - spf_base);
+                }
+                if (spf_weight >= spf_goal)
+                  spf_high = spf_middle;
+                else
+                  spf_low = spf_middle + 1;
+              }
 
+              spf_cuts[spf_k] = spf_low;
+            }
+
+            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+            #pragma omp parallel num_threads(spf_want)
+            {
+              const int spf_me = spf_thread();
+              const int spf_present = spf_team_size();
+              int spf_piece;
+              int spf_stream_index;
+              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              {
+                const int64_t spf_from = spf_cuts[spf_piece];
+                const int64_t spf_to = spf_cuts[spf_piece + 1];
+                for (int64_t i = spf_from; i < spf_to; i++)
+                {
+                  const int64_t pBi = i;
+                  const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                  if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+                  {
+                    const int64_t pC0 = i;
+                    for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+                    {
+                      const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                      const int64_t pD0 = B_colIdx_pBj;
+                      const int64_t pE0 = B_colIdx_pBj;
+                      {
+                        double T_BCD[1] = {0.0};
+                        {
+                          if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                          {
+                            double sum_1 = 0.0;
+                            int added_2 = 0;
+                            for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_1 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                              added_2 = 1;
+                            }
+
+                            if (added_2)
+                              T_BCD[0] += B_data[pBj] * sum_1;
+                          }
+                        }
+                        {
+                          if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                          {
+                            const int64_t pA0 = i;
+                            if (0 <= (A_N1 - 1))
+                            {
+                              const double factor_3 = T_BCD[0];
+                              #pragma GCC ivdep
+                              for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                              {
+                                const int64_t pE1 = l;
+                                const int64_t pA1 = l;
+                                A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_3;
+                              }
+
+                            }
+                          }
+                        }
+                      }
+                    }
+
+                  }
+                }
+
+              }
+
+            }
+          }
+        }
       }
     }
   }

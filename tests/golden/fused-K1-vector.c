@@ -102,7 +102,8 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
   const int64_t N_l = A_N1;
   const int64_t T_BCD_N0 = N_j;
   const int64_t T_BCD_size = N_j;
-  double *T_BCD_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_BCD_size + 1)));
+  const int64_t T_BCD_vals_stride = ((T_BCD_size / 8) + 1) * 8;
+  double *T_BCD_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_BCD_vals_stride));
   if (T_BCD_vals_all == NULL)
   {
     free(T_BCD_vals_all);
@@ -130,7 +131,7 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
           {
             const int64_t pC0 = i;
             {
-              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
               for (int64_t spf_zero_25 = 0; spf_zero_25 < T_BCD_size; spf_zero_25++)
                 T_BCD_vals[spf_zero_25] = 0.0;
 
@@ -271,7 +272,7 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
           {
             const int64_t pC0 = i;
             {
-              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
               for (int64_t spf_zero_17 = 0; spf_zero_17 < T_BCD_size; spf_zero_17++)
                 T_BCD_vals[spf_zero_17] = 0.0;
 
@@ -412,7 +413,7 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
           {
             const int64_t pC0 = i;
             {
-              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
               for (int64_t spf_zero_9 = 0; spf_zero_9 < T_BCD_size; spf_zero_9++)
                 T_BCD_vals[spf_zero_9] = 0.0;
 
@@ -552,7 +553,7 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
           {
             const int64_t pC0 = i;
             {
-              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_size);
+              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
               for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BCD_size; spf_zero_1++)
                 T_BCD_vals[spf_zero_1] = 0.0;
 

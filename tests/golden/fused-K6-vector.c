@@ -128,7 +128,8 @@ int spf_fused_e839d3f3df(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
   const int64_t N_m = D_N1;
   const int64_t T_BD_N0 = N_m;
   const int64_t T_BD_size = N_m;
-  double *T_BD_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_BD_size + 1)));
+  const int64_t T_BD_vals_stride = ((T_BD_size / 8) + 1) * 8;
+  double *T_BD_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_BD_vals_stride));
   if (T_BD_vals_all == NULL)
   {
     free(T_BD_vals_all);
@@ -164,7 +165,7 @@ int spf_fused_e839d3f3df(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               {
                 const int64_t pC0 = B_idx1_pB1;
                 {
-                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                   for (int64_t spf_zero_10 = 0; spf_zero_10 < T_BD_size; spf_zero_10++)
                     T_BD_vals[spf_zero_10] = 0.0;
 
@@ -250,7 +251,7 @@ int spf_fused_e839d3f3df(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               {
                 const int64_t pC0 = B_idx1_pB1;
                 {
-                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                   for (int64_t spf_zero_7 = 0; spf_zero_7 < T_BD_size; spf_zero_7++)
                     T_BD_vals[spf_zero_7] = 0.0;
 
@@ -336,7 +337,7 @@ int spf_fused_e839d3f3df(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               {
                 const int64_t pC0 = B_idx1_pB1;
                 {
-                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                   for (int64_t spf_zero_4 = 0; spf_zero_4 < T_BD_size; spf_zero_4++)
                     T_BD_vals[spf_zero_4] = 0.0;
 
@@ -421,7 +422,7 @@ int spf_fused_e839d3f3df(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               {
                 const int64_t pC0 = B_idx1_pB1;
                 {
-                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_size);
+                  double * restrict T_BD_vals = T_BD_vals_all + (spf_thread() * T_BD_vals_stride);
                   for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BD_size; spf_zero_1++)
                     T_BD_vals[spf_zero_1] = 0.0;
 

@@ -111,7 +111,8 @@ int spf_fused_01261af021(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
   const int64_t N_a = C_N1;
   const int64_t T_BC_N0 = N_a;
   const int64_t T_BC_size = N_a;
-  double *T_BC_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_BC_size + 1)));
+  const int64_t T_BC_vals_stride = ((T_BC_size / 8) + 1) * 8;
+  double *T_BC_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_BC_vals_stride));
   if (T_BC_vals_all == NULL)
   {
     free(T_BC_vals_all);
@@ -147,7 +148,7 @@ int spf_fused_01261af021(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               {
                 const int64_t pC0 = B_idx1_pB1;
                 {
-                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_vals_stride);
                   for (int64_t spf_zero_7 = 0; spf_zero_7 < T_BC_size; spf_zero_7++)
                     T_BC_vals[spf_zero_7] = 0.0;
 
@@ -224,7 +225,7 @@ int spf_fused_01261af021(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               {
                 const int64_t pC0 = B_idx1_pB1;
                 {
-                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_vals_stride);
                   for (int64_t spf_zero_5 = 0; spf_zero_5 < T_BC_size; spf_zero_5++)
                     T_BC_vals[spf_zero_5] = 0.0;
 
@@ -301,7 +302,7 @@ int spf_fused_01261af021(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               {
                 const int64_t pC0 = B_idx1_pB1;
                 {
-                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_vals_stride);
                   for (int64_t spf_zero_3 = 0; spf_zero_3 < T_BC_size; spf_zero_3++)
                     T_BC_vals[spf_zero_3] = 0.0;
 
@@ -377,7 +378,7 @@ int spf_fused_01261af021(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               {
                 const int64_t pC0 = B_idx1_pB1;
                 {
-                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_size);
+                  double * restrict T_BC_vals = T_BC_vals_all + (spf_thread() * T_BC_vals_stride);
                   for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BC_size; spf_zero_1++)
                     T_BC_vals[spf_zero_1] = 0.0;
 

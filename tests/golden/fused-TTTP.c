@@ -115,7 +115,8 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
   const int64_t N_k = T_n2;
   const int64_t T_UV_N0 = N_r;
   const int64_t T_UV_size = N_r;
-  double *T_UV_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_UV_size + 1)));
+  const int64_t T_UV_vals_stride = ((T_UV_size / 8) + 1) * 8;
+  double *T_UV_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_UV_vals_stride));
   if (T_UV_vals_all == NULL)
   {
     free(T_UV_vals_all);
@@ -151,7 +152,7 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
               {
                 const int64_t pV0 = T_idx1_pT1;
                 {
-                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
+                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_vals_stride);
                   for (int64_t spf_zero_22 = 0; spf_zero_22 < T_UV_size; spf_zero_22++)
                     T_UV_vals[spf_zero_22] = 0.0;
 
@@ -288,7 +289,7 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
               {
                 const int64_t pV0 = T_idx1_pT1;
                 {
-                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
+                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_vals_stride);
                   for (int64_t spf_zero_15 = 0; spf_zero_15 < T_UV_size; spf_zero_15++)
                     T_UV_vals[spf_zero_15] = 0.0;
 
@@ -425,7 +426,7 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
               {
                 const int64_t pV0 = T_idx1_pT1;
                 {
-                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
+                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_vals_stride);
                   for (int64_t spf_zero_8 = 0; spf_zero_8 < T_UV_size; spf_zero_8++)
                     T_UV_vals[spf_zero_8] = 0.0;
 
@@ -561,7 +562,7 @@ int spf_fused_16e354ebeb(struct spf_CSF3 *T, struct spf_Dense2 *U, struct spf_De
               {
                 const int64_t pV0 = T_idx1_pT1;
                 {
-                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_size);
+                  double * restrict T_UV_vals = T_UV_vals_all + (spf_thread() * T_UV_vals_stride);
                   for (int64_t spf_zero_1 = 0; spf_zero_1 < T_UV_size; spf_zero_1++)
                     T_UV_vals[spf_zero_1] = 0.0;
 

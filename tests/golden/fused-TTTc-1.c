@@ -171,15 +171,18 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
   const int64_t T_ABCDT_N0 = N_n;
   const int64_t T_ABCDT_N1 = N_m;
   const int64_t T_ABCDT_size = N_n * N_m;
-  double *T_ABCDT_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_ABCDT_size + 1)));
+  const int64_t T_ABCDT_vals_stride = ((T_ABCDT_size / 8) + 1) * 8;
+  double *T_ABCDT_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_ABCDT_vals_stride));
   const int64_t T_AB_N0 = N_i;
   const int64_t T_AB_N1 = N_j;
   const int64_t T_AB_size = N_i * N_j;
-  double *T_AB_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_AB_size + 1)));
+  const int64_t T_AB_vals_stride = ((T_AB_size / 8) + 1) * 8;
+  double *T_AB_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_AB_vals_stride));
   const int64_t T_CD_N0 = N_k;
   const int64_t T_CD_N1 = N_l;
   const int64_t T_CD_size = N_k * N_l;
-  double *T_CD_vals_all = malloc((sizeof(double)) * (spf_threads() * (T_CD_size + 1)));
+  const int64_t T_CD_vals_stride = ((T_CD_size / 8) + 1) * 8;
+  double *T_CD_vals_all = aligned_alloc(64, (sizeof(double)) * (spf_threads() * T_CD_vals_stride));
   if (((T_ABCDT_vals_all == NULL) || (T_AB_vals_all == NULL)) || (T_CD_vals_all == NULL))
   {
     free(T_ABCDT_vals_all);
@@ -204,7 +207,7 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
       {
         const int64_t pE0 = d;
         {
-          double * restrict T_ABCDT_vals = T_ABCDT_vals_all + (spf_thread() * T_ABCDT_size);
+          double * restrict T_ABCDT_vals = T_ABCDT_vals_all + (spf_thread() * T_ABCDT_vals_stride);
           for (int64_t spf_zero_1 = 0; spf_zero_1 < T_ABCDT_size; spf_zero_1++)
             T_ABCDT_vals[spf_zero_1] = 0.0;
 
@@ -215,7 +218,7 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
               {
                 const int64_t pC0 = b;
                 {
-                  double * restrict T_AB_vals = T_AB_vals_all + (spf_thread() * T_AB_size);
+                  double * restrict T_AB_vals = T_AB_vals_all + (spf_thread() * T_AB_vals_stride);
                   for (int64_t spf_zero_2 = 0; spf_zero_2 < T_AB_size; spf_zero_2++)
                     T_AB_vals[spf_zero_2] = 0.0;
 
@@ -250,7 +253,7 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
                     }
                   }
                   {
-                    double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_size);
+                    double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
                     for (int64_t spf_zero_4 = 0; spf_zero_4 < T_CD_size; spf_zero_4++)
                       T_CD_vals[spf_zero_4] = 0.0;
 

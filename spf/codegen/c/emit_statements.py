@@ -220,7 +220,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         # each thread owns one slice of the temporary's allocation (spf_thread() is 0 outside
         # parallel loops), so temporaries inside a parallel loop are private
         size = affine(node.size, self.names)
-        start = binary("+", ident(f"{node.name}_all"), binary("*", call("spf_thread"), size))
+        start = binary("+", ident(f"{node.name}_all"), binary("*", call("spf_thread"), ident(f"{node.name}_stride")))
         pointer = declare(node.name, "double", start, pointer=True, restrict=True)
         position = self.fresh("spf_zero")
         return [pointer, c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),

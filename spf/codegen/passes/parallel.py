@@ -358,7 +358,8 @@ def work_per_entry(loop: Loop) -> int:
 
 def segment_pointer(loop: Loop) -> UFCall | None:
     """The UF ``f`` a loop's body reads at ``f(v)`` and ``f(v + 1)`` (``v`` the loop's
-    variable), both directly in the body so every iteration reads them: a compressed
+    variable, or a name the body assigns it), both directly in the body so every iteration
+    reads them, as ``f(v)`` of the loop's variable: a compressed
     level's pointer, whose difference is the length of the segment the loop below runs
     over (a balanced split weighs the iterations by it).  In a merged sum, the first
     term's, read under guards on the tensors' sizes alone (its arrays are whole whatever
@@ -371,11 +372,14 @@ def segment_pointer(loop: Loop) -> UFCall | None:
                                             for c in first.conditions):
             return None
         body = first.body
+    # the variable itself, or a name the body gives it (a tree's ``pBi = i`` over B's dense rows)
+    names = [variable] + [Affine.of(node.variable) for node in body if isinstance(node, Assign)
+                          and node.value == variable and node.divisor == 1]
     reads = [node.value for node in body if isinstance(node, Assign) and isinstance(node.value, UFCall)
              and node.divisor == 1 and len(node.value.arguments) == 1]
     for read in reads:
-        if read.arguments[0] == variable and UFCall(read.function, (variable + 1,)) in reads:
-            return read
+        if read.arguments[0] in names and UFCall(read.function, (read.arguments[0] + 1,)) in reads:
+            return UFCall(read.function, (variable,))
     return None
 
 

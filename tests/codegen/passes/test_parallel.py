@@ -30,7 +30,7 @@ import spf
 from conftest import run_variants
 from spf.codegen.loops import Assign, Bound, Chunks, Compute, Loop, Temporary, walk
 from spf.codegen.passes.parallel import (CHUNK_COUNTERS_LOG2, CHUNK_ITERATIONS, NESTED_WORK, balance_parallel_loops,
-                                         shared_writes, split_into_chunks)
+                                         segment_pointer, shared_writes, split_into_chunks)
 from spf.layout_library.model import Name
 from spf.space.expressions import Affine, UFCall
 
@@ -527,3 +527,35 @@ def test_a_scalar_outputs_reduction_is_openmps_clause(reduction, openmp_threads)
     assert "reduction(+: a_sum)" in k.c_source
     x, y = np.random.default_rng(1).random(5000), np.random.default_rng(2).random(5000)
     assert np.isclose(k(x=x, y=y), x @ y)
+
+
+def test_a_row_loop_naming_its_variable_is_weighed_by_the_pointer():
+    """A schedule tree's loop over B's dense rows names its variable (``pBi = i``) before
+    reading ``rowPtr(pBi)`` and ``rowPtr(pBi + 1)``: the pointer is found, read at the loop's
+    own variable (the pieces' cuts read it there)."""
+    inner = Loop("pBj", [Bound(Affine.of("start"))], [Bound(Affine.of("stop") - 1)], [])
+    loop = Loop("i", [Bound(Affine.of(0))], [Bound(Affine.of("N") - 1)],
+                [Assign("pBi", Affine.of("i")),
+                 Assign("start", UFCall("rowPtr", (Affine.of("pBi"),))),
+                 Assign("stop", UFCall("rowPtr", (Affine.of("pBi") + 1,))), inner])
+    assert segment_pointer(loop) == UFCall("rowPtr", (Affine.of("i"),))
+    unrelated = Loop("i", loop.lower, loop.upper, [Assign("pBi", Affine.of("i") + 1)] + loop.body[1:])
+    assert segment_pointer(unrelated) is None  # pBi is not i: rowPtr(pBi) is not the row's segment
+
+
+@pytest.mark.parametrize("tree", ["i < T_BC(k) ; j, k : T_BC(k) += B(i,j) * C(j,k) , k, l : A(i,l) += T_BC(k) * D(k,l) >"])
+def test_a_tree_s_parallel_row_loop_is_cut_by_work_and_its_temporary_slices_start_cache_lines(tree, openmp_threads):
+    expression = "A(i,l) = B(i,j) * C(j,k) * D(k,l)"
+    layouts = {"A": "Dense", "B": "CSR", "C": "Dense", "D": "Dense"}
+    kernel = spf.compile(expression, layouts, schedule=spf.schedule(tree, expression, layouts), parallel=True)
+    (loop,) = [node for scanned in kernel.scans for node in walk(scanned.nodes) if isinstance(node, Loop) and node.parallel]
+    assert loop.pieces is not None and loop.pieces.pointer == UFCall("B_rowPtr", (Affine.of("i"),))
+    assert "aligned_alloc(64, " in kernel.c_source
+    assert "T_BC_vals_stride = ((T_BC_size / 8) + 1) * 8;" in kernel.c_source
+    rng = np.random.default_rng(2)
+    B = sp.random(3000, 200, density=0.02, format="csr", random_state=3)
+    B = sp.csr_matrix(sp.diags((np.arange(3000) % 7 != 0).astype(float)) @ B)  # empty rows among the pieces
+    B.eliminate_zeros()
+    for d in (3, 16):
+        C, D = rng.random((200, d)), rng.random((d, d))
+        np.testing.assert_allclose(kernel(B=B, C=C, D=D), B @ C @ D, rtol=1e-12)
