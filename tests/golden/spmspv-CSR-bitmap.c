@@ -152,100 +152,92 @@ static int spf_kernel_dccf0e75ff_run(struct spf_CSR *A, struct spf_SV *x, struct
               {
                 const int64_t pAj = spf_split_8 + 0;
                 const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                if (px_bitmap_1.masked)
                 {
                   const int64_t key_13 = A_colIdx_pAj;
-                  if (px_bitmap_1.masked)
+                  const int64_t q_12 = spf_bitmap_masked(px_bitmap_1, key_13);
+                  const uint64_t hit_14 = spf_bitmap_hit(px_bitmap_1, key_13);
+                  const int64_t px = q_12;
+                  const int64_t x_idx_px = A_colIdx_pAj;
+                  sum_4 += spf_masked(A_data[pAj] * x_val[px], hit_14);
+                }
+                else
+                {
+                  const int64_t q_12 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj);
+                  if (q_12 >= 0)
                   {
-                    const int64_t q_12 = spf_bitmap_masked(px_bitmap_1, key_13);
-                    const uint64_t hit_14 = spf_bitmap_hit(px_bitmap_1, key_13);
                     const int64_t px = q_12;
                     const int64_t x_idx_px = A_colIdx_pAj;
-                    sum_4 += spf_masked(A_data[pAj] * x_val[px], hit_14);
-                  }
-                  else
-                  {
-                    const int64_t q_12 = spf_bitmap_get(px_bitmap_1, key_13);
-                    if (q_12 >= 0)
-                    {
-                      const int64_t px = q_12;
-                      const int64_t x_idx_px = A_colIdx_pAj;
-                      sum_4 += A_data[pAj] * x_val[px];
-                    }
+                    sum_4 += A_data[pAj] * x_val[px];
                   }
                 }
               }
               {
                 const int64_t pAj = spf_split_8 + 1;
                 const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                if (px_bitmap_1.masked)
                 {
                   const int64_t key_16 = A_colIdx_pAj;
-                  if (px_bitmap_1.masked)
+                  const int64_t q_15 = spf_bitmap_masked(px_bitmap_1, key_16);
+                  const uint64_t hit_17 = spf_bitmap_hit(px_bitmap_1, key_16);
+                  const int64_t px = q_15;
+                  const int64_t x_idx_px = A_colIdx_pAj;
+                  sum_9 += spf_masked(A_data[pAj] * x_val[px], hit_17);
+                }
+                else
+                {
+                  const int64_t q_15 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj);
+                  if (q_15 >= 0)
                   {
-                    const int64_t q_15 = spf_bitmap_masked(px_bitmap_1, key_16);
-                    const uint64_t hit_17 = spf_bitmap_hit(px_bitmap_1, key_16);
                     const int64_t px = q_15;
                     const int64_t x_idx_px = A_colIdx_pAj;
-                    sum_9 += spf_masked(A_data[pAj] * x_val[px], hit_17);
-                  }
-                  else
-                  {
-                    const int64_t q_15 = spf_bitmap_get(px_bitmap_1, key_16);
-                    if (q_15 >= 0)
-                    {
-                      const int64_t px = q_15;
-                      const int64_t x_idx_px = A_colIdx_pAj;
-                      sum_9 += A_data[pAj] * x_val[px];
-                    }
+                    sum_9 += A_data[pAj] * x_val[px];
                   }
                 }
               }
               {
                 const int64_t pAj = spf_split_8 + 2;
                 const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                if (px_bitmap_1.masked)
                 {
                   const int64_t key_19 = A_colIdx_pAj;
-                  if (px_bitmap_1.masked)
+                  const int64_t q_18 = spf_bitmap_masked(px_bitmap_1, key_19);
+                  const uint64_t hit_20 = spf_bitmap_hit(px_bitmap_1, key_19);
+                  const int64_t px = q_18;
+                  const int64_t x_idx_px = A_colIdx_pAj;
+                  sum_10 += spf_masked(A_data[pAj] * x_val[px], hit_20);
+                }
+                else
+                {
+                  const int64_t q_18 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj);
+                  if (q_18 >= 0)
                   {
-                    const int64_t q_18 = spf_bitmap_masked(px_bitmap_1, key_19);
-                    const uint64_t hit_20 = spf_bitmap_hit(px_bitmap_1, key_19);
                     const int64_t px = q_18;
                     const int64_t x_idx_px = A_colIdx_pAj;
-                    sum_10 += spf_masked(A_data[pAj] * x_val[px], hit_20);
-                  }
-                  else
-                  {
-                    const int64_t q_18 = spf_bitmap_get(px_bitmap_1, key_19);
-                    if (q_18 >= 0)
-                    {
-                      const int64_t px = q_18;
-                      const int64_t x_idx_px = A_colIdx_pAj;
-                      sum_10 += A_data[pAj] * x_val[px];
-                    }
+                    sum_10 += A_data[pAj] * x_val[px];
                   }
                 }
               }
               {
                 const int64_t pAj = spf_split_8 + 3;
                 const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                if (px_bitmap_1.masked)
                 {
                   const int64_t key_22 = A_colIdx_pAj;
-                  if (px_bitmap_1.masked)
+                  const int64_t q_21 = spf_bitmap_masked(px_bitmap_1, key_22);
+                  const uint64_t hit_23 = spf_bitmap_hit(px_bitmap_1, key_22);
+                  const int64_t px = q_21;
+                  const int64_t x_idx_px = A_colIdx_pAj;
+                  sum_11 += spf_masked(A_data[pAj] * x_val[px], hit_23);
+                }
+                else
+                {
+                  const int64_t q_21 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj);
+                  if (q_21 >= 0)
                   {
-                    const int64_t q_21 = spf_bitmap_masked(px_bitmap_1, key_22);
-                    const uint64_t hit_23 = spf_bitmap_hit(px_bitmap_1, key_22);
                     const int64_t px = q_21;
                     const int64_t x_idx_px = A_colIdx_pAj;
-                    sum_11 += spf_masked(A_data[pAj] * x_val[px], hit_23);
-                  }
-                  else
-                  {
-                    const int64_t q_21 = spf_bitmap_get(px_bitmap_1, key_22);
-                    if (q_21 >= 0)
-                    {
-                      const int64_t px = q_21;
-                      const int64_t x_idx_px = A_colIdx_pAj;
-                      sum_11 += A_data[pAj] * x_val[px];
-                    }
+                    sum_11 += A_data[pAj] * x_val[px];
                   }
                 }
               }
@@ -256,25 +248,23 @@ static int spf_kernel_dccf0e75ff_run(struct spf_CSR *A, struct spf_SV *x, struct
           for (int64_t pAj = spf_split_8; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
           {
             const int64_t A_colIdx_pAj = A_colIdx[pAj];
+            if (px_bitmap_1.masked)
             {
               const int64_t key_6 = A_colIdx_pAj;
-              if (px_bitmap_1.masked)
+              const int64_t q_5 = spf_bitmap_masked(px_bitmap_1, key_6);
+              const uint64_t hit_7 = spf_bitmap_hit(px_bitmap_1, key_6);
+              const int64_t px = q_5;
+              const int64_t x_idx_px = A_colIdx_pAj;
+              sum_4 += spf_masked(A_data[pAj] * x_val[px], hit_7);
+            }
+            else
+            {
+              const int64_t q_5 = spf_bitmap_get(px_bitmap_1, A_colIdx_pAj);
+              if (q_5 >= 0)
               {
-                const int64_t q_5 = spf_bitmap_masked(px_bitmap_1, key_6);
-                const uint64_t hit_7 = spf_bitmap_hit(px_bitmap_1, key_6);
                 const int64_t px = q_5;
                 const int64_t x_idx_px = A_colIdx_pAj;
-                sum_4 += spf_masked(A_data[pAj] * x_val[px], hit_7);
-              }
-              else
-              {
-                const int64_t q_5 = spf_bitmap_get(px_bitmap_1, key_6);
-                if (q_5 >= 0)
-                {
-                  const int64_t px = q_5;
-                  const int64_t x_idx_px = A_colIdx_pAj;
-                  sum_4 += A_data[pAj] * x_val[px];
-                }
+                sum_4 += A_data[pAj] * x_val[px];
               }
             }
           }

@@ -192,33 +192,30 @@ class FindPrinter:
         return [block(items + saved)]
 
     def table_lookup(self, node: Find, template: FindChoice) -> list:
-        """The position of the key in the find's hash map or bitmap table, if any."""
+        """The position of the key in the find's hash map or bitmap table, if any; a masked
+        bitmap lookup (spf.codegen.passes.masked_lookup) where the fill says so."""
         position = self.fresh("q")
         table = ident(self.state_names[id(node)])
-        if node.masked:
-            return self.masked_lookup(node, template, position, table)
         if template.kind == "hashmap":
             lookup = call("spf_hash_get", table, affine(node.key, self.names))
         else:
             lookup = call("spf_bitmap_get", table, affine(node.key - template.values[0], self.names))
-        return [block([declare(position, INDEX, lookup, const_=True),
-                       c_ast.If(binary(">=", ident(position), const(0)),
-                                block(self._match_body(node, ident(position))), None)])]
+        branched = [declare(position, INDEX, lookup, const_=True),
+                    c_ast.If(binary(">=", ident(position), const(0)),
+                             block(self._match_body(node, ident(position))), None)]
+        if not node.masked:
+            return [block(branched)]
+        return [c_ast.If(c_ast.StructRef(table, ".", ident("masked")),
+                         block(self._masked_lookup(node, template, position, table)), block(branched))]
 
-    def masked_lookup(self, node: Find, template: FindChoice, position: str, table) -> list:
-        """A bitmap lookup whose one term may be added masked by the hit (spf.codegen.passes.masked_lookup):
-        where the fill put many values (``view.masked``, the same for every key) the position
-        and the term are read without a branch (at a position of the fill's where the key is
-        absent), else the term is added where the key is present."""
+    def _masked_lookup(self, node: Find, template: FindChoice, position: str, table) -> list:
+        """Where the fill put many values (``view.masked``, the same for every key): the
+        position and the term read without a branch (at a position of the fill's where the
+        key is absent), the term masked by the hit."""
         key, hit = self.fresh("key"), self.fresh("hit")
         self.lookup_mask = hit
-        masked = self._match_body(node, ident(position))
+        body = self._match_body(node, ident(position))
         self.lookup_mask = None
-        branched = self._match_body(node, ident(position))
-        return [block([
-            declare(key, INDEX, affine(node.key - template.values[0], self.names), const_=True),
-            c_ast.If(c_ast.StructRef(table, ".", ident("masked")), block([
+        return [declare(key, INDEX, affine(node.key - template.values[0], self.names), const_=True),
                 declare(position, INDEX, call("spf_bitmap_masked", table, ident(key)), const_=True),
-                declare(hit, "uint64_t", call("spf_bitmap_hit", table, ident(key)), const_=True)] + masked),
-                block([declare(position, INDEX, call("spf_bitmap_get", table, ident(key)), const_=True),
-                       c_ast.If(binary(">=", ident(position), const(0)), block(branched), None)]))])]
+                declare(hit, "uint64_t", call("spf_bitmap_hit", table, ident(key)), const_=True)] + body

@@ -28,26 +28,17 @@ searched arrays'.  The find qualifies (:func:`maskable`) when
 
 from __future__ import annotations
 
-from spf.codegen.loops import Block, Chunks, Compute, Find, Guard, Loop, Merge, Node, TileGuard
+from spf.codegen.loops import Compute, Find, Loop, Node, walk
 
 
 def mark_masked_lookups(nodes: list[Node]) -> None:
     """Set ``Find.masked`` on every bitmap find that is its loop's register-sum term (see
     the module's docstring)."""
-    for node in nodes:
-        if isinstance(node, Loop):
-            if node.register_sum is not None:
-                for find in node.body:
-                    if isinstance(find, Find) and maskable(node, find):
-                        find.masked = True
-            mark_masked_lookups(node.body)
-        elif isinstance(node, Merge):
-            for arm in node.arms:
-                mark_masked_lookups(arm.path)
-        elif isinstance(node, (Guard, Find, TileGuard, Block, Chunks)):
-            mark_masked_lookups(node.body)
-            if isinstance(node, Guard):
-                mark_masked_lookups(node.otherwise)
+    for loop in walk(nodes):
+        if isinstance(loop, Loop):
+            for find in loop.body:
+                if isinstance(find, Find) and maskable(loop, find):
+                    find.masked = True
 
 
 def maskable(loop: Loop, find: Find) -> bool:

@@ -83,7 +83,9 @@ static inline int64_t spf_hash_get(const int64_t *t, int64_t value) {
    gets a new (zeroed) table. */
 static int64_t spf_bitmap_none[8] = {0, 0};  /* empty, capacity 0: a table that could not grow */
 
-static inline int64_t spf_bitmap_mark_words(int64_t capacity) { return (capacity >> 3) + 1; }
+/* the table's parts (t[1] its capacity): positions at t + 2, then the marks, then the touched list */
+static inline unsigned char *spf_bitmap_marks(int64_t *t) { return (unsigned char *)(t + 2 + t[1]); }
+static inline int64_t *spf_bitmap_touched(int64_t *t) { return t + 2 + t[1] + (t[1] >> 3) + 1; }
 
 static int64_t *spf_bitmap_fill(spf_state *s, int64_t capacity) {
   if (capacity < 1) capacity = 1;
@@ -91,8 +93,8 @@ static int64_t *spf_bitmap_fill(spf_state *s, int64_t capacity) {
   if (t && t[1] >= capacity) {
     const int64_t have = t[1];
     int64_t *const positions = t + 2;
-    unsigned char *const marks = (unsigned char *)(positions + have);
-    const int64_t *const touched = positions + have + spf_bitmap_mark_words(have);
+    unsigned char *const marks = spf_bitmap_marks(t);
+    const int64_t *const touched = spf_bitmap_touched(t);
     if (t[0] <= have) {
       for (int64_t k = 0; k < t[0]; k++) {
         marks[touched[k]] = 0;
@@ -106,7 +108,7 @@ static int64_t *spf_bitmap_fill(spf_state *s, int64_t capacity) {
     return t;
   }
   free(s->array);
-  s->length = 2 + 2 * capacity + spf_bitmap_mark_words(capacity);
+  s->length = 2 + 2 * capacity + (capacity >> 3) + 1;
   s->array = t = (int64_t *)calloc((size_t)s->length, sizeof(int64_t));
   if (!t) { s->length = 0; s->failed = 1; return spf_bitmap_none; }
   spf_advise_huge(t, (size_t)s->length * sizeof(int64_t));
@@ -115,13 +117,11 @@ static int64_t *spf_bitmap_fill(spf_state *s, int64_t capacity) {
 }
 
 static inline void spf_bitmap_put(int64_t *t, int64_t value, int64_t position) {
-  const int64_t capacity = t[1];
-  if ((uint64_t)value >= (uint64_t)capacity) return;  /* only data breaking the layout's range property */
-  int64_t *const positions = t + 2;
-  if (t[0] < capacity) positions[capacity + spf_bitmap_mark_words(capacity) + t[0]] = value;  /* the touched list */
+  if ((uint64_t)value >= (uint64_t)t[1]) return;  /* only data breaking the layout's range property */
+  if (t[0] < t[1]) spf_bitmap_touched(t)[t[0]] = value;
   t[0]++;
-  ((unsigned char *)(positions + capacity))[value] = 1;
-  positions[value] = position;
+  spf_bitmap_marks(t)[value] = 1;
+  t[2 + value] = position;
 }
 
 /* a filled table's parts, read once by the kernel where the fill ends; `masked`: the fill
@@ -140,7 +140,7 @@ typedef struct spf_bitmap_ {
 #define SPF_BITMAP_MASKED_SHARE 32
 
 static inline spf_bitmap spf_bitmap_view(const int64_t *t) {
-  spf_bitmap view = {(uint64_t)t[1], (const unsigned char *)(t + 2 + t[1]), t + 2,
+  spf_bitmap view = {(uint64_t)t[1], spf_bitmap_marks((int64_t *)t), t + 2,
                      t[0] > 0 && t[0] * SPF_BITMAP_MASKED_SHARE >= t[1]};
   return view;
 }
