@@ -209,6 +209,14 @@ def corpus() -> list[GoldenKernel]:
     for number, tree in enumerate(CHAIN_TREES):
         add(f"fused-CHAIN-{number}", CHAIN, chain, schedule=tree)
     add("fused-CHAIN-0-parallel", CHAIN, chain, schedule=CHAIN_TREES[0], parallel=True)
+    # the outer loop over B's fibres, whose coordinate j no leaf reads (its layout's relation names it)
+    add("fused-CHAIN-j-outer-parallel", CHAIN, chain, parallel=True,
+        schedule="j, i < T_AB(q,r) ; p, q, r : T_AB(q,r) += A(i,p,q) * B(j,p,r) , k, q, r : R(i,j,k) += "
+                 "T_AB(q,r) * C(k,q,r) * D(j,k,r) >")
+    # a root temporary: its producer and its consumer each run in parallel
+    add("fused-K7-phases-parallel", "A(i,j,m) = B(i,j,k) * C(k,l) * D(l,m)",
+        {"A": "CSF3_DENSE_LAST", "B": "CSF3", "C": "Dense", "D": "Dense"}, share={"A": "B"}, parallel=True,
+        schedule="< T_CD(k,m) ; k, l, m : T_CD(k,m) += C(k,l) * D(l,m) , i, j, k, m : A(i,j,m) += T_CD(k,m) * B(i,j,k) >")
     tttc = {"Z": "Dense", "T": _user("CSF6"), "A": "Dense", "B": "Dense", "C": "Dense", "D": "Dense", "E": "Dense"}
     for number, tree in enumerate(TTTC_TREES):
         add(f"fused-TTTc-{number}", TTTC, tttc, schedule=tree)

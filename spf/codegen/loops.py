@@ -56,6 +56,9 @@ class Loop:
     opens_group: bool = False  # each iteration opens the group of an assembled output's row (spf.codegen.assembly.rows)
     parallel_proof: str | None = None  # with parallel: why the dependence pass (spf.codegen.passes.parallel) allowed it
     independent: "IndependentIterations | None" = None  # no iteration touches what another writes (spf.codegen.passes.independent)
+    # a static parallel loop over a dense nest: (lower, upper) of each of its loops; the team is as
+    # large as their product of iterations pays for (spf.codegen.passes.parallel.balance_parallel_loops)
+    dense_trips: tuple[tuple[list[Bound], list[Bound]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -350,10 +350,26 @@ def test_parallel_runs_the_row_loop_in_parallel(name):
     assert dict((id(c), t) for c, t in ranked)[id(choice)] == pytest.approx(serial[id(choice)] / 2)
     kernel = compiled(name, choice, parallel=True)
     assert "#pragma omp parallel" in kernel.c_source
-    (loop,) = [node for scanned in kernel.scans for node in walk(scanned.nodes) if isinstance(node, Loop) and node.parallel]
+    loops = [node for scanned in kernel.scans for node in walk(scanned.nodes) if isinstance(node, Loop) and node.parallel]
     # split as a kernel's parallel loop is: pieces of equal work where a pointer weighs it, else static parts
-    assert loop.pieces is not None or loop.schedule == "static"
+    assert loops and all(loop.pieces is not None or loop.schedule == "static" for loop in loops)
     assert "#pragma omp" not in compiled(name, choice).c_source
+
+
+@pytest.mark.parametrize("name", ["K4", "K7"])
+def test_each_phase_of_a_tree_predicted_parallel_runs_in_parallel(name):
+    """A root temporary's trees (the dense product C*D first, then the sparse product): the
+    ranking predicts them parallel when each phase's outer loop indexes what it writes, and
+    the compiler puts OpenMP on both phases' loops."""
+    result = search(name)
+    roots = [c for c in result.generated if isinstance(c.schedule, Branch) and not c.schedule.fused
+             and runs_in_parallel(c.schedule, c.problem.output_indices)]
+    assert roots
+    for candidate in roots:
+        kernel = compiled(name, candidate, parallel=True)
+        phases = [node for scanned in kernel.scans for node in walk(scanned.nodes)
+                  if isinstance(node, Loop) and node.parallel]
+        assert len(phases) == 2, candidate.schedule
 
 
 # ----------------------------------------------------------------------------- 2. the digest's schedules

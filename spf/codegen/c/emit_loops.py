@@ -11,7 +11,7 @@ from pycparser import c_ast
 
 from spf.space.expressions import Affine, UFCall
 
-from spf.codegen.c.c_expressions import Names, arith, array_read, lower_bound, upper_bound
+from spf.codegen.c.c_expressions import Names, affine, arith, array_read, lower_bound, upper_bound
 from spf.codegen.c.c_syntax import (INDEX, OUT_OF_MEMORY, assign, binary, block, c_statements, c_text, call, const,
                                     declare, ident, replace_marker)
 from spf.codegen.loops import Chunks, Loop, Node, walk
@@ -166,10 +166,21 @@ class LoopPrinter:
         replace_marker(skeleton, "spf_loop_body", body)
         return skeleton
 
-    @staticmethod
-    def _schedule_clause(node: Loop) -> str:
-        """``schedule(...)``, monotonic where the loop says (``Loop.monotonic``)."""
-        return f" schedule({'monotonic: ' if node.monotonic else ''}{node.schedule})"
+    def _schedule_clause(self, node: Loop) -> str:
+        """``schedule(...)``, monotonic where the loop says (``Loop.monotonic``), and a dense
+        nest's team (``Loop.dense_trips``): as many threads as its iterations pay for."""
+        clause = f" schedule({'monotonic: ' if node.monotonic else ''}{node.schedule})"
+        if node.dense_trips:
+            work = None
+            for lower, upper in node.dense_trips:
+                if len(lower) == len(upper) == 1:
+                    trips = affine(upper[0].expression - lower[0].expression + 1, self.names)
+                else:
+                    trips = binary("+", binary("-", upper_bound(upper, self.names), lower_bound(lower, self.names)),
+                                   const(1))
+                work = trips if work is None else binary("*", work, trips)
+            clause += f" num_threads(spf_team_for({c_text(work)}))"
+        return clause
 
     def _reduction_clause(self, node: Loop) -> str:
         """``reduction(+: ...)`` where the loop's reduction is OpenMP's, over a scalar output's sum."""

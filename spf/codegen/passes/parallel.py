@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from spf.errors import RecipeError
 from spf.space.dependences import carried_dependence
-from spf.space.expressions import Affine, UFCall
+from spf.space.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.space.properties import Injective, Monotonic
 
 from spf.codegen.loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
@@ -249,35 +249,76 @@ def _segment_loop(loop: Loop, read_from_arrays: set[str]) -> bool:
 
 
 def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> list[str]:
-    """Run a fused nest's outermost loop in parallel when no two of its iterations update
-    the same output element and its temporaries are zeroed inside it; the lines tested.
+    """Run each phase of a fused nest in parallel where no two of its iterations write the
+    same element of an array that outlives them; the lines tested.
 
-    The dependence test runs on the statement that writes the output.  When the loop
-    walks an operand's positions that this statement does not see (``pB0`` with
-    ``i = B_idx0(pB0)``), it tests the coordinate instead, which is enough when the
-    coordinate array is strictly monotonic or injective (distinct positions, distinct i).
+    A phase is a loop outside every other loop: a root temporary's producer, then its
+    consumer (which writes the output), one after the other.  A phase writes arrays
+    declared outside it (the output, root temporaries) and temporaries it declares itself
+    (zeroed inside: each thread has its own slice).  For each array declared outside, the
+    dependence test runs on the statement that writes it.  When the loop walks an
+    operand's positions that this statement does not see (``pB0`` with ``i = B_idx0(pB0)``),
+    it tests the coordinate instead, which is enough when the coordinate array is strictly
+    monotonic or injective (distinct positions, distinct i).
     """
-    outer = next(_first_loops(nodes), None)
-    if outer is None:
+    phases = list(_phase_loops(nodes))
+    if not phases:
         return ["no loop runs in parallel: the nest has no loop"]
-    writer = spaces[0]
-    variable = outer.variable
-    if variable not in writer.set.variables:
-        variable = _coordinate_of(outer, spaces, writer)
-        if variable is None:
-            return [f"loop {outer.variable}: its positions do not give distinct coordinates of "
-                    f"{writer.statement.output}; it stays serial"]
-    dependence = carried_dependence(writer, variable, [])
-    tested = [str(dependence)]
-    shared = shared_writes(outer, output_array)
-    if shared:
-        tested.append(f"loop {outer.variable}: its iterations write {', '.join(shared)}, declared outside it")
-    elif not dependence.carried:
-        outer.parallel = True
-        outer.parallel_proof = str(dependence)
-        outer.schedule = "balanced"  # split as a kernel's loop is: by work, no more threads than it has work for
-        tested.append(f"loop {outer.variable} runs in parallel")
+    writers = {output_array: spaces[0]}
+    writers.update({f"{space.statement.output.tensor}_vals": space for space in spaces[1:]})
+    tested = []
+    for loop in phases:
+        proofs = _phase_proofs(loop, spaces, writers, tested)
+        if proofs:
+            loop.parallel = True
+            loop.parallel_proof = "; ".join(proofs)
+            loop.schedule = "balanced"  # split as a kernel's loop is: by work, no more threads than it has work for
+            tested.append(f"loop {loop.variable} runs in parallel")
     return tested
+
+
+def _phase_proofs(loop: Loop, spaces: list, writers: dict, tested: list[str]) -> list[str] | None:
+    """The dependence tests that let a phase's loop run in parallel (one per array it
+    writes that is declared outside it), or None, with why in ``tested``."""
+    private = {n.name for n in walk(loop.body) if isinstance(n, Temporary)}
+    computes = [n for n in walk(loop.body) if isinstance(n, Compute)]
+    if any(n.output is None for n in computes):
+        tested.append(f"loop {loop.variable}: its iterations add into a scalar declared outside it")
+        return None
+    written = sorted({n.output[0] for n in computes} - private)
+    if not written:
+        tested.append(f"loop {loop.variable}: writes nothing declared outside it; it stays serial")
+        return None
+    read = {factor[0] for n in computes for factor in n.factors}
+    proofs = []
+    for array in written:
+        writer = writers.get(array)
+        if writer is None or array in read:
+            why = "declared outside it" if writer is None else "and reads it"
+            tested.append(f"loop {loop.variable}: its iterations write {array}, {why}")
+            return None
+        variable = loop.variable
+        if variable not in writer.set.variables:
+            variable = _coordinate_of(loop, spaces, writer)
+            if variable is None:
+                tested.append(f"loop {loop.variable}: its positions do not give distinct coordinates of "
+                              f"{writer.statement.output}; it stays serial")
+                return None
+        dependence = carried_dependence(writer, variable, [])
+        tested.append(str(dependence))
+        if dependence.carried:
+            return None
+        proofs.append(str(dependence))
+    return proofs
+
+
+def _phase_loops(nodes: list[Node]):
+    """The loops of a nest that no other loop encloses, in order."""
+    for node in nodes:
+        if isinstance(node, Loop):
+            yield node
+        elif isinstance(node, (Block, Guard)):
+            yield from _phase_loops(node.body)
 
 
 def _coordinate_of(loop: Loop, spaces: list, writer) -> str | None:
@@ -301,17 +342,42 @@ def _coordinate_of(loop: Loop, spaces: list, writer) -> str | None:
                     getattr(call, "function", None) in one_to_one and \
                     [str(a) for a in call.arguments] == [loop.variable]:
                 return name
+    # the coordinate's own assignment may be gone (nothing read it): the layout's relation
+    # says which index a one-to-one array read at the loop's position defines
+    defined = _defined_coordinates(spaces)
+    for value in reads.values():
+        if isinstance(value, UFCall) and value.function in one_to_one and \
+                [str(a) for a in value.arguments] == [loop.variable]:
+            index = defined.get((value.function, loop.variable))
+            if index is not None and index in writer.set.variables:
+                return index
     return None
 
 
-def _first_loops(nodes):
-    for node in nodes:
-        if isinstance(node, Loop):
-            yield node
-            return
-        if isinstance(node, (Block, Guard)):
-            yield from _first_loops(node.body)
-            return
+def _defined_coordinates(spaces: list) -> dict[tuple[str, str], str]:
+    """``(array, position) -> index`` for each relation constraint ``index = array(position)``
+    of an operand's layout (``j = B_idx0(pB0)`` for B(j,p,r) in CSF3), in the spaces' names."""
+    defined = {}
+    for space in spaces:
+        for placement in space.placements.values():
+            layout = placement.layout
+            for constraint in conjuncts(layout.relation):
+                if not isinstance(constraint, Constraint) or constraint.op != "=":
+                    continue
+                for side, other in ((constraint.left, constraint.right), (constraint.right, constraint.left)):
+                    if not (len(side.terms) == 1 and side.constant == 0 and side.terms[0][1] == 1
+                            and side.terms[0][0] in layout.logical and len(other.terms) == 1
+                            and other.constant == 0 and other.terms[0][1] == 1
+                            and isinstance(other.terms[0][0], UFCall)):
+                        continue
+                    call = other.terms[0][0]
+                    if len(call.arguments) != 1 or str(call.arguments[0]) not in layout.physical:
+                        continue
+                    index = placement.access.indices[layout.logical.index(side.terms[0][0])]
+                    key = (placement.names.get(call.function, call.function),
+                           placement.names.get(str(call.arguments[0]), str(call.arguments[0])))
+                    defined[key] = index
+    return defined
 
 
 # ----------------------------------------------------------------------------- pieces
@@ -321,7 +387,8 @@ def balance_parallel_loops(nodes: list[Node]) -> None:
     """Decide how each parallel loop of the "balanced" schedule is split: into pieces of
     equal work (``Loop.pieces``) where the work can be weighed (a pointer read at the
     loop's variable and the next) or the parts must be cut where a function changes
-    (``Loop.parts_at``), else one contiguous part per thread (OpenMP's static schedule)."""
+    (``Loop.parts_at``), else one contiguous part per thread (OpenMP's static schedule), on
+    no more threads than a dense nest's iterations pay for."""
     for node in walk(nodes):
         if not (isinstance(node, Loop) and node.parallel and node.schedule == "balanced"):
             continue
@@ -331,6 +398,24 @@ def balance_parallel_loops(nodes: list[Node]) -> None:
             node.pieces = Pieces(pointer, weight, most=weight == NESTED_WORK)
         else:
             node.schedule = "static"
+            node.dense_trips = dense_trips(node)
+
+
+def dense_trips(loop: Loop) -> tuple[tuple[list[Bound], list[Bound]], ...]:
+    """The bounds of each loop of ``loop``'s nest when it is a dense one: one chain of loops
+    whose bounds name nothing the nest assigns (extents), so that the product of their trip
+    counts, computed before the loop, is its work.  Empty otherwise (a segment's length
+    or a second loop would make that product undercount it)."""
+    inner = [n for n in walk(loop.body) if isinstance(n, (Loop, Find, Merge, Chunks))]
+    assigned = {loop.variable} | {n.variable for n in walk(loop.body) if isinstance(n, (Loop, Assign))}
+    chain = [loop] + inner
+    for outer, nested in zip(chain, chain[1:]):
+        if not isinstance(nested, Loop) or not any(n is nested for n in _phase_loops(outer.body)):
+            return ()
+    if any(bound.divisor != 1 or bound.expression.names() & assigned
+           for node in chain for bound in node.lower + node.upper):
+        return ()
+    return tuple((node.lower, node.upper) for node in chain)
 
 
 NESTED_WORK = 16  # units of work counted per segment entry that starts a further loop

@@ -198,8 +198,13 @@ def seconds(work: Cost, sizes: Mapping[str, float], constants: Mapping[str, floa
 
 
 def runs_in_parallel(node: Node, output_indices: Sequence[str]) -> bool:
-    """Whether a parallel kernel of the tree splits its work among threads: its
-    outermost loop indexes the output (each thread writes its own part), as the
-    compiler's dependence test requires of a fused nest's outer loop."""
+    """Whether a parallel kernel of the tree splits its work among threads: each of its
+    phases (a loop outside every other: a root temporary's producer, then its consumer)
+    has an outermost loop that indexes what the phase writes (each thread writes its own
+    part), as the compiler's dependence test requires of a phase
+    (spf.codegen.passes.parallel.parallelize_fused)."""
+    if isinstance(node, Branch) and not node.fused:
+        return runs_in_parallel(node.producer, node.temporary.indices) and \
+            runs_in_parallel(node.consumer, output_indices)
     outer = node.fused if isinstance(node, Branch) else node.loops
     return bool(outer) and outer[0] in output_indices

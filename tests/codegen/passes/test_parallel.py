@@ -559,3 +559,72 @@ def test_a_tree_s_parallel_row_loop_is_cut_by_work_and_its_temporary_slices_star
     for d in (3, 16):
         C, D = rng.random((200, d)), rng.random((d, d))
         np.testing.assert_allclose(kernel(B=B, C=C, D=D), B @ C @ D, rtol=1e-12)
+
+
+# ============================================================================= 5. phases of a fused nest
+
+
+def _phase_loops_of(kernel) -> list[Loop]:
+    return [node for scanned in kernel.scans for node in walk(scanned.nodes) if isinstance(node, Loop) and node.parallel]
+
+
+def _csf3(shape, nnz, seed):
+    rng = np.random.default_rng(seed)
+    linear = np.sort(rng.choice(int(np.prod(shape)), size=nnz, replace=False))
+    coords = np.stack(np.unravel_index(linear, shape), axis=1)
+    return spf.pack("CSF3", (coords, rng.uniform(-1, 1, nnz), shape))
+
+
+def test_each_phase_of_a_root_temporary_runs_in_parallel(openmp_threads):
+    """SparseAuto's K7 with T_CD computed first (the root's temporary): the producer's dense
+    loop writes T_CD, the consumer's loop over B's fibres writes A; each phase is tested on
+    the statement that writes what it writes, and both run in parallel (the first loop alone
+    was tested before, on A's statement, and it carried a dependence)."""
+    expression = "A(i,j,m) = B(i,j,k) * C(k,l) * D(l,m)"
+    layouts = {"A": "CSF3_DENSE_LAST", "B": "CSF3", "C": "Dense", "D": "Dense"}
+    tree = "< T_CD(k,m) ; k, l, m : T_CD(k,m) += C(k,l) * D(l,m) , i, j, k, m : A(i,j,m) += T_CD(k,m) * B(i,j,k) >"
+    kernel = spf.compile(expression, layouts, share={"A": "B"}, parallel=True,
+                         schedule=spf.schedule(tree, expression, layouts, share={"A": "B"}))
+    producer, consumer = _phase_loops_of(kernel)
+    assert producer.variable == "k" and producer.schedule == "static" and len(producer.dense_trips) == 3
+    assert consumer.pieces is not None  # cut by the work of B's fibres
+    explained = kernel.explain()
+    assert "no two iterations update the same element of T_CD(k,m)" in explained
+    assert "no two iterations update the same element of A(i,j,m)" in explained
+    assert "num_threads(spf_team_for((C_N0 * C_N1) * D_N1))" in kernel.c_source
+    shape = (400, 60, 90)
+    B = _csf3(shape, 40000, 4)  # 400 fibres of i: many pieces for 2 threads
+    rng = np.random.default_rng(5)
+    for d in (5, 16):
+        C, D = rng.uniform(-1, 1, (90, d + 1)), rng.uniform(-1, 1, (d + 1, d))
+        for _ in range(2):
+            A = kernel(B=B, C=C, D=D)
+            np.testing.assert_allclose(A.to_dense(), np.einsum("ijk,kl,lm->ijm", B.to_dense(), C, D),
+                                       rtol=1e-10, atol=1e-12)
+
+
+def test_a_phase_that_adds_into_a_scalar_or_reads_what_it_writes_stays_serial():
+    from spf.codegen.passes.parallel import parallelize_fused
+
+    class Space:
+        def __init__(self, tensor):
+            self.statement = type("S", (), {"output": type("O", (), {"tensor": tensor})()})()
+            self.set = type("U", (), {"variables": ["k"]})()
+
+    scalar = Loop("k", [], [], [Compute(None, [], scalar_output="a")])
+    reading = Loop("k", [], [], [Compute(("T_vals", (), ()), [("T_vals", (), ())])])
+    tested = parallelize_fused([scalar, reading], [Space("A"), Space("T")], "A_val")
+    assert not scalar.parallel and not reading.parallel
+    assert any("scalar" in line for line in tested) and any("and reads it" in line for line in tested)
+
+
+def test_a_nest_that_is_not_one_chain_of_dense_loops_gets_no_team_bound():
+    from spf.codegen.passes.parallel import dense_trips
+    inner = Loop("m", [Bound(Affine.of(0))], [Bound(Affine.of("M") - 1)], [])
+    dense = Loop("k", [Bound(Affine.of(0))], [Bound(Affine.of("K") - 1)], [inner])
+    assert len(dense_trips(dense)) == 2
+    segment = Loop("m", [Bound(Affine.of("start"))], [Bound(Affine.of("M") - 1)], [])
+    reads = Loop("k", dense.lower, dense.upper, [Assign("start", UFCall("ptr", (Affine.of("k"),))), segment])
+    assert dense_trips(reads) == ()  # a bound the nest assigns: its work is not the product
+    two = Loop("k", dense.lower, dense.upper, [inner, Loop("n", inner.lower, inner.upper, [])])
+    assert dense_trips(two) == ()
