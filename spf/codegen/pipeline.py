@@ -446,12 +446,8 @@ def specialize_extents(compilation: Compilation) -> Compilation:
     too (its temporaries are allocated before the nest, which every copy uses alike)."""
     if compilation.assembly is not None or not compilation.options.specialize:
         return compilation
-    checks = ([c for scanned in compilation.lowered.scans for c in scanned.shape_checks]
-              if compilation.lowered is not None else None)
     return dataclasses.replace(compilation, specialized=tuple(
-        specialized_extent([scanned.nodes for scanned in group],
-                           checks if checks is not None else [c for scanned in group for c in scanned.shape_checks])
-        for group in compilation.variant_scans))
+        specialized_extent([scanned.nodes for scanned in group]) for group in compilation.variant_scans))
 
 
 def split_sums(compilation: Compilation) -> Compilation:

@@ -200,84 +200,51 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
   for (int64_t spf_zero = 0; spf_zero < (Z_N0 * Z_N1); spf_zero++)
     Z_vals[spf_zero] = 0.0;
 
+  if (((B_N1 == 16) && (D_N1 == 16)) && (N_n == 16))
   {
-    if (((((1 <= D_N0) && (1 <= D_N1)) && (1 <= D_N2)) && (1 <= E_N1)) && (1 <= E_N2))
     {
-      for (int64_t d = 0; d <= (D_N2 - 1); d++)
+      if (((((1 <= D_N0) && (1 <= D_N1)) && (1 <= D_N2)) && (1 <= E_N1)) && (1 <= E_N2))
       {
-        const int64_t pE0 = d;
+        for (int64_t d = 0; d <= (D_N2 - 1); d++)
         {
-          double * restrict T_ABCDT_vals = T_ABCDT_vals_all + (spf_thread() * T_ABCDT_vals_stride);
-          for (int64_t spf_zero_1 = 0; spf_zero_1 < T_ABCDT_size; spf_zero_1++)
-            T_ABCDT_vals[spf_zero_1] = 0.0;
-
+          const int64_t pE0 = d;
           {
-            if (((((1 <= B_N0) && (1 <= B_N1)) && (1 <= B_N2)) && (1 <= C_N1)) && (1 <= C_N2))
+            double * restrict T_ABCDT_vals = T_ABCDT_vals_all + (spf_thread() * T_ABCDT_vals_stride);
+            for (int64_t spf_zero_19 = 0; spf_zero_19 < T_ABCDT_size; spf_zero_19++)
+              T_ABCDT_vals[spf_zero_19] = 0.0;
+
             {
-              for (int64_t b = 0; b <= (B_N2 - 1); b++)
+              if (((((1 <= B_N0) && (1 <= B_N1)) && (1 <= B_N2)) && (1 <= C_N1)) && (1 <= C_N2))
               {
-                const int64_t pC0 = b;
+                for (int64_t b = 0; b <= (B_N2 - 1); b++)
                 {
-                  double * restrict T_AB_vals = T_AB_vals_all + (spf_thread() * T_AB_vals_stride);
-                  for (int64_t spf_zero_2 = 0; spf_zero_2 < T_AB_size; spf_zero_2++)
-                    T_AB_vals[spf_zero_2] = 0.0;
-
+                  const int64_t pC0 = b;
                   {
-                    if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
-                    {
-                      for (int64_t a = 0; a <= (A_N1 - 1); a++)
-                      {
-                        const int64_t pB0 = a;
-                        for (int64_t i = 0; i <= (A_N0 - 1); i++)
-                        {
-                          const int64_t pA0 = i;
-                          const int64_t pT_AB0 = i;
-                          const int64_t pA1 = a;
-                          if (0 <= (B_N1 - 1))
-                          {
-                            const double factor_3 = A_vals[(pA0 * A_N1) + pA1];
-                            #pragma GCC ivdep
-                            for (int64_t j = 0; j <= (B_N1 - 1); j++)
-                            {
-                              const int64_t pB1 = j;
-                              const int64_t pT_AB1 = j;
-                              const int64_t pB2 = b;
-                              T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1] += factor_3 * B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
-                            }
-
-                          }
-                        }
-
-                      }
-
-                    }
-                  }
-                  {
-                    double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
-                    for (int64_t spf_zero_4 = 0; spf_zero_4 < T_CD_size; spf_zero_4++)
-                      T_CD_vals[spf_zero_4] = 0.0;
+                    double * restrict T_AB_vals = T_AB_vals_all + (spf_thread() * T_AB_vals_stride);
+                    for (int64_t spf_zero_20 = 0; spf_zero_20 < T_AB_size; spf_zero_20++)
+                      T_AB_vals[spf_zero_20] = 0.0;
 
                     {
-                      if (((((1 <= C_N0) && (1 <= C_N1)) && (1 <= C_N2)) && (1 <= D_N1)) && (1 <= D_N2))
+                      if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
                       {
-                        for (int64_t c = 0; c <= (C_N2 - 1); c++)
+                        for (int64_t a = 0; a <= (A_N1 - 1); a++)
                         {
-                          const int64_t pD0 = c;
-                          for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                          const int64_t pB0 = a;
+                          for (int64_t i = 0; i <= (A_N0 - 1); i++)
                           {
-                            const int64_t pC1 = k;
-                            const int64_t pT_CD0 = k;
-                            const int64_t pC2 = c;
-                            if (0 <= (D_N1 - 1))
+                            const int64_t pA0 = i;
+                            const int64_t pT_AB0 = i;
+                            const int64_t pA1 = a;
+                            if (0 <= (B_N1 - 1))
                             {
-                              const double factor_5 = C_vals[(((pC0 * C_N1) + pC1) * C_N2) + pC2];
+                              const double factor_21 = A_vals[(pA0 * A_N1) + pA1];
                               #pragma GCC ivdep
-                              for (int64_t l = 0; l <= (D_N1 - 1); l++)
+                              for (int64_t j = 0; j <= (B_N1 - 1); j++)
                               {
-                                const int64_t pD1 = l;
-                                const int64_t pT_CD1 = l;
-                                const int64_t pD2 = d;
-                                T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += factor_5 * D_vals[(((pD0 * D_N1) + pD1) * D_N2) + pD2];
+                                const int64_t pB1 = j;
+                                const int64_t pT_AB1 = j;
+                                const int64_t pB2 = b;
+                                T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1] += factor_21 * B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
                               }
 
                             }
@@ -288,116 +255,763 @@ int spf_fused_2f69e76000(struct spf_CSF6 *T, struct spf_Dense2 *A, struct spf_De
                       }
                     }
                     {
-                      if (((((((1 <= T_n0) && (1 <= T_n1)) && (1 <= T_n2)) && (1 <= T_n3)) && (1 <= T_n4)) && (1 <= T_n5)) && (1 <= T_nnz0))
+                      double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
+                      for (int64_t spf_zero_22 = 0; spf_zero_22 < T_CD_size; spf_zero_22++)
+                        T_CD_vals[spf_zero_22] = 0.0;
+
                       {
-                        for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
+                        if (((((1 <= C_N0) && (1 <= C_N1)) && (1 <= C_N2)) && (1 <= D_N1)) && (1 <= D_N2))
                         {
-                          const int64_t T_idx0_pT0 = T_idx0[pT0];
-                          const int64_t T_ptr0_pT0 = T_ptr0[pT0];
-                          const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
-                          if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
+                          for (int64_t c = 0; c <= (C_N2 - 1); c++)
                           {
-                            const int64_t i = T_idx0_pT0;
-                            const int64_t pT_AB0 = T_idx0_pT0;
-                            for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
+                            const int64_t pD0 = c;
+                            for (int64_t k = 0; k <= (C_N1 - 1); k++)
                             {
-                              const int64_t T_idx1_pT1 = T_idx1[pT1];
-                              const int64_t T_ptr1_pT1 = T_ptr1[pT1];
-                              const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
-                              if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
+                              const int64_t pC1 = k;
+                              const int64_t pT_CD0 = k;
+                              const int64_t pC2 = c;
+                              if (0 <= (D_N1 - 1))
                               {
-                                const int64_t j = T_idx1_pT1;
-                                const int64_t pT_AB1 = T_idx1_pT1;
-                                for (int64_t pT2 = T_ptr1_pT1; pT2 <= (T_ptr1_pT1_1 - 1); pT2++)
+                                const double factor_23 = C_vals[(((pC0 * C_N1) + pC1) * C_N2) + pC2];
+                                #pragma GCC ivdep
+                                for (int64_t l = 0; l <= (D_N1 - 1); l++)
                                 {
-                                  const int64_t T_idx2_pT2 = T_idx2[pT2];
-                                  const int64_t T_ptr2_pT2 = T_ptr2[pT2];
-                                  const int64_t T_ptr2_pT2_1 = T_ptr2[pT2 + 1];
-                                  if ((T_ptr2_pT2 + 1) <= T_ptr2_pT2_1)
-                                  {
-                                    const int64_t k = T_idx2_pT2;
-                                    const int64_t pT_CD0 = T_idx2_pT2;
-                                    for (int64_t pT3 = T_ptr2_pT2; pT3 <= (T_ptr2_pT2_1 - 1); pT3++)
-                                    {
-                                      const int64_t T_idx3_pT3 = T_idx3[pT3];
-                                      const int64_t T_ptr3_pT3 = T_ptr3[pT3];
-                                      const int64_t T_ptr3_pT3_1 = T_ptr3[pT3 + 1];
-                                      if ((T_ptr3_pT3 + 1) <= T_ptr3_pT3_1)
-                                      {
-                                        const int64_t l = T_idx3_pT3;
-                                        const int64_t pT_CD1 = T_idx3_pT3;
-                                        for (int64_t pT4 = T_ptr3_pT3; pT4 <= (T_ptr3_pT3_1 - 1); pT4++)
-                                        {
-                                          const int64_t T_idx4_pT4 = T_idx4[pT4];
-                                          const int64_t T_ptr4_pT4 = T_ptr4[pT4];
-                                          const int64_t T_ptr4_pT4_1 = T_ptr4[pT4 + 1];
-                                          if ((T_ptr4_pT4 + 1) <= T_ptr4_pT4_1)
-                                          {
-                                            const int64_t m = T_idx4_pT4;
-                                            for (int64_t pT5 = T_ptr4_pT4; pT5 <= (T_ptr4_pT4_1 - 1); pT5++)
-                                            {
-                                              const int64_t T_idx5_pT5 = T_idx5[pT5];
-                                              const int64_t n = T_idx5_pT5;
-                                              const int64_t pT_ABCDT0 = T_idx5_pT5;
-                                              const int64_t pT_ABCDT1 = T_idx4_pT4;
-                                              T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] += (T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1]) * T_val[pT5];
-                                            }
-
-                                          }
-                                        }
-
-                                      }
-                                    }
-
-                                  }
+                                  const int64_t pD1 = l;
+                                  const int64_t pT_CD1 = l;
+                                  const int64_t pD2 = d;
+                                  T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += factor_23 * D_vals[(((pD0 * D_N1) + pD1) * D_N2) + pD2];
                                 }
 
                               }
                             }
 
                           }
-                        }
 
+                        }
+                      }
+                      {
+                        if (((((((1 <= T_n0) && (1 <= T_n1)) && (1 <= T_n2)) && (1 <= T_n3)) && (1 <= T_n4)) && (1 <= T_n5)) && (1 <= T_nnz0))
+                        {
+                          for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
+                          {
+                            const int64_t T_idx0_pT0 = T_idx0[pT0];
+                            const int64_t T_ptr0_pT0 = T_ptr0[pT0];
+                            const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
+                            if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
+                            {
+                              const int64_t i = T_idx0_pT0;
+                              const int64_t pT_AB0 = T_idx0_pT0;
+                              for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
+                              {
+                                const int64_t T_idx1_pT1 = T_idx1[pT1];
+                                const int64_t T_ptr1_pT1 = T_ptr1[pT1];
+                                const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
+                                if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
+                                {
+                                  const int64_t j = T_idx1_pT1;
+                                  const int64_t pT_AB1 = T_idx1_pT1;
+                                  for (int64_t pT2 = T_ptr1_pT1; pT2 <= (T_ptr1_pT1_1 - 1); pT2++)
+                                  {
+                                    const int64_t T_idx2_pT2 = T_idx2[pT2];
+                                    const int64_t T_ptr2_pT2 = T_ptr2[pT2];
+                                    const int64_t T_ptr2_pT2_1 = T_ptr2[pT2 + 1];
+                                    if ((T_ptr2_pT2 + 1) <= T_ptr2_pT2_1)
+                                    {
+                                      const int64_t k = T_idx2_pT2;
+                                      const int64_t pT_CD0 = T_idx2_pT2;
+                                      for (int64_t pT3 = T_ptr2_pT2; pT3 <= (T_ptr2_pT2_1 - 1); pT3++)
+                                      {
+                                        const int64_t T_idx3_pT3 = T_idx3[pT3];
+                                        const int64_t T_ptr3_pT3 = T_ptr3[pT3];
+                                        const int64_t T_ptr3_pT3_1 = T_ptr3[pT3 + 1];
+                                        if ((T_ptr3_pT3 + 1) <= T_ptr3_pT3_1)
+                                        {
+                                          const int64_t l = T_idx3_pT3;
+                                          const int64_t pT_CD1 = T_idx3_pT3;
+                                          for (int64_t pT4 = T_ptr3_pT3; pT4 <= (T_ptr3_pT3_1 - 1); pT4++)
+                                          {
+                                            const int64_t T_idx4_pT4 = T_idx4[pT4];
+                                            const int64_t T_ptr4_pT4 = T_ptr4[pT4];
+                                            const int64_t T_ptr4_pT4_1 = T_ptr4[pT4 + 1];
+                                            if ((T_ptr4_pT4 + 1) <= T_ptr4_pT4_1)
+                                            {
+                                              const int64_t m = T_idx4_pT4;
+                                              for (int64_t pT5 = T_ptr4_pT4; pT5 <= (T_ptr4_pT4_1 - 1); pT5++)
+                                              {
+                                                const int64_t T_idx5_pT5 = T_idx5[pT5];
+                                                const int64_t n = T_idx5_pT5;
+                                                const int64_t pT_ABCDT0 = T_idx5_pT5;
+                                                const int64_t pT_ABCDT1 = T_idx4_pT4;
+                                                T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] += (T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1]) * T_val[pT5];
+                                              }
+
+                                            }
+                                          }
+
+                                        }
+                                      }
+
+                                    }
+                                  }
+
+                                }
+                              }
+
+                            }
+                          }
+
+                        }
                       }
                     }
                   }
                 }
-              }
 
+              }
+            }
+            {
+              if ((((1 <= E_N0) && (1 <= E_N1)) && (1 <= E_N2)) && (1 <= Z_N1))
+              {
+                for (int64_t e = 0; e <= (E_N2 - 1); e++)
+                {
+                  const int64_t pZ0 = e;
+                  for (int64_t m = 0; m <= (E_N1 - 1); m++)
+                  {
+                    const int64_t pE1 = m;
+                    const int64_t pE2 = e;
+                    if (0 <= (N_n - 1))
+                    {
+                      const double factor_24 = E_vals[(((pE0 * E_N1) + pE1) * E_N2) + pE2];
+                      #pragma GCC ivdep
+                      for (int64_t n = 0; n <= (N_n - 1); n++)
+                      {
+                        const int64_t pT_ABCDT0 = n;
+                        const int64_t pZ1 = n;
+                        const int64_t pT_ABCDT1 = m;
+                        Z_vals[(pZ0 * Z_N1) + pZ1] += T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] * factor_24;
+                      }
+
+                    }
+                  }
+
+                }
+
+              }
             }
           }
-          {
-            if ((((1 <= E_N0) && (1 <= E_N1)) && (1 <= E_N2)) && (1 <= Z_N1))
-            {
-              for (int64_t e = 0; e <= (E_N2 - 1); e++)
-              {
-                const int64_t pZ0 = e;
-                for (int64_t m = 0; m <= (E_N1 - 1); m++)
-                {
-                  const int64_t pE1 = m;
-                  const int64_t pE2 = e;
-                  if (0 <= (N_n - 1))
-                  {
-                    const double factor_6 = E_vals[(((pE0 * E_N1) + pE1) * E_N2) + pE2];
-                    #pragma GCC ivdep
-                    for (int64_t n = 0; n <= (N_n - 1); n++)
-                    {
-                      const int64_t pT_ABCDT0 = n;
-                      const int64_t pZ1 = n;
-                      const int64_t pT_ABCDT1 = m;
-                      Z_vals[(pZ0 * Z_N1) + pZ1] += T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] * factor_6;
-                    }
+        }
 
+      }
+    }
+  }
+  else
+    if (((B_N1 == 32) && (D_N1 == 32)) && (N_n == 32))
+  {
+    {
+      if (((((1 <= D_N0) && (1 <= D_N1)) && (1 <= D_N2)) && (1 <= E_N1)) && (1 <= E_N2))
+      {
+        for (int64_t d = 0; d <= (D_N2 - 1); d++)
+        {
+          const int64_t pE0 = d;
+          {
+            double * restrict T_ABCDT_vals = T_ABCDT_vals_all + (spf_thread() * T_ABCDT_vals_stride);
+            for (int64_t spf_zero_13 = 0; spf_zero_13 < T_ABCDT_size; spf_zero_13++)
+              T_ABCDT_vals[spf_zero_13] = 0.0;
+
+            {
+              if (((((1 <= B_N0) && (1 <= B_N1)) && (1 <= B_N2)) && (1 <= C_N1)) && (1 <= C_N2))
+              {
+                for (int64_t b = 0; b <= (B_N2 - 1); b++)
+                {
+                  const int64_t pC0 = b;
+                  {
+                    double * restrict T_AB_vals = T_AB_vals_all + (spf_thread() * T_AB_vals_stride);
+                    for (int64_t spf_zero_14 = 0; spf_zero_14 < T_AB_size; spf_zero_14++)
+                      T_AB_vals[spf_zero_14] = 0.0;
+
+                    {
+                      if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
+                      {
+                        for (int64_t a = 0; a <= (A_N1 - 1); a++)
+                        {
+                          const int64_t pB0 = a;
+                          for (int64_t i = 0; i <= (A_N0 - 1); i++)
+                          {
+                            const int64_t pA0 = i;
+                            const int64_t pT_AB0 = i;
+                            const int64_t pA1 = a;
+                            if (0 <= (B_N1 - 1))
+                            {
+                              const double factor_15 = A_vals[(pA0 * A_N1) + pA1];
+                              #pragma GCC ivdep
+                              for (int64_t j = 0; j <= (B_N1 - 1); j++)
+                              {
+                                const int64_t pB1 = j;
+                                const int64_t pT_AB1 = j;
+                                const int64_t pB2 = b;
+                                T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1] += factor_15 * B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
+                              }
+
+                            }
+                          }
+
+                        }
+
+                      }
+                    }
+                    {
+                      double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
+                      for (int64_t spf_zero_16 = 0; spf_zero_16 < T_CD_size; spf_zero_16++)
+                        T_CD_vals[spf_zero_16] = 0.0;
+
+                      {
+                        if (((((1 <= C_N0) && (1 <= C_N1)) && (1 <= C_N2)) && (1 <= D_N1)) && (1 <= D_N2))
+                        {
+                          for (int64_t c = 0; c <= (C_N2 - 1); c++)
+                          {
+                            const int64_t pD0 = c;
+                            for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pT_CD0 = k;
+                              const int64_t pC2 = c;
+                              if (0 <= (D_N1 - 1))
+                              {
+                                const double factor_17 = C_vals[(((pC0 * C_N1) + pC1) * C_N2) + pC2];
+                                #pragma GCC ivdep
+                                for (int64_t l = 0; l <= (D_N1 - 1); l++)
+                                {
+                                  const int64_t pD1 = l;
+                                  const int64_t pT_CD1 = l;
+                                  const int64_t pD2 = d;
+                                  T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += factor_17 * D_vals[(((pD0 * D_N1) + pD1) * D_N2) + pD2];
+                                }
+
+                              }
+                            }
+
+                          }
+
+                        }
+                      }
+                      {
+                        if (((((((1 <= T_n0) && (1 <= T_n1)) && (1 <= T_n2)) && (1 <= T_n3)) && (1 <= T_n4)) && (1 <= T_n5)) && (1 <= T_nnz0))
+                        {
+                          for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
+                          {
+                            const int64_t T_idx0_pT0 = T_idx0[pT0];
+                            const int64_t T_ptr0_pT0 = T_ptr0[pT0];
+                            const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
+                            if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
+                            {
+                              const int64_t i = T_idx0_pT0;
+                              const int64_t pT_AB0 = T_idx0_pT0;
+                              for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
+                              {
+                                const int64_t T_idx1_pT1 = T_idx1[pT1];
+                                const int64_t T_ptr1_pT1 = T_ptr1[pT1];
+                                const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
+                                if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
+                                {
+                                  const int64_t j = T_idx1_pT1;
+                                  const int64_t pT_AB1 = T_idx1_pT1;
+                                  for (int64_t pT2 = T_ptr1_pT1; pT2 <= (T_ptr1_pT1_1 - 1); pT2++)
+                                  {
+                                    const int64_t T_idx2_pT2 = T_idx2[pT2];
+                                    const int64_t T_ptr2_pT2 = T_ptr2[pT2];
+                                    const int64_t T_ptr2_pT2_1 = T_ptr2[pT2 + 1];
+                                    if ((T_ptr2_pT2 + 1) <= T_ptr2_pT2_1)
+                                    {
+                                      const int64_t k = T_idx2_pT2;
+                                      const int64_t pT_CD0 = T_idx2_pT2;
+                                      for (int64_t pT3 = T_ptr2_pT2; pT3 <= (T_ptr2_pT2_1 - 1); pT3++)
+                                      {
+                                        const int64_t T_idx3_pT3 = T_idx3[pT3];
+                                        const int64_t T_ptr3_pT3 = T_ptr3[pT3];
+                                        const int64_t T_ptr3_pT3_1 = T_ptr3[pT3 + 1];
+                                        if ((T_ptr3_pT3 + 1) <= T_ptr3_pT3_1)
+                                        {
+                                          const int64_t l = T_idx3_pT3;
+                                          const int64_t pT_CD1 = T_idx3_pT3;
+                                          for (int64_t pT4 = T_ptr3_pT3; pT4 <= (T_ptr3_pT3_1 - 1); pT4++)
+                                          {
+                                            const int64_t T_idx4_pT4 = T_idx4[pT4];
+                                            const int64_t T_ptr4_pT4 = T_ptr4[pT4];
+                                            const int64_t T_ptr4_pT4_1 = T_ptr4[pT4 + 1];
+                                            if ((T_ptr4_pT4 + 1) <= T_ptr4_pT4_1)
+                                            {
+                                              const int64_t m = T_idx4_pT4;
+                                              for (int64_t pT5 = T_ptr4_pT4; pT5 <= (T_ptr4_pT4_1 - 1); pT5++)
+                                              {
+                                                const int64_t T_idx5_pT5 = T_idx5[pT5];
+                                                const int64_t n = T_idx5_pT5;
+                                                const int64_t pT_ABCDT0 = T_idx5_pT5;
+                                                const int64_t pT_ABCDT1 = T_idx4_pT4;
+                                                T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] += (T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1]) * T_val[pT5];
+                                              }
+
+                                            }
+                                          }
+
+                                        }
+                                      }
+
+                                    }
+                                  }
+
+                                }
+                              }
+
+                            }
+                          }
+
+                        }
+                      }
+                    }
                   }
                 }
 
               }
+            }
+            {
+              if ((((1 <= E_N0) && (1 <= E_N1)) && (1 <= E_N2)) && (1 <= Z_N1))
+              {
+                for (int64_t e = 0; e <= (E_N2 - 1); e++)
+                {
+                  const int64_t pZ0 = e;
+                  for (int64_t m = 0; m <= (E_N1 - 1); m++)
+                  {
+                    const int64_t pE1 = m;
+                    const int64_t pE2 = e;
+                    if (0 <= (N_n - 1))
+                    {
+                      const double factor_18 = E_vals[(((pE0 * E_N1) + pE1) * E_N2) + pE2];
+                      #pragma GCC ivdep
+                      for (int64_t n = 0; n <= (N_n - 1); n++)
+                      {
+                        const int64_t pT_ABCDT0 = n;
+                        const int64_t pZ1 = n;
+                        const int64_t pT_ABCDT1 = m;
+                        Z_vals[(pZ0 * Z_N1) + pZ1] += T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] * factor_18;
+                      }
 
+                    }
+                  }
+
+                }
+
+              }
             }
           }
         }
-      }
 
+      }
+    }
+  }
+  else
+    if (((B_N1 == 64) && (D_N1 == 64)) && (N_n == 64))
+  {
+    {
+      if (((((1 <= D_N0) && (1 <= D_N1)) && (1 <= D_N2)) && (1 <= E_N1)) && (1 <= E_N2))
+      {
+        for (int64_t d = 0; d <= (D_N2 - 1); d++)
+        {
+          const int64_t pE0 = d;
+          {
+            double * restrict T_ABCDT_vals = T_ABCDT_vals_all + (spf_thread() * T_ABCDT_vals_stride);
+            for (int64_t spf_zero_7 = 0; spf_zero_7 < T_ABCDT_size; spf_zero_7++)
+              T_ABCDT_vals[spf_zero_7] = 0.0;
+
+            {
+              if (((((1 <= B_N0) && (1 <= B_N1)) && (1 <= B_N2)) && (1 <= C_N1)) && (1 <= C_N2))
+              {
+                for (int64_t b = 0; b <= (B_N2 - 1); b++)
+                {
+                  const int64_t pC0 = b;
+                  {
+                    double * restrict T_AB_vals = T_AB_vals_all + (spf_thread() * T_AB_vals_stride);
+                    for (int64_t spf_zero_8 = 0; spf_zero_8 < T_AB_size; spf_zero_8++)
+                      T_AB_vals[spf_zero_8] = 0.0;
+
+                    {
+                      if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
+                      {
+                        for (int64_t a = 0; a <= (A_N1 - 1); a++)
+                        {
+                          const int64_t pB0 = a;
+                          for (int64_t i = 0; i <= (A_N0 - 1); i++)
+                          {
+                            const int64_t pA0 = i;
+                            const int64_t pT_AB0 = i;
+                            const int64_t pA1 = a;
+                            if (0 <= (B_N1 - 1))
+                            {
+                              const double factor_9 = A_vals[(pA0 * A_N1) + pA1];
+                              #pragma GCC ivdep
+                              for (int64_t j = 0; j <= (B_N1 - 1); j++)
+                              {
+                                const int64_t pB1 = j;
+                                const int64_t pT_AB1 = j;
+                                const int64_t pB2 = b;
+                                T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1] += factor_9 * B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
+                              }
+
+                            }
+                          }
+
+                        }
+
+                      }
+                    }
+                    {
+                      double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
+                      for (int64_t spf_zero_10 = 0; spf_zero_10 < T_CD_size; spf_zero_10++)
+                        T_CD_vals[spf_zero_10] = 0.0;
+
+                      {
+                        if (((((1 <= C_N0) && (1 <= C_N1)) && (1 <= C_N2)) && (1 <= D_N1)) && (1 <= D_N2))
+                        {
+                          for (int64_t c = 0; c <= (C_N2 - 1); c++)
+                          {
+                            const int64_t pD0 = c;
+                            for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pT_CD0 = k;
+                              const int64_t pC2 = c;
+                              if (0 <= (D_N1 - 1))
+                              {
+                                const double factor_11 = C_vals[(((pC0 * C_N1) + pC1) * C_N2) + pC2];
+                                #pragma GCC ivdep
+                                for (int64_t l = 0; l <= (D_N1 - 1); l++)
+                                {
+                                  const int64_t pD1 = l;
+                                  const int64_t pT_CD1 = l;
+                                  const int64_t pD2 = d;
+                                  T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += factor_11 * D_vals[(((pD0 * D_N1) + pD1) * D_N2) + pD2];
+                                }
+
+                              }
+                            }
+
+                          }
+
+                        }
+                      }
+                      {
+                        if (((((((1 <= T_n0) && (1 <= T_n1)) && (1 <= T_n2)) && (1 <= T_n3)) && (1 <= T_n4)) && (1 <= T_n5)) && (1 <= T_nnz0))
+                        {
+                          for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
+                          {
+                            const int64_t T_idx0_pT0 = T_idx0[pT0];
+                            const int64_t T_ptr0_pT0 = T_ptr0[pT0];
+                            const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
+                            if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
+                            {
+                              const int64_t i = T_idx0_pT0;
+                              const int64_t pT_AB0 = T_idx0_pT0;
+                              for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
+                              {
+                                const int64_t T_idx1_pT1 = T_idx1[pT1];
+                                const int64_t T_ptr1_pT1 = T_ptr1[pT1];
+                                const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
+                                if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
+                                {
+                                  const int64_t j = T_idx1_pT1;
+                                  const int64_t pT_AB1 = T_idx1_pT1;
+                                  for (int64_t pT2 = T_ptr1_pT1; pT2 <= (T_ptr1_pT1_1 - 1); pT2++)
+                                  {
+                                    const int64_t T_idx2_pT2 = T_idx2[pT2];
+                                    const int64_t T_ptr2_pT2 = T_ptr2[pT2];
+                                    const int64_t T_ptr2_pT2_1 = T_ptr2[pT2 + 1];
+                                    if ((T_ptr2_pT2 + 1) <= T_ptr2_pT2_1)
+                                    {
+                                      const int64_t k = T_idx2_pT2;
+                                      const int64_t pT_CD0 = T_idx2_pT2;
+                                      for (int64_t pT3 = T_ptr2_pT2; pT3 <= (T_ptr2_pT2_1 - 1); pT3++)
+                                      {
+                                        const int64_t T_idx3_pT3 = T_idx3[pT3];
+                                        const int64_t T_ptr3_pT3 = T_ptr3[pT3];
+                                        const int64_t T_ptr3_pT3_1 = T_ptr3[pT3 + 1];
+                                        if ((T_ptr3_pT3 + 1) <= T_ptr3_pT3_1)
+                                        {
+                                          const int64_t l = T_idx3_pT3;
+                                          const int64_t pT_CD1 = T_idx3_pT3;
+                                          for (int64_t pT4 = T_ptr3_pT3; pT4 <= (T_ptr3_pT3_1 - 1); pT4++)
+                                          {
+                                            const int64_t T_idx4_pT4 = T_idx4[pT4];
+                                            const int64_t T_ptr4_pT4 = T_ptr4[pT4];
+                                            const int64_t T_ptr4_pT4_1 = T_ptr4[pT4 + 1];
+                                            if ((T_ptr4_pT4 + 1) <= T_ptr4_pT4_1)
+                                            {
+                                              const int64_t m = T_idx4_pT4;
+                                              for (int64_t pT5 = T_ptr4_pT4; pT5 <= (T_ptr4_pT4_1 - 1); pT5++)
+                                              {
+                                                const int64_t T_idx5_pT5 = T_idx5[pT5];
+                                                const int64_t n = T_idx5_pT5;
+                                                const int64_t pT_ABCDT0 = T_idx5_pT5;
+                                                const int64_t pT_ABCDT1 = T_idx4_pT4;
+                                                T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] += (T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1]) * T_val[pT5];
+                                              }
+
+                                            }
+                                          }
+
+                                        }
+                                      }
+
+                                    }
+                                  }
+
+                                }
+                              }
+
+                            }
+                          }
+
+                        }
+                      }
+                    }
+                  }
+                }
+
+              }
+            }
+            {
+              if ((((1 <= E_N0) && (1 <= E_N1)) && (1 <= E_N2)) && (1 <= Z_N1))
+              {
+                for (int64_t e = 0; e <= (E_N2 - 1); e++)
+                {
+                  const int64_t pZ0 = e;
+                  for (int64_t m = 0; m <= (E_N1 - 1); m++)
+                  {
+                    const int64_t pE1 = m;
+                    const int64_t pE2 = e;
+                    if (0 <= (N_n - 1))
+                    {
+                      const double factor_12 = E_vals[(((pE0 * E_N1) + pE1) * E_N2) + pE2];
+                      #pragma GCC ivdep
+                      for (int64_t n = 0; n <= (N_n - 1); n++)
+                      {
+                        const int64_t pT_ABCDT0 = n;
+                        const int64_t pZ1 = n;
+                        const int64_t pT_ABCDT1 = m;
+                        Z_vals[(pZ0 * Z_N1) + pZ1] += T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] * factor_12;
+                      }
+
+                    }
+                  }
+
+                }
+
+              }
+            }
+          }
+        }
+
+      }
+    }
+  }
+  else
+  {
+    {
+      if (((((1 <= D_N0) && (1 <= D_N1)) && (1 <= D_N2)) && (1 <= E_N1)) && (1 <= E_N2))
+      {
+        for (int64_t d = 0; d <= (D_N2 - 1); d++)
+        {
+          const int64_t pE0 = d;
+          {
+            double * restrict T_ABCDT_vals = T_ABCDT_vals_all + (spf_thread() * T_ABCDT_vals_stride);
+            for (int64_t spf_zero_1 = 0; spf_zero_1 < T_ABCDT_size; spf_zero_1++)
+              T_ABCDT_vals[spf_zero_1] = 0.0;
+
+            {
+              if (((((1 <= B_N0) && (1 <= B_N1)) && (1 <= B_N2)) && (1 <= C_N1)) && (1 <= C_N2))
+              {
+                for (int64_t b = 0; b <= (B_N2 - 1); b++)
+                {
+                  const int64_t pC0 = b;
+                  {
+                    double * restrict T_AB_vals = T_AB_vals_all + (spf_thread() * T_AB_vals_stride);
+                    for (int64_t spf_zero_2 = 0; spf_zero_2 < T_AB_size; spf_zero_2++)
+                      T_AB_vals[spf_zero_2] = 0.0;
+
+                    {
+                      if ((((1 <= A_N0) && (1 <= A_N1)) && (1 <= B_N1)) && (1 <= B_N2))
+                      {
+                        for (int64_t a = 0; a <= (A_N1 - 1); a++)
+                        {
+                          const int64_t pB0 = a;
+                          for (int64_t i = 0; i <= (A_N0 - 1); i++)
+                          {
+                            const int64_t pA0 = i;
+                            const int64_t pT_AB0 = i;
+                            const int64_t pA1 = a;
+                            if (0 <= (B_N1 - 1))
+                            {
+                              const double factor_3 = A_vals[(pA0 * A_N1) + pA1];
+                              #pragma GCC ivdep
+                              for (int64_t j = 0; j <= (B_N1 - 1); j++)
+                              {
+                                const int64_t pB1 = j;
+                                const int64_t pT_AB1 = j;
+                                const int64_t pB2 = b;
+                                T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1] += factor_3 * B_vals[(((pB0 * B_N1) + pB1) * B_N2) + pB2];
+                              }
+
+                            }
+                          }
+
+                        }
+
+                      }
+                    }
+                    {
+                      double * restrict T_CD_vals = T_CD_vals_all + (spf_thread() * T_CD_vals_stride);
+                      for (int64_t spf_zero_4 = 0; spf_zero_4 < T_CD_size; spf_zero_4++)
+                        T_CD_vals[spf_zero_4] = 0.0;
+
+                      {
+                        if (((((1 <= C_N0) && (1 <= C_N1)) && (1 <= C_N2)) && (1 <= D_N1)) && (1 <= D_N2))
+                        {
+                          for (int64_t c = 0; c <= (C_N2 - 1); c++)
+                          {
+                            const int64_t pD0 = c;
+                            for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pT_CD0 = k;
+                              const int64_t pC2 = c;
+                              if (0 <= (D_N1 - 1))
+                              {
+                                const double factor_5 = C_vals[(((pC0 * C_N1) + pC1) * C_N2) + pC2];
+                                #pragma GCC ivdep
+                                for (int64_t l = 0; l <= (D_N1 - 1); l++)
+                                {
+                                  const int64_t pD1 = l;
+                                  const int64_t pT_CD1 = l;
+                                  const int64_t pD2 = d;
+                                  T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] += factor_5 * D_vals[(((pD0 * D_N1) + pD1) * D_N2) + pD2];
+                                }
+
+                              }
+                            }
+
+                          }
+
+                        }
+                      }
+                      {
+                        if (((((((1 <= T_n0) && (1 <= T_n1)) && (1 <= T_n2)) && (1 <= T_n3)) && (1 <= T_n4)) && (1 <= T_n5)) && (1 <= T_nnz0))
+                        {
+                          for (int64_t pT0 = 0; pT0 <= (T_nnz0 - 1); pT0++)
+                          {
+                            const int64_t T_idx0_pT0 = T_idx0[pT0];
+                            const int64_t T_ptr0_pT0 = T_ptr0[pT0];
+                            const int64_t T_ptr0_pT0_1 = T_ptr0[pT0 + 1];
+                            if ((T_ptr0_pT0 + 1) <= T_ptr0_pT0_1)
+                            {
+                              const int64_t i = T_idx0_pT0;
+                              const int64_t pT_AB0 = T_idx0_pT0;
+                              for (int64_t pT1 = T_ptr0_pT0; pT1 <= (T_ptr0_pT0_1 - 1); pT1++)
+                              {
+                                const int64_t T_idx1_pT1 = T_idx1[pT1];
+                                const int64_t T_ptr1_pT1 = T_ptr1[pT1];
+                                const int64_t T_ptr1_pT1_1 = T_ptr1[pT1 + 1];
+                                if ((T_ptr1_pT1 + 1) <= T_ptr1_pT1_1)
+                                {
+                                  const int64_t j = T_idx1_pT1;
+                                  const int64_t pT_AB1 = T_idx1_pT1;
+                                  for (int64_t pT2 = T_ptr1_pT1; pT2 <= (T_ptr1_pT1_1 - 1); pT2++)
+                                  {
+                                    const int64_t T_idx2_pT2 = T_idx2[pT2];
+                                    const int64_t T_ptr2_pT2 = T_ptr2[pT2];
+                                    const int64_t T_ptr2_pT2_1 = T_ptr2[pT2 + 1];
+                                    if ((T_ptr2_pT2 + 1) <= T_ptr2_pT2_1)
+                                    {
+                                      const int64_t k = T_idx2_pT2;
+                                      const int64_t pT_CD0 = T_idx2_pT2;
+                                      for (int64_t pT3 = T_ptr2_pT2; pT3 <= (T_ptr2_pT2_1 - 1); pT3++)
+                                      {
+                                        const int64_t T_idx3_pT3 = T_idx3[pT3];
+                                        const int64_t T_ptr3_pT3 = T_ptr3[pT3];
+                                        const int64_t T_ptr3_pT3_1 = T_ptr3[pT3 + 1];
+                                        if ((T_ptr3_pT3 + 1) <= T_ptr3_pT3_1)
+                                        {
+                                          const int64_t l = T_idx3_pT3;
+                                          const int64_t pT_CD1 = T_idx3_pT3;
+                                          for (int64_t pT4 = T_ptr3_pT3; pT4 <= (T_ptr3_pT3_1 - 1); pT4++)
+                                          {
+                                            const int64_t T_idx4_pT4 = T_idx4[pT4];
+                                            const int64_t T_ptr4_pT4 = T_ptr4[pT4];
+                                            const int64_t T_ptr4_pT4_1 = T_ptr4[pT4 + 1];
+                                            if ((T_ptr4_pT4 + 1) <= T_ptr4_pT4_1)
+                                            {
+                                              const int64_t m = T_idx4_pT4;
+                                              for (int64_t pT5 = T_ptr4_pT4; pT5 <= (T_ptr4_pT4_1 - 1); pT5++)
+                                              {
+                                                const int64_t T_idx5_pT5 = T_idx5[pT5];
+                                                const int64_t n = T_idx5_pT5;
+                                                const int64_t pT_ABCDT0 = T_idx5_pT5;
+                                                const int64_t pT_ABCDT1 = T_idx4_pT4;
+                                                T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] += (T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * T_AB_vals[(pT_AB0 * T_AB_N1) + pT_AB1]) * T_val[pT5];
+                                              }
+
+                                            }
+                                          }
+
+                                        }
+                                      }
+
+                                    }
+                                  }
+
+                                }
+                              }
+
+                            }
+                          }
+
+                        }
+                      }
+                    }
+                  }
+                }
+
+              }
+            }
+            {
+              if ((((1 <= E_N0) && (1 <= E_N1)) && (1 <= E_N2)) && (1 <= Z_N1))
+              {
+                for (int64_t e = 0; e <= (E_N2 - 1); e++)
+                {
+                  const int64_t pZ0 = e;
+                  for (int64_t m = 0; m <= (E_N1 - 1); m++)
+                  {
+                    const int64_t pE1 = m;
+                    const int64_t pE2 = e;
+                    if (0 <= (N_n - 1))
+                    {
+                      const double factor_6 = E_vals[(((pE0 * E_N1) + pE1) * E_N2) + pE2];
+                      #pragma GCC ivdep
+                      for (int64_t n = 0; n <= (N_n - 1); n++)
+                      {
+                        const int64_t pT_ABCDT0 = n;
+                        const int64_t pZ1 = n;
+                        const int64_t pT_ABCDT1 = m;
+                        Z_vals[(pZ0 * Z_N1) + pZ1] += T_ABCDT_vals[(pT_ABCDT0 * T_ABCDT_N1) + pT_ABCDT1] * factor_6;
+                      }
+
+                    }
+                  }
+
+                }
+
+              }
+            }
+          }
+        }
+
+      }
     }
   }
   free(T_ABCDT_vals_all);

@@ -13,7 +13,7 @@ from spf.codegen.loops import Bound, Loop
 from spf.codegen.passes.independent import IndependentIterations
 from spf.codegen.passes.specialize import SPECIALIZED_EXTENTS, specialized_extent
 from spf.runtime.kernel import callable_kernel
-from spf.space.expressions import Affine, Constraint
+from spf.space.expressions import Affine
 
 MTTKRP = "A(i,r) = B(i,j,k) * C(j,r) * D(k,r)"
 MTTKRP_LAYOUTS = {"A": "Dense2", "B": "CSF3", "C": "Dense2", "D": "Dense2"}
@@ -23,24 +23,30 @@ def dense_loop(variable: str, extent: str) -> Loop:
     return Loop(variable, [Bound(Affine())], [Bound(Affine.of(extent) - 1)], independent=IndependentIterations())
 
 
-def test_the_one_extent_of_the_innermost_dense_loops_is_specialised():
+def test_the_extents_of_the_innermost_dense_loops_are_specialised():
     assert specialized_extent([[dense_loop("r", "A_N1")], [dense_loop("s", "A_N1")]]) == ("A_N1",)
-    assert specialized_extent([[dense_loop("r", "A_N1"), dense_loop("s", "B_N1")]]) is None  # two extents
+    # two extents (K4's k and l): a copy where both are the value
+    assert specialized_extent([[dense_loop("r", "A_N1"), dense_loop("s", "B_N1")]]) == ("A_N1", "B_N1")
     assert specialized_extent([[Loop("r", [Bound(Affine())], [Bound(Affine.of("A_N1") - 1)])]]) is None  # not marked
     shifted = dense_loop("r", "A_N1")
     shifted.lower = [Bound(Affine.of(1))]
     assert specialized_extent([[shifted]]) is None
+    assert specialized_extent([[dense_loop("r", "A_N1"), shifted]]) is None  # one loop of other bounds
 
 
-def test_extents_the_shape_checks_make_equal_are_specialised_together():
-    """A fused tree's loops over a vector temporary and over an operand: T_N0 = A_N1 and
-    T_N0 = D_N1 are checked before the nest runs, so the three are one value."""
-    loops = [[dense_loop("a", "D_N1"), dense_loop("b", "A_N1")]]
-    checks = [Constraint(Affine.of("A_N1"), "=", Affine.of("T_N0")), Constraint(Affine.of("D_N1"), "=", Affine.of("T_N0"))]
-    assert specialized_extent(loops, checks) == ("A_N1", "D_N1")
-    assert specialized_extent(loops, checks[:1]) is None  # D_N1 joined to nothing
-    assert specialized_extent(loops, [Constraint(Affine.of("A_N1"), "=", Affine.of("D_N1") + 1)]) is None
-    assert specialized_extent(loops, [Constraint(Affine.of("A_N1"), "<=", Affine.of("D_N1"))]) is None
+@pytest.mark.parametrize("ranks", [(16, 16), (32, 32), (16, 32), (5, 7)])
+def test_a_tree_over_two_dense_indices_is_right_in_every_copy(ranks):
+    """K4's row-by-row tree: T_BC(k) over C's columns, then A's row over D's columns; the
+    copies test both extents, so unequal ranks take the general copy."""
+    expression = "A(i,l) = B(i,j) * C(j,k) * D(k,l)"
+    layouts = {"A": "Dense", "B": "CSR", "C": "Dense", "D": "Dense"}
+    tree = "i < T_BC(k) ; j, k : T_BC(k) += B(i,j) * C(j,k) , k, l : A(i,l) += T_BC(k) * D(k,l) >"
+    kernel = spf.compile(expression, layouts, schedule=spf.schedule(tree, expression, layouts))
+    assert "if ((A_N1 == 16) && (C_N1 == 16))" in kernel.c_source
+    rng = np.random.default_rng(3)
+    B = sparse.random(200, 90, density=0.05, format="csr", random_state=4)
+    C, D = rng.random((90, ranks[0])), rng.random((ranks[0], ranks[1]))
+    np.testing.assert_allclose(kernel(B=B, C=C, D=D), B @ C @ D, rtol=1e-12)
 
 
 @pytest.mark.parametrize("rank", [5, 16, 32, 64])
