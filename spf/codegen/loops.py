@@ -383,11 +383,17 @@ def _loop_notes(loop: Loop) -> list[str]:
         notes.append(f"loop {loop.variable}: each iteration opens row {loop.variable}'s group")
     zeroing = loop.zero_rows
     if zeroing is not None:
-        notes.append(f"loop {loop.variable} stores each entry of {zeroing.array} in its {zeroing.pointer} segment "
-                     "once: no zeroing" if zeroing.pointer is not None else
-                     f"loop {loop.variable} stores each of its rows of {zeroing.array} once: no zeroing"
-                     if zeroing.stores else f"loop {loop.variable} runs in blocks of rows of about "
-                     f"{zeroing.block_entries} entries of {zeroing.array}, each block zeroing its rows first")
+        if zeroing.pointer is not None and zeroing.stores:
+            notes.append(f"loop {loop.variable} stores each entry of {zeroing.array} in its {zeroing.pointer} "
+                         "segment once: no zeroing")
+        elif zeroing.pointer is not None:
+            notes.append(f"loop {loop.variable} runs in blocks of iterations, each zeroing the rows of "
+                         f"{zeroing.array} in its {zeroing.pointer} segments first")
+        elif zeroing.stores:
+            notes.append(f"loop {loop.variable} stores each of its rows of {zeroing.array} once: no zeroing")
+        else:
+            notes.append(f"loop {loop.variable} runs in blocks of rows of about {zeroing.block_entries} entries of "
+                         f"{zeroing.array}, each block zeroing its rows first")
     summed = loop.register_sum
     if summed is not None:
         hoisted = ", ".join(summed.target.factors[k][0] for k in sorted(summed.hoisted))

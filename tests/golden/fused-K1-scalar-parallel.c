@@ -104,10 +104,22 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
   {
     return 1;
   }
-  #pragma omp parallel for schedule(static) num_threads(spf_team_for(A_N0 * A_N1))
-  for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
-    A_vals[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1 * A_N1;
+    int64_t spf_reached_from = A_N0;
+    int64_t spf_reached_to = A_N0;
+    if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
+    {
+      spf_reached_from = spf_min(spf_max(0, 0), A_N0);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((B_numRows - 1) + 1, A_N0));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      A_vals[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (A_N0 * spf_row_size); spf_zero++)
+      A_vals[spf_zero] = 0.0;
+
+  }
   if (A_N1 == 16)
   {
     {
@@ -136,105 +148,18 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
             const int64_t spf_from = spf_first;
             const int64_t spf_to = spf_last + 1;
             const int spf_stream_index = 0;
-            for (int64_t i = spf_from; i < spf_to; i++)
             {
-              const int64_t pBi = i;
-              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+              const int64_t spf_row_size = 1 * A_N1;
+              const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+              const int64_t spf_stop = spf_to;
+              for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
               {
-                const int64_t pC0 = i;
-                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
-                {
-                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
-                  const int64_t pD0 = B_colIdx_pBj;
-                  const int64_t pE0 = B_colIdx_pBj;
-                  {
-                    double T_BCD[1] = {0.0};
-                    {
-                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
-                      {
-                        double sum_10 = 0.0;
-                        int added_11 = 0;
-                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_10 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                          added_11 = 1;
-                        }
+                const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+                for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                  A_vals[spf_zero] = 0.0;
 
-                        if (added_11)
-                          T_BCD[0] += B_data[pBj] * sum_10;
-                      }
-                    }
-                    {
-                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                      {
-                        const int64_t pA0 = i;
-                        if (0 <= (A_N1 - 1))
-                        {
-                          const double factor_12 = T_BCD[0];
-                          #pragma GCC ivdep
-                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
-                          {
-                            const int64_t pE1 = l;
-                            const int64_t pA1 = l;
-                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_12;
-                          }
-
-                        }
-                      }
-                    }
-                  }
-                }
-
-              }
-            }
-
-          }
-          else
-          {
-            const int spf_pieces = spf_most_pieces(spf_want);
-            int64_t spf_cuts[SPF_MOST_PIECES + 1];
-            spf_cuts[0] = spf_first;
-            spf_cuts[spf_pieces] = spf_last + 1;
-            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
-            {
-              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
-              int64_t spf_low = spf_cuts[spf_k - 1];
-              int64_t spf_high = spf_last + 1;
-              while (spf_low < spf_high)
-              {
-                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
-                int64_t spf_weight;
-                {
-                  const int64_t i = spf_middle;
-                  spf_weight = (spf_middle - spf_first) + (B_rowPtr[i] - spf_base);
-                }
-                if (spf_weight >= spf_goal)
-                  spf_high = spf_middle;
-                else
-                  spf_low = spf_middle + 1;
-              }
-
-              spf_cuts[spf_k] = spf_low;
-            }
-
-            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
-            spf_run spf_runs[SPF_MOST_PIECES];
-            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
-            #pragma omp parallel num_threads(spf_want)
-            {
-              const int spf_me = spf_thread();
-              const int spf_present = spf_team_size();
-              int spf_piece;
-              int spf_stream_index;
-              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
-              {
-                const int64_t spf_from = spf_cuts[spf_piece];
-                const int64_t spf_to = spf_cuts[spf_piece + 1];
-                for (int64_t i = spf_from; i < spf_to; i++)
+                for (int64_t i = spf_block; i < spf_block_end; i++)
                 {
                   const int64_t pBi = i;
                   const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
@@ -294,96 +219,6 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
 
             }
           }
-        }
-      }
-    }
-  }
-  else
-    if (A_N1 == 32)
-  {
-    {
-      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
-      {
-        {
-          const int64_t spf_first = 0;
-          const int64_t spf_last = B_numRows - 1;
-          int64_t spf_base = 0;
-          int64_t spf_total = 0;
-          if (spf_first <= spf_last)
-          {
-            {
-              const int64_t i = spf_first;
-              spf_base = B_rowPtr[i];
-            }
-            {
-              const int64_t i = spf_last + 1;
-              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
-            }
-          }
-          const int64_t spf_work = spf_total * 16;
-          const int spf_want = spf_team_for(spf_work);
-          if (spf_want == 1)
-          {
-            const int64_t spf_from = spf_first;
-            const int64_t spf_to = spf_last + 1;
-            const int spf_stream_index = 0;
-            for (int64_t i = spf_from; i < spf_to; i++)
-            {
-              const int64_t pBi = i;
-              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
-              {
-                const int64_t pC0 = i;
-                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
-                {
-                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
-                  const int64_t pD0 = B_colIdx_pBj;
-                  const int64_t pE0 = B_colIdx_pBj;
-                  {
-                    double T_BCD[1] = {0.0};
-                    {
-                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
-                      {
-                        double sum_7 = 0.0;
-                        int added_8 = 0;
-                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                          added_8 = 1;
-                        }
-
-                        if (added_8)
-                          T_BCD[0] += B_data[pBj] * sum_7;
-                      }
-                    }
-                    {
-                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                      {
-                        const int64_t pA0 = i;
-                        if (0 <= (A_N1 - 1))
-                        {
-                          const double factor_9 = T_BCD[0];
-                          #pragma GCC ivdep
-                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
-                          {
-                            const int64_t pE1 = l;
-                            const int64_t pA1 = l;
-                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_9;
-                          }
-
-                        }
-                      }
-                    }
-                  }
-                }
-
-              }
-            }
-
-          }
           else
           {
             const int spf_pieces = spf_most_pieces(spf_want);
@@ -425,7 +260,125 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
               {
                 const int64_t spf_from = spf_cuts[spf_piece];
                 const int64_t spf_to = spf_cuts[spf_piece + 1];
-                for (int64_t i = spf_from; i < spf_to; i++)
+                {
+                  const int64_t spf_row_size = 1 * A_N1;
+                  const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                  const int64_t spf_stop = spf_to;
+                  for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+                  {
+                    const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                    const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+                    for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                      A_vals[spf_zero] = 0.0;
+
+                    for (int64_t i = spf_block; i < spf_block_end; i++)
+                    {
+                      const int64_t pBi = i;
+                      const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                      const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                      if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+                      {
+                        const int64_t pC0 = i;
+                        for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+                        {
+                          const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                          const int64_t pD0 = B_colIdx_pBj;
+                          const int64_t pE0 = B_colIdx_pBj;
+                          {
+                            double T_BCD[1] = {0.0};
+                            {
+                              if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                              {
+                                double sum_10 = 0.0;
+                                int added_11 = 0;
+                                for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                                {
+                                  const int64_t pC1 = k;
+                                  const int64_t pD1 = k;
+                                  sum_10 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                                  added_11 = 1;
+                                }
+
+                                if (added_11)
+                                  T_BCD[0] += B_data[pBj] * sum_10;
+                              }
+                            }
+                            {
+                              if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                              {
+                                const int64_t pA0 = i;
+                                if (0 <= (A_N1 - 1))
+                                {
+                                  const double factor_12 = T_BCD[0];
+                                  #pragma GCC ivdep
+                                  for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                                  {
+                                    const int64_t pE1 = l;
+                                    const int64_t pA1 = l;
+                                    A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_12;
+                                  }
+
+                                }
+                              }
+                            }
+                          }
+                        }
+
+                      }
+                    }
+
+                  }
+
+                }
+              }
+
+            }
+          }
+        }
+      }
+    }
+  }
+  else
+    if (A_N1 == 32)
+  {
+    {
+      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
+      {
+        {
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_numRows - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
+          {
+            {
+              const int64_t i = spf_first;
+              spf_base = B_rowPtr[i];
+            }
+            {
+              const int64_t i = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            {
+              const int64_t spf_row_size = 1 * A_N1;
+              const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+              const int64_t spf_stop = spf_to;
+              for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+              {
+                const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+                for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                  A_vals[spf_zero] = 0.0;
+
+                for (int64_t i = spf_block; i < spf_block_end; i++)
                 {
                   const int64_t pBi = i;
                   const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
@@ -485,96 +438,6 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
 
             }
           }
-        }
-      }
-    }
-  }
-  else
-    if (A_N1 == 64)
-  {
-    {
-      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
-      {
-        {
-          const int64_t spf_first = 0;
-          const int64_t spf_last = B_numRows - 1;
-          int64_t spf_base = 0;
-          int64_t spf_total = 0;
-          if (spf_first <= spf_last)
-          {
-            {
-              const int64_t i = spf_first;
-              spf_base = B_rowPtr[i];
-            }
-            {
-              const int64_t i = spf_last + 1;
-              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
-            }
-          }
-          const int64_t spf_work = spf_total * 16;
-          const int spf_want = spf_team_for(spf_work);
-          if (spf_want == 1)
-          {
-            const int64_t spf_from = spf_first;
-            const int64_t spf_to = spf_last + 1;
-            const int spf_stream_index = 0;
-            for (int64_t i = spf_from; i < spf_to; i++)
-            {
-              const int64_t pBi = i;
-              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
-              {
-                const int64_t pC0 = i;
-                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
-                {
-                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
-                  const int64_t pD0 = B_colIdx_pBj;
-                  const int64_t pE0 = B_colIdx_pBj;
-                  {
-                    double T_BCD[1] = {0.0};
-                    {
-                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
-                      {
-                        double sum_4 = 0.0;
-                        int added_5 = 0;
-                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                          added_5 = 1;
-                        }
-
-                        if (added_5)
-                          T_BCD[0] += B_data[pBj] * sum_4;
-                      }
-                    }
-                    {
-                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                      {
-                        const int64_t pA0 = i;
-                        if (0 <= (A_N1 - 1))
-                        {
-                          const double factor_6 = T_BCD[0];
-                          #pragma GCC ivdep
-                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
-                          {
-                            const int64_t pE1 = l;
-                            const int64_t pA1 = l;
-                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_6;
-                          }
-
-                        }
-                      }
-                    }
-                  }
-                }
-
-              }
-            }
-
-          }
           else
           {
             const int spf_pieces = spf_most_pieces(spf_want);
@@ -616,7 +479,125 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
               {
                 const int64_t spf_from = spf_cuts[spf_piece];
                 const int64_t spf_to = spf_cuts[spf_piece + 1];
-                for (int64_t i = spf_from; i < spf_to; i++)
+                {
+                  const int64_t spf_row_size = 1 * A_N1;
+                  const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                  const int64_t spf_stop = spf_to;
+                  for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+                  {
+                    const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                    const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+                    for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                      A_vals[spf_zero] = 0.0;
+
+                    for (int64_t i = spf_block; i < spf_block_end; i++)
+                    {
+                      const int64_t pBi = i;
+                      const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                      const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                      if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+                      {
+                        const int64_t pC0 = i;
+                        for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+                        {
+                          const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                          const int64_t pD0 = B_colIdx_pBj;
+                          const int64_t pE0 = B_colIdx_pBj;
+                          {
+                            double T_BCD[1] = {0.0};
+                            {
+                              if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                              {
+                                double sum_7 = 0.0;
+                                int added_8 = 0;
+                                for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                                {
+                                  const int64_t pC1 = k;
+                                  const int64_t pD1 = k;
+                                  sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                                  added_8 = 1;
+                                }
+
+                                if (added_8)
+                                  T_BCD[0] += B_data[pBj] * sum_7;
+                              }
+                            }
+                            {
+                              if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                              {
+                                const int64_t pA0 = i;
+                                if (0 <= (A_N1 - 1))
+                                {
+                                  const double factor_9 = T_BCD[0];
+                                  #pragma GCC ivdep
+                                  for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                                  {
+                                    const int64_t pE1 = l;
+                                    const int64_t pA1 = l;
+                                    A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_9;
+                                  }
+
+                                }
+                              }
+                            }
+                          }
+                        }
+
+                      }
+                    }
+
+                  }
+
+                }
+              }
+
+            }
+          }
+        }
+      }
+    }
+  }
+  else
+    if (A_N1 == 64)
+  {
+    {
+      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
+      {
+        {
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_numRows - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
+          {
+            {
+              const int64_t i = spf_first;
+              spf_base = B_rowPtr[i];
+            }
+            {
+              const int64_t i = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            {
+              const int64_t spf_row_size = 1 * A_N1;
+              const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+              const int64_t spf_stop = spf_to;
+              for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+              {
+                const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+                for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                  A_vals[spf_zero] = 0.0;
+
+                for (int64_t i = spf_block; i < spf_block_end; i++)
                 {
                   const int64_t pBi = i;
                   const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
@@ -676,95 +657,6 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
 
             }
           }
-        }
-      }
-    }
-  }
-  else
-  {
-    {
-      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
-      {
-        {
-          const int64_t spf_first = 0;
-          const int64_t spf_last = B_numRows - 1;
-          int64_t spf_base = 0;
-          int64_t spf_total = 0;
-          if (spf_first <= spf_last)
-          {
-            {
-              const int64_t i = spf_first;
-              spf_base = B_rowPtr[i];
-            }
-            {
-              const int64_t i = spf_last + 1;
-              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
-            }
-          }
-          const int64_t spf_work = spf_total * 16;
-          const int spf_want = spf_team_for(spf_work);
-          if (spf_want == 1)
-          {
-            const int64_t spf_from = spf_first;
-            const int64_t spf_to = spf_last + 1;
-            const int spf_stream_index = 0;
-            for (int64_t i = spf_from; i < spf_to; i++)
-            {
-              const int64_t pBi = i;
-              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
-              {
-                const int64_t pC0 = i;
-                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
-                {
-                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
-                  const int64_t pD0 = B_colIdx_pBj;
-                  const int64_t pE0 = B_colIdx_pBj;
-                  {
-                    double T_BCD[1] = {0.0};
-                    {
-                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
-                      {
-                        double sum_1 = 0.0;
-                        int added_2 = 0;
-                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_1 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                          added_2 = 1;
-                        }
-
-                        if (added_2)
-                          T_BCD[0] += B_data[pBj] * sum_1;
-                      }
-                    }
-                    {
-                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                      {
-                        const int64_t pA0 = i;
-                        if (0 <= (A_N1 - 1))
-                        {
-                          const double factor_3 = T_BCD[0];
-                          #pragma GCC ivdep
-                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
-                          {
-                            const int64_t pE1 = l;
-                            const int64_t pA1 = l;
-                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_3;
-                          }
-
-                        }
-                      }
-                    }
-                  }
-                }
-
-              }
-            }
-
-          }
           else
           {
             const int spf_pieces = spf_most_pieces(spf_want);
@@ -806,7 +698,124 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
               {
                 const int64_t spf_from = spf_cuts[spf_piece];
                 const int64_t spf_to = spf_cuts[spf_piece + 1];
-                for (int64_t i = spf_from; i < spf_to; i++)
+                {
+                  const int64_t spf_row_size = 1 * A_N1;
+                  const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                  const int64_t spf_stop = spf_to;
+                  for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+                  {
+                    const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                    const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+                    for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                      A_vals[spf_zero] = 0.0;
+
+                    for (int64_t i = spf_block; i < spf_block_end; i++)
+                    {
+                      const int64_t pBi = i;
+                      const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                      const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                      if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+                      {
+                        const int64_t pC0 = i;
+                        for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+                        {
+                          const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                          const int64_t pD0 = B_colIdx_pBj;
+                          const int64_t pE0 = B_colIdx_pBj;
+                          {
+                            double T_BCD[1] = {0.0};
+                            {
+                              if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                              {
+                                double sum_4 = 0.0;
+                                int added_5 = 0;
+                                for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                                {
+                                  const int64_t pC1 = k;
+                                  const int64_t pD1 = k;
+                                  sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                                  added_5 = 1;
+                                }
+
+                                if (added_5)
+                                  T_BCD[0] += B_data[pBj] * sum_4;
+                              }
+                            }
+                            {
+                              if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                              {
+                                const int64_t pA0 = i;
+                                if (0 <= (A_N1 - 1))
+                                {
+                                  const double factor_6 = T_BCD[0];
+                                  #pragma GCC ivdep
+                                  for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                                  {
+                                    const int64_t pE1 = l;
+                                    const int64_t pA1 = l;
+                                    A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_6;
+                                  }
+
+                                }
+                              }
+                            }
+                          }
+                        }
+
+                      }
+                    }
+
+                  }
+
+                }
+              }
+
+            }
+          }
+        }
+      }
+    }
+  }
+  else
+  {
+    {
+      if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
+      {
+        {
+          const int64_t spf_first = 0;
+          const int64_t spf_last = B_numRows - 1;
+          int64_t spf_base = 0;
+          int64_t spf_total = 0;
+          if (spf_first <= spf_last)
+          {
+            {
+              const int64_t i = spf_first;
+              spf_base = B_rowPtr[i];
+            }
+            {
+              const int64_t i = spf_last + 1;
+              spf_total = ((spf_last + 1) - spf_first) + (B_rowPtr[i] - spf_base);
+            }
+          }
+          const int64_t spf_work = spf_total * 16;
+          const int spf_want = spf_team_for(spf_work);
+          if (spf_want == 1)
+          {
+            const int64_t spf_from = spf_first;
+            const int64_t spf_to = spf_last + 1;
+            const int spf_stream_index = 0;
+            {
+              const int64_t spf_row_size = 1 * A_N1;
+              const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+              const int64_t spf_stop = spf_to;
+              for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+              {
+                const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+                for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                  A_vals[spf_zero] = 0.0;
+
+                for (int64_t i = spf_block; i < spf_block_end; i++)
                 {
                   const int64_t pBi = i;
                   const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
@@ -862,6 +871,121 @@ int spf_fused_ef59dece66(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
                   }
                 }
 
+              }
+
+            }
+          }
+          else
+          {
+            const int spf_pieces = spf_most_pieces(spf_want);
+            int64_t spf_cuts[SPF_MOST_PIECES + 1];
+            spf_cuts[0] = spf_first;
+            spf_cuts[spf_pieces] = spf_last + 1;
+            for (int spf_k = 1; spf_k < spf_pieces; spf_k++)
+            {
+              const int64_t spf_goal = ((spf_total / spf_pieces) * spf_k) + (((spf_total % spf_pieces) * spf_k) / spf_pieces);
+              int64_t spf_low = spf_cuts[spf_k - 1];
+              int64_t spf_high = spf_last + 1;
+              while (spf_low < spf_high)
+              {
+                const int64_t spf_middle = spf_low + ((spf_high - spf_low) / 2);
+                int64_t spf_weight;
+                {
+                  const int64_t i = spf_middle;
+                  spf_weight = (spf_middle - spf_first) + (B_rowPtr[i] - spf_base);
+                }
+                if (spf_weight >= spf_goal)
+                  spf_high = spf_middle;
+                else
+                  spf_low = spf_middle + 1;
+              }
+
+              spf_cuts[spf_k] = spf_low;
+            }
+
+            const int spf_runs_count = (spf_want < SPF_MOST_PIECES) ? (spf_want) : (SPF_MOST_PIECES);
+            spf_run spf_runs[SPF_MOST_PIECES];
+            spf_runs_init(spf_runs, spf_runs_count, spf_pieces);
+            #pragma omp parallel num_threads(spf_want)
+            {
+              const int spf_me = spf_thread();
+              const int spf_present = spf_team_size();
+              int spf_piece;
+              int spf_stream_index;
+              while ((spf_piece = spf_piece_take(spf_runs, spf_runs_count, spf_present, spf_me, spf_pieces, &spf_stream_index)) >= 0)
+              {
+                const int64_t spf_from = spf_cuts[spf_piece];
+                const int64_t spf_to = spf_cuts[spf_piece + 1];
+                {
+                  const int64_t spf_row_size = 1 * A_N1;
+                  const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                  const int64_t spf_stop = spf_to;
+                  for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
+                  {
+                    const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                    const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+                    for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                      A_vals[spf_zero] = 0.0;
+
+                    for (int64_t i = spf_block; i < spf_block_end; i++)
+                    {
+                      const int64_t pBi = i;
+                      const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                      const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                      if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+                      {
+                        const int64_t pC0 = i;
+                        for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+                        {
+                          const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                          const int64_t pD0 = B_colIdx_pBj;
+                          const int64_t pE0 = B_colIdx_pBj;
+                          {
+                            double T_BCD[1] = {0.0};
+                            {
+                              if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                              {
+                                double sum_1 = 0.0;
+                                int added_2 = 0;
+                                for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                                {
+                                  const int64_t pC1 = k;
+                                  const int64_t pD1 = k;
+                                  sum_1 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                                  added_2 = 1;
+                                }
+
+                                if (added_2)
+                                  T_BCD[0] += B_data[pBj] * sum_1;
+                              }
+                            }
+                            {
+                              if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                              {
+                                const int64_t pA0 = i;
+                                if (0 <= (A_N1 - 1))
+                                {
+                                  const double factor_3 = T_BCD[0];
+                                  #pragma GCC ivdep
+                                  for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                                  {
+                                    const int64_t pE1 = l;
+                                    const int64_t pA1 = l;
+                                    A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_3;
+                                  }
+
+                                }
+                              }
+                            }
+                          }
+                        }
+
+                      }
+                    }
+
+                  }
+
+                }
               }
 
             }

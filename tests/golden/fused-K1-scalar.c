@@ -104,67 +104,94 @@ int spf_fused_ce89066d03(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
   {
     return 1;
   }
-  for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
-    A_vals[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1 * A_N1;
+    int64_t spf_reached_from = A_N0;
+    int64_t spf_reached_to = A_N0;
+    if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
+    {
+      spf_reached_from = spf_min(spf_max(0, 0), A_N0);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((B_numRows - 1) + 1, A_N0));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      A_vals[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (A_N0 * spf_row_size); spf_zero++)
+      A_vals[spf_zero] = 0.0;
+
+  }
   if (A_N1 == 16)
   {
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_row_size = 1 * A_N1;
+          const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+          const int64_t spf_stop = (B_numRows - 1) + 1;
+          for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
           {
-            const int64_t pC0 = i;
-            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+            const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+            const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+            for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+              A_vals[spf_zero] = 0.0;
+
+            for (int64_t i = spf_block; i < spf_block_end; i++)
             {
-              const int64_t B_colIdx_pBj = B_colIdx[pBj];
-              const int64_t pD0 = B_colIdx_pBj;
-              const int64_t pE0 = B_colIdx_pBj;
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                double T_BCD[1] = {0.0};
+                const int64_t pC0 = i;
+                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
                 {
-                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                  const int64_t pD0 = B_colIdx_pBj;
+                  const int64_t pE0 = B_colIdx_pBj;
                   {
-                    double sum_7 = 0.0;
-                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    double T_BCD[1] = {0.0};
                     {
-                      const int64_t pC1 = k;
-                      const int64_t pD1 = k;
-                      sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                    }
-
-                    T_BCD[0] += B_data[pBj] * sum_7;
-                  }
-                }
-                {
-                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                  {
-                    const int64_t pA0 = i;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_8 = T_BCD[0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                       {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_8;
-                      }
+                        double sum_7 = 0.0;
+                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                        {
+                          const int64_t pC1 = k;
+                          const int64_t pD1 = k;
+                          sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                        }
 
+                        T_BCD[0] += B_data[pBj] * sum_7;
+                      }
+                    }
+                    {
+                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_8 = T_BCD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_8;
+                          }
+
+                        }
+                      }
                     }
                   }
                 }
+
               }
             }
 
           }
-        }
 
+        }
       }
     }
   }
@@ -174,59 +201,73 @@ int spf_fused_ce89066d03(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_row_size = 1 * A_N1;
+          const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+          const int64_t spf_stop = (B_numRows - 1) + 1;
+          for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
           {
-            const int64_t pC0 = i;
-            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+            const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+            const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+            for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+              A_vals[spf_zero] = 0.0;
+
+            for (int64_t i = spf_block; i < spf_block_end; i++)
             {
-              const int64_t B_colIdx_pBj = B_colIdx[pBj];
-              const int64_t pD0 = B_colIdx_pBj;
-              const int64_t pE0 = B_colIdx_pBj;
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                double T_BCD[1] = {0.0};
+                const int64_t pC0 = i;
+                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
                 {
-                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                  const int64_t pD0 = B_colIdx_pBj;
+                  const int64_t pE0 = B_colIdx_pBj;
                   {
-                    double sum_5 = 0.0;
-                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    double T_BCD[1] = {0.0};
                     {
-                      const int64_t pC1 = k;
-                      const int64_t pD1 = k;
-                      sum_5 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                    }
-
-                    T_BCD[0] += B_data[pBj] * sum_5;
-                  }
-                }
-                {
-                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                  {
-                    const int64_t pA0 = i;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_6 = T_BCD[0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                       {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_6;
-                      }
+                        double sum_5 = 0.0;
+                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                        {
+                          const int64_t pC1 = k;
+                          const int64_t pD1 = k;
+                          sum_5 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                        }
 
+                        T_BCD[0] += B_data[pBj] * sum_5;
+                      }
+                    }
+                    {
+                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_6 = T_BCD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_6;
+                          }
+
+                        }
+                      }
                     }
                   }
                 }
+
               }
             }
 
           }
-        }
 
+        }
       }
     }
   }
@@ -236,59 +277,73 @@ int spf_fused_ce89066d03(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_row_size = 1 * A_N1;
+          const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+          const int64_t spf_stop = (B_numRows - 1) + 1;
+          for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
           {
-            const int64_t pC0 = i;
-            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+            const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+            const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+            for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+              A_vals[spf_zero] = 0.0;
+
+            for (int64_t i = spf_block; i < spf_block_end; i++)
             {
-              const int64_t B_colIdx_pBj = B_colIdx[pBj];
-              const int64_t pD0 = B_colIdx_pBj;
-              const int64_t pE0 = B_colIdx_pBj;
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                double T_BCD[1] = {0.0};
+                const int64_t pC0 = i;
+                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
                 {
-                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                  const int64_t pD0 = B_colIdx_pBj;
+                  const int64_t pE0 = B_colIdx_pBj;
                   {
-                    double sum_3 = 0.0;
-                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    double T_BCD[1] = {0.0};
                     {
-                      const int64_t pC1 = k;
-                      const int64_t pD1 = k;
-                      sum_3 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                    }
-
-                    T_BCD[0] += B_data[pBj] * sum_3;
-                  }
-                }
-                {
-                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                  {
-                    const int64_t pA0 = i;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_4 = T_BCD[0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                       {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_4;
-                      }
+                        double sum_3 = 0.0;
+                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                        {
+                          const int64_t pC1 = k;
+                          const int64_t pD1 = k;
+                          sum_3 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                        }
 
+                        T_BCD[0] += B_data[pBj] * sum_3;
+                      }
+                    }
+                    {
+                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_4 = T_BCD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_4;
+                          }
+
+                        }
+                      }
                     }
                   }
                 }
+
               }
             }
 
           }
-        }
 
+        }
       }
     }
   }
@@ -297,59 +352,73 @@ int spf_fused_ce89066d03(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if ((((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1)) && (1 <= E_N1))
       {
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_row_size = 1 * A_N1;
+          const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+          const int64_t spf_stop = (B_numRows - 1) + 1;
+          for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
           {
-            const int64_t pC0 = i;
-            for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
+            const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+            const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+            for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+              A_vals[spf_zero] = 0.0;
+
+            for (int64_t i = spf_block; i < spf_block_end; i++)
             {
-              const int64_t B_colIdx_pBj = B_colIdx[pBj];
-              const int64_t pD0 = B_colIdx_pBj;
-              const int64_t pE0 = B_colIdx_pBj;
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                double T_BCD[1] = {0.0};
+                const int64_t pC0 = i;
+                for (int64_t pBj = B_rowPtr_pBi; pBj <= (B_rowPtr_pBi_1 - 1); pBj++)
                 {
-                  if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                  const int64_t B_colIdx_pBj = B_colIdx[pBj];
+                  const int64_t pD0 = B_colIdx_pBj;
+                  const int64_t pE0 = B_colIdx_pBj;
                   {
-                    double sum_1 = 0.0;
-                    for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                    double T_BCD[1] = {0.0};
                     {
-                      const int64_t pC1 = k;
-                      const int64_t pD1 = k;
-                      sum_1 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                    }
-
-                    T_BCD[0] += B_data[pBj] * sum_1;
-                  }
-                }
-                {
-                  if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                  {
-                    const int64_t pA0 = i;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_2 = T_BCD[0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                      if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                       {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_2;
-                      }
+                        double sum_1 = 0.0;
+                        for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                        {
+                          const int64_t pC1 = k;
+                          const int64_t pD1 = k;
+                          sum_1 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                        }
 
+                        T_BCD[0] += B_data[pBj] * sum_1;
+                      }
+                    }
+                    {
+                      if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                      {
+                        const int64_t pA0 = i;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_2 = T_BCD[0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += E_vals[(pE0 * E_N1) + pE1] * factor_2;
+                          }
+
+                        }
+                      }
                     }
                   }
                 }
+
               }
             }
 
           }
-        }
 
+        }
       }
     }
   }

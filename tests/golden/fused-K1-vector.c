@@ -114,146 +114,173 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     free(T_BCD_vals_all);
     return 1;
   }
-  for (int64_t spf_zero = 0; spf_zero < (A_N0 * A_N1); spf_zero++)
-    A_vals[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1 * A_N1;
+    int64_t spf_reached_from = A_N0;
+    int64_t spf_reached_to = A_N0;
+    if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+    {
+      spf_reached_from = spf_min(spf_max(0, 0), A_N0);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((B_numRows - 1) + 1, A_N0));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      A_vals[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (A_N0 * spf_row_size); spf_zero++)
+      A_vals[spf_zero] = 0.0;
+
+  }
   if (A_N1 == 16)
   {
     {
       if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
       {
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_row_size = 1 * A_N1;
+          const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+          const int64_t spf_stop = (B_numRows - 1) + 1;
+          for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
           {
-            const int64_t pC0 = i;
+            const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+            const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+            for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+              A_vals[spf_zero] = 0.0;
+
+            for (int64_t i = spf_block; i < spf_block_end; i++)
             {
-              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
-              for (int64_t spf_zero_25 = 0; spf_zero_25 < T_BCD_size; spf_zero_25++)
-                T_BCD_vals[spf_zero_25] = 0.0;
-
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                const int64_t pC0 = i;
                 {
-                  const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-                  const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
+                  double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
+                  for (int64_t spf_zero_25 = 0; spf_zero_25 < T_BCD_size; spf_zero_25++)
+                    T_BCD_vals[spf_zero_25] = 0.0;
+
                   {
-                    int64_t spf_jam_26 = B_rowPtr_pBi_2;
-                    for (; (spf_jam_26 + 3) <= (B_rowPtr_pBi_1_2 - 1); spf_jam_26 += 4)
+                    if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                     {
-                      int64_t pBj_lane0 = spf_jam_26 + 0;
-                      const int64_t B_colIdx_pBj_2_lane0 = B_colIdx[pBj_lane0];
-                      const int64_t j_lane0 = B_colIdx_pBj_2_lane0;
-                      const int64_t pD0_lane0 = B_colIdx_pBj_2_lane0;
-                      const int64_t pT_BCD0_lane0 = B_colIdx_pBj_2_lane0;
-                      int64_t pBj_lane1 = spf_jam_26 + 1;
-                      const int64_t B_colIdx_pBj_2_lane1 = B_colIdx[pBj_lane1];
-                      const int64_t j_lane1 = B_colIdx_pBj_2_lane1;
-                      const int64_t pD0_lane1 = B_colIdx_pBj_2_lane1;
-                      const int64_t pT_BCD0_lane1 = B_colIdx_pBj_2_lane1;
-                      int64_t pBj_lane2 = spf_jam_26 + 2;
-                      const int64_t B_colIdx_pBj_2_lane2 = B_colIdx[pBj_lane2];
-                      const int64_t j_lane2 = B_colIdx_pBj_2_lane2;
-                      const int64_t pD0_lane2 = B_colIdx_pBj_2_lane2;
-                      const int64_t pT_BCD0_lane2 = B_colIdx_pBj_2_lane2;
-                      int64_t pBj_lane3 = spf_jam_26 + 3;
-                      const int64_t B_colIdx_pBj_2_lane3 = B_colIdx[pBj_lane3];
-                      const int64_t j_lane3 = B_colIdx_pBj_2_lane3;
-                      const int64_t pD0_lane3 = B_colIdx_pBj_2_lane3;
-                      const int64_t pT_BCD0_lane3 = B_colIdx_pBj_2_lane3;
-                      double sum_27 = 0.0;
-                      double sum_28 = 0.0;
-                      double sum_29 = 0.0;
-                      double sum_30 = 0.0;
-                      for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                      const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
+                      const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
                       {
+                        int64_t spf_jam_26 = B_rowPtr_pBi_2;
+                        for (; (spf_jam_26 + 3) <= (B_rowPtr_pBi_1_2 - 1); spf_jam_26 += 4)
                         {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_27 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane0 * D_N1) + pD1];
+                          int64_t pBj_lane0 = spf_jam_26 + 0;
+                          const int64_t B_colIdx_pBj_2_lane0 = B_colIdx[pBj_lane0];
+                          const int64_t j_lane0 = B_colIdx_pBj_2_lane0;
+                          const int64_t pD0_lane0 = B_colIdx_pBj_2_lane0;
+                          const int64_t pT_BCD0_lane0 = B_colIdx_pBj_2_lane0;
+                          int64_t pBj_lane1 = spf_jam_26 + 1;
+                          const int64_t B_colIdx_pBj_2_lane1 = B_colIdx[pBj_lane1];
+                          const int64_t j_lane1 = B_colIdx_pBj_2_lane1;
+                          const int64_t pD0_lane1 = B_colIdx_pBj_2_lane1;
+                          const int64_t pT_BCD0_lane1 = B_colIdx_pBj_2_lane1;
+                          int64_t pBj_lane2 = spf_jam_26 + 2;
+                          const int64_t B_colIdx_pBj_2_lane2 = B_colIdx[pBj_lane2];
+                          const int64_t j_lane2 = B_colIdx_pBj_2_lane2;
+                          const int64_t pD0_lane2 = B_colIdx_pBj_2_lane2;
+                          const int64_t pT_BCD0_lane2 = B_colIdx_pBj_2_lane2;
+                          int64_t pBj_lane3 = spf_jam_26 + 3;
+                          const int64_t B_colIdx_pBj_2_lane3 = B_colIdx[pBj_lane3];
+                          const int64_t j_lane3 = B_colIdx_pBj_2_lane3;
+                          const int64_t pD0_lane3 = B_colIdx_pBj_2_lane3;
+                          const int64_t pT_BCD0_lane3 = B_colIdx_pBj_2_lane3;
+                          double sum_27 = 0.0;
+                          double sum_28 = 0.0;
+                          double sum_29 = 0.0;
+                          double sum_30 = 0.0;
+                          for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                          {
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_27 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane0 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_28 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane1 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_29 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane2 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_30 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane3 * D_N1) + pD1];
+                            }
+                          }
+
+                          {
+                            T_BCD_vals[pT_BCD0_lane0] += B_data[pBj_lane0] * sum_27;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane1] += B_data[pBj_lane1] * sum_28;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane2] += B_data[pBj_lane2] * sum_29;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane3] += B_data[pBj_lane3] * sum_30;
+                          }
                         }
+
+                        for (int64_t pBj = spf_jam_26; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
                         {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_28 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane1 * D_N1) + pD1];
+                          const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
+                          const int64_t j = B_colIdx_pBj_2;
+                          const int64_t pD0 = B_colIdx_pBj_2;
+                          const int64_t pT_BCD0 = B_colIdx_pBj_2;
+                          double sum_31 = 0.0;
+                          for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                          {
+                            const int64_t pC1 = k;
+                            const int64_t pD1 = k;
+                            sum_31 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                          T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_31;
                         }
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_29 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane2 * D_N1) + pD1];
-                        }
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_30 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane3 * D_N1) + pD1];
-                        }
-                      }
 
-                      {
-                        T_BCD_vals[pT_BCD0_lane0] += B_data[pBj_lane0] * sum_27;
                       }
-                      {
-                        T_BCD_vals[pT_BCD0_lane1] += B_data[pBj_lane1] * sum_28;
-                      }
-                      {
-                        T_BCD_vals[pT_BCD0_lane2] += B_data[pBj_lane2] * sum_29;
-                      }
-                      {
-                        T_BCD_vals[pT_BCD0_lane3] += B_data[pBj_lane3] * sum_30;
-                      }
-                    }
-
-                    for (int64_t pBj = spf_jam_26; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
-                    {
-                      const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
-                      const int64_t j = B_colIdx_pBj_2;
-                      const int64_t pD0 = B_colIdx_pBj_2;
-                      const int64_t pT_BCD0 = B_colIdx_pBj_2;
-                      double sum_31 = 0.0;
-                      for (int64_t k = 0; k <= (C_N1 - 1); k++)
-                      {
-                        const int64_t pC1 = k;
-                        const int64_t pD1 = k;
-                        sum_31 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                      }
-
-                      T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_31;
-                    }
-
-                  }
-                }
-              }
-              {
-                if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                {
-                  const int64_t pA0 = i;
-                  for (int64_t j = 0; j <= (E_N0 - 1); j++)
-                  {
-                    const int64_t pE0 = j;
-                    const int64_t pT_BCD0 = j;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_32 = T_BCD_vals[pT_BCD0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
-                      {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += factor_32 * E_vals[(pE0 * E_N1) + pE1];
-                      }
-
                     }
                   }
+                  {
+                    if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                    {
+                      const int64_t pA0 = i;
+                      for (int64_t j = 0; j <= (E_N0 - 1); j++)
+                      {
+                        const int64_t pE0 = j;
+                        const int64_t pT_BCD0 = j;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_32 = T_BCD_vals[pT_BCD0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += factor_32 * E_vals[(pE0 * E_N1) + pE1];
+                          }
 
+                        }
+                      }
+
+                    }
+                  }
                 }
               }
             }
-          }
-        }
 
+          }
+
+        }
       }
     }
   }
@@ -263,138 +290,152 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
       {
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_row_size = 1 * A_N1;
+          const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+          const int64_t spf_stop = (B_numRows - 1) + 1;
+          for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
           {
-            const int64_t pC0 = i;
+            const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+            const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+            for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+              A_vals[spf_zero] = 0.0;
+
+            for (int64_t i = spf_block; i < spf_block_end; i++)
             {
-              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
-              for (int64_t spf_zero_17 = 0; spf_zero_17 < T_BCD_size; spf_zero_17++)
-                T_BCD_vals[spf_zero_17] = 0.0;
-
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                const int64_t pC0 = i;
                 {
-                  const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-                  const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
+                  double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
+                  for (int64_t spf_zero_17 = 0; spf_zero_17 < T_BCD_size; spf_zero_17++)
+                    T_BCD_vals[spf_zero_17] = 0.0;
+
                   {
-                    int64_t spf_jam_18 = B_rowPtr_pBi_2;
-                    for (; (spf_jam_18 + 3) <= (B_rowPtr_pBi_1_2 - 1); spf_jam_18 += 4)
+                    if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                     {
-                      int64_t pBj_lane0 = spf_jam_18 + 0;
-                      const int64_t B_colIdx_pBj_2_lane0 = B_colIdx[pBj_lane0];
-                      const int64_t j_lane0 = B_colIdx_pBj_2_lane0;
-                      const int64_t pD0_lane0 = B_colIdx_pBj_2_lane0;
-                      const int64_t pT_BCD0_lane0 = B_colIdx_pBj_2_lane0;
-                      int64_t pBj_lane1 = spf_jam_18 + 1;
-                      const int64_t B_colIdx_pBj_2_lane1 = B_colIdx[pBj_lane1];
-                      const int64_t j_lane1 = B_colIdx_pBj_2_lane1;
-                      const int64_t pD0_lane1 = B_colIdx_pBj_2_lane1;
-                      const int64_t pT_BCD0_lane1 = B_colIdx_pBj_2_lane1;
-                      int64_t pBj_lane2 = spf_jam_18 + 2;
-                      const int64_t B_colIdx_pBj_2_lane2 = B_colIdx[pBj_lane2];
-                      const int64_t j_lane2 = B_colIdx_pBj_2_lane2;
-                      const int64_t pD0_lane2 = B_colIdx_pBj_2_lane2;
-                      const int64_t pT_BCD0_lane2 = B_colIdx_pBj_2_lane2;
-                      int64_t pBj_lane3 = spf_jam_18 + 3;
-                      const int64_t B_colIdx_pBj_2_lane3 = B_colIdx[pBj_lane3];
-                      const int64_t j_lane3 = B_colIdx_pBj_2_lane3;
-                      const int64_t pD0_lane3 = B_colIdx_pBj_2_lane3;
-                      const int64_t pT_BCD0_lane3 = B_colIdx_pBj_2_lane3;
-                      double sum_19 = 0.0;
-                      double sum_20 = 0.0;
-                      double sum_21 = 0.0;
-                      double sum_22 = 0.0;
-                      for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                      const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
+                      const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
                       {
+                        int64_t spf_jam_18 = B_rowPtr_pBi_2;
+                        for (; (spf_jam_18 + 3) <= (B_rowPtr_pBi_1_2 - 1); spf_jam_18 += 4)
                         {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_19 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane0 * D_N1) + pD1];
+                          int64_t pBj_lane0 = spf_jam_18 + 0;
+                          const int64_t B_colIdx_pBj_2_lane0 = B_colIdx[pBj_lane0];
+                          const int64_t j_lane0 = B_colIdx_pBj_2_lane0;
+                          const int64_t pD0_lane0 = B_colIdx_pBj_2_lane0;
+                          const int64_t pT_BCD0_lane0 = B_colIdx_pBj_2_lane0;
+                          int64_t pBj_lane1 = spf_jam_18 + 1;
+                          const int64_t B_colIdx_pBj_2_lane1 = B_colIdx[pBj_lane1];
+                          const int64_t j_lane1 = B_colIdx_pBj_2_lane1;
+                          const int64_t pD0_lane1 = B_colIdx_pBj_2_lane1;
+                          const int64_t pT_BCD0_lane1 = B_colIdx_pBj_2_lane1;
+                          int64_t pBj_lane2 = spf_jam_18 + 2;
+                          const int64_t B_colIdx_pBj_2_lane2 = B_colIdx[pBj_lane2];
+                          const int64_t j_lane2 = B_colIdx_pBj_2_lane2;
+                          const int64_t pD0_lane2 = B_colIdx_pBj_2_lane2;
+                          const int64_t pT_BCD0_lane2 = B_colIdx_pBj_2_lane2;
+                          int64_t pBj_lane3 = spf_jam_18 + 3;
+                          const int64_t B_colIdx_pBj_2_lane3 = B_colIdx[pBj_lane3];
+                          const int64_t j_lane3 = B_colIdx_pBj_2_lane3;
+                          const int64_t pD0_lane3 = B_colIdx_pBj_2_lane3;
+                          const int64_t pT_BCD0_lane3 = B_colIdx_pBj_2_lane3;
+                          double sum_19 = 0.0;
+                          double sum_20 = 0.0;
+                          double sum_21 = 0.0;
+                          double sum_22 = 0.0;
+                          for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                          {
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_19 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane0 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_20 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane1 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_21 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane2 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_22 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane3 * D_N1) + pD1];
+                            }
+                          }
+
+                          {
+                            T_BCD_vals[pT_BCD0_lane0] += B_data[pBj_lane0] * sum_19;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane1] += B_data[pBj_lane1] * sum_20;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane2] += B_data[pBj_lane2] * sum_21;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane3] += B_data[pBj_lane3] * sum_22;
+                          }
                         }
+
+                        for (int64_t pBj = spf_jam_18; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
                         {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_20 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane1 * D_N1) + pD1];
+                          const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
+                          const int64_t j = B_colIdx_pBj_2;
+                          const int64_t pD0 = B_colIdx_pBj_2;
+                          const int64_t pT_BCD0 = B_colIdx_pBj_2;
+                          double sum_23 = 0.0;
+                          for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                          {
+                            const int64_t pC1 = k;
+                            const int64_t pD1 = k;
+                            sum_23 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                          T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_23;
                         }
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_21 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane2 * D_N1) + pD1];
-                        }
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_22 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane3 * D_N1) + pD1];
-                        }
-                      }
 
-                      {
-                        T_BCD_vals[pT_BCD0_lane0] += B_data[pBj_lane0] * sum_19;
                       }
-                      {
-                        T_BCD_vals[pT_BCD0_lane1] += B_data[pBj_lane1] * sum_20;
-                      }
-                      {
-                        T_BCD_vals[pT_BCD0_lane2] += B_data[pBj_lane2] * sum_21;
-                      }
-                      {
-                        T_BCD_vals[pT_BCD0_lane3] += B_data[pBj_lane3] * sum_22;
-                      }
-                    }
-
-                    for (int64_t pBj = spf_jam_18; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
-                    {
-                      const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
-                      const int64_t j = B_colIdx_pBj_2;
-                      const int64_t pD0 = B_colIdx_pBj_2;
-                      const int64_t pT_BCD0 = B_colIdx_pBj_2;
-                      double sum_23 = 0.0;
-                      for (int64_t k = 0; k <= (C_N1 - 1); k++)
-                      {
-                        const int64_t pC1 = k;
-                        const int64_t pD1 = k;
-                        sum_23 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                      }
-
-                      T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_23;
-                    }
-
-                  }
-                }
-              }
-              {
-                if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                {
-                  const int64_t pA0 = i;
-                  for (int64_t j = 0; j <= (E_N0 - 1); j++)
-                  {
-                    const int64_t pE0 = j;
-                    const int64_t pT_BCD0 = j;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_24 = T_BCD_vals[pT_BCD0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
-                      {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += factor_24 * E_vals[(pE0 * E_N1) + pE1];
-                      }
-
                     }
                   }
+                  {
+                    if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                    {
+                      const int64_t pA0 = i;
+                      for (int64_t j = 0; j <= (E_N0 - 1); j++)
+                      {
+                        const int64_t pE0 = j;
+                        const int64_t pT_BCD0 = j;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_24 = T_BCD_vals[pT_BCD0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += factor_24 * E_vals[(pE0 * E_N1) + pE1];
+                          }
 
+                        }
+                      }
+
+                    }
+                  }
                 }
               }
             }
-          }
-        }
 
+          }
+
+        }
       }
     }
   }
@@ -404,138 +445,152 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
       {
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_row_size = 1 * A_N1;
+          const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+          const int64_t spf_stop = (B_numRows - 1) + 1;
+          for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
           {
-            const int64_t pC0 = i;
+            const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+            const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+            for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+              A_vals[spf_zero] = 0.0;
+
+            for (int64_t i = spf_block; i < spf_block_end; i++)
             {
-              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
-              for (int64_t spf_zero_9 = 0; spf_zero_9 < T_BCD_size; spf_zero_9++)
-                T_BCD_vals[spf_zero_9] = 0.0;
-
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                const int64_t pC0 = i;
                 {
-                  const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-                  const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
+                  double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
+                  for (int64_t spf_zero_9 = 0; spf_zero_9 < T_BCD_size; spf_zero_9++)
+                    T_BCD_vals[spf_zero_9] = 0.0;
+
                   {
-                    int64_t spf_jam_10 = B_rowPtr_pBi_2;
-                    for (; (spf_jam_10 + 3) <= (B_rowPtr_pBi_1_2 - 1); spf_jam_10 += 4)
+                    if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                     {
-                      int64_t pBj_lane0 = spf_jam_10 + 0;
-                      const int64_t B_colIdx_pBj_2_lane0 = B_colIdx[pBj_lane0];
-                      const int64_t j_lane0 = B_colIdx_pBj_2_lane0;
-                      const int64_t pD0_lane0 = B_colIdx_pBj_2_lane0;
-                      const int64_t pT_BCD0_lane0 = B_colIdx_pBj_2_lane0;
-                      int64_t pBj_lane1 = spf_jam_10 + 1;
-                      const int64_t B_colIdx_pBj_2_lane1 = B_colIdx[pBj_lane1];
-                      const int64_t j_lane1 = B_colIdx_pBj_2_lane1;
-                      const int64_t pD0_lane1 = B_colIdx_pBj_2_lane1;
-                      const int64_t pT_BCD0_lane1 = B_colIdx_pBj_2_lane1;
-                      int64_t pBj_lane2 = spf_jam_10 + 2;
-                      const int64_t B_colIdx_pBj_2_lane2 = B_colIdx[pBj_lane2];
-                      const int64_t j_lane2 = B_colIdx_pBj_2_lane2;
-                      const int64_t pD0_lane2 = B_colIdx_pBj_2_lane2;
-                      const int64_t pT_BCD0_lane2 = B_colIdx_pBj_2_lane2;
-                      int64_t pBj_lane3 = spf_jam_10 + 3;
-                      const int64_t B_colIdx_pBj_2_lane3 = B_colIdx[pBj_lane3];
-                      const int64_t j_lane3 = B_colIdx_pBj_2_lane3;
-                      const int64_t pD0_lane3 = B_colIdx_pBj_2_lane3;
-                      const int64_t pT_BCD0_lane3 = B_colIdx_pBj_2_lane3;
-                      double sum_11 = 0.0;
-                      double sum_12 = 0.0;
-                      double sum_13 = 0.0;
-                      double sum_14 = 0.0;
-                      for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                      const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
+                      const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
                       {
+                        int64_t spf_jam_10 = B_rowPtr_pBi_2;
+                        for (; (spf_jam_10 + 3) <= (B_rowPtr_pBi_1_2 - 1); spf_jam_10 += 4)
                         {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_11 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane0 * D_N1) + pD1];
+                          int64_t pBj_lane0 = spf_jam_10 + 0;
+                          const int64_t B_colIdx_pBj_2_lane0 = B_colIdx[pBj_lane0];
+                          const int64_t j_lane0 = B_colIdx_pBj_2_lane0;
+                          const int64_t pD0_lane0 = B_colIdx_pBj_2_lane0;
+                          const int64_t pT_BCD0_lane0 = B_colIdx_pBj_2_lane0;
+                          int64_t pBj_lane1 = spf_jam_10 + 1;
+                          const int64_t B_colIdx_pBj_2_lane1 = B_colIdx[pBj_lane1];
+                          const int64_t j_lane1 = B_colIdx_pBj_2_lane1;
+                          const int64_t pD0_lane1 = B_colIdx_pBj_2_lane1;
+                          const int64_t pT_BCD0_lane1 = B_colIdx_pBj_2_lane1;
+                          int64_t pBj_lane2 = spf_jam_10 + 2;
+                          const int64_t B_colIdx_pBj_2_lane2 = B_colIdx[pBj_lane2];
+                          const int64_t j_lane2 = B_colIdx_pBj_2_lane2;
+                          const int64_t pD0_lane2 = B_colIdx_pBj_2_lane2;
+                          const int64_t pT_BCD0_lane2 = B_colIdx_pBj_2_lane2;
+                          int64_t pBj_lane3 = spf_jam_10 + 3;
+                          const int64_t B_colIdx_pBj_2_lane3 = B_colIdx[pBj_lane3];
+                          const int64_t j_lane3 = B_colIdx_pBj_2_lane3;
+                          const int64_t pD0_lane3 = B_colIdx_pBj_2_lane3;
+                          const int64_t pT_BCD0_lane3 = B_colIdx_pBj_2_lane3;
+                          double sum_11 = 0.0;
+                          double sum_12 = 0.0;
+                          double sum_13 = 0.0;
+                          double sum_14 = 0.0;
+                          for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                          {
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_11 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane0 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_12 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane1 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_13 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane2 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_14 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane3 * D_N1) + pD1];
+                            }
+                          }
+
+                          {
+                            T_BCD_vals[pT_BCD0_lane0] += B_data[pBj_lane0] * sum_11;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane1] += B_data[pBj_lane1] * sum_12;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane2] += B_data[pBj_lane2] * sum_13;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane3] += B_data[pBj_lane3] * sum_14;
+                          }
                         }
+
+                        for (int64_t pBj = spf_jam_10; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
                         {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_12 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane1 * D_N1) + pD1];
+                          const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
+                          const int64_t j = B_colIdx_pBj_2;
+                          const int64_t pD0 = B_colIdx_pBj_2;
+                          const int64_t pT_BCD0 = B_colIdx_pBj_2;
+                          double sum_15 = 0.0;
+                          for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                          {
+                            const int64_t pC1 = k;
+                            const int64_t pD1 = k;
+                            sum_15 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                          T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_15;
                         }
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_13 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane2 * D_N1) + pD1];
-                        }
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_14 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane3 * D_N1) + pD1];
-                        }
-                      }
 
-                      {
-                        T_BCD_vals[pT_BCD0_lane0] += B_data[pBj_lane0] * sum_11;
                       }
-                      {
-                        T_BCD_vals[pT_BCD0_lane1] += B_data[pBj_lane1] * sum_12;
-                      }
-                      {
-                        T_BCD_vals[pT_BCD0_lane2] += B_data[pBj_lane2] * sum_13;
-                      }
-                      {
-                        T_BCD_vals[pT_BCD0_lane3] += B_data[pBj_lane3] * sum_14;
-                      }
-                    }
-
-                    for (int64_t pBj = spf_jam_10; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
-                    {
-                      const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
-                      const int64_t j = B_colIdx_pBj_2;
-                      const int64_t pD0 = B_colIdx_pBj_2;
-                      const int64_t pT_BCD0 = B_colIdx_pBj_2;
-                      double sum_15 = 0.0;
-                      for (int64_t k = 0; k <= (C_N1 - 1); k++)
-                      {
-                        const int64_t pC1 = k;
-                        const int64_t pD1 = k;
-                        sum_15 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                      }
-
-                      T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_15;
-                    }
-
-                  }
-                }
-              }
-              {
-                if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                {
-                  const int64_t pA0 = i;
-                  for (int64_t j = 0; j <= (E_N0 - 1); j++)
-                  {
-                    const int64_t pE0 = j;
-                    const int64_t pT_BCD0 = j;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_16 = T_BCD_vals[pT_BCD0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
-                      {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += factor_16 * E_vals[(pE0 * E_N1) + pE1];
-                      }
-
                     }
                   }
+                  {
+                    if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                    {
+                      const int64_t pA0 = i;
+                      for (int64_t j = 0; j <= (E_N0 - 1); j++)
+                      {
+                        const int64_t pE0 = j;
+                        const int64_t pT_BCD0 = j;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_16 = T_BCD_vals[pT_BCD0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += factor_16 * E_vals[(pE0 * E_N1) + pE1];
+                          }
 
+                        }
+                      }
+
+                    }
+                  }
                 }
               }
             }
-          }
-        }
 
+          }
+
+        }
       }
     }
   }
@@ -544,138 +599,152 @@ int spf_fused_b7bf9a4353(struct spf_CSR *B, struct spf_Dense2 *C, struct spf_Den
     {
       if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
       {
-        for (int64_t i = 0; i <= (B_numRows - 1); i++)
         {
-          const int64_t pBi = i;
-          const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-          const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-          if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
+          const int64_t spf_row_size = 1 * A_N1;
+          const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+          const int64_t spf_stop = (B_numRows - 1) + 1;
+          for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
           {
-            const int64_t pC0 = i;
+            const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+            const int64_t spf_zero_to = spf_min(spf_block_end, A_N0) * spf_row_size;
+            for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+              A_vals[spf_zero] = 0.0;
+
+            for (int64_t i = spf_block; i < spf_block_end; i++)
             {
-              double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
-              for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BCD_size; spf_zero_1++)
-                T_BCD_vals[spf_zero_1] = 0.0;
-
+              const int64_t pBi = i;
+              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
               {
-                if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
+                const int64_t pC0 = i;
                 {
-                  const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
-                  const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
+                  double * restrict T_BCD_vals = T_BCD_vals_all + (spf_thread() * T_BCD_vals_stride);
+                  for (int64_t spf_zero_1 = 0; spf_zero_1 < T_BCD_size; spf_zero_1++)
+                    T_BCD_vals[spf_zero_1] = 0.0;
+
                   {
-                    int64_t spf_jam_2 = B_rowPtr_pBi_2;
-                    for (; (spf_jam_2 + 3) <= (B_rowPtr_pBi_1_2 - 1); spf_jam_2 += 4)
+                    if (((1 <= B_numCols) && (1 <= B_numRows)) && (1 <= C_N1))
                     {
-                      int64_t pBj_lane0 = spf_jam_2 + 0;
-                      const int64_t B_colIdx_pBj_2_lane0 = B_colIdx[pBj_lane0];
-                      const int64_t j_lane0 = B_colIdx_pBj_2_lane0;
-                      const int64_t pD0_lane0 = B_colIdx_pBj_2_lane0;
-                      const int64_t pT_BCD0_lane0 = B_colIdx_pBj_2_lane0;
-                      int64_t pBj_lane1 = spf_jam_2 + 1;
-                      const int64_t B_colIdx_pBj_2_lane1 = B_colIdx[pBj_lane1];
-                      const int64_t j_lane1 = B_colIdx_pBj_2_lane1;
-                      const int64_t pD0_lane1 = B_colIdx_pBj_2_lane1;
-                      const int64_t pT_BCD0_lane1 = B_colIdx_pBj_2_lane1;
-                      int64_t pBj_lane2 = spf_jam_2 + 2;
-                      const int64_t B_colIdx_pBj_2_lane2 = B_colIdx[pBj_lane2];
-                      const int64_t j_lane2 = B_colIdx_pBj_2_lane2;
-                      const int64_t pD0_lane2 = B_colIdx_pBj_2_lane2;
-                      const int64_t pT_BCD0_lane2 = B_colIdx_pBj_2_lane2;
-                      int64_t pBj_lane3 = spf_jam_2 + 3;
-                      const int64_t B_colIdx_pBj_2_lane3 = B_colIdx[pBj_lane3];
-                      const int64_t j_lane3 = B_colIdx_pBj_2_lane3;
-                      const int64_t pD0_lane3 = B_colIdx_pBj_2_lane3;
-                      const int64_t pT_BCD0_lane3 = B_colIdx_pBj_2_lane3;
-                      double sum_3 = 0.0;
-                      double sum_4 = 0.0;
-                      double sum_5 = 0.0;
-                      double sum_6 = 0.0;
-                      for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                      const int64_t B_rowPtr_pBi_2 = B_rowPtr[pBi];
+                      const int64_t B_rowPtr_pBi_1_2 = B_rowPtr[pBi + 1];
                       {
+                        int64_t spf_jam_2 = B_rowPtr_pBi_2;
+                        for (; (spf_jam_2 + 3) <= (B_rowPtr_pBi_1_2 - 1); spf_jam_2 += 4)
                         {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_3 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane0 * D_N1) + pD1];
+                          int64_t pBj_lane0 = spf_jam_2 + 0;
+                          const int64_t B_colIdx_pBj_2_lane0 = B_colIdx[pBj_lane0];
+                          const int64_t j_lane0 = B_colIdx_pBj_2_lane0;
+                          const int64_t pD0_lane0 = B_colIdx_pBj_2_lane0;
+                          const int64_t pT_BCD0_lane0 = B_colIdx_pBj_2_lane0;
+                          int64_t pBj_lane1 = spf_jam_2 + 1;
+                          const int64_t B_colIdx_pBj_2_lane1 = B_colIdx[pBj_lane1];
+                          const int64_t j_lane1 = B_colIdx_pBj_2_lane1;
+                          const int64_t pD0_lane1 = B_colIdx_pBj_2_lane1;
+                          const int64_t pT_BCD0_lane1 = B_colIdx_pBj_2_lane1;
+                          int64_t pBj_lane2 = spf_jam_2 + 2;
+                          const int64_t B_colIdx_pBj_2_lane2 = B_colIdx[pBj_lane2];
+                          const int64_t j_lane2 = B_colIdx_pBj_2_lane2;
+                          const int64_t pD0_lane2 = B_colIdx_pBj_2_lane2;
+                          const int64_t pT_BCD0_lane2 = B_colIdx_pBj_2_lane2;
+                          int64_t pBj_lane3 = spf_jam_2 + 3;
+                          const int64_t B_colIdx_pBj_2_lane3 = B_colIdx[pBj_lane3];
+                          const int64_t j_lane3 = B_colIdx_pBj_2_lane3;
+                          const int64_t pD0_lane3 = B_colIdx_pBj_2_lane3;
+                          const int64_t pT_BCD0_lane3 = B_colIdx_pBj_2_lane3;
+                          double sum_3 = 0.0;
+                          double sum_4 = 0.0;
+                          double sum_5 = 0.0;
+                          double sum_6 = 0.0;
+                          for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                          {
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_3 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane0 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane1 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_5 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane2 * D_N1) + pD1];
+                            }
+                            {
+                              const int64_t pC1 = k;
+                              const int64_t pD1 = k;
+                              sum_6 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane3 * D_N1) + pD1];
+                            }
+                          }
+
+                          {
+                            T_BCD_vals[pT_BCD0_lane0] += B_data[pBj_lane0] * sum_3;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane1] += B_data[pBj_lane1] * sum_4;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane2] += B_data[pBj_lane2] * sum_5;
+                          }
+                          {
+                            T_BCD_vals[pT_BCD0_lane3] += B_data[pBj_lane3] * sum_6;
+                          }
                         }
+
+                        for (int64_t pBj = spf_jam_2; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
                         {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane1 * D_N1) + pD1];
+                          const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
+                          const int64_t j = B_colIdx_pBj_2;
+                          const int64_t pD0 = B_colIdx_pBj_2;
+                          const int64_t pT_BCD0 = B_colIdx_pBj_2;
+                          double sum_7 = 0.0;
+                          for (int64_t k = 0; k <= (C_N1 - 1); k++)
+                          {
+                            const int64_t pC1 = k;
+                            const int64_t pD1 = k;
+                            sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                          }
+
+                          T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_7;
                         }
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_5 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane2 * D_N1) + pD1];
-                        }
-                        {
-                          const int64_t pC1 = k;
-                          const int64_t pD1 = k;
-                          sum_6 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0_lane3 * D_N1) + pD1];
-                        }
-                      }
 
-                      {
-                        T_BCD_vals[pT_BCD0_lane0] += B_data[pBj_lane0] * sum_3;
                       }
-                      {
-                        T_BCD_vals[pT_BCD0_lane1] += B_data[pBj_lane1] * sum_4;
-                      }
-                      {
-                        T_BCD_vals[pT_BCD0_lane2] += B_data[pBj_lane2] * sum_5;
-                      }
-                      {
-                        T_BCD_vals[pT_BCD0_lane3] += B_data[pBj_lane3] * sum_6;
-                      }
-                    }
-
-                    for (int64_t pBj = spf_jam_2; pBj <= (B_rowPtr_pBi_1_2 - 1); pBj++)
-                    {
-                      const int64_t B_colIdx_pBj_2 = B_colIdx[pBj];
-                      const int64_t j = B_colIdx_pBj_2;
-                      const int64_t pD0 = B_colIdx_pBj_2;
-                      const int64_t pT_BCD0 = B_colIdx_pBj_2;
-                      double sum_7 = 0.0;
-                      for (int64_t k = 0; k <= (C_N1 - 1); k++)
-                      {
-                        const int64_t pC1 = k;
-                        const int64_t pD1 = k;
-                        sum_7 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                      }
-
-                      T_BCD_vals[pT_BCD0] += B_data[pBj] * sum_7;
-                    }
-
-                  }
-                }
-              }
-              {
-                if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
-                {
-                  const int64_t pA0 = i;
-                  for (int64_t j = 0; j <= (E_N0 - 1); j++)
-                  {
-                    const int64_t pE0 = j;
-                    const int64_t pT_BCD0 = j;
-                    if (0 <= (A_N1 - 1))
-                    {
-                      const double factor_8 = T_BCD_vals[pT_BCD0];
-                      #pragma GCC ivdep
-                      for (int64_t l = 0; l <= (A_N1 - 1); l++)
-                      {
-                        const int64_t pE1 = l;
-                        const int64_t pA1 = l;
-                        A_vals[(pA0 * A_N1) + pA1] += factor_8 * E_vals[(pE0 * E_N1) + pE1];
-                      }
-
                     }
                   }
+                  {
+                    if (((1 <= A_N0) && (1 <= A_N1)) && (1 <= E_N0))
+                    {
+                      const int64_t pA0 = i;
+                      for (int64_t j = 0; j <= (E_N0 - 1); j++)
+                      {
+                        const int64_t pE0 = j;
+                        const int64_t pT_BCD0 = j;
+                        if (0 <= (A_N1 - 1))
+                        {
+                          const double factor_8 = T_BCD_vals[pT_BCD0];
+                          #pragma GCC ivdep
+                          for (int64_t l = 0; l <= (A_N1 - 1); l++)
+                          {
+                            const int64_t pE1 = l;
+                            const int64_t pA1 = l;
+                            A_vals[(pA0 * A_N1) + pA1] += factor_8 * E_vals[(pE0 * E_N1) + pE1];
+                          }
 
+                        }
+                      }
+
+                    }
+                  }
                 }
               }
             }
-          }
-        }
 
+          }
+
+        }
       }
     }
   }

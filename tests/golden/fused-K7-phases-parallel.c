@@ -146,10 +146,22 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
     free(T_CD_vals_all);
     return 1;
   }
-  #pragma omp parallel for schedule(static) num_threads(spf_team_for(B_nnz1 * A_n2))
-  for (int64_t spf_zero = 0; spf_zero < (B_nnz1 * A_n2); spf_zero++)
-    A_val[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1 * A_n2;
+    int64_t spf_reached_from = B_nnz1;
+    int64_t spf_reached_to = B_nnz1;
+    if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      spf_reached_from = spf_min(spf_max(B_ptr0[0], 0), B_nnz1);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((B_ptr0[(B_nnz0 - 1) + 1] - 1) + 1, B_nnz1));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      A_val[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (B_nnz1 * spf_row_size); spf_zero++)
+      A_val[spf_zero] = 0.0;
+
+  }
   if ((A_n2 == 16) && (D_N1 == 16))
   {
     {
@@ -213,33 +225,47 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               const int64_t spf_from = spf_first;
               const int64_t spf_to = spf_last + 1;
               const int spf_stream_index = 0;
-              for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
               {
-                const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-                const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-                if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                const int64_t spf_row_size = 1 * A_n2;
+                const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                const int64_t spf_stop = spf_to;
+                for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
                 {
-                  for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                  const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                  const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+                  for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                    A_val[spf_zero] = 0.0;
+
+                  for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
                   {
-                    const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                    const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                    if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                    const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                    const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                    if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
                     {
-                      const int64_t pA1 = pB1;
-                      for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                      for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
                       {
-                        const int64_t B_idx2_pB2 = B_idx2[pB2];
-                        const int64_t k = B_idx2_pB2;
-                        const int64_t pT_CD0 = B_idx2_pB2;
-                        if (0 <= (A_n2 - 1))
+                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                         {
-                          const double factor_12 = B_val[pB2];
-                          #pragma GCC ivdep
-                          for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                          const int64_t pA1 = pB1;
+                          for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                           {
-                            const int64_t pT_CD1 = m;
-                            const int64_t pA2 = m;
-                            A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_12;
+                            const int64_t B_idx2_pB2 = B_idx2[pB2];
+                            const int64_t k = B_idx2_pB2;
+                            const int64_t pT_CD0 = B_idx2_pB2;
+                            if (0 <= (A_n2 - 1))
+                            {
+                              const double factor_12 = B_val[pB2];
+                              #pragma GCC ivdep
+                              for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                              {
+                                const int64_t pT_CD1 = m;
+                                const int64_t pA2 = m;
+                                A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_12;
+                              }
+
+                            }
                           }
 
                         }
@@ -249,8 +275,8 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                   }
 
                 }
-              }
 
+              }
             }
             else
             {
@@ -293,33 +319,47 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                 {
                   const int64_t spf_from = spf_cuts[spf_piece];
                   const int64_t spf_to = spf_cuts[spf_piece + 1];
-                  for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
                   {
-                    const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-                    const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-                    if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                    const int64_t spf_row_size = 1 * A_n2;
+                    const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                    const int64_t spf_stop = spf_to;
+                    for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
                     {
-                      for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                      const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                      const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+                      for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                        A_val[spf_zero] = 0.0;
+
+                      for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
                       {
-                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
                         {
-                          const int64_t pA1 = pB1;
-                          for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
                           {
-                            const int64_t B_idx2_pB2 = B_idx2[pB2];
-                            const int64_t k = B_idx2_pB2;
-                            const int64_t pT_CD0 = B_idx2_pB2;
-                            if (0 <= (A_n2 - 1))
+                            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                             {
-                              const double factor_12 = B_val[pB2];
-                              #pragma GCC ivdep
-                              for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                              const int64_t pA1 = pB1;
+                              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                               {
-                                const int64_t pT_CD1 = m;
-                                const int64_t pA2 = m;
-                                A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_12;
+                                const int64_t B_idx2_pB2 = B_idx2[pB2];
+                                const int64_t k = B_idx2_pB2;
+                                const int64_t pT_CD0 = B_idx2_pB2;
+                                if (0 <= (A_n2 - 1))
+                                {
+                                  const double factor_12 = B_val[pB2];
+                                  #pragma GCC ivdep
+                                  for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                                  {
+                                    const int64_t pT_CD1 = m;
+                                    const int64_t pA2 = m;
+                                    A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_12;
+                                  }
+
+                                }
                               }
 
                             }
@@ -329,8 +369,8 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                       }
 
                     }
-                  }
 
+                  }
                 }
 
               }
@@ -404,33 +444,47 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               const int64_t spf_from = spf_first;
               const int64_t spf_to = spf_last + 1;
               const int spf_stream_index = 0;
-              for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
               {
-                const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-                const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-                if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                const int64_t spf_row_size = 1 * A_n2;
+                const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                const int64_t spf_stop = spf_to;
+                for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
                 {
-                  for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                  const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                  const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+                  for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                    A_val[spf_zero] = 0.0;
+
+                  for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
                   {
-                    const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                    const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                    if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                    const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                    const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                    if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
                     {
-                      const int64_t pA1 = pB1;
-                      for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                      for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
                       {
-                        const int64_t B_idx2_pB2 = B_idx2[pB2];
-                        const int64_t k = B_idx2_pB2;
-                        const int64_t pT_CD0 = B_idx2_pB2;
-                        if (0 <= (A_n2 - 1))
+                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                         {
-                          const double factor_9 = B_val[pB2];
-                          #pragma GCC ivdep
-                          for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                          const int64_t pA1 = pB1;
+                          for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                           {
-                            const int64_t pT_CD1 = m;
-                            const int64_t pA2 = m;
-                            A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_9;
+                            const int64_t B_idx2_pB2 = B_idx2[pB2];
+                            const int64_t k = B_idx2_pB2;
+                            const int64_t pT_CD0 = B_idx2_pB2;
+                            if (0 <= (A_n2 - 1))
+                            {
+                              const double factor_9 = B_val[pB2];
+                              #pragma GCC ivdep
+                              for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                              {
+                                const int64_t pT_CD1 = m;
+                                const int64_t pA2 = m;
+                                A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_9;
+                              }
+
+                            }
                           }
 
                         }
@@ -440,8 +494,8 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                   }
 
                 }
-              }
 
+              }
             }
             else
             {
@@ -484,33 +538,47 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                 {
                   const int64_t spf_from = spf_cuts[spf_piece];
                   const int64_t spf_to = spf_cuts[spf_piece + 1];
-                  for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
                   {
-                    const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-                    const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-                    if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                    const int64_t spf_row_size = 1 * A_n2;
+                    const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                    const int64_t spf_stop = spf_to;
+                    for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
                     {
-                      for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                      const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                      const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+                      for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                        A_val[spf_zero] = 0.0;
+
+                      for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
                       {
-                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
                         {
-                          const int64_t pA1 = pB1;
-                          for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
                           {
-                            const int64_t B_idx2_pB2 = B_idx2[pB2];
-                            const int64_t k = B_idx2_pB2;
-                            const int64_t pT_CD0 = B_idx2_pB2;
-                            if (0 <= (A_n2 - 1))
+                            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                             {
-                              const double factor_9 = B_val[pB2];
-                              #pragma GCC ivdep
-                              for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                              const int64_t pA1 = pB1;
+                              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                               {
-                                const int64_t pT_CD1 = m;
-                                const int64_t pA2 = m;
-                                A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_9;
+                                const int64_t B_idx2_pB2 = B_idx2[pB2];
+                                const int64_t k = B_idx2_pB2;
+                                const int64_t pT_CD0 = B_idx2_pB2;
+                                if (0 <= (A_n2 - 1))
+                                {
+                                  const double factor_9 = B_val[pB2];
+                                  #pragma GCC ivdep
+                                  for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                                  {
+                                    const int64_t pT_CD1 = m;
+                                    const int64_t pA2 = m;
+                                    A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_9;
+                                  }
+
+                                }
                               }
 
                             }
@@ -520,8 +588,8 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                       }
 
                     }
-                  }
 
+                  }
                 }
 
               }
@@ -595,33 +663,47 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               const int64_t spf_from = spf_first;
               const int64_t spf_to = spf_last + 1;
               const int spf_stream_index = 0;
-              for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
               {
-                const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-                const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-                if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                const int64_t spf_row_size = 1 * A_n2;
+                const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                const int64_t spf_stop = spf_to;
+                for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
                 {
-                  for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                  const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                  const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+                  for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                    A_val[spf_zero] = 0.0;
+
+                  for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
                   {
-                    const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                    const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                    if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                    const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                    const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                    if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
                     {
-                      const int64_t pA1 = pB1;
-                      for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                      for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
                       {
-                        const int64_t B_idx2_pB2 = B_idx2[pB2];
-                        const int64_t k = B_idx2_pB2;
-                        const int64_t pT_CD0 = B_idx2_pB2;
-                        if (0 <= (A_n2 - 1))
+                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                         {
-                          const double factor_6 = B_val[pB2];
-                          #pragma GCC ivdep
-                          for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                          const int64_t pA1 = pB1;
+                          for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                           {
-                            const int64_t pT_CD1 = m;
-                            const int64_t pA2 = m;
-                            A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_6;
+                            const int64_t B_idx2_pB2 = B_idx2[pB2];
+                            const int64_t k = B_idx2_pB2;
+                            const int64_t pT_CD0 = B_idx2_pB2;
+                            if (0 <= (A_n2 - 1))
+                            {
+                              const double factor_6 = B_val[pB2];
+                              #pragma GCC ivdep
+                              for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                              {
+                                const int64_t pT_CD1 = m;
+                                const int64_t pA2 = m;
+                                A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_6;
+                              }
+
+                            }
                           }
 
                         }
@@ -631,8 +713,8 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                   }
 
                 }
-              }
 
+              }
             }
             else
             {
@@ -675,33 +757,47 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                 {
                   const int64_t spf_from = spf_cuts[spf_piece];
                   const int64_t spf_to = spf_cuts[spf_piece + 1];
-                  for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
                   {
-                    const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-                    const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-                    if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                    const int64_t spf_row_size = 1 * A_n2;
+                    const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                    const int64_t spf_stop = spf_to;
+                    for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
                     {
-                      for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                      const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                      const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+                      for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                        A_val[spf_zero] = 0.0;
+
+                      for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
                       {
-                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
                         {
-                          const int64_t pA1 = pB1;
-                          for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
                           {
-                            const int64_t B_idx2_pB2 = B_idx2[pB2];
-                            const int64_t k = B_idx2_pB2;
-                            const int64_t pT_CD0 = B_idx2_pB2;
-                            if (0 <= (A_n2 - 1))
+                            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                             {
-                              const double factor_6 = B_val[pB2];
-                              #pragma GCC ivdep
-                              for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                              const int64_t pA1 = pB1;
+                              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                               {
-                                const int64_t pT_CD1 = m;
-                                const int64_t pA2 = m;
-                                A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_6;
+                                const int64_t B_idx2_pB2 = B_idx2[pB2];
+                                const int64_t k = B_idx2_pB2;
+                                const int64_t pT_CD0 = B_idx2_pB2;
+                                if (0 <= (A_n2 - 1))
+                                {
+                                  const double factor_6 = B_val[pB2];
+                                  #pragma GCC ivdep
+                                  for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                                  {
+                                    const int64_t pT_CD1 = m;
+                                    const int64_t pA2 = m;
+                                    A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_6;
+                                  }
+
+                                }
                               }
 
                             }
@@ -711,8 +807,8 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                       }
 
                     }
-                  }
 
+                  }
                 }
 
               }
@@ -785,33 +881,47 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
               const int64_t spf_from = spf_first;
               const int64_t spf_to = spf_last + 1;
               const int spf_stream_index = 0;
-              for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
               {
-                const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-                const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-                if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                const int64_t spf_row_size = 1 * A_n2;
+                const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                const int64_t spf_stop = spf_to;
+                for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
                 {
-                  for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                  const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                  const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+                  for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                    A_val[spf_zero] = 0.0;
+
+                  for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
                   {
-                    const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                    const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                    if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                    const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                    const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                    if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
                     {
-                      const int64_t pA1 = pB1;
-                      for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                      for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
                       {
-                        const int64_t B_idx2_pB2 = B_idx2[pB2];
-                        const int64_t k = B_idx2_pB2;
-                        const int64_t pT_CD0 = B_idx2_pB2;
-                        if (0 <= (A_n2 - 1))
+                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                         {
-                          const double factor_3 = B_val[pB2];
-                          #pragma GCC ivdep
-                          for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                          const int64_t pA1 = pB1;
+                          for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                           {
-                            const int64_t pT_CD1 = m;
-                            const int64_t pA2 = m;
-                            A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_3;
+                            const int64_t B_idx2_pB2 = B_idx2[pB2];
+                            const int64_t k = B_idx2_pB2;
+                            const int64_t pT_CD0 = B_idx2_pB2;
+                            if (0 <= (A_n2 - 1))
+                            {
+                              const double factor_3 = B_val[pB2];
+                              #pragma GCC ivdep
+                              for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                              {
+                                const int64_t pT_CD1 = m;
+                                const int64_t pA2 = m;
+                                A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_3;
+                              }
+
+                            }
                           }
 
                         }
@@ -821,8 +931,8 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                   }
 
                 }
-              }
 
+              }
             }
             else
             {
@@ -865,33 +975,47 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                 {
                   const int64_t spf_from = spf_cuts[spf_piece];
                   const int64_t spf_to = spf_cuts[spf_piece + 1];
-                  for (int64_t pB0 = spf_from; pB0 < spf_to; pB0++)
                   {
-                    const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-                    const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-                    if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+                    const int64_t spf_row_size = 1 * A_n2;
+                    const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+                    const int64_t spf_stop = spf_to;
+                    for (int64_t spf_block = spf_from; spf_block < spf_stop; spf_block += spf_block_rows)
                     {
-                      for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+                      const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+                      const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+                      for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                        A_val[spf_zero] = 0.0;
+
+                      for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
                       {
-                        const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-                        const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-                        if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+                        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+                        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+                        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
                         {
-                          const int64_t pA1 = pB1;
-                          for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+                          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
                           {
-                            const int64_t B_idx2_pB2 = B_idx2[pB2];
-                            const int64_t k = B_idx2_pB2;
-                            const int64_t pT_CD0 = B_idx2_pB2;
-                            if (0 <= (A_n2 - 1))
+                            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                             {
-                              const double factor_3 = B_val[pB2];
-                              #pragma GCC ivdep
-                              for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                              const int64_t pA1 = pB1;
+                              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                               {
-                                const int64_t pT_CD1 = m;
-                                const int64_t pA2 = m;
-                                A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_3;
+                                const int64_t B_idx2_pB2 = B_idx2[pB2];
+                                const int64_t k = B_idx2_pB2;
+                                const int64_t pT_CD0 = B_idx2_pB2;
+                                if (0 <= (A_n2 - 1))
+                                {
+                                  const double factor_3 = B_val[pB2];
+                                  #pragma GCC ivdep
+                                  for (int64_t m = 0; m <= (A_n2 - 1); m++)
+                                  {
+                                    const int64_t pT_CD1 = m;
+                                    const int64_t pA2 = m;
+                                    A_val[(pA1 * A_n2) + pA2] += T_CD_vals[(pT_CD0 * T_CD_N1) + pT_CD1] * factor_3;
+                                  }
+
+                                }
                               }
 
                             }
@@ -901,8 +1025,8 @@ int spf_fused_02022743ac(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_De
                       }
 
                     }
-                  }
 
+                  }
                 }
 
               }

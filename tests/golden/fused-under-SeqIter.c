@@ -113,68 +113,95 @@ int spf_fused_02ce9959f4(struct spf_CSR *A, struct spf_SV *u, struct spf_SV *v, 
   {
     return 1;
   }
-  for (int64_t spf_zero = 0; spf_zero < Z_N0; spf_zero++)
-    Z_vals[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1;
+    int64_t spf_reached_from = Z_N0;
+    int64_t spf_reached_to = Z_N0;
+    if ((1 <= A_numCols) && (1 <= A_numRows))
+    {
+      spf_reached_from = spf_min(spf_max(0, 0), Z_N0);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((A_numRows - 1) + 1, Z_N0));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      Z_vals[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (Z_N0 * spf_row_size); spf_zero++)
+      Z_vals[spf_zero] = 0.0;
+
+  }
   {
     if ((1 <= A_numCols) && (1 <= A_numRows))
     {
-      for (int64_t i = 0; i <= (A_numRows - 1); i++)
       {
-        const int64_t pAi = i;
-        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+        const int64_t spf_row_size = 1;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (A_numRows - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
         {
-          {
-            double T_uv[1] = {0.0};
-            {
-              if (((1 <= v_n) && (1 <= v_len)) && (1 <= u_len))
-              {
-                int64_t pv_position_1 = 0;
-                double sum_2 = 0.0;
-                for (int64_t pu = 0; pu <= (u_len - 1); pu++)
-                {
-                  const int64_t u_idx_pu = u_idx[pu];
-                  {
-                    const int64_t key_3 = u_idx_pu;
-                    while (((pv_position_1 >= 0) && (pv_position_1 <= (v_len - 1))) && (v_idx[pv_position_1] < key_3))
-                      pv_position_1++;
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(spf_block_end, Z_N0) * spf_row_size;
+          for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            Z_vals[spf_zero] = 0.0;
 
-                    if (!((pv_position_1 >= 0) && (pv_position_1 <= (v_len - 1))))
-                      break;
-                    if (((pv_position_1 >= 0) && (pv_position_1 <= (v_len - 1))) && (v_idx[pv_position_1] == key_3))
+          for (int64_t i = spf_block; i < spf_block_end; i++)
+          {
+            const int64_t pAi = i;
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+            {
+              {
+                double T_uv[1] = {0.0};
+                {
+                  if (((1 <= v_n) && (1 <= v_len)) && (1 <= u_len))
+                  {
+                    int64_t pv_position_1 = 0;
+                    double sum_2 = 0.0;
+                    for (int64_t pu = 0; pu <= (u_len - 1); pu++)
                     {
-                      const int64_t pv = pv_position_1;
-                      const int64_t v_idx_pv = u_idx_pu;
-                      sum_2 += u_val[pu] * v_val[pv];
-                      pv_position_1++;
+                      const int64_t u_idx_pu = u_idx[pu];
+                      {
+                        const int64_t key_3 = u_idx_pu;
+                        while (((pv_position_1 >= 0) && (pv_position_1 <= (v_len - 1))) && (v_idx[pv_position_1] < key_3))
+                          pv_position_1++;
+
+                        if (!((pv_position_1 >= 0) && (pv_position_1 <= (v_len - 1))))
+                          break;
+                        if (((pv_position_1 >= 0) && (pv_position_1 <= (v_len - 1))) && (v_idx[pv_position_1] == key_3))
+                        {
+                          const int64_t pv = pv_position_1;
+                          const int64_t v_idx_pv = u_idx_pu;
+                          sum_2 += u_val[pu] * v_val[pv];
+                          pv_position_1++;
+                        }
+                      }
                     }
+
+                    T_uv[0] += sum_2;
                   }
                 }
-
-                T_uv[0] += sum_2;
-              }
-            }
-            {
-              if ((1 <= A_numCols) && (1 <= A_numRows))
-              {
-                const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
-                const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
-                const int64_t pZ0 = i;
-                double sum_4 = 0.0;
-                for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
                 {
-                  sum_4 += A_data[pAj];
-                }
+                  if ((1 <= A_numCols) && (1 <= A_numRows))
+                  {
+                    const int64_t A_rowPtr_pAi_2 = A_rowPtr[pAi];
+                    const int64_t A_rowPtr_pAi_1_2 = A_rowPtr[pAi + 1];
+                    const int64_t pZ0 = i;
+                    double sum_4 = 0.0;
+                    for (int64_t pAj = A_rowPtr_pAi_2; pAj <= (A_rowPtr_pAi_1_2 - 1); pAj++)
+                    {
+                      sum_4 += A_data[pAj];
+                    }
 
-                Z_vals[pZ0] += T_uv[0] * sum_4;
+                    Z_vals[pZ0] += T_uv[0] * sum_4;
+                  }
+                }
               }
             }
           }
-        }
-      }
 
+        }
+
+      }
     }
   }
   return 0;

@@ -92,62 +92,89 @@ static int spf_kernel_e7bb3ec942_v0_run(struct spf_CSR *M, struct spf_CSR *A, st
   const int64_t N_i = A_numRows;
   if (!(((((A_numRows == M_numRows) && (B_numCols == M_numCols)) && (A_numRows == C_numRows)) && (B_numCols == C_numCols)) && (A_numCols == B_numRows)))
     return 1;
-  for (int64_t spf_zero = 0; spf_zero < M_nnz; spf_zero++)
-    C_data[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1;
+    int64_t spf_reached_from = M_nnz;
+    int64_t spf_reached_to = M_nnz;
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
+    {
+      spf_reached_from = spf_min(spf_max(M_rowPtr[0], 0), M_nnz);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((M_rowPtr[(A_numRows - 1) + 1] - 1) + 1, M_nnz));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      C_data[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (M_nnz * spf_row_size); spf_zero++)
+      C_data[spf_zero] = 0.0;
+
+  }
   if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
   {
-    for (int64_t pMi = 0; pMi <= (A_numRows - 1); pMi++)
     {
-      const int64_t M_rowPtr_pMi = M_rowPtr[pMi];
-      const int64_t M_rowPtr_pMi_1 = M_rowPtr[pMi + 1];
-      if ((M_rowPtr_pMi + 1) <= M_rowPtr_pMi_1)
+      const int64_t spf_row_size = 1;
+      const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+      const int64_t spf_stop = (A_numRows - 1) + 1;
+      for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
       {
-        const int64_t i = pMi;
-        const int64_t pAi = i;
-        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
-        {
-          for (int64_t pMj = M_rowPtr_pMi; pMj <= (M_rowPtr_pMi_1 - 1); pMj++)
-          {
-            const int64_t M_colIdx_pMj = M_colIdx[pMj];
-            double sum_1 = 0.0;
-            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
-            {
-              const int64_t A_colIdx_pAj = A_colIdx[pAj];
-              const int64_t pBi = A_colIdx_pAj;
-              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
-              {
-                int64_t * const pBj_table_2 = spf_hash_fill(&spf_kept[0], ((B_rowPtr_pBi_1 - 1) - B_rowPtr_pBi) + 1);
-                for (int64_t fill_3 = B_rowPtr_pBi; fill_3 <= (B_rowPtr_pBi_1 - 1); fill_3++)
-                  spf_hash_put(pBj_table_2, B_colIdx[fill_3], fill_3);
+        const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+        const int64_t spf_zero_to = spf_min(M_rowPtr[spf_block_end], M_nnz) * spf_row_size;
+        for (int64_t spf_zero = spf_max(M_rowPtr[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+          C_data[spf_zero] = 0.0;
 
+        for (int64_t pMi = spf_block; pMi < spf_block_end; pMi++)
+        {
+          const int64_t M_rowPtr_pMi = M_rowPtr[pMi];
+          const int64_t M_rowPtr_pMi_1 = M_rowPtr[pMi + 1];
+          if ((M_rowPtr_pMi + 1) <= M_rowPtr_pMi_1)
+          {
+            const int64_t i = pMi;
+            const int64_t pAi = i;
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+            {
+              for (int64_t pMj = M_rowPtr_pMi; pMj <= (M_rowPtr_pMi_1 - 1); pMj++)
+              {
+                const int64_t M_colIdx_pMj = M_colIdx[pMj];
+                double sum_1 = 0.0;
+                for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
                 {
-                  const int64_t q_4 = spf_hash_get(pBj_table_2, M_colIdx_pMj);
-                  if (q_4 >= 0)
+                  const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                  const int64_t pBi = A_colIdx_pAj;
+                  const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                  if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
                   {
-                    const int64_t pBj = q_4;
-                    const int64_t B_colIdx_pBj = M_colIdx_pMj;
-                    const int64_t pCj = pMj;
-                    sum_1 += A_data[pAj] * B_data[pBj];
+                    int64_t * const pBj_table_2 = spf_hash_fill(&spf_kept[0], ((B_rowPtr_pBi_1 - 1) - B_rowPtr_pBi) + 1);
+                    for (int64_t fill_3 = B_rowPtr_pBi; fill_3 <= (B_rowPtr_pBi_1 - 1); fill_3++)
+                      spf_hash_put(pBj_table_2, B_colIdx[fill_3], fill_3);
+
+                    {
+                      const int64_t q_4 = spf_hash_get(pBj_table_2, M_colIdx_pMj);
+                      if (q_4 >= 0)
+                      {
+                        const int64_t pBj = q_4;
+                        const int64_t B_colIdx_pBj = M_colIdx_pMj;
+                        const int64_t pCj = pMj;
+                        sum_1 += A_data[pAj] * B_data[pBj];
+                      }
+                    }
                   }
                 }
-              }
-            }
 
-            {
-              const int64_t pCj = pMj;
-              C_data[pCj] += M_data[pMj] * sum_1;
+                {
+                  const int64_t pCj = pMj;
+                  C_data[pCj] += M_data[pMj] * sum_1;
+                }
+              }
+
             }
           }
-
         }
-      }
-    }
 
+      }
+
+    }
   }
   return 0;
 }
@@ -193,63 +220,90 @@ static int spf_kernel_e7bb3ec942_v1_run(struct spf_CSR *M, struct spf_CSR *A, st
   const int64_t N_i = A_numRows;
   if (!(((((A_numRows == M_numRows) && (B_numCols == M_numCols)) && (A_numRows == C_numRows)) && (B_numCols == C_numCols)) && (A_numCols == B_numRows)))
     return 1;
-  for (int64_t spf_zero = 0; spf_zero < M_nnz; spf_zero++)
-    C_data[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1;
+    int64_t spf_reached_from = M_nnz;
+    int64_t spf_reached_to = M_nnz;
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
+    {
+      spf_reached_from = spf_min(spf_max(M_rowPtr[0], 0), M_nnz);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((M_rowPtr[(A_numRows - 1) + 1] - 1) + 1, M_nnz));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      C_data[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (M_nnz * spf_row_size); spf_zero++)
+      C_data[spf_zero] = 0.0;
+
+  }
   if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
   {
-    for (int64_t pMi = 0; pMi <= (A_numRows - 1); pMi++)
     {
-      const int64_t M_rowPtr_pMi = M_rowPtr[pMi];
-      const int64_t M_rowPtr_pMi_1 = M_rowPtr[pMi + 1];
-      if ((M_rowPtr_pMi + 1) <= M_rowPtr_pMi_1)
+      const int64_t spf_row_size = 1;
+      const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+      const int64_t spf_stop = (A_numRows - 1) + 1;
+      for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
       {
-        const int64_t i = pMi;
-        const int64_t pAi = i;
-        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
-        {
-          for (int64_t pMj = M_rowPtr_pMi; pMj <= (M_rowPtr_pMi_1 - 1); pMj++)
-          {
-            const int64_t M_colIdx_pMj = M_colIdx[pMj];
-            double sum_1 = 0.0;
-            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
-            {
-              const int64_t A_colIdx_pAj = A_colIdx[pAj];
-              const int64_t pBi = A_colIdx_pAj;
-              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
-              {
-                int64_t * const pBj_table_3 = spf_bitmap_fill(&spf_kept[0], B_numCols);
-                for (int64_t fill_4 = B_rowPtr_pBi; fill_4 <= (B_rowPtr_pBi_1 - 1); fill_4++)
-                  spf_bitmap_put(pBj_table_3, B_colIdx[fill_4], fill_4);
+        const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+        const int64_t spf_zero_to = spf_min(M_rowPtr[spf_block_end], M_nnz) * spf_row_size;
+        for (int64_t spf_zero = spf_max(M_rowPtr[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+          C_data[spf_zero] = 0.0;
 
-                const spf_bitmap pBj_bitmap_2 = spf_bitmap_view(pBj_table_3);
+        for (int64_t pMi = spf_block; pMi < spf_block_end; pMi++)
+        {
+          const int64_t M_rowPtr_pMi = M_rowPtr[pMi];
+          const int64_t M_rowPtr_pMi_1 = M_rowPtr[pMi + 1];
+          if ((M_rowPtr_pMi + 1) <= M_rowPtr_pMi_1)
+          {
+            const int64_t i = pMi;
+            const int64_t pAi = i;
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+            {
+              for (int64_t pMj = M_rowPtr_pMi; pMj <= (M_rowPtr_pMi_1 - 1); pMj++)
+              {
+                const int64_t M_colIdx_pMj = M_colIdx[pMj];
+                double sum_1 = 0.0;
+                for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
                 {
-                  const int64_t q_5 = spf_bitmap_get(pBj_bitmap_2, M_colIdx_pMj);
-                  if (q_5 >= 0)
+                  const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                  const int64_t pBi = A_colIdx_pAj;
+                  const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                  if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
                   {
-                    const int64_t pBj = q_5;
-                    const int64_t B_colIdx_pBj = M_colIdx_pMj;
-                    const int64_t pCj = pMj;
-                    sum_1 += A_data[pAj] * B_data[pBj];
+                    int64_t * const pBj_table_3 = spf_bitmap_fill(&spf_kept[0], B_numCols);
+                    for (int64_t fill_4 = B_rowPtr_pBi; fill_4 <= (B_rowPtr_pBi_1 - 1); fill_4++)
+                      spf_bitmap_put(pBj_table_3, B_colIdx[fill_4], fill_4);
+
+                    const spf_bitmap pBj_bitmap_2 = spf_bitmap_view(pBj_table_3);
+                    {
+                      const int64_t q_5 = spf_bitmap_get(pBj_bitmap_2, M_colIdx_pMj);
+                      if (q_5 >= 0)
+                      {
+                        const int64_t pBj = q_5;
+                        const int64_t B_colIdx_pBj = M_colIdx_pMj;
+                        const int64_t pCj = pMj;
+                        sum_1 += A_data[pAj] * B_data[pBj];
+                      }
+                    }
                   }
                 }
-              }
-            }
 
-            {
-              const int64_t pCj = pMj;
-              C_data[pCj] += M_data[pMj] * sum_1;
+                {
+                  const int64_t pCj = pMj;
+                  C_data[pCj] += M_data[pMj] * sum_1;
+                }
+              }
+
             }
           }
-
         }
-      }
-    }
 
+      }
+
+    }
   }
   return 0;
 }
@@ -293,70 +347,97 @@ int spf_kernel_e7bb3ec942_v2(struct spf_CSR *M, struct spf_CSR *A, struct spf_CS
   const int64_t N_i = A_numRows;
   if (!(((((A_numRows == M_numRows) && (B_numCols == M_numCols)) && (A_numRows == C_numRows)) && (B_numCols == C_numCols)) && (A_numCols == B_numRows)))
     return 1;
-  for (int64_t spf_zero = 0; spf_zero < M_nnz; spf_zero++)
-    C_data[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1;
+    int64_t spf_reached_from = M_nnz;
+    int64_t spf_reached_to = M_nnz;
+    if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
+    {
+      spf_reached_from = spf_min(spf_max(M_rowPtr[0], 0), M_nnz);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((M_rowPtr[(A_numRows - 1) + 1] - 1) + 1, M_nnz));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      C_data[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (M_nnz * spf_row_size); spf_zero++)
+      C_data[spf_zero] = 0.0;
+
+  }
   if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
   {
-    for (int64_t pMi = 0; pMi <= (A_numRows - 1); pMi++)
     {
-      const int64_t M_rowPtr_pMi = M_rowPtr[pMi];
-      const int64_t M_rowPtr_pMi_1 = M_rowPtr[pMi + 1];
-      if ((M_rowPtr_pMi + 1) <= M_rowPtr_pMi_1)
+      const int64_t spf_row_size = 1;
+      const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+      const int64_t spf_stop = (A_numRows - 1) + 1;
+      for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
       {
-        const int64_t i = pMi;
-        const int64_t pAi = i;
-        const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
-        const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
-        if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
-        {
-          for (int64_t pMj = M_rowPtr_pMi; pMj <= (M_rowPtr_pMi_1 - 1); pMj++)
-          {
-            const int64_t M_colIdx_pMj = M_colIdx[pMj];
-            double sum_1 = 0.0;
-            for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
-            {
-              const int64_t A_colIdx_pAj = A_colIdx[pAj];
-              const int64_t pBi = A_colIdx_pAj;
-              const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
-              const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
-              if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
-              {
-                {
-                  const int64_t key_4 = M_colIdx_pMj;
-                  int64_t lo_2 = B_rowPtr_pBi;
-                  const int64_t end_6 = (B_rowPtr_pBi_1 - 1) + 1;
-                  int64_t hi_3 = end_6;
-                  while (lo_2 < hi_3)
-                  {
-                    const int64_t mid_5 = lo_2 + ((hi_3 - lo_2) / 2);
-                    if (B_colIdx[mid_5] < key_4)
-                      lo_2 = mid_5 + 1;
-                    else
-                      hi_3 = mid_5;
-                  }
+        const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+        const int64_t spf_zero_to = spf_min(M_rowPtr[spf_block_end], M_nnz) * spf_row_size;
+        for (int64_t spf_zero = spf_max(M_rowPtr[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+          C_data[spf_zero] = 0.0;
 
-                  if ((lo_2 < end_6) && (B_colIdx[lo_2] == key_4))
+        for (int64_t pMi = spf_block; pMi < spf_block_end; pMi++)
+        {
+          const int64_t M_rowPtr_pMi = M_rowPtr[pMi];
+          const int64_t M_rowPtr_pMi_1 = M_rowPtr[pMi + 1];
+          if ((M_rowPtr_pMi + 1) <= M_rowPtr_pMi_1)
+          {
+            const int64_t i = pMi;
+            const int64_t pAi = i;
+            const int64_t A_rowPtr_pAi = A_rowPtr[pAi];
+            const int64_t A_rowPtr_pAi_1 = A_rowPtr[pAi + 1];
+            if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
+            {
+              for (int64_t pMj = M_rowPtr_pMi; pMj <= (M_rowPtr_pMi_1 - 1); pMj++)
+              {
+                const int64_t M_colIdx_pMj = M_colIdx[pMj];
+                double sum_1 = 0.0;
+                for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
+                {
+                  const int64_t A_colIdx_pAj = A_colIdx[pAj];
+                  const int64_t pBi = A_colIdx_pAj;
+                  const int64_t B_rowPtr_pBi = B_rowPtr[pBi];
+                  const int64_t B_rowPtr_pBi_1 = B_rowPtr[pBi + 1];
+                  if ((B_rowPtr_pBi + 1) <= B_rowPtr_pBi_1)
                   {
-                    const int64_t pBj = lo_2;
-                    const int64_t B_colIdx_pBj = M_colIdx_pMj;
-                    const int64_t pCj = pMj;
-                    sum_1 += A_data[pAj] * B_data[pBj];
+                    {
+                      const int64_t key_4 = M_colIdx_pMj;
+                      int64_t lo_2 = B_rowPtr_pBi;
+                      const int64_t end_6 = (B_rowPtr_pBi_1 - 1) + 1;
+                      int64_t hi_3 = end_6;
+                      while (lo_2 < hi_3)
+                      {
+                        const int64_t mid_5 = lo_2 + ((hi_3 - lo_2) / 2);
+                        if (B_colIdx[mid_5] < key_4)
+                          lo_2 = mid_5 + 1;
+                        else
+                          hi_3 = mid_5;
+                      }
+
+                      if ((lo_2 < end_6) && (B_colIdx[lo_2] == key_4))
+                      {
+                        const int64_t pBj = lo_2;
+                        const int64_t B_colIdx_pBj = M_colIdx_pMj;
+                        const int64_t pCj = pMj;
+                        sum_1 += A_data[pAj] * B_data[pBj];
+                      }
+                    }
                   }
                 }
-              }
-            }
 
-            {
-              const int64_t pCj = pMj;
-              C_data[pCj] += M_data[pMj] * sum_1;
+                {
+                  const int64_t pCj = pMj;
+                  C_data[pCj] += M_data[pMj] * sum_1;
+                }
+              }
+
             }
           }
-
         }
-      }
-    }
 
+      }
+
+    }
   }
   return 0;
 }

@@ -101,45 +101,72 @@ int spf_kernel_b1072877d4(struct spf_BCSR_R2_C2 *A, struct spf_Dense2 *D, struct
   const int64_t N_i = A_numRows;
   if (!((((A_numCols == D_N1) && (A_numRows == D_N0)) && (A_numRows == B_numRows)) && (A_numCols == B_numCols)))
     return 1;
-  for (int64_t spf_zero = 0; spf_zero < ((A_nnzBlocks * 2) * 2); spf_zero++)
-    B_val[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = (1 * 2) * 2;
+    int64_t spf_reached_from = A_nnzBlocks;
+    int64_t spf_reached_to = A_nnzBlocks;
+    if ((((1 <= A_numBlockRows) && (1 <= A_numCols)) && (1 <= A_numRows)) && (1 <= B_numBlockRows))
+    {
+      spf_reached_from = spf_min(spf_max(A_rowPtr[0], 0), A_nnzBlocks);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((A_rowPtr[spf_min(spf_min(spf_floord(A_numRows - 1, 2), B_numBlockRows - 1), A_numBlockRows - 1) + 1] - 1) + 1, A_nnzBlocks));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      B_val[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (A_nnzBlocks * spf_row_size); spf_zero++)
+      B_val[spf_zero] = 0.0;
+
+  }
   if ((((1 <= A_numBlockRows) && (1 <= A_numCols)) && (1 <= A_numRows)) && (1 <= B_numBlockRows))
   {
-    for (int64_t pAI = 0; pAI <= spf_min(spf_min(spf_floord(A_numRows - 1, 2), B_numBlockRows - 1), A_numBlockRows - 1); pAI++)
     {
-      const int64_t A_rowPtr_pAI = A_rowPtr[pAI];
-      const int64_t A_rowPtr_pAI_1 = A_rowPtr[pAI + 1];
-      if ((A_rowPtr_pAI + 1) <= A_rowPtr_pAI_1)
+      const int64_t spf_row_size = (1 * 2) * 2;
+      const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+      const int64_t spf_stop = spf_min(spf_min(spf_floord(A_numRows - 1, 2), B_numBlockRows - 1), A_numBlockRows - 1) + 1;
+      for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
       {
-        for (int64_t pAJ = A_rowPtr_pAI; pAJ <= (A_rowPtr_pAI_1 - 1); pAJ++)
-        {
-          const int64_t A_col_pAJ = A_col[pAJ];
-          if (((2 * A_col_pAJ) + 1) <= A_numCols)
-          {
-            for (int64_t pAii = 0; pAii <= spf_min((A_numRows - (2 * pAI)) - 1, 1); pAii++)
-            {
-              const int64_t i = (2 * pAI) + pAii;
-              const int64_t pD0 = i;
-              #pragma GCC ivdep
-              for (int64_t pAjj = 0; pAjj <= spf_min((A_numCols - (2 * A_col_pAJ)) - 1, 1); pAjj++)
-              {
-                const int64_t j = (2 * A_col_pAJ) + pAjj;
-                const int64_t pD1 = j;
-                const int64_t pBJ = pAJ;
-                const int64_t pBii = i - (2 * pAI);
-                const int64_t pBjj = (-(2 * A_col_pAJ)) + j;
-                B_val[(((pBJ * 2) + pBii) * 2) + pBjj] += A_val[(((pAJ * 2) + pAii) * 2) + pAjj] * D_vals[(pD0 * D_N1) + pD1];
-              }
+        const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+        const int64_t spf_zero_to = spf_min(A_rowPtr[spf_block_end], A_nnzBlocks) * spf_row_size;
+        for (int64_t spf_zero = spf_max(A_rowPtr[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+          B_val[spf_zero] = 0.0;
 
+        for (int64_t pAI = spf_block; pAI < spf_block_end; pAI++)
+        {
+          const int64_t A_rowPtr_pAI = A_rowPtr[pAI];
+          const int64_t A_rowPtr_pAI_1 = A_rowPtr[pAI + 1];
+          if ((A_rowPtr_pAI + 1) <= A_rowPtr_pAI_1)
+          {
+            for (int64_t pAJ = A_rowPtr_pAI; pAJ <= (A_rowPtr_pAI_1 - 1); pAJ++)
+            {
+              const int64_t A_col_pAJ = A_col[pAJ];
+              if (((2 * A_col_pAJ) + 1) <= A_numCols)
+              {
+                for (int64_t pAii = 0; pAii <= spf_min((A_numRows - (2 * pAI)) - 1, 1); pAii++)
+                {
+                  const int64_t i = (2 * pAI) + pAii;
+                  const int64_t pD0 = i;
+                  #pragma GCC ivdep
+                  for (int64_t pAjj = 0; pAjj <= spf_min((A_numCols - (2 * A_col_pAJ)) - 1, 1); pAjj++)
+                  {
+                    const int64_t j = (2 * A_col_pAJ) + pAjj;
+                    const int64_t pD1 = j;
+                    const int64_t pBJ = pAJ;
+                    const int64_t pBii = i - (2 * pAI);
+                    const int64_t pBjj = (-(2 * A_col_pAJ)) + j;
+                    B_val[(((pBJ * 2) + pBii) * 2) + pBjj] += A_val[(((pAJ * 2) + pAii) * 2) + pAjj] * D_vals[(pD0 * D_N1) + pD1];
+                  }
+
+                }
+
+              }
             }
 
           }
         }
 
       }
-    }
 
+    }
   }
   return 0;
 }

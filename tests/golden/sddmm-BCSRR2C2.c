@@ -105,146 +105,173 @@ int spf_kernel_d804cac238(struct spf_BCSR_R2_C2 *B, struct spf_Dense2 *C, struct
   const int64_t N_i = A_numRows;
   if (!(((((A_numCols == D_N1) && (C_N1 == D_N0)) && (A_numRows == C_N0)) && (A_numRows == B_numRows)) && (A_numCols == B_numCols)))
     return 1;
-  for (int64_t spf_zero = 0; spf_zero < ((B_nnzBlocks * 2) * 2); spf_zero++)
-    A_val[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = (1 * 2) * 2;
+    int64_t spf_reached_from = B_nnzBlocks;
+    int64_t spf_reached_to = B_nnzBlocks;
+    if (((((1 <= A_numBlockRows) && (1 <= A_numCols)) && (1 <= A_numRows)) && (1 <= B_numBlockRows)) && (1 <= C_N1))
+    {
+      spf_reached_from = spf_min(spf_max(B_rowPtr[0], 0), B_nnzBlocks);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((B_rowPtr[spf_min(spf_min(A_numBlockRows - 1, spf_floord(A_numRows - 1, 2)), B_numBlockRows - 1) + 1] - 1) + 1, B_nnzBlocks));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      A_val[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (B_nnzBlocks * spf_row_size); spf_zero++)
+      A_val[spf_zero] = 0.0;
+
+  }
   if (((((1 <= A_numBlockRows) && (1 <= A_numCols)) && (1 <= A_numRows)) && (1 <= B_numBlockRows)) && (1 <= C_N1))
   {
-    for (int64_t pBI = 0; pBI <= spf_min(spf_min(A_numBlockRows - 1, spf_floord(A_numRows - 1, 2)), B_numBlockRows - 1); pBI++)
     {
-      const int64_t B_rowPtr_pBI = B_rowPtr[pBI];
-      const int64_t B_rowPtr_pBI_1 = B_rowPtr[pBI + 1];
-      if ((B_rowPtr_pBI + 1) <= B_rowPtr_pBI_1)
+      const int64_t spf_row_size = (1 * 2) * 2;
+      const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+      const int64_t spf_stop = spf_min(spf_min(A_numBlockRows - 1, spf_floord(A_numRows - 1, 2)), B_numBlockRows - 1) + 1;
+      for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
       {
-        for (int64_t pBJ = B_rowPtr_pBI; pBJ <= (B_rowPtr_pBI_1 - 1); pBJ++)
+        const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+        const int64_t spf_zero_to = spf_min(B_rowPtr[spf_block_end], B_nnzBlocks) * spf_row_size;
+        for (int64_t spf_zero = spf_max(B_rowPtr[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+          A_val[spf_zero] = 0.0;
+
+        for (int64_t pBI = spf_block; pBI < spf_block_end; pBI++)
         {
-          const int64_t B_col_pBJ = B_col[pBJ];
-          if (((2 * B_col_pBJ) + 1) <= A_numCols)
+          const int64_t B_rowPtr_pBI = B_rowPtr[pBI];
+          const int64_t B_rowPtr_pBI_1 = B_rowPtr[pBI + 1];
+          if ((B_rowPtr_pBI + 1) <= B_rowPtr_pBI_1)
           {
-            for (int64_t pBii = 0; pBii <= spf_min(1, (A_numRows - (2 * pBI)) - 1); pBii++)
+            for (int64_t pBJ = B_rowPtr_pBI; pBJ <= (B_rowPtr_pBI_1 - 1); pBJ++)
             {
-              const int64_t i = (2 * pBI) + pBii;
-              const int64_t pC0 = i;
+              const int64_t B_col_pBJ = B_col[pBJ];
+              if (((2 * B_col_pBJ) + 1) <= A_numCols)
               {
-                int64_t spf_jam_1 = 0;
-                for (; (spf_jam_1 + 3) <= spf_min(1, (A_numCols - (2 * B_col_pBJ)) - 1); spf_jam_1 += 4)
+                for (int64_t pBii = 0; pBii <= spf_min(1, (A_numRows - (2 * pBI)) - 1); pBii++)
                 {
-                  int64_t pBjj_lane0 = spf_jam_1 + 0;
-                  const int64_t j_lane0 = (2 * B_col_pBJ) + pBjj_lane0;
-                  const int64_t pD1_lane0 = j_lane0;
-                  int64_t pBjj_lane1 = spf_jam_1 + 1;
-                  const int64_t j_lane1 = (2 * B_col_pBJ) + pBjj_lane1;
-                  const int64_t pD1_lane1 = j_lane1;
-                  int64_t pBjj_lane2 = spf_jam_1 + 2;
-                  const int64_t j_lane2 = (2 * B_col_pBJ) + pBjj_lane2;
-                  const int64_t pD1_lane2 = j_lane2;
-                  int64_t pBjj_lane3 = spf_jam_1 + 3;
-                  const int64_t j_lane3 = (2 * B_col_pBJ) + pBjj_lane3;
-                  const int64_t pD1_lane3 = j_lane3;
-                  double sum_2 = 0.0;
-                  double sum_3 = 0.0;
-                  double sum_4 = 0.0;
-                  double sum_5 = 0.0;
-                  for (int64_t pC1 = 0; pC1 <= (C_N1 - 1); pC1++)
+                  const int64_t i = (2 * pBI) + pBii;
+                  const int64_t pC0 = i;
                   {
+                    int64_t spf_jam_1 = 0;
+                    for (; (spf_jam_1 + 3) <= spf_min(1, (A_numCols - (2 * B_col_pBJ)) - 1); spf_jam_1 += 4)
                     {
-                      const int64_t k = pC1;
-                      const int64_t pD0 = k;
-                      const int64_t pAI = pBI;
-                      const int64_t pAJ = pBJ;
-                      const int64_t pAii = i - (2 * pAI);
-                      const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane0;
-                      sum_2 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1_lane0];
-                    }
-                    {
-                      const int64_t k = pC1;
-                      const int64_t pD0 = k;
-                      const int64_t pAI = pBI;
-                      const int64_t pAJ = pBJ;
-                      const int64_t pAii = i - (2 * pAI);
-                      const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane1;
-                      sum_3 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1_lane1];
-                    }
-                    {
-                      const int64_t k = pC1;
-                      const int64_t pD0 = k;
-                      const int64_t pAI = pBI;
-                      const int64_t pAJ = pBJ;
-                      const int64_t pAii = i - (2 * pAI);
-                      const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane2;
-                      sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1_lane2];
-                    }
-                    {
-                      const int64_t k = pC1;
-                      const int64_t pD0 = k;
-                      const int64_t pAI = pBI;
-                      const int64_t pAJ = pBJ;
-                      const int64_t pAii = i - (2 * pAI);
-                      const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane3;
-                      sum_5 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1_lane3];
-                    }
-                  }
+                      int64_t pBjj_lane0 = spf_jam_1 + 0;
+                      const int64_t j_lane0 = (2 * B_col_pBJ) + pBjj_lane0;
+                      const int64_t pD1_lane0 = j_lane0;
+                      int64_t pBjj_lane1 = spf_jam_1 + 1;
+                      const int64_t j_lane1 = (2 * B_col_pBJ) + pBjj_lane1;
+                      const int64_t pD1_lane1 = j_lane1;
+                      int64_t pBjj_lane2 = spf_jam_1 + 2;
+                      const int64_t j_lane2 = (2 * B_col_pBJ) + pBjj_lane2;
+                      const int64_t pD1_lane2 = j_lane2;
+                      int64_t pBjj_lane3 = spf_jam_1 + 3;
+                      const int64_t j_lane3 = (2 * B_col_pBJ) + pBjj_lane3;
+                      const int64_t pD1_lane3 = j_lane3;
+                      double sum_2 = 0.0;
+                      double sum_3 = 0.0;
+                      double sum_4 = 0.0;
+                      double sum_5 = 0.0;
+                      for (int64_t pC1 = 0; pC1 <= (C_N1 - 1); pC1++)
+                      {
+                        {
+                          const int64_t k = pC1;
+                          const int64_t pD0 = k;
+                          const int64_t pAI = pBI;
+                          const int64_t pAJ = pBJ;
+                          const int64_t pAii = i - (2 * pAI);
+                          const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane0;
+                          sum_2 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1_lane0];
+                        }
+                        {
+                          const int64_t k = pC1;
+                          const int64_t pD0 = k;
+                          const int64_t pAI = pBI;
+                          const int64_t pAJ = pBJ;
+                          const int64_t pAii = i - (2 * pAI);
+                          const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane1;
+                          sum_3 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1_lane1];
+                        }
+                        {
+                          const int64_t k = pC1;
+                          const int64_t pD0 = k;
+                          const int64_t pAI = pBI;
+                          const int64_t pAJ = pBJ;
+                          const int64_t pAii = i - (2 * pAI);
+                          const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane2;
+                          sum_4 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1_lane2];
+                        }
+                        {
+                          const int64_t k = pC1;
+                          const int64_t pD0 = k;
+                          const int64_t pAI = pBI;
+                          const int64_t pAJ = pBJ;
+                          const int64_t pAii = i - (2 * pAI);
+                          const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane3;
+                          sum_5 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1_lane3];
+                        }
+                      }
 
-                  {
-                    {
-                      const int64_t pAI = pBI;
-                      const int64_t pAJ = pBJ;
-                      const int64_t pAii = i - (2 * pAI);
-                      const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane0;
-                      A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj_lane0] * sum_2;
+                      {
+                        {
+                          const int64_t pAI = pBI;
+                          const int64_t pAJ = pBJ;
+                          const int64_t pAii = i - (2 * pAI);
+                          const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane0;
+                          A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj_lane0] * sum_2;
+                        }
+                      }
+                      {
+                        {
+                          const int64_t pAI = pBI;
+                          const int64_t pAJ = pBJ;
+                          const int64_t pAii = i - (2 * pAI);
+                          const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane1;
+                          A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj_lane1] * sum_3;
+                        }
+                      }
+                      {
+                        {
+                          const int64_t pAI = pBI;
+                          const int64_t pAJ = pBJ;
+                          const int64_t pAii = i - (2 * pAI);
+                          const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane2;
+                          A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj_lane2] * sum_4;
+                        }
+                      }
+                      {
+                        {
+                          const int64_t pAI = pBI;
+                          const int64_t pAJ = pBJ;
+                          const int64_t pAii = i - (2 * pAI);
+                          const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane3;
+                          A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj_lane3] * sum_5;
+                        }
+                      }
                     }
-                  }
-                  {
-                    {
-                      const int64_t pAI = pBI;
-                      const int64_t pAJ = pBJ;
-                      const int64_t pAii = i - (2 * pAI);
-                      const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane1;
-                      A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj_lane1] * sum_3;
-                    }
-                  }
-                  {
-                    {
-                      const int64_t pAI = pBI;
-                      const int64_t pAJ = pBJ;
-                      const int64_t pAii = i - (2 * pAI);
-                      const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane2;
-                      A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj_lane2] * sum_4;
-                    }
-                  }
-                  {
-                    {
-                      const int64_t pAI = pBI;
-                      const int64_t pAJ = pBJ;
-                      const int64_t pAii = i - (2 * pAI);
-                      const int64_t pAjj = (-(2 * B_col_pBJ)) + j_lane3;
-                      A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj_lane3] * sum_5;
-                    }
-                  }
-                }
 
-                for (int64_t pBjj = spf_jam_1; pBjj <= spf_min(1, (A_numCols - (2 * B_col_pBJ)) - 1); pBjj++)
-                {
-                  const int64_t j = (2 * B_col_pBJ) + pBjj;
-                  const int64_t pD1 = j;
-                  double sum_6 = 0.0;
-                  for (int64_t pC1 = 0; pC1 <= (C_N1 - 1); pC1++)
-                  {
-                    const int64_t k = pC1;
-                    const int64_t pD0 = k;
-                    const int64_t pAI = pBI;
-                    const int64_t pAJ = pBJ;
-                    const int64_t pAii = i - (2 * pAI);
-                    const int64_t pAjj = (-(2 * B_col_pBJ)) + j;
-                    sum_6 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
-                  }
+                    for (int64_t pBjj = spf_jam_1; pBjj <= spf_min(1, (A_numCols - (2 * B_col_pBJ)) - 1); pBjj++)
+                    {
+                      const int64_t j = (2 * B_col_pBJ) + pBjj;
+                      const int64_t pD1 = j;
+                      double sum_6 = 0.0;
+                      for (int64_t pC1 = 0; pC1 <= (C_N1 - 1); pC1++)
+                      {
+                        const int64_t k = pC1;
+                        const int64_t pD0 = k;
+                        const int64_t pAI = pBI;
+                        const int64_t pAJ = pBJ;
+                        const int64_t pAii = i - (2 * pAI);
+                        const int64_t pAjj = (-(2 * B_col_pBJ)) + j;
+                        sum_6 += C_vals[(pC0 * C_N1) + pC1] * D_vals[(pD0 * D_N1) + pD1];
+                      }
 
-                  {
-                    const int64_t pAI = pBI;
-                    const int64_t pAJ = pBJ;
-                    const int64_t pAii = i - (2 * pAI);
-                    const int64_t pAjj = (-(2 * B_col_pBJ)) + j;
-                    A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj] * sum_6;
+                      {
+                        const int64_t pAI = pBI;
+                        const int64_t pAJ = pBJ;
+                        const int64_t pAii = i - (2 * pAI);
+                        const int64_t pAjj = (-(2 * B_col_pBJ)) + j;
+                        A_val[(((pAJ * 2) + pAii) * 2) + pAjj] += B_val[(((pBJ * 2) + pBii) * 2) + pBjj] * sum_6;
+                      }
+                    }
+
                   }
                 }
 
@@ -255,8 +282,8 @@ int spf_kernel_d804cac238(struct spf_BCSR_R2_C2 *B, struct spf_Dense2 *C, struct
         }
 
       }
-    }
 
+    }
   }
   return 0;
 }

@@ -129,39 +129,66 @@ int spf_kernel_0adf90e99d(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_C
   const int64_t N_i = A_n0;
   if (!((((A_n2 == C_N1) && (B_n2 == C_N0)) && (A_n1 == B_n1)) && (A_n0 == B_n0)))
     return 1;
-  for (int64_t spf_zero = 0; spf_zero < (B_nnz1 * A_n2); spf_zero++)
-    A_val[spf_zero] = 0.0;
+  {
+    const int64_t spf_row_size = 1 * A_n2;
+    int64_t spf_reached_from = B_nnz1;
+    int64_t spf_reached_to = B_nnz1;
+    if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n2)) && (1 <= B_nnz0))
+    {
+      spf_reached_from = spf_min(spf_max(B_ptr0[0], 0), B_nnz1);
+      spf_reached_to = spf_max(spf_reached_from, spf_min((B_ptr0[(B_nnz0 - 1) + 1] - 1) + 1, B_nnz1));
+    }
+    for (int64_t spf_zero = 0; spf_zero < (spf_reached_from * spf_row_size); spf_zero++)
+      A_val[spf_zero] = 0.0;
 
+    for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < (B_nnz1 * spf_row_size); spf_zero++)
+      A_val[spf_zero] = 0.0;
+
+  }
   if (A_n2 == 16)
   {
     if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n2)) && (1 <= B_nnz0))
     {
-      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
       {
-        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        const int64_t spf_row_size = 1 * A_n2;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (B_nnz0 - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
         {
-          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+          for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            A_val[spf_zero] = 0.0;
+
+          for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
           {
-            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
             {
-              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+              for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
               {
-                const int64_t B_idx2_pB2 = B_idx2[pB2];
-                const int64_t pC0 = B_idx2_pB2;
-                if (0 <= (A_n2 - 1))
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                 {
-                  const double factor_4 = B_val[pB2];
-                  #pragma GCC ivdep
-                  for (int64_t pC1 = 0; pC1 <= (A_n2 - 1); pC1++)
+                  for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                   {
-                    const int64_t l = pC1;
-                    const int64_t pA2 = l;
-                    const int64_t pA1 = pB1;
-                    A_val[(pA1 * A_n2) + pA2] += factor_4 * C_vals[(pC0 * C_N1) + pC1];
+                    const int64_t B_idx2_pB2 = B_idx2[pB2];
+                    const int64_t pC0 = B_idx2_pB2;
+                    if (0 <= (A_n2 - 1))
+                    {
+                      const double factor_4 = B_val[pB2];
+                      #pragma GCC ivdep
+                      for (int64_t pC1 = 0; pC1 <= (A_n2 - 1); pC1++)
+                      {
+                        const int64_t l = pC1;
+                        const int64_t pA2 = l;
+                        const int64_t pA1 = pB1;
+                        A_val[(pA1 * A_n2) + pA2] += factor_4 * C_vals[(pC0 * C_N1) + pC1];
+                      }
+
+                    }
                   }
 
                 }
@@ -171,8 +198,8 @@ int spf_kernel_0adf90e99d(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_C
           }
 
         }
-      }
 
+      }
     }
   }
   else
@@ -180,32 +207,46 @@ int spf_kernel_0adf90e99d(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_C
   {
     if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n2)) && (1 <= B_nnz0))
     {
-      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
       {
-        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        const int64_t spf_row_size = 1 * A_n2;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (B_nnz0 - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
         {
-          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+          for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            A_val[spf_zero] = 0.0;
+
+          for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
           {
-            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
             {
-              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+              for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
               {
-                const int64_t B_idx2_pB2 = B_idx2[pB2];
-                const int64_t pC0 = B_idx2_pB2;
-                if (0 <= (A_n2 - 1))
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                 {
-                  const double factor_3 = B_val[pB2];
-                  #pragma GCC ivdep
-                  for (int64_t pC1 = 0; pC1 <= (A_n2 - 1); pC1++)
+                  for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                   {
-                    const int64_t l = pC1;
-                    const int64_t pA2 = l;
-                    const int64_t pA1 = pB1;
-                    A_val[(pA1 * A_n2) + pA2] += factor_3 * C_vals[(pC0 * C_N1) + pC1];
+                    const int64_t B_idx2_pB2 = B_idx2[pB2];
+                    const int64_t pC0 = B_idx2_pB2;
+                    if (0 <= (A_n2 - 1))
+                    {
+                      const double factor_3 = B_val[pB2];
+                      #pragma GCC ivdep
+                      for (int64_t pC1 = 0; pC1 <= (A_n2 - 1); pC1++)
+                      {
+                        const int64_t l = pC1;
+                        const int64_t pA2 = l;
+                        const int64_t pA1 = pB1;
+                        A_val[(pA1 * A_n2) + pA2] += factor_3 * C_vals[(pC0 * C_N1) + pC1];
+                      }
+
+                    }
                   }
 
                 }
@@ -215,8 +256,8 @@ int spf_kernel_0adf90e99d(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_C
           }
 
         }
-      }
 
+      }
     }
   }
   else
@@ -224,32 +265,46 @@ int spf_kernel_0adf90e99d(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_C
   {
     if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n2)) && (1 <= B_nnz0))
     {
-      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
       {
-        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        const int64_t spf_row_size = 1 * A_n2;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (B_nnz0 - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
         {
-          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+          for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            A_val[spf_zero] = 0.0;
+
+          for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
           {
-            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
             {
-              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+              for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
               {
-                const int64_t B_idx2_pB2 = B_idx2[pB2];
-                const int64_t pC0 = B_idx2_pB2;
-                if (0 <= (A_n2 - 1))
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                 {
-                  const double factor_2 = B_val[pB2];
-                  #pragma GCC ivdep
-                  for (int64_t pC1 = 0; pC1 <= (A_n2 - 1); pC1++)
+                  for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                   {
-                    const int64_t l = pC1;
-                    const int64_t pA2 = l;
-                    const int64_t pA1 = pB1;
-                    A_val[(pA1 * A_n2) + pA2] += factor_2 * C_vals[(pC0 * C_N1) + pC1];
+                    const int64_t B_idx2_pB2 = B_idx2[pB2];
+                    const int64_t pC0 = B_idx2_pB2;
+                    if (0 <= (A_n2 - 1))
+                    {
+                      const double factor_2 = B_val[pB2];
+                      #pragma GCC ivdep
+                      for (int64_t pC1 = 0; pC1 <= (A_n2 - 1); pC1++)
+                      {
+                        const int64_t l = pC1;
+                        const int64_t pA2 = l;
+                        const int64_t pA1 = pB1;
+                        A_val[(pA1 * A_n2) + pA2] += factor_2 * C_vals[(pC0 * C_N1) + pC1];
+                      }
+
+                    }
                   }
 
                 }
@@ -259,40 +314,54 @@ int spf_kernel_0adf90e99d(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_C
           }
 
         }
-      }
 
+      }
     }
   }
   else
   {
     if (((((1 <= A_n0) && (1 <= A_n1)) && (1 <= A_n2)) && (1 <= B_n2)) && (1 <= B_nnz0))
     {
-      for (int64_t pB0 = 0; pB0 <= (B_nnz0 - 1); pB0++)
       {
-        const int64_t B_ptr0_pB0 = B_ptr0[pB0];
-        const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
-        if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
+        const int64_t spf_row_size = 1 * A_n2;
+        const int64_t spf_block_rows = ((spf_row_size > 0) && (spf_row_size < 2048)) ? (2048 / spf_row_size) : (1);
+        const int64_t spf_stop = (B_nnz0 - 1) + 1;
+        for (int64_t spf_block = 0; spf_block < spf_stop; spf_block += spf_block_rows)
         {
-          for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
+          const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
+          const int64_t spf_zero_to = spf_min(B_ptr0[spf_block_end], B_nnz1) * spf_row_size;
+          for (int64_t spf_zero = spf_max(B_ptr0[spf_block], 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+            A_val[spf_zero] = 0.0;
+
+          for (int64_t pB0 = spf_block; pB0 < spf_block_end; pB0++)
           {
-            const int64_t B_ptr1_pB1 = B_ptr1[pB1];
-            const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
-            if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
+            const int64_t B_ptr0_pB0 = B_ptr0[pB0];
+            const int64_t B_ptr0_pB0_1 = B_ptr0[pB0 + 1];
+            if ((B_ptr0_pB0 + 1) <= B_ptr0_pB0_1)
             {
-              for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
+              for (int64_t pB1 = B_ptr0_pB0; pB1 <= (B_ptr0_pB0_1 - 1); pB1++)
               {
-                const int64_t B_idx2_pB2 = B_idx2[pB2];
-                const int64_t pC0 = B_idx2_pB2;
-                if (0 <= (A_n2 - 1))
+                const int64_t B_ptr1_pB1 = B_ptr1[pB1];
+                const int64_t B_ptr1_pB1_1 = B_ptr1[pB1 + 1];
+                if ((B_ptr1_pB1 + 1) <= B_ptr1_pB1_1)
                 {
-                  const double factor_1 = B_val[pB2];
-                  #pragma GCC ivdep
-                  for (int64_t pC1 = 0; pC1 <= (A_n2 - 1); pC1++)
+                  for (int64_t pB2 = B_ptr1_pB1; pB2 <= (B_ptr1_pB1_1 - 1); pB2++)
                   {
-                    const int64_t l = pC1;
-                    const int64_t pA2 = l;
-                    const int64_t pA1 = pB1;
-                    A_val[(pA1 * A_n2) + pA2] += factor_1 * C_vals[(pC0 * C_N1) + pC1];
+                    const int64_t B_idx2_pB2 = B_idx2[pB2];
+                    const int64_t pC0 = B_idx2_pB2;
+                    if (0 <= (A_n2 - 1))
+                    {
+                      const double factor_1 = B_val[pB2];
+                      #pragma GCC ivdep
+                      for (int64_t pC1 = 0; pC1 <= (A_n2 - 1); pC1++)
+                      {
+                        const int64_t l = pC1;
+                        const int64_t pA2 = l;
+                        const int64_t pA1 = pB1;
+                        A_val[(pA1 * A_n2) + pA2] += factor_1 * C_vals[(pC0 * C_N1) + pC1];
+                      }
+
+                    }
                   }
 
                 }
@@ -302,8 +371,8 @@ int spf_kernel_0adf90e99d(struct spf_CSF3 *B, struct spf_Dense2 *C, struct spf_C
           }
 
         }
-      }
 
+      }
     }
   }
   return 0;

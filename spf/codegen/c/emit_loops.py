@@ -148,6 +148,9 @@ class LoopPrinter:
                               c_ast.UnaryOp("p++", ident(variable)), body)]
         extent = c_text(arith(zeroing.extent, names))
         inner_text = c_text(row_size(zeroing, names))
+        # the rows blocks [b, e) of iterations own: b .. e - 1, or pointer(b) .. pointer(e) - 1
+        first_row, end_row = ("spf_block", "spf_block_end") if zeroing.pointer is None else \
+            (f"{zeroing.pointer}[spf_block]", f"{zeroing.pointer}[spf_block_end]")
         skeleton = c_statements(f"""
             {{
               const int64_t spf_row_size = {inner_text};
@@ -156,8 +159,8 @@ class LoopPrinter:
               const int64_t spf_stop = {c_text(stop)};
               for (int64_t spf_block = {c_text(start)}; spf_block < spf_stop; spf_block += spf_block_rows) {{
                 const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
-                const int64_t spf_zero_to = spf_min(spf_block_end, {extent}) * spf_row_size;
-                for (int64_t spf_zero = spf_max(spf_block, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
+                const int64_t spf_zero_to = spf_min({end_row}, {extent}) * spf_row_size;
+                for (int64_t spf_zero = spf_max({first_row}, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
                   {zeroing.array}[spf_zero] = 0.0;
                 for (int64_t {variable} = spf_block; {variable} < spf_block_end; {variable}++)
                   spf_loop_body();

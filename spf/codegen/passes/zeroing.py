@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from spf.layout_library.model import Arith, Name
 from spf.space.expressions import Affine, Constraint, UFCall
 
-from spf.codegen.loops import Assign, Block, Bound, Compute, Guard, Loop, Node, ZeroEntry, copied_from, walk
+from spf.codegen.loops import Assign, Block, Bound, Compute, Guard, Loop, Node, Temporary, ZeroEntry, copied_from, walk
 from spf.codegen.passes.parallel import segment_pointer
 from spf.codegen.passes.register_sum import fixed_target
 
@@ -47,41 +47,119 @@ class RowZeroing:
     guards: tuple[Constraint, ...] = ()
     stores: bool = False
     block_entries: int = BLOCK_ENTRIES
-    pointer: str | None = None  # iteration v stores the entries [pointer(v), pointer(v + 1)) instead (stores)
+    pointer: str | None = None  # iteration v owns the rows [pointer(v), pointer(v + 1)) instead (stores them, or zeroes them)
 
 
 def fold_output_zeroing(nodes: list[Node], output_array: str) -> RowZeroing | None:
-    """Mark the nest's outermost loop to zero the output by blocks (``Loop.zero_rows``),
-    or to store each row once (``stores``), when every write of the output is at a row
-    equal to that loop's variable; else None (the kernel zeroes the whole output first)."""
-    guards: list[Constraint] = []
-    items = nodes
-    while len(items) == 1 and isinstance(items[0], Guard):
-        guards.extend(items[0].conditions)
-        items = items[0].body
-    if len(items) != 1 or not isinstance(items[0], Loop):
+    """Mark the loop that writes the output (the nest's outermost loop, or the phase of a
+    fused nest that writes it) to zero the output by blocks (``Loop.zero_rows``), or to
+    store each row once (``stores``), when every write of the output is at a row equal
+    to that loop's variable, or at a row of the segment its iteration walks; else None
+    (the kernel zeroes the whole output first)."""
+    found = _output_phase(nodes, output_array)
+    if found is None:
         return None
-    loop = items[0]
+    loop, guards = found
     if loop.parallel and loop.reduction is not None:
         return None  # iterations share output entries
     # under a dynamic schedule a thread's iterations are not one contiguous range of rows to zero
     contiguous = not loop.parallel or (loop.schedule == "balanced" and _has_pointer(loop))
-    writes = [node for node in walk(loop.body) if isinstance(node, Compute)]
-    if not writes or any(node.output is None or node.output[0] != output_array for node in writes):
+    private = {node.name for node in walk(loop.body) if isinstance(node, Temporary)}
+    computes = [node for node in walk(loop.body) if isinstance(node, Compute)]
+    if any(node.output is None or node.output[0] not in private | {output_array} for node in computes):
+        return None
+    writes = [node for node in computes if node.output[0] == output_array]
+    if not writes:
         return None
     dimensions = writes[0].output[2]
-    if len(writes) == 1 and len(dimensions) == 1 and copied_from(writes[0].output[1][0], loop.body) != loop.variable:
-        return _fold_segments(loop, writes[0], guards)
-    for node in writes:
-        if node.output[2] != dimensions or copied_from(node.output[1][0], loop.body) != loop.variable:
-            return None
+    if len(writes) == 1 and len(dimensions) == 1 and not private \
+            and copied_from(writes[0].output[1][0], loop.body) != loop.variable:
+        folded = _fold_segments(loop, writes[0], guards)
+        if folded is not None:
+            return folded
+    if any(node.output[2] != dimensions for node in writes):
+        return None
+    if any(copied_from(node.output[1][0], loop.body) != loop.variable for node in writes):
+        return _fold_segment_rows(loop, writes, guards, contiguous)
     zeroing = RowZeroing(output_array, dimensions[0], tuple(dimensions[1:]), tuple(guards))
-    if len(writes) == 1 and len(dimensions) == 1 and _store_once(loop, writes[0]):
+    if len(writes) == 1 and len(dimensions) == 1 and not private and _store_once(loop, writes[0]):
         zeroing = replace(zeroing, stores=True)
     elif not contiguous:
         return None
     loop.zero_rows = zeroing
     return zeroing
+
+
+def _output_phase(nodes: list[Node], output_array: str) -> tuple[Loop, list[Constraint]] | None:
+    """The one loop outside every other loop that writes the output, and the guards around
+    it (over parameters: they run before the nest); None when the output is written
+    elsewhere too, or a guard names what the nest assigns."""
+    found: list[tuple[Loop | None, list[Constraint]]] = []
+
+    def writes_output(node) -> bool:
+        return (isinstance(node, Compute) and node.output is not None and node.output[0] == output_array) \
+            or isinstance(node, ZeroEntry)
+
+    def visit(items: list[Node], guards: list[Constraint]) -> None:
+        for node in items:
+            if isinstance(node, Loop):
+                if any(writes_output(inner) for inner in walk(node.body)):
+                    found.append((node, guards))
+            elif isinstance(node, Guard):
+                if any(writes_output(inner) for inner in walk(node.otherwise or [])):
+                    found.append((None, guards))
+                visit(node.body, guards + list(node.conditions))
+            elif isinstance(node, Block):
+                visit(node.body, guards)
+            elif writes_output(node):
+                found.append((None, guards))
+    visit(nodes, [])
+    if len(found) != 1 or found[0][0] is None:
+        return None
+    loop, guards = found[0]
+    assigned = {node.variable for node in walk(nodes) if isinstance(node, (Assign, Loop))}
+    if any((c.left.names() | c.right.names()) & assigned for c in guards):
+        return None
+    return loop, guards
+
+
+def _fold_segment_rows(loop: Loop, writes: list[Compute], guards: list[Constraint],
+                       contiguous: bool) -> RowZeroing | None:
+    """Iteration ``v`` of ``loop`` writes only the output rows ``[f(v), f(v + 1))`` (``f``
+    its segment pointer) when every write's row is the variable of a loop over that segment
+    (K7's ``A_val[pA1, m]`` with ``pA1 = pB1`` over ``B_ptr0(pB0) .. B_ptr0(pB0 + 1) - 1``):
+    consecutive iterations' segments are adjacent, so blocks of iterations zero the rows
+    ``[f(b), f(e))`` they own; else None."""
+    pointer = segment_pointer(loop)
+    ends = _segment_ends(loop, pointer) if pointer is not None and contiguous else None
+    if ends is None:
+        return None
+    begin, end = ends
+    segment_loops = {node.variable for node in walk(loop.body)
+                     if isinstance(node, Loop) and not node.parallel
+                     and node.lower == [Bound(begin)] and node.upper == [Bound(end - 1)]}
+    if any(copied_from(node.output[1][0], loop.body) not in segment_loops for node in writes):
+        return None
+    dimensions = writes[0].output[2]
+    zeroing = RowZeroing(writes[0].output[0], dimensions[0], tuple(dimensions[1:]), tuple(guards),
+                         pointer=pointer.function)
+    loop.zero_rows = zeroing
+    return zeroing
+
+
+def _segment_ends(loop: Loop, pointer: UFCall) -> tuple[Affine, Affine] | None:
+    """The variables the loop's body assigns ``f(v)`` and ``f(v + 1)`` (``pointer`` = ``f(v)``)."""
+    variable = Affine.of(loop.variable)
+    ends = {}
+    for node in loop.body:
+        if isinstance(node, Assign) and isinstance(node.value, UFCall) and node.divisor == 1:
+            if node.value == pointer:
+                ends["begin"] = node.variable
+            elif node.value == UFCall(pointer.function, (variable + 1,)):
+                ends["end"] = node.variable
+    if len(ends) != 2:
+        return None
+    return Affine.of(ends["begin"]), Affine.of(ends["end"])
 
 
 def _store_once(loop: Loop, write: Compute) -> bool:
@@ -124,19 +202,10 @@ def _fold_segments(loop: Loop, write: Compute, guards: list[Constraint]) -> RowZ
     are adjacent, so a range of iterations stores one range of entries (a pointer that
     decreases is refused when the tensor is packed)."""
     pointer = segment_pointer(loop)
-    if pointer is None:
+    ends = _segment_ends(loop, pointer) if pointer is not None else None
+    if ends is None:
         return None
-    variable = Affine.of(loop.variable)
-    ends = {}
-    for node in loop.body:
-        if isinstance(node, Assign) and isinstance(node.value, UFCall) and node.divisor == 1:
-            if node.value == pointer:
-                ends["begin"] = node.variable
-            elif node.value == UFCall(pointer.function, (variable + 1,)):
-                ends["end"] = node.variable
-    if len(ends) != 2:
-        return None
-    begin, end = Affine.of(ends["begin"]), Affine.of(ends["end"])
+    begin, end = ends
     nodes = loop.body
     while True:
         holder = next((node for node in nodes if _reaches(node, write)), None)
@@ -180,7 +249,8 @@ class OutputZeroing:
 
     def describe(self) -> str:
         if self.rows is not None and self.rows.zero_rows.pointer is not None:
-            return (f"each iteration of loop {self.rows.variable} stores the entries of {self.rows.zero_rows.array} "
+            what = "stores" if self.rows.zero_rows.stores else "zeroes, then computes,"
+            return (f"each iteration of loop {self.rows.variable} {what} the rows of {self.rows.zero_rows.array} "
                     f"in its segment of {self.rows.zero_rows.pointer}; those outside the loop's segments are "
                     "zeroed before it")
         if self.rows is not None:

@@ -255,3 +255,47 @@ def test_the_zeroing_plan_keeps_the_nests_entry_guards():
                                 SimpleNamespace(nodes=[nest], entry_guards=[guard])])
     assert plan.rows is nest and plan.guards == (guard, own)
     assert "loop i does not reach" in plan.describe()
+
+
+def _csf3_with_empty_fibres(shape, count, seed):
+    rng = np.random.default_rng(seed)
+    coords = np.unique(np.stack([rng.integers(0, n, count) for n in shape], axis=1), axis=0)
+    coords = coords[(coords[:, 0] % 5 != 0)]  # runs of i with no fibres
+    values = rng.uniform(-1, 1, len(coords))
+    dense = np.zeros(shape)
+    dense[tuple(coords.T)] = values
+    return spf.pack("CSF3", (coords, values, shape)), dense
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_rows_of_a_segment_are_zeroed_by_the_blocks_that_walk_it(parallel, openmp_threads):
+    """TTM into B's own (i, j) fibres with a dense last level: iteration pB0 adds into the
+    rows [ptr0[pB0], ptr0[pB0 + 1]) (k sums into each), so each block of iterations zeroes
+    those rows first and the rows outside every segment before the nest."""
+    expression, layouts = "A(i,j,m) = B(i,j,k) * C(k,m)", {"A": "CSF3_DENSE_LAST", "B": "CSF3", "C": "Dense"}
+    loops = folded_loops(expression, layouts, parallel)
+    assert loops and loops[0].zero_rows.pointer == "B_ptr0" and not loops[0].zero_rows.stores
+    k = spf.compile(expression, layouts, parallel=parallel)
+    assert "each zeroing the rows of A_val in its B_ptr0 segments first" in k.explain()
+    B, dense = _csf3_with_empty_fibres((400, 40, 30), 30000, 21)
+    C = np.random.default_rng(22).random((30, 6))
+    spoil_and_rerun_shared(k.bind(B=B, C=C), np.einsum("ijk,km->ijm", dense, C))
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_the_phase_of_a_fused_nest_that_writes_the_output_zeroes_its_rows(parallel, openmp_threads):
+    """K7 with C*D first: the output is written by the second phase only (the first writes
+    the root temporary), whose loop over B's fibres zeroes the rows of its segments."""
+    expression = "A(i,j,m) = B(i,j,k) * C(k,l) * D(l,m)"
+    layouts = {"A": "CSF3_DENSE_LAST", "B": "CSF3", "C": "Dense", "D": "Dense"}
+    tree = "< T_CD(k,m) ; k, l, m : T_CD(k,m) += C(k,l) * D(l,m) , i, j, k, m : A(i,j,m) += T_CD(k,m) * B(i,j,k) >"
+    k = spf.compile(expression, layouts, share={"A": "B"}, parallel=parallel,
+                    schedule=spf.schedule(tree, expression, layouts, share={"A": "B"}))
+    (loop,) = [node for scanned in k.scans for node in walk(scanned.nodes)
+               if isinstance(node, Loop) and node.zero_rows is not None]
+    assert loop.zero_rows.pointer == "B_ptr0" and not loop.zero_rows.stores
+    B, dense = _csf3_with_empty_fibres((400, 40, 30), 30000, 23)
+    rng = np.random.default_rng(24)
+    for d in (5, 16):
+        C, D = rng.random((30, 7)), rng.random((7, d))
+        spoil_and_rerun_shared(k.bind(B=B, C=C, D=D), np.einsum("ijk,kl,lm->ijm", dense, C, D))
