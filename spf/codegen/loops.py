@@ -271,6 +271,19 @@ def copied_from(index: Arith, nodes: list[Node]) -> str | None:
     return name
 
 
+def outer_loops(nodes: list[Node], guards: tuple = ()) -> Iterator[tuple[Loop, tuple]]:
+    """The loops no other loop encloses, in order, each with the conditions of the guards
+    around it: a nest's outermost loop, or a fused nest's phases (a root temporary's
+    producer, then its consumer)."""
+    for node in nodes:
+        if isinstance(node, Loop):
+            yield node, guards
+        elif isinstance(node, Guard):
+            yield from outer_loops(node.body, guards + tuple(node.conditions))
+        elif isinstance(node, Block):
+            yield from outer_loops(node.body, guards)
+
+
 def walk(nodes: list[Node]) -> Iterator[Node]:
     for node in nodes:
         yield node

@@ -24,7 +24,7 @@ from spf.space.expressions import Affine, Constraint, UFCall, conjuncts
 from spf.space.properties import Injective, Monotonic
 
 from spf.codegen.loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
-                               Temporary, TileGuard, copied_from, walk)
+                               Temporary, TileGuard, copied_from, outer_loops, walk)
 
 if TYPE_CHECKING:
     from spf.space.iteration_space import StatementSpace
@@ -261,7 +261,7 @@ def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> lis
     it tests the coordinate instead, which is enough when the coordinate array is strictly
     monotonic or injective (distinct positions, distinct i).
     """
-    phases = list(_phase_loops(nodes))
+    phases = [loop for loop, _ in outer_loops(nodes)]
     if not phases:
         return ["no loop runs in parallel: the nest has no loop"]
     writers = {output_array: spaces[0]}
@@ -280,12 +280,11 @@ def parallelize_fused(nodes: list[Node], spaces: list, output_array: str) -> lis
 def _phase_proofs(loop: Loop, spaces: list, writers: dict, tested: list[str]) -> list[str] | None:
     """The dependence tests that let a phase's loop run in parallel (one per array it
     writes that is declared outside it), or None, with why in ``tested``."""
-    private = {n.name for n in walk(loop.body) if isinstance(n, Temporary)}
     computes = [n for n in walk(loop.body) if isinstance(n, Compute)]
     if any(n.output is None for n in computes):
         tested.append(f"loop {loop.variable}: its iterations add into a scalar declared outside it")
         return None
-    written = sorted({n.output[0] for n in computes} - private)
+    written = shared_writes(loop, None)  # the output among them
     if not written:
         tested.append(f"loop {loop.variable}: writes nothing declared outside it; it stays serial")
         return None
@@ -310,15 +309,6 @@ def _phase_proofs(loop: Loop, spaces: list, writers: dict, tested: list[str]) ->
             return None
         proofs.append(str(dependence))
     return proofs
-
-
-def _phase_loops(nodes: list[Node]):
-    """The loops of a nest that no other loop encloses, in order."""
-    for node in nodes:
-        if isinstance(node, Loop):
-            yield node
-        elif isinstance(node, (Block, Guard)):
-            yield from _phase_loops(node.body)
 
 
 def _coordinate_of(loop: Loop, spaces: list, writer) -> str | None:
@@ -410,7 +400,7 @@ def dense_trips(loop: Loop) -> tuple[tuple[list[Bound], list[Bound]], ...]:
     assigned = {loop.variable} | {n.variable for n in walk(loop.body) if isinstance(n, (Loop, Assign))}
     chain = [loop] + inner
     for outer, nested in zip(chain, chain[1:]):
-        if not isinstance(nested, Loop) or not any(n is nested for n in _phase_loops(outer.body)):
+        if not isinstance(nested, Loop) or not any(n is nested for n, _ in outer_loops(outer.body)):
             return ()
     if any(bound.divisor != 1 or bound.expression.names() & assigned
            for node in chain for bound in node.lower + node.upper):

@@ -26,7 +26,8 @@ from dataclasses import dataclass, replace
 from spf.layout_library.model import Arith, Name
 from spf.space.expressions import Affine, Constraint, UFCall
 
-from spf.codegen.loops import Assign, Block, Bound, Compute, Guard, Loop, Node, Temporary, ZeroEntry, copied_from, walk
+from spf.codegen.loops import (Assign, Block, Bound, Compute, Guard, Loop, Node, Temporary, ZeroEntry, copied_from,
+                               outer_loops, walk)
 from spf.codegen.passes.parallel import segment_pointer
 from spf.codegen.passes.register_sum import fixed_target
 
@@ -94,33 +95,19 @@ def _output_phase(nodes: list[Node], output_array: str) -> tuple[Loop, list[Cons
     """The one loop outside every other loop that writes the output, and the guards around
     it (over parameters: they run before the nest); None when the output is written
     elsewhere too, or a guard names what the nest assigns."""
-    found: list[tuple[Loop | None, list[Constraint]]] = []
-
     def writes_output(node) -> bool:
         return (isinstance(node, Compute) and node.output is not None and node.output[0] == output_array) \
             or isinstance(node, ZeroEntry)
-
-    def visit(items: list[Node], guards: list[Constraint]) -> None:
-        for node in items:
-            if isinstance(node, Loop):
-                if any(writes_output(inner) for inner in walk(node.body)):
-                    found.append((node, guards))
-            elif isinstance(node, Guard):
-                if any(writes_output(inner) for inner in walk(node.otherwise or [])):
-                    found.append((None, guards))
-                visit(node.body, guards + list(node.conditions))
-            elif isinstance(node, Block):
-                visit(node.body, guards)
-            elif writes_output(node):
-                found.append((None, guards))
-    visit(nodes, [])
-    if len(found) != 1 or found[0][0] is None:
+    writing = [(loop, guards) for loop, guards in outer_loops(nodes) if any(map(writes_output, walk(loop.body)))]
+    if len(writing) != 1:
         return None
-    loop, guards = found[0]
+    loop, guards = writing[0]
+    if sum(map(writes_output, walk(nodes))) != sum(map(writes_output, walk(loop.body))):
+        return None  # written outside the loop too
     assigned = {node.variable for node in walk(nodes) if isinstance(node, (Assign, Loop))}
     if any((c.left.names() | c.right.names()) & assigned for c in guards):
         return None
-    return loop, guards
+    return loop, list(guards)
 
 
 def _fold_segment_rows(loop: Loop, writes: list[Compute], guards: list[Constraint],
