@@ -455,30 +455,76 @@ def test_a_rows_group_starts_where_its_row_is_bound_unless_a_parallel_loop_is_be
             assert_entries(k(A=a, B=b), expected(a @ b))
 
 
-def test_a_wide_sparse_row_is_radix_sorted_and_a_short_one_compared():
-    """Rows of C with more than 128 entries spread wide take the radix sort, shorter ones
-    the comparison sort (each key placed by the count of those below it), dense ones the
-    accumulator scan, rows touched in order (or as two ascending runs, a sum's) a merge."""
+def test_each_way_of_ordering_a_group_of_the_workspace():
+    """Rows of C with more than 128 entries spread wide take the radix sort, dense ones the
+    scan of marks, rows touched in order (or as two ascending runs, a sum's) a merge; shorter
+    ones are ranked (each key placed by the count of those below it: in registers on AVX-512,
+    else by the rank sort where they are not dense or in runs).  Every group comes out in
+    storage order."""
     rng = np.random.default_rng(20)
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+
+    def ordered_by(A, B) -> dict[str, int]:
+        before = dict(k.assembly_statistics)
+        C = k(A=A, B=B)
+        want = (A @ B).tocsr()
+        want.sort_indices()
+        assert np.array_equal(C.fields["rowPtr"], want.indptr) and np.array_equal(C.fields["colIdx"], want.indices)
+        assert_entries(C, expected(A @ B))
+        return {name: count - before.get(name, 0) for name, count in k.assembly_statistics.items()
+                if count != before.get(name, 0)}
+
     ones = sp.csr_matrix(np.ones((2, 60)))
     spread = sp.random(60, 200_000, density=5 / 200_000, format="csr", random_state=rng)
-    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
-    C = k(A=ones, B=spread)
-    assert C.fields["nnz"] > 2 * 128
-    assert_entries(C, expected(ones @ spread))
+    assert ordered_by(ones, spread)["groups radix-sorted"] == 2
     few = sp.random(60, 200_000, density=1 / 200_000, format="csr", random_state=rng)
-    assert_entries(k(A=ones, B=few), expected(ones @ few))
-    k(A=ones, B=sp.csr_matrix(np.ones((60, 10))))
-    backwards = k(A=sp.csr_matrix(np.ones((2, 40))), B=sp.csr_matrix(np.eye(40)[::-1]))
-    assert list(backwards.fields["colIdx"][:40]) == list(range(40))
-    two_runs = sp.csr_matrix(np.array([[1.0, 1.0]]))
-    B2 = sp.csr_matrix(([1.0] * 6, ([0, 0, 0, 1, 1, 1], [1, 5, 9, 0, 5, 7])), shape=(2, 10))
-    assert list(k(A=two_runs, B=B2).fields["colIdx"]) == [0, 1, 5, 7, 9]
-    counts = k.assembly_statistics
-    assert counts["groups radix-sorted"] == 2 and counts["groups sorted by comparisons"] == 2
-    assert counts["groups read in order from a bitmap of the coordinates touched"] == 2
-    assert counts["groups already in order or merged from two sorted runs"] == 3
-    assert "run-time choices over the calls so far: groups handed over as the arrays 9" in k.explain()
+    assert ordered_by(ones, few)["groups sorted by comparisons"] == 2
+    interleaved = sp.csr_matrix(([1.0] * 300, ([c % 3 for c in range(300)], list(range(300)))), shape=(3, 300))
+    assert ordered_by(sp.csr_matrix(np.ones((2, 3))), interleaved) == {
+        "groups read in order from a bitmap of the coordinates touched": 2, "groups handed over as the arrays": 2}
+    backwards = sp.csr_matrix(np.eye(200)[::-1])
+    assert ordered_by(sp.csr_matrix(np.ones((2, 200))), backwards)[
+        "groups read in order from a bitmap of the coordinates touched"] == 2
+    two_runs = sp.csr_matrix(([1.0] * 300, ([0] * 150 + [1] * 150, list(range(1, 300, 2)) + list(range(0, 300, 2)))),
+                             shape=(2, 300))
+    assert ordered_by(sp.csr_matrix(np.array([[1.0, 1.0]])), two_runs)[
+        "groups already in order or merged from two sorted runs"] == 1
+    short = ordered_by(sp.csr_matrix(np.array([[1.0, 1.0]])), sp.csr_matrix(np.array([[0, 1.0, 0, 1], [1, 0, 1, 0]])))
+    assert short.get("groups sorted by comparisons", 0) + short.get(
+        "groups already in order or merged from two sorted runs", 0) == 1
+    assert "run-time choices over the calls so far: groups handed over as the arrays 10" in k.explain()
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+def test_rows_of_every_length_come_out_in_storage_order(parallel, openmp_threads):
+    """Rows of 1 to 300 entries, touched in scrambled order from several rows of B (the
+    lengths where a group is ranked in registers, 3 to 128, and around them), some sums
+    cancelling to zero (dropped): C's arrays equal scipy's sorted canonical product, at 1 and
+    at 2 threads."""
+    rng = np.random.default_rng(33)
+    rows, inner, cols = 600, 400, 5000
+    lengths = np.concatenate([np.arange(1, 301), rng.integers(1, 140, rows - 300)])
+    B = sp.random(inner, cols, density=0.004, format="csr", random_state=rng)
+    B.data = np.floor(B.data * 4) + 1  # small integers: sums that cancel are exact
+    A_rows, A_cols, A_vals = [], [], []
+    for i, length in enumerate(lengths):
+        picked = rng.choice(inner, size=min(max(1, length // 20), inner), replace=False)
+        A_rows += [i] * len(picked)
+        A_cols += picked.tolist()
+        A_vals += rng.choice([-1.0, 1.0, 2.0], size=len(picked)).tolist()
+    A = sp.csr_matrix((A_vals, (A_rows, A_cols)), shape=(rows, inner))
+    want = (A @ B).tocsr()
+    want.eliminate_zeros()
+    want.sort_indices()
+    assert (abs(A) @ B).nnz > want.nnz + 50  # some sums cancel (75 here)
+    counts = np.diff(want.indptr)
+    assert counts.max() > 128 and ((counts > 2) & (counts <= 128)).sum() > 100
+    k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, parallel=parallel)
+    for _ in range(2):
+        C = k(A=A, B=B)
+        assert np.array_equal(C.fields["rowPtr"], want.indptr)
+        assert np.array_equal(C.fields["colIdx"], want.indices)
+        assert np.array_equal(C.fields["data"], want.data)
 
 
 @pytest.mark.parametrize("output", ["CSR", "CSC", "CSR_UNSORTED"])

@@ -218,9 +218,18 @@ static void workspace(void) {
   for (int64_t k = 0; k < 20; k++) spf_workspace_add_2(w, &s, 2, (k * 7919) % 20 * 4000, 1.0);
   /* group 3: many and far apart (a radix sort) */
   for (int64_t k = 0; k < 500; k++) spf_workspace_add_2(w, &s, 3, (k * 7919) % 500 * 199, 1.0);
+  /* past what registers rank: group 4 dense in three interleaved runs (marks), group 5 two
+     ascending runs (a merge), group 6 in order */
+  for (int64_t k = 0; k < 300; k++) spf_workspace_add_2(w, &s, 4, k % 3 * 100 + k / 3, 1.0);
+  for (int64_t k = 0; k < 200; k++) spf_workspace_add_2(w, &s, 5, k < 100 ? 2 * k * 37 : (2 * (k - 100) + 1) * 37, 1.0);
+  for (int64_t k = 0; k < 150; k++) spf_workspace_add_2(w, &s, 6, k * 600, 1.0);
   spf_workspace_flush_2(w, &s);
-  CHECK(w->run_merges == 1 && w->dense_scans == 1 && w->comparison_sorts == 1 && w->radix_sorts == 1);
-  CHECK(s.n == 4 + 64 + 20 + 500);
+#ifdef SPF_RANK_BLOCKS  /* groups of up to 128 keys ranked in registers */
+  CHECK(w->run_merges == 2 && w->dense_scans == 1 && w->comparison_sorts == 3 && w->radix_sorts == 1);
+#else
+  CHECK(w->run_merges == 3 && w->dense_scans == 2 && w->comparison_sorts == 1 && w->radix_sorts == 1);
+#endif
+  CHECK(s.n == 4 + 64 + 20 + 500 + 300 + 200 + 150);
   CHECK(s.x[1][0] == 2 && s.x[1][1] == 5 && s.x[1][2] == 9 && s.v[2] == 7.0 && s.x[1][3] == 40 && s.x[0][4] == 1);
   for (int64_t e = 1; e < s.n; e++)
     CHECK(s.x[0][e - 1] < s.x[0][e] || (s.x[0][e - 1] == s.x[0][e] && s.x[1][e - 1] < s.x[1][e]));
@@ -266,6 +275,29 @@ static void rows(void) {
     if (ordered) CHECK(handle == &adopted_entries && adopted_entries == 8 && adopted_groups == 4);
     else CHECK(handle == &begun_entries && begun_entries == 8);
     CHECK(report[9] == (ordered ? 4 : 0) && report[10] == (ordered ? 0 : 4));
+    spf_scratch_put(scratch);
+  }
+  /* a group flushed into rows in key order (ranked in registers where the machine has
+     AVX-512): 20 keys touched out of order, one of them twice, one summing to zero (dropped) */
+  {
+    spf_scratch *scratch = spf_scratch_get(1, 1, 1000, 1, 1);
+    CHECK(scratch);
+    spf_workspace *w = &scratch->workspaces[0];
+    spf_rows *r = &scratch->rows[0];
+    spf_workspace_group_rows(w, r, 0);
+    for (int64_t k = 0; k < 20; k++) spf_workspace_put(w, (k * 7) % 20 * 37, (double)(k + 1));
+    spf_workspace_put(w, 3 * 37, 5.0);     /* key 111 (k = 9): 10 + 5 */
+    spf_workspace_put(w, 14 * 37, -3.0);   /* key 518 (k = 2): 3 - 3, dropped */
+    spf_workspace_group_rows(w, r, 1);     /* flushes row 0 */
+    spf_workspace_put(w, 999, 1.0);
+    spf_workspace_flush_rows(w, r);
+    CHECK(r->groups == 2 && r->n == 20 && r->end[0] == 19 && r->outer[1] == 1 && r->key[19] == 999);
+    for (int64_t e = 0; e < 19; e++) {
+      const int64_t c = e < 14 ? e : e + 1, k = c * 3 % 20;  /* the key 37 c was put at step k: (7k) % 20 == c */
+      CHECK(r->key[e] == c * 37 && r->v[e] == (double)(k + 1) + (c == 3 ? 5.0 : 0.0));
+    }
+    for (int64_t c = 0; c < 1000; c++) CHECK(w->acc[c] == 0.0);
+    r->n = 0; r->groups = 0;
     spf_scratch_put(scratch);
   }
   spf_scratch_release();

@@ -94,21 +94,27 @@ def test_every_file_has_a_compile_alone_case():
     assert sorted(ALONE) == sorted(path.name for path in runtime.files())
 
 
+@pytest.mark.parametrize("native", [True, False], ids=["native", "generic"])
 @pytest.mark.parametrize("openmp", [True, False], ids=["openmp", "serial"])
 @pytest.mark.parametrize("name", sorted(ALONE))
-def test_each_file_compiles_alone_without_warnings(name, openmp, tmp_path):
+def test_each_file_compiles_alone_without_warnings(name, openmp, native, tmp_path):
+    """With -march=native as the kernels are built (the vector paths, where the machine has
+    them: AVX-512 ranks, AVX2 marks) and without (the portable C)."""
     before, after = ALONE[name]
     source = tmp_path / "alone.c"
     source.write_text(f"{before}#include \"{name}\"\n{after}")
-    result = run_compiler([*WARNINGS, *(["-fopenmp"] if openmp else []), f"-I{runtime.DIRECTORY}", "-c",
+    result = run_compiler([*WARNINGS, *(["-fopenmp"] if openmp else []), *(["-march=native"] if native else []),
+                           f"-I{runtime.DIRECTORY}", "-c",
                            str(source), "-o", str(tmp_path / "alone.o")])
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.parametrize("native", [True, False], ids=["native", "generic"])
 @pytest.mark.parametrize("openmp", [True, False], ids=["openmp", "serial"])
-def test_the_entry_points_under_the_sanitizers(sanitizing, openmp, tmp_path):
+def test_the_entry_points_under_the_sanitizers(sanitizing, openmp, native, tmp_path):
     executable = tmp_path / "driver"
-    built = run_compiler([*WARNINGS, *sanitizing, *(["-fopenmp"] if openmp else []), f"-I{runtime.DIRECTORY}",
+    built = run_compiler([*WARNINGS, *sanitizing, *(["-fopenmp"] if openmp else []),
+                          *(["-march=native"] if native else []), f"-I{runtime.DIRECTORY}",
                           str(DRIVER), "-o", str(executable)])
     assert built.returncode == 0, built.stderr
     result = subprocess.run([str(executable)], capture_output=True, text=True, timeout=120,
@@ -169,7 +175,7 @@ def test_a_generated_source_inlined_compiles_alone(tmp_path):
     source = runtime.inline(kernel.c_source)
     assert '#include "spf_' not in source
     assert source.count("#define SPF_BASE_H") == 1
-    assert "static void spf_workspace_order(spf_workspace *w)" in source
+    assert "static const int64_t *spf_workspace_order(spf_workspace *w)" in source
     (tmp_path / "kernel.c").write_text(source)
     result = run_compiler(["-fsyntax-only", "-fopenmp", str(tmp_path / "kernel.c")])
     assert result.returncode == 0, result.stderr

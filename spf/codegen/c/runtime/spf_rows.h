@@ -212,17 +212,48 @@ static void spf_rows_release(spf_rows *r) {
   r->key = 0; r->v = 0; r->outer = 0; r->end = 0; r->capacity = r->group_capacity = 0;
 }
 
-static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {
+#ifdef SPF_RANK_BLOCKS
+/* the group ranked in registers (spf_workspace_ranks): each coordinate and its sum go
+   straight to their place in the rows, no list in order first; zeros dropped after */
+static int64_t spf_workspace_place_rows(spf_workspace *w, SPF_ROWS_KEY *restrict key, double *restrict v, int64_t n) {
   const int64_t count = w->count;
+  const int64_t *const touched = w->touched;
+  __m512i keys[SPF_RANK_BLOCKS];
+  const int64_t blocks = spf_rank_keys(touched, count, keys);
+  int zeros = 0;
+  for (int64_t t = 0; t < count; t++) {
+    const int64_t c = touched[t], at = n + SPF_WORKSPACE_FLUSHED(spf_rank_of(keys, blocks, c), count);
+    const double value = w->acc[c];
+    w->acc[c] = 0.0;
+    zeros |= value == 0.0;
+    key[at] = (SPF_ROWS_KEY)c; v[at] = value;
+  }
+  w->comparison_sorts++;
+  if (!(zeros && w->drop_zeros)) return n + count;
+  int64_t kept = n;
+  for (int64_t e = n; e < n + count; e++)
+    if (v[e] != 0.0) { key[kept] = key[e]; v[kept++] = v[e]; }
+  return kept;
+}
+#endif
+
+static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {
+  int64_t count = w->count;
   if (count == 0) return;
-  spf_workspace_order(w);
   const int room = !r->failed && spf_rows_reserve(r, count);
   if (!room) r->failed = 1;
   int64_t n = r->n;
   SPF_ROWS_KEY *restrict key = r->key;
   double *restrict v = r->v;
+#ifdef SPF_RANK_BLOCKS
+  if (room && spf_workspace_ranks(w)) {
+    n = spf_workspace_place_rows(w, key, v, n);
+    count = 0;
+  }
+#endif
+  const int64_t *const order = count ? spf_workspace_order(w) : w->touched;
   for (int64_t t = 0; t < count; t++) {
-    const int64_t c = w->touched[SPF_WORKSPACE_FLUSHED(t, count)];
+    const int64_t c = order[SPF_WORKSPACE_FLUSHED(t, count)];
     const double value = w->acc[c];
     w->acc[c] = 0.0;
     if (!room || (w->drop_zeros && value == 0.0)) continue;
