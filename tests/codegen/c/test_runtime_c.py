@@ -175,7 +175,7 @@ def test_a_generated_source_inlined_compiles_alone(tmp_path):
     source = runtime.inline(kernel.c_source)
     assert '#include "spf_' not in source
     assert source.count("#define SPF_BASE_H") == 1
-    assert "static const int64_t *spf_workspace_order(spf_workspace *w)" in source
+    assert "static inline const int64_t *spf_workspace_order(spf_workspace *w)" in source
     (tmp_path / "kernel.c").write_text(source)
     result = run_compiler(["-fsyntax-only", "-fopenmp", str(tmp_path / "kernel.c")])
     assert result.returncode == 0, result.stderr

@@ -215,7 +215,7 @@ static void spf_rows_release(spf_rows *r) {
 #ifdef SPF_RANK_BLOCKS
 /* the group ranked in registers (spf_workspace_ranks): each coordinate and its sum go
    straight to their place in the rows, no list in order first; zeros dropped after */
-static int64_t spf_workspace_place_rows(spf_workspace *w, SPF_ROWS_KEY *restrict key, double *restrict v, int64_t n) {
+SPF_RANK_INLINE int64_t spf_workspace_place_rows(spf_workspace *w, SPF_ROWS_KEY *restrict key, double *restrict v, int64_t n) {
   const int64_t count = w->count;
   const int64_t *const touched = w->touched;
   __m512i keys[SPF_RANK_BLOCKS];

@@ -219,18 +219,10 @@ static inline uint64_t spf_marked(const uint8_t *at) {
 #endif
 }
 
-/* the touched coordinates in storage order (or as touched, when the layout asks no order):
-   the touched list itself, or its scratch half where they were ranked into it */
-static const int64_t *spf_workspace_order(spf_workspace *w) {
+/* spf_workspace_order of a group of three keys or more */
+static const int64_t *spf_workspace_order_longer(spf_workspace *w) {
   const int64_t count = w->count;
   int64_t *const touched = w->touched;
-  if (!w->sorted) return touched;
-  if (count <= 2) {  /* one compare and swap, without a branch */
-    const int64_t a = touched[0], b = touched[count - 1];
-    touched[0] = a < b ? a : b; touched[count - 1] = a < b ? b : a;
-    w->run_merges++;
-    return touched;
-  }
 #ifdef SPF_RANK_BLOCKS
   if (spf_workspace_ranks(w)) {
     int64_t *const ranked = touched + w->extent;
@@ -283,6 +275,20 @@ static const int64_t *spf_workspace_order(spf_workspace *w) {
     spf_radix_sort_index(touched, touched + w->extent, count, w->low, w->high);
     w->radix_sorts++;
   }
+  return touched;
+}
+
+/* the touched coordinates in storage order (or as touched, when the layout asks no order):
+   the touched list itself, or its scratch half where they were ranked or merged into it.
+   Inline for the groups of one or two keys, the most of a product of very sparse rows */
+static inline const int64_t *spf_workspace_order(spf_workspace *w) {
+  int64_t *const touched = w->touched;
+  const int64_t count = w->count;
+  if (!w->sorted) return touched;
+  if (count > 2) return spf_workspace_order_longer(w);
+  const int64_t a = touched[0], b = touched[count - 1];  /* one compare and swap, without a branch */
+  touched[0] = a < b ? a : b; touched[count - 1] = a < b ? b : a;
+  w->run_merges++;
   return touched;
 }
 
