@@ -290,11 +290,20 @@ static void rows(void) {
     spf_workspace_put(w, 14 * 37, -3.0);   /* key 518 (k = 2): 3 - 3, dropped */
     spf_workspace_group_rows(w, r, 1);     /* flushes row 0 */
     spf_workspace_put(w, 999, 1.0);
+    /* row 2: 300 keys dense in their range, in three interleaved runs (past what registers
+       rank: its marks are read straight into the rows), the sum at 150 cancelled */
+    spf_workspace_group_rows(w, r, 2);
+    for (int64_t k = 0; k < 300; k++) spf_workspace_put(w, 600 + k % 3 * 100 + k / 3, (double)(k % 3 + 1));
+    spf_workspace_put(w, 750, -2.0);
     spf_workspace_flush_rows(w, r);
-    CHECK(r->groups == 2 && r->n == 20 && r->end[0] == 19 && r->outer[1] == 1 && r->key[19] == 999);
+    CHECK(r->groups == 3 && r->n == 20 + 299 && r->end[0] == 19 && r->end[1] == 20 && r->outer[1] == 1 && r->key[19] == 999);
     for (int64_t e = 0; e < 19; e++) {
       const int64_t c = e < 14 ? e : e + 1, k = c * 3 % 20;  /* the key 37 c was put at step k: (7k) % 20 == c */
       CHECK(r->key[e] == c * 37 && r->v[e] == (double)(k + 1) + (c == 3 ? 5.0 : 0.0));
+    }
+    for (int64_t e = 20; e < 20 + 299; e++) {
+      const int64_t c = 600 + (e - 20 < 150 ? e - 20 : e - 19);
+      CHECK(r->key[e] == c && r->v[e] == (double)((c - 600) / 100 + 1));
     }
     for (int64_t c = 0; c < 1000; c++) CHECK(w->acc[c] == 0.0);
     r->n = 0; r->groups = 0;

@@ -251,7 +251,28 @@ static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {
     count = 0;
   }
 #endif
-  const int64_t *const order = count ? spf_workspace_order(w) : w->touched;
+  const int64_t *order = w->touched;
+  if (count > 2 && w->sorted && room) {  /* (not ranked) */
+    const int64_t descents = spf_workspace_survey(w);
+    if (SPF_WORKSPACE_FORWARD && descents > 1 && spf_workspace_dense(w)) {
+      /* dense in its range: each key and its sum go to the rows as the marks are read */
+      spf_workspace_mark(w);
+      for (int64_t block = w->low >> 6; block <= w->high >> 6; block++)
+        for (uint64_t b = spf_workspace_marked(w, block); b; b &= b - 1) {
+          const int64_t c = block * 64 + __builtin_ctzll(b);
+          const double value = w->acc[c];
+          w->acc[c] = 0.0;
+          key[n] = (SPF_ROWS_KEY)c; v[n] = value;
+          n += !(w->drop_zeros && value == 0.0);
+        }
+      w->dense_scans++;
+      count = 0;
+    } else {
+      order = spf_workspace_order_surveyed(w, descents);
+    }
+  } else if (count) {
+    order = spf_workspace_order(w);
+  }
   for (int64_t t = 0; t < count; t++) {
     const int64_t c = order[SPF_WORKSPACE_FLUSHED(t, count)];
     const double value = w->acc[c];

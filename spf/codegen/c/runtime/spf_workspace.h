@@ -219,28 +219,44 @@ static inline uint64_t spf_marked(const uint8_t *at) {
 #endif
 }
 
-/* spf_workspace_order of a group of three keys or more */
-static const int64_t *spf_workspace_order_longer(spf_workspace *w) {
-  const int64_t count = w->count;
-  int64_t *const touched = w->touched;
-#ifdef SPF_RANK_BLOCKS
-  if (spf_workspace_ranks(w)) {
-    int64_t *const ranked = touched + w->extent;
-    __m512i keys[SPF_RANK_BLOCKS];
-    const int64_t blocks = spf_rank_keys(touched, count, keys);
-    for (int64_t t = 0; t < count; t++) ranked[spf_rank_of(keys, blocks, touched[t])] = touched[t];
-    w->comparison_sorts++;
-    return ranked;
-  }
-#endif
-  int64_t low = touched[0], high = touched[0], descents = 0;  /* one pass the compiler vectorizes */
-  for (int64_t t = 1; t < count; t++) {
+/* the group's least and greatest keys (w->low, w->high), and how many times a key is less
+   than the one before it: one pass the compiler vectorizes */
+static int64_t spf_workspace_survey(spf_workspace *w) {
+  const int64_t *const touched = w->touched;
+  int64_t low = touched[0], high = touched[0], descents = 0;
+  for (int64_t t = 1; t < w->count; t++) {
     const int64_t c = touched[t];
     low = c < low ? c : low;
     high = c > high ? c : high;
     descents += c < touched[t - 1];
   }
   w->low = low; w->high = high;
+  return descents;
+}
+
+/* whether the surveyed group spans few blocks of 64 (2 per key at most): its keys are then
+   marked and read back in order, block by block */
+static inline int spf_workspace_dense(const spf_workspace *w) {
+  return (w->high >> 6) - (w->low >> 6) < 2 * w->count;
+}
+
+/* a byte mark per key, so marking is a store, not a chain of or-s into one word */
+static inline void spf_workspace_mark(spf_workspace *w) {
+  for (int64_t t = 0; t < w->count; t++) w->marks[w->touched[t]] = 1;
+}
+
+/* the keys marked in block [64 block, 64 block + 64), as bits; the marks cleared */
+static inline uint64_t spf_workspace_marked(spf_workspace *w, int64_t block) {
+  uint8_t *const at = w->marks + 64 * block;
+  const uint64_t b = spf_marked(at);
+  memset(at, 0, 64);
+  return b;
+}
+
+/* spf_workspace_order of a surveyed group of three keys or more (descents: the survey's) */
+static const int64_t *spf_workspace_order_surveyed(spf_workspace *w, int64_t descents) {
+  const int64_t count = w->count;
+  int64_t *const touched = w->touched;
   if (descents <= 1) {  /* already in order, or two runs (a sum's terms): merge them */
     int64_t second = 0;  /* where the second ascending run starts (0: one run) */
     while (descents && touched[second + 1] >= touched[second]) second++;
@@ -257,16 +273,11 @@ static const int64_t *spf_workspace_order_longer(spf_workspace *w) {
     w->run_merges++;
     return touched;
   }
-  if ((w->high >> 6) - (w->low >> 6) < 2 * count) {  /* few blocks of 64 in its range (2 per entry at most): marks, read in order */
-    uint8_t *const marks = w->marks;  /* a byte each, so marking is a store, not a chain of or-s into one word */
-    for (int64_t t = 0; t < count; t++) marks[touched[t]] = 1;
+  if (spf_workspace_dense(w)) {
     int64_t n = 0;
-    for (int64_t block = w->low >> 6; block <= w->high >> 6; block++) {
-      uint8_t *const at = marks + 64 * block;
-      uint64_t b = spf_marked(at);
-      memset(at, 0, 64);
-      while (b) { touched[n++] = block * 64 + __builtin_ctzll(b); b &= b - 1; }
-    }
+    spf_workspace_mark(w);
+    for (int64_t block = w->low >> 6; block <= w->high >> 6; block++)
+      for (uint64_t b = spf_workspace_marked(w, block); b; b &= b - 1) touched[n++] = block * 64 + __builtin_ctzll(b);
     w->dense_scans++;
   } else if (count <= SPF_RANK_SORTED && w->extent <= INT32_MAX) {  /* (the touched keys are distinct) */
     spf_rank_sort(touched, count, touched + w->extent);
@@ -276,6 +287,23 @@ static const int64_t *spf_workspace_order_longer(spf_workspace *w) {
     w->radix_sorts++;
   }
   return touched;
+}
+
+/* spf_workspace_order of a group of three keys or more */
+static const int64_t *spf_workspace_order_longer(spf_workspace *w) {
+#ifdef SPF_RANK_BLOCKS
+  if (spf_workspace_ranks(w)) {
+    const int64_t count = w->count;
+    const int64_t *const touched = w->touched;
+    int64_t *const ranked = w->touched + w->extent;
+    __m512i keys[SPF_RANK_BLOCKS];
+    const int64_t blocks = spf_rank_keys(touched, count, keys);
+    for (int64_t t = 0; t < count; t++) ranked[spf_rank_of(keys, blocks, touched[t])] = touched[t];
+    w->comparison_sorts++;
+    return ranked;
+  }
+#endif
+  return spf_workspace_order_surveyed(w, spf_workspace_survey(w));
 }
 
 /* the touched coordinates in storage order (or as touched, when the layout asks no order):
