@@ -133,3 +133,22 @@ def test_suite_stops_at_a_wrong_result(suite, monkeypatch, expected):
     monkeypatch.setattr(suite, expected, lambda *arguments: correct(*arguments) * 2 + 1)
     with pytest.raises(AssertionError, match="differs from the reference"):
         suite.run_suite(suite.Config(**TINY_SUITE), tiny_matrices(suite))
+
+
+# ----------------------------------------------------------------------------- benchmarks/group_order.py
+
+def test_group_order_policies_each_order_every_group(monkeypatch):
+    """Every policy benchmarks/group_order.py times (the workspace's choice among them) puts
+    every group of A·Aᵀ strictly in order, on rows of 1 to ~300 keys touched in scrambled
+    order, dense and spread; policy_costs stops the run on a group left out of order.
+    The times are not asserted."""
+    from conftest import REPOSITORY
+    import scipy.sparse as sp
+    monkeypatch.syspath_prepend(str(REPOSITORY / "benchmarks"))
+    import group_order
+    time_policy, _ = group_order.library()
+    for seed, (rows, columns, density) in enumerate([(300, 400, 0.03), (200, 50_000, 0.002), (60, 2000, 0.05)]):
+        A = sp.random(rows, columns, density=density, format="csr", random_state=seed)
+        times, entries = group_order.policy_costs(time_policy, A, rounds=1)
+        assert entries == (A @ A.T).nnz
+        assert times["choice"] is not None and times["as touched"] is not None
