@@ -1,9 +1,10 @@
 /* The workspace's run-time choice of how to put a group in order, against the fixed
    policies it chooses among (benchmarks/group_order.py).  A group is the set of columns
    Gustavson's workspace touches for one row of C = A*B, in the order first touched; each
-   policy orders every group of the product, and the time it takes beyond handing the
-   groups over unordered is its cost.  Built with the kernels' flags, against spf's
-   run-time C. */
+   policy orders every group of the product as it is written to the rows (the choice
+   through the kernels' own flush, spf_workspace_flush_rows), and the time it takes beyond
+   writing the groups as touched is its cost.  Built with the kernels' flags, against
+   spf's run-time C. */
 #include <stdint.h>
 #include <time.h>
 
@@ -13,6 +14,29 @@
 #define SPF_WORKSPACE_FORWARD 1
 #define SPF_WORKSPACE_COORDINATES(OTHER, KEY) OTHER(0, 0) KEY(1)
 #include "spf_workspace.h"
+
+/* the rows a kernel into CSR writes (spf_rows.h), with a builder that is never called */
+struct rows_output { int64_t rows; };
+static void *no_adopt(struct rows_output *T, int64_t n, int32_t *keys, double *values, int64_t groups, int64_t *outer,
+                      int64_t *end, int64_t *report, int trusted) {
+  (void)T; (void)n; (void)keys; (void)values; (void)groups; (void)outer; (void)end; (void)report; (void)trusted;
+  return 0;
+}
+static void *no_begin(struct rows_output *T, int64_t n, const int64_t *const *x, const int64_t *stride,
+                      const double *v, int64_t *report, int owns_input, int drop_zeros) {
+  (void)T; (void)n; (void)x; (void)stride; (void)v; (void)report; (void)owns_input; (void)drop_zeros;
+  return 0;
+}
+#define SPF_ROWS_POSITION 1
+#define SPF_ROWS_KEY int32_t
+#define SPF_ROWS_OUTPUT struct rows_output
+#define SPF_ROWS_ADOPT no_adopt
+#define SPF_ROWS_BEGIN no_begin
+#define SPF_ROWS_FIRST_BAD 3
+#define SPF_ROWS_STATISTICS 9
+#define SPF_ROWS_OUT_OF_MEMORY 2
+#define SPF_ROWS_UNSTORABLE 3
+#include "spf_rows.h"
 
 enum { AS_TOUCHED, CHOICE, SURVEYED, RANKS_ELSE_RADIX, RADIX, MARKS_ELSE_RADIX, RANK_SORT_ELSE_RADIX, POLICIES };
 
@@ -69,40 +93,63 @@ static const int64_t *order_by(spf_workspace *w, int policy) {
   }
 }
 
-/* Seconds to touch and order every group of A*B (CSR, int32 indices) by the policy, best of
-   `repeats`; *unordered: how many groups came out not strictly increasing (0 for every
-   policy but AS_TOUCHED).  0 on no memory, -1 for a policy this build lacks. */
+/* the group of w into the rows r in the order of a fixed policy, as spf_workspace_flush_rows
+   writes it (sums taken from the accumulator, zeros dropped) */
+static void flush_by(spf_workspace *w, spf_rows *r, int policy) {
+  if (!spf_rows_reserve(r, w->count)) { r->failed = 1; return; }
+  const int64_t *const order = order_by(w, policy);
+  int64_t n = r->n;
+  for (int64_t t = 0; t < w->count; t++) {
+    const int64_t c = order[t];
+    const double value = w->acc[c];
+    w->acc[c] = 0.0;
+    if (value == 0.0) continue;
+    r->key[n] = (int32_t)c; r->v[n++] = value;
+  }
+  r->outer[r->groups] = w->prefix[0];
+  r->end[r->groups++] = n;
+  r->n = n;
+  w->count = 0; w->group++;
+}
+
+/* Seconds to accumulate every row of A*B (CSR, int32 indices, values 1) in the workspace and
+   write it to rows, each group ordered by the policy (CHOICE: spf_workspace_flush_rows, the
+   kernels' own; AS_TOUCHED: the same flush into an unsorted layout), best of `repeats`;
+   *unordered: how many neighbouring pairs of a row came out not strictly increasing (0 for
+   every policy but AS_TOUCHED).  0 on no memory, -1 for a policy this build lacks. */
 double time_policy(const int32_t *Ap, const int32_t *Aj, const int32_t *Bp, const int32_t *Bj, int64_t rows,
                    int64_t columns, int policy, int repeats, int64_t *unordered) {
 #ifndef SPF_RANK_BLOCKS
   if (policy == RANKS_ELSE_RADIX) return -1.0;
 #endif
   spf_workspace w;
-  if (!spf_workspace_init(&w, columns, 0, 1)) { spf_workspace_release(&w); return 0.0; }
+  spf_rows r;
+  memset(&r, 0, sizeof r);
+  r.ordered = 1;
+  if (!spf_workspace_init(&w, columns, 1, policy != AS_TOUCHED)) { spf_workspace_release(&w); return 0.0; }
   double best = 1e30;
-  int64_t checksum = 0;
   for (int repeat = 0; repeat < repeats; repeat++) {
     struct timespec start, end;
-    int64_t bad = 0;
+    r.n = 0; r.groups = 0;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (int64_t i = 0; i < rows; i++) {
+      w.prefix[0] = i;
       for (int32_t p = Ap[i]; p < Ap[i + 1]; p++)
-        for (int32_t q = Bp[Aj[p]]; q < Bp[Aj[p] + 1]; q++) {
-          const int64_t c = Bj[q];
-          if (w.stamp[c] != w.group) { w.stamp[c] = w.group; w.touched[w.count++] = c; }
-        }
-      if (w.count) {
-        const int64_t *const order = order_by(&w, policy);
-        for (int64_t t = 1; t < w.count; t++) bad += order[t] <= order[t - 1];
-        checksum += order[0];
-      }
-      w.count = 0; w.group++;
+        for (int32_t q = Bp[Aj[p]]; q < Bp[Aj[p] + 1]; q++) spf_workspace_put(&w, Bj[q], 1.0);
+      if (!w.count) continue;
+      if (policy == CHOICE || policy == AS_TOUCHED) spf_workspace_flush_rows(&w, &r);
+      else flush_by(&w, &r, policy);
     }
     clock_gettime(CLOCK_MONOTONIC, &end);
     const double seconds = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
     best = seconds < best ? seconds : best;
-    *unordered = bad;
   }
+  int64_t bad = 0;
+  for (int64_t g = 0, e = 0; g < r.groups; e = r.end[g++])
+    for (int64_t k = e + 1; k < r.end[g]; k++) bad += r.key[k] <= r.key[k - 1];
+  *unordered = bad;
+  const int failed = r.failed;
+  spf_rows_release(&r);
   spf_workspace_release(&w);
-  return best + 0.0 * (double)checksum;
+  return failed ? 0.0 : best;
 }

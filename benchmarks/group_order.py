@@ -19,7 +19,10 @@ C):
 * ``radix``, ``marks``: radix sort (marks where dense, else radix) for every group;
 * ``rank sort``: the rank sort up to 128 keys, else radix.
 
-A policy's cost is its time beyond handing the groups over as touched (ns per entry of C);
+Each policy writes the groups to rows as the kernels do (the choice through their own flush,
+``spf_workspace_flush_rows``, which puts a ranked group's keys straight at their places and
+reads a dense one's marks straight into the rows). A policy's cost is its time beyond
+writing the groups as touched (the same flush into an unsorted layout), in ns per entry of C;
 the choice's *regret* is its cost over the least of every policy's.  Each policy's groups are
 checked strictly increasing.  Rounds interleave the policies; a time is the median over rounds
 of each round's best of three passes.  The header gives the machine's load and a triad's
@@ -92,7 +95,7 @@ def main() -> None:
     matrices = square_matrices(arguments.matrices, set(arguments.only.split(",")) if arguments.only else None)
     load.lap()
     costs = [p for p in POLICIES if p != "as touched"]
-    print("\nordering cost per entry of A*At (ns; time beyond handing the groups over as touched), "
+    print("\nordering cost per entry of A*At (ns; time beyond writing the groups to the rows as touched), "
           "and the choice's regret (its cost / the least)")
     print("  " + "  ".join(f"{c:>12s}" for c in ["matrix", "nnz(C)", "touched ms", *costs, "regret", "best"]))
     regrets = []

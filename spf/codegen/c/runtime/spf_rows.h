@@ -252,7 +252,7 @@ static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {
   }
 #endif
   const int64_t *order = w->touched;
-  if (count > 2 && w->sorted && room) {  /* (not ranked) */
+  if (count > 4 && w->sorted && room) {  /* (not ranked at once) */
     const int64_t descents = spf_workspace_survey(w);
     if (SPF_WORKSPACE_FORWARD && descents > 1 && spf_workspace_dense(w)) {
       /* dense in its range: each key and its sum go to the rows as the marks are read */

@@ -50,9 +50,10 @@ typedef struct spf_workspace_ {
 static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros, int sorted) {
   w->acc = (double *)calloc((size_t)(extent > 0 ? extent : 1), sizeof(double));
   w->stamp = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));
-  w->touched = (int64_t *)malloc((size_t)(extent > 0 ? 2 * extent : 1) * sizeof(int64_t));  /* + radix scratch */
+  w->touched = (int64_t *)malloc((size_t)(2 * (extent > 0 ? extent : 0) + 4) * sizeof(int64_t));  /* + scratch; 4 at least */
   w->marks = (uint8_t *)calloc((size_t)(extent / 64 + 1), 64);  /* whole blocks of 64 */
   if (!w->acc || !w->stamp || !w->touched || !w->marks) return 0;
+  for (int k = 0; k < 4; k++) w->touched[k] = 0;  /* read (not used) by spf_sort_few past a short group */
   for (int64_t c = 0; c < extent; c++) w->stamp[c] = -1;
   w->extent = extent; w->count = 0; w->group = 0; w->low = extent; w->high = -1;
   for (int k = 0; k < SPF_WORKSPACE_PREFIX; k++) w->prefix[k] = INT64_MIN;  /* no group yet */
@@ -183,9 +184,21 @@ SPF_RANK_INLINE int64_t spf_rank_of(const __m512i *keys, int64_t blocks, int64_t
   return place;
 }
 
-/* whether the group is ranked in registers (the flush then puts each coordinate at its place) */
+/* whether the group is ranked in registers at once (the flush then puts each coordinate at
+   its place): past 4 keys (a network sorts fewer) and up to SPF_RANK_AT_ONCE, with no survey
+   of its runs or range first: a survey is a vector pass over the touched list the
+   accumulation has just written, which waits for those stores as a wide load does; it cost
+   hep-th's groups of 65-128 keys more than ranking them (benchmarks/group_order.py) */
+#define SPF_RANK_AT_ONCE (16 * SPF_RANK_BLOCKS)
 static inline int spf_workspace_ranks(const spf_workspace *w) {
-  return w->sorted && w->count > 2 && w->count <= 16 * SPF_RANK_BLOCKS && w->extent <= INT32_MAX;
+  return w->sorted && w->count > 4 && w->count <= SPF_RANK_AT_ONCE && w->extent <= INT32_MAX;
+}
+
+/* the group's keys a[0..n) ranked into ranked[0..n) */
+static void spf_rank_into(const int64_t *a, int64_t n, int64_t *ranked) {
+  __m512i keys[SPF_RANK_BLOCKS];
+  const int64_t blocks = spf_rank_keys(a, n, keys);
+  for (int64_t t = 0; t < n; t++) ranked[spf_rank_of(keys, blocks, a[t])] = a[t];
 }
 #endif
 
@@ -234,10 +247,12 @@ static int64_t spf_workspace_survey(spf_workspace *w) {
   return descents;
 }
 
-/* whether the surveyed group spans few blocks of 64 (2 per key at most): its keys are then
-   marked and read back in order, block by block */
+/* whether the surveyed group spans few blocks of 64 (one per 4 keys at most): its keys are
+   then marked and read back in order, block by block.  Sparser, two or three radix passes
+   cost less (benchmarks/group_order.py: at one block per 2 keys, astro-ph's and ca-HepPh's
+   long groups took 1.3-1.7x the radix sort's time; at one per 8, EX5's 1.6x the marks') */
 static inline int spf_workspace_dense(const spf_workspace *w) {
-  return (w->high >> 6) - (w->low >> 6) < 2 * w->count;
+  return (w->high >> 6) - (w->low >> 6) < w->count / 4;
 }
 
 /* a byte mark per key, so marking is a store, not a chain of or-s into one word */
@@ -253,7 +268,7 @@ static inline uint64_t spf_workspace_marked(spf_workspace *w, int64_t block) {
   return b;
 }
 
-/* spf_workspace_order of a surveyed group of three keys or more (descents: the survey's) */
+/* spf_workspace_order of a surveyed group of five keys or more (descents: the survey's) */
 static const int64_t *spf_workspace_order_surveyed(spf_workspace *w, int64_t descents) {
   const int64_t count = w->count;
   int64_t *const touched = w->touched;
@@ -280,8 +295,13 @@ static const int64_t *spf_workspace_order_surveyed(spf_workspace *w, int64_t des
       for (uint64_t b = spf_workspace_marked(w, block); b; b &= b - 1) touched[n++] = block * 64 + __builtin_ctzll(b);
     w->dense_scans++;
   } else if (count <= SPF_RANK_SORTED && w->extent <= INT32_MAX) {  /* (the touched keys are distinct) */
-    spf_rank_sort(touched, count, touched + w->extent);
     w->comparison_sorts++;
+#ifdef SPF_RANK_BLOCKS
+    spf_rank_into(touched, count, touched + w->extent);
+    return touched + w->extent;
+#else
+    spf_rank_sort(touched, count, touched + w->extent);
+#endif
   } else {  /* two or three byte passes beat comparisons */
     spf_radix_sort_index(touched, touched + w->extent, count, w->low, w->high);
     w->radix_sorts++;
@@ -289,18 +309,25 @@ static const int64_t *spf_workspace_order_surveyed(spf_workspace *w, int64_t des
   return touched;
 }
 
-/* spf_workspace_order of a group of three keys or more */
+/* a group of at most 4 keys in order by a network of compare-and-swaps, in registers and
+   without a branch (on n either): the keys past n read as the greatest; a[0..4) is always
+   allocated (spf_workspace_init) */
+static inline void spf_sort_few(int64_t *a, int64_t n) {
+  const int64_t r1 = a[1], r2 = a[2], r3 = a[3];  /* read whatever n is, so the choices below are moves */
+  int64_t k0 = a[0], k1 = n > 1 ? r1 : INT64_MAX, k2 = n > 2 ? r2 : INT64_MAX, k3 = n > 3 ? r3 : INT64_MAX;
+#define SPF_SWAP_(x, y) { const int64_t low = x < y ? x : y, high = x < y ? y : x; x = low; y = high; }
+  SPF_SWAP_(k0, k1) SPF_SWAP_(k2, k3) SPF_SWAP_(k0, k2) SPF_SWAP_(k1, k3) SPF_SWAP_(k1, k2)
+#undef SPF_SWAP_
+  a[0] = k0; a[1] = k1; a[2] = k2; a[3] = k3;  /* past n: what the group does not use */
+}
+
+/* spf_workspace_order of a group of five keys or more */
 static const int64_t *spf_workspace_order_longer(spf_workspace *w) {
 #ifdef SPF_RANK_BLOCKS
   if (spf_workspace_ranks(w)) {
-    const int64_t count = w->count;
-    const int64_t *const touched = w->touched;
-    int64_t *const ranked = w->touched + w->extent;
-    __m512i keys[SPF_RANK_BLOCKS];
-    const int64_t blocks = spf_rank_keys(touched, count, keys);
-    for (int64_t t = 0; t < count; t++) ranked[spf_rank_of(keys, blocks, touched[t])] = touched[t];
+    spf_rank_into(w->touched, w->count, w->touched + w->extent);
     w->comparison_sorts++;
-    return ranked;
+    return w->touched + w->extent;
   }
 #endif
   return spf_workspace_order_surveyed(w, spf_workspace_survey(w));
@@ -308,15 +335,14 @@ static const int64_t *spf_workspace_order_longer(spf_workspace *w) {
 
 /* the touched coordinates in storage order (or as touched, when the layout asks no order):
    the touched list itself, or its scratch half where they were ranked or merged into it.
-   Inline for the groups of one or two keys, the most of a product of very sparse rows */
+   Inline for the groups of up to four keys, the most of a product of very sparse rows */
 static inline const int64_t *spf_workspace_order(spf_workspace *w) {
   int64_t *const touched = w->touched;
   const int64_t count = w->count;
   if (!w->sorted) return touched;
-  if (count > 2) return spf_workspace_order_longer(w);
-  const int64_t a = touched[0], b = touched[count - 1];  /* one compare and swap, without a branch */
-  touched[0] = a < b ? a : b; touched[count - 1] = a < b ? b : a;
-  w->run_merges++;
+  if (count > 4) return spf_workspace_order_longer(w);
+  spf_sort_few(touched, count);
+  w->comparison_sorts++;
   return touched;
 }
 
