@@ -493,10 +493,10 @@ class Workspace:
                     "strictly increasing and no key descends (tested at run time), else through the builder below")
         grouped = f"whenever ({', '.join(others)}) changes" if others else "once at the end"
         ordering = (f"in {'increasing' if self.order > 0 else 'decreasing'} order, chosen per group at run "
-                    "time: two keys or fewer compared and swapped; up to 128 ranked in vector registers where "
+                    "time: four keys or fewer by a sorting network; up to 128 ranked in vector registers where "
                     "the machine has AVX-512 (each key placed by the count of keys below it); longer ones kept "
                     "when touched in order, merged when two ascending runs, read from marks when their range "
-                    "spans few blocks of 64, else radix- or comparison-sorted" if self.sorted
+                    "spans a block of 64 per 4 keys or fewer, else radix- or comparison-sorted" if self.sorted
                     else "in the order first touched (the layout asks no order of the key)")
         text = (f"strategy: workspace over {self.coordinate} (a dense accumulator with the list of the "
                 f"coordinates touched, flushed {grouped}, {ordering})")
