@@ -152,7 +152,7 @@ static void spf_rank_sort(int64_t *a, int64_t n, int64_t *scratch) {
   for (int64_t i = 0; i < n; i++) a[i] = out[i];
 }
 
-/* Groups of up to 16 * SPF_RANK_BLOCKS distinct keys below 2^31 are ranked in registers:
+/* Groups of 5 to 16 * SPF_RANK_BLOCKS distinct keys below 2^31 are ranked in registers:
    the keys 16 to a vector (the lanes past the last INT32_MAX, which no key reaches), and a
    key's place is the popcount of the masks of the keys below it, one comparison per
    vector.  The vectors are built one lane at a time from the touched list, because a wide
@@ -342,7 +342,8 @@ static inline const int64_t *spf_workspace_order(spf_workspace *w) {
   if (!w->sorted) return touched;
   if (count > 4) return spf_workspace_order_longer(w);
   spf_sort_few(touched, count);
-  w->comparison_sorts++;
+  w->run_merges += count == 1;  /* a single key is in order */
+  w->comparison_sorts += count > 1;
   return touched;
 }
 
