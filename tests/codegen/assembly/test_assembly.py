@@ -459,8 +459,8 @@ def test_each_way_of_ordering_a_group_of_the_workspace():
     """Rows of C with more than 128 entries spread wide take the radix sort, dense ones the
     scan of marks, rows touched in order (or as two ascending runs, a sum's) a merge; shorter
     ones are ranked (each key placed by the count of those below it: in registers on AVX-512,
-    else by the rank sort where they are not dense or in runs).  Every group comes out in
-    storage order."""
+    else by the rank sort where they are not dense or in runs), up to 4 keys a network.  Every
+    group comes out in storage order."""
     rng = np.random.default_rng(20)
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
 
@@ -498,7 +498,7 @@ def test_each_way_of_ordering_a_group_of_the_workspace():
 @pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
 def test_rows_of_every_length_come_out_in_storage_order(parallel, openmp_threads):
     """Rows of 1 to 300 entries, touched in scrambled order from several rows of B (the
-    lengths where a group is ranked in registers, 3 to 128, and around them), some sums
+    lengths a network sorts, 2 to 4, those ranked in registers, 5 to 128, and longer), some sums
     cancelling to zero (dropped): C's arrays equal scipy's sorted canonical product, at 1 and
     at 2 threads."""
     rng = np.random.default_rng(33)
