@@ -63,12 +63,9 @@ static const int64_t *order_by(spf_workspace *w, int policy) {
     case SURVEYED: return count > 2 ? spf_workspace_order_surveyed(w, spf_workspace_survey(w)) : spf_workspace_order(w);
 #ifdef SPF_RANK_BLOCKS
     case RANKS_ELSE_RADIX:
-      if (count <= 16 * SPF_RANK_BLOCKS) {
-        int64_t *const ranked = w->touched + w->extent;
-        __m512i keys[SPF_RANK_BLOCKS];
-        const int64_t blocks = spf_rank_keys(w->touched, count, keys);
-        for (int64_t t = 0; t < count; t++) ranked[spf_rank_of(keys, blocks, w->touched[t])] = w->touched[t];
-        return ranked;
+      if (count <= SPF_RANK_AT_ONCE) {
+        spf_rank_into(w->touched, count, w->touched + w->extent);
+        return w->touched + w->extent;
       }
       return radix(w);
 #endif
