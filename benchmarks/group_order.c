@@ -94,15 +94,7 @@ static const int64_t *order_by(spf_workspace *w, int policy) {
    writes it (sums taken from the accumulator, zeros dropped) */
 static void flush_by(spf_workspace *w, spf_rows *r, int policy) {
   if (!spf_rows_reserve(r, w->count)) { r->failed = 1; return; }
-  const int64_t *const order = order_by(w, policy);
-  int64_t n = r->n;
-  for (int64_t t = 0; t < w->count; t++) {
-    const int64_t c = order[t];
-    const double value = w->acc[c];
-    w->acc[c] = 0.0;
-    if (value == 0.0) continue;
-    r->key[n] = (int32_t)c; r->v[n++] = value;
-  }
+  const int64_t n = spf_workspace_write_ordered(w, order_by(w, policy), r->key, r->v, r->n);
   r->outer[r->groups] = w->prefix[0];
   r->end[r->groups++] = n;
   r->n = n;

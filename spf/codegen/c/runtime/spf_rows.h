@@ -237,55 +237,72 @@ SPF_RANK_INLINE int64_t spf_workspace_place_rows(spf_workspace *w, SPF_ROWS_KEY 
 }
 #endif
 
-static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {
-  int64_t count = w->count;
-  if (count == 0) return;
-  const int room = !r->failed && spf_rows_reserve(r, count);
-  if (!room) r->failed = 1;
-  int64_t n = r->n;
-  SPF_ROWS_KEY *restrict key = r->key;
-  double *restrict v = r->v;
-#ifdef SPF_RANK_BLOCKS
-  if (room && spf_workspace_ranks(w)) {
-    n = spf_workspace_place_rows(w, key, v, n);
-    count = 0;
-  }
-#endif
-  const int64_t *order = w->touched;
-  if (count > 4 && w->sorted && room) {  /* (not ranked at once) */
-    const int64_t descents = spf_workspace_survey(w);
-    if (SPF_WORKSPACE_FORWARD && descents > 1 && spf_workspace_dense(w)) {
-      /* dense in its range: each key and its sum go to the rows as the marks are read */
-      spf_workspace_mark(w);
-      for (int64_t block = w->low >> 6; block <= w->high >> 6; block++)
-        for (uint64_t b = spf_workspace_marked(w, block); b; b &= b - 1) {
-          const int64_t c = block * 64 + __builtin_ctzll(b);
-          const double value = w->acc[c];
-          w->acc[c] = 0.0;
-          key[n] = (SPF_ROWS_KEY)c; v[n] = value;
-          n += !(w->drop_zeros && value == 0.0);
-        }
-      w->dense_scans++;
-      count = 0;
-    } else {
-      order = spf_workspace_order_surveyed(w, descents);
+/* a group dense in its range (spf_workspace_dense, surveyed): each key and its sum go to
+   the rows as its marks are read, zeros dropped without a branch */
+static inline int64_t spf_workspace_place_marked_rows(spf_workspace *w, SPF_ROWS_KEY *restrict key, double *restrict v,
+                                                      int64_t n) {
+  spf_workspace_mark(w);
+  for (int64_t block = w->low >> 6; block <= w->high >> 6; block++)
+    for (uint64_t b = spf_workspace_marked(w, block); b; b &= b - 1) {
+      const int64_t c = block * 64 + __builtin_ctzll(b);
+      const double value = w->acc[c];
+      w->acc[c] = 0.0;
+      key[n] = (SPF_ROWS_KEY)c; v[n] = value;
+      n += !(w->drop_zeros && value == 0.0);
     }
-  } else if (count) {
-    order = spf_workspace_order(w);
-  }
+  w->dense_scans++;
+  return n;
+}
+
+/* the group's keys in `order` (the layout's order, or reversed: SPF_WORKSPACE_FLUSHED) and
+   their sums written to key[n..], v[n..], zeros dropped (drop_zeros), the sums zeroed;
+   returns where the group ends */
+static inline int64_t spf_workspace_write_ordered(spf_workspace *w, const int64_t *order, SPF_ROWS_KEY *restrict key,
+                                                  double *restrict v, int64_t n) {
+  const int64_t count = w->count;
   for (int64_t t = 0; t < count; t++) {
     const int64_t c = order[SPF_WORKSPACE_FLUSHED(t, count)];
     const double value = w->acc[c];
     w->acc[c] = 0.0;
-    if (!room || (w->drop_zeros && value == 0.0)) continue;
+    if (w->drop_zeros && value == 0.0) continue;
     key[n] = (SPF_ROWS_KEY)c; v[n++] = value;  /* c < the workspace's extent, the key's range */
   }
-  if (room && n > r->n) {
-    const int64_t outer = w->prefix[0];
-    if (r->groups && outer <= r->outer[r->groups - 1]) r->ordered = 0;
-    r->outer[r->groups] = outer;
-    r->end[r->groups++] = n;
-    r->n = n;
+  return n;
+}
+
+/* the group's keys and sums written to key[n..], v[n..] in the order the layout asks,
+   zeros dropped (drop_zeros), its sums zeroed; returns where the group ends */
+static inline int64_t spf_workspace_write_rows(spf_workspace *w, SPF_ROWS_KEY *restrict key, double *restrict v,
+                                               int64_t n) {
+  const int64_t count = w->count;
+#ifdef SPF_RANK_BLOCKS
+  if (spf_workspace_ranks(w)) return spf_workspace_place_rows(w, key, v, n);
+#endif
+  const int64_t *order;
+  if (count > 4 && w->sorted) {  /* surveyed once, here */
+    const int64_t descents = spf_workspace_survey(w);
+    if (SPF_WORKSPACE_FORWARD && descents > 1 && spf_workspace_dense(w)) return spf_workspace_place_marked_rows(w, key, v, n);
+    order = spf_workspace_order_surveyed(w, descents);
+  } else {
+    order = spf_workspace_order(w);
+  }
+  return spf_workspace_write_ordered(w, order, key, v, n);
+}
+
+static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {
+  if (w->count == 0) return;
+  if (r->failed || !spf_rows_reserve(r, w->count)) {
+    r->failed = 1;
+    spf_workspace_drop(w);
+  } else {
+    const int64_t n = spf_workspace_write_rows(w, r->key, r->v, r->n);
+    if (n > r->n) {
+      const int64_t outer = w->prefix[0];
+      if (r->groups && outer <= r->outer[r->groups - 1]) r->ordered = 0;
+      r->outer[r->groups] = outer;
+      r->end[r->groups++] = n;
+      r->n = n;
+    }
   }
   w->count = 0; w->group++; w->low = w->extent; w->high = -1;
 }
@@ -441,11 +458,7 @@ static void spf_scratch_release(void) {
 
 static void spf_scratch_put(spf_scratch *s) {
   if (!s) return;
-  for (int t = 0; t < s->threads; t++) {  /* a call that stopped early may leave a group unflushed */
-    spf_workspace *w = &s->workspaces[t];
-    for (int64_t k = 0; k < w->count; k++) w->acc[w->touched[k]] = 0.0;
-    w->count = 0;
-  }
+  for (int t = 0; t < s->threads; t++) spf_workspace_drop(&s->workspaces[t]);  /* a call that stopped early */
   /* each stream's buffers cut to what this call put in them (and an eighth more), so the
      scratch holds what a call of the same size needs; over the limit, the rows' buffers
      go and their sizes stay, the next call's first reservation */

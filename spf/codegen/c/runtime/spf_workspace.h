@@ -115,13 +115,16 @@ static spf_workspaces *spf_workspaces_take(int threads, int64_t extent, int drop
   return set;
 }
 
+/* the group's sums zeroed, unwritten (a call that stopped before a flush, or a flush
+   without room for them); the group is then empty */
+static void spf_workspace_drop(spf_workspace *w) {
+  for (int64_t k = 0; k < w->count; k++) w->acc[w->touched[k]] = 0.0;
+  w->count = 0;
+}
+
 static void spf_workspaces_put(spf_workspaces *set) {
   if (!set) return;
-  for (int t = 0; t < set->threads; t++) {
-    spf_workspace *w = &set->w[t];
-    for (int64_t k = 0; k < w->count; k++) w->acc[w->touched[k]] = 0.0;
-    w->count = 0;
-  }
+  for (int t = 0; t < set->threads; t++) spf_workspace_drop(&set->w[t]);
   const int64_t bytes = set->threads * set->extent * (int64_t)(sizeof(double) + 3 * sizeof(int64_t) + 1);
   spf_workspaces *empty = 0;
   if (bytes > SPF_WORKSPACES_KEPT ||
