@@ -102,8 +102,8 @@ static void flush_by(spf_workspace *w, spf_rows *r, int policy) {
 }
 
 /* Seconds to accumulate every row of A*B (CSR, int32 indices, values 1) in the workspace and
-   write it to rows, each group ordered by the policy (CHOICE: spf_workspace_flush_rows, the
-   kernels' own; AS_TOUCHED: the same flush into an unsorted layout), best of `repeats`;
+   write it to rows, each group ordered by the policy (CHOICE: as the kernels flush, through
+   spf_workspace_hand_group_rows; AS_TOUCHED: the same flush into an unsorted layout), best of `repeats`;
    *unordered: how many neighbouring pairs of a row came out not strictly increasing (0 for
    every policy but AS_TOUCHED).  0 on no memory, -1 for a policy this build lacks. */
 double time_policy(const int32_t *Ap, const int32_t *Aj, const int32_t *Bp, const int32_t *Bj, int64_t rows,
@@ -120,15 +120,22 @@ double time_policy(const int32_t *Ap, const int32_t *Aj, const int32_t *Bp, cons
   for (int repeat = 0; repeat < repeats; repeat++) {
     struct timespec start, end;
     r.n = 0; r.groups = 0;
+    const int kernels = policy == CHOICE || policy == AS_TOUCHED;  /* flushed as the kernels flush */
     clock_gettime(CLOCK_MONOTONIC, &start);
+    spf_workspace_hand h = spf_workspace_hand_of(&w);
     for (int64_t i = 0; i < rows; i++) {
-      w.prefix[0] = i;
+      if (kernels) spf_workspace_hand_group_rows(&h, &w, &r, i);
+      else h.outer = w.prefix[0] = i;
       for (int32_t p = Ap[i]; p < Ap[i + 1]; p++)
-        for (int32_t q = Bp[Aj[p]]; q < Bp[Aj[p] + 1]; q++) spf_workspace_put(&w, Bj[q], 1.0);
-      if (!w.count) continue;
-      if (policy == CHOICE || policy == AS_TOUCHED) spf_workspace_flush_rows(&w, &r);
-      else flush_by(&w, &r, policy);
+        for (int32_t q = Bp[Aj[p]]; q < Bp[Aj[p] + 1]; q++) spf_workspace_hand_put(&h, Bj[q], 1.0);
+      if (kernels || !h.count) continue;
+      spf_workspace_hand_keep(&h, &w);
+      flush_by(&w, &r, policy);
+      h.count = 0; h.group = w.group;
     }
+    spf_workspace_hand_keep(&h, &w);
+    if (kernels) spf_workspace_flush_rows(&w, &r);
+    w.prefix[0] = INT64_MIN;
     clock_gettime(CLOCK_MONOTONIC, &end);
     const double seconds = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
     best = seconds < best ? seconds : best;

@@ -497,8 +497,8 @@ int spf_kernel_2160cc9456(struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *
         }
       }
 
-      spf_workspace_flush_rows(spf_my_accumulator, spf_my_stream);
       spf_cursor_keep(&spf_my_cursor, spf_my_stream);
+      spf_workspace_flush_rows(spf_my_accumulator, spf_my_stream);
     }
     else
     {
@@ -668,8 +668,8 @@ int spf_kernel_2160cc9456(struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *
             }
           }
 
-          spf_workspace_flush_rows(spf_my_accumulator, spf_my_stream);
           spf_cursor_keep(&spf_my_cursor, spf_my_stream);
+          spf_workspace_flush_rows(spf_my_accumulator, spf_my_stream);
         }
 
       }

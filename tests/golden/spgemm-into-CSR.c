@@ -349,6 +349,7 @@ int spf_kernel_d6cca739c8(struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *
   spf_workspace *spf_accumulators = spf_call_scratch->workspaces;
   spf_rows *spf_my_stream = &spf_streams[0];
   spf_workspace *spf_my_accumulator = &spf_accumulators[0];
+  spf_workspace_hand spf_my_hand = spf_workspace_hand_of(spf_my_accumulator);
   if (((1 <= A_numCols) && (1 <= A_numRows)) && (1 <= B_numCols))
   {
     for (int64_t pAi = 0; pAi <= (A_numRows - 1); pAi++)
@@ -358,7 +359,7 @@ int spf_kernel_d6cca739c8(struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *
       if ((A_rowPtr_pAi + 1) <= A_rowPtr_pAi_1)
       {
         const int64_t i = pAi;
-        spf_workspace_group_rows(spf_my_accumulator, spf_my_stream, i);
+        spf_workspace_hand_group_rows(&spf_my_hand, spf_my_accumulator, spf_my_stream, i);
         for (int64_t pAj = A_rowPtr_pAi; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
         {
           const int64_t A_colIdx_pAj = A_colIdx[pAj];
@@ -371,7 +372,7 @@ int spf_kernel_d6cca739c8(struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *
             {
               const int64_t B_colIdx_pBj = B_colIdx[pBj];
               const int64_t j = B_colIdx_pBj;
-              spf_workspace_put(spf_my_accumulator, j, A_data[pAj] * B_data[pBj]);
+              spf_workspace_hand_put(&spf_my_hand, j, A_data[pAj] * B_data[pBj]);
             }
 
           }
@@ -381,6 +382,7 @@ int spf_kernel_d6cca739c8(struct spf_CSR *A, struct spf_CSR *B, struct spf_CSR *
     }
 
   }
+  spf_workspace_hand_keep(&spf_my_hand, spf_my_accumulator);
   for (int spf_t = 0; spf_t < spf_thread_count; spf_t++)
     spf_workspace_flush_rows(&spf_accumulators[spf_t], &spf_streams[spf_t]);
 

@@ -35,7 +35,7 @@ from spf.codegen.c.emit_loops import row_size
 from spf.codegen.c.emit_statements import Emitter
 from spf.codegen.c.runtime import PRELUDE
 from spf.codegen.c.structs import header_text, struct_name
-from spf.codegen.loops import Chunks, Loop, walk
+from spf.codegen.loops import Chunks, Compute, Loop, walk
 from spf.codegen.passes.specialize import SPECIALIZED_EXTENTS
 from spf.codegen.passes.zeroing import OutputZeroing
 from spf.codegen.scanning.scan import readable_names
@@ -143,6 +143,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
         if assembly.two_phase is None:
+            emitter.hand = any(isinstance(node, Compute) and node.grouped for scan in scans for node in walk(scan.nodes))
             body.extend(assembly_state(assembly, emitter, parallel))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]
@@ -175,7 +176,7 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     body.extend(emitter.entry)
     body.extend(nests)
     if assembly and not parallel:
-        body.extend(emitter.cursor_kept())  # (a parallel loop's threads keep theirs where their part ends)
+        body.extend(emitter.sinks_kept())  # (a parallel loop's threads keep theirs where their part ends)
     if scalar_output:
         body.append(assign(c_ast.UnaryOp("*", ident(scalar_output)), ident(f"{scalar_output}_sum")))
     if assembly:

@@ -93,7 +93,7 @@ class LoopPrinter:
                        ident("spf_my_stream"))] if self.workspace else [])
         sinks = self.thread_sinks(call("spf_thread"), ident("spf_stream_index"))
         return self._balanced_pieces(work, thread_state, loop, variable, read, boundary, count, sinks,
-                                     flush + list(kept))
+                                     list(kept) + flush)
 
     def _balanced_pieces(self, work: list, thread_state: list, loop: list, variable: str, read: str,
                          boundary: str, pieces: str, begin: list = (), end: list = ()) -> list:

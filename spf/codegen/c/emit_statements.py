@@ -48,6 +48,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         self.append_mode: str | None = None  # in a Merge: "push" (a new key), "hold"/"add_held" (both terms)
         self.held = "spf_held"  # the register "hold" and "add_held" put a Merge arm's value in
         self.appends = False  # rows appended in storage order, no workspace (spf.codegen.assembly.merge.appends_in_order)
+        self.hand = False  # a workspace's groups open where the row is bound: its open group is a local (spf_workspace_hand)
         self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
         self.state_names: dict[int, str] = {}  # a SeqIter or HashMap find -> the C name of its state
@@ -118,7 +119,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         self.atomic = self.atomic or node.reduction == "atomic"
         thread_state = self.nodes(node.thread_state)  # names the states the body uses
         mine = self.thread_sinks(call("spf_thread")) if node.parallel else []
-        kept = self.cursor_kept() if node.parallel else []
+        kept = self.sinks_kept() if node.parallel else []
         invariant = self._invariant_reads(node)
         inner = self._group_at(node) + self.nodes(node.body)
         self.invariant_reads = {}
@@ -314,13 +315,21 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         if self.workspace:
             sinks.append(declare("spf_my_accumulator", "spf_workspace", c_ast.UnaryOp(
                 "&", c_ast.ArrayRef(ident("spf_accumulators"), thread)), pointer=True))
-        if self.appends:  # kept back into the rows where its scope ends (cursor_kept)
+        if self.appends:  # kept back into the rows where its scope ends (sinks_kept)
             sinks.append(declare("spf_my_cursor", "spf_cursor", call("spf_cursor_of", ident("spf_my_stream"))))
+        elif self.hand:  # kept back into the workspace likewise
+            sinks.append(declare("spf_my_hand", "spf_workspace_hand",
+                                 call("spf_workspace_hand_of", ident("spf_my_accumulator"))))
         return sinks
 
-    def cursor_kept(self) -> list:
-        """Where a scope of thread_sinks ends: the appending cursor's state back into its rows."""
-        return [call("spf_cursor_keep", ident("&spf_my_cursor"), ident("spf_my_stream"))] if self.appends else []
+    def sinks_kept(self) -> list:
+        """Where a scope of thread_sinks ends: the appending cursor's state back into its
+        rows, or the open group's into its workspace (before the workspace is flushed)."""
+        if self.appends:
+            return [call("spf_cursor_keep", ident("&spf_my_cursor"), ident("spf_my_stream"))]
+        if self.hand:
+            return [call("spf_workspace_hand_keep", ident("&spf_my_hand"), ident("spf_my_accumulator"))]
+        return []
 
     def _group_at(self, node: Assign | Loop) -> list:
         """Where a node opens its row's group (``opens_group``): start it (see _append)."""
@@ -329,8 +338,8 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         if self.appends:
             return [call("spf_cursor_open", ident("&spf_my_cursor"), ident("spf_my_stream"),
                          ident(self.names.name(node.variable)))]
-        return [call("spf_workspace_group_rows", ident("spf_my_accumulator"), ident("spf_my_stream"),
-                     ident(self.names.name(node.variable)))]
+        return [call("spf_workspace_hand_group_rows", ident("&spf_my_hand"), ident("spf_my_accumulator"),
+                     ident("spf_my_stream"), ident(self.names.name(node.variable)))]
 
     def _append(self, node: Compute, value):
         """Append the entry (its coordinates, ``value``) to the assembled output's stream,
@@ -350,7 +359,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             return call(put, ident("&spf_my_cursor"), ident("spf_my_stream"), inner, value)
         if node.grouped:
             inner = next(index for index in node.stream if index != self.rows_outer)
-            return call("spf_workspace_put", ident("spf_my_accumulator"), ident(self.names.name(inner)), value)
+            return call("spf_workspace_hand_put", ident("&spf_my_hand"), ident(self.names.name(inner)), value)
         if self.workspace:
             return call(self.workspace, ident("spf_my_accumulator"), ident("spf_my_stream"), *coordinates, value)
         return call(f"spf_append_{len(node.stream)}", ident("spf_my_stream"), *coordinates, value)

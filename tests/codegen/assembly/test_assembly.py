@@ -336,7 +336,7 @@ def test_explain_shows_the_assembly():
 def test_spgemm_goes_through_a_workspace_and_sums_through_the_stream():
     k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
     assert "strategy: workspace over j" in k.explain() and '#include "spf_workspace.h"' in k.c_source
-    assert "spf_workspace_put(" in k.c_source
+    assert "spf_workspace_hand_put(" in k.c_source
     total = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSC", "C": "CSR"})  # B: j first
     assert "strategy: the loop nests append each entry" in total.explain()
     assert '#include "spf_workspace.h"' not in total.c_source and "spf_workspace_" not in total.c_source
@@ -444,12 +444,12 @@ def test_a_rows_group_starts_where_its_row_is_bound_unless_a_parallel_loop_is_be
     a, b = random(400, 150, 0.05, 61), random(150, 120, 0.05, 62)
     kernel = spf.compile("C(i,j) = A(i,k) * B(k,j)", layouts)
     body = kernel.c_source[kernel.c_source.index("int spf_kernel_"):]
-    assert "spf_workspace_group_rows(spf_my_accumulator, spf_my_stream, i)" in body
-    assert "spf_workspace_put(spf_my_accumulator, j," in body
+    assert "spf_workspace_hand_group_rows(&spf_my_hand, spf_my_accumulator, spf_my_stream, i)" in body
+    assert "spf_workspace_hand_put(&spf_my_hand, j," in body
     inner = spf.compile("C(i,j) = A(i,k) * B(k,j)", layouts,
                         schedule=spf.recipe("C(i,j) = A(i,k) * B(k,j)", layouts).parallelize("pAj"))
     body = inner.c_source[inner.c_source.index("int spf_kernel_"):]
-    assert "spf_workspace_group_rows(spf_my" not in body and "spf_workspace_add_rows(spf_my" in body
+    assert "spf_workspace_hand" not in body and "spf_workspace_add_rows(spf_my" in body
     for k in (kernel, inner):
         for _ in range(3):
             assert_entries(k(A=a, B=b), expected(a @ b))

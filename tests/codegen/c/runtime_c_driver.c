@@ -256,11 +256,13 @@ static void rows(void) {
     /* stream 0 by the workspace (rows 0 and 1), stream 1 by the cursor (rows 2 and 3, or
        0 and 1 again: then the groups are not in order); row r holds keys 3 and 7, with
        values 1 + 2r and 2 + 2r */
+    spf_workspace_hand h = spf_workspace_hand_of(w);
     for (int64_t row = 0; row < 2; row++) {
-      spf_workspace_group_rows(w, &scratch->rows[0], row);
-      spf_workspace_put(w, 7, 2.0 + 2.0 * (double)row);
-      spf_workspace_put(w, 3, 1.0 + 2.0 * (double)row);
+      spf_workspace_hand_group_rows(&h, w, &scratch->rows[0], row);
+      spf_workspace_hand_put(&h, 7, 2.0 + 2.0 * (double)row);
+      spf_workspace_hand_put(&h, 3, 1.0 + 2.0 * (double)row);
     }
+    spf_workspace_hand_keep(&h, w);
     spf_workspace_flush_rows(w, &scratch->rows[0]);
     spf_cursor k = spf_cursor_of(&scratch->rows[1]);
     for (int64_t row = 2; row < 4; row++) {
@@ -284,19 +286,35 @@ static void rows(void) {
     CHECK(scratch);
     spf_workspace *w = &scratch->workspaces[0];
     spf_rows *r = &scratch->rows[0];
-    spf_workspace_group_rows(w, r, 0);
-    for (int64_t k = 0; k < 20; k++) spf_workspace_put(w, (k * 7) % 20 * 37, (double)(k + 1));
-    spf_workspace_put(w, 3 * 37, 5.0);     /* key 111 (k = 9): 10 + 5 */
-    spf_workspace_put(w, 14 * 37, -3.0);   /* key 518 (k = 2): 3 - 3, dropped */
-    spf_workspace_group_rows(w, r, 1);     /* flushes row 0 */
-    spf_workspace_put(w, 999, 1.0);
+    spf_workspace_hand h = spf_workspace_hand_of(w);
+    spf_workspace_hand_group_rows(&h, w, r, 0);
+    for (int64_t k = 0; k < 20; k++) spf_workspace_hand_put(&h, (k * 7) % 20 * 37, (double)(k + 1));
+    spf_workspace_hand_put(&h, 3 * 37, 5.0);     /* key 111 (k = 9): 10 + 5 */
+    spf_workspace_hand_put(&h, 14 * 37, -3.0);   /* key 518 (k = 2): 3 - 3, dropped */
+    spf_workspace_hand_group_rows(&h, w, r, 1);  /* flushes row 0 */
+    spf_workspace_hand_put(&h, 999, 1.0);
     /* row 2: 300 keys dense in their range, in three interleaved runs (past what registers
        rank: its marks are read straight into the rows), the sum at 150 cancelled */
-    spf_workspace_group_rows(w, r, 2);
-    for (int64_t k = 0; k < 300; k++) spf_workspace_put(w, 600 + k % 3 * 100 + k / 3, (double)(k % 3 + 1));
-    spf_workspace_put(w, 750, -2.0);
+    spf_workspace_hand_group_rows(&h, w, r, 2);  /* row 1's one key written here, not flushed by a call */
+    for (int64_t k = 0; k < 300; k++) spf_workspace_hand_put(&h, 600 + k % 3 * 100 + k / 3, (double)(k % 3 + 1));
+    spf_workspace_hand_put(&h, 750, -2.0);
+    /* row 3: four keys out of order, one of them twice, the sum at 40 cancelled (the
+       network in registers, written here); row 4: only a cancelled sum (no group) */
+    spf_workspace_hand_group_rows(&h, w, r, 3);
+    spf_workspace_hand_put(&h, 90, 4.0);
+    spf_workspace_hand_put(&h, 40, 1.0);
+    spf_workspace_hand_put(&h, 5, 2.0);
+    spf_workspace_hand_put(&h, 40, -1.0);
+    spf_workspace_hand_put(&h, 60, 3.0);
+    spf_workspace_hand_group_rows(&h, w, r, 4);
+    spf_workspace_hand_put(&h, 8, 1.0);
+    spf_workspace_hand_put(&h, 8, -1.0);
+    spf_workspace_hand_group_rows(&h, w, r, 5);
+    spf_workspace_hand_keep(&h, w);
     spf_workspace_flush_rows(w, r);
-    CHECK(r->groups == 3 && r->n == 20 + 299 && r->end[0] == 19 && r->end[1] == 20 && r->outer[1] == 1 && r->key[19] == 999);
+    CHECK(r->groups == 4 && r->n == 20 + 299 + 3 && r->end[0] == 19 && r->end[1] == 20 && r->outer[1] == 1 && r->key[19] == 999);
+    CHECK(r->outer[3] == 3 && r->end[3] == r->n && r->key[319] == 5 && r->v[319] == 2.0 && r->key[320] == 60 &&
+          r->v[320] == 3.0 && r->key[321] == 90 && r->v[321] == 4.0);
     for (int64_t e = 0; e < 19; e++) {
       const int64_t c = e < 14 ? e : e + 1, k = c * 3 % 20;  /* the key 37 c was put at step k: (7k) % 20 == c */
       CHECK(r->key[e] == c * 37 && r->v[e] == (double)(k + 1) + (c == 3 ? 5.0 : 0.0));

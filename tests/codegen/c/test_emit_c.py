@@ -247,8 +247,8 @@ def test_an_entry_is_appended_only_where_its_padded_factors_are_not_zero():
 def test_a_workspace_group_opens_where_the_loop_says():
     state = dict(ROWS, appends=False)
     text = printed([rows_nest()], **state)
-    assert "spf_workspace_group_rows(spf_my_accumulator, spf_my_stream, i);" in text
-    assert "spf_workspace_put(spf_my_accumulator, j, val[k0]);" in text
+    assert "spf_workspace_hand_group_rows(&spf_my_hand, spf_my_accumulator, spf_my_stream, i);" in text
+    assert "spf_workspace_hand_put(&spf_my_hand, j, val[k0]);" in text
     ungrouped = printed([rows_nest(opens_group=False, grouped=False)], **state)
     assert "spf_workspace_add_rows(spf_my_accumulator, spf_my_stream, i, j, val[k0]);" in ungrouped
 

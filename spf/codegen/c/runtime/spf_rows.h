@@ -289,20 +289,50 @@ static inline int64_t spf_workspace_write_rows(spf_workspace *w, SPF_ROWS_KEY *r
   return spf_workspace_write_ordered(w, order, key, v, n);
 }
 
+/* spf_workspace_write_rows of a sorted group of four keys or fewer, inlined where the
+   rows are flushed: a network on the keys in registers, then each key and its sum written
+   and counted unless a dropped zero (no branch); most groups of a product of sparse
+   matrices are this short, and the call and frame of the general writer cost as much as
+   their ordering */
+static inline int64_t spf_workspace_write_few_rows(spf_workspace *w, SPF_ROWS_KEY *restrict key, double *restrict v,
+                                                   int64_t n) {
+  const int64_t count = w->count;
+  SPF_SORT_FOUR(w->touched, count, !SPF_WORKSPACE_FORWARD, k0, k1, k2, k3)
+  w->run_merges += count == 1;  /* a single key is in order */
+  w->comparison_sorts += count > 1;
+  double *const acc = w->acc;
+  const int drop_zeros = w->drop_zeros;
+#define SPF_WRITE_(k, t) \
+  if (count > t) { \
+    const double value = acc[k]; \
+    acc[k] = 0.0; \
+    key[n] = (SPF_ROWS_KEY)k; v[n] = value; \
+    n += !(drop_zeros && value == 0.0); \
+  }
+  SPF_WRITE_(k0, 0) SPF_WRITE_(k1, 1) SPF_WRITE_(k2, 2) SPF_WRITE_(k3, 3)
+#undef SPF_WRITE_
+  return n;
+}
+
+/* the group of outer coordinate `outer`, written to the rows up to n, closed there (none
+   when all its sums were dropped zeros) */
+static inline void spf_rows_close_group(spf_rows *r, int64_t outer, int64_t n) {
+  if (n > r->n) {
+    if (r->groups && outer <= r->outer[r->groups - 1]) r->ordered = 0;
+    r->outer[r->groups] = outer;
+    r->end[r->groups++] = n;
+    r->n = n;
+  }
+}
+
 static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {
   if (w->count == 0) return;
   if (r->failed || !spf_rows_reserve(r, w->count)) {
     r->failed = 1;
     spf_workspace_drop(w);
   } else {
-    const int64_t n = spf_workspace_write_rows(w, r->key, r->v, r->n);
-    if (n > r->n) {
-      const int64_t outer = w->prefix[0];
-      if (r->groups && outer <= r->outer[r->groups - 1]) r->ordered = 0;
-      r->outer[r->groups] = outer;
-      r->end[r->groups++] = n;
-      r->n = n;
-    }
+    spf_rows_close_group(r, w->prefix[0], w->count <= 4 && w->sorted ? spf_workspace_write_few_rows(w, r->key, r->v, r->n)
+                                                                     : spf_workspace_write_rows(w, r->key, r->v, r->n));
   }
   w->count = 0; w->group++; w->low = w->extent; w->high = -1;
 }
@@ -317,18 +347,48 @@ static inline void spf_workspace_add_rows(spf_workspace *w, spf_rows *s, int64_t
   w->acc[c] += value;
 }
 
-/* where the nest binds the outer coordinate: a new group when it changed, so the entries
-   below need no test of their own (spf_workspace_put) */
-static inline void spf_workspace_group_rows(spf_workspace *w, spf_rows *s, int64_t outer) {
-  if (w->prefix[0] != outer) { spf_workspace_flush_rows(w, s); w->prefix[0] = outer; }
+/* The open group of a kernel whose groups open where the row is bound, as a local of the
+   kernel (spf_workspace_hand_of, kept back with spf_workspace_hand_keep where its scope
+   ends): its arrays, count, stamp and outer coordinate stay in registers, where the
+   workspace's own fields would be stored and reloaded at every entry (a store to touched
+   may alias them), a chain through memory at each new key.  (A put without a branch,
+   touched written at every entry and counted only when new, ran 1.2x slower on Pd: the
+   count then waits on each stamp's load.) */
+typedef struct spf_workspace_hand_ {
+  double *acc; int64_t *stamp, *touched; int64_t count, group, outer;
+} spf_workspace_hand;
+
+static inline spf_workspace_hand spf_workspace_hand_of(const spf_workspace *w) {
+  const spf_workspace_hand h = {w->acc, w->stamp, w->touched, w->count, w->group, w->prefix[0]};
+  return h;
 }
 
-static inline void spf_workspace_put(spf_workspace *w, int64_t c, double value) {
-  if (w->stamp[c] != w->group) {
-    w->stamp[c] = w->group;
-    w->touched[w->count++] = c;
+static inline void spf_workspace_hand_keep(const spf_workspace_hand *h, spf_workspace *w) {
+  w->count = h->count; w->prefix[0] = h->outer;
+}
+
+/* a new group where the outer coordinate changed, the last one flushed: a sorted group of
+   four keys or fewer, where the rows have room, written here (no call: rows of a few
+   entries each make a group's cost count), any other through spf_workspace_flush_rows */
+static inline void spf_workspace_hand_group_rows(spf_workspace_hand *h, spf_workspace *w, spf_rows *s, int64_t outer) {
+  if (h->outer != outer) {
+    w->count = h->count;
+    if (h->count <= 4 && w->sorted && !s->failed && s->n + 4 <= s->capacity && s->groups < s->group_capacity) {
+      spf_rows_close_group(s, h->outer, spf_workspace_write_few_rows(w, s->key, s->v, s->n));
+      w->count = 0; w->group++;
+    } else {
+      spf_workspace_flush_rows(w, s);
+    }
+    h->count = 0; h->group = w->group; h->outer = w->prefix[0] = outer;
   }
-  w->acc[c] += value;
+}
+
+static inline void spf_workspace_hand_put(spf_workspace_hand *h, int64_t c, double value) {
+  if (h->stamp[c] != h->group) {
+    h->stamp[c] = h->group;
+    h->touched[h->count++] = c;
+  }
+  h->acc[c] += value;
 }
 
 /* the rows of each stream (a parallel loop's pieces, in the loop's order; released here) to

@@ -313,15 +313,26 @@ static const int64_t *spf_workspace_order_surveyed(spf_workspace *w, int64_t des
 }
 
 /* a group of at most 4 keys in order by a network of compare-and-swaps, in registers and
-   without a branch (on n either): the keys past n read as the greatest; a[0..4) is always
-   allocated (spf_workspace_init) */
+   without a branch (on n either), into k0..k3 (declared here): ascending, or descending
+   where `descending`, the keys past n read as the last (a[0..4) is always allocated,
+   spf_workspace_init).  Kept in registers where inlined: a caller reading them back from
+   memory right after a wide store of them would stall on the store's forwarding */
+#define SPF_SORT_FOUR(a, n, descending, k0, k1, k2, k3) \
+  int64_t k0, k1, k2, k3; \
+  { \
+    const int64_t pad_ = (descending) ? INT64_MIN : INT64_MAX; \
+    const int64_t r1_ = (a)[1], r2_ = (a)[2], r3_ = (a)[3]; \
+    k0 = (a)[0]; k1 = (n) > 1 ? r1_ : pad_; k2 = (n) > 2 ? r2_ : pad_; k3 = (n) > 3 ? r3_ : pad_; \
+    SPF_SWAP_(k0, k1, descending) SPF_SWAP_(k2, k3, descending) SPF_SWAP_(k0, k2, descending) \
+    SPF_SWAP_(k1, k3, descending) SPF_SWAP_(k1, k2, descending) \
+  }
+#define SPF_SWAP_(x, y, descending) \
+  { const int64_t first_ = (x < y) != (descending) ? x : y, second_ = (x < y) != (descending) ? y : x; x = first_; y = second_; }
+
+/* the network in place (a[n..4) left with what the group does not use) */
 static inline void spf_sort_few(int64_t *a, int64_t n) {
-  const int64_t r1 = a[1], r2 = a[2], r3 = a[3];  /* read whatever n is, so the choices below are moves */
-  int64_t k0 = a[0], k1 = n > 1 ? r1 : INT64_MAX, k2 = n > 2 ? r2 : INT64_MAX, k3 = n > 3 ? r3 : INT64_MAX;
-#define SPF_SWAP_(x, y) { const int64_t low = x < y ? x : y, high = x < y ? y : x; x = low; y = high; }
-  SPF_SWAP_(k0, k1) SPF_SWAP_(k2, k3) SPF_SWAP_(k0, k2) SPF_SWAP_(k1, k3) SPF_SWAP_(k1, k2)
-#undef SPF_SWAP_
-  a[0] = k0; a[1] = k1; a[2] = k2; a[3] = k3;  /* past n: what the group does not use */
+  SPF_SORT_FOUR(a, n, 0, k0, k1, k2, k3)
+  a[0] = k0; a[1] = k1; a[2] = k2; a[3] = k3;
 }
 
 /* spf_workspace_order of a group of five keys or more */
