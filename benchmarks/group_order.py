@@ -6,7 +6,7 @@ Run: python benchmarks/group_order.py [--only uk,cti] [--matrices N] [--rounds 7
 Gustavson's workspace flushes each row of an assembled output as a *group*: the columns it
 touched, in the order first touched.  Into a sorted layout every group is put in order at run
 time, and spf picks per group how (``spf_workspace_order`` in spf/codegen/c/runtime/
-spf_workspace.h): two keys compared and swapped; up to 128 ranked in AVX-512 registers where
+spf_workspace.h): four keys or fewer by a network in registers; up to 128 ranked in AVX-512 registers where
 the build has them; longer ones kept when in order, merged when two runs, read from byte marks
 when dense in their range, else rank- or radix-sorted.  This times, on the groups of SpGEMM
 C = A·Aᵀ over the real square matrices (benchmarks/assembly.py's set), the choice and each
@@ -19,9 +19,12 @@ C):
 * ``radix``, ``marks``: radix sort (marks where dense, else radix) for every group;
 * ``rank sort``: the rank sort up to 128 keys, else radix.
 
-Each policy writes the groups to rows as the kernels do (the choice through their own flush,
-``spf_workspace_flush_rows``, which puts a ranked group's keys straight at their places and
-reads a dense one's marks straight into the rows). A policy's cost is its time beyond
+Each policy writes the groups to rows as the kernels do: the choice where the next row opens
+(``spf_workspace_hand_group_rows``, which writes a group of four keys or fewer there, with no
+call) and through their flush (``spf_workspace_flush_rows``, which puts a ranked group's keys
+straight at their places and reads a dense one's marks straight into the rows); a fixed
+policy through a call per group (so on short groups the choice's inline write counts in its
+favour: the regret is of the choice as the kernels run it). A policy's cost is its time beyond
 writing the groups as touched (the same flush into an unsorted layout), in ns per entry of C;
 the choice's *regret* is its cost over the least of every policy's.  Each policy's groups are
 checked strictly increasing.  Rounds interleave the policies; a time is the median over rounds
