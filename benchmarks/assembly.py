@@ -11,8 +11,8 @@ results/assembly_add.txt: ``--parts add --budget 0.3 --wait-idle 30``, A + B alo
 Parts, in one process:
 
 1. **SpGEMM** (``--parts spgemm``) C = A·Aᵀ with A and Aᵀ in CSR (Aᵀ built once, outside the timing, for every
-   system) on the real square matrices with n <= 70k (all of them, or the N smallest;
-   those whose product has more than 20M entries are left out): spf
+   system), then C = A·A (``--products`` picks), on the real square matrices with n <= 70k (all of them,
+   or the N smallest; those whose product has more than 20M entries are left out): spf
    ``C(i,j) = A(i,k) * B(k,j)`` into CSR with sorted columns (Gustavson's workspace,
    its rows handed over as the arrays), into CSR_UNSORTED (rows not sorted), and the
    sorted kernel parallel at 2 threads; scipy's ``A @ At`` (1 thread, columns
@@ -168,14 +168,24 @@ def table(title: str, rows: list[tuple], columns: list[str]) -> None:
         print("  " + "  ".join(f"{v:>14.3f}" if isinstance(v, float) else f"{str(v):>14s}" for v in row))
 
 
-def part_spgemm(matrices, gb, omp, budget: float) -> None:
+def part_spgemm(matrices, gb, omp, budget: float, products: list[str]) -> None:
+    for product in products:
+        spgemm_table(matrices, gb, omp, budget, product)
+
+
+def spgemm_table(matrices, gb, omp, budget: float, product: str) -> None:
+    """SpGEMM C = A * At (``product`` "A*At", At = Aᵀ in CSR) or C = A * A ("A*A")."""
     layouts = {"A": "CSR", "B": "CSR", "C": "CSR"}
     kernel = spf.compile(SPGEMM, layouts)
     unsorted = spf.compile(SPGEMM, dict(layouts, C="CSR_UNSORTED"))
     parallel = spf.compile(SPGEMM, layouts, parallel=True)
     rows, ratios = [], {"spf": [], "unsorted": [], "2 threads": [], "graphblas/spf": []}
     for name, A in matrices:
-        At = sparse.csr_matrix(A.T)
+        At = sparse.csr_matrix(A.T) if product == "A*At" else A
+        if product == "A*A" and np.diff(A.indptr)[A.indices].astype(np.int64).sum() > 5 * 20_000_000 \
+                and (A @ A).nnz > 20_000_000:
+            print(f"  {name}: A*A holds more than 20M entries, left out")
+            continue
         TA, TT = spf.pack("CSR", A), spf.pack("CSR", At)
         bound, bound_unsorted, bound_parallel = (k.bind(A=TA, B=TT) for k in (kernel, unsorted, parallel))
         expected = A @ At
@@ -197,7 +207,7 @@ def part_spgemm(matrices, gb, omp, budget: float) -> None:
             ratios["graphblas/spf"].append(t["graphblas"] / t["spf"])
             row += [t["graphblas"] * 1e3, ratios["graphblas/spf"][-1]]
         rows.append(tuple(row))
-    table("SpGEMM C = A*At, CSR x CSR -> CSR (sorted) at 1 thread, CSR_UNSORTED, and at 2 threads; times in ms; "
+    table(f"SpGEMM C = {product}, CSR x CSR -> CSR (sorted) at 1 thread, CSR_UNSORTED, and at 2 threads; times in ms; "
           "ratios scipy (1 thread) / spf", rows,
           ["matrix", "nnz(C)", "scipy", "spf", "scipy/spf", "unsorted", "2 threads"] +
           (["graphblas", "gb/spf"] if gb else []))
@@ -377,6 +387,8 @@ def main() -> None:
     parser.add_argument("--pack-nnz", type=int, default=20_000_000)
     parser.add_argument("--budget", type=float, default=1.0, help="seconds of timing per system and input")
     parser.add_argument("--wait-idle", type=float, default=0.0)
+    parser.add_argument("--products", default="A*At,A*A",
+                        help="the SpGEMM part's products, comma-separated (default both: A*At,A*A)")
     parser.add_argument("--quick", action="store_true", help="3 matrices, 2M nonzeros to pack, short budgets")
     parser.add_argument("--parts", default="spgemm,add,convert,pack",
                         help="which parts to run, comma-separated (default all four: spgemm,add,convert,pack)")
@@ -396,7 +408,7 @@ def main() -> None:
     parts = arguments.parts.split(",")
     load.lap()
     if "spgemm" in parts:
-        part_spgemm(matrices, gb, omp, arguments.budget)
+        part_spgemm(matrices, gb, omp, arguments.budget, arguments.products.split(","))
         load.report("SpGEMM")
     if "add" in parts:
         part_add(matrices, gb, omp, arguments.budget)
