@@ -6,8 +6,8 @@ Run: python benchmarks/group_order.py [--only uk,cti] [--matrices N] [--rounds 7
 Gustavson's workspace flushes each row of an assembled output as a *group*: the columns it
 touched, in the order first touched.  Into a sorted layout every group is put in order at run
 time, and spf picks per group how (``spf_workspace_order`` in spf/codegen/c/runtime/
-spf_workspace.h): four keys or fewer by a network in registers; up to 128 ranked in AVX-512 registers where
-the build has them; longer ones kept when in order, merged when two runs, read from byte marks
+spf_workspace.h, ``spf_workspace_write_short_rows`` in spf_rows.h): eight keys or fewer by a
+network in registers; up to 128 ranked in AVX-512 registers where the build has them; longer ones kept when in order, merged when two runs, read from byte marks
 when dense in their range, else rank- or radix-sorted.  This times, on the groups of SpGEMM
 C = A·Aᵀ over the real square matrices (benchmarks/assembly.py's set), the choice and each
 fixed policy (``benchmarks/group_order.c``, built with the kernels' flags against the run-time
@@ -20,8 +20,8 @@ C):
 * ``rank sort``: the rank sort up to 128 keys, else radix.
 
 Each policy writes the groups to rows as the kernels do: the choice where the next row opens
-(``spf_workspace_hand_group_rows``, which writes a group of four keys or fewer there, with no
-call) and through their flush (``spf_workspace_flush_rows``, which puts a ranked group's keys
+(``spf_workspace_hand_group_rows``, which writes a group of eight keys or fewer there, with no
+call into the general writer) and through their flush (``spf_workspace_flush_rows``, which puts a ranked group's keys
 straight at their places and reads a dense one's marks straight into the rows); a fixed
 policy through a call per group (so on short groups the choice's inline write counts in its
 favour: the regret is of the choice as the kernels run it). A policy's cost is its time beyond

@@ -203,6 +203,37 @@ static void stream(void) {
   puts("ok stream");
 }
 
+/* the sorting networks (SPF_SORT_FOUR, SPF_SORT_EIGHT), ascending and descending, on every
+   arrangement of n distinct keys (n <= 8), the slots past n holding other keys */
+static void networks(void) {
+  for (int n = 1; n <= 8; n++) {
+    int64_t a[8], order[8];
+    for (int k = 0; k < 8; k++) order[k] = k;
+    for (;;) {
+      for (int k = 0; k < 8; k++) a[k] = k < n ? 10 * order[k] + 5 : -7 * k;  /* past n: not the group's */
+      for (int descending = 0; descending <= 1; descending++) {
+        int64_t got[8];
+        if (n <= 4) {
+          SPF_SORT_FOUR(a, n, descending, k0, k1, k2, k3)
+          got[0] = k0; got[1] = k1; got[2] = k2; got[3] = k3;
+        } else {
+          SPF_SORT_EIGHT(a, n, descending, k0, k1, k2, k3, k4, k5, k6, k7)
+          got[0] = k0; got[1] = k1; got[2] = k2; got[3] = k3; got[4] = k4; got[5] = k5; got[6] = k6; got[7] = k7;
+        }
+        for (int k = 0; k < n; k++) CHECK(got[k] == 10 * (descending ? n - 1 - k : k) + 5);
+      }
+      int i = n - 2;  /* the next arrangement of order[0..n) */
+      while (i >= 0 && order[i] > order[i + 1]) i--;
+      if (i < 0) break;
+      int j = n - 1;
+      while (order[j] < order[i]) j--;
+      int64_t t = order[i]; order[i] = order[j]; order[j] = t;
+      for (int l = i + 1, r = n - 1; l < r; l++, r--) { t = order[l]; order[l] = order[r]; order[r] = t; }
+    }
+  }
+  puts("ok networks");
+}
+
 static void workspace(void) {
   spf_workspaces *set = spf_workspaces_take(1, 100000, 1, 1);
   CHECK(set);
@@ -309,12 +340,20 @@ static void rows(void) {
     spf_workspace_hand_group_rows(&h, w, r, 4);
     spf_workspace_hand_put(&h, 8, 1.0);
     spf_workspace_hand_put(&h, 8, -1.0);
+    /* row 5: seven keys out of order, one twice, the sum at 41 cancelled (the network for eight) */
     spf_workspace_hand_group_rows(&h, w, r, 5);
+    const int64_t seven[8] = {70, 20, 95, 3, 41, 20, 66, 12};
+    for (int k = 0; k < 8; k++) spf_workspace_hand_put(&h, seven[k], (double)seven[k]);
+    spf_workspace_hand_put(&h, 41, -41.0);
+    spf_workspace_hand_group_rows(&h, w, r, 6);
     spf_workspace_hand_keep(&h, w);
     spf_workspace_flush_rows(w, r);
-    CHECK(r->groups == 4 && r->n == 20 + 299 + 3 && r->end[0] == 19 && r->end[1] == 20 && r->outer[1] == 1 && r->key[19] == 999);
-    CHECK(r->outer[3] == 3 && r->end[3] == r->n && r->key[319] == 5 && r->v[319] == 2.0 && r->key[320] == 60 &&
+    CHECK(r->groups == 5 && r->n == 20 + 299 + 3 + 6 && r->end[0] == 19 && r->end[1] == 20 && r->outer[1] == 1 && r->key[19] == 999);
+    CHECK(r->outer[3] == 3 && r->end[3] == 322 && r->key[319] == 5 && r->v[319] == 2.0 && r->key[320] == 60 &&
           r->v[320] == 3.0 && r->key[321] == 90 && r->v[321] == 4.0);
+    const int64_t row5[6] = {3, 12, 20, 66, 70, 95};
+    CHECK(r->outer[4] == 5 && r->end[4] == r->n);
+    for (int k = 0; k < 6; k++) CHECK(r->key[322 + k] == row5[k] && r->v[322 + k] == (double)row5[k] * (row5[k] == 20 ? 2 : 1));
     for (int64_t e = 0; e < 19; e++) {
       const int64_t c = e < 14 ? e : e + 1, k = c * 3 % 20;  /* the key 37 c was put at step k: (7k) % 20 == c */
       CHECK(r->key[e] == c * 37 && r->v[e] == (double)(k + 1) + (c == 3 ? 5.0 : 0.0));
@@ -420,6 +459,7 @@ int main(void) {
   pieces();
   hash();
   stream();
+  networks();
   workspace();
   rows();
   builder();

@@ -26,7 +26,7 @@ REPOSITORY = Path(__file__).resolve().parents[3]
 DRIVER = Path(__file__).resolve().parent / "runtime_c_driver.c"
 WARNINGS = ["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror"]
 SANITIZE = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
-PARTS = ["ok base", "ok pieces", "ok hash", "ok stream", "ok workspace", "ok rows", "ok builder"]
+PARTS = ["ok base", "ok pieces", "ok hash", "ok stream", "ok networks", "ok workspace", "ok rows", "ok builder"]
 
 STREAM_2 = "#define SPF_STREAM_ORDER 2\n#define SPF_STREAM_COORDINATES(X) X(0) X(1)\n"
 WORKSPACE_2 = (STREAM_2 + "#include \"spf_stream.h\"\n#define SPF_WORKSPACE_FORWARD 0\n"

@@ -50,10 +50,10 @@ typedef struct spf_workspace_ {
 static int spf_workspace_init(spf_workspace *w, int64_t extent, int drop_zeros, int sorted) {
   w->acc = (double *)calloc((size_t)(extent > 0 ? extent : 1), sizeof(double));
   w->stamp = (int64_t *)malloc((size_t)(extent > 0 ? extent : 1) * sizeof(int64_t));
-  w->touched = (int64_t *)malloc((size_t)(2 * (extent > 0 ? extent : 0) + 4) * sizeof(int64_t));  /* + scratch; 4 at least */
+  w->touched = (int64_t *)malloc((size_t)(2 * (extent > 0 ? extent : 0) + 8) * sizeof(int64_t));  /* + scratch; 8 at least */
   w->marks = (uint8_t *)calloc((size_t)(extent / 64 + 1), 64);  /* whole blocks of 64 */
   if (!w->acc || !w->stamp || !w->touched || !w->marks) return 0;
-  for (int k = 0; k < 4; k++) w->touched[k] = 0;  /* read (not used) by spf_sort_few past a short group */
+  for (int k = 0; k < 8; k++) w->touched[k] = 0;  /* read (not used) by the networks past a short group */
   for (int64_t c = 0; c < extent; c++) w->stamp[c] = -1;
   w->extent = extent; w->count = 0; w->group = 0; w->low = extent; w->high = -1;
   for (int k = 0; k < SPF_WORKSPACE_PREFIX; k++) w->prefix[k] = INT64_MIN;  /* no group yet */
@@ -188,7 +188,8 @@ SPF_RANK_INLINE int64_t spf_rank_of(const __m512i *keys, int64_t blocks, int64_t
 }
 
 /* whether the group is ranked in registers at once (the flush then puts each coordinate at
-   its place): past 4 keys (a network sorts fewer) and up to SPF_RANK_AT_ONCE, with no survey
+   its place): past 4 keys (a network sorts fewer; flushed into rows, past 8) and up to
+   SPF_RANK_AT_ONCE, with no survey
    of its runs or range first: a survey is a vector pass over the touched list the
    accumulation has just written, which waits for those stores as a wide load does; it cost
    hep-th's groups of 65-128 keys more than ranking them (benchmarks/group_order.py) */
@@ -325,6 +326,23 @@ static const int64_t *spf_workspace_order_surveyed(spf_workspace *w, int64_t des
     k0 = (a)[0]; k1 = (n) > 1 ? r1_ : pad_; k2 = (n) > 2 ? r2_ : pad_; k3 = (n) > 3 ? r3_ : pad_; \
     SPF_SWAP_(k0, k1, descending) SPF_SWAP_(k2, k3, descending) SPF_SWAP_(k0, k2, descending) \
     SPF_SWAP_(k1, k3, descending) SPF_SWAP_(k1, k2, descending) \
+  }
+/* the same for a group of 5 to 8 keys (n <= 8), into k0..k7: 19 compare-and-swaps (the
+   optimal network for 8, depth 6) */
+#define SPF_SORT_EIGHT(a, n, descending, k0, k1, k2, k3, k4, k5, k6, k7) \
+  int64_t k0, k1, k2, k3, k4, k5, k6, k7; \
+  { \
+    const int64_t pad_ = (descending) ? INT64_MIN : INT64_MAX; \
+    const int64_t r5_ = (a)[5], r6_ = (a)[6], r7_ = (a)[7]; \
+    k0 = (a)[0]; k1 = (a)[1]; k2 = (a)[2]; k3 = (a)[3]; k4 = (a)[4]; \
+    k5 = (n) > 5 ? r5_ : pad_; k6 = (n) > 6 ? r6_ : pad_; k7 = (n) > 7 ? r7_ : pad_; \
+    SPF_SWAP_(k0, k2, descending) SPF_SWAP_(k1, k3, descending) SPF_SWAP_(k4, k6, descending) \
+    SPF_SWAP_(k5, k7, descending) SPF_SWAP_(k0, k4, descending) SPF_SWAP_(k1, k5, descending) \
+    SPF_SWAP_(k2, k6, descending) SPF_SWAP_(k3, k7, descending) SPF_SWAP_(k0, k1, descending) \
+    SPF_SWAP_(k2, k3, descending) SPF_SWAP_(k4, k5, descending) SPF_SWAP_(k6, k7, descending) \
+    SPF_SWAP_(k2, k4, descending) SPF_SWAP_(k3, k5, descending) SPF_SWAP_(k1, k4, descending) \
+    SPF_SWAP_(k3, k6, descending) SPF_SWAP_(k1, k2, descending) SPF_SWAP_(k3, k4, descending) \
+    SPF_SWAP_(k5, k6, descending) \
   }
 #define SPF_SWAP_(x, y, descending) \
   { const int64_t first_ = (x < y) != (descending) ? x : y, second_ = (x < y) != (descending) ? y : x; x = first_; y = second_; }
