@@ -143,7 +143,8 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
         for field, value in assembly.scalars:
             body.extend(c_statements(f"{output_name}->{field} = {value};"))
         if assembly.two_phase is None:
-            emitter.hand = any(isinstance(node, Compute) and node.grouped for scan in scans for node in walk(scan.nodes))
+            emitter.hand = any(isinstance(node, Compute) and node.grouped
+                               for scan in scans for node in walk(scan.nodes))
             body.extend(assembly_state(assembly, emitter, parallel))
     elif not scalar_output:
         layout, mapping, _ = tensors[output_name]

@@ -48,7 +48,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         self.append_mode: str | None = None  # in a Merge: "push" (a new key), "hold"/"add_held" (both terms)
         self.held = "spf_held"  # the register "hold" and "add_held" put a Merge arm's value in
         self.appends = False  # rows appended in storage order, no workspace (spf.codegen.assembly.merge.appends_in_order)
-        self.hand = False  # a workspace's groups open where the row is bound: its open group is a local (spf_workspace_hand)
+        self.hand = False  # groups open where the row is bound: the open group is a local (spf_workspace_hand)
         self.merge_ranges: dict[int, tuple[str, str]] = {}  # a Merge arm's loop -> its range's C names
         self.state_count = 0  # find state arrays kept between calls (slots of KEPT)
         self.state_names: dict[int, str] = {}  # a SeqIter or HashMap find -> the C name of its state
