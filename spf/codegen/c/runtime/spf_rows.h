@@ -346,8 +346,9 @@ static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {
     r->failed = 1;
     spf_workspace_drop(w);
   } else {
-    spf_rows_close_group(r, w->prefix[0], w->count <= 8 && w->sorted ? spf_workspace_write_short_rows(w, r->key, r->v, r->n)
-                                                                     : spf_workspace_write_rows(w, r->key, r->v, r->n));
+    const int short_group = w->count <= 8 && w->sorted;
+    spf_rows_close_group(r, w->prefix[0], short_group ? spf_workspace_write_short_rows(w, r->key, r->v, r->n)
+                                                      : spf_workspace_write_rows(w, r->key, r->v, r->n));
   }
   w->count = 0; w->group++; w->low = w->extent; w->high = -1;
 }
