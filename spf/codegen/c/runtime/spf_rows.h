@@ -289,9 +289,9 @@ static inline int64_t spf_workspace_write_rows(spf_workspace *w, SPF_ROWS_KEY *r
   return spf_workspace_write_ordered(w, order, key, v, n);
 }
 
-/* spf_workspace_write_rows of a sorted group of eight keys or fewer: a network on the keys
-   in registers (for four, inlined where the rows are flushed, or for eight, in a small
-   function of its own), then each key and its sum written and counted unless a dropped
+/* spf_workspace_write_rows of a group of eight keys or fewer: into an unsorted layout as
+   touched; else a network on the keys in registers (for four, inlined where the rows are
+   flushed, or for eight, in a small function of its own), then each key and its sum written and counted unless a dropped
    zero (no branch).  Most groups of a product of sparse matrices are this short, and the
    call and AVX-512 frame of the general writer cost as much as their ordering (SpGEMM A*At
    on uk, rows of 5 to 9 entries: 1.15x faster than ranking 5 to 8 keys in registers) */
@@ -318,6 +318,7 @@ static __attribute__((noinline)) int64_t spf_workspace_write_eight_rows(spf_work
 static inline int64_t spf_workspace_write_short_rows(spf_workspace *w, SPF_ROWS_KEY *restrict key, double *restrict v,
                                                      int64_t n) {
   const int64_t count = w->count;
+  if (!w->sorted) return spf_workspace_write_ordered(w, w->touched, key, v, n);  /* as touched */
   if (count > 4) return spf_workspace_write_eight_rows(w, key, v, n);
   double *const acc = w->acc;
   const int drop_zeros = w->drop_zeros;
@@ -346,7 +347,7 @@ static void spf_workspace_flush_rows(spf_workspace *w, spf_rows *r) {
     r->failed = 1;
     spf_workspace_drop(w);
   } else {
-    const int short_group = w->count <= 8 && w->sorted;
+    const int short_group = w->count <= 8;
     spf_rows_close_group(r, w->prefix[0], short_group ? spf_workspace_write_short_rows(w, r->key, r->v, r->n)
                                                       : spf_workspace_write_rows(w, r->key, r->v, r->n));
   }
@@ -383,14 +384,14 @@ static inline void spf_workspace_hand_keep(const spf_workspace_hand *h, spf_work
   w->count = h->count; w->prefix[0] = h->outer;
 }
 
-/* a new group where the outer coordinate changed, the last one flushed: a sorted group of
-   eight keys or fewer, where the rows have room, written here (spf_workspace_write_short_rows:
+/* a new group where the outer coordinate changed, the last one flushed: a group of eight
+   keys or fewer (sorted, or as touched into an unsorted layout), where the rows have room, written here (spf_workspace_write_short_rows:
    rows of a few entries each make a group's cost count), any other through
    spf_workspace_flush_rows */
 static inline void spf_workspace_hand_group_rows(spf_workspace_hand *h, spf_workspace *w, spf_rows *s, int64_t outer) {
   if (h->outer != outer) {
     w->count = h->count;
-    if (h->count <= 8 && w->sorted && !s->failed && s->n + 8 <= s->capacity && s->groups < s->group_capacity) {
+    if (h->count <= 8 && !s->failed && s->n + 8 <= s->capacity && s->groups < s->group_capacity) {
       spf_rows_close_group(s, h->outer, spf_workspace_write_short_rows(w, s->key, s->v, s->n));
       w->count = 0; w->group++;
     } else {
