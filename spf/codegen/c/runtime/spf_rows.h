@@ -291,8 +291,8 @@ static inline int64_t spf_workspace_write_rows(spf_workspace *w, SPF_ROWS_KEY *r
 
 /* spf_workspace_write_rows of a group of eight keys or fewer: into an unsorted layout as
    touched; else a network on the keys in registers (for four, inlined where the rows are
-   flushed, or for eight, in a small function of its own), then each key and its sum written and counted unless a dropped
-   zero (no branch).  Most groups of a product of sparse matrices are this short, and the
+   flushed, or for eight, in a small function of its own), then each key and its sum
+   written and counted unless a dropped zero (no branch).  Most groups of a product of sparse matrices are this short, and the
    call and AVX-512 frame of the general writer cost as much as their ordering (SpGEMM A*At
    on uk, rows of 5 to 9 entries: 1.15x faster than ranking 5 to 8 keys in registers) */
 #define SPF_WRITE_SHORT_(k, t) \
@@ -322,8 +322,7 @@ static inline int64_t spf_workspace_write_short_rows(spf_workspace *w, SPF_ROWS_
   if (count > 4) return spf_workspace_write_eight_rows(w, key, v, n);
   double *const acc = w->acc;
   const int drop_zeros = w->drop_zeros;
-  w->run_merges += count == 1;  /* a single key is in order */
-  w->comparison_sorts += count > 1;
+  spf_workspace_count_few(w, count);
   SPF_SORT_FOUR(w->touched, count, !SPF_WORKSPACE_FORWARD, k0, k1, k2, k3)
   SPF_WRITE_SHORT_(k0, 0) SPF_WRITE_SHORT_(k1, 1) SPF_WRITE_SHORT_(k2, 2) SPF_WRITE_SHORT_(k3, 3)
   return n;
@@ -385,9 +384,9 @@ static inline void spf_workspace_hand_keep(const spf_workspace_hand *h, spf_work
 }
 
 /* a new group where the outer coordinate changed, the last one flushed: a group of eight
-   keys or fewer (sorted, or as touched into an unsorted layout), where the rows have room, written here (spf_workspace_write_short_rows:
-   rows of a few entries each make a group's cost count), any other through
-   spf_workspace_flush_rows */
+   keys or fewer (sorted, or as touched into an unsorted layout), where the rows have room,
+   written here (spf_workspace_write_short_rows: rows of a few entries each make a group's
+   cost count), any other through spf_workspace_flush_rows */
 static inline void spf_workspace_hand_group_rows(spf_workspace_hand *h, spf_workspace *w, spf_rows *s, int64_t outer) {
   if (h->outer != outer) {
     w->count = h->count;

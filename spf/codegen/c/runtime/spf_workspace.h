@@ -189,10 +189,10 @@ SPF_RANK_INLINE int64_t spf_rank_of(const __m512i *keys, int64_t blocks, int64_t
 
 /* whether the group is ranked in registers at once (the flush then puts each coordinate at
    its place): past 4 keys (a network sorts fewer; flushed into rows, past 8) and up to
-   SPF_RANK_AT_ONCE, with no survey
-   of its runs or range first: a survey is a vector pass over the touched list the
-   accumulation has just written, which waits for those stores as a wide load does; it cost
-   hep-th's groups of 65-128 keys more than ranking them (benchmarks/group_order.py) */
+   SPF_RANK_AT_ONCE, with no survey of its runs or range first: a survey is a vector pass
+   over the touched list the accumulation has just written, which waits for those stores as
+   a wide load does; it cost hep-th's groups of 65-128 keys more than ranking them
+   (benchmarks/group_order.py) */
 #define SPF_RANK_AT_ONCE (16 * SPF_RANK_BLOCKS)
 static inline int spf_workspace_ranks(const spf_workspace *w) {
   return w->sorted && w->count > 4 && w->count <= SPF_RANK_AT_ONCE && w->extent <= INT32_MAX;
@@ -347,6 +347,13 @@ static const int64_t *spf_workspace_order_surveyed(spf_workspace *w, int64_t des
 #define SPF_SWAP_(x, y, descending) \
   { const int64_t first_ = (x < y) != (descending) ? x : y, second_ = (x < y) != (descending) ? y : x; x = first_; y = second_; }
 
+/* how a group of at most 4 keys was ordered, in the statistics: one key is in order, more
+   are sorted by comparisons (the network) */
+static inline void spf_workspace_count_few(spf_workspace *w, int64_t count) {
+  w->run_merges += count == 1;
+  w->comparison_sorts += count > 1;
+}
+
 /* the network in place (a[n..4) left with what the group does not use) */
 static inline void spf_sort_few(int64_t *a, int64_t n) {
   SPF_SORT_FOUR(a, n, 0, k0, k1, k2, k3)
@@ -374,8 +381,7 @@ static inline const int64_t *spf_workspace_order(spf_workspace *w) {
   if (!w->sorted) return touched;
   if (count > 4) return spf_workspace_order_longer(w);
   spf_sort_few(touched, count);
-  w->run_merges += count == 1;  /* a single key is in order */
-  w->comparison_sorts += count > 1;
+  spf_workspace_count_few(w, count);
   return touched;
 }
 
