@@ -83,15 +83,22 @@ static int spf_rows_resize_groups(spf_rows *r, int64_t capacity) {
   return 1;
 }
 
+/* A call's first reservation: the size the last call needed and an eighth more.  The
+   rows' arrays leave with each result (NAME_take), so every call reserves anew; a call
+   that needs a little more than the last (operands that differ from call to call) would
+   otherwise double and copy its arrays, and fault in pages it never uses. */
+#define SPF_ROWS_HEADROOM_(hint) ((hint) + (hint) / 8)
+
 /* room for one more group (0: out of memory) */
 static int spf_rows_group_room(spf_rows *r) {
   if (r->groups < r->group_capacity) return 1;
-  return spf_rows_resize_groups(r, r->group_capacity ? 2 * r->group_capacity : spf_max(1024, r->group_hint + 1));
+  const int64_t first = spf_max(1024, SPF_ROWS_HEADROOM_(r->group_hint) + 1);
+  return spf_rows_resize_groups(r, r->group_capacity ? 2 * r->group_capacity : first);
 }
 
 static int spf_rows_reserve(spf_rows *r, int64_t more) {
   if (r->n + more > r->capacity) {
-    int64_t capacity = r->capacity ? 2 * r->capacity : spf_max(4096, r->hint);
+    int64_t capacity = r->capacity ? 2 * r->capacity : spf_max(4096, SPF_ROWS_HEADROOM_(r->hint));
     while (capacity < r->n + more) capacity *= 2;
     if (!spf_rows_resize(r, capacity)) return 0;
   }
