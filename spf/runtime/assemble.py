@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import struct as struct_module
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -48,6 +48,8 @@ class Builder:
     fill: Callable[..., int]
     free: Callable[..., None]
     take: Callable[..., int] | None = None  # a kernel's NAME_take, when its workspace hands rows over (DirectRows)
+    # struct type -> take_plan(its layout, it): found here without hashing the layout (each call)
+    take_plans: dict = field(default_factory=dict)
 
     @property
     def compressed(self) -> list:
@@ -196,7 +198,9 @@ def take(layout: Layout, build: Builder, handle: int, struct: ctypes.Structure, 
     handle is untouched; :func:`finish` fills arrays allocated here instead)."""
     if build.take is None or build.take(handle, ctypes.byref(struct)) != 0:
         return None
-    plan = take_plan(layout, type(struct))
+    plan = build.take_plans.get(type(struct))
+    if plan is None:
+        plan = build.take_plans[type(struct)] = take_plan(layout, type(struct))
     values = plan.unpack(struct)
     fields = dict(zip(plan.scalars, values))
     owner = _Malloced([values[at] for at in plan.pointers])
