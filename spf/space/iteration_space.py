@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from spf.errors import IterationSpaceError, SpfError
 from spf.notation.statements import Access, Statement, parse_statement
@@ -316,19 +316,26 @@ def identity_physical(layout: Layout, logical: str) -> str | None:
     return None
 
 
-def coordinate_definers(layout: Layout) -> dict[str, int]:
-    """For each logical coordinate, the position of the last physical index defining it
-    (the storage level at which a scan knows that coordinate)."""
-    result: dict[str, int] = {}
+def logical_definitions(layout: Layout) -> Iterator[tuple[str, Affine, Affine]]:
+    """Each equality of the layout's relation read as a definition of a logical coordinate:
+    ``(coordinate, side, other)`` where ``side`` is the coordinate alone (coefficient 1, maybe
+    plus a constant) and ``other`` the other side (``j = B_idx0(pB0)``: j, j, B_idx0(pB0))."""
     for constraint in conjuncts(layout.relation):
         if not isinstance(constraint, Constraint) or constraint.op != "=":
             continue
         for side, other in ((constraint.left, constraint.right), (constraint.right, constraint.left)):
             if len(side.terms) == 1 and side.terms[0][1] == 1 and side.terms[0][0] in layout.logical:
-                logical = side.terms[0][0]
-                used = [layout.physical.index(n) for n in other.names() if n in layout.physical]
-                if not (other.names() & set(layout.logical)):
-                    result.setdefault(logical, max(used, default=-1))
+                yield side.terms[0][0], side, other
+
+
+def coordinate_definers(layout: Layout) -> dict[str, int]:
+    """For each logical coordinate, the position of the last physical index defining it
+    (the storage level at which a scan knows that coordinate)."""
+    result: dict[str, int] = {}
+    for logical, _, other in logical_definitions(layout):
+        used = [layout.physical.index(n) for n in other.names() if n in layout.physical]
+        if not (other.names() & set(layout.logical)):
+            result.setdefault(logical, max(used, default=-1))
     for logical in layout.logical:
         result.setdefault(logical, len(layout.physical) - 1)
     return result

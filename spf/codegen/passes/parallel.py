@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Sequence
 
 from spf.errors import RecipeError
 from spf.space.dependences import carried_dependence
-from spf.space.expressions import Affine, Constraint, UFCall, conjuncts
+from spf.space.expressions import Affine, UFCall
+from spf.space.iteration_space import logical_definitions
 from spf.space.properties import Injective, Monotonic
 
 from spf.codegen.loops import (Assign, Block, Bound, Chunks, Compute, Find, Guard, Loop, Merge, Node, Pieces, StateInit,
@@ -351,22 +352,17 @@ def _defined_coordinates(spaces: list) -> dict[tuple[str, str], str]:
     for space in spaces:
         for placement in space.placements.values():
             layout = placement.layout
-            for constraint in conjuncts(layout.relation):
-                if not isinstance(constraint, Constraint) or constraint.op != "=":
+            for logical, side, other in logical_definitions(layout):
+                if side.constant != 0 or len(other.terms) != 1 or other.constant != 0 or other.terms[0][1] != 1 \
+                        or not isinstance(other.terms[0][0], UFCall):
                     continue
-                for side, other in ((constraint.left, constraint.right), (constraint.right, constraint.left)):
-                    if not (len(side.terms) == 1 and side.constant == 0 and side.terms[0][1] == 1
-                            and side.terms[0][0] in layout.logical and len(other.terms) == 1
-                            and other.constant == 0 and other.terms[0][1] == 1
-                            and isinstance(other.terms[0][0], UFCall)):
-                        continue
-                    call = other.terms[0][0]
-                    if len(call.arguments) != 1 or str(call.arguments[0]) not in layout.physical:
-                        continue
-                    index = placement.access.indices[layout.logical.index(side.terms[0][0])]
-                    key = (placement.names.get(call.function, call.function),
-                           placement.names.get(str(call.arguments[0]), str(call.arguments[0])))
-                    defined[key] = index
+                call = other.terms[0][0]
+                if len(call.arguments) != 1 or str(call.arguments[0]) not in layout.physical:
+                    continue
+                index = placement.access.indices[layout.logical.index(logical)]
+                key = (placement.names.get(call.function, call.function),
+                       placement.names.get(str(call.arguments[0]), str(call.arguments[0])))
+                defined[key] = index
     return defined
 
 
