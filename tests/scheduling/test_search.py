@@ -1,13 +1,16 @@
-"""The search's choice of promising trees (spf.scheduling.autoscheduler.search): the
-vectorised selection keeps exactly the rows the per-probe definition keeps."""
+"""The search (spf.scheduling.autoscheduler.search): the vectorised selection of promising
+trees keeps exactly the rows the per-probe definition keeps; solutions shared between loop
+orders change no tree."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from spf.scheduling.autoscheduler.mode_orders import permuted_problem
 from spf.scheduling.autoscheduler.probes import KEPT_PER_PROBE
-from spf.scheduling.autoscheduler.search import _promising
+from spf.scheduling.autoscheduler.problem import make_problem
+from spf.scheduling.autoscheduler.search import _promising, frontier
 
 
 def promising_by_definition(works: np.ndarray, memories: np.ndarray) -> list[int]:
@@ -37,3 +40,38 @@ def test_infinite_works_and_memories_are_compared_as_the_rest():
     works = np.array([[np.inf, 1.0], [np.inf, np.inf], [2.0, np.inf], [np.inf, 0.0], [np.inf, np.inf]])
     memories = np.array([[0.0, 5.0], [0.0, 5.0], [1.0, np.inf], [np.inf, 5.0], [0.0, 1.0]])
     assert _promising(works, memories) == promising_by_definition(works, memories)
+
+
+def _trees_and_leaves(problem, monkeypatch) -> tuple[list[tuple[str, str, str]], int]:
+    """The frontier's trees with their costs, and how many leaves the search priced."""
+    import spf.scheduling.autoscheduler.search as search
+    priced, leaf_work = [0], search.leaf_work
+
+    def counted(*arguments, **options):
+        priced[0] += 1
+        return leaf_work(*arguments, **options)
+    monkeypatch.setattr(search, "leaf_work", counted)
+    trees = [(str(s.node), str(s.work), str(s.memory)) for s in frontier(problem)]
+    monkeypatch.setattr(search, "leaf_work", leaf_work)
+    return trees, priced[0]
+
+
+@pytest.mark.parametrize("expression, layouts, orders", [
+    ("A(i,a) = B(i,j,k) * C(j,a) * D(k,a)", {"B": "CSF3"}, ()),  # MTTKRP
+    ("A(i,l,m) = B(i,j,k) * C(j,l) * D(k,m)", {"B": "CSF3"}, ()),  # TTMc3
+    ("A(i,l,m) = B(i,j,k) * C(j,l) * D(k,m)", {"B": "CSF3"}, (("B", (2, 0, 1)),)),  # B copied as (k,i,j)
+    ("Z(d,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,d)", {"T": "CSF4"}, ()),  # a 4-way chain
+    ("Z(d,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,d)", {"T": "CSF4"}, (("T", (3, 0, 1, 2)),)),
+])
+def test_sharing_solutions_between_loop_orders_changes_no_tree(monkeypatch, expression, layouts, orders):
+    """A sub-statement inside the same loops in another order takes the solution of an
+    order with the same reuse signature: every tree and its costs are those of the search
+    that solves each order anew (a signature equal to no other), with fewer leaves priced."""
+    import spf.scheduling.autoscheduler.search as search
+    layouts = {name: "Dense" for name in "ABCDZ" if name in expression} | layouts
+    problem = permuted_problem(make_problem(expression, layouts), orders)
+    shared, shared_leaves = _trees_and_leaves(problem, monkeypatch)
+    monkeypatch.setattr(search, "_reuse_signature", lambda contexts, bound_order: object())
+    anew, anew_leaves = _trees_and_leaves(problem, monkeypatch)
+    assert shared == anew
+    assert shared_leaves < anew_leaves

@@ -339,11 +339,41 @@ class _Priced:
 @dataclass
 class _Solved:
     """A sub-statement's promising trees, and their works and memories at the probes as
-    tables (one row per tree) for pricing the branches that use them."""
+    tables (one row per tree) for pricing the branches that use them; ``reuse``: what of
+    the enclosing loops' order its leaves read (:func:`_reuse_signature`)."""
 
     priced: list[_Priced]
     works: np.ndarray
     memories: np.ndarray
+    reuse: tuple = ()
+
+
+def _reuse_contexts(statement: Statement, relevant: frozenset) -> set[tuple[frozenset, frozenset]]:
+    """A sub-statement's own reuse contexts: ``(relevant, indices)`` per dense operand, where
+    ``relevant`` filters the enclosing loops its leaves see and ``indices`` are the operand's."""
+    return {(relevant, frozenset(o.indices)) for o in (statement.target, *statement.factors) if not o.sparse}
+
+
+def _reuse_signature(contexts: tuple, bound_order: tuple[str, ...]) -> tuple:
+    """What a sub-statement's costs read of the order of its enclosing loops: per context
+    (the loops a leaf sees, a dense operand's indices), the innermost of those loops that
+    index the operand with no other loop inside them.  A leaf's cost reads the enclosing
+    order only through :func:`machine_cost.swept_indices` (which loops run between two
+    uses of an operand's element), and that depends on the enclosing loops only through
+    this set; the same sub-statement inside the same loops in two orders with the same
+    signature has the same solution, whatever it holds below (its contexts include every
+    leaf's it reaches)."""
+    signature = []
+    for relevant, indices in contexts:
+        tail = []
+        for index in reversed(bound_order):
+            if index not in relevant:
+                continue
+            if index not in indices:
+                break
+            tail.append(index)
+        signature.append(frozenset(tail))
+    return tuple(signature)
 
 
 @dataclass
@@ -386,6 +416,7 @@ def frontier(problem: Problem, progress: Callable[[str], None] | None = None) ->
 def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[Scored]:
     taken = {f.name for f in problem.factors} | {problem.output}
     memo: dict = {}
+    groups: dict = {}  # (number, set of enclosing loops) -> (reuse contexts, {signature: _Solved})
     ticker = Progress(progress)
     table = ProbeTable(size_probes(problem), DEFAULT_CONSTANTS)
     walks: dict = {}
@@ -470,6 +501,14 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         key = (sub.number, bound_order)
         if key in memo:
             return memo[key]
+        # the same loops in another order whose reuse signature is the same: the same solution
+        group_key = (sub.number, frozenset(bound_order))
+        group = groups.get(group_key)
+        if group is not None:
+            signature = _reuse_signature(group[0], bound_order)
+            if signature in group[1]:
+                memo[key] = group[1][signature]
+                return memo[key]
         ticker.tick("sub-statements solved")
         statement, sparse = sub.statement, sub.sparse
         state = _state(statement.factors, bound_order)
@@ -477,6 +516,8 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         orders, branches = shape(sub, bound_order)
         builders: list[Callable[[int], Callable[[], Scored]]] = []  # per block: row -> builder
         works, memories, sizes = [], [], []
+        # the contexts of a group are the same for all its members: collected by the first
+        reuse = _reuse_contexts(statement, sub.relevant) if group is None else None
         leaves = [leaf(order, statement, sparse, state, bound_order, context) for order in orders]
         if leaves:
             works.append(np.array([work for _, work in leaves]))
@@ -487,9 +528,13 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
             for fused in fused_orders:
                 # the parts see the fused loops in this order (which of them reuses an operand)
                 first = solve(producer, bound_order + fused)
+                if reuse is not None:
+                    reuse.update(first.reuse)
                 if not first.priced:
                     continue
                 second = solve(consumer, bound_order + fused)
+                if reuse is not None:
+                    reuse.update(second.reuse)
                 if not second.priced:
                     continue
                 walking_at, trips_at = _walk(fused, sparse, state, context)[4:]
@@ -502,9 +547,17 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
                                 parts=(first.priced, second.priced):
                                 branch(fused, temporary, size, shared, sparse, state,
                                        parts[0][row // len(parts[1])], parts[1][row % len(parts[1])]))
+        contexts = tuple(reuse) if group is None else group[0]
+
+        def keep(solved: _Solved) -> _Solved:
+            memo[key] = solved
+            if group is None:
+                groups[group_key] = (contexts, {_reuse_signature(contexts, bound_order): solved})
+            else:
+                group[1][signature] = solved
+            return solved
         if not works:
-            memo[key] = _Solved([], np.zeros((0, len(table.probes))), np.zeros((0, len(table.probes))))
-            return memo[key]
+            return keep(_Solved([], np.zeros((0, len(table.probes))), np.zeros((0, len(table.probes))), contexts))
         works_table, memories_table = np.concatenate(works), np.concatenate(memories)
         starts = list(itertools.accumulate(sizes, initial=0))
         rows = _promising(works_table, memories_table)
@@ -512,8 +565,7 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         for k in rows:
             block = bisect.bisect_right(starts, k) - 1
             priced.append(_Priced(builders[block](k - starts[block]), works_table[k], memories_table[k]))
-        memo[key] = _Solved(priced, works_table[rows], memories_table[rows])
-        return memo[key]
+        return keep(_Solved(priced, works_table[rows], memories_table[rows], contexts))
 
     target = Operand(problem.output, problem.output_indices)
     unique: dict = {}
@@ -522,6 +574,6 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
     # the nested functions refer to each other (a cycle the collector alone frees), and so
     # to the tables: emptied here, they go now by reference counting, not in one
     # collection over millions of objects when the collector runs again (2 s on TTTc)
-    for kept in (memo, walks, temporaries, sub_statements, numbers):
+    for kept in (memo, groups, walks, temporaries, sub_statements, numbers):
         kept.clear()
     return list(unique.values())
