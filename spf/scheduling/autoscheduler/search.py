@@ -11,14 +11,15 @@ never built (stage 1 of the pruning, applied while generating).
   is the reference, for small kernels.
 * :func:`frontier` is a dynamic program over sub-statements ``(factors, target,
   bound loops)`` in the manner of SpTTN's Algorithm 1: each sub-statement is solved
-  once (memoized) and keeps only its *non-dominated* schedules, those for which no
-  other schedule is at most as costly in time, memory, loop depth and memory depth
-  for every value of the sizes.  Costs compose monotonically (time: fused trips
-  times the sum of the parts; memory: a sum; depths: sums and maxima), so a
-  dominated part never yields a schedule that survives pruning, and the frontier is
-  reached without enumerating the space (tests check this against
-  :func:`exhaustive`).  Loop orders inside a section do not change the costs, so one
-  order per section is kept, chosen for locality (:func:`leaf_order`).
+  once per set of enclosing loops and what their order means to it (memoised: the
+  order matters only through which enclosing loop reuses a dense operand's elements,
+  :func:`_reuse_signature`) and keeps its *promising* trees, the few cheapest in work
+  at each of a set of representative sizes and the one of least memory
+  (:mod:`probes`).  Work and memory compose monotonically (fused trips times the
+  parts; a sum), so the trees are reached without enumerating the space (tests compare
+  with :func:`exhaustive`).  Loop orders inside a section change the work (the
+  innermost loop decides whether a body vectorises and which reads are strided): up to
+  :data:`MOST_ORDERS` of them are priced, the locality order (:func:`leaf_order`) first.
 """
 
 from __future__ import annotations
