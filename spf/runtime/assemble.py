@@ -48,7 +48,8 @@ class Builder:
     fill: Callable[..., int]
     free: Callable[..., None]
     take: Callable[..., int] | None = None  # a kernel's NAME_take, when its workspace hands rows over (DirectRows)
-    # struct type -> take_plan(its layout, it): found here without hashing the layout (each call)
+    # struct type -> how take() reads it (take_plan), worked out at the first call: the builder
+    # is its layout's, so no call hashes the layout to find it
     take_plans: dict = field(default_factory=dict)
 
     @property
@@ -59,15 +60,13 @@ class Builder:
 class AssemblyCache:
     """The process's generated assembly, per layout: ``builders`` (layout, compiler flags,
     int32 columns) -> the compiled :class:`Builder`; ``plans`` layout -> its AssemblyPlan, or
-    None when assembly does not build it; ``take_plans`` (layout, struct type) -> how
-    :func:`take` reads the struct.  Layouts are keys by content (hashed by name, path and
+    None when assembly does not build it.  Layouts are keys by content (hashed by name, path and
     parameters, equal field by field), never by id().  Entries stay for the process: each
     is compiled or worked out once, and a layout file edited on disk loads as another key."""
 
     def __init__(self) -> None:
         self.builders: dict[tuple, Builder] = {}
         self.plans: dict[Layout, AssemblyPlan | None] = {}
-        self.take_plans: dict[tuple, TakePlan] = {}
 
 
 ASSEMBLY_CACHE = AssemblyCache()  # one per process: the point is compiling each builder once
@@ -222,15 +221,8 @@ class TakePlan:
 
 
 def take_plan(layout: Layout, struct_type: type) -> TakePlan:
-    """How :func:`take` reads ``layout``'s struct (worked out once per layout and struct type)."""
-    key = (layout, struct_type)
-    known = ASSEMBLY_CACHE.take_plans.get(key)
-    if known is None:
-        known = ASSEMBLY_CACHE.take_plans[key] = _make_take_plan(layout, struct_type)
-    return known
-
-
-def _make_take_plan(layout, struct_type) -> TakePlan:
+    """How :func:`take` reads ``layout``'s struct (worked out once per builder and struct
+    type: :attr:`Builder.take_plans`)."""
     scalars = tuple(f.name for f in layout.fields if f.is_scalar)
     arrays = [f for f in layout.fields if not f.is_scalar]
     names = scalars + tuple(f.name for f in arrays)
