@@ -299,9 +299,10 @@ static inline int64_t spf_workspace_write_rows(spf_workspace *w, SPF_ROWS_KEY *r
 /* spf_workspace_write_rows of a group of eight keys or fewer: into an unsorted layout as
    touched; else a network on the keys in registers (for four, inlined where the rows are
    flushed, or for eight, in a small function of its own), then each key and its sum
-   written and counted unless a dropped zero (no branch).  Most groups of a product of sparse matrices are this short, and the
-   call and AVX-512 frame of the general writer cost as much as their ordering (SpGEMM A*At
-   on uk, rows of 5 to 9 entries: 1.15x faster than ranking 5 to 8 keys in registers) */
+   written and counted unless a dropped zero (no branch).  Most groups of a product of
+   sparse matrices are this short, and the call and AVX-512 frame of the general writer
+   cost as much as their ordering (SpGEMM A*At on uk, rows of 5 to 9 entries: 1.15x
+   faster than ranking 5 to 8 keys in registers) */
 #define SPF_WRITE_SHORT_(k, t) \
   if (count > t) { \
     const double value = acc[k]; \
