@@ -12,10 +12,8 @@ layout file, so editing spf invalidates every entry).  The C compiler is not par
 library is cached apart, under the compiler's identity (:mod:`spf.codegen.toolchain.compiler`).
 
 On disk an entry is a pickle in ``cache_directory()/kernels`` after a line holding its
-SHA-256, written to a temporary file and renamed into place, as the libraries are, so
-concurrent processes never read half an entry; one that cannot be read or does not
-match its digest (another spf's, a truncated, emptied or overwritten file) is compiled
-again and replaced (a damaged pickle may still unpickle, into another kernel).  An
+SHA-256 (:mod:`spf.codegen.toolchain.pickled_entry`); one that cannot be read or does not
+match its digest is compiled again and replaced.  An
 autoscheduled candidate is not cached (its tree is the schedule).  Entries used longest ago are removed when the cache outgrows its limit (spf.codegen.toolchain.cache_limit).
 """
 
@@ -27,7 +25,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,8 +33,7 @@ from spf.layout_library.loader import is_path
 from spf.layout_library.model import LayoutFamily
 
 from spf.codegen.toolchain.cache_folder import cache_directory
-from spf.codegen.toolchain.cache_limit import prune_when_due, touch
-from spf.codegen.toolchain.compiler import temporary_beside
+from spf.codegen.toolchain.pickled_entry import read_entry, write_entry
 
 if TYPE_CHECKING:
     from spf.codegen.compiled import CompiledKernel
@@ -124,15 +120,11 @@ def lookup(key: str) -> CompiledKernel | None:
         return _fresh(kernel, "memory")
     try:
         path = _path(key)
-        header, _, payload = path.read_bytes().partition(b"\n")
-        if header != HEADER + hashlib.sha256(payload).hexdigest().encode():
-            return None
-        kernel = pickle.loads(payload)
-    except Exception:  # none, another spf's entry, a folder that cannot be read: compile again
+    except OSError:  # a folder that cannot be made: compile again
         return None
+    kernel = read_entry(path, HEADER)
     if getattr(kernel, "cache_key", None) != key:
         return None
-    touch(path)
     MEMORY.entries[key] = kernel
     return _fresh(kernel, "disk")
 
@@ -144,13 +136,6 @@ def store(key: str, kernel: CompiledKernel) -> None:
     MEMORY.entries[key] = kernel
     try:
         path = _path(key)
-        temporary = temporary_beside(path)
-        payload = pickle.dumps(kernel, protocol=pickle.HIGHEST_PROTOCOL)
-        temporary.write_bytes(HEADER + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
-        os.replace(temporary, path)
-        prune_when_due(cache_directory())
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        try:
-            temporary.unlink(missing_ok=True)
-        except (OSError, UnboundLocalError):
-            pass
+    except OSError:
+        return
+    write_entry(path, HEADER, kernel)
