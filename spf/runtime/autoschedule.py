@@ -36,6 +36,7 @@ from spf.scheduling.autoscheduler.mode_orders import (CALLS, check_orders, conve
 from spf.scheduling.autoscheduler.machine_cost import seconds as predicted_seconds
 from spf.runtime.calibration import machine_constants
 from spf.runtime.kernel import callable_kernel
+from spf.runtime.search_cache import cached_search
 from spf.runtime.schedule_trials import DEFAULT_BUDGET, contenders, remember, remembered, time_candidates, trial_key
 
 
@@ -216,7 +217,8 @@ class AutoSchedule:
 def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Sequence[str] | None = None,
                  share: Mapping[str, str] | None = None, exhaustive_search: bool = False,
                  progress: Callable[[str], None] | None = None, skip: Sequence[int] = (),
-                 mode_orders: bool | Mapping[str, Sequence[int]] = True, calls: int = 1) -> AutoSchedule:
+                 mode_orders: bool | Mapping[str, Sequence[int]] = True, calls: int = 1,
+                 cache: bool = True) -> AutoSchedule:
     """Candidate fused schedules for a product of tensors, pruned at compile time.
 
     ``constraints`` are relations over the extents (``I``, ``J``, ...) and stored
@@ -231,11 +233,15 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     call of an unbound kernel, once per bound kernel: ``calls`` says over how many calls it
     is amortised.
     Progress lines go to ``progress`` (default: standard error) when a search runs long.
+    A search is kept on disk like a compiled kernel (:mod:`spf.runtime.search_cache`): the
+    same problem autoscheduled again, in this process or a later one, reads it (stage 3
+    and the run-time choice run again); ``cache=False`` searches anew (to time the search).
     """
     constraints = arguments.names(constraints, "constraints", "relations such as '16 <= K <= 128'")
     for constraint in constraints or ():
         parse_constraint(constraint)  # a malformed constraint is refused before the search
     arguments.flag(exhaustive_search, "exhaustive_search")
+    arguments.flag(cache, "cache")
     if progress is not None and not callable(progress):
         raise AutoscheduleError(f"progress must be a function taking a line of text, got {progress!r}")
     if isinstance(calls, bool) or not isinstance(calls, int) or calls < 1:
@@ -248,9 +254,13 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     counts: dict[str, int] = {}
     started = time.perf_counter()
     generated: list[Candidate] = []
+    read = 0
     for orders in choices:
         searched = permuted_problem(problem, orders)
-        for item in _search(searched, exhaustive_search, report):
+        found, from_cache = cached_search(searched, exhaustive_search,
+                                          lambda: _search(searched, exhaustive_search, report), cache)
+        read += from_cache
+        for item in found:
             check(item.node, searched)
             work = work_cost(item.node, [f.name for f in searched.factors]) + conversion_work(orders)
             generated.append(Candidate(item.node, item.time, item.memory, item.loop_depth, item.memory_depth,
@@ -258,6 +268,8 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     counts["generated (stage 1 applied)" if exhaustive_search else "non-dominated (stage 1 applied)"] = len(generated)
     if len(choices) > 1:
         counts["mode orders searched"] = len(choices)
+    if read:
+        counts["searches read from the cache"] = read
     seconds["generation"] = time.perf_counter() - started
     if not generated:
         raise AutoscheduleError(f"autoschedule: no loop nest visits every sparse operand's levels in storage "

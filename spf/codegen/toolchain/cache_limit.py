@@ -1,7 +1,7 @@
 """Keeping the cache directory bounded: least recently used entries go first.
 
-Libraries (:mod:`spf.codegen.toolchain.compiler`) and whole kernels (:mod:`spf.codegen.toolchain.kernel_cache`) are
-cached for good, and every change of spf's source or of a kernel's options adds entries,
+Libraries (:mod:`spf.codegen.toolchain.compiler`), whole kernels (:mod:`spf.codegen.toolchain.kernel_cache`) and
+the autoscheduler's searches (:mod:`spf.runtime.search_cache`) are cached for good, and every change of spf's source or of a kernel's options adds entries,
 so without a limit the directory only grows.  A use of an entry sets its modification
 time (:func:`touch`); after a process adds entries, :func:`prune_when_due` removes the
 entries used longest ago until the directory holds at most 80% of ``$SPF_CACHE_LIMIT_MB``
@@ -46,7 +46,7 @@ def entries(directory: Path) -> list[tuple[float, int, Path]]:
     """(last use, size, path) of every cached file under ``directory`` (temporary files
     being written and the stamp are not entries)."""
     found = []
-    for folder in (directory, directory / "kernels"):
+    for folder in (directory, directory / "kernels", directory / "searches"):
         try:
             listing = list(os.scandir(folder))
         except OSError:
