@@ -10,6 +10,7 @@ source ``spf compile`` writes.
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -191,3 +192,20 @@ def test_spf_compile_writes_the_files_into_its_source(tmp_path):
     result = run_compiler(["-O1", "-fopenmp", "-shared", "-fPIC", str(tmp_path / "mm.c"), "-o",
                            str(tmp_path / "libmine.so")])
     assert result.returncode == 0, result.stderr
+
+
+
+TEAM_PROBE = '#include "spf_pieces.h"\nint team_for(long long work) { return spf_team_for(work); }\n'
+
+
+@pytest.mark.parametrize("team_grain, teams", [(None, [1, 2, 2, 2]), (8192, [1, 1, 1, 2])])
+def test_a_team_grain_set_when_compiling_decides_the_team_alone(openmp_threads, team_grain, teams):
+    """SPF_TEAM_GRAIN, when compiled in, replaces the grain (the tests' SPF_PARALLEL_GRAIN=1, from
+    the environment) in spf_team_for: benchmarks/thread_count.py builds the alternative to the
+    chosen team so.  Work 1, 4096, 8192 and 10**6 units, 2 threads."""
+    import ctypes
+    assert os.environ.get("SPF_PARALLEL_GRAIN") == "1"  # tests/conftest.py
+    flags = build.CFLAGS + ([f"-DSPF_TEAM_GRAIN={team_grain}"] if team_grain else [])
+    library = build.build_shared_library(TEAM_PROBE, flags, name="team_probe")
+    team_for = build.load_function(library, "team_for", [ctypes.c_longlong])
+    assert [team_for(work) for work in (1, 4096, 8192, 10**6)] == teams

@@ -20,8 +20,16 @@ __attribute__((constructor)) static void spf_read_grain(void) {
   const long long grain = text ? strtoll(text, NULL, 10) : 0;
   if (grain >= 1) spf_grain = grain;
 }
+/* SPF_TEAM_GRAIN, defined when compiling, replaces the grain in the choice of the team alone
+   (benchmarks/thread_count.py builds kernels with 1, whose every loop takes the whole team
+   and is cut as the chosen team's would be: the alternative to the team chosen here) */
+#ifdef SPF_TEAM_GRAIN
+#define SPF_TEAM_GRAIN_ ((int64_t)SPF_TEAM_GRAIN)
+#else
+#define SPF_TEAM_GRAIN_ spf_grain
+#endif
 static inline int spf_team_for(int64_t work) {
-  const int64_t most = work / spf_grain, threads = spf_threads();
+  const int64_t most = work / SPF_TEAM_GRAIN_, threads = spf_threads();
   return most < 1 ? 1 : (int)(most < threads ? most : threads);
 }
 
