@@ -16,7 +16,9 @@ every real square matrix (smallest first) and 2 available threads:
   whole team whatever its work (and is cut into pieces as a team of 2 would be).
 
 regret = auto / the faster of the two (1.0: the pick was right); the column ``pick``
-says which alternative auto's time is nearer to.  Kernels (CSR operands, 1 and 2 threads):
+says which alternative auto's time is nearer to.  A kernel of several parallel loops
+(SpMM's zeroing of rows no entry reaches beside its row loop) may take different teams
+for different loops, each as its work pays for: below 1.0, that beat both alternatives.  Kernels (CSR operands, 1 and 2 threads):
 SpMV ``y(i) = A(i,j) * x(j)``, SpMM with 16 dense columns, SpGEMM ``C = A * A`` into
 CSR, A + B into CSR (B: A with 40% of its entries removed and 5% new), and the
 transposition ``B(j,i) = A(i,j)`` into CSR.  Every result is checked against scipy's
