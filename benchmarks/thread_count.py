@@ -2,7 +2,7 @@
 
 Run: python benchmarks/thread_count.py [--wait-idle 60] [--matrices N] [--kernels SpMV,SpGEMM]
          [--rounds 7] [--block 0.02]
-(results/thread_count.txt: ``--wait-idle 60``, about 3 minutes)
+(results/thread_count.txt: ``--wait-idle 30``, about 3 minutes)
 
 A parallel kernel (``parallel=True``) decides at each call how many of the available
 threads a loop takes: as many as its estimated work pays for (``spf_team_for`` in
