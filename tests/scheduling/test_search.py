@@ -42,18 +42,25 @@ def test_infinite_works_and_memories_are_compared_as_the_rest():
     assert _promising(works, memories) == promising_by_definition(works, memories)
 
 
-def _trees_and_leaves(problem, monkeypatch) -> tuple[list[tuple[str, str, str]], int]:
-    """The frontier's trees with their costs, and how many leaves the search priced."""
+def _trees_and_solves(problem, monkeypatch) -> tuple[list[tuple[str, str, str]], int, int]:
+    """The frontier's trees with their costs, how many sub-statements the search solved and
+    how many linear sections it priced."""
     import spf.scheduling.autoscheduler.search as search
-    priced, leaf_work = [0], search.leaf_work
+    solved, priced, tick, leaf_work = [0], [0], search.Progress.tick, search.leaf_work
+
+    def counted_tick(self, what):
+        solved[0] += what == "sub-statements solved"
+        return tick(self, what)
 
     def counted(*arguments, **options):
         priced[0] += 1
         return leaf_work(*arguments, **options)
+    monkeypatch.setattr(search.Progress, "tick", counted_tick)
     monkeypatch.setattr(search, "leaf_work", counted)
     trees = [(str(s.node), str(s.work), str(s.memory)) for s in frontier(problem)]
+    monkeypatch.setattr(search.Progress, "tick", tick)
     monkeypatch.setattr(search, "leaf_work", leaf_work)
-    return trees, priced[0]
+    return trees, solved[0], priced[0]
 
 
 @pytest.mark.parametrize("expression, layouts, orders", [
@@ -66,12 +73,43 @@ def _trees_and_leaves(problem, monkeypatch) -> tuple[list[tuple[str, str, str]],
 def test_sharing_solutions_between_loop_orders_changes_no_tree(monkeypatch, expression, layouts, orders):
     """A sub-statement inside the same loops in another order takes the solution of an
     order with the same reuse signature: every tree and its costs are those of the search
-    that solves each order anew (a signature equal to no other), with fewer leaves priced."""
+    that solves each order anew (a signature equal to no other), with fewer sub-statements solved."""
     import spf.scheduling.autoscheduler.search as search
     layouts = {name: "Dense" for name in "ABCDZ" if name in expression} | layouts
     problem = permuted_problem(make_problem(expression, layouts), orders)
-    shared, shared_leaves = _trees_and_leaves(problem, monkeypatch)
+    shared, shared_solves, _ = _trees_and_solves(problem, monkeypatch)
     monkeypatch.setattr(search, "_reuse_signature", lambda contexts, bound_order: object())
-    anew, anew_leaves = _trees_and_leaves(problem, monkeypatch)
+    anew, anew_solves, _ = _trees_and_solves(problem, monkeypatch)
     assert shared == anew
-    assert shared_leaves < anew_leaves
+    assert shared_solves < anew_solves
+
+
+@pytest.mark.parametrize("expression, layouts, orders", [
+    ("A(i,l,m) = B(i,j,k) * C(j,l) * D(k,m)", {"B": "CSF3"}, ()),  # TTMc3
+    ("Z(d,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,d)", {"T": "CSF4"}, (("T", (3, 0, 1, 2)),)),
+])
+def test_a_linear_section_priced_once_per_sweeps_changes_no_tree(monkeypatch, expression, layouts, orders):
+    """The same loops of a sub-statement under enclosing loops that sweep each dense operand
+    alike are priced once: every tree and cost is that of the search pricing each anew (a key
+    equal to no other), with fewer sections priced."""
+    import spf.scheduling.autoscheduler.search as search
+    layouts = {name: "Dense" for name in "ABCDZ" if name in expression} | layouts
+    problem = permuted_problem(make_problem(expression, layouts), orders)
+    kept, _, kept_priced = _trees_and_solves(problem, monkeypatch)
+    monkeypatch.setattr(search, "_sweeps", lambda dense, path: object())
+    anew, _, anew_priced = _trees_and_solves(problem, monkeypatch)
+    assert kept == anew
+    assert kept_priced < anew_priced
+
+
+def test_sweeps_are_what_body_work_reads():
+    """_sweeps gives, for each dense operand the innermost loop indexes, machine_cost.swept_indices."""
+    import itertools
+    from spf.scheduling.autoscheduler.machine_cost import swept_indices
+    from spf.scheduling.autoscheduler.problem import Operand
+    from spf.scheduling.autoscheduler.search import _sweeps
+    operands = [Operand("C", ("j", "l")), Operand("D", ("k", "l", "m")), Operand("E", ("i",))]
+    for length in range(1, 5):
+        for path in itertools.permutations("ijklm", length):
+            expected = tuple(tuple(swept_indices(o, path)) if path[-1] in o.indices else None for o in operands)
+            assert _sweeps([frozenset(o.indices) for o in operands], path) == expected

@@ -377,6 +377,25 @@ def _reuse_signature(contexts: tuple, bound_order: tuple[str, ...]) -> tuple:
     return tuple(signature)
 
 
+def _sweeps(dense: Sequence[frozenset], path: tuple[str, ...]) -> tuple:
+    """What a linear section's work reads of its loops ``path`` (the enclosing ones, then its
+    own) beyond their innermost: per dense operand (its indices) that the innermost loop
+    indexes, the loops that run between two uses of one of its elements, the last run of
+    loops over its indices (:func:`machine_cost.swept_indices`, which :func:`body_work` reads;
+    an operand the innermost loop does not index is read once per iteration, None)."""
+    inner = path[-1]
+    sweeps = []
+    for indices in dense:
+        if inner not in indices:
+            sweeps.append(None)
+            continue
+        start = len(path) - 1
+        while start > 0 and path[start - 1] in indices:
+            start -= 1
+        sweeps.append(path[start:])
+    return tuple(sweeps)
+
+
 @dataclass
 class _SubStatement:
     """What the search knows of ``target += factors`` whatever loops enclose it: the
@@ -388,6 +407,7 @@ class _SubStatement:
     number: int
     sparse: list[Operand]
     shapes: dict
+    dense: list[frozenset]  # the indices of the target and of each dense factor (a leaf's sweeps)
 
 
 @contextlib.contextmanager
@@ -421,6 +441,7 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
     ticker = Progress(progress)
     table = ProbeTable(size_probes(problem), DEFAULT_CONSTANTS)
     walks: dict = {}
+    leaves: dict = {}  # (number, loops, level state, sweeps) -> a linear section's work, and at the probes
     temporaries: dict = {}
     sub_statements: dict = {}
     numbers: dict = {}
@@ -444,16 +465,23 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
             temporaries[key] = (temporary, size, table.evaluate(size), table.evaluate(zeroing_work(temporary)))
         return temporaries[key]
 
-    def leaf(order: tuple[str, ...], statement: Statement, sparse: list[Operand], state: dict[str, int],
+    def leaf(order: tuple[str, ...], sub: _SubStatement, sparse: list[Operand], state: dict[str, int],
              bound_order: tuple[str, ...], context: tuple) -> tuple[Callable[[], Scored], np.ndarray]:
-        node = Leaf(order, statement)
-        work = leaf_work(node, sparse, state, bound_order,
-                         walk=lambda loops, sparse, state: _walk(loops, sparse, state, context)[:4])
+        """A linear section's tree and its work at the probes; the same loops of the same
+        sub-statement with the same sweeps (:func:`_sweeps`) are priced once."""
+        node = Leaf(order, sub.statement)
+        key = (sub.number, order, context, _sweeps(sub.dense, bound_order + order) if order else ())
+        priced = leaves.get(key)
+        if priced is None:
+            work = leaf_work(node, sparse, state, bound_order,
+                             walk=lambda loops, sparse, state: _walk(loops, sparse, state, context)[:4])
+            leaves[key] = priced = (work, table.evaluate(work))
+        work, work_at = priced
 
         def build() -> Scored:
             trips, _ = loop_trips(order, sparse, state)
             return Scored(node, trips, Cost.zero(), len(order), 0, work)
-        return build, table.evaluate(work)
+        return build, work_at
 
     def branch(fused: tuple[str, ...], temporary: Operand, size: Cost, shared: tuple[str, ...],
                sparse: list[Operand], state: dict[str, int], producer: _Priced, consumer: _Priced
@@ -470,12 +498,14 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
     def sub_statement(factors: tuple[Operand, ...], target: Operand) -> _SubStatement:
         """The one record of ``target += factors`` (a sub-statement with the same factors in
         another order shares its number, hence its solutions)."""
-        if (factors, target) not in sub_statements:
+        record = sub_statements.get((factors, target))
+        if record is None:
             number = numbers.setdefault((frozenset(factors), target), len(numbers))
             statement = Statement(target, factors)
-            sub_statements[factors, target] = _SubStatement(statement, frozenset(statement.indices()), number,
-                                                            _sparse(factors, problem), {})
-        return sub_statements[factors, target]
+            record = sub_statements[factors, target] = _SubStatement(
+                statement, frozenset(statement.indices()), number, _sparse(factors, problem), {},
+                [frozenset(o.indices) for o in (target, *factors) if not o.sparse])
+        return record
 
     def shape(sub: _SubStatement, bound_order: tuple[str, ...]) -> tuple[list, list]:
         """A sub-statement's loop orders and branches (their parts, temporaries and fused
@@ -519,12 +549,12 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         works, memories, sizes = [], [], []
         # the contexts of a group are the same for all its members: collected by the first
         reuse = _reuse_contexts(statement, sub.relevant) if group is None else None
-        leaves = [leaf(order, statement, sparse, state, bound_order, context) for order in orders]
-        if leaves:
-            works.append(np.array([work for _, work in leaves]))
-            memories.append(np.zeros((len(leaves), len(table.probes))))
-            sizes.append(len(leaves))
-            builders.append(lambda row, leaves=leaves: leaves[row][0])
+        sections = [leaf(order, sub, sparse, state, bound_order, context) for order in orders]
+        if sections:
+            works.append(np.array([work for _, work in sections]))
+            memories.append(np.zeros((len(sections), len(table.probes))))
+            sizes.append(len(sections))
+            builders.append(lambda row, sections=sections: sections[row][0])
         for producer, consumer, temporary, size, shared, size_at, zeroing_at, fused_orders in branches:
             for fused in fused_orders:
                 # the parts see the fused loops in this order (which of them reuses an operand)
@@ -575,6 +605,6 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
     # the nested functions refer to each other (a cycle the collector alone frees), and so
     # to the tables: emptied here, they go now by reference counting, not in one
     # collection over millions of objects when the collector runs again (2 s on TTTc)
-    for kept in (memo, groups, walks, temporaries, sub_statements, numbers):
+    for kept in (memo, groups, walks, leaves, temporaries, sub_statements, numbers):
         kept.clear()
     return list(unique.values())
