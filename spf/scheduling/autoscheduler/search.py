@@ -19,7 +19,8 @@ never built (stage 1 of the pruning, applied while generating).
   parts; a sum), so the trees are reached without enumerating the space (tests compare
   with :func:`exhaustive`).  Loop orders inside a section change the work (the
   innermost loop decides whether a body vectorises and which reads are strided): up to
-  :data:`MOST_ORDERS` of them are priced, the locality order (:func:`leaf_order`) first.
+  :data:`MOST_ORDERS` of them are priced, the locality order (:func:`leaf_order`) first,
+  each once per level state and sweeps of its dense operands (:func:`_sweeps`).
 """
 
 from __future__ import annotations
