@@ -42,7 +42,7 @@ def test_infinite_works_and_memories_are_compared_as_the_rest():
     assert _promising(works, memories) == promising_by_definition(works, memories)
 
 
-def _trees_and_solves(problem, monkeypatch) -> tuple[list[tuple[str, str, str]], int, int]:
+def _trees_and_counts(problem, monkeypatch) -> tuple[list[tuple[str, str, str]], int, int]:
     """The frontier's trees with their costs, how many sub-statements the search solved and
     how many linear sections it priced."""
     import spf.scheduling.autoscheduler.search as search
@@ -63,6 +63,17 @@ def _trees_and_solves(problem, monkeypatch) -> tuple[list[tuple[str, str, str]],
     return trees, solved[0], priced[0]
 
 
+def _kept_and_anew(monkeypatch, expression: str, layouts: dict, orders: tuple, key: str, unique) -> tuple:
+    """:func:`_trees_and_counts` of the search, then of the search whose memo key ``key`` (a
+    function of search.py) is ``unique``, a value equal to no other: nothing shared."""
+    import spf.scheduling.autoscheduler.search as search
+    layouts = {name: "Dense" for name in "ABCDZ" if name in expression} | layouts
+    problem = permuted_problem(make_problem(expression, layouts), orders)
+    kept = _trees_and_counts(problem, monkeypatch)
+    monkeypatch.setattr(search, key, unique)
+    return kept, _trees_and_counts(problem, monkeypatch)
+
+
 @pytest.mark.parametrize("expression, layouts, orders", [
     ("A(i,a) = B(i,j,k) * C(j,a) * D(k,a)", {"B": "CSF3"}, ()),  # MTTKRP
     ("A(i,l,m) = B(i,j,k) * C(j,l) * D(k,m)", {"B": "CSF3"}, ()),  # TTMc3
@@ -73,13 +84,9 @@ def _trees_and_solves(problem, monkeypatch) -> tuple[list[tuple[str, str, str]],
 def test_sharing_solutions_between_loop_orders_changes_no_tree(monkeypatch, expression, layouts, orders):
     """A sub-statement inside the same loops in another order takes the solution of an
     order with the same reuse signature: every tree and its costs are those of the search
-    that solves each order anew (a signature equal to no other), with fewer sub-statements solved."""
-    import spf.scheduling.autoscheduler.search as search
-    layouts = {name: "Dense" for name in "ABCDZ" if name in expression} | layouts
-    problem = permuted_problem(make_problem(expression, layouts), orders)
-    shared, shared_solves, _ = _trees_and_solves(problem, monkeypatch)
-    monkeypatch.setattr(search, "_reuse_signature", lambda contexts, bound_order: object())
-    anew, anew_solves, _ = _trees_and_solves(problem, monkeypatch)
+    that solves each order anew, with fewer sub-statements solved."""
+    (shared, shared_solves, _), (anew, anew_solves, _) = _kept_and_anew(
+        monkeypatch, expression, layouts, orders, "_reuse_signature", lambda contexts, bound_order: object())
     assert shared == anew
     assert shared_solves < anew_solves
 
@@ -90,14 +97,10 @@ def test_sharing_solutions_between_loop_orders_changes_no_tree(monkeypatch, expr
 ])
 def test_a_linear_section_priced_once_per_sweeps_changes_no_tree(monkeypatch, expression, layouts, orders):
     """The same loops of a sub-statement under enclosing loops that sweep each dense operand
-    alike are priced once: every tree and cost is that of the search pricing each anew (a key
-    equal to no other), with fewer sections priced."""
-    import spf.scheduling.autoscheduler.search as search
-    layouts = {name: "Dense" for name in "ABCDZ" if name in expression} | layouts
-    problem = permuted_problem(make_problem(expression, layouts), orders)
-    kept, _, kept_priced = _trees_and_solves(problem, monkeypatch)
-    monkeypatch.setattr(search, "_sweeps", lambda dense, path: object())
-    anew, _, anew_priced = _trees_and_solves(problem, monkeypatch)
+    alike are priced once: every tree and cost is that of the search pricing each anew, with
+    fewer sections priced."""
+    (kept, _, kept_priced), (anew, _, anew_priced) = _kept_and_anew(
+        monkeypatch, expression, layouts, orders, "_sweeps", lambda dense, path: object())
     assert kept == anew
     assert kept_priced < anew_priced
 
