@@ -95,7 +95,10 @@ def autoschedule(expression: str, layouts: dict, constraints: Sequence[str] | No
     ``.time_cost`` and ``.memory_cost``, sympy expressions over ``I, J, ...`` and
     ``nnz_B, nnz_B_i, ...``), ``.select(**tensors)`` (the run-time choice, to pass as
     ``schedule=`` to :func:`compile`) and ``.explain()``.  ``constraints``: relations
-    such as ``"16 <= K <= 128"`` or ``"nnz_B <= 0.01*I*J"`` used to prune.
+    such as ``"16 <= K <= 128"`` or ``"nnz_B <= 0.01*I*J"`` used to prune.  The search is
+    kept in the kernel cache folder: the same kernel autoscheduled again reads it
+    (``cache=False`` searches anew); the other options are
+    :func:`spf.runtime.autoschedule.autoschedule`'s.
     """
     from spf.runtime.autoschedule import autoschedule as _autoschedule
     return _autoschedule(expression, layouts, constraints=constraints, share=share, **options)
