@@ -1,6 +1,6 @@
 """The thread count spf picks for a parallel loop, against the alternatives: its regret.
 
-Run: python benchmarks/thread_count.py [--wait-idle 60] [--matrices N] [--kernels SpMV,SpGEMM]
+Run: python benchmarks/thread_count.py [--wait-idle 30] [--matrices N] [--kernels SpMV,SpGEMM]
          [--rounds 7] [--block 0.02]
 (results/thread_count.txt: ``--wait-idle 30``, about 3 minutes)
 
@@ -18,18 +18,19 @@ every real square matrix (smallest first) and 2 available threads:
 regret = auto / the faster of the two (1.0: the pick was right); the column ``pick``
 says which alternative auto's time is nearer to.  A kernel of several parallel loops
 (SpMM's zeroing of rows no entry reaches beside its row loop) may take different teams
-for different loops, each as its work pays for: below 1.0, that beat both alternatives.  Kernels (CSR operands, 1 and 2 threads):
-SpMV ``y(i) = A(i,j) * x(j)``, SpMM with 16 dense columns, SpGEMM ``C = A * A`` into
-CSR, A + B into CSR (B: A with 40% of its entries removed and 5% new), and the
-transposition ``B(j,i) = A(i,j)`` into CSR.  Every result is checked against scipy's
+for different loops, each as its work pays for: below 1.0, that beat both alternatives.
+
+Kernels, on CSR operands: SpMV ``y(i) = A(i,j) * x(j)``, SpMM with 16 dense columns,
+SpGEMM ``C = A * A`` into CSR, A + B into CSR (B: A with 40% of its entries removed and
+5% new), and the transposition ``B(j,i) = A(i,j)`` into CSR.  Every result is checked against scipy's
 first.  Timing: interleaved rounds, each system a block of calls of about ``--block``
 seconds per round, medians of per-call times; the machine's load before and during the
 run and a triad's bandwidth are printed.
 
 On this VM the second virtual CPU's speed changes over minutes (no steal is reported):
-the same kernels' 2-thread times moved 1.3x between runs a few minutes apart
-(transposition 2 threads / 1 thread 0.96 in one run, 1.09 in the next), so a decision is
-judged over several runs.
+the transposition's 2 threads ran 0.81-0.90x its 1 thread on every matrix of 13k-100k
+entries in two runs and 1.1-1.6x twenty minutes later, so a decision is judged over
+several runs.
 """
 
 from __future__ import annotations
