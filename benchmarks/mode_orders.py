@@ -120,8 +120,8 @@ def main() -> None:
              f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average at start "
              f"{load[0]:.2f}{'  (machine not idle)' if load[0] > 0.5 else ''}; 1 thread; times in ms",
              f"# {triad_line()}",
-             "   input                 nnz    d mode  stored orders (times)  pick + copy/calls  best stored order (chosen "
-             "by the first half of the rounds) / pick over the second half, and the biased least of six"]
+             "   input                 nnz    d mode  stored orders (times)  pick + copy/calls  best stored order "
+             "(chosen by the first half of the rounds) / pick over the second half, and the biased least of six"]
     print("\n".join(lines), flush=True)
     ratios, biased_ratios = [], []
     for name in [n for n in arguments.tensors.split(",") if n]:

@@ -13,8 +13,9 @@ library is cached apart, under the compiler's identity (:mod:`spf.codegen.toolch
 
 On disk an entry is a pickle in ``cache_directory()/kernels`` after a line holding its
 SHA-256 (:mod:`spf.codegen.toolchain.pickled_entry`); one that cannot be read or does not
-match its digest is compiled again and replaced.  An
-autoscheduled candidate is not cached (its tree is the schedule).  Entries used longest ago are removed when the cache outgrows its limit (spf.codegen.toolchain.cache_limit).
+match its digest is compiled again and replaced.  An autoscheduled candidate is not cached
+(its tree is the schedule).  Entries used longest ago are removed when the cache outgrows
+its limit (spf.codegen.toolchain.cache_limit).
 """
 
 from __future__ import annotations
