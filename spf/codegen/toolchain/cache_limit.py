@@ -3,14 +3,14 @@
 Libraries (:mod:`spf.codegen.toolchain.compiler`), whole kernels
 (:mod:`spf.codegen.toolchain.kernel_cache`) and the autoscheduler's searches
 (:mod:`spf.runtime.search_cache`) are cached for good, and every change of spf's source or
-of a kernel's options adds entries, so without a limit the directory only grows.  A use of
+of a kernel's options adds entries, so without a limit the directory only grows. A use of
 an entry sets its modification time (:func:`touch`); after a process adds entries,
 :func:`prune_when_due` removes the entries used longest ago until the directory holds at
-most 80% of ``$SPF_CACHE_LIMIT_MB`` (default 2048 MiB).  It runs at most once an hour across processes (a stamp file records
-the last run) and never removes an entry used in the last :data:`MINIMUM_AGE` seconds,
-so a library another process has just built and is about to load stays.  Removing is
-safe while other processes run: a library already loaded stays mapped, and a kernel
-entry or library found missing is compiled again.
+most 80% of ``$SPF_CACHE_LIMIT_MB`` (default 2048 MiB). It runs at most once an hour
+across processes (a stamp file records the last run) and never removes an entry used in
+the last :data:`MINIMUM_AGE` seconds, so a library another process has just built and is
+about to load stays. Removing is safe while other processes run: a library already loaded
+stays mapped, and a kernel entry or library found missing is compiled again.
 """
 
 from __future__ import annotations
