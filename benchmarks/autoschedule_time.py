@@ -5,9 +5,9 @@ Run: python benchmarks/autoschedule_time.py [--kernels K2,TTTc] [--repeat 3] [--
 Each kernel runs in a process of its own (imports done, compiled kernels and calibration
 as they are on disk): the *first* call is that process's first search, the *warm* figure
 the median of ``--repeat`` further searches in the same process (``cache=False``: the
-expression searched again), the *cached* figure the median of as many calls that read the
-kept search (``cache=True`` after one call kept it; spf.runtime.search_cache: what a
-repeated autoschedule costs, stage 3 included).  Also printed: the schedules left after
+expression searched and pruned again), the *cached* figure the median of as many calls
+that read the kept search and pruning (``cache=True`` after one call kept them;
+spf.runtime.search_cache: what a repeated autoschedule costs).  Also printed: the schedules left after
 each stage and the seconds of each stage (``AutoSchedule.counts`` / ``.seconds``) of the
 last search.  Target (issue 27): at most 2 s warm for every kernel.
 

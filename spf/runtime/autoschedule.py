@@ -36,7 +36,7 @@ from spf.scheduling.autoscheduler.mode_orders import (CALLS, check_orders, conve
 from spf.scheduling.autoscheduler.machine_cost import seconds as predicted_seconds
 from spf.runtime.calibration import machine_constants
 from spf.runtime.kernel import callable_kernel
-from spf.runtime.search_cache import cached_search
+from spf.runtime.search_cache import cached_search, kept_or_computed, pruning_key
 from spf.runtime.schedule_trials import DEFAULT_BUDGET, contenders, remember, remembered, time_candidates, trial_key
 
 
@@ -233,9 +233,10 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     call of an unbound kernel, once per bound kernel: ``calls`` says over how many calls it
     is amortised.
     Progress lines go to ``progress`` (default: standard error) when a search runs long.
-    A search is kept on disk like a compiled kernel (:mod:`spf.runtime.search_cache`): the
-    same problem autoscheduled again, in this process or a later one, reads it (stage 3
-    and the run-time choice run again); ``cache=False`` searches anew (to time the search).
+    A search and its pruning are kept on disk like a compiled kernel
+    (:mod:`spf.runtime.search_cache`): the same problem autoscheduled again, in this process
+    or a later one, reads them (the run-time choice runs again); ``cache=False`` searches and
+    prunes anew (to time them).
     """
     constraints = arguments.names(constraints, "constraints", "relations such as '16 <= K <= 128'")
     for constraint in constraints or ():
@@ -280,8 +281,13 @@ def autoschedule(expression: str, layouts: Mapping[str, object], constraints: Se
     for candidate in generated:
         buckets.setdefault((candidate.work, candidate.memory), []).append(candidate)
     keys = list(buckets)
-    context = Context(problem, constraints or (), also=[c.problem for c in generated if c.mode_orders])
-    kept, queries = pareto_buckets(keys, context, most_queries=0 if 3 in skip else MOST_SOLVER_QUERIES)
+    also = [c.problem for c in generated if c.mode_orders]
+    most_queries = 0 if 3 in skip else MOST_SOLVER_QUERIES
+    (kept, queries), pruning_read = kept_or_computed(
+        pruning_key(problem, also, constraints or (), most_queries, keys),
+        lambda: pareto_buckets(keys, Context(problem, constraints or (), also=also), most_queries=most_queries), cache)
+    if pruning_read:
+        counts["stage 3 read from the cache"] = 1
     candidates = [candidate for k in kept for candidate in buckets[keys[k]]]
     counts["stage 3 (Pareto)"] = len(candidates)
     counts["stage 3 buckets"] = len(kept)

@@ -1,6 +1,6 @@
 """The autoscheduler's searches kept (spf/runtime/search_cache.py): a repeated autoschedule reads
-its search, in the process and in a new one, and gets what a new search gives; everything the
-search reads is part of the key; a damaged entry is searched again."""
+its search and its pruning, in the process and in a new one, and gets what a new search gives;
+everything the search and the pruning read is part of their keys; a damaged entry is searched again."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ MTTKRP_LAYOUTS = {"A": "Dense2", "B": "CSF3", "C": "Dense2", "D": "Dense2"}
 CHAIN = "A(i,l) = B(i,j) * C(j,k) * D(k,l)"
 CHAIN_LAYOUTS = {"A": "Dense2", "B": "CSR", "C": "Dense2", "D": "Dense2"}
 READ = "searches read from the cache"
+PRUNING_READ = "stage 3 read from the cache"
 
 
 def described(result) -> list:
@@ -41,14 +42,27 @@ def own_cache(tmp_path, monkeypatch):
 def test_a_repeated_autoschedule_reads_its_search_and_gets_the_same(own_cache):
     first = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, progress=lambda line: None)
     assert READ not in first.counts
+    assert PRUNING_READ not in first.counts
     again = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, progress=lambda line: None)
-    assert again.counts[READ] == 1 and described(again) == described(first)
+    assert again.counts[READ] == 1 and again.counts[PRUNING_READ] == 1 and described(again) == described(first)
     search_cache.MEMORY.clear()  # as a new process: from disk
     from_disk = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, progress=lambda line: None)
-    assert from_disk.counts[READ] == 1 and described(from_disk) == described(first)
+    assert from_disk.counts[READ] == 1 and from_disk.counts[PRUNING_READ] == 1
+    assert described(from_disk) == described(first)
     anew = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, progress=lambda line: None, cache=False)
-    assert READ not in anew.counts and described(anew) == described(first)
-    assert len(list((own_cache / "searches").glob("*.pickle"))) == 1
+    assert READ not in anew.counts and PRUNING_READ not in anew.counts and described(anew) == described(first)
+    assert len(list((own_cache / "searches").glob("*.pickle"))) == 2  # the search and its pruning
+
+
+def test_the_users_constraints_and_skipping_the_solver_are_part_of_the_pruning_key(own_cache):
+    plain = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, progress=lambda line: None)
+    constrained = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, ["16 <= K <= 128"], progress=lambda line: None)
+    assert constrained.counts[READ] == 1 and PRUNING_READ not in constrained.counts  # the same search
+    no_solver = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, progress=lambda line: None, skip=[3])
+    assert no_solver.counts[READ] == 1 and PRUNING_READ not in no_solver.counts
+    assert no_solver.counts["solver queries"] == 0 < plain.counts["solver queries"]
+    again = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, ["16 <= K <= 128"], progress=lambda line: None)
+    assert again.counts[PRUNING_READ] == 1 and described(again) == described(constrained)
 
 
 def test_each_mode_order_searched_is_kept(own_cache):
@@ -59,6 +73,7 @@ def test_each_mode_order_searched_is_kept(own_cache):
     assert again.counts[READ] == searched and described(again) == described(first)
     only_stored = spf.autoschedule(MTTKRP, MTTKRP_LAYOUTS, progress=lambda line: None, mode_orders=False)
     assert only_stored.counts[READ] == 1  # the stored order's search, kept from the first call
+    assert PRUNING_READ not in only_stored.counts  # fewer buckets to compare: another pruning
 
 
 def test_what_the_search_reads_is_part_of_the_key():
@@ -84,15 +99,20 @@ def test_an_exhaustive_search_is_kept_apart(own_cache):
 
 def test_a_damaged_or_foreign_entry_is_searched_again(own_cache):
     first = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, progress=lambda line: None)
-    (entry,) = (own_cache / "searches").glob("*.pickle")
+    problem = make_problem(CHAIN, CHAIN_LAYOUTS, None)
+    key = search_cache.search_key(problem, exhaustive=False)
+    entry = own_cache / "searches" / f"{key[:32]}.pickle"
     for content in (b"not a pickle", b"", entry.read_bytes()[:-10]):
         entry.write_bytes(content)
         search_cache.MEMORY.clear()
         again = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, progress=lambda line: None)
         assert READ not in again.counts and described(again) == described(first)
+    for pruning in set((own_cache / "searches").glob("*.pickle")) - {entry}:  # the pruning's entry, damaged
+        pruning.write_bytes(b"not a pickle")
+    search_cache.MEMORY.clear()
+    again = spf.autoschedule(CHAIN, CHAIN_LAYOUTS, progress=lambda line: None)
+    assert again.counts[READ] == 1 and PRUNING_READ not in again.counts and described(again) == described(first)
     # a valid entry of another key (a file copied or renamed) is not taken for this one
-    problem = make_problem(CHAIN, CHAIN_LAYOUTS, None)
-    key = search_cache.search_key(problem, exhaustive=False)
     other = search_cache.search_key(problem, exhaustive=True)
     search_cache.cached_search(problem, True, lambda: frontier(problem)[:1], use_cache=False)
     (own_cache / "searches" / f"{other[:32]}.pickle").replace(own_cache / "searches" / f"{key[:32]}.pickle")
