@@ -37,7 +37,7 @@ machine's calibrated constants.
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -110,12 +110,19 @@ def swept_indices(operand: Operand, path: Sequence[str]) -> list[str]:
     """The operand's indices whose loops run between two uses of one of its elements: those
     inside the innermost enclosing loop that does not index it (the loop that reuses it),
     or all of them when every loop indexes it (each element is used once)."""
-    varying = [position for position, index in enumerate(path) if index in operand.indices]
-    if not varying:
-        return []
-    reusing = [position for position in range(varying[-1]) if path[position] not in operand.indices]
-    start = reusing[-1] + 1 if reusing else 0
-    return [index for index in path[start:] if index in operand.indices]
+    return list(last_run(operand.indices, path))
+
+
+def last_run(indices: Collection[str], path: Sequence[str]) -> tuple[str, ...]:
+    """The last run of consecutive loops of ``path`` over ``indices`` (the loops after it
+    index none of them): what :func:`swept_indices` reads, for the search's keys too."""
+    end = len(path)
+    while end > 0 and path[end - 1] not in indices:
+        end -= 1
+    start = end
+    while start > 0 and path[start - 1] in indices:
+        start -= 1
+    return tuple(path[start:end])
 
 
 def body_work(loops: Sequence[str], target: Operand, factors: Sequence[Operand], walks: bool,

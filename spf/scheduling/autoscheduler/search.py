@@ -38,7 +38,8 @@ from typing import Callable, Iterator, Sequence
 from spf.errors import AutoscheduleError, ScheduleError
 
 from spf.scheduling.autoscheduler.cost import Cost, memory_of
-from spf.scheduling.autoscheduler.machine_cost import DEFAULT_CONSTANTS, branch_work, leaf_work, walk_work, zeroing_work
+from spf.scheduling.autoscheduler.machine_cost import (DEFAULT_CONSTANTS, branch_work, last_run, leaf_work, walk_work,
+                                                      zeroing_work)
 from spf.scheduling.autoscheduler.probes import KEPT_PER_PROBE, ProbeTable, size_probes
 from spf.scheduling.autoscheduler.problem import Operand, Problem
 from spf.scheduling.autoscheduler.tree import Branch, Leaf, Node, Statement, loop_trips, temporary_name
@@ -381,20 +382,11 @@ def _reuse_signature(contexts: tuple, bound_order: tuple[str, ...]) -> tuple:
 def _sweeps(dense: Sequence[frozenset], path: tuple[str, ...]) -> tuple:
     """What a linear section's work reads of its loops ``path`` (the enclosing ones, then its
     own) beyond their innermost: per dense operand (its indices) that the innermost loop
-    indexes, the loops that run between two uses of one of its elements, the last run of
-    loops over its indices (:func:`machine_cost.swept_indices`, which :func:`body_work` reads;
-    an operand the innermost loop does not index is read once per iteration, None)."""
+    indexes, the loops that run between two uses of one of its elements
+    (:func:`machine_cost.swept_indices`, which :func:`body_work` reads); None for an operand
+    the innermost loop does not index (its sweep is not read)."""
     inner = path[-1]
-    sweeps = []
-    for indices in dense:
-        if inner not in indices:
-            sweeps.append(None)
-            continue
-        start = len(path) - 1
-        while start > 0 and path[start - 1] in indices:
-            start -= 1
-        sweeps.append(path[start:])
-    return tuple(sweeps)
+    return tuple([last_run(indices, path) if inner in indices else None for indices in dense])
 
 
 @dataclass
