@@ -57,7 +57,8 @@ def pruning_key(problem: Problem, also: Sequence[Problem], constraints: Sequence
                 buckets: Sequence[tuple[Cost, Cost]]) -> str:
     """What stage 3 reads: the problem and the copies' problems (their search keys), the user's
     constraints, the solver's query budget and the (work, memory) buckets it compares."""
-    problems = list(dict.fromkeys(search_key(p, False) for p in (problem, *also)))
+    distinct = {id(p): p for p in (problem, *also)}.values()  # ``also`` names a copy's problem per candidate
+    problems = list(dict.fromkeys(search_key(p, False) for p in distinct))
     text = json.dumps([source_stamp(), "pruning", problems, list(constraints), most_queries,
                        [[repr(work), repr(memory)] for work, memory in buckets]])
     return hashlib.sha256(text.encode()).hexdigest()
