@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 def compile(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
             parallel: bool = False, schedule: Recipe | Candidate | None = None,
-            order: Sequence[str] | None = None, build: bool = True) -> Kernel:
+            order: Sequence[str] | None = None, build: bool = True, semiring: str = "plus_times") -> Kernel:
     """Compile ``expression`` for one layout per tensor into a callable C kernel.
 
     ``find``: "auto" (every proven template in the order direct, seqiter, hashmap,
@@ -75,6 +75,11 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     before returning, so the first call compiles nothing (a compile over 2 s says so on
     standard error); ``build=False`` leaves that to the first call (or ``kernel.build()``),
     for a caller that only reads ``c_source`` or ``explain()``.
+    ``semiring``: what ``+`` and ``*`` mean, ``"<monoid>_<operator>"`` as GraphBLAS names it
+    (``"min_plus"``, ``"lor_land"``, ``"plus_pair"``, ...; spf.notation.semirings): ⊗ applies
+    where the operands have entries, ⊕ reduces the products, and a dense output's entry no
+    product reaches holds ⊕'s identity (+inf under min).  For now into dense or scalar
+    outputs (or one sharing an input's pattern), without coefficients or fused schedules.
     """
     arguments.layout_mapping(layouts)
     arguments.share_mapping(share)
@@ -82,8 +87,9 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     arguments.text(find, "find", "auto, seqiter, binary, hashmap, bitmap or linear")
     arguments.names(order, "order", "every variable of the iteration space, e.g. ['pAi', 'i', 'pAj', 'j']")
     arguments.flag(build, "build")
+    arguments.text(semiring, "semiring", "a semiring name such as plus_times, min_plus or lor_land")
     kernel = callable_kernel(expression, layouts, find=find, share=share, parallel=parallel,
-                             schedule=schedule, order=order)
+                             schedule=schedule, order=order, semiring=semiring)
     return kernel.build() if build else kernel
 
 

@@ -118,6 +118,16 @@ def corpus() -> list[GoldenKernel]:
     add("sum-spmv", "y(i) = A(i,j) * x(j) - 2 * B(i,j) * z(j)",
         {"A": "CSR", "B": "CSC", "x": "Dense", "z": "SV", "y": "Dense"})
     add("accumulate-spmv", "y(i) += 2.5 * A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+    # semirings (spf.notation.semirings): min-plus SpMV in parallel, a max-times reduction to a
+    # scalar (OpenMP's max), an or-and union of two matrices, and a refused padded input
+    add("semiring-min-plus-spmv", "y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"},
+        semiring="min_plus", parallel=True)
+    add("semiring-max-times-scalar", "s = A(i,j) * B(i,j)", {"A": "CSR", "B": "DCSR"}, semiring="max_times",
+        recipe=(("parallelize", "pAi", "atomic"),))
+    add("semiring-lor-land-union", "C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "COO", "C": "Dense2"},
+        semiring="lor_land")
+    add("semiring-min-plus-ELL-refused", "y(i) = A(i,j) * x(j)", {"A": "ELL", "x": "Dense", "y": "Dense"},
+        semiring="min_plus")
     # outputs sharing an input's index arrays
     sddmm = "A(i,j) = B(i,j) * C(i,k) * D(k,j)"
     for layout in ("CSR", "COO", "BCSR(R=2, C=2)"):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from spf.notation.semirings import semiring
+
 from spf.codegen.loops import render
 
 if TYPE_CHECKING:
@@ -76,6 +78,7 @@ class CompiledKernel:
     release_function: str = ""  # the library's C function freeing what the kernels keep between calls
     cache_key: str = ""  # of the whole-kernel cache (spf.codegen.toolchain.kernel_cache)
     cached: str = ""  # "memory" or "disk" when this description came from that cache, else ""
+    semiring: str = "plus_times"  # what + and * mean (spf.notation.semirings): a new output starts at its identity
     # inputs the C function reads as copies in another mode order, ((name, permutation), ...):
     # the copy's axis t is the given tensor's axis permutation[t] (spf.runtime.conversion.permuted)
     mode_orders: tuple = ()
@@ -95,6 +98,8 @@ class CompiledKernel:
             parts.append("loop nest:")
             parts.append("  " + render(scanned.nodes, "  ").lstrip() if scanned.nodes else
                          "  (fused: runs inside the first statement's loop, iteration by iteration)")
+        if self.semiring != "plus_times":
+            parts.append(f"semiring: {semiring(self.semiring).describe()}")
         if self.output_zeroing is not None:
             parts.append(f"zeroing: {self.output_zeroing.describe()}")
         if self.assembly is not None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
+from spf.notation.semirings import semiring as semiring_named
 from spf.scheduling.recipe import Recipe
 from spf.space.iteration_space import IterationSpace, complete_order, iteration_space
 
@@ -54,7 +55,8 @@ from spf.codegen.passes.independent import mark_independent_loops
 from spf.codegen.passes.jam import jam_register_sums
 from spf.codegen.passes.parallel import (balance_parallel_loops, mark_parallel_loops, parallelize_fused,
                                          split_into_chunks)
-from spf.codegen.passes.register_sum import mark_register_sums
+from spf.codegen.passes.register_sum import keep_factors_inside, mark_register_sums
+from spf.codegen.passes.semiring import refuse_for_semiring
 from spf.codegen.passes.specialize import specialized_extent
 from spf.codegen.passes.split_sum import split_register_sums
 from spf.codegen.passes.tiling import add_tile_guard, tile_space
@@ -85,6 +87,7 @@ class Options:
     infer_pattern: bool = False  # no share= given: the output shares an input's levels where proven
     candidate: Candidate | None = None  # an autoscheduled schedule tree to lower (codegen.fused)
     specialize: bool = True  # copies of the nests for common dense extents (spf.codegen.passes.specialize)
+    semiring: str = "plus_times"  # what the statement's + and * mean (spf.notation.semirings)
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,17 @@ def build_space(compilation: Compilation) -> Compilation:
         space.statements[0] = tile_space(space.statements[0], recipe.tiles)
         order = order or tuple(recipe.variables)
     return dataclasses.replace(compilation, space=space, order=order, tensors=kernel_tensors(space))
+
+
+def check_semiring(compilation: Compilation) -> Compilation:
+    """The reason a semiring other than (+, *) cannot compile this kernel yet, if there is one
+    (spf.notation.semirings): an assembled output, a coefficient, padding that a product
+    would read as an entry, or a recipe's reduction by atomics or per-thread copies."""
+    ring = semiring_named(compilation.options.semiring)
+    if ring.arithmetic:
+        return compilation
+    refuse_for_semiring(ring, compilation.statements, compilation.options.recipe)
+    return compilation
 
 
 def plan_output_assembly(compilation: Compilation) -> Compilation:
@@ -419,8 +433,11 @@ def sum_in_registers(compilation: Compilation) -> Compilation:
     register (spf.codegen.passes.register_sum); not in a two-phase kernel, whose nests count and put
     every entry."""
     if compilation.two_phase is None:
+        arithmetic = semiring_named(compilation.options.semiring).arithmetic
         for scanned in _every_scan(compilation):
             mark_register_sums(scanned.nodes)
+            if not arithmetic:
+                keep_factors_inside(scanned.nodes)
     return compilation
 
 
@@ -434,7 +451,10 @@ def exit_exhausted_finds(compilation: Compilation) -> Compilation:
 
 def mask_lookups(compilation: Compilation) -> Compilation:
     """A bitmap find whose body is its loop's register-sum term is looked up and added
-    without a branch, the term masked by the hit (spf.codegen.passes.masked_lookup)."""
+    without a branch, the term masked by the hit (spf.codegen.passes.masked_lookup): under
+    (+, *) only, where a masked term adds +0.0."""
+    if not semiring_named(compilation.options.semiring).arithmetic:
+        return compilation
     for scanned in _every_scan(compilation):
         mark_masked_lookups(scanned.nodes)
     return compilation
@@ -559,7 +579,8 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
     kernels = [kernel_function(function + (f"_v{k}" if several else ""), group,
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,
                                assembly, compilation.output_zeroing[k] if compilation.output_zeroing else
-                               OutputZeroing(), compilation.specialized[k] if compilation.specialized else None)
+                               OutputZeroing(), compilation.specialized[k] if compilation.specialized else None,
+                               semiring_named(compilation.options.semiring))
                for k, group in enumerate(compilation.variant_scans)]
     # the workspaces (spf.codegen.c.emit_stream) are kept between calls too
     release_steps = ()
@@ -568,7 +589,7 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
     return kernels, support, prototypes, release_steps
 
 
-PASSES = (build_space, plan_output_assembly, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
+PASSES = (build_space, plan_output_assembly, check_semiring, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
           place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,
@@ -615,7 +636,8 @@ def to_kernel(compilation: Compilation, seconds: float) -> CompiledKernel:
                           workspace=compilation.workspace, two_phase=compilation.two_phase,
                           output_zeroing=compilation.output_zeroing[0] if compilation.output_zeroing else None,
                           assembly_prefix=assembly_prefix(compilation.digest) if compilation.assembly else None,
-                          release_function=release_function(f"spf_kernel_{compilation.digest}"))
+                          release_function=release_function(f"spf_kernel_{compilation.digest}"),
+                          semiring=compilation.options.semiring)
 
 
 # ----------------------------------------------------------------------------- the entry point
@@ -624,17 +646,23 @@ def to_kernel(compilation: Compilation, seconds: float) -> CompiledKernel:
 def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
                    parallel: bool = False, schedule: Recipe | Candidate | None = None,
                    order: Sequence[str] | None = None, flags: Sequence[str] | None = None,
-                   keep_zeros: bool = False, specialize: bool = True) -> CompiledKernel:
+                   keep_zeros: bool = False, specialize: bool = True,
+                   semiring: str = "plus_times") -> CompiledKernel:
     """Compile ``expression`` for the given layouts (see ``spf.compile``) into the kernel's
     description (the run time calls it through spf.runtime.kernel.Kernel).
 
     An assembled output stores the result's nonzeros, as scipy.sparse's products and sums
     do; ``keep_zeros`` stores every entry the inputs produce, explicit zeros included
     (what a conversion between layouts must do).  ``specialize=False`` leaves out the copies
-    of the nests for common dense extents (benchmarks time the general copy against them)."""
+    of the nests for common dense extents (benchmarks time the general copy against them).
+    ``semiring``: what + and * mean (spf.notation.semirings; checked by check_semiring)."""
     if find not in FIND_POLICIES:
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
+    ring = semiring_named(semiring)
     if schedule is not None and not isinstance(schedule, Recipe):
+        if not ring.arithmetic:
+            raise SpfError(f"semiring={semiring!r} with a fused schedule is not supported yet: its temporaries "
+                           "assume (+, *); compile the expression without schedule=")
         return _compile_candidate(expression, layouts, find, share, parallel, schedule, order, flags)
     recipe = None
     if schedule is not None:
@@ -648,7 +676,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         order = order or recipe.order
     options = Options(find, dict(share or {}), parallel, tuple(order) if order else None, recipe,
                       tuple(flags or CFLAGS), keep_zeros, infer_pattern=share is None and not keep_zeros,
-                      specialize=specialize)
+                      specialize=specialize, semiring=ring.name)
     try:
         key = kernel_key(expression, layouts, options)
     except SpfError:  # a layout that does not load: the passes say what is wrong with it

@@ -223,6 +223,8 @@ def call_plan(kernel: Kernel) -> CallPlan | None:
         return None
     assembled = kernel.assembly is not None
     statement = kernel.spaces[0].statement
+    if statement.accumulate and kernel.identity != 0:
+        return None  # a new output starts from the semiring's identity: the long way fills it
     if statement.output.tensor != kernel.output or any(space.statement.output != statement.output
                                                        for space in kernel.spaces):
         return None

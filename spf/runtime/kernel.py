@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 import numpy as np
 
 from spf.errors import ArgumentError, OutOfMemoryError, SpfError, SpfInternalError
+from spf.notation.semirings import semiring
 from spf.runtime.memory import allocate, require
 from spf.runtime.packing import borrow, pack
 from spf.runtime.tensor import Tensor
@@ -364,7 +365,7 @@ class Kernel:
             keep_alive.append(struct)
         scalar = None
         if self.output not in self.tensors:
-            scalar = ctypes.c_double(0.0)
+            scalar = ctypes.c_double(self.identity)
             structs.append(ctypes.addressof(scalar))
             keep_alive.append(scalar)
         variant = 0
@@ -375,6 +376,12 @@ class Kernel:
             self._require_find_state(variant, fields, extents)
         return BoundKernel(self._functions[variant], structs, keep_alive, result, scalar,
                            self.variant_choices[variant], assembly)
+
+    @property
+    def identity(self) -> float:
+        """What a new output's entries start from: the identity of the semiring's ⊕ (0.0 under +),
+        for a statement that adds to its output (``+=``); one that assigns writes each entry."""
+        return semiring(self.semiring).add.identity
 
     def _extents(self, inputs: dict) -> dict[str, int]:
         extents: dict[str, tuple[int, str]] = {}
@@ -404,7 +411,7 @@ class Kernel:
         plan = dense_plan(layout)
         if plan is not None and all(local.startswith(f"{name}_") for local in field_names(layout, mapping)):
             # a dense row-major output of its own: the caller gets the array itself
-            values = allocate(shape, np.float64, f"output {name}: array {plan[2]} of {layout.spec}")
+            values = allocate(shape, np.float64, f"output {name}: array {plan[2]} of {layout.spec}", self.identity)
             return {**{field_: shape[axis] for field_, axis in plan[1]}, plan[2]: values}, values
         fields: dict[str, object] = dict(layout.compute_scalars(shape))
         shared_source = None
@@ -417,7 +424,8 @@ class Kernel:
             if field_.name == layout.values_field:
                 dimensions = tuple(int(d.evaluate(fields)) for d in field_.dimensions)
                 fields[field_.name] = allocate(dimensions, field_.numpy_dtype,
-                                               f"output {name}: array {field_.name} of {layout.spec} ({field_})")
+                                               f"output {name}: array {field_.name} of {layout.spec} ({field_})",
+                                               self.identity)
             else:
                 raise SpfError(f"output {name}: field {field_.name} of {layout.spec} is unknown "
                                "before the kernel runs")

@@ -26,7 +26,7 @@ def names(passes) -> list[str]:
 
 def test_the_passes_run_from_the_space_to_the_c():
     assert names(PASSES) == [
-        "build_space", "plan_output_assembly", "synthesize_finds", "enumerate_variants", "parallelize",
+        "build_space", "plan_output_assembly", "check_semiring", "synthesize_finds", "enumerate_variants", "parallelize",
         "fuse_nests", "merge_terms_by_coordinate", "guard_tiles", "remove_dead_code", "fold_zeroing", "jam_loops",
         "mark_padded_factors", "choose_assembly", "place_find_states", "sum_in_registers",
         "mark_independent_iterations", "cut_parallel_loops", "plan_rows", "plan_zeroing", "mask_lookups",
@@ -41,6 +41,8 @@ def test_the_order_respects_what_each_pass_needs():
         return order.index(first) < order.index(second)
 
     assert order[0] == "build_space" and order[-1] == "emit"  # the space first, the C last
+    assert before("plan_output_assembly", "check_semiring")  # a semiring refuses an assembled output
+    assert before("check_semiring", "synthesize_finds")  # and refuses it before any work is done
     assert before("synthesize_finds", "enumerate_variants")  # variants combine the proven finds
     assert before("enumerate_variants", "parallelize")  # each variant's nests are parallelized
     assert before("parallelize", "cut_parallel_loops")  # only parallel loops are cut

@@ -24,6 +24,7 @@ from pycparser import c_ast, c_generator
 
 from spf.errors import SpfInternalError
 from spf.layout_library.model import Name
+from spf.notation.semirings import PLUS_TIMES, Semiring
 from spf.space.expressions import Affine
 from spf.space.properties import Range
 
@@ -105,8 +106,8 @@ def tensor_parameters(tensors: dict) -> tuple[list, list]:
 
 def kernel_function(function_name: str, scans: list, statements: list, tensors: dict, names: Names,
                     ranges: dict, zero_output: bool, assembly: AssembledOutput | None = None,
-                    zeroing: OutputZeroing = OutputZeroing(), specialized: tuple[str, ...] | None = None
-                    ) -> KernelSource:
+                    zeroing: OutputZeroing = OutputZeroing(), specialized: tuple[str, ...] | None = None,
+                    semiring: Semiring = PLUS_TIMES) -> KernelSource:
     """The C source of a kernel running each statement's scanned loop nest in turn.
 
     ``tensors``: name -> KernelTensor (spf.codegen.compiled) in parameter order.
@@ -117,10 +118,11 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     for the caller's ``fill``).
     ``specialized``: equal scalars whose common values get a copy of the nests each
     (spf.codegen.passes.specialize), where the nests keep no state.
+    ``semiring``: what the statements' + and * print as (their identity: what "zeros" means).
     """
     output_name = statements[0].output.tensor
     scalar_output = output_name if output_name not in tensors else None
-    emitter = Emitter(names, scalar_output, ranges)
+    emitter = Emitter(names, scalar_output, ranges, semiring)
     emitter.element_types = element_types(tensors)
     parameters, body = tensor_parameters(tensors)
     if scalar_output:
@@ -152,9 +154,9 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     if assembly:
         pass  # the builder starts from nothing
     elif zero_output and scalar_output:
-        body.append(declare(f"{scalar_output}_sum", "double", const(0.0)))
+        body.append(declare(f"{scalar_output}_sum", "double", emitter.identity()))
     elif zero_output:
-        body.extend(zero_output_first(zeroing, tensors, output_name, names))
+        body.extend(zero_output_first(zeroing, tensors, output_name, names, emitter.identity()))
     elif scalar_output:
         body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
     for scan in scans:
@@ -251,25 +253,28 @@ def kept_state_name(function_name: str) -> str:
     return f"{function_name}_kept_state"
 
 
-def zero_output_first(zeroing: OutputZeroing, tensors: dict, output: str, names: Names) -> list:
+def zero_output_first(zeroing: OutputZeroing, tensors: dict, output: str, names: Names,
+                      zero: c_ast.Node | None = None) -> list:
     """Zero the dense output before the nests as ``zeroing`` says: the rows its loop's
-    blocks do not zero, or the whole output (by the kernel's threads where it says)."""
+    blocks do not zero, or the whole output (by the kernel's threads where it says).
+    ``zero``: the value zeroing writes (a semiring's identity; 0.0 by default)."""
+    zero = const(0.0) if zero is None else zero
     if zeroing.rows is not None:
-        return _zero_rows_not_reached(zeroing, names)
+        return _zero_rows_not_reached(zeroing, names, c_text(zero))
     layout, mapping, _ = tensors[output]
     array = mapping[layout.values_field]
     size = value_count(layout, mapping, names)
     position = "spf_zero"
     loop = c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                      binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
-                     assign(c_ast.ArrayRef(ident(array), ident(position)), const(0.0)))
+                     assign(c_ast.ArrayRef(ident(array), ident(position)), zero))
     if not zeroing.parallel:
         return [loop]
     team = c_generator.CGenerator().visit(size)
     return [c_ast.Pragma(f"omp parallel for schedule(static) num_threads(spf_team_for({team}))"), loop]
 
 
-def _zero_rows_not_reached(plan: OutputZeroing, names: Names) -> list:
+def _zero_rows_not_reached(plan: OutputZeroing, names: Names, zero: str) -> list:
     """Zero the output rows the nest's blocks do not zero themselves (spf.codegen.passes.zeroing):
     those outside its outermost loop's range, or all of them when the nest does not run."""
     loop = plan.rows
@@ -291,9 +296,9 @@ def _zero_rows_not_reached(plan: OutputZeroing, names: Names) -> list:
             spf_reached_to = spf_max(spf_reached_from, spf_min({last} + 1, {extent}));
           }}
           for (int64_t spf_zero = 0; spf_zero < spf_reached_from * spf_row_size; spf_zero++)
-            {zeroing.array}[spf_zero] = 0.0;
+            {zeroing.array}[spf_zero] = {zero};
           for (int64_t spf_zero = spf_reached_to * spf_row_size; spf_zero < {extent} * spf_row_size; spf_zero++)
-            {zeroing.array}[spf_zero] = 0.0;
+            {zeroing.array}[spf_zero] = {zero};
         }}""")
 
 

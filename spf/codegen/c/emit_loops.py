@@ -161,7 +161,7 @@ class LoopPrinter:
                 const int64_t spf_block_end = spf_min(spf_block + spf_block_rows, spf_stop);
                 const int64_t spf_zero_to = spf_min({end_row}, {extent}) * spf_row_size;
                 for (int64_t spf_zero = spf_max({first_row}, 0) * spf_row_size; spf_zero < spf_zero_to; spf_zero++)
-                  {zeroing.array}[spf_zero] = 0.0;
+                  {zeroing.array}[spf_zero] = {c_text(self.identity())};
                 for (int64_t {variable} = spf_block; {variable} < spf_block_end; {variable}++)
                   spf_loop_body();
               }}
@@ -186,8 +186,11 @@ class LoopPrinter:
         return clause
 
     def _reduction_clause(self, node: Loop) -> str:
-        """``reduction(+: ...)`` where the loop's reduction is OpenMP's, over a scalar output's sum."""
-        return f" reduction(+: {self.scalar_output}_sum)" if node.parallel and node.reduction == "clause" else ""
+        """``reduction(+: ...)`` where the loop's reduction is OpenMP's, over a scalar output's
+        sum (``min``, ``max``, ... as the semiring's ⊕ is)."""
+        if not (node.parallel and node.reduction == "clause"):
+            return ""
+        return f" reduction({self.semiring.add.openmp}: {self.scalar_output}_sum)"
 
     def _privatized(self, node: Loop, thread_state: list, loop) -> list:
         """Per-thread copies of the output on the heap (an OpenMP array reduction would put
@@ -307,7 +310,7 @@ class LoopPrinter:
             self.names = lane_name
             body.extend(self.nodes(prologue))
         for total, added in lanes:
-            body.append(declare(total, "double", const(0.0)))
+            body.append(declare(total, "double", self.identity()))
             if added:
                 body.append(declare(added, "int", const(0)))
         terms = []

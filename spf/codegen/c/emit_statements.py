@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+import math
+
 from spf.errors import SpfInternalError
+from spf.notation.semirings import PLUS_TIMES, Semiring
 from spf.space.expressions import UFCall
 
 from spf.codegen.c.c_expressions import (Names, affine, arith, array_read, condition, flat_index, lower_bound,
@@ -25,8 +28,9 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
     their marks say (no decision of its own); the marked loops, merges and finds print
     through its parts (LoopPrinter, MergePrinter, FindPrinter)."""
 
-    def __init__(self, names: Names, scalar_output: str | None, ranges: dict):
+    def __init__(self, names: Names, scalar_output: str | None, ranges: dict, semiring: Semiring = PLUS_TIMES):
         self.names = names
+        self.semiring = semiring  # what the statement's + and * print as (spf.notation.semirings)
         self.scalar_output = scalar_output
         self.ranges = ranges  # array -> (low, high) of its values, from range properties
         self.entry: list = []  # allocations at function entry
@@ -56,6 +60,30 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         self.element_types: dict[str, str] = {}  # array -> its C element type (double when not listed)
         self.invariant_reads: dict[int, str] = {}  # in an independent loop: factors read once before it
 
+    def identity(self) -> c_ast.Node:
+        """⊕'s identity (0.0 for +): what a sum, and an output entry no term reaches, starts from."""
+        value = self.semiring.add.identity
+        if math.isinf(value):
+            return ident("INFINITY") if value > 0 else c_ast.UnaryOp("-", ident("INFINITY"))
+        return const(value)
+
+    def reduced(self, left, right) -> c_ast.Node:
+        """``left ⊕ right``."""
+        monoid = self.semiring.add
+        return binary(monoid.c_operator, left, right) if monoid.c_operator else call(monoid.c_function, left, right)
+
+    def multiplied(self, left, right) -> c_ast.Node:
+        """``left ⊗ right``."""
+        operator = self.semiring.multiply
+        return binary(operator.c_operator, left, right) if operator.c_operator else \
+            call(operator.c_function, left, right)
+
+    def reduce_into(self, target, value) -> c_ast.Node:
+        """``target ⊕= value`` (``+=`` under +)."""
+        monoid = self.semiring.add
+        return assign(target, value, f"{monoid.c_operator}=") if monoid.c_operator else \
+            assign(target, call(monoid.c_function, target, value))
+
     def fresh(self, base: str) -> str:
         self.counter += 1
         return f"{base}_{self.counter}"
@@ -75,7 +103,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             otherwise = block(self.nodes(node.otherwise)) if node.otherwise else None
             return [c_ast.If(conjunction(conditions), block(self.nodes(node.body)), otherwise)]
         if isinstance(node, ZeroEntry):
-            return [assign(self._output_reference(node), const(0.0))]
+            return [assign(self._output_reference(node), self.identity())]
         if isinstance(node, Loop) and id(node) in self.merge_ranges:  # a Merge arm's loop: its range only
             low, high = self.merge_ranges[id(node)]
             return [assign(ident(low), lower_bound(node.lower, names)),
@@ -147,7 +175,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             return [loop]
         # the output position does not change inside the loop: sum in a register
         total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
-        return [declare(total, "double", const(0.0))] + \
+        return [declare(total, "double", self.identity())] + \
             ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
 
     def _split_sum(self, node: Loop, register_sum: RegisterSum, loop: c_ast.For) -> c_ast.Compound:
@@ -171,10 +199,10 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
                           assign(ident(start), const(lanes), "+="), block(steps))
         sums = [ident(register) for register in registers]
         while len(sums) > 1:
-            sums = [binary("+", sums[k], sums[k + 1]) if k + 1 < len(sums) else sums[k]
+            sums = [self.reduced(sums[k], sums[k + 1]) if k + 1 < len(sums) else sums[k]
                     for k in range(0, len(sums), 2)]
         long_enough = binary(">=", binary("-", upper, ident(start)), const(register_sum.least_trips - 1))
-        lanes_first = c_ast.If(long_enough, block([declare(r, "double", const(0.0)) for r in registers[1:]]
+        lanes_first = c_ast.If(long_enough, block([declare(r, "double", self.identity()) for r in registers[1:]]
                                                   + [split, assign(ident(total), sums[0])]), None)
         loop.init = c_ast.DeclList([declare(variable, INDEX, ident(start))])
         return block([declare(start, INDEX, lower), lanes_first, loop])
@@ -217,7 +245,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         if node.size is None:
             array = c_ast.ArrayDecl(c_ast.TypeDecl(node.name, [], None, c_ast.IdentifierType(["double"])),
                                     const(1), [])
-            return [c_ast.Decl(node.name, [], [], [], [], array, c_ast.InitList([const(0.0)]), None)]
+            return [c_ast.Decl(node.name, [], [], [], [], array, c_ast.InitList([self.identity()]), None)]
         # each thread owns one slice of the temporary's allocation (spf_thread() is 0 outside
         # parallel loops), so temporaries inside a parallel loop are private
         size = affine(node.size, self.names)
@@ -227,7 +255,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         return [pointer, c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                           binary("<", ident(position), affine(node.size, self.names)),
                           c_ast.UnaryOp("p++", ident(position)),
-                          assign(c_ast.ArrayRef(ident(node.name), ident(position)), const(0.0)))]
+                          assign(c_ast.ArrayRef(ident(node.name), ident(position)), self.identity()))]
 
     def tile_guard(self, node: TileGuard) -> list:
         names = self.names
@@ -248,14 +276,14 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         target = register_sum.target
         value = ident(total)
         for position in sorted(register_sum.hoisted, reverse=True):
-            value = binary("*", self._factor(target.factors[position]), value)
+            value = self.multiplied(self._factor(target.factors[position]), value)
         if target.stream is not None:
             update = self._append(target, value)
         elif target.stores:
             update = assign(self._output_reference(target), value)
         else:
             update = self._update(self._output_reference(target), value)
-        otherwise = assign(self._output_reference(target), const(0.0)) if target.stores else None
+        otherwise = assign(self._output_reference(target), self.identity()) if target.stores else None
         if register_sum.repeated:
             update = block([self._declaration(a) for a in register_sum.repeated] + [update])
             if otherwise is not None:  # the output's position is one of the repeated assignments
@@ -269,18 +297,18 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
                 continue  # multiplied into the register sum once, after its loop
             read = ident(self.invariant_reads[position]) if position in self.invariant_reads else \
                 self._factor(factor)
-            product = read if product is None else binary("*", product, read)
+            product = read if product is None else self.multiplied(product, read)
         if node.coefficient != 1.0:
             product = binary("*", const(float(node.coefficient)), product)
         if self.accumulator and self.lookup_mask:
             product = call("spf_masked", product, ident(self.lookup_mask))
         if self.accumulator:
             added = [assign(ident(self.accumulated), const(1))] if self.accumulated else []
-            return self._padding_skipped(node, [assign(ident(self.accumulator), product, "+=")] + added)
+            return self._padding_skipped(node, [self.reduce_into(ident(self.accumulator), product)] + added)
         if node.stream is not None:
             return self._padding_skipped(node, [self._append(node, product)])
         if node.output is None:
-            return [assign(ident(f"{node.scalar_output}_sum"), product, "+=")]
+            return [self.reduce_into(ident(f"{node.scalar_output}_sum"), product)]
         if node.stores:
             return [assign(self._output_reference(node), product)]
         return [self._update(self._output_reference(node), product)]
@@ -377,8 +405,9 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         return block([declare("spf_value", "double", value, const_=True)] + c_statements(text))
 
     def _update(self, target, value):
-        """``target += value``, atomically inside a loop parallelised with atomics."""
-        update = assign(target, value, "+=")
+        """``target ⊕= value``, atomically inside a loop parallelised with atomics (under +:
+        spf.codegen.passes.semiring refuses atomics for other semirings)."""
+        update = self.reduce_into(target, value)
         return block([c_ast.Pragma("omp atomic"), update]) if self.atomic else update
 
     def _output_reference(self, node: Compute):

@@ -22,6 +22,15 @@ def mark_register_sums(nodes: list[Node]) -> None:
     _mark(nodes, exact=False, arm_loops=set())
 
 
+def keep_factors_inside(nodes: list[Node]) -> None:
+    """No factor taken out of any register sum of the nest (nor of a jammed one): taking
+    ``b`` out of ``sum_k b * c_k`` is distributivity of (+, *), which a semiring's ⊗ need
+    not have over its ⊕ (plus_pair, plus_first)."""
+    for node in walk(nodes):
+        if isinstance(node, Loop) and node.register_sum is not None:
+            node.register_sum.hoisted = set()
+
+
 def _mark(nodes: list[Node], exact: bool, arm_loops: set[int]) -> None:
     """``exact``: inside a parallel loop without a reduction, where every write must be
     one of the space's updates (the dependence test proved those apart, not writes of a

@@ -48,6 +48,8 @@ static void *spf_malloc_large(size_t bytes) {
   return p;
 }
 
+#include "spf_semiring.h"
+
 static inline int64_t spf_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t spf_max(int64_t a, int64_t b) { return a > b ? a : b; }
 /* floor and ceiling of a / b for b > 0 */

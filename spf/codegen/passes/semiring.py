@@ -1,0 +1,61 @@
+"""What a kernel under a semiring other than (+, *) cannot do yet (spf.notation.semirings).
+
+The nests a semiring compiles are the arithmetic ones: the loops run over the same
+entries (GraphBLAS's ⊗ applies where the operands' entries are, which is where spf's
+products are), and the C printer writes ⊕ and ⊗ and ⊕'s identity where it writes +, * and
+0 (spf.codegen.c.emit_statements).  The passes that rely on the arithmetic skip
+themselves (a factor hoisted out of a sum, a masked term adding +0.0).  What remains is
+refused here, before anything else is done, each with its reason:
+
+* an assembled output: its builder sums duplicate entries and drops zeros (+, 0);
+* a coefficient (``2 * A(i,j) * x(j)``, ``A - B``): a number is no entry to ⊗ with;
+* an input whose layout stores padding (ELL, BCSR, DIA, ...), unless Z3 proves that a
+  stored zero changes no reduction (``0 ⊗ x`` is ⊕'s identity: plus_times, lor_land); a
+  layout without index arrays (Dense1..4, LOWER_TRI) has an entry at every position it stores;
+* a recipe's parallel loop whose reduction is per-thread copies or atomics (both add); a
+  scalar output's reduction is OpenMP's, with ⊕'s own operator (min, max, ||, &&).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spf.errors import SpfError
+from spf.notation.semirings import Semiring, padding_contributes
+
+if TYPE_CHECKING:
+    from spf.scheduling.recipe import Recipe
+    from spf.space.iteration_space import StatementSpace
+
+
+def stores_padding(layout) -> bool:
+    """Whether the layout stores values that are no entries (ELL's unused slots, BCSR's zeros
+    in a block).  A layout without index arrays (Dense1..4, LOWER_TRI) has an entry at every
+    position it stores, as a full GraphBLAS matrix does: its zeros are values, not padding."""
+    return layout.padded and bool(layout.index_arrays)
+
+
+def refuse_for_semiring(ring: Semiring, statements: list[StatementSpace], recipe: Recipe | None) -> None:
+    """An SpfError naming the first thing of the kernel ``ring`` cannot compile yet."""
+    first = statements[0]
+    text = first.statement.text or str(first.statement)
+    if first.assembled is not None:
+        raise SpfError(f"semiring={ring.name!r}: output {first.statement.output.tensor} is assembled in "
+                       f"{first.assembled.spec}, whose builder adds entries; give it a dense layout (or share= "
+                       "an input's pattern) for now")
+    for space in statements:
+        for term in space.statement.terms:
+            if term.coefficient != 1 or not term.factors:
+                raise SpfError(f"semiring={ring.name!r}: the term {term} of {text!r} has a coefficient, which "
+                               "has no meaning under a semiring (only products of tensors)")
+        for placement in space.placements.values():
+            if stores_padding(placement.layout) and placement.tensor != space.statement.output.tensor \
+                    and padding_contributes(ring):
+                raise SpfError(f"semiring={ring.name!r}: input {placement.tensor} in {placement.layout.spec} stores "
+                               f"padding (zeros that are no entries), and {ring.multiply.name} of a zero is not "
+                               f"{ring.add.name}'s identity ({ring.add.identity}), so padding would count as "
+                               "entries; use a layout without padding (CSR, COO, DCSR, ...)")
+    for variable, reduction in recipe.parallel if recipe is not None else ():
+        if reduction is not None and first.statement.output.indices:  # a scalar's is OpenMP's, by ⊕
+            raise SpfError(f"semiring={ring.name!r}: the recipe runs {variable} in parallel with the {reduction!r} "
+                           "reduction, which adds; parallelize a loop that needs no reduction")

@@ -1,0 +1,135 @@
+"""Semirings: what ``+`` and ``*`` of a statement mean (issue 29).
+
+A statement ``y(i) = A(i,j) * x(j)`` sums products; under a semiring (⊕, ⊗) it reduces
+with the monoid ⊕ the values ⊗ gives, with GraphBLAS's semantics: ⊗ applies where every
+operand has an entry (a stored position of a sparse operand, any position of a dense
+one), ⊕ reduces over those products, an output entry no product reaches holds ⊕'s
+identity (a dense output; GraphBLAS would have no entry there).  ``plus_times`` is the
+arithmetic spf computes by default.  Names follow GraphBLAS: ``<monoid>_<operator>``, with
+the monoids plus, times, min, max, lor, land, any and the operators below; every
+combination is a semiring spf compiles.
+
+Where a layout stores padding (ELL's unused slots, BCSR's zeros inside a block), padding
+is no entry, but the kernel reads it as a stored zero: it contributes nothing only where
+``0 ⊗ x`` and ``x ⊗ 0`` are ⊕'s identity for every x, which :func:`padding_contributes`
+asks Z3.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import z3
+
+from spf.errors import SpfError
+
+
+@dataclass(frozen=True)
+class Monoid:
+    """⊕: an associative, commutative reduction with its identity (the value of an empty
+    reduction).  ``c_operator`` is C's infix operator for it, or None when the C helper
+    ``c_function`` (spf_semiring.h) computes it; ``openmp``: OpenMP's reduction identifier."""
+
+    name: str
+    identity: float
+    c_operator: str | None
+    c_function: str
+    openmp: str
+    meaning: Callable  # (z3 a, z3 b) -> z3 term: the monoid over reals, for the proofs
+
+
+@dataclass(frozen=True)
+class Operator:
+    """⊗: the binary operator applied to the operands' entries, left to right."""
+
+    name: str
+    c_operator: str | None
+    c_function: str
+    meaning: Callable  # (z3 a, z3 b) -> z3 term: the operator over reals, for the proofs
+
+
+def _truth(condition):
+    return z3.If(condition, z3.RealVal(1), z3.RealVal(0))
+
+
+MONOIDS = {monoid.name: monoid for monoid in (
+    Monoid("plus", 0.0, "+", "spf_plus_value", "+", lambda a, b: a + b),
+    Monoid("times", 1.0, "*", "spf_times_value", "*", lambda a, b: a * b),
+    Monoid("min", math.inf, None, "spf_min_value", "min", lambda a, b: z3.If(a <= b, a, b)),
+    Monoid("max", -math.inf, None, "spf_max_value", "max", lambda a, b: z3.If(a >= b, a, b)),
+    Monoid("lor", 0.0, None, "spf_lor_value", "||", lambda a, b: _truth(z3.Or(a != 0, b != 0))),
+    Monoid("land", 1.0, None, "spf_land_value", "&&", lambda a, b: _truth(z3.And(a != 0, b != 0))),
+    # any: one of the values reduced, whichever (the kernel keeps the latest); 0 where there
+    # is none (a dense output's fill), which is no identity: any(y, 0) is 0
+    Monoid("any", 0.0, None, "spf_any_value", "max", lambda a, b: b),
+)}
+
+OPERATORS = {operator.name: operator for operator in (
+    Operator("times", "*", "spf_times_value", lambda a, b: a * b),
+    Operator("plus", "+", "spf_plus_value", lambda a, b: a + b),
+    Operator("minus", "-", "spf_minus_value", lambda a, b: a - b),
+    Operator("first", None, "spf_first_value", lambda a, b: a),
+    Operator("second", None, "spf_second_value", lambda a, b: b),
+    Operator("pair", None, "spf_pair_value", lambda a, b: z3.RealVal(1)),
+    Operator("min", None, "spf_min_value", lambda a, b: z3.If(a <= b, a, b)),
+    Operator("max", None, "spf_max_value", lambda a, b: z3.If(a >= b, a, b)),
+    Operator("land", None, "spf_land_value", lambda a, b: _truth(z3.And(a != 0, b != 0))),
+    Operator("lor", None, "spf_lor_value", lambda a, b: _truth(z3.Or(a != 0, b != 0))),
+)}
+
+
+@dataclass(frozen=True)
+class Semiring:
+    """(⊕, ⊗) by name: ``add`` reduces, ``multiply`` combines the operands' entries."""
+
+    name: str
+    add: Monoid
+    multiply: Operator
+
+    @property
+    def arithmetic(self) -> bool:
+        """The default (+, ×): every pass and C form of spf applies as it stands."""
+        return self.add.name == "plus" and self.multiply.name == "times"
+
+    def describe(self) -> str:
+        """explain()'s line: the two operations, the identity outputs start from, and what
+        spf does differently from (+, *)."""
+        return (f"{self.name}: ⊕ = {self.add.name} (identity {self.add.identity}, what an output entry no "
+                f"product reaches holds), ⊗ = {self.multiply.name}; factors stay inside each reduction "
+                "(no distributivity assumed), bitmap lookups branch (no masked term)")
+
+
+def semiring(name: str) -> Semiring:
+    """The semiring ``<monoid>_<operator>`` (``min_plus``, ``lor_land``, ``plus_pair``, ...),
+    or an SpfError listing the monoids and operators."""
+    if not isinstance(name, str):
+        raise SpfError(f"semiring must be a name such as 'min_plus', got {type(name).__name__}")
+    monoid, _, operator = name.partition("_")
+    if monoid not in MONOIDS or operator not in OPERATORS:
+        raise SpfError(f"unknown semiring {name!r}: give <monoid>_<operator> with the monoid one of "
+                       f"{', '.join(MONOIDS)} and the operator one of {', '.join(OPERATORS)} "
+                       "(e.g. plus_times, min_plus, lor_land, plus_pair)")
+    return Semiring(name, MONOIDS[monoid], OPERATORS[operator])
+
+
+PLUS_TIMES = semiring("plus_times")
+
+
+def padding_contributes(ring: Semiring) -> bool:
+    """Whether a stored zero that is no entry (padding) can change a reduction: unless Z3
+    proves, for every real x and every value y the reduction can hold (``identity ⊕ z``),
+    ``y ⊕ (0 ⊗ x) == y ⊕ (x ⊗ 0) == y``.  (An infinite identity is no real value, so
+    nothing is proven for min and max.)"""
+    identity = ring.add.identity
+    if math.isinf(identity):
+        return True
+    x, z = z3.Reals("x z")
+    zero = z3.RealVal(0)
+    add, multiply = ring.add.meaning, ring.multiply.meaning
+    held = add(z3.RealVal(identity), z)
+    solver = z3.Solver()
+    solver.set("rlimit", 200_000)
+    solver.add(z3.Or(add(held, multiply(zero, x)) != held, add(held, multiply(x, zero)) != held))
+    return solver.check() != z3.unsat

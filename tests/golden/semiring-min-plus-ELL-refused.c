@@ -1,0 +1,1 @@
+/* refused: SpfError: semiring='min_plus': input A in ELL stores padding (zeros that are no entries), and plus of a zero is not min's identity (inf), so padding would count as entries; use a layout without padding (CSR, COO, DCSR, ...) */
