@@ -24,7 +24,7 @@ MONOIDS = {
     "max": lambda a, b: float(np.fmax(a, b)),
     "lor": lambda a, b: float(bool(a) or bool(b)),
     "land": lambda a, b: float(bool(a) and bool(b)),
-    "any": lambda a, b: b,
+    "any": lambda a, b: a if a != 0 else b,  # spf's choice: the first value that is not 0
 }
 OPERATORS = {
     "times": lambda a, b: a * b,
@@ -73,20 +73,22 @@ def _products(factors, known: dict, multiply):
             return
         indices, keys, groups = steps[step]
         for coordinates, value in groups.get(tuple(at[indices[k]] for k in keys), ()):
-            if any(at.get(index, c) != c for index, c in zip(indices, coordinates)):
-                continue  # an index repeated in one access (A(i,i)) at two values
-            inner = {**at, **dict(zip(indices, coordinates))}
-            yield from join(step + 1, inner, value if product is None else multiply(product, value))
+            inner = dict(at)
+            if all(inner.setdefault(index, c) == c for index, c in zip(indices, coordinates)):  # A(i,i): i once
+                yield from join(step + 1, inner, value if product is None else multiply(product, value))
 
     yield from join(0, {}, None)
 
 
-def reference(expression: str, semiring: str, shape: tuple, **operands):
+def reference(expression: str, semiring: str, shape: tuple, magnitudes: bool = False, **operands):
     """The statement's output under ``semiring``: an array of ``shape`` (a float for a scalar
     output, ``shape == ()``), ⊕'s identity where no product reaches.  An operand is a numpy
-    array, a scipy matrix or its entries (coordinates -> value)."""
+    array, a scipy matrix or its entries (coordinates -> value).  ``magnitudes``: the sum of
+    the products' absolute values instead (0 where none): a tolerance's scale."""
     monoid, operator = semiring.split("_", 1)
     add, multiply = MONOIDS[monoid], OPERATORS[operator]
+    if magnitudes:
+        monoid, add = "plus", lambda total, product: total + abs(product)
     statement = parse_statement(expression)
     known = {name: entries(value) for name, value in operands.items()}
     result = np.full(shape, IDENTITIES[monoid])

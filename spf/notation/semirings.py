@@ -61,9 +61,9 @@ MONOIDS = {monoid.name: monoid for monoid in (
     Monoid("max", -math.inf, None, "spf_max_value", "max", lambda a, b: z3.If(a >= b, a, b)),
     Monoid("lor", 0.0, None, "spf_lor_value", "||", lambda a, b: _truth(z3.Or(a != 0, b != 0))),
     Monoid("land", 1.0, None, "spf_land_value", "&&", lambda a, b: _truth(z3.And(a != 0, b != 0))),
-    # any: one of the values reduced, whichever (the kernel keeps the latest); 0 where there
-    # is none (a dense output's fill), which is no identity: any(y, 0) is 0
-    Monoid("any", 0.0, None, "spf_any_value", "max", lambda a, b: b),
+    # any: one of the values reduced, whichever; the kernel keeps the first that is not 0, so
+    # that 0 is its identity (an empty reduction, a register's start, a dense output's fill)
+    Monoid("any", 0.0, None, "spf_any_value", "spf_any", lambda a, b: z3.If(a != 0, a, b)),
 )}
 
 OPERATORS = {operator.name: operator for operator in (

@@ -248,3 +248,26 @@ def test_semiring_kernels_equal_the_reference(drawn):
     inputs = {name: spf.pack(layouts[name], value) if sp.issparse(value) else value
               for name, value in operands.items()}
     check(kernel(**inputs), reference(expression, ring, shape, **operands), ring)
+
+
+def test_any_keeps_a_value_that_a_later_empty_reduction_would_overwrite():
+    """Found by the fuzzer: TTV with k outermost sums over B's entries in a register for each
+    (k, i, j), most of them empty; A(i,j) = A(i,j) any sum must leave A(i,j) as it was when the
+    sum is empty (any keeps its first value that is not 0, so 0 is its identity)."""
+    B = spf.pack("COO3", {"n0": 2, "n1": 1, "n2": 5, "nnz": 1, "idx0": np.array([1]), "idx1": np.array([0]),
+                          "idx2": np.array([1]), "val": np.array([-3.0])})
+    c = np.array([0.0, -1.0, 0.0, -2.0, 0.0])
+    kernel = spf.compile("A(i,j) = B(i,j,k) * c(k)", {"B": "COO3", "c": "Dense1", "A": "Dense2"}, semiring="any_pair",
+                         order=["k", "pA1", "i", "pA0", "j", "pB", "pc0"])
+    np.testing.assert_array_equal(kernel(B=B, c=c), [[0.0], [1.0]])
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_any_reduces_a_scalar_to_one_of_its_values(parallel, openmp_threads):
+    """A scalar under any_first over 2 threads (OpenMP's reduction declared in spf_semiring.h):
+    one of the products, not the 0 of a thread that saw none."""
+    A = matrix(400, 30, 24, density=0.02)
+    layouts = {"A": "CSR", "B": "CSR"}
+    recipe = spf.recipe("s = A(i,j) * B(i,j)", layouts).parallelize("pAi", "atomic") if parallel else None
+    kernel = spf.compile("s = A(i,j) * B(i,j)", layouts, semiring="any_first", schedule=recipe)
+    assert kernel(A=A, B=A) in set(A.data)
