@@ -23,6 +23,7 @@ truncated, emptied or overwritten, and checked by a new process on that cache.
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -33,6 +34,9 @@ import spf
 from spf.errors import AutoscheduleError
 from spf.scheduling.autoscheduler.problem import make_problem
 from spf.scheduling.autoscheduler.search import exhaustive
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the semiring reference, as pytest has it
+from semiring_reference import reference  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must treat them as built-ins
@@ -65,6 +69,12 @@ TENSOR4_OUTPUTS = ("CSF4", "COO4")
 FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "bitmap", "linear", "direct")
 RECIPE_TEMPLATES = ("seqiter", "binary", "hashmap", "bitmap", "linear")
 COEFFICIENTS = (2, -1, 0.5, 2.5, -3)
+# semirings drawn for a kernel with a dense or scalar output, or one sharing an input's pattern
+# (any_ with an operator other than pair keeps whichever product comes last: no one result)
+SEMIRINGS = ("min_plus", "max_plus", "max_times", "min_times", "lor_land", "any_pair", "plus_pair", "plus_first",
+             "plus_second", "min_first", "max_second", "max_min", "min_max", "land_lor", "times_plus", "plus_minus",
+             "lor_times", "plus_land")
+SEMIRING_ONE_IN = 4  # of the kernels that may take one
 CACHE_DAMAGE = ("truncate", "empty", "garbage")  # what is done to each file (fuzz_harness.damage_cache)
 CACHE_ENTRIES = ("libraries", "metadata")  # *.so; the kernels' pickles and the libraries' records
 DAMAGED_CACHE_ONE_IN = 60  # cases whose kernel cache is damaged between two compiles
@@ -248,6 +258,8 @@ class KernelSpec:
     ``damage``: ``(how, entries)`` (:data:`CACHE_DAMAGE`, :data:`CACHE_ENTRIES`): the kernel is
     compiled in a new process into a cache of its own, that cache damaged, and the case
     checked in another new process on it (``fuzz_harness.check_damaged_cache``).
+    ``semiring``: what + and * mean (:data:`SEMIRINGS`; the oracle is then
+    tests/semiring_reference.py over the packed inputs' stored entries).
     """
 
     family: str
@@ -262,6 +274,7 @@ class KernelSpec:
     small: tuple = ()
     convert: bool = False
     damage: tuple = ()
+    semiring: str = "plus_times"
 
     @property
     def layout_map(self) -> dict:
@@ -422,7 +435,14 @@ def kernel_specs(draw) -> KernelSpec:
             expression = f"{left} = -{right}" if coefficient == -1 else f"{left} = {coefficient} * {right}"
         if draw(st.integers(0, 9)) == 0:
             expression = expression.replace(" = ", " += ", 1)
-    single_term = len(spf.parse_statement(expression).terms) == 1
+    parsed = spf.parse_statement(expression)
+    single_term = len(parsed.terms) == 1
+    semiring = "plus_times"
+    output_layout = layouts.get(parsed.output.tensor)
+    if not family.autoschedule and all(term.coefficient == 1 for term in parsed.terms) \
+            and (output_layout is None or output_layout.startswith("Dense") or family.share) \
+            and draw(st.integers(1, SEMIRING_ONE_IN)) == 1:
+        semiring = draw(st.sampled_from(SEMIRINGS))
     if family.autoschedule:
         schedule = "autoschedule"
     elif single_term:
@@ -431,7 +451,8 @@ def kernel_specs(draw) -> KernelSpec:
         schedule = "default"
     return KernelSpec(family=family.name, expression=expression, layouts=tuple(layouts.items()),
                       share=family.share, find=draw(st.sampled_from(FINDS)), parallel=draw(st.booleans()),
-                      schedule=schedule, schedule_seed=draw(st.integers(0, 2**31 - 1)), small=family.small)
+                      schedule=schedule, schedule_seed=draw(st.integers(0, 2**31 - 1)), small=family.small,
+                      semiring=semiring)
 
 
 def index_classes(kernel: KernelSpec) -> list[list[str]]:
@@ -639,6 +660,8 @@ def plan_schedule(kernel: KernelSpec) -> tuple:
         outer = next(v for v in order if v in physical)  # the outermost loop, usually
         variable = outer if rng.random() < 0.6 else rng.choice(physical if rng.random() < 0.8 else variables)
         reduction = rng.choice((None, None, "privatize", "atomic"))
+        if kernel.semiring != "plus_times" and spf.parse_statement(kernel.expression).output.indices:
+            reduction = None  # copies and atomics add: a semiring refuses them
         steps.append(("parallelize", variable, reduction, rng.choice(("dynamic,32",) * 4 + ("static", "guided,4"))))
     return ("recipe", tuple(steps))
 
@@ -660,6 +683,8 @@ def apply_recipe(kernel: KernelSpec, steps) -> spf.Recipe:
 def compile_options(kernel: KernelSpec, plan: tuple) -> dict:
     """The keyword arguments of ``spf.compile`` for this kernel and plan."""
     options = {"find": kernel.find, "parallel": kernel.parallel}
+    if kernel.semiring != "plus_times":
+        options["semiring"] = kernel.semiring
     if kernel.share:
         options["share"] = kernel.share_map
     if plan and plan[0] == "order":
@@ -893,6 +918,8 @@ def oracle(kernel: KernelSpec, dense: dict, packed: dict, extents: dict) -> tupl
     positions only (``share`` computes C<M> = ..., the masked product)."""
     statement, _ = accesses(kernel.expression)
     shape = tuple(extents[i] for i in statement.output.indices)
+    if kernel.semiring != "plus_times":
+        return semiring_oracle(kernel, packed, shape)
     expected, scale = np.zeros(shape), np.zeros(shape)
     for coefficient, subscripts, tensors in einsum_terms(statement):
         expected = expected + coefficient * np.einsum(subscripts, *(dense[t] for t in tensors), optimize=True)
@@ -900,6 +927,26 @@ def oracle(kernel: KernelSpec, dense: dict, packed: dict, extents: dict) -> tupl
                                                       optimize=True)
     for output, source in kernel.share:
         expected = expected * stored_mask(packed[source], shape)
+    return expected, scale
+
+
+def semiring_oracle(kernel: KernelSpec, packed: dict, shape: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """The expected result under the kernel's semiring, entry by entry over each input's stored
+    positions (padding included: the kernel is compiled only where Z3 proved padding adds
+    nothing), and its scale: |result| plus the sum of the |products| (summation order).  A
+    shared output holds the result at the shared tensor's stored positions, 0 elsewhere."""
+    operands = {}
+    for name, tensor in packed.items():
+        coords, values = tensor.stored()
+        inside = np.all((coords >= 0) & (coords < np.asarray(tensor.shape)), axis=1)  # not a block's overhang
+        operands[name] = {tuple(int(c) for c in row): float(v) for row, v in zip(coords[inside], values[inside])}
+    expected = np.asarray(reference(kernel.expression, kernel.semiring, shape, **operands), dtype=float)
+    magnitudes = np.asarray(reference(kernel.expression, kernel.semiring, shape, magnitudes=True, **operands),
+                            dtype=float)
+    scale = np.where(np.isfinite(expected), np.abs(expected), 0.0) + magnitudes
+    for output, source in kernel.share:
+        mask = stored_mask(packed[source], shape)
+        expected, scale = np.where(mask, expected, 0.0), np.where(mask, scale, 0.0)
     return expected, scale
 
 

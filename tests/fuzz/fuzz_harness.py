@@ -721,7 +721,8 @@ class Tally:
             lines.append("  of which checked in a new process after damaging the kernel cache: "
                          + ", ".join(f"{kind} {self.damaged[kind]}" for kind in CLASSES if self.damaged[kind]))
         lines.append(f"  kernels: {self.kernels['specs']} specs, {self.kernels['built']} compiled and run "
-                     f"({self.kernels['distinct C']} distinct C sources), {self.kernels['refused']} refused, "
+                     f"({self.kernels['distinct C']} distinct C sources, {self.kernels['semiring']} under a semiring "
+                     f"other than plus_times), {self.kernels['refused']} refused, "
                      f"{self.kernels['failed']} failed to compile or raised"
                  + (f"; {self.skipped} data sets not run after a hang" if self.skipped else ""))
         return "\n".join(lines)
@@ -826,8 +827,9 @@ def run_cases(cases: list[Case], jobs: int = 2, repeats: int = 3, timeout: float
                     first_result = next(iter(checked.results.values()), None)
                     if checked.built:
                         tally.kernels["built"] += 1
+                        tally.kernels["semiring"] += case.kernel.semiring != "plus_times"
                         sources.add(hash((case.kernel.expression, case.kernel.layouts, str(checked.plan),
-                                          case.kernel.find, case.kernel.parallel)))
+                                          case.kernel.find, case.kernel.parallel, case.kernel.semiring)))
                     elif first_result is not None and first_result.kind == "refused":
                         tally.kernels["refused"] += 1
                     else:
@@ -1008,6 +1010,8 @@ def _compile_call(kernel: KernelSpec, plan: tuple | None) -> list[str]:
         arguments.append(f"share={kernel.share_map!r}")
     if kernel.parallel:
         arguments.append("parallel=True")
+    if kernel.semiring != "plus_times":
+        arguments.append(f"semiring={kernel.semiring!r}")
     if plan and plan[0] == "order":
         arguments.append(f"order={list(plan[1])!r}")
     elif plan and plan[0] == "recipe":
