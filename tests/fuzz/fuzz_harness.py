@@ -1102,12 +1102,18 @@ def reproducer(failure: Failure) -> str:
     assembled = assembled_output(kernel)
     if not kernel.convert:
         lines += _compile_call(kernel, plan)
-    terms = []
-    for coefficient, subscripts, tensors in einsum_terms(statement):
-        call = f"np.einsum({subscripts!r}, {', '.join(t + '.to_dense()' for t in tensors)})"
-        terms.append(call if coefficient == 1 else f"{coefficient!r} * {call}")
-    lines.append(f"expected = {' + '.join(terms)}")
-    for output, source in kernel.share:
+    if kernel.semiring != "plus_times":  # the oracle over the inputs' stored entries
+        lines.insert(1, f"import sys; sys.path.insert(0, {str(REPOSITORY_TESTS)!r})")
+        lines.append("from fuzz_cases import KernelSpec, semiring_oracle")
+        lines.append(f"expected, _ = semiring_oracle({kernel!r}, {{{', '.join(f'{t!r}: {t}' for t in inputs)}}}, "
+                     f"{tuple(data.extent_map[i] for i in statement.output.indices)!r})")
+    else:
+        terms = []
+        for coefficient, subscripts, tensors in einsum_terms(statement):
+            call = f"np.einsum({subscripts!r}, {', '.join(t + '.to_dense()' for t in tensors)})"
+            terms.append(call if coefficient == 1 else f"{coefficient!r} * {call}")
+        lines.append(f"expected = {' + '.join(terms)}")
+    for output, source in kernel.share if kernel.semiring == "plus_times" else ():
         lines.append(f"mask = np.zeros(expected.shape, bool); c = {source}.stored()[0]")
         lines.append("mask[tuple(c[np.all(c < expected.shape, axis=1)].T)] = True; expected = expected * mask")
     arguments = ", ".join(f"{t}={t}" for t in inputs)
