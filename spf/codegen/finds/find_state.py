@@ -7,7 +7,7 @@ Inside a parallel loop every thread needs its own (:func:`spf.codegen.passes.par
 
 from __future__ import annotations
 
-from spf.codegen.loops import Assign, Block, Find, Guard, Loop, Node, StateInit, TileGuard
+from spf.codegen.loops import Assign, Block, Find, Guard, Loop, Node, StateInit, TileGuard, expression_names
 from spf.codegen.passes.parallel import privatize_find_state
 
 
@@ -18,6 +18,16 @@ def start_find_states(nodes: list[Node]) -> list[Node]:
     return privatize_find_state(place_find_state(nodes))
 
 
+def _start_reads(find: Find) -> set[str]:
+    """The names a find's state start reads (:class:`~codegen.loops.StateInit`): its range's
+    bounds and the searched call's arguments but the find's own variable (a table is filled
+    from the range)."""
+    names = expression_names(find.call) - {find.variable}
+    for bound in find.lower + find.upper:
+        names |= expression_names(bound)
+    return names
+
+
 def place_find_state(nodes: list[Node]) -> list[Node]:
     """Insert where each SeqIter/HashMap find's state starts (Section 8.5).
 
@@ -25,7 +35,9 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
     loop inside the innermost loop of SIGMA (or right before the find itself), so it
     restarts with every iteration of SIGMA's loops and lives through the loops inside.
     Indices the state is keyed by (an array of positions per value) do not count: the
-    array holds a state per value, so it starts outside the loops that set them.
+    array holds a state per value, so it starts outside the loops that set them.  Nor
+    does it start before the names its range reads are bound: a fused nest's section
+    re-reads the range's pointers in its own scope, inside loops nested in SIGMA's.
     """
     starts: dict[int, object] = {}  # id of the node to start before -> find
 
@@ -47,6 +59,7 @@ def place_find_state(nodes: list[Node]) -> list[Node]:
                 innermost = max((bound_at.get(v, fused) for v in state), default=-1)
                 if item.template.per_fused_iteration:
                     innermost = max(innermost, fused)
+                innermost = max([innermost] + [bound_at.get(v, -1) for v in _start_reads(item)])
                 anchor = loops[innermost + 1] if innermost + 1 < len(loops) else item
                 starts.setdefault(id(anchor), []).append(item)
             if isinstance(item, (Loop, Find)):

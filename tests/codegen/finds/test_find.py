@@ -18,6 +18,9 @@
 6. A direct find may use the level's other guards: in a coordinate list the pair (row,
    col) is injective, not the row or the column alone, so an output sharing B's COO arrays
    is at B's own position (SDDMM), without a search.
+7. A state starts where the names its range reads are bound: a fused nest's section
+   re-reads the range's pointers in its own scope, inside loops nested in those of the
+   state indices, so the table starts there, not before them.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ import scipy.sparse as sp
 
 import spf
 from conftest import REPOSITORY, run_variants
+from fused_trees import CHAIN, CHAIN_LAYOUTS
+from spf.codegen.loops import Find, walk
 from spf.errors import FindRefused
 
 FINDS = ("auto", "seqiter", "hashmap", "bitmap", "binary", "linear")
@@ -311,3 +316,25 @@ def test_auto_weighs_the_bitmap_by_the_density_of_what_it_holds(density):
                                            "len": len(x[1])}})]
     if density >= 0.5:
         assert chosen == ["bitmap"], kinds
+
+
+# ============================================================================= 7. state where its range is bound
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_table_under_fused_loops_starts_after_its_range_is_read(seed):
+    """The hash map over B's second level (state indices {pB0}) searches [B_ptr0(pB0),
+    B_ptr0(pB0 + 1)), which the branch fused over p and k reads in its own scope, inside
+    the fused loops over j and i: its table starts there (it started right inside the loop
+    over pB0, before the names were bound: unbound for the verifier, undeclared for cc)."""
+    tree = ("j, i < T_ABC(k,r) ; p, k < T_AC(r) ; q, r : T_AC(r) += A(i,p,q) * C(k,q,r) , "
+            "r : T_ABC(k,r) += T_AC(r) * B(j,p,r) > , k, r : R(i,j,k) += T_ABC(k,r) * D(j,k,r) >")
+    k = spf.compile(CHAIN, CHAIN_LAYOUTS, schedule=spf.schedule(tree, CHAIN, CHAIN_LAYOUTS), find="hashmap")
+    assert any(isinstance(n, Find) and n.call.function == "B_idx1" and n.template.kind == "hashmap"
+               for n in walk(k.nodes)), k.explain()
+    rng = np.random.default_rng(seed)
+    dense = {name: rng.random(shape) * (rng.random(shape) < 0.4)
+             for name, shape in (("A", (4, 5, 6)), ("B", (3, 5, 4)), ("C", (5, 6, 4)), ("D", (3, 5, 4)))}
+    expected = np.einsum("ipq,jpr,kqr,jkr->ijk", *dense.values())
+    got = k(**{name: spf.pack("CSF3", value) for name, value in dense.items()})
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
