@@ -96,10 +96,31 @@ def _iterations(model: SiteModel, depth: int, stats, lengths) -> float:
     variable, lower, upper = model.loops[depth]
     length = _array_length(variable, model.calls, lengths)
     if length is not None:
-        return max(length, 1.0)
+        segment = _segment(model, lower, lengths)
+        if segment is None or segment[1] >= depth - 1:
+            return max(length, 1.0)
+        # a loop between the segment's own and this one walks each segment again per iteration
+        # (triangle counting: row i of L once per entry of row i)
+        return _iterations(model, depth - 1, stats, lengths) * max(length / segment[0], 1.0)
     trip = _trip(lower, upper, stats)
     outer = _iterations(model, depth - 1, stats, lengths)
     return outer * (trip if trip is not None else 1.0)
+
+
+def _segment(model: SiteModel, lower: list, lengths) -> tuple[float, int] | None:
+    """For a loop over a segment of a pointer array (``rowPtr(pLi) .. rowPtr(pLi + 1) - 1``):
+    how many segments there are, and the depth of the deepest enclosing loop the pointer's
+    argument reads (-1: none); None for a loop of another kind."""
+    depths = {variable: k for k, (variable, _, _) in enumerate(model.loops)}
+    for bound in lower:
+        terms = bound.expression.terms
+        if len(terms) != 1 or terms[0][0] not in model.calls:
+            continue
+        pointer = model.calls[terms[0][0]]
+        if pointer.function in lengths and lengths[pointer.function] > 1:
+            names = {atom for argument in pointer.arguments for atom, _ in argument.terms if isinstance(atom, str)}
+            return lengths[pointer.function] - 1, max((depths[n] for n in names if n in depths), default=-1)
+    return None
 
 
 def _range_length(model: SiteModel, stats, lengths) -> float:
