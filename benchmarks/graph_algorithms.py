@@ -1,0 +1,204 @@
+"""Graph algorithms over semirings (issue 29): spf's kernels against python-graphblas.
+
+    python benchmarks/graph_algorithms.py                      # every real square matrix of >= 100k nonzeros
+    python benchmarks/graph_algorithms.py --least 10000 --rounds 3
+
+Each algorithm runs to its end on each graph, written as a user of each system would write it,
+and its total time is compared (graphblas seconds / spf seconds: above 1, spf is faster), at 1 and
+at 2 threads (spf's OpenMP team, SuiteSparse's ``nthreads``):
+
+* **SSSP**, Bellman-Ford from vertex 0 with min_plus over positive weights (deterministic from
+  the graph: 1 + (i + j) mod 7): spf relaxes ``y(j) = A(i,j) * d(i)`` with A in CSC (a pull
+  over columns, parallel) on a dense distance vector, then ``np.minimum``; graphblas
+  ``d(min) << d.vxm(A, min_plus)`` on a sparse vector, until nothing changes;
+* **triangles**, ``C<L> = L plus_pair L'`` summed (L the strict lower triangle): spf
+  ``C(i,j) = L(i,k) * M(j,k)`` with C sharing L's pattern (a masked product) and M = L, in the
+  order each entry of L, then L's row i merged with M's row j;
+  graphblas ``C(L.S) << L.mxm(L.T, plus_pair)``, ``C.reduce_scalar()``.
+
+Results are checked against scipy (shortest paths: scipy.sparse.csgraph.dijkstra; triangles:
+the trace of A^3 / 6).  Each system is timed in blocks of whole runs, interleaved, medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.io
+import scipy.sparse as sparse
+from scipy.sparse import csgraph
+
+import spf
+from assembly import openmp
+from common import geometric_mean, manifest_names, triad_line
+from parallel import Load
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def graphs(least: int) -> list[tuple[str, sparse.csr_matrix]]:
+    """Each real square matrix of at least ``least`` nonzeros, as a symmetric pattern
+    without its diagonal, values 1."""
+    found = []
+    for name in manifest_names(DATA, "matrix", least):
+        A = sparse.csr_matrix(scipy.io.mmread(DATA / "matrices" / f"{name}.mtx"))
+        if A.shape[0] != A.shape[1]:
+            continue
+        A = ((A != 0) + (A != 0).T).astype(np.float64).tocsr()
+        A.setdiag(0)
+        A.eliminate_zeros()
+        A.sort_indices()
+        found.append((name, A))
+    return found
+
+
+def weighted(A: sparse.csr_matrix) -> sparse.csr_matrix:
+    """A with the weight 1 + (i + j) mod 7 on edge (i, j): positive, symmetric."""
+    W = A.tocoo()
+    W.data = 1.0 + (W.row + W.col) % 7
+    return W.tocsr()
+
+
+class Kernels:
+    """spf's kernels for the algorithms (compiled once, before any timing)."""
+
+    def __init__(self) -> None:
+        # the sparse operand first: the default loop order follows the factors (d first would loop
+        # over d and search each column for i)
+        self.relax = spf.compile("y(j) = A(i,j) * d(i)", {"A": "CSC", "d": "Dense1", "y": "Dense1"},
+                                 semiring="min_plus", parallel=True)
+        # each entry (i, j) of C (L's pattern), then L's row i merged with M's row j (the default
+        # order would loop over every row of M for each entry of L)
+        self.triangles = spf.compile("C(i,j) = L(i,k) * M(j,k)", {"L": "CSR", "M": "CSR", "C": "CSR"},
+                                     share={"C": "L"}, semiring="plus_pair", parallel=True,
+                                     order=["pLi", "i", "pCi", "pCj", "j", "pMi", "pLj", "k", "pMj"])
+
+
+def spf_sssp(kernels: Kernels, A: spf.Tensor, n: int) -> np.ndarray:
+    d = np.full(n, np.inf)
+    d[0] = 0.0
+    for _ in range(n):
+        relaxed = np.minimum(d, kernels.relax(A=A, d=d))
+        if np.array_equal(relaxed, d):
+            break
+        d = relaxed
+    return d
+
+
+def graphblas_sssp(gb, A, n: int) -> np.ndarray:
+    d = gb.Vector(gb.dtypes.FP64, n)
+    d[0] = 0.0
+    for _ in range(n):
+        before = d.dup()
+        d(gb.binary.min) << d.vxm(A, gb.semiring.min_plus)
+        if d.isequal(before):
+            break
+    result = np.full(n, np.inf)
+    indices, values = d.to_coo()
+    result[indices] = values
+    return result
+
+
+def spf_triangles(kernels: Kernels, L: spf.Tensor) -> float:
+    return float(kernels.triangles(L=L, M=L).fields["data"].sum())
+
+
+def graphblas_triangles(gb, L) -> float:
+    C = gb.Matrix(gb.dtypes.INT64, L.nrows, L.ncols)
+    C(L.S) << L.mxm(L.T, gb.semiring.plus_pair)
+    return float(C.reduce_scalar().new().value)
+
+
+def timed(systems: dict, rounds: int, seconds: float) -> dict[str, float]:
+    """Median seconds of one whole run of each system: blocks of runs lasting about
+    ``seconds``, each system's block in turn, ``rounds`` times.  ``systems``: name ->
+    (set up, run) where set up fixes the thread counts before the block."""
+    blocks = {}
+    for name, (setup, run) in systems.items():
+        setup()
+        started = time.perf_counter()
+        run()
+        blocks[name] = max(1, min(100, int(seconds / max(time.perf_counter() - started, 1e-6))))
+    samples: dict[str, list[float]] = {name: [] for name in systems}
+    for _ in range(rounds):
+        for name, (setup, run) in systems.items():
+            setup()
+            started = time.perf_counter()
+            for _ in range(blocks[name]):
+                run()
+            samples[name].append((time.perf_counter() - started) / blocks[name])
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--least", type=int, default=100_000, help="the graphs' least number of nonzeros")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--block", type=float, default=0.2, help="seconds of runs per system and round")
+    parser.add_argument("--wait-idle", type=float, default=0.0)
+    arguments = parser.parse_args()
+    if not DATA.is_dir():
+        sys.exit(f"no real data at {DATA}: this benchmark needs ../shared/data")
+    try:
+        import graphblas as gb
+    except ImportError:
+        sys.exit("python-graphblas is not installed (pip install '.[bench]')")
+    gb.init("suitesparse", blocking=True)
+    load = Load()
+    if arguments.wait_idle:
+        load.wait_until_idle(arguments.wait_idle)
+    print(f"# python benchmarks/graph_algorithms.py {' '.join(sys.argv[1:])}")
+    print(triad_line(), flush=True)
+    omp = openmp()
+    kernels = Kernels()
+    load.lap()
+    ratios: dict[tuple[str, int], list[float]] = {}
+    print(f"{'graph':<16} {'nnz':>8} {'algorithm':<10} {'threads':>7} {'spf ms':>9} {'graphblas ms':>12} "
+          f"{'gb/spf':>7}")
+    for name, A in graphs(arguments.least):
+        n = A.shape[0]
+        W = weighted(A)
+        L = sparse.tril(A, -1).tocsr()
+        L.sort_indices()
+        expected_distances = csgraph.dijkstra(W, indices=0)
+        expected_triangles = round((A @ A).multiply(A).sum() / 6)
+        spf_W, spf_L = spf.pack("CSC", W), spf.pack("CSR", L)
+        gb_W, gb_L = gb.io.from_scipy_sparse(W), gb.io.from_scipy_sparse(L)
+        runs = {
+            "sssp": (lambda: spf_sssp(kernels, spf_W, n), lambda: graphblas_sssp(gb, gb_W, n),
+                     lambda result: np.array_equal(result, expected_distances)),
+            "triangles": (lambda: spf_triangles(kernels, spf_L), lambda: graphblas_triangles(gb, gb_L),
+                          lambda result: result == expected_triangles),
+        }
+        for algorithm, (ours, theirs, right) in runs.items():
+            for threads in (1, 2):
+                omp.set_threads(threads)
+                gb.ss.config["nthreads"] = threads
+                for system, run in (("spf", ours), ("graphblas", theirs)):
+                    if not right(run()):
+                        sys.exit(f"{system} {algorithm} on {name}: wrong result")
+
+                def setup(count=threads):
+                    omp.set_threads(count)
+                    gb.ss.config["nthreads"] = count
+
+                medians = timed({"spf": (setup, ours), "graphblas": (setup, theirs)}, arguments.rounds,
+                                arguments.block)
+                ratio = medians["graphblas"] / medians["spf"]
+                ratios.setdefault((algorithm, threads), []).append(ratio)
+                print(f"{name:<16} {A.nnz:>8} {algorithm:<10} {threads:>7} {medians['spf'] * 1e3:>9.2f} "
+                      f"{medians['graphblas'] * 1e3:>12.2f} {ratio:>7.2f}", flush=True)
+    omp.set_threads(1)
+    print("\ngraphblas / spf, geometric mean (least) per algorithm and thread count:")
+    for (algorithm, threads), values in ratios.items():
+        print(f"  {algorithm:<10} {threads} thread(s): {geometric_mean(values):.2f} ({min(values):.2f})")
+    load.report("graph algorithms")
+
+
+if __name__ == "__main__":
+    main()
