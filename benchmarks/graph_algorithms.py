@@ -68,8 +68,6 @@ class Kernels:
     """spf's kernels for the algorithms (compiled once, before any timing)."""
 
     def __init__(self) -> None:
-        # the sparse operand first: the default loop order follows the factors (d first would loop
-        # over d and search each column for i)
         self.relax = spf.compile("y(j) = A(i,j) * d(i)", {"A": "CSC", "d": "Dense1", "y": "Dense1"},
                                  semiring="min_plus", parallel=True)
         # each entry (i, j) of C (L's pattern), then L's row i merged with M's row j (the default

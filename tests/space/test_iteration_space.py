@@ -328,6 +328,21 @@ def test_default_order_iterates_each_coordinate_list_entry_once():
     np.testing.assert_allclose(k(A=A, B=spf.pack("COO4", (coords, values, shape))), A * B, rtol=1e-13)
 
 
+@pytest.mark.parametrize("expression, layouts, sparse", [
+    ("y(j) = d(i) * A(i,j)", {"A": "CSC", "d": "Dense1", "y": "Dense1"}, "A"),
+    ("y(i) = x(j) * A(i,j)", {"A": "CSR", "x": "Dense1", "y": "Dense1"}, "A"),
+    ("A(i,j) = C(i,k) * D(k,j) * B(i,j)", {"A": "Dense2", "B": "DCSR", "C": "Dense2", "D": "Dense2"}, "B"),
+])
+def test_default_order_iterates_a_sparse_input_before_a_dense_one(expression, layouts, sparse):
+    """A dense input first would loop over each of its positions and search the sparse input
+    for it (``d(i) * A(i,j)`` with A in CSC: a find of i in every column, for every i); the
+    sparse input's levels come first, so the dense one is read at the coordinates they give."""
+    space = spf.iteration_space(expression, layouts)[0]
+    assert space.variables[0] == space.placements[sparse].physical[0]
+    kernel = spf.compile(expression, layouts, build=False)
+    assert not kernel.reports, kernel.explain()  # no find: every input read at known positions
+
+
 def test_readable_print_shows_calls_and_layouts():
     text = str(spf.iteration_space("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "SV", "y": "Dense"}))
     assert "A_rowPtr(pAi)" in text and "A_colIdx(pAj)" in text and "x_idx(px)" in text
