@@ -56,7 +56,7 @@ import scipy.sparse as sparse
 
 import spf
 from common import geometric_mean, serial_graphblas, triad_line
-from parallel import TRIAD_SOURCE, Load, OpenMP
+from parallel import TRIAD_SOURCE, OpenMP, idle_load
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 SPGEMM = "C(i,j) = A(i,k) * B(k,j)"
@@ -399,11 +399,7 @@ def main() -> None:
     arguments = parser.parse_args()
     if arguments.quick:
         arguments.matrices, arguments.pack_nnz, arguments.budget = 3, 2_000_000, 0.2
-    if not DATA.is_dir():
-        sys.exit(f"no data at {DATA}: the benchmark runs on ../shared/data")
-    load = Load()
-    if arguments.wait_idle:
-        load.wait_until_idle(arguments.wait_idle)
+    load = idle_load(DATA, arguments.wait_idle)
     print(f"spf assembly benchmark; {triad_line()}")
     gb = serial_graphblas()
     omp = openmp()

@@ -30,7 +30,7 @@ import scipy.sparse as sparse
 
 import spf
 from common import interleaved_blocks
-from parallel import Load
+from parallel import idle_load
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 KERNELS = {
@@ -134,11 +134,7 @@ def main() -> None:
     parser.add_argument("--matrices", nargs="+", default=["watt_2", "BlogCatalog3"])
     parser.add_argument("--wait-idle", type=float, default=0.0)
     arguments = parser.parse_args()
-    if not DATA.is_dir():
-        sys.exit(f"no data at {DATA}: the benchmark runs on ../shared/data")
-    load = Load()
-    if arguments.wait_idle:
-        load.wait_until_idle(arguments.wait_idle)
+    load = idle_load(DATA, arguments.wait_idle)
     warm_compiles()
     load.lap()  # the compiles' processes are the benchmark's own: the load is measured over the calls
     for matrix in arguments.matrices:

@@ -36,7 +36,7 @@ from scipy.sparse import csgraph
 import spf
 from assembly import openmp
 from common import geometric_mean, manifest_names, triad_line
-from parallel import Load
+from parallel import idle_load
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -140,16 +140,12 @@ def main() -> None:
     parser.add_argument("--block", type=float, default=0.2, help="seconds of runs per system and round")
     parser.add_argument("--wait-idle", type=float, default=0.0)
     arguments = parser.parse_args()
-    if not DATA.is_dir():
-        sys.exit(f"no real data at {DATA}: this benchmark needs ../shared/data")
     try:
         import graphblas as gb
     except ImportError:
         sys.exit("python-graphblas is not installed (pip install '.[bench]')")
     gb.init("suitesparse", blocking=True)
-    load = Load()
-    if arguments.wait_idle:
-        load.wait_until_idle(arguments.wait_idle)
+    load = idle_load(DATA, arguments.wait_idle)
     print(f"# python benchmarks/graph_algorithms.py {' '.join(sys.argv[1:])}")
     print(triad_line(), flush=True)
     omp = openmp()

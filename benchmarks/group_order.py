@@ -44,7 +44,7 @@ import numpy as np
 
 from assembly import DATA, square_matrices
 from common import geometric_mean, triad_line
-from parallel import Load
+from parallel import idle_load
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
 
 POLICIES = ["as touched", "choice", "surveyed", "ranks", "radix", "marks", "rank sort"]
@@ -88,11 +88,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--wait-idle", type=float, default=0.0)
     arguments = parser.parse_args()
-    if not DATA.is_dir():
-        sys.exit(f"no data at {DATA}: the benchmark runs on ../shared/data")
-    load = Load()
-    if arguments.wait_idle:
-        load.wait_until_idle(arguments.wait_idle)
+    load = idle_load(DATA, arguments.wait_idle)
     time_policy, registers = library()
     print(f"group order benchmark; {triad_line()}; ranks in registers (AVX-512): {'yes' if registers else 'no'}")
     matrices = square_matrices(arguments.matrices, set(arguments.only.split(",")) if arguments.only else None)

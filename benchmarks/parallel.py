@@ -214,6 +214,17 @@ class Load:
 
 # ----------------------------------------------------------------------------- timing
 
+def idle_load(data: Path | None, wait: float) -> Load:
+    """How a benchmark on real data starts: ``data`` must be there (else it exits saying so),
+    then it waits up to ``wait`` seconds for an idle machine; the load is measured from then."""
+    if data is not None and not data.is_dir():
+        sys.exit(f"no real data at {data}: this benchmark runs on ../shared/data")
+    load = Load()
+    if wait:
+        load.wait_until_idle(wait)
+    return load
+
+
 def interleaved_medians(omp: OpenMP, variants: dict, budget: float, least: int, most: int = 200) -> dict:
     """Median time of each variant, timed in rounds (one call of every variant per round).
 

@@ -49,7 +49,7 @@ import scipy.sparse as sparse
 import spf
 from assembly import openmp, same, second_operand
 from common import geometric_mean, interleaved_blocks, manifest_names, triad_line
-from parallel import Load
+from parallel import idle_load
 from spf.codegen.toolchain.compiler import CFLAGS
 from spf.runtime.kernel import callable_kernel
 
@@ -144,11 +144,7 @@ def main() -> None:
     parser.add_argument("--block", type=float, default=0.02, help="seconds of calls per system and round")
     parser.add_argument("--wait-idle", type=float, default=0.0)
     arguments = parser.parse_args()
-    if not DATA.is_dir():
-        sys.exit(f"no real data at {DATA}: this benchmark needs ../shared/data")
-    load = Load()
-    if arguments.wait_idle:
-        load.wait_until_idle(arguments.wait_idle)
+    load = idle_load(DATA, arguments.wait_idle)
     print(f"# python benchmarks/thread_count.py {' '.join(sys.argv[1:])}")
     print(triad_line(), flush=True)
     omp = openmp()
