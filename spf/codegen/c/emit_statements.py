@@ -5,9 +5,9 @@ parts in spf.codegen.c.emit_loops, spf.codegen.c.emit_merge and spf.codegen.c.em
 
 from __future__ import annotations
 
-from pycparser import c_ast
-
 import math
+
+from pycparser import c_ast
 
 from spf.errors import SpfInternalError
 from spf.notation.semirings import PLUS_TIMES, Semiring
