@@ -3,7 +3,8 @@
     python benchmarks/graph_algorithms.py                      # every real square matrix of >= 100k nonzeros
     python benchmarks/graph_algorithms.py --least 10000 --rounds 3
 
-Each algorithm runs to its end on each graph, written as a user of each system would write it,
+Each algorithm runs to its end on each graph, written as a user of each system would write it
+(spf's: the functions of ``examples/graphs/graphs.py``),
 and its total time is compared (graphblas seconds / spf seconds: above 1, spf is faster), at 1 and
 at 2 threads (spf's OpenMP team, SuiteSparse's ``nthreads``):
 
@@ -38,6 +39,9 @@ from assembly import openmp
 from common import geometric_mean, manifest_names, triad_line
 from parallel import idle_load
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "graphs"))
+from graphs import Kernels, shortest_paths, symmetric_pattern, triangles, weighted  # noqa: E402
+
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
@@ -46,46 +50,10 @@ def graphs(least: int) -> list[tuple[str, sparse.csr_matrix]]:
     without its diagonal, values 1."""
     found = []
     for name in manifest_names(DATA, "matrix", least):
-        A = sparse.csr_matrix(scipy.io.mmread(DATA / "matrices" / f"{name}.mtx"))
-        if A.shape[0] != A.shape[1]:
-            continue
-        A = ((A != 0) + (A != 0).T).astype(np.float64).tocsr()
-        A.setdiag(0)
-        A.eliminate_zeros()
-        A.sort_indices()
-        found.append((name, A))
+        A = scipy.io.mmread(DATA / "matrices" / f"{name}.mtx")
+        if A.shape[0] == A.shape[1]:
+            found.append((name, symmetric_pattern(A)))
     return found
-
-
-def weighted(A: sparse.csr_matrix) -> sparse.csr_matrix:
-    """A with the weight 1 + (i + j) mod 7 on edge (i, j): positive, symmetric."""
-    W = A.tocoo()
-    W.data = 1.0 + (W.row + W.col) % 7
-    return W.tocsr()
-
-
-class Kernels:
-    """spf's kernels for the algorithms (compiled once, before any timing)."""
-
-    def __init__(self) -> None:
-        self.relax = spf.compile("y(j) = A(i,j) * d(i)", {"A": "CSC", "d": "Dense1", "y": "Dense1"},
-                                 semiring="min_plus", parallel=True)
-        # each entry (i, j) of C (L's pattern), then L's row i merged with M's row j (the default
-        # order would loop over every row of M for each entry of L)
-        self.triangles = spf.compile("C(i,j) = L(i,k) * M(j,k)", {"L": "CSR", "M": "CSR", "C": "CSR"},
-                                     share={"C": "L"}, semiring="plus_pair", parallel=True,
-                                     order=["pLi", "i", "pCi", "pCj", "j", "pMi", "pLj", "k", "pMj"])
-
-
-def spf_sssp(kernels: Kernels, A: spf.Tensor, n: int) -> np.ndarray:
-    d = np.full(n, np.inf)
-    d[0] = 0.0
-    for _ in range(n):
-        relaxed = np.minimum(d, kernels.relax(A=A, d=d))
-        if np.array_equal(relaxed, d):
-            break
-        d = relaxed
-    return d
 
 
 def graphblas_sssp(gb, A, n: int) -> np.ndarray:
@@ -100,10 +68,6 @@ def graphblas_sssp(gb, A, n: int) -> np.ndarray:
     indices, values = d.to_coo()
     result[indices] = values
     return result
-
-
-def spf_triangles(kernels: Kernels, L: spf.Tensor) -> float:
-    return float(kernels.triangles(L=L, M=L).fields["data"].sum())
 
 
 def graphblas_triangles(gb, L) -> float:
@@ -164,9 +128,9 @@ def main() -> None:
         spf_W, spf_L = spf.pack("CSC", W), spf.pack("CSR", L)
         gb_W, gb_L = gb.io.from_scipy_sparse(W), gb.io.from_scipy_sparse(L)
         runs = {
-            "sssp": (lambda: spf_sssp(kernels, spf_W, n), lambda: graphblas_sssp(gb, gb_W, n),
+            "sssp": (lambda: shortest_paths(kernels, spf_W), lambda: graphblas_sssp(gb, gb_W, n),
                      lambda result: np.array_equal(result, expected_distances)),
-            "triangles": (lambda: spf_triangles(kernels, spf_L), lambda: graphblas_triangles(gb, gb_L),
+            "triangles": (lambda: triangles(kernels, spf_L), lambda: graphblas_triangles(gb, gb_L),
                           lambda result: result == expected_triangles),
         }
         for algorithm, (ours, theirs, right) in runs.items():
