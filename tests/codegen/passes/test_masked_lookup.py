@@ -153,3 +153,22 @@ def test_long_rows_of_a_masked_lookup_are_split_and_sum_as_one_chain_would_up_to
     branching = kernel(A=A, x=spf.pack("SV", x))
     masked = kernel(A=A_wide, x=spf.pack("SV", wider))  # A_wide's second half holds no entry: the same terms
     np.testing.assert_array_equal(branching, masked)
+
+
+def test_a_key_outside_the_bitmaps_values_is_no_hit():
+    """Found by the fuzzer (a segfault): WARP24's groups of 4 columns hold values 0..3, and
+    with the columns of a dense A outermost the key ``j - 4*g`` of the find in group g ranges
+    over every column; the masked lookup read the table at it (marks and positions past its
+    capacity).  Out of range, it is now position 0 and no hit, without a branch."""
+    order = ["pC0", "pA0", "pA1", "pBi", "pBg", "i", "pC1", "pBk", "j"]
+    k = spf.compile("C(i,j) = A(i,j) * B(i,j)", {"A": "Dense2", "B": "WARP24", "C": "Dense2"}, order=order,
+                    find="bitmap")
+    assert [find.masked for find in finds(k)] == [True], k.explain()
+    rng = np.random.default_rng(5)
+    rows, columns = 9, 4000  # keys up to 4000 past a table of capacity 4
+    B = np.zeros((rows, columns))
+    for row in range(rows):
+        for group in range(columns // 4):
+            B[row, 4 * group + rng.choice(4, size=2, replace=False)] = rng.standard_normal(2)
+    A = rng.standard_normal((rows, columns))
+    np.testing.assert_allclose(k(A=A, B=spf.pack("WARP24", B)), A * B, rtol=1e-13)
