@@ -21,6 +21,9 @@ searched arrays'.  The find qualifies (:func:`maskable`) when
 * its template is a bitmap and its body is exactly one Compute, the register sum's term
   of the loop whose body it is in, and the sum
   has no flag of terms added (which would need the hit too) and no stream;
+* its key is a value of an index array read in the loop (``_u = A_colIdx(pAj)``), which
+  the array's range property keeps inside the table; a key computed from loops (WARP24's
+  ``j - 4*g`` under a dense operand's columns) may fall outside it;
 * no factor reads at the find's dimension (the key): a factor read at the key is a read the
   find did not prove in bounds for an absent key (the find's position is; so are the
   enclosing loops' variables, read whether or not the key is present).
@@ -28,7 +31,9 @@ searched arrays'.  The find qualifies (:func:`maskable`) when
 
 from __future__ import annotations
 
-from spf.codegen.loops import Compute, Find, Loop, Node, walk
+from spf.space.expressions import UFCall
+
+from spf.codegen.loops import Assign, Compute, Find, Loop, Node, walk
 
 
 def mark_masked_lookups(nodes: list[Node]) -> None:
@@ -49,6 +54,19 @@ def maskable(loop: Loop, find: Find) -> bool:
     if len(find.body) != 1 or find.body[0] is not register_sum.target:
         return False
     compute: Compute = find.body[0]
-    if compute.stream is not None or compute.output is None:
+    if compute.stream is not None or compute.output is None or not key_is_an_index_value(loop, find):
         return False
     return not any(find.dimension in index.names() for _, indices, _ in compute.factors for index in indices)
+
+
+def key_is_an_index_value(loop: Loop, find: Find) -> bool:
+    """Whether the find's key is a value of an index array read in the loop (``_u =
+    A_colIdx(pAj)``), which the array's range property bounds to the table's values.  A key
+    computed from loops (WARP24's ``j - 4*g``) may fall outside the table, which a masked
+    lookup reads unchecked (a segfault the fuzzer found)."""
+    key = find.key
+    if key.constant != 0 or len(key.terms) != 1 or key.terms[0][1] != 1:
+        return False
+    name = key.terms[0][0]
+    return any(isinstance(node, Assign) and node.variable == name and isinstance(node.value, UFCall)
+               for node in loop.body)
