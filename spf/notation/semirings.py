@@ -35,7 +35,7 @@ class Monoid:
     name: str
     identity: float
     c_operator: str | None
-    c_function: str
+    c_function: str | None
     openmp: str
     meaning: Callable  # (z3 a, z3 b) -> z3 term: the monoid over reals, for the proofs
 
@@ -46,7 +46,7 @@ class Operator:
 
     name: str
     c_operator: str | None
-    c_function: str
+    c_function: str | None  # the helper in spf_semiring.h where C has no infix operator for it
     meaning: Callable  # (z3 a, z3 b) -> z3 term: the operator over reals, for the proofs
 
 
@@ -55,8 +55,8 @@ def _truth(condition):
 
 
 MONOIDS = {monoid.name: monoid for monoid in (
-    Monoid("plus", 0.0, "+", "spf_plus_value", "+", lambda a, b: a + b),
-    Monoid("times", 1.0, "*", "spf_times_value", "*", lambda a, b: a * b),
+    Monoid("plus", 0.0, "+", None, "+", lambda a, b: a + b),
+    Monoid("times", 1.0, "*", None, "*", lambda a, b: a * b),
     Monoid("min", math.inf, None, "spf_min_value", "min", lambda a, b: z3.If(a <= b, a, b)),
     Monoid("max", -math.inf, None, "spf_max_value", "max", lambda a, b: z3.If(a >= b, a, b)),
     Monoid("lor", 0.0, None, "spf_lor_value", "||", lambda a, b: _truth(z3.Or(a != 0, b != 0))),
@@ -67,9 +67,9 @@ MONOIDS = {monoid.name: monoid for monoid in (
 )}
 
 OPERATORS = {operator.name: operator for operator in (
-    Operator("times", "*", "spf_times_value", lambda a, b: a * b),
-    Operator("plus", "+", "spf_plus_value", lambda a, b: a + b),
-    Operator("minus", "-", "spf_minus_value", lambda a, b: a - b),
+    Operator("times", "*", None, lambda a, b: a * b),
+    Operator("plus", "+", None, lambda a, b: a + b),
+    Operator("minus", "-", None, lambda a, b: a - b),
     Operator("first", None, "spf_first_value", lambda a, b: a),
     Operator("second", None, "spf_second_value", lambda a, b: b),
     Operator("pair", None, "spf_pair_value", lambda a, b: z3.RealVal(1)),

@@ -377,7 +377,7 @@ class Kernel:
         return BoundKernel(self._functions[variant], structs, keep_alive, result, scalar,
                            self.variant_choices[variant], assembly)
 
-    @property
+    @functools.cached_property
     def identity(self) -> float:
         """What a new output's entries start from: the identity of the semiring's ⊕ (0.0 under +),
         for a statement that adds to its output (``+=``); one that assigns writes each entry."""

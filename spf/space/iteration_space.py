@@ -285,7 +285,7 @@ def _default_order(placements: Sequence[TensorPlacement], indices: Sequence[str]
     return order
 
 
-def _coordinate_lists_first(placements: dict[str, TensorPlacement], output: str) -> list[TensorPlacement]:
+def _placements_in_default_order(placements: dict[str, TensorPlacement], output: str) -> list[TensorPlacement]:
     """The placements in the order the default loop order takes them: the inputs stored as
     coordinate lists first, the rest as the statement gives them, but a dense input (no index
     arrays) after the sparse ones: ``y(j) = d(i) * A(i,j)`` with A in CSC looped over i
@@ -298,15 +298,14 @@ def _coordinate_lists_first(placements: dict[str, TensorPlacement], output: str)
     from its coordinates."""
     def leads(placement: TensorPlacement) -> bool:
         return placement.tensor != output and _coordinate_list(placement.layout)
+    def dense_input(placement: TensorPlacement) -> bool:
+        return placement.tensor != output and not placement.layout.index_arrays
+
     ordered = sorted(placements.values(), key=lambda placement: not leads(placement))
-    sparse = [k for k, placement in enumerate(ordered) if placement.tensor != output and placement.layout.index_arrays]
-    if not sparse:
-        return ordered
-    dense_before = [placement for placement in ordered[:sparse[-1]]
-                    if placement.tensor != output and not placement.layout.index_arrays]
-    rest = [placement for placement in ordered if placement not in dense_before]
-    last = rest.index(ordered[sparse[-1]])
-    return rest[:last + 1] + dense_before + rest[last + 1:]
+    last_sparse = max((k for k, placement in enumerate(ordered)
+                       if placement.tensor != output and placement.layout.index_arrays), default=-1)
+    head = ordered[:last_sparse + 1]
+    return [p for p in head if not dense_input(p)] + [p for p in head if dense_input(p)] + ordered[last_sparse + 1:]
 
 
 def _coordinate_list(layout) -> bool:
@@ -445,7 +444,7 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
     from spf.space.expressions import And
     space = space.intersect(UFSet.from_formula(space.variables, And(tuple(bounds))))
 
-    variable_order = list(order) if order else _default_order(_coordinate_lists_first(placements, output.tensor),
+    variable_order = list(order) if order else _default_order(_placements_in_default_order(placements, output.tensor),
                                                                indices)
     missing = set(space.variables) - set(variable_order)
     unknown = set(variable_order) - set(space.variables)

@@ -67,22 +67,24 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             return ident("INFINITY") if value > 0 else c_ast.UnaryOp("-", ident("INFINITY"))
         return const(value)
 
+    @staticmethod
+    def _applied(operation, left, right) -> c_ast.Node:
+        """A semiring's monoid or operator on two values: C's infix operator, else its helper."""
+        return binary(operation.c_operator, left, right) if operation.c_operator else \
+            call(operation.c_function, left, right)
+
     def reduced(self, left, right) -> c_ast.Node:
         """``left ⊕ right``."""
-        monoid = self.semiring.add
-        return binary(monoid.c_operator, left, right) if monoid.c_operator else call(monoid.c_function, left, right)
+        return self._applied(self.semiring.add, left, right)
 
     def multiplied(self, left, right) -> c_ast.Node:
         """``left ⊗ right``."""
-        operator = self.semiring.multiply
-        return binary(operator.c_operator, left, right) if operator.c_operator else \
-            call(operator.c_function, left, right)
+        return self._applied(self.semiring.multiply, left, right)
 
     def reduce_into(self, target, value) -> c_ast.Node:
         """``target ⊕= value`` (``+=`` under +)."""
-        monoid = self.semiring.add
-        return assign(target, value, f"{monoid.c_operator}=") if monoid.c_operator else \
-            assign(target, call(monoid.c_function, target, value))
+        operator = self.semiring.add.c_operator
+        return assign(target, value, f"{operator}=") if operator else assign(target, self.reduced(target, value))
 
     def fresh(self, base: str) -> str:
         self.counter += 1

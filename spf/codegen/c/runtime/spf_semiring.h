@@ -8,9 +8,6 @@
 
 #include <math.h>
 
-static inline double spf_plus_value(double a, double b) { return a + b; }
-static inline double spf_minus_value(double a, double b) { return a - b; }
-static inline double spf_times_value(double a, double b) { return a * b; }
 static inline double spf_min_value(double a, double b) { return (b < a || a != a) ? b : a; }
 static inline double spf_max_value(double a, double b) { return (b > a || a != a) ? b : a; }
 static inline double spf_lor_value(double a, double b) { return (a != 0.0 || b != 0.0) ? 1.0 : 0.0; }
