@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from spf.errors import LayoutError, LayoutSpecError, TextError
+from spf.notation.value_types import GENERIC
 from spf.space.expressions import (KEYWORDS, TRUE, Affine, Formula, Parser, conjoin, formula_names, parse_set_text,
                                    tokenize)
 
 from spf.layout_library.formula_text import FormulaText, tuple_offsets
-from spf.layout_library.model import (ARRAY_TYPES, PROPERTY_KINDS, SCALAR_TYPES, Arith, Field, Layout, LayoutFamily,
-                                      Number, PropertySpec)
+from spf.layout_library.model import (ARRAY_TYPES, PROPERTY_KINDS, SCALAR_TYPES, VALUE_TYPE_NAMES, Arith, Field,
+                                      Layout, LayoutFamily, Number, PropertySpec)
 from spf.layout_library.source import (IDENTIFIER, LARGEST_INTEGER, Directive, Reader, split_arguments,
                                        split_directives, too_large)
 
@@ -146,6 +147,7 @@ class _Builder:
         # where names and directives are, for errors found after loading (packing a layout)
         self.locations: dict[str, tuple[int, int]] = {}
         self.monotonic_directions: dict[str, tuple[bool, int]] = {}
+        self.called: set[str] = set()  # the index arrays the relation calls (none of them holds values)
 
     # ------------------------------------------------------------------ top level
     def build(self) -> Layout | LayoutFamily:
@@ -182,13 +184,15 @@ class _Builder:
                     assumptions.append(self._assume(directive))
                 else:
                     properties.append(self._property(directive))
+        self.fields[values_field] = dataclasses.replace(self.fields[values_field], holds_values=True)
         return Layout(
             name=name, path=self.path, description=self.description,
             parameters=dict(self.parameter_values), fields=tuple(self.fields.values()),
             shape=shape, physical=physical, logical=logical, relation=relation,
             values_field=values_field, values_index=values_index,
             assumptions=conjoin(*assumptions) if assumptions else TRUE,
-            properties=tuple(properties), padded=self.padded, locations=self.locations)
+            properties=tuple(properties), padded=self.padded,
+            generic=self.fields[values_field].type == GENERIC, locations=self.locations)
 
     def _read(self, directive: Directive, name: str) -> None:
         """Handle one directive after the first: now (param, field, ...) or later."""
@@ -284,6 +288,7 @@ class _Builder:
             problem = self._call_problem(name, count, where)
             if problem:
                 raise text.error(offset, problem)
+            self.called.add(name)
 
     def _call_problem(self, name: str, count: int, where: str) -> str | None:
         symbol = self.symbols.get(name)
@@ -467,7 +472,7 @@ class _Builder:
         return name, tuple(self._substitute(index) for index in indices)
 
     def _values_field(self, name: str, offset: int) -> Field:
-        expected = "an array field of type double or float"
+        expected = f"an array field of a value type ({', '.join(VALUE_TYPE_NAMES)})"
         symbol = self.symbols.get(name)
         if symbol is None:
             raise TextError(offset, f"unknown field {name!r}; values live in {expected}")
@@ -475,8 +480,11 @@ class _Builder:
             raise TextError(offset, f"{name!r} is {_article(symbol.kind)}; "
                                     f"values live in {expected}")
         field = self.fields[name]
-        if field.is_integer:
-            raise TextError(offset, f"{name!r} is an {field.type} array; values live in {expected}")
+        if field.type not in VALUE_TYPE_NAMES:
+            raise TextError(offset, f"{name!r} is {_article(field.type)} array; values live in {expected}")
+        if name in self.called:
+            raise TextError(offset, f"{name!r} is an index array the relation calls; values live in {expected} "
+                                    "of their own")
         return field
 
     # ------------------------------------------------------------------ assume

@@ -11,6 +11,7 @@ Integer arithmetic that is not affine (array lengths, shape, value indices such 
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -19,21 +20,22 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from spf.errors import ArgumentError, IterationSpaceError, LayoutError, SpfError, UnboundNameError
+from spf.notation.value_types import GENERIC, SPELLINGS, ValueType, value_type
 from spf.space.expressions import TRUE, Affine, Formula
 
 INTEGER_TYPES = ("int", "int64", "uint8")
-FLOAT_TYPES = ("double", "float")
+VALUE_TYPE_NAMES = tuple(name for name in SPELLINGS if name not in INTEGER_TYPES) + ("int64",)
+"""What a values field may be declared as (spf.notation.value_types; ``int`` and ``int64``
+are integer values there, index arrays anywhere else)."""
 SCALAR_TYPES = ("int", "int64")
-ARRAY_TYPES = INTEGER_TYPES + FLOAT_TYPES
+ARRAY_TYPES = tuple(dict.fromkeys(INTEGER_TYPES + VALUE_TYPE_NAMES))
 
 NUMPY_DTYPES = {
     "int": np.dtype(np.int32),
     "int64": np.dtype(np.int64),
     "uint8": np.dtype(np.uint8),
-    "double": np.dtype(np.float64),
-    "float": np.dtype(np.float32),
 }
-C_TYPES = {"int": "int", "int64": "int64_t", "uint8": "uint8_t", "double": "double", "float": "float"}
+C_TYPES = {"int": "int", "int64": "int64_t", "uint8": "uint8_t"}
 
 
 # ----------------------------------------------------------------------------- arithmetic
@@ -264,6 +266,7 @@ class Field:
     dimensions: tuple[Arith, ...] = ()
     definition: Arith | None = None
     line: int = 0
+    holds_values: bool = False  # the layout's values field (an integer type there is values, not indices)
 
     @property
     def is_array(self) -> bool:
@@ -280,7 +283,13 @@ class Field:
 
     @property
     def is_integer(self) -> bool:
-        return self.type in INTEGER_TYPES
+        """An index array or integer scalar (integer values are no index array)."""
+        return self.type in INTEGER_TYPES and not self.holds_values
+
+    @property
+    def value_type(self) -> ValueType:
+        """The type of the values it holds (a generic field: float64 until specialised)."""
+        return value_type(self.type)
 
     @property
     def is_index_array(self) -> bool:
@@ -288,11 +297,11 @@ class Field:
 
     @property
     def numpy_dtype(self) -> np.dtype:
-        return NUMPY_DTYPES[self.type]
+        return NUMPY_DTYPES[self.type] if self.is_integer or self.is_scalar else self.value_type.dtype
 
     @property
     def c_type(self) -> str:
-        return C_TYPES[self.type]
+        return C_TYPES[self.type] if self.is_integer or self.is_scalar else self.value_type.c_type
 
     def __str__(self) -> str:
         text = f"{self.name}: {self.type}" + "".join(f"[{d}]" for d in self.dimensions)
@@ -376,6 +385,7 @@ class Layout(_PicklableMappings):
     assumptions: Formula = TRUE
     properties: tuple[PropertySpec, ...] = ()
     padded: bool = False
+    generic: bool = False  # the file leaves the values' type generic (``value``): see with_value_type
     # file (line, column) of each field, tuple variable and of the shape, relation and values
     locations: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -444,6 +454,25 @@ class Layout(_PicklableMappings):
         bound = ", ".join(f"{key}={value}" for key, value in self.parameters.items())
         return f"{self.name}({bound})"
 
+    @property
+    def value_type(self) -> ValueType:
+        """The type of the values (a generic layout not yet specialised: float64)."""
+        return self.field(self.values_field).value_type
+
+    @property
+    def unspecialised(self) -> bool:
+        """A generic layout whose values' type no data has given yet (it computes as float64)."""
+        return self.generic and self.field(self.values_field).type == GENERIC
+
+    def with_value_type(self, given: ValueType) -> "Layout":
+        """This generic layout for values of type ``given`` (itself for float64, what a
+        generic layout holds anyway); a layout that declares its values' type is itself."""
+        if not self.generic or given.name == "float64":
+            return self
+        values = self.field(self.values_field)
+        fields = tuple(dataclasses.replace(f, type=given.name) if f is values else f for f in self.fields)
+        return dataclasses.replace(self, fields=fields)
+
     def compute_scalars(self, shape: tuple[int, ...]) -> dict[str, int]:
         """The values of the scalar fields defined from the shape."""
         env: dict[str, object] = {"shape": tuple(shape)}
@@ -498,6 +527,11 @@ class LayoutFamily(_PicklableMappings):
     # loads a member's file with parameters: the loader's load_layout, given by the loader
     # when it builds the family (this module cannot import the loader, which imports it)
     load_member: Callable[..., Layout | LayoutFamily] | None = field(default=None, compare=False, repr=False)
+    value_type: str | None = None  # the members' values' type, when data has given one (Layout.with_value_type)
+
+    def with_value_type(self, given: ValueType) -> "LayoutFamily":
+        """The family whose generic members hold values of type ``given``."""
+        return self if given.name == "float64" else dataclasses.replace(self, value_type=given.name)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", _frozen_mapping(self.parameters))
@@ -527,7 +561,7 @@ class LayoutFamily(_PicklableMappings):
         members = self.layouts(**parameters)
         for layout in members:
             if layout.order == order:
-                return layout
+                return layout.with_value_type(value_type(self.value_type)) if self.value_type else layout
         available = ", ".join(f"{layout.order} ({layout.name})" for layout in members)
         raise IterationSpaceError(
             f"layout family {self.name} has no layout for order {order}; "

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
 from spf.notation.semirings import semiring as semiring_named
+from spf.notation.value_types import result_type
 from spf.scheduling.recipe import Recipe
 from spf.space.iteration_space import IterationSpace, complete_order, iteration_space
 
@@ -57,6 +58,7 @@ from spf.codegen.passes.parallel import (balance_parallel_loops, mark_parallel_l
                                          split_into_chunks)
 from spf.codegen.passes.register_sum import keep_factors_inside, mark_register_sums
 from spf.codegen.passes.semiring import refuse_for_semiring
+from spf.codegen.passes.value_types import refuse_for_value_type
 from spf.codegen.passes.specialize import specialized_extent
 from spf.codegen.passes.split_sum import split_register_sums
 from spf.codegen.passes.tiling import add_tile_guard, tile_space
@@ -199,6 +201,14 @@ def check_semiring(compilation: Compilation) -> Compilation:
     if ring.arithmetic:
         return compilation
     refuse_for_semiring(ring, compilation.statements, compilation.options.recipe)
+    return compilation
+
+
+def check_value_type(compilation: Compilation) -> Compilation:
+    """The reason the kernel's value type (its inputs' result type) cannot compile it yet, if
+    there is one (spf.codegen.passes.value_types)."""
+    inputs = [layout.value_type for layout, _, is_output in compilation.tensors.values() if not is_output]
+    refuse_for_value_type(result_type(inputs), compilation.statements)
     return compilation
 
 
@@ -589,7 +599,8 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
     return kernels, support, prototypes, release_steps
 
 
-PASSES = (build_space, plan_output_assembly, check_semiring, synthesize_finds, enumerate_variants, parallelize, fuse_nests,
+PASSES = (build_space, plan_output_assembly, check_semiring, check_value_type, synthesize_finds, enumerate_variants,
+          parallelize, fuse_nests,
           merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
           place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,

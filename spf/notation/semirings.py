@@ -57,26 +57,26 @@ def _truth(condition):
 MONOIDS = {monoid.name: monoid for monoid in (
     Monoid("plus", 0.0, "+", None, "+", lambda a, b: a + b),
     Monoid("times", 1.0, "*", None, "*", lambda a, b: a * b),
-    Monoid("min", math.inf, None, "spf_min_value", "min", lambda a, b: z3.If(a <= b, a, b)),
-    Monoid("max", -math.inf, None, "spf_max_value", "max", lambda a, b: z3.If(a >= b, a, b)),
-    Monoid("lor", 0.0, None, "spf_lor_value", "||", lambda a, b: _truth(z3.Or(a != 0, b != 0))),
-    Monoid("land", 1.0, None, "spf_land_value", "&&", lambda a, b: _truth(z3.And(a != 0, b != 0))),
+    Monoid("min", math.inf, None, "spf_min", "min", lambda a, b: z3.If(a <= b, a, b)),
+    Monoid("max", -math.inf, None, "spf_max", "max", lambda a, b: z3.If(a >= b, a, b)),
+    Monoid("lor", 0.0, None, "spf_lor", "||", lambda a, b: _truth(z3.Or(a != 0, b != 0))),
+    Monoid("land", 1.0, None, "spf_land", "&&", lambda a, b: _truth(z3.And(a != 0, b != 0))),
     # any: one of the values reduced, whichever; the kernel keeps the first that is not 0, so
     # that 0 is its identity (an empty reduction, a register's start, a dense output's fill)
-    Monoid("any", 0.0, None, "spf_any_value", "spf_any", lambda a, b: z3.If(a != 0, a, b)),
+    Monoid("any", 0.0, None, "spf_any", "spf_any", lambda a, b: z3.If(a != 0, a, b)),
 )}
 
 OPERATORS = {operator.name: operator for operator in (
     Operator("times", "*", None, lambda a, b: a * b),
     Operator("plus", "+", None, lambda a, b: a + b),
     Operator("minus", "-", None, lambda a, b: a - b),
-    Operator("first", None, "spf_first_value", lambda a, b: a),
-    Operator("second", None, "spf_second_value", lambda a, b: b),
-    Operator("pair", None, "spf_pair_value", lambda a, b: z3.RealVal(1)),
-    Operator("min", None, "spf_min_value", lambda a, b: z3.If(a <= b, a, b)),
-    Operator("max", None, "spf_max_value", lambda a, b: z3.If(a >= b, a, b)),
-    Operator("land", None, "spf_land_value", lambda a, b: _truth(z3.And(a != 0, b != 0))),
-    Operator("lor", None, "spf_lor_value", lambda a, b: _truth(z3.Or(a != 0, b != 0))),
+    Operator("first", None, "spf_first", lambda a, b: a),
+    Operator("second", None, "spf_second", lambda a, b: b),
+    Operator("pair", None, "spf_pair", lambda a, b: z3.RealVal(1)),
+    Operator("min", None, "spf_min", lambda a, b: z3.If(a <= b, a, b)),
+    Operator("max", None, "spf_max", lambda a, b: z3.If(a >= b, a, b)),
+    Operator("land", None, "spf_land", lambda a, b: _truth(z3.And(a != 0, b != 0))),
+    Operator("lor", None, "spf_lor", lambda a, b: _truth(z3.Or(a != 0, b != 0))),
 )}
 
 

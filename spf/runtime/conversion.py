@@ -92,7 +92,7 @@ def convert(tensor: Tensor, layout: LayoutLike, name: str | None = None) -> Tens
             _check_values_fit(tensor, known[1], tensor.name)
             return known[0](A=tensor)._renamed(tensor.name)
     if not isinstance(tensor, Tensor):
-        return pack(layout, tensor, name or UNNAMED)
+        return pack(layout, tensor, name or UNNAMED, cast=True)  # the layout asked for: its type too
     name = arguments.name(name if name is not None else tensor.name)
     target = CONVERSIONS.target(layout, tensor.order)
     _check_values_fit(tensor, target, name)
@@ -103,7 +103,7 @@ def convert(tensor: Tensor, layout: LayoutLike, name: str | None = None) -> Tens
         return tensor if name == tensor.name else Tensor._from_checked(target, tensor.shape, dict(tensor.fields),
                                                                        name)
     if not has_assembly(target) or not any(f.is_index_array for f in target.fields):
-        return pack(target, tensor, name)  # dense targets, and ELL/WARP24 through the reference packer
+        return pack(target, tensor, name, cast=True)  # dense targets, and ELL/WARP24 through the reference packer
     if tensor.order > len(INDICES):
         raise PackError(f"tensor {name}: conversion handles order up to {len(INDICES)}")
     kernel = CONVERSIONS.kernel(tensor.layout, target, tensor.order)

@@ -17,10 +17,12 @@ import numpy as np
 
 from spf.errors import ArgumentError, OutOfMemoryError, SpfError, SpfInternalError
 from spf.notation.semirings import semiring
+from spf.notation.value_types import ValueType, result_type
 from spf.runtime.memory import allocate, require
-from spf.runtime.packing import borrow, pack
+from spf.runtime.packing import borrow, pack_into
 from spf.runtime.tensor import Tensor
 from spf.runtime.validation import check_fields
+from spf.runtime.value_checks import given_value_type
 
 from spf.runtime.assemble import Builder, failure, finish, take
 
@@ -44,8 +46,12 @@ __all__ = ["BoundKernel", "Kernel", "callable_kernel"]
 
 def callable_kernel(expression: str, layouts: dict, **options: Any) -> Kernel:
     """``expression`` compiled for ``layouts`` (:func:`codegen.pipeline.compile_kernel`, which
-    takes ``options``), as a Kernel to call: the run time calls the compiler, never the reverse."""
-    return Kernel(compiled=compile_kernel(expression, layouts, **options))
+    takes ``options``), as a Kernel to call: the run time calls the compiler, never the reverse.
+    Where every input declares its values' type, a generic output takes the type they compute in."""
+    kernel = Kernel(compiled=compile_kernel(expression, layouts, **options), source=(expression, options))
+    if not kernel.generic_inputs:
+        return kernel.specialised(kernel.compute_type([]))
+    return kernel
 
 
 @dataclass(kw_only=True)
@@ -59,6 +65,9 @@ class Kernel:
     """
 
     compiled: CompiledKernel
+    # (expression, options) it was compiled from: a kernel over generic layouts compiles
+    # again per value type its calls give (specialised)
+    source: tuple | None = None
     # how often each run-time strategy of the assembly ran, over this kernel's calls so far
     assembly_statistics: dict = field(default_factory=dict)
     # the C function of each variant, each argument declared void*: calls pass the addresses
@@ -76,6 +85,43 @@ class Kernel:
         if name.startswith("__") or name == "compiled":
             raise AttributeError(name)
         return getattr(self.compiled, name)
+
+    @functools.cached_property
+    def generic_inputs(self) -> tuple[str, ...]:
+        """The inputs whose layouts leave the values' type to the data (spf.notation.value_types)."""
+        return tuple(name for name, (layout, _, is_output) in self.tensors.items()
+                     if not is_output and layout.unspecialised)
+
+    def compute_type(self, arguments: dict) -> ValueType:
+        """The type a call with ``arguments`` computes in: numpy's result type of the inputs'
+        values (a generic input's from its data; data without a dtype counts as float64)."""
+        types = []
+        for name, (layout, _, is_output) in self.tensors.items():
+            if not is_output:
+                given = given_value_type(arguments.get(name)) if layout.unspecialised else None
+                types.append(given or layout.value_type)
+        return result_type(types)
+
+    def specialised(self, value_type: ValueType) -> "Kernel":
+        """This kernel for values of ``value_type``: its generic layouts hold them (compiled
+        once per type and kept); itself where nothing is generic or the type is float64."""
+        generic = [name for name, (layout, _, _) in self.tensors.items() if layout.unspecialised]
+        if not generic or value_type.name == "float64":
+            return self
+        known = self._specialisations.get(value_type.name)
+        if known is None:
+            expression, options = self.source
+            if options.get("schedule") is not None:
+                raise SpfError(f"{value_type.name} values with schedule=: a schedule is made for the layouts it "
+                               f"names; declare the values' type in the layouts ({', '.join(generic)} are generic)")
+            layouts = {name: tensor.layout.with_value_type(value_type) for name, tensor in self.tensors.items()}
+            known = callable_kernel(expression, layouts, **options)
+            self._specialisations[value_type.name] = known
+        return known
+
+    @functools.cached_property
+    def _specialisations(self) -> dict[str, "Kernel"]:
+        return {}
 
     @functools.cached_property
     def _shared_fields(self) -> dict[str, tuple[str, str]]:
@@ -332,6 +378,10 @@ class Kernel:
         names, signature, _, _ = self._signature
         if positional or arguments.keys() != names:
             self._check_arguments(positional, arguments)
+        if self.generic_inputs:
+            kernel = self.specialised(self.compute_type(arguments))
+            if kernel is not self:
+                return kernel._bind(positional, arguments, borrow_inputs)
         self.build()
         inputs = {}
         input_structs = {}
@@ -343,7 +393,7 @@ class Kernel:
             elif borrow_inputs and name not in self._shared_sources:
                 inputs[name] = borrow(layout, value, name=name)  # checked, read in place for this one call
             else:  # a copy (a bound kernel runs again later; a shared output keeps the arrays)
-                inputs[name] = pack(layout, value, name=name, copy=True)
+                inputs[name] = pack_into(layout, value, name=name, copy=True)
         extents = self._extents(inputs)
         structs, keep_alive = [], []
         result = None
@@ -365,7 +415,7 @@ class Kernel:
             keep_alive.append(struct)
         scalar = None
         if self.output not in self.tensors:
-            scalar = ctypes.c_double(self.identity)
+            scalar = np.ctypeslib.as_ctypes_type(self.output_type.dtype)(self.identity)
             structs.append(ctypes.addressof(scalar))
             keep_alive.append(scalar)
         variant = 0
@@ -374,14 +424,23 @@ class Kernel:
             fields.update(outputs)
             variant = self.choose_variant(fields)
             self._require_find_state(variant, fields, extents)
+        scalar_type = float if self.output_type.name == "float64" else self.output_type.dtype.type
         return BoundKernel(self._functions[variant], structs, keep_alive, result, scalar,
-                           self.variant_choices[variant], assembly)
+                           self.variant_choices[variant], assembly, scalar_type)
 
     @functools.cached_property
-    def identity(self) -> float:
-        """What a new output's entries start from: the identity of the semiring's ⊕ (0.0 under +),
-        for a statement that adds to its output (``+=``); one that assigns writes each entry."""
-        return semiring(self.semiring).add.identity
+    def output_type(self) -> ValueType:
+        """The type of the output's values (a scalar output's: the type the kernel computes in)."""
+        if self.output in self.tensors:
+            return self.tensors[self.output].layout.value_type
+        return self.compute_type({})
+
+    @functools.cached_property
+    def identity(self) -> float | int:
+        """What a new output's entries start from: the identity of the semiring's ⊕ (0.0 under +)
+        in the output's type, for a statement that adds to its output (``+=``); one that
+        assigns writes each entry."""
+        return self.output_type.identity(semiring(self.semiring).add.identity)
 
     def _extents(self, inputs: dict) -> dict[str, int]:
         extents: dict[str, tuple[int, str]] = {}
@@ -454,15 +513,18 @@ class BoundKernel:
     structs: list  # the addresses of the arguments' structs (kept alive by keep_alive)
     keep_alive: list
     result: np.ndarray | None  # a dense output's values
-    scalar: ctypes.c_double | None
+    scalar: ctypes._SimpleCData | None
     choices: tuple = ()  # the find templates of the chosen variant
     assembly: "Assembly | None" = None  # an assembled output: a new Tensor per call
+    scalar_type: type = float  # what a scalar output returns as: a Python float for float64, else numpy's scalar
 
     def __call__(self) -> np.ndarray | Tensor | float:
         if self.assembly is not None:
             return self.assembly.run(self.function, self.structs, self._check)
         self._check(self.function(*self.structs))
-        return self.scalar.value if self.scalar is not None else self.result
+        if self.scalar is None:
+            return self.result
+        return self.scalar_type(self.scalar.value)
 
     @staticmethod
     def _check(status: int) -> None:

@@ -30,7 +30,8 @@ from spf.runtime.stored_entries import unreadable_relation
 from spf.runtime.tensor import Tensor
 from spf.runtime.user_data import coordinates_of, entries_of, summed
 from spf.runtime.validation import check_fields, check_scalar_types, shape_of
-from spf.runtime.value_checks import INDEX_DTYPE, check_real, check_value_range, value_dtype
+from spf.runtime.value_checks import (INDEX_DTYPE, check_narrowing, check_real, check_value_range, typed_layout,
+                                      value_dtype)
 from spf.space.expressions import Affine
 from spf.space.levels import read_levels
 
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 
 def pack(layout: LayoutLike, data: Any, name: str = UNNAMED, shape: Sequence[int] | None = None,
-         copy: bool | None = None) -> Tensor:
+         copy: bool | None = None, cast: bool = False) -> Tensor:
     """Store ``data`` in ``layout`` (a name, ``"NAME(k=v)"``, a path or a Layout).
 
     ``data``: scipy.sparse, a pydata ``sparse`` array, a dense numpy array,
@@ -60,9 +61,24 @@ def pack(layout: LayoutLike, data: Any, name: str = UNNAMED, shape: Sequence[int
     Otherwise the data is copied as it is packed.  ``copy=True`` always copies, leaving the
     input writable; ``copy=False`` never copies, and raises a PackError saying why when it
     would have to.
+
+    Values: a generic layout (the built-in ones: ``field data: value[nnz]``) stores them in
+    their own type (float64, float32, int64, int32 or bool; spf.notation.value_types; data
+    without a dtype, such as lists, as float64); a layout that declares its values' type
+    stores them in it, and refuses data it would round (float64 into float32) unless ``cast=True``.
     """
     name = arguments.name(name)
+    arguments.flag(cast, "cast")
+    layout = typed_layout(load_layout_argument(layout), data, name, cast)
+    return pack_into(layout, data, name, shape, copy, cast)
+
+
+def pack_into(layout: LayoutLike, data: Any, name: str = UNNAMED, shape: Sequence[int] | None = None,
+              copy: bool | None = None, cast: bool = False) -> Tensor:
+    """:func:`pack` into ``layout`` as it is: a generic layout not specialised holds float64
+    (what a kernel computing in float64 reads), whatever the data's type."""
     layout = load_layout_argument(layout)
+    check_narrowing(layout, data, name, cast)
     if shape is not None:
         shape = arguments.shape(shape, name)
     if copy not in (None, True, False):
@@ -130,7 +146,7 @@ def borrow(layout: LayoutLike, data: Any, name: str = UNNAMED) -> Tensor:
         shared = borrow_in_place(layout, data, name)
         if shared is not None:
             return shared
-    return pack(layout, data, name=name, copy=True)
+    return pack_into(layout, data, name=name, copy=True)
 
 
 def borrow_in_place(layout: Layout, data: Any, name: str = "tensor") -> Tensor | None:

@@ -148,7 +148,7 @@ class Tensor:
 
     def to_dense(self) -> np.ndarray:
         coords, values, shape = self.to_coo()
-        dense = allocate(shape, np.result_type(values.dtype, np.float64), f"tensor {self.name}: to_dense()")
+        dense = allocate(shape, values.dtype, f"tensor {self.name}: to_dense()")  # the values' own type, as scipy's
         if len(values):
             np.add.at(dense, tuple(coords.T), values)
         return dense

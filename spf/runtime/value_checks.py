@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from spf.errors import PackError
+from spf.errors import PackError, SpfError
+from spf.notation.value_types import ValueType, narrows, of_dtype
 
 if TYPE_CHECKING:
     from spf.layout_library.model import Layout
@@ -84,3 +85,45 @@ def integer_coordinates(coords: np.ndarray, name: str) -> np.ndarray:
     elif kind not in "iuf":
         raise PackError(f"tensor {name}: coordinates must be integers, got dtype {coords.dtype}")
     return coords.astype(INDEX_DTYPE)
+
+
+def given_value_type(data: object) -> ValueType | None:
+    """The value type of the user's data, when it says one: a Tensor's layout's, a numpy,
+    scipy or pydata array's dtype, a (coords, values, shape) triple's values'; None for data
+    without a dtype (lists: read as float64) or of a dtype spf has no value type for (the
+    packing checks then say what is wrong with it)."""
+    layout = getattr(data, "layout", None)
+    if layout is not None and hasattr(layout, "value_type"):
+        return layout.value_type
+    if isinstance(data, tuple) and len(data) == 3:
+        data = data[1]
+    dtype = getattr(data, "dtype", None)
+    if not isinstance(dtype, np.dtype):
+        return None
+    try:
+        return of_dtype(dtype, "data")
+    except SpfError:
+        return None
+
+
+def typed_layout(layout, data: object, name: str, cast: bool = False):
+    """``layout`` for ``data``'s values: a generic layout (or family) takes their type
+    (spf.notation.value_types); a layout that declares a type keeps it, and data it would
+    narrow (float64 into float32, float into int) is refused unless ``cast``."""
+    given = given_value_type(data)
+    if given is not None and (getattr(layout, "unspecialised", False)
+                              or (hasattr(layout, "resolve") and layout.value_type is None)):
+        return layout.with_value_type(given)
+    check_narrowing(layout, data, name, cast)
+    return layout
+
+
+def check_narrowing(layout, data: object, name: str, cast: bool = False) -> None:
+    """Refuse ``data`` whose values ``layout`` would store in a narrower type (float64 into
+    float32, floats into integers), unless ``cast``: never silently rounded."""
+    given = given_value_type(data)
+    declared = getattr(layout, "value_type", None)
+    if given is not None and isinstance(declared, ValueType) and not cast and narrows(given, declared):
+        spec = getattr(layout, "spec", layout)
+        raise PackError(f"tensor {name}: {given.name} data into layout {spec}, whose values are "
+                        f"{declared.name}, would round them; pass {declared.name} data, or pack with cast=True")

@@ -75,6 +75,11 @@ SEMIRINGS = ("min_plus", "max_plus", "max_times", "min_times", "lor_land", "any_
              "plus_second", "min_first", "max_second", "max_min", "min_max", "land_lor", "times_plus", "plus_minus",
              "lor_times", "plus_land")
 SEMIRING_ONE_IN = 4  # of the kernels that may take one
+# value types drawn for a kernel whose layouts are all generic (spf.notation.value_types): the data
+# is of the type, so the kernel computes in it; integers without fractions, booleans without
+# coefficients (numpy would compute 2 * True in int64)
+VALUE_TYPES = ("float32", "int64", "int32", "bool")
+VALUE_TYPE_ONE_IN = 4
 CACHE_DAMAGE = ("truncate", "empty", "garbage")  # what is done to each file (fuzz_harness.damage_cache)
 CACHE_ENTRIES = ("libraries", "metadata")  # *.so; the kernels' pickles and the libraries' records
 DAMAGED_CACHE_ONE_IN = 60  # cases whose kernel cache is damaged between two compiles
@@ -260,6 +265,7 @@ class KernelSpec:
     checked in another new process on it (``fuzz_harness.check_damaged_cache``).
     ``semiring``: what + and * mean (:data:`SEMIRINGS`; the oracle is then
     tests/semiring_reference.py over the packed inputs' stored entries).
+    ``value_type``: the inputs' values' type (:data:`VALUE_TYPES`), hence the kernel's.
     """
 
     family: str
@@ -275,6 +281,11 @@ class KernelSpec:
     convert: bool = False
     damage: tuple = ()
     semiring: str = "plus_times"
+    value_type: str = "float64"
+
+    @property
+    def dtype(self) -> np.dtype:
+        return np.dtype(self.value_type)
 
     @property
     def layout_map(self) -> dict:
@@ -449,10 +460,32 @@ def kernel_specs(draw) -> KernelSpec:
         schedule = draw(st.sampled_from(("default", "default", "order", "recipe", "recipe")))
     else:
         schedule = "default"
-    return KernelSpec(family=family.name, expression=expression, layouts=tuple(layouts.items()),
-                      share=family.share, find=draw(st.sampled_from(FINDS)), parallel=draw(st.booleans()),
-                      schedule=schedule, schedule_seed=draw(st.integers(0, 2**31 - 1)), small=family.small,
-                      semiring=semiring)
+    kernel = KernelSpec(family=family.name, expression=expression, layouts=tuple(layouts.items()),
+                        share=family.share, find=draw(st.sampled_from(FINDS)), parallel=draw(st.booleans()),
+                        schedule=schedule, schedule_seed=draw(st.integers(0, 2**31 - 1)), small=family.small,
+                        semiring=semiring)
+    types = value_types_for(kernel, parsed)
+    if types and draw(st.integers(1, VALUE_TYPE_ONE_IN)) == 1:  # drawn last: the draws before it are as they were
+        kernel = replace(kernel, value_type=draw(st.sampled_from(types)))
+    return kernel
+
+
+def value_types_for(kernel: KernelSpec, parsed) -> tuple[str, ...]:
+    """The value types other than float64 the kernel may compute in: none unless every layout
+    is generic (a layout declaring float64 or float32 would refuse or widen the data)."""
+    if kernel.schedule != "default" or kernel.convert:  # a schedule names its layouts: refused with a value type
+        return ()
+    for layout in kernel.layout_map.values():
+        loaded = spf.load_layout(layout)
+        if not (hasattr(loaded, "resolve") or loaded.generic):
+            return ()
+    coefficients = [term.coefficient for term in parsed.terms]
+    types = ["float32"]
+    if all(c == int(c) for c in coefficients):
+        types += ["int64", "int32"]
+    if all(c == 1 for c in coefficients):
+        types.append("bool")
+    return tuple(types)
 
 
 def index_classes(kernel: KernelSpec) -> list[list[str]]:
@@ -795,7 +828,7 @@ def pack_input(layout: str, array: np.ndarray, name: str, rng: np.random.Generat
     (packing sorts them)."""
     if coords is None:
         coords = np.argwhere(array != 0)
-    values = array[tuple(coords.T)] if len(coords) else np.zeros(0)
+    values = array[tuple(coords.T)] if len(coords) else np.zeros(0, dtype=array.dtype)
     tensor = spf.pack(layout, (coords, values, array.shape), name=name)
     if layout in UNSORTED:
         fields = dict(tensor.fields)
@@ -860,7 +893,7 @@ def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
         shape = tuple(extents[i] for i in indices)
         pattern = patterns.get(tensor, "random")
         array = dense_tensor(shape, layouts[tensor], "random" if pattern in ("zeros", "cancel") else pattern,
-                             data.density, data.integers, rng)
+                             data.density, data.integers or kernel.dtype.kind in "iub", rng)
         if pattern == "cancel":
             array = _cancelling(statement, tensor, dense, array, rng)
         if len(shape) == 2 and (output_layout == "LOWER_TRI" or (kernel.convert and output_layout == "WARP24")):
@@ -870,8 +903,10 @@ def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
         if pattern == "zeros" and len(coords):
             array[tuple(coords[rng.random(len(coords)) < 0.35].T)] = 0.0  # stored, with value zero
         array = as_stored(array, layouts[tensor])  # the oracle reads what the kernel reads
-        dense[tensor], stored[tensor] = array, coords
-        packed[tensor] = pack_input(layouts[tensor], array, tensor, rng, coords)
+        # the kernel's value type (packing keeps it; bool: nonzero), else the layout's own
+        typed = array.astype(kernel.dtype if kernel.value_type != "float64" else value_dtype(layouts[tensor], len(shape)))
+        dense[tensor], stored[tensor] = typed.astype(np.float64), coords
+        packed[tensor] = pack_input(layouts[tensor], typed, tensor, rng, coords)
     expected, scale = oracle(kernel, dense, packed, extents)
     entries = None
     if kernel.convert:
@@ -919,7 +954,7 @@ def oracle(kernel: KernelSpec, dense: dict, packed: dict, extents: dict) -> tupl
     statement, _ = accesses(kernel.expression)
     shape = tuple(extents[i] for i in statement.output.indices)
     if kernel.semiring != "plus_times":
-        return semiring_oracle(kernel, packed, shape)
+        return in_value_type(kernel, *semiring_oracle(kernel, packed, shape))
     expected, scale = np.zeros(shape), np.zeros(shape)
     for coefficient, subscripts, tensors in einsum_terms(statement):
         expected = expected + coefficient * np.einsum(subscripts, *(dense[t] for t in tensors), optimize=True)
@@ -927,6 +962,20 @@ def oracle(kernel: KernelSpec, dense: dict, packed: dict, extents: dict) -> tupl
                                                       optimize=True)
     for output, source in kernel.share:
         expected = expected * stored_mask(packed[source], shape)
+    return in_value_type(kernel, expected, scale)
+
+
+def in_value_type(kernel: KernelSpec, expected: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The expected result as the kernel's value type holds it (in float64): an integer
+    output's unreached minimum is the type's largest value (not +inf), a boolean is 0 or 1
+    (a reduction's unreached maximum is false)."""
+    kind = kernel.dtype.kind
+    if kind in "iu":
+        info = np.iinfo(kernel.dtype)
+        expected = np.where(expected == np.inf, float(info.max), np.where(expected == -np.inf, float(info.min),
+                                                                           expected))
+    elif kind == "b":
+        expected = np.where(expected == -np.inf, 0.0, (expected != 0).astype(np.float64))
     return expected, scale
 
 

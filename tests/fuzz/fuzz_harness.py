@@ -52,6 +52,7 @@ import numpy as np
 import spf
 from fuzz_cases import (UNSORTED, Case, DataSpec, KernelSpec, accesses, assembled_output, compile_options,
                         einsum_terms, index_classes, is_padded, make_data, plan_schedule, value_dtype)
+from spf.notation.value_types import value_type as named_value_type
 from spf.runtime.validation import validate
 
 CLASSES = ("ok", "refused", "slow", "wrong", "crash", "hang", "exception", "compile", "run-error")
@@ -375,7 +376,8 @@ def _compiled(kernel: KernelSpec):
         try:
             plan = plan_schedule(kernel)
             compiled = spf.compile(kernel.expression, kernel.layout_map, **compile_options(kernel, plan))
-            compiled.build()
+            # the kernel a call with data of the value type runs (its variants are the ones run)
+            compiled = compiled.specialised(named_value_type(kernel.value_type)).build()
             _kernels[kernel] = (plan, compiled, None)
         except Exception as error:  # classified by the caller
             _kernels[kernel] = (plan, None, error)
@@ -404,14 +406,20 @@ def result_tolerance(kernel: KernelSpec) -> float:
     statement, inputs = accesses(kernel.expression)
     orders = {**{tensor: len(indices) for tensor, indices in inputs.items()},
               statement.output.tensor: len(statement.output.indices)}
-    if any(value_dtype(layout, orders[tensor]) == np.float32 for tensor, layout in kernel.layouts
-           if tensor in orders):
+    if kernel.value_type == "float32" or any(value_dtype(layout, orders[tensor]) == np.float32
+                                             for tensor, layout in kernel.layouts if tensor in orders):
         return RTOL_FLOAT32
     return RTOL if assembled_output(kernel) is None else RTOL_ASSEMBLED
 
 
+def result_type(got) -> np.dtype:
+    """The type of a result's values: a Tensor's layout's, an array's or a numpy scalar's."""
+    return got.layout.value_type.dtype if isinstance(got, spf.Tensor) else np.asarray(got).dtype
+
+
 def compare_assembled(got, layout: str, expected: np.ndarray, scale: np.ndarray,
-                      entries: dict | None = None, tolerance: float = RTOL_ASSEMBLED) -> tuple[float, str]:
+                      entries: dict | None = None, tolerance: float = RTOL_ASSEMBLED,
+                      value_type: str = "float64") -> tuple[float, str]:
     """For a result whose pattern spf computed (an assembled output, a conversion): the
     largest error as :func:`compare` gives it, or ``inf`` with the first problem found.
 
@@ -427,6 +435,7 @@ def compare_assembled(got, layout: str, expected: np.ndarray, scale: np.ndarray,
         return math.inf, f"returned {type(got).__name__}, not a Tensor in {layout}"
     wanted = spf.load_layout(layout)
     wanted = wanted.resolve(expected.ndim) if hasattr(wanted, "resolve") else wanted
+    wanted = wanted.with_value_type(named_value_type(value_type))
     if got.layout != wanted:
         return math.inf, f"a Tensor in {got.layout.spec}, not in {wanted.spec}"
     if tuple(got.shape) != expected.shape:
@@ -537,7 +546,9 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
                     error_value, found = compare(got, prepared.expected, prepared.scale), ""
                 else:
                     error_value, found = compare_assembled(got, assembled[1], prepared.expected, prepared.scale,
-                                                           prepared.entries, tolerance)
+                                                           prepared.entries, tolerance, kernel.value_type)
+                if kernel.value_type != "float64" and result_type(got) != kernel.dtype:
+                    error_value, found = math.inf, f"a result of {result_type(got)}, not {kernel.value_type}"
                 result.runs += 1
                 ran += 1
                 if error_value is None or error_value > tolerance:
@@ -722,7 +733,7 @@ class Tally:
                          + ", ".join(f"{kind} {self.damaged[kind]}" for kind in CLASSES if self.damaged[kind]))
         lines.append(f"  kernels: {self.kernels['specs']} specs, {self.kernels['built']} compiled and run "
                      f"({self.kernels['distinct C']} distinct C sources, {self.kernels['semiring']} under a semiring "
-                     f"other than plus_times), {self.kernels['refused']} refused, "
+                     f"other than plus_times, {self.kernels['typed']} over values other than float64), {self.kernels['refused']} refused, "
                      f"{self.kernels['failed']} failed to compile or raised"
                  + (f"; {self.skipped} data sets not run after a hang" if self.skipped else ""))
         return "\n".join(lines)
@@ -828,8 +839,10 @@ def run_cases(cases: list[Case], jobs: int = 2, repeats: int = 3, timeout: float
                     if checked.built:
                         tally.kernels["built"] += 1
                         tally.kernels["semiring"] += case.kernel.semiring != "plus_times"
+                        tally.kernels["typed"] += case.kernel.value_type != "float64"
                         sources.add(hash((case.kernel.expression, case.kernel.layouts, str(checked.plan),
-                                          case.kernel.find, case.kernel.parallel, case.kernel.semiring)))
+                                          case.kernel.find, case.kernel.parallel, case.kernel.semiring,
+                                          case.kernel.value_type)))
                     elif first_result is not None and first_result.kind == "refused":
                         tally.kernels["refused"] += 1
                     else:
@@ -1040,6 +1053,8 @@ def _compile_call(kernel: KernelSpec, plan: tuple | None) -> list[str]:
                      + (f", share={kernel.share_map!r}" if kernel.share else "") + ")")
         arguments.append("schedule=c")
     lines.append(f"k = spf.compile({', '.join(arguments)})")
+    if kernel.value_type != "float64":  # the variants a call with data of the type runs
+        lines.append(f"k = k.specialised(spf.notation.value_types.value_type({kernel.value_type!r}))")
     return lines
 
 
@@ -1092,7 +1107,8 @@ def reproducer(failure: Failure) -> str:
                 coords = prepared.coords[tensor]  # explicit zeros included
                 values = array[tuple(coords.T)] if len(coords) else np.zeros(0)
                 lines.append(f"{tensor} = spf.pack({layout!r}, (np.array({coords.tolist()!r}, dtype=int).reshape(-1, "
-                             f"{array.ndim}), np.array({values.tolist()!r}), {array.shape!r}), name={tensor!r})")
+                             f"{array.ndim}), np.array({values.tolist()!r}, dtype={kernel.value_type!r}), "
+                             f"{array.shape!r}), name={tensor!r})")
     else:
         lines.insert(1, f"import sys; sys.path.insert(0, {str(REPOSITORY_TESTS)!r})")
         lines.append("from fuzz_cases import KernelSpec, DataSpec, make_data")

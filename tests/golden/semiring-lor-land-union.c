@@ -130,7 +130,7 @@ int spf_kernel_e0e9f1f92c(struct spf_CSR *A, struct spf_COO *B, struct spf_Dense
         {
           const int64_t A_colIdx_pAj = A_colIdx[pAj];
           const int64_t pC1 = A_colIdx_pAj;
-          C_vals[(pC0 * C_N1) + pC1] = spf_lor_value(C_vals[(pC0 * C_N1) + pC1], A_data[pAj]);
+          C_vals[(pC0 * C_N1) + pC1] = spf_lor_float64(C_vals[(pC0 * C_N1) + pC1], A_data[pAj]);
         }
 
       }
@@ -145,7 +145,7 @@ int spf_kernel_e0e9f1f92c(struct spf_CSR *A, struct spf_COO *B, struct spf_Dense
       const int64_t B_col_pB = B_col[pB];
       const int64_t pC0 = B_row_pB;
       const int64_t pC1 = B_col_pB;
-      C_vals[(pC0 * C_N1) + pC1] = spf_lor_value(C_vals[(pC0 * C_N1) + pC1], B_val[pB]);
+      C_vals[(pC0 * C_N1) + pC1] = spf_lor_float64(C_vals[(pC0 * C_N1) + pC1], B_val[pB]);
     }
 
   }

@@ -160,7 +160,7 @@ static int spf_kernel_0540c9a55f_v0_run(struct spf_CSR *A, struct spf_DCSR *B, d
                     {
                       const int64_t pBj = lo_5;
                       const int64_t B_colIdx_pBj_2 = A_colIdx_pAj_2;
-                      s_sum = spf_max_value(s_sum, A_data[pAj] * B_data[pBj]);
+                      s_sum = spf_max_float64(s_sum, A_data[pAj] * B_data[pBj]);
                     }
                   }
                 }
@@ -258,7 +258,7 @@ static int spf_kernel_0540c9a55f_v1_run(struct spf_CSR *A, struct spf_DCSR *B, d
                   {
                     const int64_t pBj = lo_4;
                     const int64_t B_colIdx_pBj_2 = A_colIdx_pAj_2;
-                    s_sum = spf_max_value(s_sum, A_data[pAj] * B_data[pBj]);
+                    s_sum = spf_max_float64(s_sum, A_data[pAj] * B_data[pBj]);
                   }
                 }
               }
@@ -354,7 +354,7 @@ static int spf_kernel_0540c9a55f_v2_run(struct spf_CSR *A, struct spf_DCSR *B, d
                   {
                     const int64_t pBj = lo_5;
                     const int64_t B_colIdx_pBj_2 = A_colIdx_pAj_2;
-                    s_sum = spf_max_value(s_sum, A_data[pAj] * B_data[pBj]);
+                    s_sum = spf_max_float64(s_sum, A_data[pAj] * B_data[pBj]);
                   }
                 }
               }
@@ -455,7 +455,7 @@ int spf_kernel_0540c9a55f_v3(struct spf_CSR *A, struct spf_DCSR *B, double *s)
                   {
                     const int64_t pBj = lo_6;
                     const int64_t B_colIdx_pBj_2 = A_colIdx_pAj_2;
-                    s_sum = spf_max_value(s_sum, A_data[pAj] * B_data[pBj]);
+                    s_sum = spf_max_float64(s_sum, A_data[pAj] * B_data[pBj]);
                   }
                 }
               }

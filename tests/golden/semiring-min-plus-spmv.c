@@ -153,35 +153,35 @@ int spf_kernel_ffc1068c18(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_De
                     const int64_t pAj = spf_split_2 + 0;
                     const int64_t A_colIdx_pAj = A_colIdx[pAj];
                     const int64_t px0 = A_colIdx_pAj;
-                    sum_1 = spf_min_value(sum_1, A_data[pAj] + x_vals[px0]);
+                    sum_1 = spf_min_float64(sum_1, A_data[pAj] + x_vals[px0]);
                   }
                   {
                     const int64_t pAj = spf_split_2 + 1;
                     const int64_t A_colIdx_pAj = A_colIdx[pAj];
                     const int64_t px0 = A_colIdx_pAj;
-                    sum_3 = spf_min_value(sum_3, A_data[pAj] + x_vals[px0]);
+                    sum_3 = spf_min_float64(sum_3, A_data[pAj] + x_vals[px0]);
                   }
                   {
                     const int64_t pAj = spf_split_2 + 2;
                     const int64_t A_colIdx_pAj = A_colIdx[pAj];
                     const int64_t px0 = A_colIdx_pAj;
-                    sum_4 = spf_min_value(sum_4, A_data[pAj] + x_vals[px0]);
+                    sum_4 = spf_min_float64(sum_4, A_data[pAj] + x_vals[px0]);
                   }
                   {
                     const int64_t pAj = spf_split_2 + 3;
                     const int64_t A_colIdx_pAj = A_colIdx[pAj];
                     const int64_t px0 = A_colIdx_pAj;
-                    sum_5 = spf_min_value(sum_5, A_data[pAj] + x_vals[px0]);
+                    sum_5 = spf_min_float64(sum_5, A_data[pAj] + x_vals[px0]);
                   }
                 }
 
-                sum_1 = spf_min_value(spf_min_value(sum_1, sum_3), spf_min_value(sum_4, sum_5));
+                sum_1 = spf_min_float64(spf_min_float64(sum_1, sum_3), spf_min_float64(sum_4, sum_5));
               }
               for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
               {
                 const int64_t A_colIdx_pAj = A_colIdx[pAj];
                 const int64_t px0 = A_colIdx_pAj;
-                sum_1 = spf_min_value(sum_1, A_data[pAj] + x_vals[px0]);
+                sum_1 = spf_min_float64(sum_1, A_data[pAj] + x_vals[px0]);
               }
 
             }
@@ -257,35 +257,35 @@ int spf_kernel_ffc1068c18(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_De
                         const int64_t pAj = spf_split_2 + 0;
                         const int64_t A_colIdx_pAj = A_colIdx[pAj];
                         const int64_t px0 = A_colIdx_pAj;
-                        sum_1 = spf_min_value(sum_1, A_data[pAj] + x_vals[px0]);
+                        sum_1 = spf_min_float64(sum_1, A_data[pAj] + x_vals[px0]);
                       }
                       {
                         const int64_t pAj = spf_split_2 + 1;
                         const int64_t A_colIdx_pAj = A_colIdx[pAj];
                         const int64_t px0 = A_colIdx_pAj;
-                        sum_3 = spf_min_value(sum_3, A_data[pAj] + x_vals[px0]);
+                        sum_3 = spf_min_float64(sum_3, A_data[pAj] + x_vals[px0]);
                       }
                       {
                         const int64_t pAj = spf_split_2 + 2;
                         const int64_t A_colIdx_pAj = A_colIdx[pAj];
                         const int64_t px0 = A_colIdx_pAj;
-                        sum_4 = spf_min_value(sum_4, A_data[pAj] + x_vals[px0]);
+                        sum_4 = spf_min_float64(sum_4, A_data[pAj] + x_vals[px0]);
                       }
                       {
                         const int64_t pAj = spf_split_2 + 3;
                         const int64_t A_colIdx_pAj = A_colIdx[pAj];
                         const int64_t px0 = A_colIdx_pAj;
-                        sum_5 = spf_min_value(sum_5, A_data[pAj] + x_vals[px0]);
+                        sum_5 = spf_min_float64(sum_5, A_data[pAj] + x_vals[px0]);
                       }
                     }
 
-                    sum_1 = spf_min_value(spf_min_value(sum_1, sum_3), spf_min_value(sum_4, sum_5));
+                    sum_1 = spf_min_float64(spf_min_float64(sum_1, sum_3), spf_min_float64(sum_4, sum_5));
                   }
                   for (int64_t pAj = spf_split_2; pAj <= (A_rowPtr_pAi_1 - 1); pAj++)
                   {
                     const int64_t A_colIdx_pAj = A_colIdx[pAj];
                     const int64_t px0 = A_colIdx_pAj;
-                    sum_1 = spf_min_value(sum_1, A_data[pAj] + x_vals[px0]);
+                    sum_1 = spf_min_float64(sum_1, A_data[pAj] + x_vals[px0]);
                   }
 
                 }

@@ -47,7 +47,7 @@
 /*
  * WARP24: 2:4 structured sparsity (two entries per group of four columns)
  *   val: double[NR][2 * NG], flattened row-major
- *   meta: uint8[NR][2 * NG], flattened row-major
+ *   meta: uint8_t[NR][2 * NG], flattened row-major
  */
 struct spf_WARP24
 {

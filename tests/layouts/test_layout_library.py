@@ -42,7 +42,7 @@ def test_builtin_layout_loads_and_is_consistent(name):
     layout = load_layout(name)
     assert isinstance(layout, Layout)
     assert layout.name == name and layout.order == len(layout.logical)
-    assert layout.field(layout.values_field).type == "double"
+    assert layout.field(layout.values_field).type == "value" and layout.generic  # the data gives the type
     assert len(layout.values_index) == len(layout.field(layout.values_field).dimensions)
     declared = set(layout.physical) | set(layout.logical) | {f.name for f in layout.scalars}
     assert formula_names(layout.relation) <= declared
@@ -96,7 +96,7 @@ def test_bcsr_parameters_are_substituted_into_the_relation():
     assert "i = 2*pI + pii" in relation and "3*col(pJ)" in relation
     assert "pii < 2" in relation and "pjj < 3" in relation
     assert not {"R", "C"} & formula_names(bcsr.relation)
-    assert str(bcsr.field("val")) == "val: double[nnzBlocks][2][3]"
+    assert str(bcsr.field("val")) == "val: value[nnzBlocks][2][3]"
 
 
 def test_parameters_from_keywords_defaults_and_loose_spacing():
@@ -273,7 +273,7 @@ MALFORMED = [
     ("duplicate field", with_line(8, "field rowPtr: int[nnz]"), 8, 7,
      "duplicate name 'rowPtr': already an array field declared on line 7"),
     ("unknown type", with_line(9, "field data: real[nnz]"), 9, 13,
-     "unknown type 'real'; expected one of int, int64, uint8, double, float"),
+     "unknown type 'real'; expected one of int, int64, uint8, double, float, value, float64, float32, int32, bool"),
     ("scalar of a float type", with_line(6, "field nnz: double"), 6, 12,
      "a scalar field holds an integer: expected int or int64"),
     ("bad length expression", with_line(7, "field rowPtr: int[numRows + ]"), 7, 29,
@@ -309,11 +309,13 @@ MALFORMED = [
     ("tuple variable clashes with a field", with_line(11, "relation [pi, nnz] -> [i, j] :"), 11, 15,
      "tuple variable 'nnz' has the name of a count field declared on line 6"),
     ("values on an unknown field", with_line(14, "values dat[pj]"), 14, 8,
-     "unknown field 'dat'; values live in an array field of type double or float"),
+     "unknown field 'dat'; values live in an array field of a value type (double, float, value, float64, float32, "
+     "int32, bool, int64)"),
     ("values with the wrong index count", with_line(14, "values data[pj][pi]"), 14, 8,
      "'data' has 1 dimension (data: double[nnz]); expected 1 [index] after it, found 2"),
     ("values in an integer array", with_line(14, "values colIdx[pj]"), 14, 8,
-     "'colIdx' is an int array; values live in an array field of type double or float"),
+     "'colIdx' is an int array; values live in an array field of a value type (double, float, value, float64, "
+     "float32, int32, bool, int64)"),
     ("values indexed by a logical variable", with_line(14, "values data[i]"), 14, 13,
      "'i' is a logical variable; a values index may use physical variables"),
     ("assumption over a tuple variable", with_line(15, "assume rowPtr(0) = pi"), 15, 20,

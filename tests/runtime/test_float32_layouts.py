@@ -32,13 +32,18 @@ SV64_F32 = str(EXAMPLES / "SV64_F32.layout")
 EPS32 = float(np.finfo(np.float32).eps)
 
 
+def pack32(*arguments, **options) -> spf.Tensor:
+    """spf.pack rounding float64 data into a float32 layout (cast=True: what these tests check)."""
+    return spf.pack(*arguments, cast=True, **options)
+
+
 def float_copy(name: str, directory, wide: bool = False) -> str:
     """A built-in layout written as a user file with float values (and, ``wide``, every
     int array and count int64); its path."""
     text = (REPOSITORY / "layouts" / f"{name}.layout").read_text()
     copy = f"{name}_F32" + ("_64" if wide else "")
     text = re.sub(rf"^layout {name}\b", f"layout {copy}", text, flags=re.MULTILINE)
-    text = re.sub(r"(field \w+:\s*)double\b", r"\1float", text)
+    text = re.sub(r"(field \w+:\s*)(?:double|value)\b", r"\1float", text)
     if wide:
         text = re.sub(r"(field \w+:\s*)int\[", r"\1int64[", text)
         text = re.sub(r"(field \w+:\s*)int(\s*(#.*)?)$", r"\1int64\2", text, flags=re.MULTILINE)
@@ -85,7 +90,7 @@ def random_matrix(rows: int, columns: int, density: float, seed: int) -> np.ndar
 
 
 def test_issue_25_reproducer_packs_the_values_not_their_bytes():
-    tensor = spf.pack(CSR_F32, sp.csr_matrix(np.array([[1.5, 0.0], [0.0, 2.5]])))
+    tensor = pack32(CSR_F32, sp.csr_matrix(np.array([[1.5, 0.0], [0.0, 2.5]])))
     np.testing.assert_array_equal(tensor.fields["data"], np.array([1.5, 2.5], dtype=np.float32))
     assert tensor.fields["data"].dtype == np.float32
 
@@ -117,7 +122,7 @@ def test_every_packing_path_rounds_each_value_once(matrix_layouts, kind):
     data = {"csr": sp.csr_matrix(array), "coo": sp.coo_matrix(array), "csc": sp.csc_matrix(array),
             "dense": array, "triple": (coords[shuffled], array[tuple(coords[shuffled].T)], array.shape)}[kind]
     for name, path in matrix_layouts.items():
-        tensor = spf.pack(path, data)
+        tensor = pack32(path, data)
         assert_float32_tensor(tensor, array)
 
 
@@ -127,7 +132,7 @@ def test_packing_matches_the_reference_packer_field_by_field(matrix_layouts):
     for name, path in matrix_layouts.items():
         layout = spf.load_layout(path)
         expected = reference_pack(layout, coords, array[tuple(coords.T)], array.shape, "T")
-        got = spf.pack(path, (coords, array[tuple(coords.T)], array.shape))
+        got = pack32(path, (coords, array[tuple(coords.T)], array.shape))
         for field in layout.fields:
             np.testing.assert_array_equal(np.asarray(got.fields[field.name]), np.asarray(expected.fields[field.name]),
                                           err_msg=f"{name}: {field.name}")
@@ -140,7 +145,7 @@ def test_duplicates_are_summed_in_double_and_rounded_once(layout):
     u = EPS32
     matrix = sp.coo_matrix((np.array([1.0, 0.4 * u, 0.4 * u, 3.0]), (np.array([0, 0, 0, 1]), np.array([1, 1, 1, 0]))),
                            shape=(2, 2))
-    tensor = spf.pack(layout, matrix)
+    tensor = pack32(layout, matrix)
     assert tensor.to_dense()[0, 1] == np.float32(1 + u)
     assert tensor.to_dense()[1, 0] == 3.0
 
@@ -149,12 +154,12 @@ def test_order_1_and_3_layouts_pack_exactly(tmp_path):
     rng = np.random.default_rng(4)
     vector = np.where(rng.random(50) < 0.4, rng.standard_normal(50), 0.0)
     for path in (SV64_F32, float_copy("SV_UNSORTED", tmp_path), float_copy("Dense1", tmp_path)):
-        assert_float32_tensor(spf.pack(path, vector), vector)
-        assert_float32_tensor(spf.pack(path, (np.argwhere(vector != 0), vector[vector != 0], vector.shape)), vector)
+        assert_float32_tensor(pack32(path, vector), vector)
+        assert_float32_tensor(pack32(path, (np.argwhere(vector != 0), vector[vector != 0], vector.shape)), vector)
     tensor = np.where(rng.random((6, 5, 7)) < 0.3, rng.standard_normal((6, 5, 7)), 0.0)
     for path in (CSF3_F32, float_copy("CSF3", tmp_path, wide=True), float_copy("CSF3_DENSE_LAST", tmp_path),
                  float_copy("COO3", tmp_path)):
-        assert_float32_tensor(spf.pack(path, tensor), tensor)
+        assert_float32_tensor(pack32(path, tensor), tensor)
 
 
 def test_values_beyond_the_largest_float32_are_refused(tmp_path):
@@ -163,22 +168,22 @@ def test_values_beyond_the_largest_float32_are_refused(tmp_path):
     for layout, given in ((CSR_F32, sp.csr_matrix(data)), (CSR_F32, data), (DCSR64_F32, data), (dense, data),
                           (CSR_F32, (np.array([[0, 0]]), np.array([-1e39]), (2, 2)))):
         with pytest.raises(spf.PackError, match="beyond the largest float32"):
-            spf.pack(layout, given)
-    double = spf.pack("CSR", data)
+            pack32(layout, given)
+    double = pack32("CSR", data)
     with pytest.raises(spf.PackError, match="beyond the largest float32"):
         spf.convert(double, CSR_F32)
-    infinite = spf.pack(CSR_F32, np.array([[np.inf, 0.0], [0.0, np.float32(3.4e38)]]))  # not beyond: kept
+    infinite = pack32(CSR_F32, np.array([[np.inf, 0.0], [0.0, np.float32(3.4e38)]]))  # not beyond: kept
     assert np.isinf(infinite.to_dense()[0, 0]) and infinite.to_dense()[1, 1] == np.float32(3.4e38)
 
 
 def test_a_float32_dense_array_is_shared_when_asked_and_float64_is_copied(tmp_path):
     dense = float_copy("Dense2", tmp_path)
     array = np.arange(6, dtype=np.float32).reshape(2, 3) / 3
-    shared = spf.pack(dense, array, copy=False)
+    shared = pack32(dense, array, copy=False)
     assert np.shares_memory(shared.values, array)
     with pytest.raises(spf.PackError, match="not float32 in C order"):
-        spf.pack(dense, array.astype(np.float64), copy=False)
-    assert_float32_tensor(spf.pack(dense, array.astype(np.float64) + 1e-9), array.astype(np.float64) + 1e-9)
+        pack32(dense, array.astype(np.float64), copy=False)
+    assert_float32_tensor(pack32(dense, array.astype(np.float64) + 1e-9), array.astype(np.float64) + 1e-9)
 
 
 # ----------------------------------------------------------------------------- conversion
@@ -186,7 +191,7 @@ def test_a_float32_dense_array_is_shared_when_asked_and_float64_is_copied(tmp_pa
 
 def test_conversions_into_and_out_of_float32_layouts(matrix_layouts):
     array = random_matrix(31, 29, 0.25, seed=5)
-    source = spf.pack("CSR", array)
+    source = pack32("CSR", array)
     for name, path in matrix_layouts.items():
         converted = spf.convert(source, path)
         assert_float32_tensor(converted, array)
@@ -200,7 +205,7 @@ def test_conversions_into_and_out_of_float32_layouts(matrix_layouts):
 def test_conversions_of_order_3_tensors(tmp_path):
     rng = np.random.default_rng(6)
     tensor = np.where(rng.random((9, 4, 8)) < 0.3, rng.standard_normal((9, 4, 8)) * 11, 0.0)
-    source = spf.pack("COO3", tensor)
+    source = pack32("COO3", tensor)
     for path in (CSF3_F32, float_copy("CSF3", tmp_path, wide=True), float_copy("COO3", tmp_path)):
         converted = spf.convert(source, path)
         assert_float32_tensor(converted, tensor)
@@ -239,7 +244,7 @@ def test_assembled_ttm_and_ttv_outputs(parallel, openmp_threads):
     rng = np.random.default_rng(10)
     tensor = np.where(rng.random((160, 12, 10)) < 0.08, rng.standard_normal((160, 12, 10)), 0.0)
     matrix, vector = rng.standard_normal((10, 3)), rng.standard_normal(10)
-    X = spf.pack("CSF3", tensor)
+    X = pack32("CSF3", tensor)
     ttm = spf.compile("Y(i,j,l) = X(i,j,k) * U(k,l)", {"X": "CSF3", "U": "Dense2", "Y": CSF3_F32}, parallel=parallel)
     assert_within_float32_rounding(ttm(X=X, U=matrix), np.einsum("ijk,kl->ijl", tensor, matrix),
                                    np.einsum("ijk,kl->ijl", np.abs(tensor), np.abs(matrix)))
@@ -249,7 +254,7 @@ def test_assembled_ttm_and_ttv_outputs(parallel, openmp_threads):
     spmv = spf.compile("y(i) = A(i,j) * x(j)", {"A": CSR_F32, "x": "SV", "y": SV64_F32}, parallel=parallel)
     a = random_matrix(200, 40, 0.1, 11)
     x = np.where(rng.random(40) < 0.5, rng.standard_normal(40), 0.0)
-    assert_within_float32_rounding(spmv(A=spf.pack(CSR_F32, a), x=x), rounded(a) @ x, np.abs(rounded(a)) @ np.abs(x))
+    assert_within_float32_rounding(spmv(A=pack32(CSR_F32, a), x=x), rounded(a) @ x, np.abs(rounded(a)) @ np.abs(x))
 
 
 # ----------------------------------------------------------------------------- float32 dense arrays in kernels
@@ -266,7 +271,7 @@ def test_a_float32_input_read_down_its_columns_is_read_as_float(tmp_path):
     assert "spf_read_D_vals" in kernel.c_source
     for density in (0.002, 0.05):  # below and above the copy's threshold
         B = sp.random(400, 300, density=density, random_state=14, format="csr")
-        got = kernel(B=B, C=C, D=spf.pack(dense, D)).to_dense()
+        got = kernel(B=B, C=C, D=pack32(dense, D)).to_dense()
         np.testing.assert_allclose(got, B.toarray() * (C @ rounded(D)), rtol=1e-12, atol=1e-12)
 
 
@@ -290,8 +295,8 @@ def test_real_matrices_pack_convert_and_multiply_in_float32(matrix):
     data = load_matrix(matrix) * np.pi  # skips with the reason when ../shared/data is absent; pattern
     dense = data.toarray()               # matrices hold ones: times pi, their values round in float32
     for layout in (CSR_F32, DCSR64_F32):
-        assert_float32_tensor(spf.pack(layout, data), dense)
-        assert_float32_tensor(spf.convert(spf.pack("CSC", data), layout), dense)
+        assert_float32_tensor(pack32(layout, data), dense)
+        assert_float32_tensor(spf.convert(pack32("CSC", data), layout), dense)
     if data.shape[0] == data.shape[1] and data.nnz <= 60_000:
         product = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": CSR_F32}, parallel=True)
         assert_within_float32_rounding(product(A=data, B=data), (data @ data).toarray(),
@@ -302,7 +307,7 @@ def test_real_matrices_pack_convert_and_multiply_in_float32(matrix):
 def test_real_tensors_pack_and_contract_in_float32(tensor):
     coords, values, shape = load_tensor(tensor)  # skips with the reason when ../shared/data is absent
     values = values * np.pi  # counts: times pi, their values round in float32
-    packed = spf.pack(CSF3_F32, (coords, values, shape))
+    packed = pack32(CSF3_F32, (coords, values, shape))
     assert packed.values.dtype == np.float32
     got_coords, got_values, _ = packed.to_coo()
     order = np.lexsort(coords.T[::-1])

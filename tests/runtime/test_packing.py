@@ -993,11 +993,11 @@ def test_an_output_tensor_is_read_only_and_the_kernel_rewrites_it():
 
 def test_a_numpy_array_into_a_row_major_dense_layout_is_its_values_as_they_are():
     """Dense1..Dense4 (and files of that form) store a numpy array as it is: packing copies
-    it as float64 (no entry list), copy=False shares a float64 C-ordered array (read-only
+    it in its own type (no entry list), copy=False shares a C-ordered array (read-only
     then); the result is the same Tensor the entry path builds."""
     array = np.arange(24, dtype=np.int32).reshape(2, 3, 4) - 5
     tensor = spf.pack("Dense3", array, name="T")
-    assert tensor.fields["vals"].dtype == np.float64 and np.array_equal(tensor.fields["vals"], array)
+    assert tensor.fields["vals"].dtype == np.int32 and np.array_equal(tensor.fields["vals"], array)
     assert array.flags.writeable and not np.shares_memory(tensor.fields["vals"], array)
     reference = spf.pack("Dense3", (np.argwhere(array != 0), array[array != 0], array.shape), name="T")
     assert np.array_equal(reference.to_dense(), tensor.to_dense())
@@ -1005,7 +1005,7 @@ def test_a_numpy_array_into_a_row_major_dense_layout_is_its_values_as_they_are()
     borrowed = spf.pack("Dense", shared, copy=False)
     assert np.shares_memory(borrowed.fields["vals"], shared) and not shared.flags.writeable
     with pytest.raises(spf.PackError, match="copy=False"):
-        spf.pack("Dense2", np.ones((3, 2), dtype=np.float32), copy=False)
+        spf.pack("Dense2", np.ones((3, 2), dtype=np.float32).T, copy=False)
     with pytest.raises(spf.PackError, match="complex"):
         spf.pack("Dense2", np.ones((2, 2), dtype=complex))
     with pytest.raises(spf.PackError):

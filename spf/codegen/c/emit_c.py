@@ -25,6 +25,7 @@ from pycparser import c_ast, c_generator
 from spf.errors import SpfInternalError
 from spf.layout_library.model import Name
 from spf.notation.semirings import PLUS_TIMES, Semiring
+from spf.notation.value_types import ValueType, result_type
 from spf.space.expressions import Affine
 from spf.space.properties import Range
 
@@ -86,6 +87,12 @@ def element_types(tensors: dict) -> dict[str, str]:
             for tensor, (layout, mapping, _) in tensors.items() for field_ in layout.arrays}
 
 
+def compute_type(tensors: dict) -> ValueType:
+    """What a kernel computes in: numpy's result type of its inputs' values
+    (spf.notation.value_types); the output stores the result in its own type."""
+    return result_type([layout.value_type for layout, _, is_output in tensors.values() if not is_output])
+
+
 def tensor_parameters(tensors: dict) -> tuple[list, list]:
     """One struct pointer parameter per tensor, and a local for each of its fields."""
     parameters: list = []
@@ -124,9 +131,10 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     scalar_output = output_name if output_name not in tensors else None
     emitter = Emitter(names, scalar_output, ranges, semiring)
     emitter.element_types = element_types(tensors)
+    emitter.value_type = compute_type(tensors)
     parameters, body = tensor_parameters(tensors)
     if scalar_output:
-        parameters.append(declare(scalar_output, "double", pointer=True))
+        parameters.append(declare(scalar_output, emitter.value_c, pointer=True))
     parallel = any(isinstance(node, Loop) and node.parallel for scan in scans for node in walk(scan.nodes))
     if assembly:
         parameters.append(declare("spf_report", INDEX, pointer=True))
@@ -154,11 +162,11 @@ def kernel_function(function_name: str, scans: list, statements: list, tensors: 
     if assembly:
         pass  # the builder starts from nothing
     elif zero_output and scalar_output:
-        body.append(declare(f"{scalar_output}_sum", "double", emitter.identity()))
+        body.append(declare(f"{scalar_output}_sum", emitter.value_c, emitter.identity()))
     elif zero_output:
         body.extend(zero_output_first(zeroing, tensors, output_name, names, emitter.identity()))
     elif scalar_output:
-        body.append(declare(f"{scalar_output}_sum", "double", c_ast.UnaryOp("*", ident(scalar_output))))
+        body.append(declare(f"{scalar_output}_sum", emitter.value_c, c_ast.UnaryOp("*", ident(scalar_output))))
     for scan in scans:
         emitter.read_transposed(scan.nodes)
 

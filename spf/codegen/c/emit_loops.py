@@ -198,7 +198,7 @@ class LoopPrinter:
         array, size = self.output_extent
         copies, shared, position, thread = (self.fresh("copies"), self.fresh("shared"),
                                             self.fresh("q"), self.fresh("t"))
-        double = c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["double"]))
+        double = c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([self.value_c]))
         allocation = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.PtrDecl([], double)),
                                 call("calloc", binary("*", c_ast.Cast(c_ast.Typename(
                                     None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["size_t"]))),
@@ -207,12 +207,12 @@ class LoopPrinter:
         own = binary("+", ident(copies), binary("*", c_ast.Cast(c_ast.Typename(
             None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["size_t"]))),
             call("spf_thread")), size))
-        region = block(thread_state + [declare(array, "double", own, pointer=True, restrict=True),
+        region = block(thread_state + [declare(array, self.value_c, own, pointer=True, restrict=True),
                                        c_ast.Pragma("omp for" + self._schedule_clause(node)), loop])
         total = self.fresh("sum")
         merge = c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                           binary("<", ident(position), size), c_ast.UnaryOp("p++", ident(position)),
-                          block([declare(total, "double", const(0.0)),
+                          block([declare(total, self.value_c, const(0.0)),
                                  c_ast.For(c_ast.DeclList([declare(thread, INDEX, const(0))]),
                                            binary("<", ident(thread), call("spf_threads")),
                                            c_ast.UnaryOp("p++", ident(thread)),
@@ -221,7 +221,7 @@ class LoopPrinter:
                                  assign(c_ast.ArrayRef(ident(shared), ident(position)), ident(total), "+=")]))
         return [block([
             declare(shared, self.element_types.get(array, "double"), ident(array), pointer=True),
-            declare(copies, "double", allocation, pointer=True),
+            declare(copies, self.value_c, allocation, pointer=True),
             c_ast.If(binary("==", ident(copies), ident("NULL")),
                      block(list(self.epilogue) + [c_ast.Return(const(OUT_OF_MEMORY))]), None),
             c_ast.Pragma("omp parallel"), region,
@@ -310,7 +310,7 @@ class LoopPrinter:
             self.names = lane_name
             body.extend(self.nodes(prologue))
         for total, added in lanes:
-            body.append(declare(total, "double", self.identity()))
+            body.append(declare(total, self.value_c, self.identity()))
             if added:
                 body.append(declare(added, "int", const(0)))
         terms = []

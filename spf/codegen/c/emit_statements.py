@@ -11,6 +11,7 @@ from pycparser import c_ast
 
 from spf.errors import SpfInternalError
 from spf.notation.semirings import PLUS_TIMES, Semiring
+from spf.notation.value_types import FLOAT64
 from spf.space.expressions import UFCall
 
 from spf.codegen.c.c_expressions import (Names, affine, arith, array_read, condition, flat_index, lower_bound,
@@ -58,20 +59,28 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         self.state_names: dict[int, str] = {}  # a SeqIter or HashMap find -> the C name of its state
         self.transposed: dict[str, tuple[str, str, str, str]] = {}  # input -> read pointer, strides, copy
         self.element_types: dict[str, str] = {}  # array -> its C element type (double when not listed)
+        self.value_type = FLOAT64  # what the kernel computes in (spf.notation.value_types): sums, registers
         self.invariant_reads: dict[int, str] = {}  # in an independent loop: factors read once before it
+
+    @property
+    def value_c(self) -> str:
+        """The C type of the values the kernel computes (``double``, ``float``, ``int64_t``, ...)."""
+        return self.value_type.c_type
 
     def identity(self) -> c_ast.Node:
         """⊕'s identity (0.0 for +): what a sum, and an output entry no term reaches, starts from."""
-        value = self.semiring.add.identity
-        if math.isinf(value):
+        value = self.value_type.identity(self.semiring.add.identity)
+        if isinstance(value, float) and math.isinf(value):
             return ident("INFINITY") if value > 0 else c_ast.UnaryOp("-", ident("INFINITY"))
+        if self.value_type.is_integer and abs(value) > 2**31:  # INT64_MAX, INT64_MIN: spf_semiring.h names them
+            return ident("INT64_MAX") if value > 0 else ident("INT64_MIN")
         return const(value)
 
-    @staticmethod
-    def _applied(operation, left, right) -> c_ast.Node:
-        """A semiring's monoid or operator on two values: C's infix operator, else its helper."""
+    def _applied(self, operation, left, right) -> c_ast.Node:
+        """A semiring's monoid or operator on two values: C's infix operator, else its helper
+        for the kernel's value type (spf_semiring.h: ``spf_min_float32``, ...)."""
         return binary(operation.c_operator, left, right) if operation.c_operator else \
-            call(operation.c_function, left, right)
+            call(f"{operation.c_function}_{self.value_type.name}", left, right)
 
     def reduced(self, left, right) -> c_ast.Node:
         """``left ⊕ right``."""
@@ -177,7 +186,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             return [loop]
         # the output position does not change inside the loop: sum in a register
         total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
-        return [declare(total, "double", self.identity())] + \
+        return [declare(total, self.value_c, self.identity())] + \
             ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
 
     def _split_sum(self, node: Loop, register_sum: RegisterSum, loop: c_ast.For) -> c_ast.Compound:
@@ -204,7 +213,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             sums = [self.reduced(sums[k], sums[k + 1]) if k + 1 < len(sums) else sums[k]
                     for k in range(0, len(sums), 2)]
         long_enough = binary(">=", binary("-", upper, ident(start)), const(register_sum.least_trips - 1))
-        lanes_first = c_ast.If(long_enough, block([declare(r, "double", self.identity()) for r in registers[1:]]
+        lanes_first = c_ast.If(long_enough, block([declare(r, self.value_c, self.identity()) for r in registers[1:]]
                                                   + [split, assign(ident(total), sums[0])]), None)
         loop.init = c_ast.DeclList([declare(variable, INDEX, ident(start))])
         return block([declare(start, INDEX, lower), lanes_first, loop])
@@ -219,7 +228,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         declarations = []
         for position in node.independent.invariant_factors:
             name = self.fresh("factor")
-            declarations.append(declare(name, "double", self._factor(statement.factors[position]), const_=True))
+            declarations.append(declare(name, self.value_c, self._factor(statement.factors[position]), const_=True))
             self.invariant_reads[position] = name
         return declarations
 
@@ -245,14 +254,14 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
     def temporary(self, node: Temporary) -> list:
         """Zero a temporary of a fused schedule (declaring it here when it is a scalar)."""
         if node.size is None:
-            array = c_ast.ArrayDecl(c_ast.TypeDecl(node.name, [], None, c_ast.IdentifierType(["double"])),
+            array = c_ast.ArrayDecl(c_ast.TypeDecl(node.name, [], None, c_ast.IdentifierType([self.value_c])),
                                     const(1), [])
             return [c_ast.Decl(node.name, [], [], [], [], array, c_ast.InitList([self.identity()]), None)]
         # each thread owns one slice of the temporary's allocation (spf_thread() is 0 outside
         # parallel loops), so temporaries inside a parallel loop are private
         size = affine(node.size, self.names)
         start = binary("+", ident(f"{node.name}_all"), binary("*", call("spf_thread"), ident(f"{node.name}_stride")))
-        pointer = declare(node.name, "double", start, pointer=True, restrict=True)
+        pointer = declare(node.name, self.value_c, start, pointer=True, restrict=True)
         position = self.fresh("spf_zero")
         return [pointer, c_ast.For(c_ast.DeclList([declare(position, INDEX, const(0))]),
                           binary("<", ident(position), affine(node.size, self.names)),
@@ -404,7 +413,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             return block(c_statements(f"spf_my[{outer} + 1]++;"))
         text = (f"const int64_t spf_at = spf_my[{outer}]++; spf_keys[spf_at] = (spf_key){inner}; "
                 "spf_values[spf_at] = spf_value;" + (" spf_zeros |= spf_value == 0.0;" if self.drop_zeros else ""))
-        return block([declare("spf_value", "double", value, const_=True)] + c_statements(text))
+        return block([declare("spf_value", self.value_c, value, const_=True)] + c_statements(text))
 
     def _update(self, target, value):
         """``target ⊕= value``, atomically inside a loop parallelised with atomics (under +:

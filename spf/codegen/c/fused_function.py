@@ -20,7 +20,7 @@ from spf.layout_library.model import Number
 from spf.codegen.c.c_expressions import Names, affine, condition
 from spf.codegen.c.c_syntax import (INDEX, OUT_OF_MEMORY, SHAPE_MISMATCH, binary, block, call, conjunction, const,
                                     declare, ident)
-from spf.codegen.c.emit_c import (KernelSource, element_types, function_source, specialized_copies,
+from spf.codegen.c.emit_c import (KernelSource, compute_type, element_types, function_source, specialized_copies,
                                   tensor_parameters, value_count, zero_output_first)
 from spf.codegen.c.emit_statements import Emitter
 from spf.codegen.loops import Node
@@ -50,11 +50,12 @@ def fused_function(function_name: str, nodes: list[Node], lowered: LoweredSchedu
     (spf.codegen.passes.specialize)."""
     emitter = Emitter(names, None, ranges)
     emitter.element_types = element_types(tensors)
+    emitter.value_type = compute_type(tensors)
     parameters, body = tensor_parameters(tensors)
     body.extend(_extents(lowered.scans, lowered.temporaries, names))
     allocated = []
     for name, extents in lowered.temporary_extents.items():
-        body.extend(_allocation(name, extents))
+        body.extend(_allocation(name, extents, emitter.value_c))
         allocated.append(f"{name}_vals_all")
     frees = [c_ast.FuncCall(ident("free"), c_ast.ExprList([ident(array)])) for array in allocated]
     if allocated:
@@ -95,9 +96,9 @@ def _extents(scans: Sequence[Scan], temporaries: Mapping[str, Operand], names: N
     return declarations
 
 
-def _allocation(name: str, extents: Sequence[str]) -> list:
+def _allocation(name: str, extents: Sequence[str], value_c: str) -> list:
     """An array temporary's extent fields and size (``extents``: the extent of each of its
-    indices), and its values: one slice per thread."""
+    indices), and its values (of C type ``value_c``): one slice per thread."""
     declarations = []
     size = None
     for position, extent in enumerate(extents):
@@ -110,9 +111,9 @@ def _allocation(name: str, extents: Sequence[str]) -> list:
                     const(LINE_DOUBLES))
     declarations.append(declare(f"{name}_vals_stride", INDEX, stride, const_=True))
     element = c_ast.UnaryOp("sizeof", c_ast.Typename(
-        None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["double"]))))
+        None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType([value_c]))))
     slices = binary("*", call("spf_threads"), ident(f"{name}_vals_stride"))
-    declarations.append(declare(f"{name}_vals_all", "double",
+    declarations.append(declare(f"{name}_vals_all", value_c,
                                 call("aligned_alloc", const(LINE_DOUBLES * 8), binary("*", element, slices)),
                                 pointer=True))
     return declarations

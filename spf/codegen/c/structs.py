@@ -165,7 +165,7 @@ def _struct_comment(layout) -> str:
     lines = [f"{layout.spec}: {layout.description}" if layout.description else layout.spec]
     flattened = [field for field in layout.fields if len(field.dimensions) > 1]
     for field in flattened:
-        lines.append(f"  {field.name}: {field.type}"
+        lines.append(f"  {field.name}: {field.c_type}"
                      + "".join(f"[{extent}]" for extent in field.dimensions)
                      + ", flattened row-major")
     return _comment(lines)
@@ -211,12 +211,10 @@ def header_text(layouts: Iterable, kernel_prototypes: Sequence[c_ast.Decl] | Seq
 # ----------------------------------------------------------------------------- ctypes
 
 SCALAR_CTYPES = {"int": ctypes.c_int, "int64": ctypes.c_int64}
-ELEMENT_CTYPES = {"int": ctypes.c_int32, "int64": ctypes.c_int64, "uint8": ctypes.c_uint8,
-                  "double": ctypes.c_double, "float": ctypes.c_float}
 
 def _ctype(field) -> type:
     if field.is_array:
-        return ctypes.POINTER(ELEMENT_CTYPES[field.type])
+        return ctypes.POINTER(np.ctypeslib.as_ctypes_type(field.numpy_dtype))
     return SCALAR_CTYPES[field.type]
 
 
@@ -314,7 +312,7 @@ def dense_plan(layout: Layout) -> tuple | None:
             scalars = {}
         values = layout.field(layout.values_field)
         axes = {name: probe.index(value) for name, value in scalars.items() if value in probe}
-        if scalars and len(axes) == len(layout.scalars) == len(scalars) and values.type == "double" \
+        if scalars and len(axes) == len(layout.scalars) == len(scalars) and values.value_type.name == "float64" \
                 and tuple(int(d.evaluate(scalars)) for d in values.dimensions) == probe:
             struct_class = ctypes_struct(layout)
             plan = (struct_class, tuple(axes.items()), values.name, getattr(struct_class, values.name).offset)

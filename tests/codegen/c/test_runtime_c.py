@@ -53,7 +53,7 @@ BUILDER = """struct out { int64_t rows, nnz; };
 # each file alone: (C before its include, C after it: the parts a generated source defines)
 ALONE = {
     "spf_base.h": ("", ""),
-    "spf_semiring.h": ("", "double twice(double a) { return spf_min_value(a, a) + spf_pair_value(a, a); }\n"),
+    "spf_semiring.h": ("", "double twice(double a) { return spf_min_float64(a, a) + spf_pair_float64(a, a); }\n"),
     "spf_pieces.h": ("", ""),
     "spf_state.h": ("", ""),
     "spf_hash.h": ("", ""),

@@ -1,0 +1,36 @@
+"""What a kernel over integer or boolean values cannot compute (spf.notation.value_types).
+
+A kernel computes in the type numpy's ``result_type`` gives its inputs' values; the
+registers, sums and dense or scalar outputs are of it.  (An assembled output's entries pass
+through its builder as doubles, which hold every integer of magnitude up to 2**53 exactly:
+packing refuses integer data beyond that.)  Refused here, first and by name, is a
+coefficient an integer or boolean kernel cannot hold: a fraction (numpy would compute in
+float64), and a difference of booleans (numpy refuses ``-`` on booleans).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spf.errors import SpfError
+from spf.notation.value_types import ValueType
+
+if TYPE_CHECKING:
+    from spf.space.iteration_space import StatementSpace
+
+
+def refuse_for_value_type(value_type: ValueType, statements: list[StatementSpace]) -> None:
+    """An SpfError naming the first thing of the kernel ``value_type`` cannot compile yet."""
+    if value_type.is_float:
+        return
+    text = statements[0].statement.text or str(statements[0].statement)
+    for space in statements:
+        for term in space.statement.terms:
+            coefficient = term.coefficient
+            if coefficient != int(coefficient):
+                raise SpfError(f"{value_type.name} values: the term {term} of {text!r} has the coefficient "
+                               f"{coefficient}, which {value_type.name} cannot hold (numpy would compute in "
+                               "float64: pass float data)")
+            if value_type.dtype.kind == "b" and coefficient < 0:
+                raise SpfError(f"bool values: the term {term} of {text!r} subtracts, which numpy refuses for "
+                               "booleans; use lor (semiring=) or integer data")

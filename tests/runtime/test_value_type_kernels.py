@@ -1,0 +1,172 @@
+"""Kernels over float32, int64, int32 and bool values (spf.notation.value_types): a kernel over
+the built-in (generic) layouts computes in numpy's result type of its inputs' values and
+returns results of that type, equal to numpy's (integers and booleans exactly, float32 to
+float32's precision), for every sparse layout an input may have, dense, scalar and
+assembled outputs, semirings, and 2 threads; what a type cannot do yet is refused by name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import spf
+from spf.errors import PackError, SpfError
+from spf.notation.value_types import VALUE_TYPES
+from semiring_reference import reference
+
+TYPES = [np.float32, np.int64, np.int32, np.bool_]
+MATRIX_LAYOUTS = ["CSR", "CSC", "DCSR", "COO", "COO_UNSORTED", "BCSR(R=2, C=2)", "Dense"]
+
+
+def data(rows: int, columns: int, dtype, seed: int, density: float = 0.3) -> sp.csr_matrix:
+    """A random matrix of ``dtype`` with small integral magnitudes (sums stay exact in every type)."""
+    rng = np.random.default_rng(seed)
+    A = sp.random(rows, columns, density=density, random_state=seed, format="csr")
+    A.data = rng.integers(1, 6, A.nnz) * rng.choice([-1, 1], A.nnz) if dtype is not np.bool_ else np.ones(A.nnz)
+    return A.astype(dtype)
+
+
+def vector(length: int, dtype, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-4, 5, length) if dtype is not np.bool_ else rng.integers(0, 2, length)
+    if dtype is np.float32:
+        values = values + rng.uniform(0, 1, length)
+    return values.astype(dtype)
+
+
+def operand(A: sp.csr_matrix, layout: str):
+    return A.toarray() if layout == "Dense" else A
+
+
+def assert_same(result, expected) -> None:
+    """Same dtype as numpy's; equal (float32 to its precision)."""
+    result, expected = np.asarray(result), np.asarray(expected)
+    assert result.dtype == expected.dtype, (result.dtype, expected.dtype)
+    if expected.dtype.kind == "f":
+        np.testing.assert_allclose(result, expected, rtol=1e-5, atol=1e-4)
+    else:
+        np.testing.assert_array_equal(result, expected)
+
+
+@pytest.mark.parametrize("dtype", TYPES, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("layout", MATRIX_LAYOUTS)
+def test_matrix_vector_products_compute_in_the_inputs_type(dtype, layout):
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": layout, "x": "Dense", "y": "Dense"})
+    A, x = data(23, 17, dtype, seed=3), vector(17, dtype, seed=4)
+    assert_same(kernel(A=operand(A, layout), x=x), A.toarray() @ x)
+
+
+@pytest.mark.parametrize("dtype", TYPES, ids=lambda t: np.dtype(t).name)
+def test_dense_matrix_products_sums_and_scalars(dtype):
+    A, B = data(12, 9, dtype, seed=5), data(9, 7, dtype, seed=6)
+    product = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "Dense", "C": "Dense"})
+    assert_same(product(A=A, B=B.toarray()), A.toarray() @ B.toarray())
+    C = data(12, 9, dtype, seed=7)
+    total = spf.compile("D(i,j) = A(i,j) + C(i,j)", {"A": "CSR", "C": "CSR", "D": "Dense"})
+    assert_same(total(A=A, C=C), A.toarray() + C.toarray())
+    inner = spf.compile("s = A(i,j) * C(i,j)", {"A": "CSR", "C": "DCSR"})
+    result = inner(A=A, C=C)
+    expected = (A.toarray() * C.toarray()).sum(dtype=np.dtype(dtype) if dtype is not np.bool_ else None)
+    if dtype is np.bool_:
+        expected = np.bool_((A.toarray() & C.toarray()).any())
+    assert isinstance(result, np.generic) and result.dtype == np.dtype(dtype)
+    assert_same(result, expected)
+
+
+def test_mixed_inputs_compute_in_numpys_result_type():
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+    for a_type, x_type in [(np.float32, np.float64), (np.int32, np.float32), (np.int32, np.int64),
+                           (np.bool_, np.float32), (np.int64, np.bool_)]:
+        A, x = data(15, 11, a_type, seed=8), vector(11, x_type, seed=9)
+        assert_same(kernel(A=A, x=x), A.toarray() @ x)
+
+
+@pytest.mark.parametrize("dtype", TYPES, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("layout", ["CSR", "DCSR", "COO"])
+def test_assembled_outputs_hold_the_type(dtype, layout):
+    kernel = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": layout})
+    A, B = data(20, 14, dtype, seed=10), data(14, 16, dtype, seed=11)
+    C = kernel(A=A, B=B)
+    assert C.layout.value_type.dtype == np.dtype(dtype)
+    assert C.fields[C.layout.values_field].dtype == np.dtype(dtype)
+    assert_same(C.to_dense(), (A @ B).toarray())
+
+
+def test_tensors_convert_between_layouts_in_their_type():
+    for dtype in TYPES:
+        A = data(9, 7, dtype, seed=12)
+        tensor = spf.pack("CSR", A)
+        assert tensor.fields["data"].dtype == np.dtype(dtype)
+        converted = spf.convert(tensor, "DCSC")
+        assert converted.layout.value_type.dtype == np.dtype(dtype)
+        assert_same(converted.to_dense(), A.toarray())
+        assert_same(converted.to_scipy().toarray(), A.toarray())
+
+
+def test_fractions_and_boolean_differences_are_refused():
+    scaled = spf.compile("y(i) = 0.5 * A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+    with pytest.raises(SpfError, match="coefficient 0.5, which int64 cannot hold"):
+        scaled(A=data(4, 4, np.int64, seed=13), x=vector(4, np.int64, seed=14))
+    difference = spf.compile("C(i,j) = A(i,j) - B(i,j)", {"A": "CSR", "B": "CSR", "C": "Dense"})
+    A = data(4, 4, np.bool_, seed=15)
+    with pytest.raises(SpfError, match="subtracts, which numpy refuses for booleans"):
+        difference(A=A, B=A)
+    twice = spf.compile("y(i) = 2 * A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+    A, x = data(9, 8, np.int32, seed=16), vector(8, np.int32, seed=17)
+    assert_same(twice(A=A, x=x), 2 * (A.toarray() @ x))
+
+
+@pytest.mark.parametrize("ring", ["min_plus", "max_times", "lor_land", "any_pair", "plus_pair", "min_first"])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float32], ids=lambda t: np.dtype(t).name)
+def test_semirings_over_integers_and_float32(ring, dtype):
+    A, x = data(16, 12, dtype, seed=18), vector(12, dtype, seed=19)
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"}, semiring=ring)
+    result = kernel(A=A, x=x)
+    expected = reference("y(i) = A(i,j) * x(j)", ring, (16,), A=A.astype(np.float64), x=x.astype(np.float64))
+    if np.dtype(dtype).kind == "i":  # an entry no product reaches holds ⊕'s identity: the type's extreme
+        info = np.iinfo(dtype)
+        expected = np.where(expected == np.inf, info.max, np.where(expected == -np.inf, info.min, expected))
+    assert_same(result, expected.astype(dtype))
+
+
+def test_an_integer_minimum_starts_from_the_largest_integer():
+    A = sp.csr_matrix(np.array([[0, 3], [0, 0]], dtype=np.int64))
+    shortest = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"}, semiring="min_plus")
+    assert shortest(A=A, x=np.array([5, 7], dtype=np.int64)).tolist() == [10, np.iinfo(np.int64).max]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64], ids=lambda t: np.dtype(t).name)
+def test_two_threads_over_several_chunks(dtype, openmp_threads):
+    A, x = data(3000, 400, dtype, seed=20, density=0.02), vector(400, dtype, seed=21)
+    spmv = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"}, parallel=True)
+    assert_same(spmv(A=A, x=x), A.toarray() @ x)
+    columns = spf.compile("y(j) = A(i,j) * x(i)", {"A": "CSR", "x": "Dense", "y": "Dense"}, parallel=True)
+    z = vector(3000, dtype, seed=22)
+    assert_same(columns(A=A, x=z), A.toarray().T @ z)
+    inner = spf.compile("s = A(i,j) * B(i,j)", {"A": "CSR", "B": "CSR"}, parallel=True)
+    assert_same(inner(A=A, B=A), (A.toarray() * A.toarray()).sum())
+
+
+def test_a_kernel_is_specialised_once_per_type():
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
+    float32 = VALUE_TYPES["float32"]
+    assert kernel.specialised(float32) is kernel.specialised(float32)
+    assert kernel.specialised(VALUE_TYPES["float64"]) is kernel
+    source = kernel.specialised(float32).c_source
+    assert "float sum" in source and "double sum" not in source
+    bound = kernel.bind(A=data(5, 4, np.float32, seed=23), x=vector(4, np.float32, seed=24))
+    assert bound().dtype == np.float32
+
+
+def test_inputs_that_declare_float32_give_a_float32_output():
+    from conftest import REPOSITORY
+    layouts = REPOSITORY / "examples" / "layouts"
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": str(layouts / "CSR_F32.layout"),
+                                                  "x": str(layouts / "Dense1_F32.layout"), "y": "Dense"})
+    A, x = data(8, 6, np.float32, seed=25), vector(6, np.float32, seed=26)
+    assert_same(kernel(A=A, x=x), A.toarray() @ x)
+    with pytest.raises(PackError, match="float64 data into layout CSR_F32, whose values are float32"):
+        kernel(A=A.astype(np.float64), x=x)
+    assert_same(kernel(A=spf.pack(str(layouts / "CSR_F32.layout"), A.astype(np.float64), cast=True), x=x),
+                A.toarray() @ x)
