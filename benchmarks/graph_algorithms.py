@@ -15,10 +15,13 @@ at 2 threads (spf's OpenMP team, SuiteSparse's ``nthreads``):
 * **triangles**, ``C<L> = L plus_pair L'`` summed (L the strict lower triangle): spf
   ``C(i,j) = L(i,k) * M(j,k)`` with C sharing L's pattern (a masked product) and M = L, in the
   order each entry of L, then L's row i merged with M's row j;
-  graphblas ``C(L.S) << L.mxm(L.T, plus_pair)``, ``C.reduce_scalar()``.
+  graphblas ``C(L.S) << L.mxm(L.T, plus_pair)``, ``C.reduce_scalar()``;
+* **PageRank** in float32 (damping 0.85, until the ranks move less than 1e-6 in total): spf pulls
+  ``y(j) = A(i,j) * w(i)`` over float32 data (the generic layouts' float32 kernel), A in CSC;
+  graphblas ``w.vxm(A, plus_times)`` over FP32 vectors and matrix, the same rounds.
 
 Results are checked against scipy (shortest paths: scipy.sparse.csgraph.dijkstra; triangles:
-the trace of A^3 / 6).  Each system is timed in blocks of whole runs, interleaved, medians.
+the trace of A^3 / 6; PageRank: the same iteration in float64, to 1e-4 in total).  Each system is timed in blocks of whole runs, interleaved, medians.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from common import geometric_mean, manifest_names, triad_line
 from parallel import idle_load
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "graphs"))
-from graphs import Kernels, shortest_paths, symmetric_pattern, triangles, weighted  # noqa: E402
+from graphs import (Kernels, out_degrees, pagerank, scipy_pagerank, shortest_paths, symmetric_pattern,  # noqa: E402
+                    triangles, weighted)
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -74,6 +78,25 @@ def graphblas_triangles(gb, L) -> float:
     C = gb.Matrix(gb.dtypes.INT64, L.nrows, L.ncols)
     C(L.S) << L.mxm(L.T, gb.semiring.plus_pair)
     return float(C.reduce_scalar().new().value)
+
+
+def graphblas_pagerank(gb, A, degrees: np.ndarray, damping: float = 0.85, tolerance: float = 1e-6,
+                       rounds: int = 100) -> np.ndarray:
+    """:func:`graphs.pagerank` in python-graphblas, FP32 throughout (A: the FP32 pattern)."""
+    n = A.nrows
+    dangling = degrees == 0
+    inverse = gb.Vector.from_dense(np.where(dangling, 0, 1 / np.maximum(degrees, 1)).astype(np.float32))
+    rank = gb.Vector.from_dense(np.full(n, 1 / n, dtype=np.float32))
+    for _ in range(rounds):
+        weights = rank.ewise_mult(inverse, gb.binary.times).new()
+        pulled = weights.vxm(A, gb.semiring.plus_times).new(dtype=gb.dtypes.FP32)
+        ranks = rank.to_dense(fill_value=np.float32(0))
+        spread = np.float32(damping * ranks[dangling].sum() / n + (1 - damping) / n)
+        new = gb.Vector.from_dense(np.float32(damping) * pulled.to_dense(fill_value=np.float32(0)) + spread)
+        if np.abs(new.to_dense(fill_value=np.float32(0)) - ranks).sum() < tolerance:
+            return new.to_dense(fill_value=np.float32(0))
+        rank = new
+    return rank.to_dense(fill_value=np.float32(0))
 
 
 def timed(systems: dict, rounds: int, seconds: float) -> dict[str, float]:
@@ -125,13 +148,17 @@ def main() -> None:
         L.sort_indices()
         expected_distances = csgraph.dijkstra(W, indices=0)
         expected_triangles = round((A @ A).multiply(A).sum() / 6)
-        spf_W, spf_L = spf.pack("CSC", W), spf.pack("CSR", L)
-        gb_W, gb_L = gb.io.from_scipy_sparse(W), gb.io.from_scipy_sparse(L)
+        spf_W, spf_L, spf_A = spf.pack("CSC", W), spf.pack("CSR", L), spf.pack("CSC", A.astype(np.float32))
+        gb_W, gb_L, gb_A = gb.io.from_scipy_sparse(W), gb.io.from_scipy_sparse(L), \
+            gb.io.from_scipy_sparse(A.astype(np.float32))
+        expected_ranks, degrees = scipy_pagerank(A), out_degrees(spf_A)
         runs = {
             "sssp": (lambda: shortest_paths(kernels, spf_W), lambda: graphblas_sssp(gb, gb_W, n),
                      lambda result: np.array_equal(result, expected_distances)),
             "triangles": (lambda: triangles(kernels, spf_L), lambda: graphblas_triangles(gb, gb_L),
                           lambda result: result == expected_triangles),
+            "pagerank": (lambda: pagerank(kernels, spf_A), lambda: graphblas_pagerank(gb, gb_A, degrees),
+                         lambda result: result.dtype == np.float32 and np.abs(result - expected_ranks).sum() < 1e-4),
         }
         for algorithm, (ours, theirs, right) in runs.items():
             for threads in (1, 2):

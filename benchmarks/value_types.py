@@ -1,7 +1,7 @@
 """SpMV with float32 values against float64 (issue 29): what fewer bytes per nonzero buy.
 
-Run: python benchmarks/value_types.py [--least 500000] [--limit N] [--threads 1 2] [--rounds 9]
-         [--block 0.1] [--wait-idle SECONDS] [--data DIR] [--output FILE]
+Run: python benchmarks/value_types.py [--least 500000] [--limit N] [--synthetic NNZ ...] [--threads 1 2]
+         [--rounds 9] [--block 0.1] [--wait-idle SECONDS] [--data DIR] [--output FILE]
 
 Issue 29's acceptance line: float32 SpMV at least 1.25x float64 SpMV on real matrices of at
 least 500k nonzeros, since a nonzero then moves 8 bytes (a float and an int index) instead of
@@ -10,9 +10,9 @@ least 500k nonzeros, since a nonzero then moves 8 bytes (a float and an int inde
 
 * **spf f64**: A packed once in CSR, x float64, the kernel compiled with ``parallel=True`` and
   called bound, at each ``--threads`` count (OpenMP's, set before each block);
-* **spf f32**: the same expression with A, x and y in the float32 layouts of
-  ``float32_layouts()``, A's values and x rounded to float32 (the kernel sums a row in double
-  and rounds it once into y);
+* **spf f32**: the same kernel called with A's values and x rounded to float32: the built-in
+  layouts are generic, so it is compiled again for float32 values and sums each row in float32
+  (spf.notation.value_types), as scipy's float32 product does;
 * **scipy f64** and **scipy f32**: ``A @ x`` with a csr_matrix and x of that dtype (serial).
 
 Ratios are float64 time / float32 time (above 1: float32 is faster), per matrix and in
@@ -22,7 +22,9 @@ Each result is checked against scipy's float64 one before timing (float64 to 1e-
 seconds per round (common.interleaved_blocks), medians.  The output has the load average, a
 triad's bandwidth from this run and the cache size, and at the end the CPUs other processes
 used while timing (parallel.py's idle check).  A matrix whose arrays fit in the last-level
-cache (the MB column: bytes one SpMV reads and writes) measures compute, not memory traffic.
+cache (the MB column: bytes one SpMV reads and writes) measures compute, not memory traffic:
+the data has one real matrix of >= 500k nonzeros, which fits, so ``--synthetic NNZ`` adds random
+matrices of about NNZ nonzeros (20 per row, named ``random-<nnz>``) that do not, marked as such.
 """
 
 from __future__ import annotations
@@ -43,17 +45,26 @@ from parallel import idle_load
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent.parent / "shared" / "data"
-EXAMPLE_LAYOUTS = HERE.parent / "examples" / "layouts"
 EXPRESSION = "y(i) = A(i,j) * x(j)"
 FLOAT64_LAYOUTS = {"A": "CSR", "x": "Dense", "y": "Dense"}
 TARGET = 1.25
 
 
 def float32_layouts() -> dict[str, str]:
-    """The float32 kernel's layouts: the user files with ``float`` values (examples/layouts).
-    The one place to change once the built-in layouts take float32 data."""
-    return {"A": str(EXAMPLE_LAYOUTS / "CSR_F32.layout"), "x": str(EXAMPLE_LAYOUTS / "Dense1_F32.layout"),
-            "y": str(EXAMPLE_LAYOUTS / "Dense1_F32.layout")}
+    """The float32 kernel's layouts: the built-in ones, whose values take the data's type."""
+    return FLOAT64_LAYOUTS
+
+
+def synthetic_matrix(nonzeros: int) -> sparse.csr_matrix:
+    """A random float64 CSR matrix of about ``nonzeros`` entries, 20 per row, square."""
+    rows = max(nonzeros // 20, 1)
+    rng = np.random.default_rng(nonzeros)
+    columns = rng.integers(0, rows, size=rows * 20)
+    matrix = sparse.csr_matrix((rng.random(rows * 20) + 0.5, columns, np.arange(0, rows * 20 + 1, 20)),
+                               shape=(rows, rows))
+    matrix.sum_duplicates()
+    matrix.sort_indices()
+    return matrix
 
 
 def read_matrix(data: Path, name: str) -> sparse.csr_matrix:
@@ -98,6 +109,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--least", type=int, default=500_000, help="the matrices' least number of nonzeros")
     parser.add_argument("--limit", type=int, default=None, help="only the first N matrices (smallest first)")
+    parser.add_argument("--synthetic", type=int, nargs="*", default=[],
+                        help="also random matrices of about these many nonzeros (beyond the cache)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--block", type=float, default=0.1, help="seconds of calls per system and round")
@@ -106,7 +119,8 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=HERE / "results" / "value_types.txt")
     arguments = parser.parse_args()
     load = idle_load(arguments.data, arguments.wait_idle)
-    names = manifest_names(arguments.data, "matrix", arguments.least)[:arguments.limit]
+    names = manifest_names(arguments.data, "matrix", arguments.least)[:arguments.limit] \
+        + [f"random-{count}" for count in arguments.synthetic]
     if not names:
         sys.exit(f"no real matrix of at least {arguments.least} nonzeros in {arguments.data}")
     lines: list[str] = []
@@ -133,7 +147,7 @@ def main() -> None:
     scipy_ratios: list[float] = []
     spf_ratios: dict[int, list[float]] = {t: [] for t in arguments.threads}
     for name in names:
-        matrix = read_matrix(arguments.data, name)
+        matrix = synthetic_matrix(int(name[7:])) if name.startswith("random-") else read_matrix(arguments.data, name)
         matrix32 = matrix.astype(np.float32)
         x = np.random.default_rng(matrix.nnz).random(matrix.shape[1]) + 0.5
         x32 = x.astype(np.float32)
@@ -161,13 +175,20 @@ def main() -> None:
             f"{times['scipy f64'] * 1e3:9.3f} {times['scipy f32'] * 1e3:7.3f} {scipy_ratio:5.2f}  " + "  ".join(cells))
     omp.set_threads(1)
     others, stolen = load.lap()
-    count_text = f"{len(names)} {'matrix' if len(names) == 1 else 'matrices'} of >= {arguments.least} nonzeros"
-    say(f"   geomean f64/f32 ({count_text}): scipy {geometric_mean(scipy_ratios):.2f} "
-        f"(least {min(scipy_ratios):.2f}); " + "; ".join(
-            f"spf {t}t {geometric_mean(r):.2f} (least {min(r):.2f})" for t, r in spf_ratios.items()))
-    say(f"   verdict, float32 SpMV >= {TARGET}x float64 (spf, geometric mean): " + "; ".join(
-        f"{t} thread{'s' if t > 1 else ''} {geometric_mean(r):.2f} "
-        f"{'met' if geometric_mean(r) >= TARGET else 'NOT met'}" for t, r in spf_ratios.items()))
+    for kind, chosen in (("real", [not n.startswith("random-") for n in names]),
+                         ("synthetic", [n.startswith("random-") for n in names])):
+        if not any(chosen):
+            continue
+        pick = lambda ratios: [r for r, c in zip(ratios, chosen) if c]  # noqa: E731
+        count = sum(chosen)
+        text = f"{count} {kind} {'matrix' if count == 1 else 'matrices'}" + \
+            (f" of >= {arguments.least} nonzeros" if kind == "real" else "")
+        say(f"   geomean f64/f32 ({text}): scipy {geometric_mean(pick(scipy_ratios)):.2f} "
+            f"(least {min(pick(scipy_ratios)):.2f}); " + "; ".join(
+                f"spf {t}t {geometric_mean(pick(r)):.2f} (least {min(pick(r)):.2f})" for t, r in spf_ratios.items()))
+        say(f"   verdict ({kind}), float32 SpMV >= {TARGET}x float64 (spf, geometric mean): " + "; ".join(
+            f"{t} thread{'s' if t > 1 else ''} {geometric_mean(pick(r)):.2f} "
+            f"{'met' if geometric_mean(pick(r)) >= TARGET else 'NOT met'}" for t, r in spf_ratios.items()))
     say(f"# while timing, other processes kept {others:.2f} CPUs busy on average (steal {stolen:.2f}); "
         f"{load_line('at end')}")
     arguments.output.write_text("\n".join(lines) + "\n")

@@ -10,9 +10,13 @@
   counts, for each edge (i, j) of L, the k < j adjacent to both; the sum of C is the number of
   triangles.  C shares L's pattern (the mask), and the loop order walks each entry of L, then
   merges row i of L with row j.
+* PageRank in float32: each round ``y(j) = A(i,j) * w(i)`` with w the ranks divided by the
+  out-degrees, A in CSC (each thread pulls over its own columns); the data is float32, so the
+  kernel (over the generic built-in layouts) is compiled for float32 and sums in it.  Dangling
+  vertices' rank is spread evenly; rounds stop when the ranks move less than 1e-6 in total.
 
-Each result is checked against scipy (``csgraph.dijkstra``; ``trace(A^3) / 6``) and, where it
-is installed, python-graphblas.  ``benchmarks/graph_algorithms.py`` times these functions
+Each result is checked against scipy (``csgraph.dijkstra``; ``trace(A^3) / 6``; PageRank by
+scipy's own float64 products) and, where it is installed, python-graphblas.  ``benchmarks/graph_algorithms.py`` times these functions
 against python-graphblas on real graphs.
 """
 
@@ -38,6 +42,7 @@ class Kernels:
         self.triangles = spf.compile("C(i,j) = L(i,k) * M(j,k)", {"L": "CSR", "M": "CSR", "C": "CSR"},
                                      share={"C": "L"}, semiring="plus_pair", parallel=True,
                                      order=["pLi", "i", "pCi", "pCj", "j", "pMi", "pLj", "k", "pMj"])
+        self.pull = spf.compile("y(j) = A(i,j) * w(i)", {"A": "CSC", "w": "Dense1", "y": "Dense1"}, parallel=True)
 
 
 def shortest_paths(kernels: Kernels, A: spf.Tensor, source: int = 0) -> np.ndarray:
@@ -55,6 +60,46 @@ def shortest_paths(kernels: Kernels, A: spf.Tensor, source: int = 0) -> np.ndarr
 def triangles(kernels: Kernels, L: spf.Tensor) -> int:
     """The triangles of the graph whose strict lower triangle is L (a CSR Tensor)."""
     return int(kernels.triangles(L=L, M=L).fields["data"].sum())
+
+
+def pagerank(kernels: Kernels, A: spf.Tensor, damping: float = 0.85, tolerance: float = 1e-6,
+             rounds: int = 100) -> np.ndarray:
+    """The PageRank of the graph A (a float32 CSC Tensor of its pattern, edge i -> j at (i, j)),
+    in float32: r = (1 - damping) / n + damping * (A' (r / out-degree) + dangling rank / n)."""
+    n = A.shape[0]
+    degrees = out_degrees(A)
+    dangling = degrees == 0
+    inverse = np.where(dangling, 0, 1 / np.maximum(degrees, 1)).astype(np.float32)
+    rank = np.full(n, 1 / n, dtype=np.float32)
+    for _ in range(rounds):
+        pulled = kernels.pull(A=A, w=rank * inverse)
+        spread = np.float32(damping * rank[dangling].sum() / n + (1 - damping) / n)
+        new = np.float32(damping) * pulled + spread
+        if np.abs(new - rank).sum() < tolerance:
+            return new
+        rank = new
+    return rank
+
+
+def out_degrees(A: spf.Tensor) -> np.ndarray:
+    """The stored entries of each row of A (a CSC Tensor)."""
+    return np.bincount(A.fields["rowIdx"], minlength=A.shape[0])
+
+
+def scipy_pagerank(A: sparse.csr_matrix, damping: float = 0.85, tolerance: float = 1e-6,
+                   rounds: int = 100) -> np.ndarray:
+    """The same iteration in float64 with scipy's products: the reference."""
+    n = A.shape[0]
+    degrees = np.diff(A.indptr)
+    dangling = degrees == 0
+    inverse = np.where(dangling, 0, 1 / np.maximum(degrees, 1))
+    rank = np.full(n, 1 / n)
+    for _ in range(rounds):
+        new = damping * (A.T @ (rank * inverse)) + damping * rank[dangling].sum() / n + (1 - damping) / n
+        if np.abs(new - rank).sum() < tolerance:
+            return new
+        rank = new
+    return rank
 
 
 def symmetric_pattern(A: sparse.spmatrix) -> sparse.csr_matrix:
@@ -85,11 +130,15 @@ def main() -> None:
     middle = time.perf_counter()
     count = triangles(kernels, spf.pack("CSR", L))
     ended = time.perf_counter()
+    ranks = pagerank(kernels, spf.pack("CSC", A.astype(np.float32)))
+    ranked = time.perf_counter()
     reached = np.isfinite(distances)
     print(f"{A.shape[0]} vertices, {A.nnz // 2} edges")
     print(f"shortest paths from 0: {reached.sum()} vertices reached, farthest {distances[reached].max():.0f} "
           f"({(middle - started) * 1e3:.1f} ms)")
     print(f"triangles: {count} ({(ended - middle) * 1e3:.1f} ms)")
+    print(f"PageRank (float32): largest {ranks.max():.3g} at vertex {ranks.argmax()} ({(ranked - ended) * 1e3:.1f} ms)")
+    assert ranks.dtype == np.float32 and np.abs(ranks - scipy_pagerank(A)).sum() < 1e-4, "PageRank differs"
     assert np.array_equal(distances, csgraph.dijkstra(W, indices=0)), "shortest paths differ from scipy's"
     assert count == round((A @ A).multiply(A).sum() / 6), "triangles differ from trace(A^3) / 6"
     try:

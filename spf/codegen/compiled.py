@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from spf.notation.semirings import semiring
+from spf.notation.value_types import result_type
 
 from spf.codegen.loops import render
 
@@ -100,6 +101,11 @@ class CompiledKernel:
                          "  (fused: runs inside the first statement's loop, iteration by iteration)")
         if self.semiring != "plus_times":
             parts.append(f"semiring: {semiring(self.semiring).describe()}")
+        generic = [name for name, tensor in self.tensors.items() if tensor.layout.unspecialised]
+        inputs = [tensor.layout.value_type for tensor in self.tensors.values() if not tensor.is_output]
+        parts.append(f"values: {result_type(inputs).name} (numpy's result type of the inputs' values)"
+                     + (f"; {', '.join(generic)} generic: a call with data of another type compiles a copy for it"
+                        if generic else ""))
         if self.output_zeroing is not None:
             parts.append(f"zeroing: {self.output_zeroing.describe()}")
         if self.assembly is not None:

@@ -208,7 +208,7 @@ def check_value_type(compilation: Compilation) -> Compilation:
     """The reason the kernel's value type (its inputs' result type) cannot compile it yet, if
     there is one (spf.codegen.passes.value_types)."""
     inputs = [layout.value_type for layout, _, is_output in compilation.tensors.values() if not is_output]
-    refuse_for_value_type(result_type(inputs), compilation.statements)
+    refuse_for_value_type(result_type(inputs), semiring_named(compilation.options.semiring), compilation.statements)
     return compilation
 
 

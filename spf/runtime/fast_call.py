@@ -123,6 +123,7 @@ class Argument(NamedTuple):
     order: int  # the number of axes
     # id -> a layout object found equal to ``layout`` (kept alive, so its id stays its own)
     equal_layouts: dict
+    dtype: np.dtype = FLOAT64  # a dense layout's values' (numpy's one native dtype of it: others go the long way)
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ class CallPlan:
     same_layout: Callable  # Kernel._same_layout: an input's layout object is the kernel's, or equals it
     assembled: Callable | None = None  # Kernel._run_assembled, for an assembled output
     borrowed: BorrowedInputs = field(default_factory=BorrowedInputs, compare=False)
+    output_dtype: np.dtype = FLOAT64  # a dense output's values
 
     def run(self, function: Callable[..., int], values: dict) -> np.ndarray | Tensor | None:
         """The output of one call, or None when this call must go the long way.
@@ -151,7 +153,7 @@ class CallPlan:
             return None
         addresses, shapes, alive = [], [], []
         for argument in self.arguments:
-            name, layout, struct_key, dense, order, equal_layouts = argument
+            name, layout, struct_key, dense, order, equal_layouts, dtype = argument
             value = values.get(name)
             kind = type(value)
             if kind is Tensor:
@@ -166,7 +168,7 @@ class CallPlan:
                     alive.append(kept)
                 addresses.append(_addressof(kept[0]))
             elif kind is np.ndarray and dense is not None:
-                if value.dtype is not FLOAT64 or value.ndim != order or not value.flags.c_contiguous:
+                if value.dtype is not dtype or value.ndim != order or not value.flags.c_contiguous:
                     return None
                 addresses.append(dense.of(value))
             elif dense is None and _is_scipy_sparse(value):
@@ -184,13 +186,14 @@ class CallPlan:
         shape = tuple([shapes[argument][axis] for argument, axis in self.output_extents])
         if self.assembled is not None:
             return self.assembled(function, addresses, self.output_position, shape)
-        size = 8
+        dtype = self.output_dtype
+        size = dtype.itemsize
         for extent in shape:
             size *= extent
         if size > SMALL_OUTPUT_BYTES:
-            output = allocate(shape, np.float64, self.output_description)
+            output = allocate(shape, dtype, self.output_description)
         else:  # the kernel zeroes or stores every entry of an output it assigns (=)
-            output = np.zeros(shape) if self.accumulates else np.empty(shape)
+            output = np.zeros(shape, dtype) if self.accumulates else np.empty(shape, dtype)
         addresses.insert(self.output_position, self.output_bytes.of(output))
         if function(*addresses) != 0:
             return None  # the long way raises the kernel's error (it checks shapes before anything else)
@@ -244,7 +247,8 @@ def call_plan(kernel: Kernel) -> CallPlan | None:
         if name not in indices or len(indices[name]) != layout.order:
             return None
         dense = dense_bytes(dense_plan(layout)) if row_major(layout) else None
-        arguments.append(Argument(name, layout, struct_name(layout), dense, layout.order, {}))
+        arguments.append(Argument(name, layout, struct_name(layout), dense, layout.order, {},
+                                  np.dtype(layout.value_type.dtype.name)))
         accessed.append(indices[name])
     extents = _extents(accessed, tuple(statement.output.indices))
     if extents is None:
@@ -257,4 +261,5 @@ def call_plan(kernel: Kernel) -> CallPlan | None:
     output_plan = dense_plan(output_layout)
     return CallPlan(tuple(arguments), *extents, output_position, dense_bytes(output_plan),
                     bool(statement.accumulate),
-                    f"output {kernel.output}: array {output_plan[2]} of {output_layout.spec}", kernel._same_layout)
+                    f"output {kernel.output}: array {output_plan[2]} of {output_layout.spec}", kernel._same_layout,
+                    output_dtype=output_layout.value_type.dtype)

@@ -50,7 +50,7 @@ def callable_kernel(expression: str, layouts: dict, **options: Any) -> Kernel:
     Where every input declares its values' type, a generic output takes the type they compute in."""
     kernel = Kernel(compiled=compile_kernel(expression, layouts, **options), source=(expression, options))
     if not kernel.generic_inputs:
-        return kernel.specialised(kernel.compute_type([]))
+        return kernel.specialised(kernel.compute_type({}))
     return kernel
 
 
@@ -253,6 +253,10 @@ class Kernel:
             result = self._call_plan.run((self._functions or self.build()._functions)[0], arguments)
             if result is not None:
                 return result
+        if self.generic_inputs:
+            kernel = self.specialised(self.compute_type(arguments))
+            if kernel is not self:
+                return kernel(*positional, **arguments)
         return self._bind(positional, arguments, borrow_inputs=True)()
 
     def _copies(self, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -267,8 +271,9 @@ class Kernel:
     @functools.cached_property
     def _short_call(self):
         """The short call path in C (spf.runtime.short_call), when the plan's common case can take it."""
-        if self._call_plan is None or self.compiled.mode_orders:
-            return None
+        if self._call_plan is None or self.compiled.mode_orders \
+                or any(tensor.layout.value_type.name != "float64" for tensor in self.tensors.values()):
+            return None  # its C reads float64 arrays: other value types take the plan in Python
         return short_call(self._call_plan, self.build()._functions[0])
 
     @functools.cached_property
@@ -470,7 +475,8 @@ class Kernel:
         plan = dense_plan(layout)
         if plan is not None and all(local.startswith(f"{name}_") for local in field_names(layout, mapping)):
             # a dense row-major output of its own: the caller gets the array itself
-            values = allocate(shape, np.float64, f"output {name}: array {plan[2]} of {layout.spec}", self.identity)
+            values = allocate(shape, layout.value_type.dtype, f"output {name}: array {plan[2]} of {layout.spec}",
+                              self.identity)
             return {**{field_: shape[axis] for field_, axis in plan[1]}, plan[2]: values}, values
         fields: dict[str, object] = dict(layout.compute_scalars(shape))
         shared_source = None

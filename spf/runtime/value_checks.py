@@ -6,7 +6,7 @@ beyond a float32 layout's largest, text).  Shared by reading the user's data
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
@@ -110,6 +110,8 @@ def typed_layout(layout, data: object, name: str, cast: bool = False):
     """``layout`` for ``data``'s values: a generic layout (or family) takes their type
     (spf.notation.value_types); a layout that declares a type keeps it, and data it would
     narrow (float64 into float32, float into int) is refused unless ``cast``."""
+    if isinstance(data, Mapping) and hasattr(layout, "values_field"):  # a dict of fields: its values array's type
+        data = data.get(layout.values_field)
     given = given_value_type(data)
     if given is not None and (getattr(layout, "unspecialised", False)
                               or (hasattr(layout, "resolve") and layout.value_type is None)):

@@ -1076,7 +1076,7 @@ def test_packed_inputs_are_used_directly(monkeypatch):
     def no_packing(*args, **kwargs):
         raise AssertionError("a packed input was packed again")
 
-    monkeypatch.setattr(spf.runtime.kernel, "pack", no_packing)
+    monkeypatch.setattr(spf.runtime.kernel, "pack_into", no_packing)
     assert_close(k(A=A, x=X), matrix @ x)
     for name, value in before.items():
         assert np.array_equal(A.fields[name], value), f"the kernel changed input field {name}"
@@ -1100,7 +1100,7 @@ def test_tensors_in_equal_layout_objects_are_used_directly(monkeypatch):
     def no_packing(*args, **kwargs):
         raise AssertionError("a Tensor in the kernel's layout was packed again")
 
-    monkeypatch.setattr(spf.runtime.kernel, "pack", no_packing)
+    monkeypatch.setattr(spf.runtime.kernel, "pack_into", no_packing)
     for first, second in [(csr, other), (other, csr), (other, other)]:
         for _ in range(2):  # the second call finds the equality remembered
             result = k(A=spf.pack(first, a, "A"), B=spf.pack(second, b, "B")).to_scipy()

@@ -26,7 +26,8 @@ def names(passes) -> list[str]:
 
 def test_the_passes_run_from_the_space_to_the_c():
     assert names(PASSES) == [
-        "build_space", "plan_output_assembly", "check_semiring", "synthesize_finds", "enumerate_variants", "parallelize",
+        "build_space", "plan_output_assembly", "check_semiring", "check_value_type", "synthesize_finds",
+        "enumerate_variants", "parallelize",
         "fuse_nests", "merge_terms_by_coordinate", "guard_tiles", "remove_dead_code", "fold_zeroing", "jam_loops",
         "mark_padded_factors", "choose_assembly", "place_find_states", "sum_in_registers",
         "mark_independent_iterations", "cut_parallel_loops", "plan_rows", "plan_zeroing", "mask_lookups",

@@ -470,6 +470,18 @@ def kernel_specs(draw) -> KernelSpec:
     return kernel
 
 
+def result_value_type(kernel: KernelSpec) -> str:
+    """The type of the result's values: numpy's result type of the inputs' (a generic layout's
+    are the drawn value type, a declared one's its own), which a generic output takes."""
+    _, inputs = accesses(kernel.expression)
+    types = []
+    for tensor, indices in inputs.items():
+        loaded = spf.load_layout(kernel.layout_map[tensor])
+        loaded = loaded.resolve(len(indices)) if hasattr(loaded, "resolve") else loaded
+        types.append(kernel.dtype if loaded.unspecialised else loaded.value_type.dtype)
+    return np.result_type(*types).name
+
+
 def value_types_for(kernel: KernelSpec, parsed) -> tuple[str, ...]:
     """The value types other than float64 the kernel may compute in: none unless every layout
     is generic (a layout declaring float64 or float32 would refuse or widen the data)."""
@@ -483,7 +495,7 @@ def value_types_for(kernel: KernelSpec, parsed) -> tuple[str, ...]:
     types = ["float32"]
     if all(c == int(c) for c in coefficients):
         types += ["int64", "int32"]
-    if all(c == 1 for c in coefficients):
+    if all(c == 1 for c in coefficients) and not kernel.semiring.endswith("_minus"):
         types.append("bool")
     return tuple(types)
 

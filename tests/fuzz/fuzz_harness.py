@@ -51,7 +51,8 @@ import numpy as np
 
 import spf
 from fuzz_cases import (UNSORTED, Case, DataSpec, KernelSpec, accesses, assembled_output, compile_options,
-                        einsum_terms, index_classes, is_padded, make_data, plan_schedule, value_dtype)
+                        einsum_terms, index_classes, is_padded, make_data, plan_schedule, result_value_type,
+                        value_dtype)
 from spf.notation.value_types import value_type as named_value_type
 from spf.runtime.validation import validate
 
@@ -398,6 +399,19 @@ def compare(got, expected: np.ndarray, scale: np.ndarray) -> float | None:
     return float(np.max(np.where(np.isnan(error), np.inf, error)))
 
 
+def sum_tolerance(kernel: KernelSpec, data: DataSpec, tolerance: float) -> float:
+    """``tolerance``, or for a kernel computing in float32 the rounding of each of its additions:
+    a sum of n products is right within about n float32 roundings of the terms' magnitude
+    (the scale :func:`compare` divides by), n the product of the reduced indices' extents per term."""
+    if kernel.value_type != "float32":
+        return tolerance
+    statement, _ = accesses(kernel.expression)
+    extents = data.extent_map
+    reduced = {i for term in statement.terms for f in term.factors for i in f.indices} - set(statement.output.indices)
+    length = math.prod(extents[i] for i in reduced) * len(statement.terms)
+    return max(tolerance, float(np.finfo(np.float32).eps) * (length + 4))
+
+
 def result_tolerance(kernel: KernelSpec) -> float:
     """The largest error :func:`compare` may give a right result: :data:`RTOL_FLOAT32` when a
     layout of the kernel stores float32 values (a float32 output is rounded; the product of
@@ -542,16 +556,17 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
                     result = replace(failed, variant=variant, variants=len(functions), parallel_c=parallel_c,
                                      choices=_variant_choices(compiled, variant), runs=attempt + 1)
                     break
+                allowed = sum_tolerance(kernel, data[n], tolerance)
                 if assembled is None:
                     error_value, found = compare(got, prepared.expected, prepared.scale), ""
                 else:
                     error_value, found = compare_assembled(got, assembled[1], prepared.expected, prepared.scale,
-                                                           prepared.entries, tolerance, kernel.value_type)
+                                                           prepared.entries, allowed, result_value_type(kernel))
                 if kernel.value_type != "float64" and result_type(got) != kernel.dtype:
                     error_value, found = math.inf, f"a result of {result_type(got)}, not {kernel.value_type}"
                 result.runs += 1
                 ran += 1
-                if error_value is None or error_value > tolerance:
+                if error_value is None or error_value > allowed:
                     wrong += 1
                     worst = math.inf if error_value is None else max(worst, error_value)
                     problem = problem or found

@@ -214,12 +214,12 @@ def test_float32_layouts_are_read_and_compared_as_they_store_values():
     assert result_tolerance(replace(kernel, layouts=(("A", single), ("B", "CSR"), ("C", "CSR")))) == RTOL_FLOAT32
     assert result_tolerance(replace(kernel, layouts=(("A", "CSC"), ("B", "CSR"), ("C", "CSR")))) == RTOL_ASSEMBLED
     assert result_tolerance(replace(kernel, layouts=(("A", "CSC"), ("B", "CSR"), ("C", "Dense")))) == RTOL
-    got = spf.pack(wide, data.expected)  # the right result, rounded to float32
+    got = spf.pack(wide, data.expected, cast=True)  # the right result, rounded to float32
     assert compare_assembled(got, wide, data.expected, data.scale, tolerance=RTOL_FLOAT32) == (
         compare(got, data.expected, data.scale), "")
     assert 0 < compare(got, data.expected, data.scale) <= RTOL_FLOAT32
     assert compare_assembled(got, wide, data.expected, data.scale)[0] > RTOL_ASSEMBLED  # a double's tolerance
-    off = spf.pack(wide, data.expected * (1 + 1e-5))
+    off = spf.pack(wide, data.expected * (1 + 1e-5), cast=True)
     assert "with other values" in compare_assembled(off, wide, data.expected, data.scale, tolerance=RTOL_FLOAT32)[1]
     convert = KernelSpec("convert", "B(i,j) = A(i,j)", (("A", "COO"), ("B", single)), convert=True)
     entries = make_data(convert, DataSpec((("i", 9), ("j", 9)), 0.5, seed=1)).entries

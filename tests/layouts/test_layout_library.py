@@ -22,6 +22,7 @@ import scipy.sparse
 
 from spf.errors import ArgumentError, IterationSpaceError, LayoutError, SpfError, UnknownLayoutError
 from spf.layout_library import Layout, LayoutFamily, LayoutSpecError, available_layouts, load_layout, parse_layout_text
+from spf.notation.value_types import value_type as named_value_type
 from spf.space.expressions import And, Constraint, Not, Or, formula_calls, formula_names
 
 BUILTIN_NAMES = [
@@ -407,3 +408,30 @@ def test_an_unknown_field_is_an_argument_error_naming_the_fields():
     csr = load_layout("CSR")
     with pytest.raises(ArgumentError, match="has no field 'nope'"):
         csr.field("nope")
+
+
+@pytest.mark.parametrize("declared, value_type", [("double", "float64"), ("float", "float32"), ("int64", "int64"),
+                                                  ("int32", "int32"), ("bool", "bool"), ("value", "float64")])
+def test_a_values_field_declares_its_value_type(declared, value_type):
+    """Any value type may hold values; an integer values field is values, not an index array,
+    and ``value`` leaves the type to the data (float64 until specialised)."""
+    layout = parse_layout_text(BASE.replace("field data: double[nnz]", f"field data: {declared}[nnz]"), "Bad.layout")
+    assert layout.value_type.name == value_type
+    assert [f.name for f in layout.index_arrays] == ["rowPtr", "colIdx"]
+    assert layout.generic == (declared == "value")
+    if layout.generic:
+        float32 = layout.with_value_type(named_value_type("float32"))
+        assert float32.value_type.name == "float32" and float32 != layout and not float32.unspecialised
+        assert float32.field("data").numpy_dtype == np.float32
+
+
+def test_the_relations_index_array_cannot_hold_the_values(tmp_path):
+    path = tmp_path / "Bad.layout"
+    path.write_text(BASE.replace("values data[pj]", "values colIdx[pj]"))
+    with pytest.raises(LayoutError, match="'colIdx' is an int array; values live in an array field of a value type"):
+        load_layout(path)
+    text = BASE.replace("field colIdx: int[nnz]", "field colIdx: int64[nnz]").replace("values data[pj]",
+                                                                                       "values colIdx[pj]")
+    path.write_text(text)
+    with pytest.raises(LayoutError, match="'colIdx' is an index array the relation calls"):
+        load_layout(path)

@@ -94,7 +94,7 @@ def coordinate_data(draw, order: int):
 @given(data=st.data())
 def test_level_counts_are_the_distinct_prefixes_of_the_entries(order, layout, data):
     coords, values, shape = data.draw(coordinate_data(order))
-    tensor = spf.pack(layout, (coords, values, shape), name="B")
+    tensor = spf.pack(layout, (coords, values, shape), name="B", cast=True)
     statistics = tensor.level_statistics()
     assert statistics.counts == expected_counts(tensor, LEVEL_KEYS[order][layout]), layout
     assert statistics.entries == len(tensor.to_coo()[1])
@@ -140,14 +140,14 @@ REAL_TENSOR_CASES = ["nations", "umls", "kinship"]
 @pytest.mark.parametrize("matrix", REAL_MATRIX_CASES)
 @pytest.mark.parametrize("layout", ["CSR", "CSC", "DCSR", "COO", "BCSR(R=2, C=3)"])
 def test_level_counts_on_real_matrices(layout, matrix):
-    tensor = spf.pack(layout, load_matrix(matrix), name="B")
+    tensor = spf.pack(layout, load_matrix(matrix), name="B", cast=True)
     assert tensor.level_statistics().counts == expected_counts(tensor, LEVEL_KEYS[2][layout]), matrix
 
 
 @pytest.mark.parametrize("tensor_name", REAL_TENSOR_CASES)
 @pytest.mark.parametrize("layout", ["CSF3", "COO3", "CSF3_DENSE_LAST"])
 def test_level_counts_on_real_tensors(layout, tensor_name):
-    tensor = spf.pack(layout, load_tensor(tensor_name), name="B")
+    tensor = spf.pack(layout, load_tensor(tensor_name), name="B", cast=True)
     assert tensor.level_statistics().counts == expected_counts(tensor, LEVEL_KEYS[3][layout]), tensor_name
 
 

@@ -112,6 +112,9 @@ def test_fractions_and_boolean_differences_are_refused():
     A = data(4, 4, np.bool_, seed=15)
     with pytest.raises(SpfError, match="subtracts, which numpy refuses for booleans"):
         difference(A=A, B=A)
+    minus = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"}, semiring="plus_minus")
+    with pytest.raises(SpfError, match="semiring='plus_minus' subtracts, which numpy refuses for booleans"):
+        minus(A=A, x=np.ones(4, dtype=bool))
     twice = spf.compile("y(i) = 2 * A(i,j) * x(j)", {"A": "CSR", "x": "Dense", "y": "Dense"})
     A, x = data(9, 8, np.int32, seed=16), vector(8, np.int32, seed=17)
     assert_same(twice(A=A, x=x), 2 * (A.toarray() @ x))
@@ -170,3 +173,31 @@ def test_inputs_that_declare_float32_give_a_float32_output():
         kernel(A=A.astype(np.float64), x=x)
     assert_same(kernel(A=spf.pack(str(layouts / "CSR_F32.layout"), A.astype(np.float64), cast=True), x=x),
                 A.toarray() @ x)
+
+
+@pytest.mark.parametrize("dtype", TYPES, ids=lambda t: np.dtype(t).name)
+def test_packing_keeps_the_datas_type_in_generic_layouts(dtype):
+    A = data(7, 5, dtype, seed=27)
+    shared = spf.pack("CSR", A)  # scipy's own arrays, already the layout's: shared, not copied
+    assert shared.layout.value_type.dtype == np.dtype(dtype) and np.shares_memory(shared.fields["data"], A.data)
+    assert_same(spf.pack("DCSR", A).to_dense(), A.toarray())
+    dense = spf.pack("Dense", A.toarray())
+    assert dense.layout.name == "Dense2" and dense.fields["vals"].dtype == np.dtype(dtype)
+    coords = np.argwhere(A.toarray() != 0)
+    triple = spf.pack("COO", (coords, A.toarray()[tuple(coords.T)], A.shape))
+    assert_same(triple.to_dense(), A.toarray())
+    fields = spf.pack("CSR", {"rowPtr": A.indptr, "colIdx": A.indices, "data": A.data}, shape=A.shape)
+    assert fields.fields["data"].dtype == np.dtype(dtype)
+    assert spf.pack("CSR", A.astype(np.float64)).layout == spf.load_layout("CSR")  # float64: the layout as it is
+
+
+def test_a_declared_float32_layout_refuses_float64_data_unless_cast():
+    from conftest import REPOSITORY
+    path = str(REPOSITORY / "examples" / "layouts" / "CSR_F32.layout")
+    A = data(6, 6, np.float64, seed=28)
+    with pytest.raises(PackError, match="float64 data into layout CSR_F32, whose values are float32, would round"):
+        spf.pack(path, A)
+    assert spf.pack(path, A, cast=True).fields["data"].dtype == np.float32
+    with pytest.raises(PackError, match="int32 data into layout CSR_F32"):  # not every int32 is a float32
+        spf.pack(path, A.astype(np.int32))
+    assert spf.pack(path, A.astype(bool)).fields["data"].dtype == np.float32  # a widening: no cast needed

@@ -41,12 +41,15 @@ def sanitize_identifier(text: str) -> str:
 
 
 def struct_name(layout: str | Layout) -> str:
-    """The C struct tag of a layout: ``spf_CSR``, ``spf_BCSR_R2_C3`` (parameters in declaration order)."""
+    """The C struct tag of a layout: ``spf_CSR``, ``spf_BCSR_R2_C3`` (parameters in declaration
+    order), ``spf_CSR_float32`` (a generic layout holding float32 values)."""
     layout = as_layout(layout)
     known = CACHE.names.get(layout)
     if known is not None:
         return known
     bound = "".join(f"_{key}{value}" for key, value in layout.parameters.items())
+    if layout.generic and not layout.unspecialised:
+        bound += f"_{layout.value_type.name}"
     name = _NOT_IDENTIFIER.sub("_", f"spf_{layout.name}{bound}")
     CACHE.names[layout] = name
     return name
@@ -312,7 +315,7 @@ def dense_plan(layout: Layout) -> tuple | None:
             scalars = {}
         values = layout.field(layout.values_field)
         axes = {name: probe.index(value) for name, value in scalars.items() if value in probe}
-        if scalars and len(axes) == len(layout.scalars) == len(scalars) and values.value_type.name == "float64" \
+        if scalars and len(axes) == len(layout.scalars) == len(scalars) \
                 and tuple(int(d.evaluate(scalars)) for d in values.dimensions) == probe:
             struct_class = ctypes_struct(layout)
             plan = (struct_class, tuple(axes.items()), values.name, getattr(struct_class, values.name).offset)
@@ -321,10 +324,10 @@ def dense_plan(layout: Layout) -> tuple | None:
 
 
 def dense_struct(layout: Layout, values: np.ndarray) -> ctypes.Structure | None:
-    """The struct of a dense row-major layout over a float64 C-contiguous array of the
-    layout's order (its shape gives the scalar fields), or None when either is not so."""
+    """The struct of a dense row-major layout over a C-contiguous array of the layout's value
+    type and order (its shape gives the scalar fields), or None when either is not so."""
     plan = dense_plan(layout)
-    if plan is None or values.dtype != np.float64 or not values.flags.c_contiguous \
+    if plan is None or values.dtype != layout.value_type.dtype or not values.flags.c_contiguous \
             or values.ndim != layout.order:
         return None
     return planned_dense_struct(plan, values)

@@ -5,7 +5,8 @@ registers, sums and dense or scalar outputs are of it.  (An assembled output's e
 through its builder as doubles, which hold every integer of magnitude up to 2**53 exactly:
 packing refuses integer data beyond that.)  Refused here, first and by name, is a
 coefficient an integer or boolean kernel cannot hold: a fraction (numpy would compute in
-float64), and a difference of booleans (numpy refuses ``-`` on booleans).
+float64), and a difference of booleans (numpy refuses ``-`` on booleans, and with (+, -) over
+booleans a sum would depend on the order of its terms), under a semiring too (``plus_minus``).
 """
 
 from __future__ import annotations
@@ -13,16 +14,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spf.errors import SpfError
+from spf.notation.semirings import Semiring
 from spf.notation.value_types import ValueType
 
 if TYPE_CHECKING:
     from spf.space.iteration_space import StatementSpace
 
 
-def refuse_for_value_type(value_type: ValueType, statements: list[StatementSpace]) -> None:
-    """An SpfError naming the first thing of the kernel ``value_type`` cannot compile yet."""
+def refuse_for_value_type(value_type: ValueType, ring: Semiring, statements: list[StatementSpace]) -> None:
+    """An SpfError naming the first thing of the kernel ``value_type`` cannot compute."""
     if value_type.is_float:
         return
+    if value_type.dtype.kind == "b" and ring.multiply.name == "minus":
+        raise SpfError(f"bool values: semiring={ring.name!r} subtracts, which numpy refuses for booleans; "
+                       "use integer data")
     text = statements[0].statement.text or str(statements[0].statement)
     for space in statements:
         for term in space.statement.terms:

@@ -635,7 +635,7 @@ int main(void)
 def test_headers_defining_one_struct_name_two_ways_do_not_compile_together(tmp_path):
     """A user layout file named CSR with other fields: its struct spf_CSR is guarded apart
     from the built-in's, so including both headers is refused by C, naming the struct."""
-    text = Path(spf.load_layout("CSR").path).read_text().replace("field data: double[nnz]", "field data: float[nnz]")
+    text = Path(spf.load_layout("CSR").path).read_text().replace("field data: value[nnz]", "field data: float[nnz]")
     layout = tmp_path / "CSR.layout"
     layout.write_text(text)
     spf_compile(SPMV, "-l", f"A={layout}", "-l", "x=Dense", "-l", "y=Dense", "-o", str(tmp_path / "mine"))
