@@ -65,6 +65,7 @@ class Kernel:
     """
 
     compiled: CompiledKernel
+    _recent: "Kernel | None" = field(default=None, repr=False)  # the specialisation a call last ran
     # (expression, options) it was compiled from: a kernel over generic layouts compiles
     # again per value type its calls give (specialised)
     source: tuple | None = None
@@ -247,6 +248,11 @@ class Kernel:
             result = native(arguments)
             if result is not None:
                 return result
+            recent = self._recent  # the specialisation the last call of other values ran: its C path checks them
+            if recent is not None and recent._short_call is not None:
+                result = recent._short_call(arguments)
+                if result is not None:
+                    return result
         if self.compiled.mode_orders:  # read off the description directly: __getattr__ costs a short call 5%
             arguments = self._copies(arguments)
         if not positional and self._call_plan is not None:
@@ -256,6 +262,7 @@ class Kernel:
         if self.generic_inputs:
             kernel = self.specialised(self.compute_type(arguments))
             if kernel is not self:
+                self._recent = kernel
                 return kernel(*positional, **arguments)
         return self._bind(positional, arguments, borrow_inputs=True)()
 
@@ -271,9 +278,8 @@ class Kernel:
     @functools.cached_property
     def _short_call(self):
         """The short call path in C (spf.runtime.short_call), when the plan's common case can take it."""
-        if self._call_plan is None or self.compiled.mode_orders \
-                or any(tensor.layout.value_type.name != "float64" for tensor in self.tensors.values()):
-            return None  # its C reads float64 arrays: other value types take the plan in Python
+        if self._call_plan is None or self.compiled.mode_orders:
+            return None
         return short_call(self._call_plan, self.build()._functions[0])
 
     @functools.cached_property

@@ -38,6 +38,7 @@ typedef struct {
     PyObject *struct_key;    /* the key of a Tensor's kept struct in its _structs */
     int order;
     int dense;               /* a row-major dense layout: a numpy array is read in place */
+    PyArray_Descr *descr;    /* its values' dtype (numpy's one native descriptor of the layout's value type) */
     DenseStruct bytes;
 } Input;
 
@@ -55,10 +56,11 @@ typedef struct {
     int accumulates;
     Py_ssize_t most_output_bytes;
     DenseStruct output;
+    int output_type;         /* numpy's type number of the output's values */
+    Py_ssize_t output_itemsize;
 } ShortCall;
 
 static PyObject *layout_name, *structs_name, *shape_name;
-static PyArray_Descr *float64;
 
 static int call_function(void *function, int count, void **a) {
     /* every argument of a kernel's C function is a pointer; the constructor allows at most 10 */
@@ -128,6 +130,7 @@ static void short_call_dealloc(ShortCall *self) {
         Py_XDECREF(self->input[i].layout);
         Py_XDECREF(self->input[i].equal_layouts);
         Py_XDECREF(self->input[i].struct_key);
+        Py_XDECREF(self->input[i].descr);
     }
     Py_XDECREF(self->tensor_type);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -135,19 +138,21 @@ static void short_call_dealloc(ShortCall *self) {
 
 static PyObject *short_call_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     /* ShortCall(function address, Tensor type, inputs, same extents, output extents,
-                 output position, accumulates, most output bytes, output struct)
-       inputs: ((name, layout, equal layouts dict, struct key, order, dense struct or None), ...) */
+                 output position, accumulates, most output bytes, output struct, output type number,
+                 output item size)
+       inputs: ((name, layout, equal layouts dict, struct key, order, dense struct or None,
+                 values' type number), ...) */
     unsigned long long address;
     PyObject *tensor_type, *inputs, *same, *output_extents, *output;
-    int output_position, accumulates;
-    Py_ssize_t most_output_bytes;
+    int output_position, accumulates, output_type;
+    Py_ssize_t most_output_bytes, output_itemsize;
     if (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0) {
         PyErr_SetString(PyExc_TypeError, "ShortCall takes positional arguments only");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "KOO!O!O!ipnO", &address, &tensor_type, &PyTuple_Type, &inputs,
+    if (!PyArg_ParseTuple(args, "KOO!O!O!ipnOin", &address, &tensor_type, &PyTuple_Type, &inputs,
                           &PyTuple_Type, &same, &PyTuple_Type, &output_extents, &output_position,
-                          &accumulates, &most_output_bytes, &output))
+                          &accumulates, &most_output_bytes, &output, &output_type, &output_itemsize))
         return NULL;
     Py_ssize_t count = PyTuple_GET_SIZE(inputs);
     if (count + 1 > MOST_ARGUMENTS || PyTuple_GET_SIZE(output_extents) > MOST_AXES ||
@@ -164,8 +169,9 @@ static PyObject *short_call_new(PyTypeObject *type, PyObject *args, PyObject *kw
     for (Py_ssize_t i = 0; i < count; i++) {
         Input *input = &self->input[i];
         PyObject *name, *layout, *equal, *key, *dense;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(inputs, i), "UOO!UiO", &name, &layout, &PyDict_Type, &equal,
-                              &key, &input->order, &dense))
+        int value_type;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(inputs, i), "UOO!UiOi", &name, &layout, &PyDict_Type, &equal,
+                              &key, &input->order, &dense, &value_type))
             goto fail;
         if (input->order > MOST_AXES) {
             PyErr_SetString(PyExc_ValueError, "too many axes for the short call");
@@ -175,6 +181,9 @@ static PyObject *short_call_new(PyTypeObject *type, PyObject *args, PyObject *kw
         PyUnicode_InternInPlace(&name);
         input->name = name; input->layout = layout; input->equal_layouts = equal; input->struct_key = key;
         self->inputs = (int)i + 1;
+        input->descr = PyArray_DescrFromType(value_type);
+        if (input->descr == NULL)
+            goto fail;
         input->dense = dense != Py_None;
         if (input->dense && read_dense(dense, &input->bytes) < 0)
             goto fail;
@@ -203,6 +212,8 @@ static PyObject *short_call_new(PyTypeObject *type, PyObject *args, PyObject *kw
     self->output_position = output_position;
     self->accumulates = accumulates;
     self->most_output_bytes = most_output_bytes;
+    self->output_type = output_type;
+    self->output_itemsize = output_itemsize;
     if (read_dense(output, &self->output) < 0)
         goto fail;
     for (int i = 0; i < self->output.fields; i++)
@@ -344,7 +355,7 @@ static PyObject *short_call_call(ShortCall *self, PyObject *args, PyObject *kwar
                 goto done;
         } else if (input->dense && PyArray_CheckExact(value)) {
             PyArrayObject *array = (PyArrayObject *)value;
-            if (PyArray_DESCR(array) != float64 || PyArray_NDIM(array) != input->order ||
+            if (PyArray_DESCR(array) != input->descr || PyArray_NDIM(array) != input->order ||
                 !PyArray_IS_C_CONTIGUOUS(array))
                 goto done;
             memcpy(shapes[i], PyArray_DIMS(array), sizeof(npy_intp) * (size_t)input->order);
@@ -361,7 +372,7 @@ static PyObject *short_call_call(ShortCall *self, PyObject *args, PyObject *kwar
             goto done;  /* the long way names the disagreement */
     }
     npy_intp shape[MOST_AXES];
-    Py_ssize_t size = 8;
+    Py_ssize_t size = self->output_itemsize;
     for (int axis = 0; axis < self->output_order; axis++) {
         shape[axis] = shapes[self->output_extents[axis][0]][self->output_extents[axis][1]];
         if (shape[axis] != 0 && size > self->most_output_bytes / shape[axis])
@@ -371,8 +382,8 @@ static PyObject *short_call_call(ShortCall *self, PyObject *args, PyObject *kwar
     if (size > self->most_output_bytes)
         goto done;
     /* the kernel zeroes or stores every entry of an output it assigns (=) */
-    PyObject *output = self->accumulates ? PyArray_ZEROS(self->output_order, shape, NPY_DOUBLE, 0)
-                                         : PyArray_EMPTY(self->output_order, shape, NPY_DOUBLE, 0);
+    PyObject *output = self->accumulates ? PyArray_ZEROS(self->output_order, shape, self->output_type, 0)
+                                         : PyArray_EMPTY(self->output_order, shape, self->output_type, 0);
     if (output == NULL) {
         result = NULL;
         goto done;
@@ -431,8 +442,7 @@ PyMODINIT_FUNC PyInit_spf_short_call(void) {
     layout_name = PyUnicode_InternFromString("layout");
     structs_name = PyUnicode_InternFromString("_structs");
     shape_name = PyUnicode_InternFromString("shape");
-    float64 = PyArray_DescrFromType(NPY_DOUBLE);  /* numpy's one native float64 dtype, kept */
-    if (layout_name == NULL || structs_name == NULL || shape_name == NULL || float64 == NULL)
+    if (layout_name == NULL || structs_name == NULL || shape_name == NULL)
         return NULL;
     PyObject *created = PyModule_Create(&module);
     if (created == NULL)

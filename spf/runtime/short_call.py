@@ -102,10 +102,12 @@ def short_call(plan: CallPlan, function: Callable[..., int]) -> Callable[[dict],
     if module is None:
         return None
     inputs = tuple((argument.name, argument.layout, argument.equal_layouts, argument.struct, argument.order,
-                    argument.dense.spec if argument.dense is not None else None) for argument in plan.arguments)
+                    argument.dense.spec if argument.dense is not None else None, argument.dtype.num)
+                   for argument in plan.arguments)
     address = ctypes.cast(function, ctypes.c_void_p).value
     try:
         return module.ShortCall(address, Tensor, inputs, plan.same_extents, plan.output_extents,
-                                plan.output_position, plan.accumulates, SMALL_OUTPUT_BYTES, plan.output_bytes.spec)
+                                plan.output_position, plan.accumulates, SMALL_OUTPUT_BYTES, plan.output_bytes.spec,
+                                plan.output_dtype.num, plan.output_dtype.itemsize)
     except (ValueError, TypeError, OverflowError):  # more arguments, axes or struct bytes than it holds
         return None

@@ -110,8 +110,8 @@ def typed_layout(layout, data: object, name: str, cast: bool = False):
     """``layout`` for ``data``'s values: a generic layout (or family) takes their type
     (spf.notation.value_types); a layout that declares a type keeps it, and data it would
     narrow (float64 into float32, float into int) is refused unless ``cast``."""
-    if isinstance(data, Mapping) and hasattr(layout, "values_field"):  # a dict of fields: its values array's type
-        data = data.get(layout.values_field)
+    if isinstance(data, Mapping) and hasattr(layout, "values_field") and not hasattr(data, "tocoo"):
+        data = data.get(layout.values_field)  # a dict of fields (not scipy's dok): its values array's type
     given = given_value_type(data)
     if given is not None and (getattr(layout, "unspecialised", False)
                               or (hasattr(layout, "resolve") and layout.value_type is None)):

@@ -395,7 +395,8 @@ def compare(got, expected: np.ndarray, scale: np.ndarray) -> float | None:
         return None
     if got.size == 0:
         return 0.0
-    error = np.where(got == expected, 0.0, np.abs(got - expected) / (np.asarray(scale) + 1e-300))
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf where both are inf: equal, error 0
+        error = np.where(got == expected, 0.0, np.abs(got - expected) / (np.asarray(scale) + 1e-300))
     return float(np.max(np.where(np.isnan(error), np.inf, error)))
 
 

@@ -52,6 +52,24 @@ def test_tensors_and_arrays_are_served_in_c(python_plan_runs):
     assert python_plan_runs == [["A", "x"]]  # the first call makes the struct the Tensor keeps
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_], ids=lambda t: np.dtype(t).name)
+def test_other_value_types_are_served_in_c(python_plan_runs, dtype):
+    """A generic kernel called with float32 (int64, bool) data runs its specialisation, whose
+    C path takes those arrays: after the first calls, the Python plan is not reached."""
+    k = spf.compile(SPMV, {"y": "Dense", "A": "CSR", "x": "Dense"})
+    A = (sp.random(300, 200, density=0.05, format="csr", random_state=1) * 10).astype(dtype)
+    T, x = spf.pack("CSR", A), (np.random.default_rng(2).random(200) * 10).astype(dtype)
+    results = [k(A=T, x=x) for _ in range(4)]
+    for y in results:
+        assert y.dtype == np.dtype(dtype)
+        np.testing.assert_allclose(y.astype(np.float64), (A @ x).astype(np.float64), rtol=1e-5)
+    reached = len(python_plan_runs)
+    k(A=T, x=x)
+    assert len(python_plan_runs) == reached  # served in C
+    np.testing.assert_allclose(k(A=T, x=x.astype(np.float64)), A.astype(np.float64) @ x.astype(np.float64),
+                               rtol=1e-5)  # float64 x: another kernel, float64 y
+
+
 @pytest.mark.parametrize("first", ["int", "int64"])
 def test_structs_with_fields_in_another_order(tmp_path, python_plan_runs, first):
     """Extents written at their own offsets and widths, padding before the pointer."""
@@ -152,15 +170,17 @@ def test_calls_from_two_threads_at_once():
 
 
 @pytest.mark.parametrize("arguments", [
-    (1, object, ((),), (), (), 0, False, 1 << 20, (16, 0, ())),  # an input that is not a 6-tuple
-    (1, object, (), (), ((0, 0),), 0, False, 1 << 20, (16, 0, ())),  # an output extent of no input
-    (1, object, (), ((0, 0, 0, 0),), (), 0, False, 1 << 20, (16, 0, ())),  # a pair of no input
-    (1, object, (), (), (), 2, False, 1 << 20, (16, 0, ())),  # the output's position past the end
-    (1, object, (), (), (), 0, False, 1 << 20, (16, 12, ())),  # the pointer past the struct
-    (1, object, (), (), (), 0, False, 1 << 20, (16, 0, ((8, 2, 0),))),  # a 2-byte extent
-    (1, object, (), (), (), 0, False, 1 << 20, (4096, 0, ())),  # a struct larger than it writes
-    (1, object, tuple(("x", None, {}, "D", 1, None) for _ in range(10)), (), (), 0, False, 1 << 20, (16, 0, ())),
-], ids=["input", "output-extent", "pair", "position", "pointer", "width", "size", "too-many"])
+    (1, object, ((),), (), (), 0, False, 1 << 20, (16, 0, ()), 12, 8),  # an input that is not a 7-tuple
+    (1, object, (), (), ((0, 0),), 0, False, 1 << 20, (16, 0, ()), 12, 8),  # an output extent of no input
+    (1, object, (), ((0, 0, 0, 0),), (), 0, False, 1 << 20, (16, 0, ()), 12, 8),  # a pair of no input
+    (1, object, (), (), (), 2, False, 1 << 20, (16, 0, ()), 12, 8),  # the output's position past the end
+    (1, object, (), (), (), 0, False, 1 << 20, (16, 12, ()), 12, 8),  # the pointer past the struct
+    (1, object, (), (), (), 0, False, 1 << 20, (16, 0, ((8, 2, 0),)), 12, 8),  # a 2-byte extent
+    (1, object, (), (), (), 0, False, 1 << 20, (4096, 0, ()), 12, 8),  # a struct larger than it writes
+    (1, object, tuple(("x", None, {}, "D", 1, None, 12) for _ in range(10)), (), (), 0, False, 1 << 20,
+     (16, 0, ()), 12, 8),
+    (1, object, (("x", None, {}, "D", 1, None, -5),), (), (), 0, False, 1 << 20, (16, 0, ()), 12, 8),
+], ids=["input", "output-extent", "pair", "position", "pointer", "width", "size", "too-many", "value-type"])
 def test_a_plan_it_cannot_hold_is_refused_at_construction(arguments):
     with pytest.raises((ValueError, TypeError)):
         short_call._load().ShortCall(*arguments)

@@ -90,8 +90,8 @@ def warp24_matrix(rows: int = 5, cols: int = 10, seed: int = 1) -> np.ndarray:
 def sample_tensor(spec: str, mixed_layout) -> spf.Tensor:
     """A small packed tensor of each layout under test."""
     if spec == "SV_MIXED":
-        return spf.pack(mixed_layout, {"n": 10, "len": 3, "idx": np.array([1, 4, 8]),
-                                       "flag": np.array([1, 0, 1]), "val": np.array([0.5, 1.5, 2.5])}, "x")
+        return spf.pack(mixed_layout, {"n": 10, "len": 3, "idx": np.array([1, 4, 8]), "flag": np.array([1, 0, 1]),
+                                       "val": np.array([0.5, 1.5, 2.5], dtype=np.float32)}, "x")
     if spec == "WARP24":
         return spf.pack(spec, warp24_matrix(), "W")
     if spec == "Dense2":
