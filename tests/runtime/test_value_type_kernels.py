@@ -156,8 +156,9 @@ def test_a_kernel_is_specialised_once_per_type():
     float32 = VALUE_TYPES["float32"]
     assert kernel.specialised(float32) is kernel.specialised(float32)
     assert kernel.specialised(VALUE_TYPES["float64"]) is kernel
-    source = kernel.specialised(float32).c_source
-    assert "float sum" in source and "double sum" not in source
+    source = kernel.specialised(float32).c_source  # float arrays, double register sums (value_types says why)
+    assert "float * restrict A_data" in source and "double sum" in source and "float sum" not in source
+    assert "int64_t sum" in kernel.specialised(VALUE_TYPES["int64"]).c_source
     bound = kernel.bind(A=data(5, 4, np.float32, seed=23), x=vector(4, np.float32, seed=24))
     assert bound().dtype == np.float32
 

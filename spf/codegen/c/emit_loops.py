@@ -310,7 +310,7 @@ class LoopPrinter:
             self.names = lane_name
             body.extend(self.nodes(prologue))
         for total, added in lanes:
-            body.append(declare(total, self.value_c, self.identity()))
+            body.append(declare(total, self.value_type.register_c_type, self.identity()))
             if added:
                 body.append(declare(added, "int", const(0)))
         terms = []

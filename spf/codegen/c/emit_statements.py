@@ -186,7 +186,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             return [loop]
         # the output position does not change inside the loop: sum in a register
         total, self.accumulator, self.accumulated, self.hoisted = self.accumulator, None, None, set()
-        return [declare(total, self.value_c, self.identity())] + \
+        return [declare(total, self.value_type.register_c_type, self.identity())] + \
             ([declare(added, "int", const(0))] if added else []) + [loop, self._sum_written(register_sum, total, added)]
 
     def _split_sum(self, node: Loop, register_sum: RegisterSum, loop: c_ast.For) -> c_ast.Compound:
@@ -213,7 +213,8 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             sums = [self.reduced(sums[k], sums[k + 1]) if k + 1 < len(sums) else sums[k]
                     for k in range(0, len(sums), 2)]
         long_enough = binary(">=", binary("-", upper, ident(start)), const(register_sum.least_trips - 1))
-        lanes_first = c_ast.If(long_enough, block([declare(r, self.value_c, self.identity()) for r in registers[1:]]
+        lanes_first = c_ast.If(long_enough, block([declare(r, self.value_type.register_c_type, self.identity())
+                                                   for r in registers[1:]]
                                                   + [split, assign(ident(total), sums[0])]), None)
         loop.init = c_ast.DeclList([declare(variable, INDEX, ident(start))])
         return block([declare(start, INDEX, lower), lanes_first, loop])
