@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from spf.notation.semirings import semiring
-from spf.notation.value_types import result_type
+from spf.notation.value_types import ValueType, result_type
 
 from spf.codegen.loops import render
 
@@ -32,6 +32,12 @@ class KernelTensor(NamedTuple):
     layout: Layout
     names: dict[str, str]
     is_output: bool
+
+
+def compute_type(tensors: dict[str, KernelTensor]) -> ValueType:
+    """What a kernel computes in: numpy's result type of its inputs' values
+    (spf.notation.value_types); the output stores the result in its own type."""
+    return result_type([layout.value_type for layout, _, is_output in tensors.values() if not is_output])
 
 
 def field_names(layout: Layout, mapping: dict) -> list[str]:
@@ -102,8 +108,7 @@ class CompiledKernel:
         if self.semiring != "plus_times":
             parts.append(f"semiring: {semiring(self.semiring).describe()}")
         generic = [name for name, tensor in self.tensors.items() if tensor.layout.unspecialised]
-        inputs = [tensor.layout.value_type for tensor in self.tensors.values() if not tensor.is_output]
-        parts.append(f"values: {result_type(inputs).name} (numpy's result type of the inputs' values)"
+        parts.append(f"values: {compute_type(self.tensors).name} (numpy's result type of the inputs' values)"
                      + (f"; {', '.join(generic)} generic: a call with data of another type compiles a copy for it"
                         if generic else ""))
         if self.output_zeroing is not None:

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from spf.errors import AssemblyRefused, RecipeError, ScanError, SpfError
 from spf.notation.semirings import semiring as semiring_named
-from spf.notation.value_types import result_type
 from spf.scheduling.recipe import Recipe
 from spf.space.iteration_space import IterationSpace, complete_order, iteration_space
 
@@ -44,7 +43,7 @@ from spf.codegen.c.emit_c import (KernelSource, array_ranges, kernel_function, k
 from spf.codegen.c.emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
 from spf.codegen.c.fused_function import fused_function, scalar_temporaries
 from spf.codegen.c.structs import parameter_order, struct_name
-from spf.codegen.compiled import CompiledKernel, KernelTensor
+from spf.codegen.compiled import CompiledKernel, KernelTensor, compute_type
 from spf.codegen.finds.auto import SiteModel, variants
 from spf.codegen.finds.find import (FIND_POLICIES, FindReport, allowed_templates, refuse_unproven, synthesize,
                                     variant_templates)
@@ -207,8 +206,8 @@ def check_semiring(compilation: Compilation) -> Compilation:
 def check_value_type(compilation: Compilation) -> Compilation:
     """The reason the kernel's value type (its inputs' result type) cannot compile it yet, if
     there is one (spf.codegen.passes.value_types)."""
-    inputs = [layout.value_type for layout, _, is_output in compilation.tensors.values() if not is_output]
-    refuse_for_value_type(result_type(inputs), semiring_named(compilation.options.semiring), compilation.statements)
+    refuse_for_value_type(compute_type(compilation.tensors), semiring_named(compilation.options.semiring),
+                          compilation.statements)
     return compilation
 
 

@@ -25,10 +25,10 @@ from pycparser import c_ast, c_generator
 from spf.errors import SpfInternalError
 from spf.layout_library.model import Name
 from spf.notation.semirings import PLUS_TIMES, Semiring
-from spf.notation.value_types import ValueType, result_type
 from spf.space.expressions import Affine
 from spf.space.properties import Range
 
+from spf.codegen.compiled import compute_type
 from spf.codegen.c.c_expressions import Names, affine, arith, condition, lower_bound, upper_bound
 from spf.codegen.c.c_syntax import (INDEX, KEPT, OUT_OF_MEMORY, SHAPE_MISMATCH, assign, binary, block, c_statements,
                                     c_text, conjunction, const, declare, ident)
@@ -85,12 +85,6 @@ def element_types(tensors: dict) -> dict[str, str]:
     ``float``, ``int``, ...): code that points at an array or copies it uses its own type."""
     return {mapping.get(field_.name, f"{tensor}_{field_.name}"): field_.c_type
             for tensor, (layout, mapping, _) in tensors.items() for field_ in layout.arrays}
-
-
-def compute_type(tensors: dict) -> ValueType:
-    """What a kernel computes in: numpy's result type of its inputs' values
-    (spf.notation.value_types); the output stores the result in its own type."""
-    return result_type([layout.value_type for layout, _, is_output in tensors.values() if not is_output])
 
 
 def tensor_parameters(tensors: dict) -> tuple[list, list]:

@@ -20,7 +20,8 @@ from spf.layout_library.model import Number
 from spf.codegen.c.c_expressions import Names, affine, condition
 from spf.codegen.c.c_syntax import (INDEX, OUT_OF_MEMORY, SHAPE_MISMATCH, binary, block, call, conjunction, const,
                                     declare, ident)
-from spf.codegen.c.emit_c import (KernelSource, compute_type, element_types, function_source, specialized_copies,
+from spf.codegen.compiled import compute_type
+from spf.codegen.c.emit_c import (KernelSource, element_types, function_source, specialized_copies,
                                   tensor_parameters, value_count, zero_output_first)
 from spf.codegen.c.emit_statements import Emitter
 from spf.codegen.loops import Node
