@@ -35,6 +35,7 @@ from spf.notation.statements import Statement, parse_statement
 from spf.runtime.conversion import convert
 from spf.runtime.einsum import einsum, einsum_kernel
 from spf.runtime.kernel import Kernel, callable_kernel
+from spf.runtime.masked import MaskedKernel, masked_kernel
 from spf.runtime.packing import from_fields, pack
 from spf.runtime.tensor import Tensor
 from spf.runtime.user_data import read_tns
@@ -49,7 +50,8 @@ if TYPE_CHECKING:
 
 def compile(expression: str, layouts: dict, find: str = "auto", share: dict | None = None,
             parallel: bool = False, schedule: Recipe | Candidate | None = None,
-            order: Sequence[str] | None = None, build: bool = True, semiring: str = "plus_times") -> Kernel:
+            order: Sequence[str] | None = None, build: bool = True, semiring: str = "plus_times",
+            mask: str | None = None, mask_values: bool | None = None, accumulate: str | None = None) -> Kernel:
     """Compile ``expression`` for one layout per tensor into a callable C kernel.
 
     ``find``: "auto" (every proven template in the order direct, seqiter, hashmap,
@@ -80,6 +82,14 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     where the operands have entries, ⊕ reduces the products, and a dense output's entry no
     product reaches holds ⊕'s identity (+inf under min).  For now into dense or scalar
     outputs (or one sharing an input's pattern), without coefficients or fused schedules.
+    ``mask``: ``"M"`` computes the output only at M's entries, ``"~M"`` only where M has none
+    (GraphBLAS's ``C<M>``, ``C<¬M>``; M is a tensor of ``layouts``, passed at call by its name).
+    M's entries are its stored positions, or with ``mask_values=True`` its nonzero values
+    (the default for a layout without index arrays: a numpy array's nonzeros).  The loops skip
+    masked-out outputs rather than compute and drop them (spf.notation.masks); a dense
+    output's masked-out entries hold ⊕'s identity.  ``accumulate``: a monoid (⊕'s name:
+    ``"plus"``, ``"min"``, ...) by which a dense output the call passes by its name is updated
+    in place, ``y = y ⊕ result`` where the result has entries (``accum=`` in GraphBLAS).
     """
     arguments.layout_mapping(layouts)
     arguments.share_mapping(share)
@@ -88,8 +98,20 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     arguments.names(order, "order", "every variable of the iteration space, e.g. ['pAi', 'i', 'pAj', 'j']")
     arguments.flag(build, "build")
     arguments.text(semiring, "semiring", "a semiring name such as plus_times, min_plus or lor_land")
-    kernel = callable_kernel(expression, layouts, find=find, share=share, parallel=parallel,
-                             schedule=schedule, order=order, semiring=semiring)
+    if mask is not None:
+        arguments.text(mask, "mask", 'a tensor name, or ~ and a tensor name: mask="M", mask="~M"')
+    if mask_values is not None:
+        arguments.flag(mask_values, "mask_values")
+        if mask is None:
+            raise ArgumentError("mask_values= says what a mask's entries are; give the mask too (mask=\"M\")")
+    if accumulate is not None:
+        arguments.text(accumulate, "accumulate", "a monoid name such as plus, min or max")
+    if mask is not None or accumulate is not None:
+        kernel = masked_kernel(expression, layouts, mask, mask_values, accumulate, find=find, share=share,
+                               parallel=parallel, schedule=schedule, order=order, semiring=semiring)
+    else:
+        kernel = callable_kernel(expression, layouts, find=find, share=share, parallel=parallel,
+                                 schedule=schedule, order=order, semiring=semiring)
     return kernel.build() if build else kernel
 
 

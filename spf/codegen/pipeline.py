@@ -56,6 +56,7 @@ from spf.codegen.passes.jam import jam_register_sums
 from spf.codegen.passes.parallel import (balance_parallel_loops, mark_parallel_loops, parallelize_fused,
                                          split_into_chunks)
 from spf.codegen.passes.register_sum import keep_factors_inside, mark_register_sums
+from spf.codegen.passes.pattern_factors import drop_pattern_factors
 from spf.codegen.passes.semiring import refuse_for_semiring
 from spf.codegen.passes.value_types import refuse_for_value_type
 from spf.codegen.passes.specialize import specialized_extent
@@ -89,6 +90,7 @@ class Options:
     candidate: Candidate | None = None  # an autoscheduled schedule tree to lower (codegen.fused)
     specialize: bool = True  # copies of the nests for common dense extents (spf.codegen.passes.specialize)
     semiring: str = "plus_times"  # what the statement's + and * mean (spf.notation.semirings)
+    pattern: tuple = ()  # tensors read for their entries' positions only, never their values (a mask)
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,8 @@ class Compilation:
         else:
             choices = (f"{options.share or None}|{options.find}|{list(self.order) if self.order else None}|"
                        f"{options.parallel}|{options.recipe}" + ("|keep zeros" if options.keep_zeros else "")
-                       + ("|inferred pattern" if self._inferred_pattern else ""))
+                       + ("|inferred pattern" if self._inferred_pattern else "")
+                       + (f"|pattern {sorted(options.pattern)}" if options.pattern else ""))
         text = f"{self.expression}|{sorted((k, v[0].spec) for k, v in self.tensors.items())}|{choices}"
         return hashlib.sha256(text.encode()).hexdigest()[:10]
 
@@ -348,6 +351,17 @@ def guard_tiles(compilation: Compilation) -> Compilation:
         for variable, _ in recipe.tiles:
             for group in compilation.variant_scans:
                 add_tile_guard(group[0].nodes, variable, compilation.sites, properties)
+    return compilation
+
+
+def drop_masks(compilation: Compilation) -> Compilation:
+    """Take the pattern tensors (a mask) out of every product: their entries shaped the
+    iteration space, their values are no factor (spf.codegen.passes.pattern_factors)."""
+    if compilation.options.pattern:
+        arrays = {mapping[layout.values_field] for name, (layout, mapping, _) in compilation.tensors.items()
+                  if name in compilation.options.pattern}
+        for scanned in _every_scan(compilation):
+            drop_pattern_factors(scanned.nodes, arrays)
     return compilation
 
 
@@ -600,7 +614,7 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
 
 PASSES = (build_space, plan_output_assembly, check_semiring, check_value_type, synthesize_finds, enumerate_variants,
           parallelize, fuse_nests,
-          merge_terms_by_coordinate, guard_tiles, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
+          merge_terms_by_coordinate, guard_tiles, drop_masks, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
           place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,
           plan_zeroing, mask_lookups, split_sums, exit_exhausted_finds, specialize_extents, emit)
@@ -657,7 +671,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
                    parallel: bool = False, schedule: Recipe | Candidate | None = None,
                    order: Sequence[str] | None = None, flags: Sequence[str] | None = None,
                    keep_zeros: bool = False, specialize: bool = True,
-                   semiring: str = "plus_times") -> CompiledKernel:
+                   semiring: str = "plus_times", pattern: Sequence[str] = ()) -> CompiledKernel:
     """Compile ``expression`` for the given layouts (see ``spf.compile``) into the kernel's
     description (the run time calls it through spf.runtime.kernel.Kernel).
 
@@ -665,7 +679,8 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
     do; ``keep_zeros`` stores every entry the inputs produce, explicit zeros included
     (what a conversion between layouts must do).  ``specialize=False`` leaves out the copies
     of the nests for common dense extents (benchmarks time the general copy against them).
-    ``semiring``: what + and * mean (spf.notation.semirings; checked by check_semiring)."""
+    ``semiring``: what + and * mean (spf.notation.semirings; checked by check_semiring).
+    ``pattern``: tensors read only for where their entries are (a mask: spf.notation.masks)."""
     if find not in FIND_POLICIES:
         raise SpfError(f"unknown find {find!r}; choose one of {', '.join(FIND_POLICIES)}")
     ring = semiring_named(semiring)
@@ -686,7 +701,7 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
         order = order or recipe.order
     options = Options(find, dict(share or {}), parallel, tuple(order) if order else None, recipe,
                       tuple(flags or CFLAGS), keep_zeros, infer_pattern=share is None and not keep_zeros,
-                      specialize=specialize, semiring=ring.name)
+                      specialize=specialize, semiring=ring.name, pattern=tuple(sorted(pattern)))
     try:
         key = kernel_key(expression, layouts, options)
     except SpfError:  # a layout that does not load: the passes say what is wrong with it

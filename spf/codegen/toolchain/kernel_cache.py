@@ -99,7 +99,8 @@ def kernel_key(expression: str, layouts: dict, options: Options) -> str:
     text = json.dumps([source_stamp(), expression, sorted((name, _layout_key(value)) for name, value in layouts.items()),
                        options.find, sorted(options.share.items()), options.parallel,
                        list(options.order) if options.order else None, repr(options.recipe), list(options.flags),
-                       options.keep_zeros, options.infer_pattern, options.specialize, options.semiring], default=str)
+                       options.keep_zeros, options.infer_pattern, options.specialize, options.semiring,
+                       list(options.pattern)], default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -1,0 +1,194 @@
+"""Calling a kernel with a mask, or one that accumulates into an existing output (GraphBLAS's
+``C<M> accum= A ⊕.⊗ B``; spf.notation.masks says how a mask is compiled).
+
+:class:`MaskedKernel` wraps the compiled kernel: each call turns the mask's data into what
+the kernel reads for it (a 0/1 ``keep`` array, or the mask's sparse entries, its stored
+zeros dropped when its values are the entries), runs the kernel, and, with ``accumulate``,
+merges the result into the output the call passed, by the accumulating monoid: where the
+kernel reached no entry (masked out, or no product) its result holds ⊕'s identity, which
+leaves the output's entry as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from spf.errors import SpfError
+from spf.layout_library import load_layout
+from spf.layout_library.layout_input import load_layout_argument, resolve_family
+from spf.notation.masks import MaskPlan, masked_statement, parse_mask, plan_mask
+from spf.notation.semirings import semiring
+from spf.notation.statements import parse_statement
+from spf.runtime.kernel import callable_kernel
+from spf.runtime.packing import pack
+from spf.runtime.tensor import Tensor
+
+ACCUMULATORS = {"plus": np.add, "times": np.multiply, "min": np.minimum, "max": np.maximum,
+                "lor": np.logical_or, "land": np.logical_and}
+"""The monoids an output accumulates by, as numpy's ufuncs."""
+
+
+def accumulator(name: str, add: str, output_dense: bool, output: str) -> str:
+    """``accumulate=`` checked: a monoid, the semiring's ⊕ (whose identity is what the result
+    holds where it has no entry), into a dense output; else an SpfError saying why not."""
+    if name not in ACCUMULATORS:
+        raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join(ACCUMULATORS)}")
+    if name != add:
+        raise SpfError(f"accumulate={name!r} under a semiring whose ⊕ is {add!r}: only ⊕ itself accumulates "
+                       f"for now (accumulate={add!r}); the result's entries without a product hold {add}'s "
+                       f"identity, which {name} would not leave unchanged")
+    if not output_dense:
+        raise SpfError(f"accumulate={name!r}: the output {output} has a sparse layout; accumulating is "
+                       "supported into dense outputs (numpy arrays) for now")
+    return name
+
+
+@dataclass
+class MaskedKernel:
+    """A kernel with a mask and/or an accumulating output: call it as the kernel, with the
+    mask passed by its name (``k(A=..., x=..., M=mask)``) and, when it accumulates, the
+    output to update by the output's name (``k(..., y=y)``: y is updated in place and
+    returned).  Everything else is the compiled kernel's (``c_source``, ``build()``, ...)."""
+
+    kernel: Any  # the spf.runtime.kernel.Kernel compiled with the mask's factor
+    plan: MaskPlan | None
+    accumulate: str | None = None
+    output: str = ""
+    mask_layout: Any = None  # the layout the caller gave the mask (loaded)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("kernel", "plan"):
+            raise AttributeError(name)
+        return getattr(self.kernel, name)
+
+    def explain(self) -> str:
+        lines = []
+        if self.plan is not None:
+            lines.append(self.plan.describe())
+        if self.accumulate is not None:
+            lines.append(f"accumulate {self.accumulate}: the result is merged into the output the call passes "
+                         f"({self.output}={self.output} ⊕ result, where the result has no entry: unchanged)")
+        return "\n".join(lines + [self.kernel.explain()])
+
+    def build(self) -> "MaskedKernel":
+        self.kernel.build()
+        return self
+
+    def __call__(self, *positional: Any, **arguments: Any):
+        if positional:
+            raise SpfError("a kernel with mask= or accumulate= takes its tensors by name: k(A=..., x=..., "
+                           f"{self.plan.mask.tensor if self.plan else self.output}=...)")
+        existing = self._existing_output(arguments)
+        result = self.kernel(**self._arguments(arguments))
+        if existing is None:
+            return result
+        ACCUMULATORS[self.accumulate](existing, result, out=existing)
+        return existing
+
+    def bind(self, **arguments: Any):
+        """The kernel bound to these arguments (the mask's keep array made once: a bound
+        kernel reads its arguments as they were when bound); not with accumulate."""
+        if self.accumulate is not None:
+            raise SpfError("a kernel with accumulate= cannot be bound: each call merges into the output it is given")
+        return self.kernel.bind(**self._arguments(arguments))
+
+    def _existing_output(self, arguments: dict) -> np.ndarray | None:
+        """The output a call accumulates into (taken out of ``arguments``), checked."""
+        if self.output not in arguments:
+            return None
+        value = arguments.pop(self.output)
+        if self.accumulate is None:
+            raise SpfError(f"{self.output} is the output; pass it only to a kernel compiled with accumulate=")
+        if not isinstance(value, np.ndarray) or not value.flags.writeable or not value.flags.c_contiguous:
+            raise SpfError(f"accumulate={self.accumulate!r}: the output {self.output} must be a writable, C-ordered "
+                           f"numpy array to update in place, got {type(value).__name__}")
+        return value
+
+    def _arguments(self, arguments: dict) -> dict:
+        """The kernel's arguments: the mask's data turned into what the kernel reads for it."""
+        plan = self.plan
+        if plan is None:
+            return arguments
+        name = plan.mask.tensor
+        if name not in arguments:
+            raise SpfError(f"the mask {name} is missing: pass it by its name ({name}=...)")
+        given = dict(arguments)
+        value = given[name] if name in self.kernel.tensors else given.pop(name)
+        if plan.keeps:
+            given[plan.factor] = keep_tensor(plan, self.mask_layout, value)
+        elif plan.drops_zeros:
+            given[plan.factor] = without_zeros(self.mask_layout, value, name)
+        else:
+            given[plan.factor] = value
+        return given
+
+
+def present(layout, value: Any, values: bool, name: str) -> np.ndarray:
+    """A dense bool array of the mask's entries: its stored positions, or (``values``) those
+    holding a nonzero value; a layout without index arrays stores every position."""
+    if isinstance(value, np.ndarray) and not layout.index_arrays:
+        return value != 0 if values else np.ones(value.shape, dtype=bool)
+    tensor = value if isinstance(value, Tensor) else pack(layout, value, name=name)
+    if not tensor.layout.index_arrays:
+        dense = tensor.to_dense()
+        return dense != 0 if values else np.ones(dense.shape, dtype=bool)
+    coords, stored, shape = tensor.to_coo()
+    entries = np.zeros(shape, dtype=bool)
+    if values:
+        coords = coords[stored != 0]
+    entries[tuple(coords.T)] = True
+    return entries
+
+
+def keep_tensor(plan: MaskPlan, layout, value: Any) -> Tensor:
+    """The mask layout's Tensor whose keep array is 1 where the output is computed."""
+    keep = present(layout, value, plan.values, plan.mask.tensor)
+    if plan.mask.complemented:
+        np.logical_not(keep, out=keep)
+    keep = np.ascontiguousarray(keep)
+    keep.flags.writeable = False
+    mask_layout = load_layout(plan.layout)
+    fields = {f"N{axis}": extent for axis, extent in enumerate(keep.shape)}
+    fields.update(keep=keep.view(np.uint8), vals=keep)
+    return Tensor._from_handed_over(mask_layout, keep.shape, fields, plan.factor)
+
+
+def without_zeros(layout, value: Any, name: str) -> Tensor:
+    """The sparse mask in its layout without its stored zeros (its entries are its values)."""
+    tensor = value if isinstance(value, Tensor) else pack(layout, value, name=name)
+    coords, stored, shape = tensor.to_coo()
+    nonzero = stored != 0
+    if nonzero.all():
+        return tensor
+    return pack(tensor.layout, (coords[nonzero], stored[nonzero], shape), name=name)
+
+
+def masked_kernel(expression: str, layouts: dict, mask: str | None, mask_values: bool | None,
+                  accumulate: str | None, **options: Any) -> MaskedKernel:
+    """``expression`` compiled with its mask's pattern factor (spf.notation.masks), wrapped
+    so that calls pass the mask and the output to accumulate into (spf.compile's mask=,
+    mask_values=, accumulate=)."""
+    statement = parse_statement(expression)
+    output = statement.output
+    plan, mask_layout, compiled_layouts, pattern = None, None, dict(layouts), ()
+    if options.get("schedule") is not None:
+        raise SpfError("mask= and accumulate= do not take a schedule= yet: compile without it (the default "
+                       "loop order, or order=)")
+    if mask is not None:
+        given = parse_mask(mask, mask_values)
+        if given.tensor in layouts:  # else plan_mask says it is missing
+            mask_layout = resolve_family(load_layout_argument(layouts[given.tensor]), len(output.indices))
+        plan = plan_mask(given, statement, layouts, dense=mask_layout is not None and not mask_layout.index_arrays)
+        if plan.factor == given.tensor:
+            del compiled_layouts[given.tensor]
+        compiled_layouts[plan.factor] = plan.layout
+        expression, pattern = masked_statement(statement, plan).text, (plan.factor,)
+    kernel = callable_kernel(expression, compiled_layouts, pattern=pattern, **options)
+    if accumulate is not None:
+        add = semiring(options.get("semiring", "plus_times")).add.name
+        output_layout = kernel.tensors[output.tensor].layout if output.tensor in kernel.tensors else None
+        accumulator(accumulate, add, output_layout is not None and not output_layout.index_arrays, output.tensor)
+    return MaskedKernel(kernel, plan, accumulate, output.tensor, mask_layout)
