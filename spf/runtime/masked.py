@@ -11,6 +11,7 @@ leaves the output's entry as it was.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +78,10 @@ class MaskedKernel:
         self.kernel.build()
         return self
 
+    def specialised(self, value_type) -> "MaskedKernel":
+        """The kernel compiled for ``value_type`` (a generic kernel's copy), with the same mask."""
+        return dataclasses.replace(self, kernel=self.kernel.specialised(value_type))
+
     def __call__(self, *positional: Any, **arguments: Any):
         if positional:
             raise SpfError("a kernel with mask= or accumulate= takes its tensors by name: k(A=..., x=..., "
@@ -119,10 +124,12 @@ class MaskedKernel:
         value = given[name] if name in self.kernel.tensors else given.pop(name)
         if plan.keeps:
             given[plan.factor] = keep_tensor(plan, self.mask_layout, value)
-        elif plan.drops_zeros:
-            given[plan.factor] = without_zeros(self.mask_layout, value, name)
         else:
-            given[plan.factor] = value
+            tensor = value if isinstance(value, Tensor) and pattern_layout(value.layout) == self.kernel.tensors[
+                plan.factor].layout else pack(self.mask_layout, value, name=name)
+            if plan.drops_zeros:
+                tensor = without_zeros(tensor)
+            given[plan.factor] = pattern_tensor(tensor, plan.factor)
         return given
 
 
@@ -156,14 +163,32 @@ def keep_tensor(plan: MaskPlan, layout, value: Any) -> Tensor:
     return Tensor._from_handed_over(mask_layout, keep.shape, fields, plan.factor)
 
 
-def without_zeros(layout, value: Any, name: str) -> Tensor:
+def without_zeros(tensor: Tensor) -> Tensor:
     """The sparse mask in its layout without its stored zeros (its entries are its values)."""
-    tensor = value if isinstance(value, Tensor) else pack(layout, value, name=name)
     coords, stored, shape = tensor.to_coo()
     nonzero = stored != 0
     if nonzero.all():
         return tensor
-    return pack(tensor.layout, (coords[nonzero], stored[nonzero], shape), name=name)
+    return pack(tensor.layout, (coords[nonzero], stored[nonzero], shape), name=tensor.name)
+
+
+def pattern_layout(layout):
+    """``layout`` with bool values (a generic layout's bool copy, whatever its file declares):
+    a sparse mask's layout in the kernel, whose values no product reads."""
+    values = layout.field(layout.values_field)
+    fields = tuple(dataclasses.replace(f, type="bool") if f is values else f for f in layout.fields)
+    return dataclasses.replace(layout, fields=fields, generic=True)
+
+
+def pattern_tensor(tensor: Tensor, name: str) -> Tensor:
+    """The sparse mask's index arrays (shared, not copied) in its layout with bool values, all
+    true: what the kernel reads for it, whatever the type of the mask's own values."""
+    layout = pattern_layout(tensor.layout)
+    fields = dict(tensor.fields)
+    values = np.ones(np.shape(fields[layout.values_field]), dtype=bool)
+    values.flags.writeable = False
+    fields[layout.values_field] = values
+    return Tensor._from_handed_over(layout, tensor.shape, fields, name)
 
 
 def masked_kernel(expression: str, layouts: dict, mask: str | None, mask_values: bool | None,
@@ -184,7 +209,8 @@ def masked_kernel(expression: str, layouts: dict, mask: str | None, mask_values:
         plan = plan_mask(given, statement, layouts, dense=mask_layout is not None and not mask_layout.index_arrays)
         if plan.factor == given.tensor:
             del compiled_layouts[given.tensor]
-        compiled_layouts[plan.factor] = plan.layout
+        # a sparse mask's values are never read: declared bool, they widen no computation
+        compiled_layouts[plan.factor] = plan.layout if plan.keeps else pattern_layout(mask_layout)
         expression, pattern = masked_statement(statement, plan).text, (plan.factor,)
     kernel = callable_kernel(expression, compiled_layouts, pattern=pattern, **options)
     if accumulate is not None:

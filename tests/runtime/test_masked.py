@@ -277,3 +277,30 @@ def test_masked_kernels_equal_the_reference(drawn):
     inputs = {name: spf.pack(layouts[name], value) if sp.issparse(value) else value
               for name, value in operands.items()}
     check(kernel(M=mask_value, **inputs), masked_reference(expression, ring, shape, kept, **operands), ring)
+
+
+@pytest.mark.parametrize("semiring", ["lor_land", "any_pair", "land_lor"])
+def test_a_terminal_sum_stops_its_loop_with_the_same_result(semiring):
+    """``any`` and ``lor`` are final once nonzero, ``land`` once zero: the pull stops there."""
+    A = matrix(200, 150, 26, density=0.1)
+    q = (np.random.default_rng(27).random(200) < 0.2).astype(float)
+    v = np.random.default_rng(28).random(150) < 0.3
+    kernel = spf.compile("y(j) = A(i,j) * q(i)", {"A": "CSC", "q": "Dense1", "v": "Dense1", "y": "Dense1"},
+                         semiring=semiring, mask="~v")
+    assert "break;" in kernel.c_source and "stops once the sum is" in kernel.explain()
+    expected = masked_reference("y(j) = A(i,j) * q(i)", semiring, (150,), ~v, A=A, q=q)
+    check(kernel(A=A, q=q, v=v), expected, semiring)
+
+
+def test_the_mask_values_type_does_not_change_the_kernels():
+    """float32 operands under a float64 sparse mask and an int64 dense one compute in float32."""
+    A = matrix(30, 20, 29).astype(np.float32)
+    x = np.random.default_rng(30).standard_normal(20).astype(np.float32)
+    indices, data = sparse_vector_mask(30, 31)
+    for layout, mask in (("SV", spf.pack("SV", data)), ("Dense1", np.arange(30) % 3)):
+        kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "m": layout, "y": "Dense1"},
+                             mask="m")
+        result = kernel(A=A, x=x, m=mask)
+        assert result.dtype == np.float32
+        kept = entries_of(np.arange(30) % 3, values=True) if layout == "Dense1" else np.isin(np.arange(30), indices)
+        np.testing.assert_allclose(result, np.where(kept, A @ x, 0), rtol=1e-5, atol=1e-5)
