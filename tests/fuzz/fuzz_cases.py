@@ -36,7 +36,7 @@ from spf.scheduling.autoscheduler.problem import make_problem
 from spf.scheduling.autoscheduler.search import exhaustive
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the semiring reference, as pytest has it
-from semiring_reference import reference  # noqa: E402
+from semiring_reference import IDENTITIES, reference  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must treat them as built-ins
@@ -80,6 +80,12 @@ SEMIRING_ONE_IN = 4  # of the kernels that may take one
 # coefficients (numpy would compute 2 * True in int64)
 VALUE_TYPES = ("float32", "int64", "int32", "bool")
 VALUE_TYPE_ONE_IN = 4
+# masks drawn for a kernel with a dense output of order 1 or 2 and the default schedule
+# (spf.notation.masks): the mask tensor's name, its layouts per order, whether its values count
+MASK_TENSOR = "Mk"
+MASK_LAYOUTS = {1: ("Dense1", "SV", "SV_UNSORTED"), 2: ("Dense2", "CSR", "CSC", "DCSR", "COO", "COO_UNSORTED")}
+MASK_VALUES = (None, True, False)
+MASK_ONE_IN = 2
 CACHE_DAMAGE = ("truncate", "empty", "garbage")  # what is done to each file (fuzz_harness.damage_cache)
 CACHE_ENTRIES = ("libraries", "metadata")  # *.so; the kernels' pickles and the libraries' records
 DAMAGED_CACHE_ONE_IN = 60  # cases whose kernel cache is damaged between two compiles
@@ -266,6 +272,8 @@ class KernelSpec:
     ``semiring``: what + and * mean (:data:`SEMIRINGS`; the oracle is then
     tests/semiring_reference.py over the packed inputs' stored entries).
     ``value_type``: the inputs' values' type (:data:`VALUE_TYPES`), hence the kernel's.
+    ``mask``: ``(mask=, mask_values=)`` of ``spf.compile`` (the mask tensor :data:`MASK_TENSOR`,
+    its layout among ``layouts``), or ().
     """
 
     family: str
@@ -282,6 +290,7 @@ class KernelSpec:
     damage: tuple = ()
     semiring: str = "plus_times"
     value_type: str = "float64"
+    mask: tuple = ()
 
     @property
     def dtype(self) -> np.dtype:
@@ -467,6 +476,13 @@ def kernel_specs(draw) -> KernelSpec:
     types = value_types_for(kernel, parsed)
     if types and draw(st.integers(1, VALUE_TYPE_ONE_IN)) == 1:  # drawn last: the draws before it are as they were
         kernel = replace(kernel, value_type=draw(st.sampled_from(types)))
+    order = len(parsed.output.indices)
+    if schedule == "default" and not family.share and order in MASK_LAYOUTS and is_dense(output_layout or "Dense") \
+            and draw(st.integers(1, MASK_ONE_IN)) == 1:  # after the value type: earlier draws are as they were
+        text = ("~" if draw(st.booleans()) else "") + MASK_TENSOR
+        layout = draw(st.sampled_from(MASK_LAYOUTS[order]))
+        kernel = replace(kernel, layouts=kernel.layouts + ((MASK_TENSOR, layout),),
+                         mask=(text, draw(st.sampled_from(MASK_VALUES))))
     return kernel
 
 
@@ -730,6 +746,8 @@ def compile_options(kernel: KernelSpec, plan: tuple) -> dict:
     options = {"find": kernel.find, "parallel": kernel.parallel}
     if kernel.semiring != "plus_times":
         options["semiring"] = kernel.semiring
+    if kernel.mask:
+        options["mask"], options["mask_values"] = kernel.mask
     if kernel.share:
         options["share"] = kernel.share_map
     if plan and plan[0] == "order":
@@ -920,6 +938,10 @@ def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
         dense[tensor], stored[tensor] = typed.astype(np.float64), coords
         packed[tensor] = pack_input(layouts[tensor], typed, tensor, rng, coords)
     expected, scale = oracle(kernel, dense, packed, extents)
+    if kernel.mask:
+        shape = tuple(extents[i] for i in statement.output.indices)
+        dense[MASK_TENSOR], stored[MASK_TENSOR], packed[MASK_TENSOR], kept = make_mask(kernel, shape, data.seed)
+        expected, scale = apply_mask(kernel, expected, kept), np.where(kept, scale, 0.0)
     entries = None
     if kernel.convert:
         (source, indices), = inputs.items()
@@ -930,6 +952,31 @@ def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
         values = as_stored(values, output_layout, len(indices))  # rounded once into a float32 layout
         entries = {tuple(int(c) for c in row): float(v) for row, v in zip(coords[keep], values[keep])}
     return Data(dense, packed, expected, scale, stored, entries)
+
+
+def make_mask(kernel: KernelSpec, shape: tuple, seed: int) -> tuple:
+    """The mask's values (dense, float64), stored coordinates, what the kernel is given (a numpy
+    array for a dense layout, else a Tensor) and where it keeps the output."""
+    rng = np.random.default_rng([seed, 7919])
+    layout = kernel.layout_map[MASK_TENSOR]
+    values = rng.choice([0.0, 1.0, 2.0], shape) * (rng.random(shape) < 0.7)
+    text, by_values = kernel.mask
+    if is_dense(layout):
+        coords, given = np.argwhere(np.ones(shape, dtype=bool)), values
+        present = values != 0 if by_values in (None, True) else np.ones(shape, dtype=bool)
+    else:
+        stored = rng.random(shape) < rng.choice([0.0, 0.3, 0.8])
+        coords = np.argwhere(stored)
+        given = spf.pack(layout, (coords, values[stored], shape), name=MASK_TENSOR)
+        present = stored & (values != 0) if by_values else stored
+    return values, coords, given, ~present if text.startswith("~") else present
+
+
+def apply_mask(kernel: KernelSpec, expected: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """The expected result where the mask keeps it; ⊕'s identity (in the kernel's type) elsewhere."""
+    identity = IDENTITIES[kernel.semiring.split("_")[0]]
+    fill, _ = in_value_type(kernel, np.full(expected.shape, identity), expected)
+    return np.where(kept, expected, fill)
 
 
 def _cancelling(statement, tensor: str, dense: dict, array: np.ndarray, rng: np.random.Generator) -> np.ndarray:

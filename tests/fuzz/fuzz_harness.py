@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 import spf
-from fuzz_cases import (UNSORTED, Case, DataSpec, KernelSpec, accesses, assembled_output, compile_options,
+from fuzz_cases import (MASK_TENSOR, UNSORTED, Case, DataSpec, KernelSpec, accesses, assembled_output, compile_options,
                         einsum_terms, index_classes, is_padded, make_data, plan_schedule, result_value_type,
                         value_dtype)
 from spf.notation.value_types import value_type as named_value_type
@@ -749,7 +749,8 @@ class Tally:
                          + ", ".join(f"{kind} {self.damaged[kind]}" for kind in CLASSES if self.damaged[kind]))
         lines.append(f"  kernels: {self.kernels['specs']} specs, {self.kernels['built']} compiled and run "
                      f"({self.kernels['distinct C']} distinct C sources, {self.kernels['semiring']} under a semiring "
-                     f"other than plus_times, {self.kernels['typed']} over values other than float64), {self.kernels['refused']} refused, "
+                     f"other than plus_times, {self.kernels['typed']} over values other than float64, "
+                     f"{self.kernels['masked']} masked), {self.kernels['refused']} refused, "
                      f"{self.kernels['failed']} failed to compile or raised"
                  + (f"; {self.skipped} data sets not run after a hang" if self.skipped else ""))
         return "\n".join(lines)
@@ -856,9 +857,10 @@ def run_cases(cases: list[Case], jobs: int = 2, repeats: int = 3, timeout: float
                         tally.kernels["built"] += 1
                         tally.kernels["semiring"] += case.kernel.semiring != "plus_times"
                         tally.kernels["typed"] += case.kernel.value_type != "float64"
+                        tally.kernels["masked"] += bool(case.kernel.mask)
                         sources.add(hash((case.kernel.expression, case.kernel.layouts, str(checked.plan),
                                           case.kernel.find, case.kernel.parallel, case.kernel.semiring,
-                                          case.kernel.value_type)))
+                                          case.kernel.value_type, case.kernel.mask)))
                     elif first_result is not None and first_result.kind == "refused":
                         tally.kernels["refused"] += 1
                     else:
@@ -1041,6 +1043,8 @@ def _compile_call(kernel: KernelSpec, plan: tuple | None) -> list[str]:
         arguments.append("parallel=True")
     if kernel.semiring != "plus_times":
         arguments.append(f"semiring={kernel.semiring!r}")
+    if kernel.mask:
+        arguments.append(f"mask={kernel.mask[0]!r}, mask_values={kernel.mask[1]!r}")
     if plan and plan[0] == "order":
         arguments.append(f"order={list(plan[1])!r}")
     elif plan and plan[0] == "recipe":
@@ -1130,7 +1134,8 @@ def reproducer(failure: Failure) -> str:
         lines.append("from fuzz_cases import KernelSpec, DataSpec, make_data")
         lines.append(f"kernel = {kernel!r}")
         lines.append(f"inputs = make_data(kernel, {data!r}).inputs")
-        lines.append(f"{', '.join(inputs)} = (inputs[name] for name in {list(inputs)!r})")
+        names = list(inputs) + ([MASK_TENSOR] if kernel.mask else [])
+        lines.append(f"{', '.join(names)}, = (inputs[name] for name in {names!r})")
     assembled = assembled_output(kernel)
     if not kernel.convert:
         lines += _compile_call(kernel, plan)
@@ -1148,7 +1153,12 @@ def reproducer(failure: Failure) -> str:
     for output, source in kernel.share if kernel.semiring == "plus_times" else ():
         lines.append(f"mask = np.zeros(expected.shape, bool); c = {source}.stored()[0]")
         lines.append("mask[tuple(c[np.all(c < expected.shape, axis=1)].T)] = True; expected = expected * mask")
-    arguments = ", ".join(f"{t}={t}" for t in inputs)
+    if kernel.mask:  # the expected result where the mask keeps it
+        lines.insert(1, f"import sys; sys.path.insert(0, {str(REPOSITORY_TESTS)!r})")
+        lines.append("from fuzz_cases import KernelSpec, apply_mask, make_mask")
+        lines.append(f"expected = apply_mask({kernel!r}, expected, make_mask({kernel!r}, expected.shape, "
+                     f"{data.seed!r})[3])")
+    arguments = ", ".join(f"{t}={t}" for t in [*inputs, *([MASK_TENSOR] if kernel.mask else [])])
     variant = result.variant if result.variant is not None else 0
     if kernel.convert:
         body = [f"run = lambda: spf.convert({next(iter(inputs))}, {assembled[1]!r}, name={assembled[0]!r})"]
