@@ -85,6 +85,8 @@ class RegisterSum:
     repeated: list["Assign"]  # assignments in the loop that the update needs: their values do not change in it
     hoisted: set[int]  # the statement's factors that do not change in the loop: they multiply the sum once
     counts_terms: bool = False  # a flag notes that a term was added, and the update runs only then
+    # "nonzero" or "zero": the value at which ⊕ is final, and the loop stops (spf.codegen.passes.terminal_sum)
+    terminal: str | None = None
     lanes: int = 1  # registers a long loop's terms are split among (spf.codegen.passes.split_sum) ...
     least_trips: int = 0  # ... when it runs at least this many iterations
 
@@ -412,7 +414,8 @@ def _loop_notes(loop: Loop) -> list[str]:
         hoisted = ", ".join(summed.target.factors[k][0] for k in sorted(summed.hoisted))
         notes.append(f"loop {loop.variable} sums its terms in a register, added to {_target(summed.target)} once "
                      f"after it" + (f" (times {hoisted}, taken out of the sum)" if hoisted else "")
-                     + (", if a term was added" if summed.counts_terms else ""))
+                     + (", if a term was added" if summed.counts_terms else "")
+                     + (f"; it stops once the sum is {summed.terminal} (⊕'s terminal value)" if summed.terminal else ""))
     if loop.pieces is not None:
         notes.append(_pieces_note(loop))
     elif loop.parallel:

@@ -61,6 +61,7 @@ from spf.codegen.passes.semiring import refuse_for_semiring
 from spf.codegen.passes.value_types import refuse_for_value_type
 from spf.codegen.passes.specialize import specialized_extent
 from spf.codegen.passes.split_sum import split_register_sums
+from spf.codegen.passes.terminal_sum import mark_terminal_sums
 from spf.codegen.passes.tiling import add_tile_guard, tile_space
 from spf.codegen.passes.zeroing import OutputZeroing, fold_output_zeroing, plan_output_zeroing
 from spf.codegen.scanning.projection import count_nest
@@ -493,6 +494,15 @@ def specialize_extents(compilation: Compilation) -> Compilation:
         specialized_extent([scanned.nodes for scanned in group]) for group in compilation.variant_scans))
 
 
+def stop_terminal_sums(compilation: Compilation) -> Compilation:
+    """A register sum under a monoid with a terminal value (any, lor, land) stops its loop once
+    it holds it (spf.codegen.passes.terminal_sum)."""
+    add = semiring_named(compilation.options.semiring).add
+    for scanned in _every_scan(compilation):
+        mark_terminal_sums(scanned.nodes, add)
+    return compilation
+
+
 def split_sums(compilation: Compilation) -> Compilation:
     """Register sums over the rows of a top-level loop add, in long rows, into several
     registers, then pairwise (spf.codegen.passes.split_sum): the adder's throughput rather
@@ -617,7 +627,7 @@ PASSES = (build_space, plan_output_assembly, check_semiring, check_value_type, s
           merge_terms_by_coordinate, guard_tiles, drop_masks, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
           choose_assembly,
           place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,
-          plan_zeroing, mask_lookups, split_sums, exit_exhausted_finds, specialize_extents, emit)
+          plan_zeroing, mask_lookups, stop_terminal_sums, split_sums, exit_exhausted_finds, specialize_extents, emit)
 
 
 def run_passes(compilation: Compilation, passes: Sequence) -> Compilation:

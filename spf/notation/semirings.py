@@ -17,6 +17,7 @@ asks Z3.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Callable
@@ -38,6 +39,9 @@ class Monoid:
     c_function: str | None
     openmp: str
     meaning: Callable  # (z3 a, z3 b) -> z3 term: the monoid over reals, for the proofs
+    # a reduction holding a value this says ("nonzero", "zero") is final: ⊕ of anything leaves it
+    # (GraphBLAS's terminal value), so a loop reducing into it may stop (spf.codegen.passes.terminal_sum)
+    terminal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,11 +63,11 @@ MONOIDS = {monoid.name: monoid for monoid in (
     Monoid("times", 1.0, "*", None, "*", lambda a, b: a * b),
     Monoid("min", math.inf, None, "spf_min", "min", lambda a, b: z3.If(a <= b, a, b)),
     Monoid("max", -math.inf, None, "spf_max", "max", lambda a, b: z3.If(a >= b, a, b)),
-    Monoid("lor", 0.0, None, "spf_lor", "||", lambda a, b: _truth(z3.Or(a != 0, b != 0))),
-    Monoid("land", 1.0, None, "spf_land", "&&", lambda a, b: _truth(z3.And(a != 0, b != 0))),
+    Monoid("lor", 0.0, None, "spf_lor", "||", lambda a, b: _truth(z3.Or(a != 0, b != 0)), "nonzero"),
+    Monoid("land", 1.0, None, "spf_land", "&&", lambda a, b: _truth(z3.And(a != 0, b != 0)), "zero"),
     # any: one of the values reduced, whichever; the kernel keeps the first that is not 0, so
     # that 0 is its identity (an empty reduction, a register's start, a dense output's fill)
-    Monoid("any", 0.0, None, "spf_any", "spf_any", lambda a, b: z3.If(a != 0, a, b)),
+    Monoid("any", 0.0, None, "spf_any", "spf_any", lambda a, b: z3.If(a != 0, a, b), "nonzero"),
 )}
 
 OPERATORS = {operator.name: operator for operator in (
@@ -133,3 +137,18 @@ def padding_contributes(ring: Semiring) -> bool:
     solver.set("rlimit", 200_000)
     solver.add(z3.Or(add(held, multiply(zero, x)) != held, add(held, multiply(x, zero)) != held))
     return solver.check() != z3.unsat
+
+
+@functools.cache
+def terminal_proven(monoid: Monoid) -> bool:
+    """Whether Z3 proves the monoid's ``terminal`` final: for every value ``a ⊕ b`` that meets
+    it (nonzero, or zero), ``(a ⊕ b) ⊕ x == a ⊕ b`` for every real x."""
+    if monoid.terminal is None or math.isinf(monoid.identity):
+        return False
+    a, b, x = z3.Reals("a b x")
+    held = monoid.meaning(a, b)
+    meets = held != 0 if monoid.terminal == "nonzero" else held == 0
+    solver = z3.Solver()
+    solver.set("rlimit", 200_000)
+    solver.add(meets, monoid.meaning(held, x) != held)
+    return solver.check() == z3.unsat

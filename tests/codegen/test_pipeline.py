@@ -30,7 +30,7 @@ def test_the_passes_run_from_the_space_to_the_c():
         "enumerate_variants", "parallelize",
         "fuse_nests", "merge_terms_by_coordinate", "guard_tiles", "drop_masks", "remove_dead_code", "fold_zeroing", "jam_loops",
         "mark_padded_factors", "choose_assembly", "place_find_states", "sum_in_registers",
-        "mark_independent_iterations", "cut_parallel_loops", "plan_rows", "plan_zeroing", "mask_lookups",
+        "mark_independent_iterations", "cut_parallel_loops", "plan_rows", "plan_zeroing", "mask_lookups", "stop_terminal_sums",
         "split_sums", "exit_exhausted_finds", "specialize_extents", "emit"]
     assert all(getattr(pipeline, step.__name__) is step for step in PASSES)  # each a public function of the module
 

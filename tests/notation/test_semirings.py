@@ -39,3 +39,10 @@ def test_padding_contributes_unless_zero_annihilates_into_the_identity(name, con
     """plus_min: min(0, x) is 0 only for x >= 0, so Z3 finds an x that breaks it; any keeps
     the first value that is not 0, so a padding's product 0 is passed over."""
     assert padding_contributes(semiring(name)) is contributes
+
+
+def test_terminal_values_are_proven_final_and_only_where_they_are():
+    from spf.notation.semirings import MONOIDS, Monoid, terminal_proven
+    assert {name for name, monoid in MONOIDS.items() if terminal_proven(monoid)} == {"any", "lor", "land"}
+    wrong = Monoid("plus", 0.0, "+", None, "+", lambda a, b: a + b, "nonzero")  # a nonzero sum still changes
+    assert not terminal_proven(wrong)

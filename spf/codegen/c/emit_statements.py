@@ -161,6 +161,9 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
         kept = self.sinks_kept() if node.parallel else []
         invariant = self._invariant_reads(node)
         inner = self._group_at(node) + self.nodes(node.body)
+        if target is not None and register_sum.terminal is not None:  # spf.codegen.passes.terminal_sum
+            final = binary("!=" if register_sum.terminal == "nonzero" else "==", ident(self.accumulator), const(0))
+            inner.append(c_ast.If(final, c_ast.Break(), None))
         self.invariant_reads = {}
         body = block(mine + inner + kept)
         loop = c_ast.For(init, test, c_ast.UnaryOp("p++", ident(variable)), body)

@@ -29,7 +29,7 @@ from spf.codegen.loops import Assign, Block, Chunks, Find, Guard, Loop, Node, Ti
 def mark_early_exits(nodes: list[Node]) -> None:
     """Set ``Find.exit_when_exhausted`` on every SeqIter find of a single position that is
     the one effect of its loop's iterations (see the module's docstring)."""
-    for loop in _plain_loops(nodes, jammed=False):
+    for loop in plain_loops(nodes, jammed=False):
         find = exhausting_find(loop)
         if find is not None and find.template.kind == "seqiter" and not find.template.keyed:
             find.exit_when_exhausted = True
@@ -61,23 +61,23 @@ def exiting_sites(nodes: list[Node]) -> set[tuple[str, str]]:
         if isinstance(node, Find):
             key = (node.call.function, node.variable)
             seen[key] = seen.get(key, 0) + 1
-    for loop in _plain_loops(nodes, jammed=False):
+    for loop in plain_loops(nodes, jammed=False):
         find = exhausting_find(loop)
         if find is not None:
             exiting.add((find.call.function, find.variable))
     return {key for key in exiting if seen[key] == 1}
 
 
-def _plain_loops(nodes: list[Node], jammed: bool):
+def plain_loops(nodes: list[Node], jammed: bool):
     """Every Loop of the nest not inside a jammed loop."""
     for node in nodes:
         if isinstance(node, Loop):
             inner_jammed = jammed or node.jam != 1
             if not inner_jammed:
                 yield node
-            yield from _plain_loops(node.body, inner_jammed)
+            yield from plain_loops(node.body, inner_jammed)
         elif isinstance(node, (Guard, Find, TileGuard, Block, Chunks)):
-            yield from _plain_loops(node.body, jammed)
+            yield from plain_loops(node.body, jammed)
             if isinstance(node, Guard):
-                yield from _plain_loops(node.otherwise, jammed)
+                yield from plain_loops(node.otherwise, jammed)
 

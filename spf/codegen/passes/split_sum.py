@@ -48,8 +48,8 @@ def split_register_sums(nodes: list[Node]) -> None:
 
 def splittable(loop: Loop) -> bool:
     """Whether the register sum over ``loop`` may be split (its own conditions)."""
-    if loop.register_sum is None or loop.parallel or loop.jam > 1 or loop.pieces is not None \
-            or loop.zero_rows is not None or loop.thread_state:
+    if loop.register_sum is None or loop.register_sum.terminal or loop.parallel or loop.jam > 1 \
+            or loop.pieces is not None or loop.zero_rows is not None or loop.thread_state:
         return False
     body = list(loop.body)
     finds = [node for node in body if isinstance(node, Find)]
