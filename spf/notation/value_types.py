@@ -44,9 +44,13 @@ class ValueType:
     def is_integer(self) -> bool:
         return self.dtype.kind in "iu"
 
+    @property
+    def is_complex(self) -> bool:
+        return self.dtype.kind == "c"
+
     def largest(self) -> float | int:
         """The largest value (+inf for floating types): min's identity."""
-        if self.is_float:
+        if self.is_float or self.is_complex:
             return math.inf
         if self.dtype.kind == "b":
             return 1
@@ -54,7 +58,7 @@ class ValueType:
 
     def smallest(self) -> float | int:
         """The smallest value (-inf for floating types): max's identity."""
-        if self.is_float:
+        if self.is_float or self.is_complex:
             return -math.inf
         if self.dtype.kind == "b":
             return 0
@@ -67,7 +71,7 @@ class ValueType:
             return self.largest()
         if monoid_identity == -math.inf:
             return self.smallest()
-        return monoid_identity if self.is_float else int(monoid_identity)
+        return monoid_identity if self.is_float or self.is_complex else int(monoid_identity)
 
 
 VALUE_TYPES = {value_type.name: value_type for value_type in (
@@ -80,6 +84,9 @@ VALUE_TYPES = {value_type.name: value_type for value_type in (
     ValueType("int64", "int64_t", np.dtype(np.int64)),
     ValueType("int32", "int32_t", np.dtype(np.int32)),
     ValueType("bool", "bool", np.dtype(np.bool_)),
+    # C99's complex types, laid out as numpy's (real, imaginary) pairs
+    ValueType("complex128", "double _Complex", np.dtype(np.complex128)),
+    ValueType("complex64", "float _Complex", np.dtype(np.complex64), "double _Complex"),  # as float32
 )}
 FLOAT64 = VALUE_TYPES["float64"]
 
@@ -113,9 +120,9 @@ def of_dtype(dtype: np.dtype, what: str) -> ValueType:
     if dtype.kind == "f":
         raise SpfError(f"{what}: values of type {dtype} are not supported (value types are "
                        f"{', '.join(VALUE_TYPES)}); convert with .astype(np.float64)")
-    if dtype.kind == "c":
-        raise SpfError(f"{what}: values are complex ({dtype}); spf's value types are "
-                       f"{', '.join(VALUE_TYPES)} (complex values are not supported yet: pass .real and .imag)")
+    if dtype.kind == "c":  # complex256
+        raise SpfError(f"{what}: values of type {dtype} are not supported (value types are "
+                       f"{', '.join(VALUE_TYPES)}); convert with .astype(np.complex128)")
     raise SpfError(f"{what}: values must be numbers, got dtype {dtype}")
 
 

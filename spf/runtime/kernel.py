@@ -30,7 +30,7 @@ from spf.codegen.assembly.plan import direct_rows
 from spf.codegen.c.c_syntax import OUT_OF_MEMORY, SHAPE_MISMATCH, UNSTORABLE
 from spf.codegen.c.emit_finds import bitmap_table_length, hash_table_length
 from spf.codegen.c.emit_stream import kernel_report_length, run_time_strategies
-from spf.codegen.c.structs import ctypes_struct, dense_plan, marshal, output_struct, struct_name
+from spf.codegen.c.structs import ctypes_struct, dense_plan, element_ctype, marshal, output_struct, struct_name
 from spf.codegen.compiled import CompiledKernel, field_names, shared_fields
 from spf.codegen.finds.auto import evaluate, seqiter_reach, site_cost, value_extent
 from spf.codegen.pipeline import compile_kernel
@@ -426,7 +426,7 @@ class Kernel:
             keep_alive.append(struct)
         scalar = None
         if self.output not in self.tensors:
-            scalar = np.ctypeslib.as_ctypes_type(self.output_type.dtype)(self.identity)
+            scalar = element_ctype(self.output_type.dtype)(self.identity)
             structs.append(ctypes.addressof(scalar))
             keep_alive.append(scalar)
         variant = 0

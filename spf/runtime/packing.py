@@ -16,6 +16,8 @@ checking.
 
 from __future__ import annotations
 
+import dataclasses
+
 import functools
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -101,6 +103,8 @@ def pack_into(layout: LayoutLike, data: Any, name: str = UNNAMED, shape: Sequenc
                                 "layout (e.g. Dense2) or shape= with a dict of fields")
             layout = layout.resolve(len(shape))
         return from_fields(layout, data, name, shape)
+    if _complex_values(layout, data):
+        return _complex_tensor(resolve_family(layout, len(_data_shape(data))), data, name, shape)
     columns, values, data_shape, duplicates = entries_of(data, name, narrow=True)
     if shape is not None:
         if len(shape) != len(data_shape) or any(s < d for s, d in zip(shape, data_shape)):
@@ -123,6 +127,50 @@ def pack_into(layout: LayoutLike, data: Any, name: str = UNNAMED, shape: Sequenc
     coords = np.stack(columns, axis=1).reshape(-1, len(data_shape)).astype(INDEX_DTYPE, copy=False) if columns \
         else np.zeros((len(values), 0), INDEX_DTYPE)
     return reference_pack(layout, coords, values, data_shape, name, duplicates)
+
+
+def _complex_values(layout, data) -> bool:
+    """Whether complex data goes into a layout of complex values by a path that builds its arrays."""
+    kind = getattr(getattr(data, "dtype", None), "kind", None)
+    if isinstance(data, tuple) and len(data) == 3:
+        kind = np.asarray(data[1]).dtype.kind
+    if kind != "c":
+        return False
+    if hasattr(layout, "resolve"):
+        layout = resolve_family(layout, len(_data_shape(data)))
+    return layout.value_type.is_complex
+
+
+def _data_shape(data) -> tuple:
+    """The shape of scipy, numpy or (coords, values, shape) data."""
+    return tuple(data[2]) if isinstance(data, tuple) else tuple(np.shape(data))
+
+
+def _complex_tensor(layout, data, name: str, shape) -> Tensor:
+    """Complex data in a sparse layout of complex values: the builders carry real values, so
+    the real and imaginary parts are packed apart, at the same coordinates (explicit zeros
+    kept), and their values joined; the two packs' index arrays must agree."""
+    if _scipy_sparse(data):
+        data = data.tocoo()
+        coords, values, data_shape = np.stack([data.row, data.col], axis=1), data.data, data.shape
+    elif isinstance(data, tuple):
+        coords, values, data_shape = np.asarray(data[0]), np.asarray(data[1]), data[2]
+    else:  # a numpy array: its nonzeros
+        array = np.asarray(data)
+        coords = np.argwhere(array != 0)
+        values, data_shape = array[tuple(coords.T)], array.shape
+    real_layout = dataclasses.replace(layout, fields=tuple(
+        dataclasses.replace(f, type="float64") if f.name == layout.values_field else f for f in layout.fields))
+    real = pack_into(real_layout, (coords, values.real.astype(np.float64), data_shape), name, shape, True)
+    imaginary = pack_into(real_layout, (coords, values.imag.astype(np.float64), data_shape), name, shape, True)
+    fields = dict(real.fields)
+    if any(not np.array_equal(fields[f], imaginary.fields[f]) for f in fields if f != layout.values_field):
+        raise PackError(f"tensor {name}: the real and imaginary parts of complex data packed into different "
+                        f"patterns in {_spec(layout)}; pack it into a dense layout, or CSR/CSC from scipy")
+    values = np.empty(fields[layout.values_field].shape, dtype=layout.value_type.dtype)
+    values.real, values.imag = fields[layout.values_field], imaginary.fields[layout.values_field]
+    fields[layout.values_field] = values
+    return Tensor(layout, real.shape, fields, name)
 
 
 def _scipy_sparse(data) -> bool:
@@ -204,8 +252,8 @@ def _dense_tensor(layout, array: np.ndarray, name: str, copy: bool | None, borro
     layout's value type (float64 or float32), copied (``copy=False``: shared when already
     of that type and C-contiguous, then read-only; ``borrowed``, read-only only in the
     Tensor: :func:`borrow`)."""
-    check_real(array, name)
     dtype = value_dtype(layout)
+    check_real(array, name, into=dtype)
     check_value_range(array, dtype, name)
     shape = tuple(int(extent) for extent in array.shape)
     if copy is False:

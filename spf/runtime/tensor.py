@@ -119,8 +119,8 @@ class Tensor:
         coordinates of every slot.
         """
         coordinate_list = COORDINATE_LISTS.get(len(self.shape))
-        if self.layout.padded and coordinate_list is not None:
-            return Tensor.converter(self, coordinate_list).to_coo()
+        if self.layout.padded and coordinate_list is not None and not self.layout.value_type.is_complex:
+            return Tensor.converter(self, coordinate_list).to_coo()  # (a conversion's builder carries real values)
         coords, values = self.stored()
         inside = np.all((coords >= 0) & (coords < np.asarray(self.shape, dtype=INDEX_DTYPE)), axis=1) \
             if coords.size else np.ones(len(values), dtype=bool)

@@ -71,7 +71,7 @@ def _array_of(value, declared, layout, name: str, owned: bool) -> np.ndarray:
             if int(array.min()) < info.min or int(array.max()) > info.max:
                 raise PackError(f"tensor {name}: {what} has values outside the range of {declared.type}")
     else:
-        check_real(array, name, f"the values of {what}")
+        check_real(array, name, f"the values of {what}", into=dtype)
         if dtype.itemsize < 8 and array.size and array.dtype.kind == "f":
             finite = np.isfinite(array)
             if np.any(finite & (np.abs(np.where(finite, array, 0)) > np.finfo(dtype).max)):

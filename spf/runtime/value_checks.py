@@ -29,14 +29,22 @@ def as_array(data: object, name: str, what: str) -> np.ndarray:
         raise PackError(f"tensor {name}: cannot read {what} as an array: {error}") from None
 
 
-def check_real(values: np.ndarray, name: str, what: str = "values") -> None:
+def check_real(values: np.ndarray, name: str, what: str = "values", into: np.dtype | None = None) -> None:
     """Refuse values that would be silently wrong as doubles: complex numbers (the imaginary
-    part would be dropped), integers beyond 2**53 (rounded), and anything that is not a
-    number (strings, Python objects, dates)."""
+    part would be dropped) unless they go ``into`` a complex type, integers beyond 2**53
+    (rounded), and anything that is not a number (strings, Python objects, dates)."""
     kind = values.dtype.kind
+    if kind == "c" and values.dtype.itemsize > 16:
+        raise PackError(f"tensor {name}: {what} are {values.dtype}, which spf does not support (its complex types "
+                        "are complex64 and complex128); convert with .astype(np.complex128)")
+    if kind == "c" and (into is None or np.dtype(into).kind != "c"):
+        where = f"a layout of {np.dtype(into)} values" if into is not None else \
+            "this path, which stores real numbers (complex values are kept in a dense layout, or in CSR/CSC " \
+            "from scipy's own arrays)"
+        raise PackError(f"tensor {name}: {what} are complex ({values.dtype}), which {where} would not hold; "
+                        "pass .real or .imag, or use a generic layout or one of complex values")
     if kind == "c":
-        raise PackError(f"tensor {name}: {what} are complex ({values.dtype}); layouts store real numbers "
-                        "(pass .real or .imag explicitly)")
+        return
     if kind not in "biuf":
         raise PackError(f"tensor {name}: {what} must be real numbers, got dtype {values.dtype}")
     if kind in "iu" and values.size and max(abs(int(values.min())), abs(int(values.max()))) > EXACT_INTEGERS:
@@ -122,9 +130,15 @@ def typed_layout(layout, data: object, name: str, cast: bool = False):
 
 def check_narrowing(layout, data: object, name: str, cast: bool = False) -> None:
     """Refuse ``data`` whose values ``layout`` would store in a narrower type (float64 into
-    float32, floats into integers), unless ``cast``: never silently rounded."""
+    float32, floats into integers), unless ``cast``: never silently rounded; complex data
+    into real values always."""
     given = given_value_type(data)
     declared = getattr(layout, "value_type", None)
+    if given is not None and isinstance(declared, ValueType) and given.is_complex and not declared.is_complex:
+        spec = getattr(layout, "spec", layout)
+        raise PackError(f"tensor {name}: {given.name} data into layout {spec}, whose values are {declared.name}, "
+                        "would drop their imaginary parts (cast=True does not); pass .real or .imag, or use a "
+                        "generic layout")
     if given is not None and isinstance(declared, ValueType) and not cast and narrows(given, declared):
         spec = getattr(layout, "spec", layout)
         raise PackError(f"tensor {name}: {given.name} data into layout {spec}, whose values are "

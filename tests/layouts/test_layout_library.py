@@ -274,7 +274,8 @@ MALFORMED = [
     ("duplicate field", with_line(8, "field rowPtr: int[nnz]"), 8, 7,
      "duplicate name 'rowPtr': already an array field declared on line 7"),
     ("unknown type", with_line(9, "field data: real[nnz]"), 9, 13,
-     "unknown type 'real'; expected one of int, int64, uint8, double, float, value, float64, float32, int32, bool"),
+     "unknown type 'real'; expected one of int, int64, uint8, double, float, value, float64, float32, int32, bool, "
+     "complex128, complex64"),
     ("scalar of a float type", with_line(6, "field nnz: double"), 6, 12,
      "a scalar field holds an integer: expected int or int64"),
     ("bad length expression", with_line(7, "field rowPtr: int[numRows + ]"), 7, 29,
@@ -311,12 +312,12 @@ MALFORMED = [
      "tuple variable 'nnz' has the name of a count field declared on line 6"),
     ("values on an unknown field", with_line(14, "values dat[pj]"), 14, 8,
      "unknown field 'dat'; values live in an array field of a value type (double, float, value, float64, float32, "
-     "int32, bool, int64)"),
+     "int32, bool, complex128, complex64, int64)"),
     ("values with the wrong index count", with_line(14, "values data[pj][pi]"), 14, 8,
      "'data' has 1 dimension (data: double[nnz]); expected 1 [index] after it, found 2"),
     ("values in an integer array", with_line(14, "values colIdx[pj]"), 14, 8,
      "'colIdx' is an int array; values live in an array field of a value type (double, float, value, float64, "
-     "float32, int32, bool, int64)"),
+     "float32, int32, bool, complex128, complex64, int64)"),
     ("values indexed by a logical variable", with_line(14, "values data[i]"), 14, 13,
      "'i' is a logical variable; a values index may use physical variables"),
     ("assumption over a tuple variable", with_line(15, "assume rowPtr(0) = pi"), 15, 20,

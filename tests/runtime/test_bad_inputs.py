@@ -24,6 +24,8 @@ import scipy.sparse as sparse
 import spf
 from spf.cli.commands import main
 
+EXAMPLE_LAYOUTS = Path(__file__).resolve().parents[2] / "examples" / "layouts"
+
 # ----------------------------------------------------------------------------- helpers
 
 
@@ -103,8 +105,8 @@ class Inputs:
 def inputs() -> Inputs:
     csr = sparse.csr_matrix(MATRIX)
     return Inputs(
-        A=csr, A_complex=csr.astype(np.complex128) * (1 + 1j),
-        x=np.array([1.0, 2.0, 3.0]), x_complex=np.array([1 + 1j, 2, 3]),
+        A=csr, A_complex=csr.astype(np.clongdouble) * (1 + 1j),  # complex256: no value type of spf's
+        x=np.array([1.0, 2.0, 3.0]), x_complex=np.array([1 + 1j, 2, 3], dtype=np.clongdouble),
         x_objects=np.array([object(), 1, 2], dtype=object), x_strings=np.array(["1", "2", "3"]),
         x_wrong_size=np.ones(4), x_big_integers=np.array([2**60 + 1, 0, 0], dtype=np.int64),
         coords=np.array([[0, 0], [1, 2]]), values=np.array([1.0, 2.0]),
@@ -258,7 +260,7 @@ LAYOUT_FILES = [
     ("values in an unknown field", edit("values data[pj]", "values dat[pj]"), "11:8", "unknown field 'dat'"),
     ("values in an integer array", edit("values data[pj]", "values colIdx[pj]"), "11:8",
      "'colIdx' is an int array; values live in an array field of a value type (double, float, value, float64, "
-     "float32, int32, bool, int64)"),
+     "float32, int32, bool, complex128, complex64, int64)"),
     ("values with an index too many", edit("values data[pj]", "values data[pj][pi]"), "11:8",
      "expected 1 [index] after it, found 2"),
     ("values index uses shape", edit("values data[pj]", "values data[shape[0]]"), "11:13",
@@ -564,7 +566,11 @@ def _pack_cases():
          spf.PackError),
         ("pack: dates", lambda d: spf.pack("Dense", np.array(["2024-01-01"], dtype="datetime64[D]")),
          "values must be real numbers, got dtype datetime64[D]", spf.PackError),
-        ("pack: complex numpy", lambda d: spf.pack("Dense", d.x_complex), "values are complex (complex128)",
+        ("pack: complex256 numpy", lambda d: spf.pack("Dense", d.x_complex), "values are complex256, which spf does "
+         "not support", spf.PackError),
+        ("pack: complex into float32 values", lambda d: spf.pack(str(EXAMPLE_LAYOUTS / "Dense1_F32.layout"),
+                                                                 d.x_complex.astype(np.complex128)),
+         "complex128 data into layout Dense1_F32, whose values are float32, would drop their imaginary parts",
          spf.PackError),
         ("pack: a coo matrix with a row outside the shape",
          lambda d: spf.pack("CSR", with_arrays(d.A.tocoo(), row=np.array([0, 0, 1, 3], dtype=np.int32))),
@@ -579,10 +585,10 @@ def _pack_cases():
          "needs a copy: the data is a 2-D csc csc_matrix, layout CSR is csr of order 2", spf.PackError),
         ("pack: copy a str", lambda d: spf.pack("CSR", d.A, copy="yes"), "copy must be None, True or False, got 'yes'",
          spf.ArgumentError),
-        ("pack: complex scipy", lambda d: spf.pack("CSR", d.A_complex), "values are complex (complex128)",
-         spf.PackError),
-        ("pack: complex values in a triple", lambda d: spf.pack("COO", (d.coords, d.values * 1j, (3, 3))),
-         "values are complex", spf.PackError),
+        ("pack: complex256 scipy", lambda d: spf.pack("CSR", d.A_complex), "values are complex256", spf.PackError),
+        ("pack: complex256 values in a triple",
+         lambda d: spf.pack("COO", (d.coords, d.values.astype(np.clongdouble) * 1j, (3, 3))),
+         "values are complex256", spf.PackError),
         ("pack: integers beyond 2**53", lambda d: spf.pack("Dense", d.x_big_integers),
          "1152921504606846977 is not exactly a double", spf.PackError),
         ("pack: a float extent", lambda d: spf.pack("COO", (d.coords, d.values, (2.5, 3))),
@@ -689,8 +695,8 @@ def _field_cases():
         ("fields: array of the wrong shape", lambda d: spf.from_fields(csr, changed(d.csr_fields,
                                                                                     data=np.ones((2, 2)))),
          "array 'data' has 4 elements (shape (2, 2)) but data: value[nnz] needs shape (4,)", spf.PackError),
-        ("fields: complex values", lambda d: spf.from_fields(csr, changed(d.csr_fields, data=np.ones(4) * 1j)),
-         "the values of array 'data' are complex", spf.PackError),
+        ("fields: complex256 values", lambda d: spf.from_fields(csr, changed(d.csr_fields, data=np.ones(
+            4, dtype=np.clongdouble) * 1j)), "the values of array 'data' are complex256", spf.PackError),
         ("fields: values that are str", lambda d: spf.from_fields(csr, changed(d.csr_fields, data=["a"] * 4)),
          "the values of array 'data' must be real numbers", spf.PackError),
         ("fields: a ragged array", lambda d: spf.from_fields(csr, changed(d.csr_fields, rowPtr=[0, [2], 3, 4])),
@@ -778,9 +784,9 @@ KERNEL_CASES = [
      spf.PackError),
     ("call: x None", lambda d, k: k["spmv"](A=d.A, x=None), "tensor x: cannot read NoneType", spf.PackError),
     ("call: x a number", lambda d, k: k["spmv"](A=d.A, x=3.0), "tensor x: got a single number", spf.PackError),
-    ("call: x complex", lambda d, k: k["spmv"](A=d.A, x=d.x_complex), "tensor x: values are complex",
+    ("call: x complex256", lambda d, k: k["spmv"](A=d.A, x=d.x_complex), "tensor x: values are complex256",
      spf.PackError),
-    ("call: A complex scipy", lambda d, k: k["spmv"](A=d.A_complex, x=d.x), "tensor A: values are complex",
+    ("call: A complex256 scipy", lambda d, k: k["spmv"](A=d.A_complex, x=d.x), "tensor A: values are complex256",
      spf.PackError),
     ("call: x of Python objects", lambda d, k: k["spmv"](A=d.A, x=d.x_objects), "tensor x: cannot read ndarray of "
      "Python objects", spf.PackError),
@@ -806,7 +812,8 @@ KERNEL_CASES = [
     ("call: the output as an argument", lambda d, k: k["spmv"](A=d.A, x=d.x, y=d.x),
      "(y is the output, which the kernel allocates)", spf.SpfError),
     ("bind: x a str", lambda d, k: k["spmv"].bind(A=d.A, x="abc"), "tensor x: cannot read str", spf.PackError),
-    ("bind: x complex", lambda d, k: k["spmv"].bind(A=d.A, x=d.x_complex), "values are complex", spf.PackError),
+    ("bind: x complex256", lambda d, k: k["spmv"].bind(A=d.A, x=d.x_complex), "values are complex256",
+     spf.PackError),
     ("bind: nothing", lambda d, k: k["spmv"].bind(), "missing input A, x", spf.SpfError),
     ("call: inputs by position", lambda d, k: k["spmv"](d.A, d.x), "give the inputs by name, e.g. kernel(A=..., x=...)",
      spf.ArgumentError),
@@ -819,8 +826,8 @@ KERNEL_CASES = [
      "tensor x: array 'idx' breaks property monotonic(idx, increasing, strict)", spf.PropertyViolation),
     ("SDDMM: a dense factor of the wrong shape", lambda d, k: k["sddmm"](B=d.A, C=np.ones((3, 2)), D=np.ones((3, 3))),
      "index k has extent 3 in D but 2 in C", spf.SpfError),
-    ("SDDMM: B complex", lambda d, k: k["sddmm"](B=d.A_complex, C=np.ones((3, 2)), D=np.ones((2, 3))),
-     "tensor B: values are complex", spf.PackError),
+    ("SDDMM: B complex256", lambda d, k: k["sddmm"](B=d.A_complex, C=np.ones((3, 2)), D=np.ones((2, 3))),
+     "tensor B: values are complex256", spf.PackError),
     ("SDDMM: a factor too large for memory",
      lambda d, k: k["sddmm"](B=(d.coords, d.values, (3, 3)),
                              C=(np.zeros((0, 2), int), np.zeros(0), (2**31 - 1, 2**31 - 1)), D=np.ones((2, 3))),

@@ -6,6 +6,8 @@ assembled outputs, semirings, and 2 threads; what a type cannot do yet is refuse
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -202,3 +204,93 @@ def test_a_declared_float32_layout_refuses_float64_data_unless_cast():
     with pytest.raises(PackError, match="int32 data into layout CSR_F32"):  # not every int32 is a float32
         spf.pack(path, A.astype(np.int32))
     assert spf.pack(path, A.astype(bool)).fields["data"].dtype == np.float32  # a widening: no cast needed
+
+
+# ----------------------------------------------------------------------------- complex values
+
+COMPLEX_LAYOUTS = ["CSR", "CSC", "DCSR", "COO", "COO_UNSORTED", "BCSR(R=2, C=2)", "ELL", "DIA", "Dense"]
+
+
+def complex_data(rows: int, columns: int, dtype, seed: int, density: float = 0.3) -> sp.csr_matrix:
+    """Complex entries whose real or imaginary part is sometimes zero (an entry all the same)."""
+    rng = np.random.default_rng(seed)
+    A = sp.random(rows, columns, density=density, random_state=seed, format="csr")
+    real = rng.choice([0.0, 1.0, -2.5], A.nnz)
+    A.data = real + 1j * np.where(real == 0, rng.uniform(0.5, 2.0, A.nnz), rng.choice([0.0, 0.5], A.nnz))
+    return A.astype(dtype)
+
+
+def complex_vector(length: int, dtype, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(length) + 1j * rng.standard_normal(length)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+@pytest.mark.parametrize("layout", COMPLEX_LAYOUTS)
+def test_complex_matrix_vector_products_over_every_layout(dtype, layout):
+    A, x = complex_data(30, 22, dtype, 40), complex_vector(22, dtype, 41)
+    tensor = spf.pack(layout, operand(A, layout))
+    assert tensor.layout.value_type.name == np.dtype(dtype).name
+    np.testing.assert_allclose(tensor.to_dense(), A.toarray())
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": layout, "x": "Dense1", "y": "Dense1"})
+    result = kernel(A=tensor, x=x)
+    assert result.dtype == dtype
+    tolerance = 1e-12 if dtype is np.complex128 else 1e-5
+    np.testing.assert_allclose(result, A @ x, rtol=tolerance, atol=tolerance)
+
+
+def test_complex_with_real_inputs_sums_scalars_and_two_threads(openmp_threads):
+    A, B = complex_data(400, 300, np.complex128, 42, density=0.05), data(400, 300, np.float64, 43, density=0.05)
+    x = complex_vector(300, np.complex128, 44)
+    product = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "y": "Dense1"}, parallel=True)
+    np.testing.assert_allclose(product(A=B, x=x), B @ x, rtol=1e-12)  # real A, complex x: complex128
+    pull = spf.compile("y(j) = A(i,j) * x(i)", {"A": "CSR", "x": "Dense1", "y": "Dense1"}, parallel=True)
+    z = complex_vector(400, np.complex128, 45)
+    np.testing.assert_allclose(pull(A=A, x=z), A.T @ z, rtol=1e-12)
+    total = spf.compile("s = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1"}, parallel=True)
+    assert np.isclose(total(A=A, x=x), (A @ x).sum(), rtol=1e-12)
+    added = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "Dense2"})
+    np.testing.assert_allclose(added(A=A, B=B), (A + B).toarray(), rtol=1e-12)
+
+
+def test_complex_values_under_semirings_that_need_no_order():
+    A, x = complex_data(20, 15, np.complex128, 46), complex_vector(15, np.complex128, 47)
+    for ring in ("plus_times", "plus_first", "plus_second", "plus_pair", "any_pair", "times_times"):
+        kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "y": "Dense1"}, semiring=ring)
+        expected = complex_reference(A, x, ring)
+        np.testing.assert_allclose(kernel(A=A, x=x), expected, rtol=1e-12, atol=1e-12)
+
+
+def complex_reference(A: sp.csr_matrix, x: np.ndarray, ring: str) -> np.ndarray:
+    """Row by row under a semiring whose monoid is plus, times or any (the first nonzero)."""
+    monoid, operator = ring.split("_")
+    multiply = {"times": lambda a, b: a * b, "first": lambda a, b: a, "second": lambda a, b: b,
+                "pair": lambda a, b: 1}[operator]
+    result = np.full(A.shape[0], 1 if monoid == "times" else 0, dtype=complex)
+    for i in range(A.shape[0]):
+        for position in range(A.indptr[i], A.indptr[i + 1]):
+            product = multiply(A.data[position], x[A.indices[position]])
+            if monoid == "plus":
+                result[i] += product
+            elif monoid == "times":
+                result[i] *= product
+            elif result[i] == 0:
+                result[i] = product
+    return result
+
+
+def test_what_complex_values_cannot_do_is_refused_naming_both_types():
+    A, x = complex_data(10, 8, np.complex128, 48), complex_vector(8, np.complex128, 49)
+    layouts = {"A": "CSR", "x": "Dense1", "y": "Dense1"}
+    for ring, part in (("min_plus", "min"), ("lor_land", "lor"), ("plus_max", "max")):
+        with pytest.raises(SpfError, match=f"complex128 values under semiring='{ring}': its .* {part}"):
+            spf.compile("y(i) = A(i,j) * x(j)", layouts, semiring=ring)(A=A, x=x)
+    with pytest.raises(SpfError, match="complex128 values: output C is assembled in CSR"):
+        spf.compile("C(i,k) = A(i,j) * B(j,k)", {"A": "CSR", "B": "CSR", "C": "CSR"})(A=A, B=A.T.tocsr())
+    for cast in (False, True):
+        with pytest.raises(PackError, match="complex128 data into layout CSR_F32, whose values are float32, "
+                                            "would drop their imaginary parts"):
+            spf.pack(str(EXAMPLES / "CSR_F32.layout"), A, cast=cast)
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "layouts"

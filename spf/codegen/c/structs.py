@@ -215,9 +215,35 @@ def header_text(layouts: Iterable, kernel_prototypes: Sequence[c_ast.Decl] | Seq
 
 SCALAR_CTYPES = {"int": ctypes.c_int, "int64": ctypes.c_int64}
 
+
+def element_ctype(dtype: np.dtype) -> type:
+    """The ctypes type of one value of ``dtype``: numpy's, or for a complex type a Structure of
+    its real and imaginary parts (C99's layout; ``.value`` is the Python complex)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "c":
+        return np.ctypeslib.as_ctypes_type(dtype)
+    return COMPLEX_CTYPES[dtype.itemsize]
+
+
+def _complex_ctype(part: type) -> type:
+    class Complex(ctypes.Structure):
+        _fields_ = [("real", part), ("imag", part)]
+
+        def __init__(self, value: complex = 0):
+            super().__init__(value.real, value.imag)
+
+        @property
+        def value(self) -> complex:
+            return complex(self.real, self.imag)
+    return Complex
+
+
+COMPLEX_CTYPES = {16: _complex_ctype(ctypes.c_double), 8: _complex_ctype(ctypes.c_float)}
+
+
 def _ctype(field) -> type:
     if field.is_array:
-        return ctypes.POINTER(np.ctypeslib.as_ctypes_type(field.numpy_dtype))
+        return ctypes.POINTER(element_ctype(field.numpy_dtype))
     return SCALAR_CTYPES[field.type]
 
 

@@ -1,4 +1,4 @@
-"""What a kernel over integer or boolean values cannot compute (spf.notation.value_types).
+"""What a kernel over integer, boolean or complex values cannot compute (spf.notation.value_types).
 
 A kernel computes in the type numpy's ``result_type`` gives its inputs' values; the
 registers, sums and dense or scalar outputs are of it.  (An assembled output's entries pass
@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 
 def refuse_for_value_type(value_type: ValueType, ring: Semiring, statements: list[StatementSpace]) -> None:
     """An SpfError naming the first thing of the kernel ``value_type`` cannot compute."""
-    if value_type.is_float:
+    if value_type.is_complex:
+        refuse_for_complex(value_type, ring, statements)
+    if value_type.is_float or value_type.is_complex:
         return
     if value_type.dtype.kind == "b" and ring.multiply.name == "minus":
         raise SpfError(f"bool values: semiring={ring.name!r} subtracts, which numpy refuses for booleans; "
@@ -39,3 +41,23 @@ def refuse_for_value_type(value_type: ValueType, ring: Semiring, statements: lis
             if value_type.dtype.kind == "b" and coefficient < 0:
                 raise SpfError(f"bool values: the term {term} of {text!r} subtracts, which numpy refuses for "
                                "booleans; use lor (semiring=) or integer data")
+
+
+ORDERED = ("min", "max", "lor", "land")
+"""Monoids and operators that order values or take their truth: no meaning for complex numbers."""
+
+
+def refuse_for_complex(value_type: ValueType, ring: Semiring, statements: list[StatementSpace]) -> None:
+    """An SpfError for what complex values cannot do: a semiring that orders them (min, max) or
+    takes their truth (lor, land), and an assembled output (its builder carries doubles)."""
+    for part, name in (("monoid", ring.add.name), ("operator", ring.multiply.name)):
+        if name in ORDERED:
+            raise SpfError(f"{value_type.name} values under semiring={ring.name!r}: its {part} {name} "
+                           f"{'orders' if name in ('min', 'max') else 'takes the truth of'} values, which complex "
+                           "numbers do not have; use a semiring of plus, times, any, first, second or pair, "
+                           "or real data")
+    first = statements[0]
+    if first.assembled is not None:
+        raise SpfError(f"{value_type.name} values: output {first.statement.output.tensor} is assembled in "
+                       f"{first.assembled.spec}, whose builder carries real values; give it a dense layout "
+                       "(or share= an input's pattern) for now")

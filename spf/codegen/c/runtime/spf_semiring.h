@@ -29,6 +29,18 @@ SPF_SEMIRING_OPERATIONS(int64_t, int64)
 SPF_SEMIRING_OPERATIONS(int32_t, int32)
 SPF_SEMIRING_OPERATIONS(bool, bool)
 
+/* complex values: the operations that need no order (min, max and the logical ones have no
+   meaning for them; spf.codegen.passes.value_types refuses those semirings) */
+#include <complex.h>
+#define SPF_COMPLEX_OPERATIONS(T, NAME)                                                                \
+  static inline T spf_any_##NAME(T a, T b) { return a != 0 ? a : b; }                                  \
+  static inline T spf_first_##NAME(T a, T b) { (void)b; return a; }                                    \
+  static inline T spf_second_##NAME(T a, T b) { (void)a; return b; }                                   \
+  static inline T spf_pair_##NAME(T a, T b) { (void)a; (void)b; return (T)1; }
+
+SPF_COMPLEX_OPERATIONS(double _Complex, complex128)
+SPF_COMPLEX_OPERATIONS(float _Complex, complex64)
+
 #ifdef _OPENMP
 /* a scalar output's OpenMP reduction under any, per value type (min, max, +, ||, && are OpenMP's own) */
 #pragma omp declare reduction(spf_any : double : omp_out = spf_any_float64(omp_out, omp_in)) initializer(omp_priv = 0)
@@ -36,6 +48,8 @@ SPF_SEMIRING_OPERATIONS(bool, bool)
 #pragma omp declare reduction(spf_any : int64_t : omp_out = spf_any_int64(omp_out, omp_in)) initializer(omp_priv = 0)
 #pragma omp declare reduction(spf_any : int32_t : omp_out = spf_any_int32(omp_out, omp_in)) initializer(omp_priv = 0)
 #pragma omp declare reduction(spf_any : bool : omp_out = spf_any_bool(omp_out, omp_in)) initializer(omp_priv = 0)
+#pragma omp declare reduction(spf_any : double _Complex : omp_out = spf_any_complex128(omp_out, omp_in)) initializer(omp_priv = 0)
+#pragma omp declare reduction(spf_any : float _Complex : omp_out = spf_any_complex64(omp_out, omp_in)) initializer(omp_priv = 0)
 #endif
 
 #endif
