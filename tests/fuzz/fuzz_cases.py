@@ -78,7 +78,7 @@ SEMIRING_ONE_IN = 4  # of the kernels that may take one
 # value types drawn for a kernel whose layouts are all generic (spf.notation.value_types): the data
 # is of the type, so the kernel computes in it; integers without fractions, booleans without
 # coefficients (numpy would compute 2 * True in int64)
-VALUE_TYPES = ("float32", "int64", "int32", "bool")
+VALUE_TYPES = ("float32", "int64", "int32", "bool", "complex128", "complex64")
 VALUE_TYPE_ONE_IN = 4
 # masks drawn for a kernel with a dense output of order 1 or 2 and the default schedule
 # (spf.notation.masks): the mask tensor's name, its layouts per order, whether its values count
@@ -513,6 +513,8 @@ def value_types_for(kernel: KernelSpec, parsed) -> tuple[str, ...]:
         types += ["int64", "int32"]
     if all(c == 1 for c in coefficients) and not kernel.semiring.endswith("_minus"):
         types.append("bool")
+    if kernel.semiring == "plus_times" and assembled_output(kernel) is None:  # no ordered ⊕, no builder (real)
+        types += ["complex128", "complex64"]
     return tuple(types)
 
 
@@ -935,7 +937,9 @@ def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
         array = as_stored(array, layouts[tensor])  # the oracle reads what the kernel reads
         # the kernel's value type (packing keeps it; bool: nonzero), else the layout's own
         typed = array.astype(kernel.dtype if kernel.value_type != "float64" else value_dtype(layouts[tensor], len(shape)))
-        dense[tensor], stored[tensor] = typed.astype(np.float64), coords
+        if kernel.dtype.kind == "c":  # imaginary parts, and products that turn the phase
+            typed = (array * (0.75 + 0.5j * (position + 1))).astype(kernel.dtype)
+        dense[tensor], stored[tensor] = typed.astype(np.complex128 if typed.dtype.kind == "c" else np.float64), coords
         packed[tensor] = pack_input(layouts[tensor], typed, tensor, rng, coords)
     expected, scale = oracle(kernel, dense, packed, extents)
     if kernel.mask:

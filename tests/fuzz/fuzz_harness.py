@@ -390,7 +390,7 @@ def compare(got, expected: np.ndarray, scale: np.ndarray) -> float | None:
     A result is right when this is at most :data:`RTOL`."""
     if isinstance(got, spf.Tensor):
         got = got.to_dense()
-    got = np.asarray(got, dtype=float)
+    got = np.asarray(got, dtype=complex if np.iscomplexobj(got) or np.iscomplexobj(expected) else float)
     if got.shape != expected.shape:
         return None
     if got.size == 0:
@@ -404,7 +404,7 @@ def sum_tolerance(kernel: KernelSpec, data: DataSpec, tolerance: float) -> float
     """``tolerance``, or for a kernel computing in float32 the rounding of each of its additions:
     a sum of n products is right within about n float32 roundings of the terms' magnitude
     (the scale :func:`compare` divides by), n the product of the reduced indices' extents per term."""
-    if kernel.value_type != "float32":
+    if kernel.value_type not in ("float32", "complex64"):
         return tolerance
     statement, _ = accesses(kernel.expression)
     extents = data.extent_map
@@ -421,7 +421,7 @@ def result_tolerance(kernel: KernelSpec) -> float:
     statement, inputs = accesses(kernel.expression)
     orders = {**{tensor: len(indices) for tensor, indices in inputs.items()},
               statement.output.tensor: len(statement.output.indices)}
-    if kernel.value_type == "float32" or any(value_dtype(layout, orders[tensor]) == np.float32
+    if kernel.value_type in ("float32", "complex64") or any(value_dtype(layout, orders[tensor]) == np.float32
                                              for tensor, layout in kernel.layouts if tensor in orders):
         return RTOL_FLOAT32
     return RTOL if assembled_output(kernel) is None else RTOL_ASSEMBLED
