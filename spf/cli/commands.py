@@ -80,7 +80,9 @@ def _kernel(arguments: argparse.Namespace) -> Kernel:
                                     mode_orders=False).default()
     # build=False: the library is written and compiled where the user asks, not in the kernel cache
     return spf.compile(arguments.expression, layouts, find=arguments.find, parallel=arguments.parallel,
-                       share=share or None, schedule=schedule, order=_order(arguments.order), build=False)
+                       share=share or None, schedule=schedule, order=_order(arguments.order), build=False,
+                       semiring=arguments.semiring, mask=arguments.mask,
+                       mask_values=True if arguments.mask_values else None)
 
 
 # ----------------------------------------------------------------------------- C libraries
@@ -265,6 +267,15 @@ def _kernel_options() -> argparse.ArgumentParser:
                          help="the loop order: every variable of the iteration space (see spf explain)")
     options.add_argument("--autoschedule", action="store_true",
                          help="let the autoscheduler choose the schedule")
+    options.add_argument("--semiring", default="plus_times", metavar="NAME",
+                         help="what + and * mean, as GraphBLAS names it: plus_times (default), min_plus, "
+                         "lor_land, any_pair, plus_pair, ...")
+    options.add_argument("--mask", metavar="M|~M",
+                         help="compute the output only at the entries of tensor M (~M: only where M has none); "
+                         "in a C library, a complemented or dense mask is a 0/1 keep array in layout Mask1 or "
+                         "Mask2 (1: computed), which the caller fills")
+    options.add_argument("--mask-values", action="store_true",
+                         help="a sparse mask's entries are its nonzero values, not its stored positions")
     return options
 
 

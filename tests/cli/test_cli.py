@@ -144,6 +144,18 @@ def test_autoschedule_refuses_an_unsupported_layout(capsys):
     assert_one_error_line(code, out, err, "tensor A in layout COO")
 
 
+PULL = ("y(j) = A(i,j) * q(i)", "-l", "A=CSC", "-l", "q=Dense1", "-l", "v=Dense1", "-l", "y=Dense1")
+
+
+def test_semiring_and_mask_reach_the_kernel(capsys, tmp_path):
+    code, out, _ = run(capsys, "explain", *PULL, "--semiring", "lor_land", "--mask", "~v")
+    assert code == 0
+    assert "mask ~v: the output is computed only at the positions without v's nonzero values" in out
+    assert "semiring: lor_land" in out and "v: Mask1" in out
+    code, out, _ = run(capsys, "compile", *PULL, "--semiring", "lor_land", "--mask", "~v", "-o", f"{tmp_path}/bfs")
+    assert code == 0 and "struct spf_Mask1" in (tmp_path / "bfs.h").read_text()
+
+
 # ----------------------------------------------------------------------------- bench and demo
 
 
@@ -192,6 +204,8 @@ ERRORS = [
     (["explain", SPMV, "-l", "A=CSR", "-l", "x=SV", "-l", "y=Dense", "--find", "direct"], 1,
      "find='direct' is not valid for x_idx(px) == A_colIdx(pAj) (find over px): direct: the key is not"),
     (["explain", *SPMV_DENSE, "--order", "pAi,,i"], 2, "--order 'pAi,,i': empty variable name"),
+    (["explain", *SPMV_DENSE, "--semiring", "min_plux"], 1, "unknown semiring 'min_plux'"),
+    (["explain", *SPMV_DENSE, "--mask", "~"], 1, "mask='~': expected a tensor name"),
     (["explain", *SPMV_DENSE, "--order", "i,pAi"], 1, "a loop order must list each of"),
     (["compile", *SPMV_DENSE], 2, "the following arguments are required: -o/--output"),
     (["compile", *SPMV_DENSE, "-o", "{tmp}/my-lib"], 2, "NAME must be a C identifier"),
