@@ -285,6 +285,43 @@ def _default_order(placements: Sequence[TensorPlacement], indices: Sequence[str]
     return order
 
 
+def _least_discordant_order(placements: dict[str, TensorPlacement], output: Access,
+                            indices: Sequence[str]) -> list[str]:
+    """The default loop order: the placements' order (:func:`_placements_in_default_order`), or
+    that order led by a sparse input at exactly the output's indices (a mask, C<L> = L * L')
+    where that leaves fewer sparse inputs walked against their storage order.  Triangle
+    counting ``C(i,j) = L(i,k) * M(j,k) * L_mask(i,j)`` in statement order loops i, k, j,
+    scanning every row of M for each entry of L; led by the mask it loops i, j, k: each entry
+    of the mask, then L's row i merged with M's row j."""
+    ordered = _placements_in_default_order(placements, output.tensor)
+    order = _default_order(ordered, indices)
+    least = _discordant(ordered, order, output.tensor)
+    for lead in ordered[1:]:
+        if lead.tensor == output.tensor or not lead.layout.index_arrays or lead.access.indices != output.indices:
+            continue
+        candidate = _default_order([lead] + [p for p in ordered if p is not lead], indices)
+        discordant = _discordant(ordered, candidate, output.tensor)
+        if discordant < least:
+            order, least = candidate, discordant
+    return order
+
+
+def _discordant(placements: Sequence[TensorPlacement], order: Sequence[str], output: str) -> int:
+    """How many sparse inputs the loop order ``order`` visits in another order of their
+    coordinates than their storage levels define them (each such input is scanned, not walked)."""
+    position = {variable: k for k, variable in enumerate(order)}
+    count = 0
+    for placement in placements:
+        if placement.tensor == output or not placement.layout.index_arrays:
+            continue
+        definers = coordinate_definers(placement.layout)
+        stored = sorted(range(len(placement.access.indices)),
+                        key=lambda k: definers.get(placement.layout.logical[k], k))
+        visits = [position[placement.access.indices[k]] for k in stored]
+        count += visits != sorted(visits)
+    return count
+
+
 def _placements_in_default_order(placements: dict[str, TensorPlacement], output: str) -> list[TensorPlacement]:
     """The placements in the order the default loop order takes them: the inputs stored as
     coordinate lists first, the rest as the statement gives them, but a dense input (no index
@@ -444,8 +481,7 @@ def statement_space(statement: Statement, layouts: Mapping[str, object],
     from spf.space.expressions import And
     space = space.intersect(UFSet.from_formula(space.variables, And(tuple(bounds))))
 
-    variable_order = list(order) if order else _default_order(_placements_in_default_order(placements, output.tensor),
-                                                               indices)
+    variable_order = list(order) if order else _least_discordant_order(placements, output, indices)
     missing = set(space.variables) - set(variable_order)
     unknown = set(variable_order) - set(space.variables)
     if missing or unknown:
