@@ -34,7 +34,7 @@ import spf
 
 
 class Kernels:
-    """The two kernels, compiled once (kept in spf's kernel cache between runs)."""
+    """The kernels, compiled once (kept in spf's kernel cache between runs)."""
 
     def __init__(self) -> None:
         self.relax = spf.compile("y(j) = A(i,j) * d(i)", {"A": "CSC", "d": "Dense1", "y": "Dense1"},
@@ -43,6 +43,16 @@ class Kernels:
                                      share={"C": "L"}, semiring="plus_pair", parallel=True,
                                      order=["pLi", "i", "pCi", "pCj", "j", "pMi", "pLj", "k", "pMj"])
         self.pull = spf.compile("y(j) = A(i,j) * w(i)", {"A": "CSC", "w": "Dense1", "y": "Dense1"}, parallel=True)
+        # BFS: a push walks the frontier's rows of A (CSR), a pull each unvisited vertex's column (CSC);
+        # both skip the visited vertices (the mask ~v)
+        self.bfs_push = spf.compile("y(j) = q(i) * A(i,j)", {"q": "SV", "A": "CSR", "v": "Dense1", "y": "Dense1"},
+                                    semiring="any_pair", mask="~v")
+        # lor_second: y(j) = OR of q(i) over column j's pattern: q's zeros do not count, and A's values are
+        # not read (a stored zero is an edge, as for any_pair); over bool data it was the fastest of
+        # lor_land, lor_second, any_second, max_second and plus_times (then > 0), bool or float64
+        self.bfs_pull = spf.compile("y(j) = A(i,j) * q(i)", {"A": "CSC", "q": "Dense1", "v": "Dense1", "y": "Dense1"},
+                                    semiring="lor_second", mask="~v", parallel=True)
+        self.frontier = spf.load_layout("SV")  # loaded once: each push packs the frontier into it
 
 
 def shortest_paths(kernels: Kernels, A: spf.Tensor, source: int = 0) -> np.ndarray:
@@ -81,6 +91,67 @@ def pagerank(kernels: Kernels, A: spf.Tensor, damping: float = 0.85, tolerance: 
     return rank
 
 
+def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: int = 0,
+               direction: str = "auto") -> np.ndarray:
+    """The BFS level of each vertex from ``source`` (-1 where unreached) over the graph A (edge
+    i -> j at (i, j)), given in CSR and in CSC.  Direction-optimizing: each level either pushes
+    the frontier (packed as a sparse vector) along its rows of A, or pulls, for each unvisited
+    vertex, over its column of A (the frontier a dense 0/1 vector), whichever
+    :func:`pull_is_cheaper` expects to be faster; ``direction`` "push" or "pull" forces one."""
+    if direction not in ("auto", "push", "pull"):
+        raise ValueError(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
+    n = A_csr.shape[0]
+    row_lengths, column_lengths = np.diff(A_csr.fields["rowPtr"]), np.diff(A_csc.fields["colPtr"])
+    levels = np.full(n, -1, dtype=np.int64)
+    visited = np.zeros(n, dtype=bool)
+    ones = np.ones(n, dtype=bool)  # the frontier's values when it is packed
+    frontier = np.array([source], dtype=np.int64)
+    dense = None  # the frontier as a dense 0/1 vector, once a level has computed one
+    unvisited, unvisited_edges = n, int(column_lengths.sum())
+    level = 0
+    while len(frontier):
+        levels[frontier] = level
+        visited[frontier] = True
+        unvisited -= len(frontier)
+        unvisited_edges -= int(column_lengths[frontier].sum())
+        if direction == "pull" or direction == "auto" and pull_is_cheaper(
+                n, unvisited, unvisited_edges, len(frontier), int(row_lengths[frontier].sum())):
+            if dense is None:
+                dense = np.zeros(n, dtype=bool)
+                dense[frontier] = True
+            reached = kernels.bfs_pull(A=A_csc, q=dense, v=visited)
+        else:
+            q = spf.pack(kernels.frontier, (frontier[:, None], ones[:len(frontier)], (n,)))
+            reached = kernels.bfs_push(q=q, A=A_csr, v=visited)
+        frontier = np.flatnonzero(reached)  # the mask left 0 at every visited vertex
+        dense = reached
+        level += 1
+    return levels
+
+
+# The direction rule: a cost model of one level, in ns, fitted (least squares, median error 5%)
+# to both directions timed at every level of BFS from vertex 0 on the 8 real graphs of
+# benchmarks/graph_algorithms.py (4k-68k vertices, 140k-670k edges), 1 thread.  A pull tests
+# the mask at every vertex and reads every unvisited vertex's column (no early exit: ⊕ = lor
+# reduces the whole column); a push packs the frontier (spf.pack's fixed cost, ~140 us, is most
+# of PUSH_FIXED) and scatters along its rows.  So, unlike Beamer's rule (pull when the frontier's
+# edges exceed 1/14 of the unexplored ones, as a pull stops at a vertex's first parent), it is
+# the unvisited vertices that price a pull: road-like graphs (ct2010, vt2010: long diameters,
+# small frontiers) push until about 3/4 of the edges are visited; social graphs pull from the
+# second or third level on, and every graph pulls at the end, where a push's fixed cost is most
+# of a level.  At 2 threads the pull (parallel) is cheaper still and the push (serial) is not.
+PULL_PER_VERTEX, PULL_PER_UNVISITED, PULL_PER_UNVISITED_EDGE = 0.75, 7.5, 0.25
+PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 175_000, 16.0, 0.4
+
+
+def pull_is_cheaper(vertices: int, unvisited: int, unvisited_edges: int, frontier: int,
+                    frontier_edges: int) -> bool:
+    """Whether a pull is expected to beat a push at a level (the cost model above)."""
+    pull = PULL_PER_VERTEX * vertices + PULL_PER_UNVISITED * unvisited + PULL_PER_UNVISITED_EDGE * unvisited_edges
+    push = PUSH_FIXED + PUSH_PER_FRONTIER * frontier + PUSH_PER_FRONTIER_EDGE * frontier_edges
+    return pull < push
+
+
 def out_degrees(A: spf.Tensor) -> np.ndarray:
     """The stored entries of each row of A (a CSC Tensor)."""
     return np.bincount(A.fields["rowIdx"], minlength=A.shape[0])
@@ -100,6 +171,12 @@ def scipy_pagerank(A: sparse.csr_matrix, damping: float = 0.85, tolerance: float
             return new
         rank = new
     return rank
+
+
+def scipy_bfs_levels(A: sparse.spmatrix, source: int = 0) -> np.ndarray:
+    """The BFS levels by scipy (unweighted shortest paths), -1 where unreached: the reference."""
+    hops = csgraph.shortest_path(A, unweighted=True, indices=source)
+    return np.where(np.isinf(hops), -1, hops).astype(np.int64)
 
 
 def symmetric_pattern(A: sparse.spmatrix) -> sparse.csr_matrix:
@@ -132,15 +209,21 @@ def main() -> None:
     ended = time.perf_counter()
     ranks = pagerank(kernels, spf.pack("CSC", A.astype(np.float32)))
     ranked = time.perf_counter()
+    pattern = A.astype(bool)
+    levels = bfs_levels(kernels, spf.pack("CSR", pattern), spf.pack("CSC", pattern))
+    searched = time.perf_counter()
     reached = np.isfinite(distances)
     print(f"{A.shape[0]} vertices, {A.nnz // 2} edges")
     print(f"shortest paths from 0: {reached.sum()} vertices reached, farthest {distances[reached].max():.0f} "
           f"({(middle - started) * 1e3:.1f} ms)")
     print(f"triangles: {count} ({(ended - middle) * 1e3:.1f} ms)")
     print(f"PageRank (float32): largest {ranks.max():.3g} at vertex {ranks.argmax()} ({(ranked - ended) * 1e3:.1f} ms)")
+    print(f"BFS from 0: {(levels >= 0).sum()} vertices reached in {levels.max() + 1} levels "
+          f"({(searched - ranked) * 1e3:.1f} ms)")
     assert ranks.dtype == np.float32 and np.abs(ranks - scipy_pagerank(A)).sum() < 1e-4, "PageRank differs"
     assert np.array_equal(distances, csgraph.dijkstra(W, indices=0)), "shortest paths differ from scipy's"
     assert count == round((A @ A).multiply(A).sum() / 6), "triangles differ from trace(A^3) / 6"
+    assert np.array_equal(levels, scipy_bfs_levels(A)), "BFS levels differ from scipy's"
     try:
         import graphblas as gb
     except ImportError:
@@ -150,6 +233,15 @@ def main() -> None:
     C = gb.Matrix(gb.dtypes.INT64, *L.shape)
     C(G.S) << G.mxm(G.T, gb.semiring.plus_pair)
     assert count == C.reduce_scalar().new().value, "triangles differ from python-graphblas"
+    G = gb.io.from_scipy_sparse(A)
+    depth, frontier = gb.Vector(gb.dtypes.INT64, A.shape[0]), gb.Vector(gb.dtypes.BOOL, A.shape[0])
+    frontier[0] = True
+    for level in range(A.shape[0]):  # python-graphblas's BFS: levels where the frontier is, then its unvisited neighbours
+        if not frontier.nvals:
+            break
+        depth(frontier.S) << level
+        frontier(~depth.S, replace=True) << frontier.vxm(G, gb.semiring.any_pair)
+    assert np.array_equal(levels, depth.to_dense(fill_value=-1)), "BFS levels differ from python-graphblas"
     print("checked against scipy and python-graphblas")
 
 

@@ -1,0 +1,102 @@
+"""The direction-optimizing BFS of examples/graphs/graphs.py (masked push and pull kernels)
+against scipy's unweighted shortest paths: each direction forced on its own, and the
+automatic choice on a graph where it takes both."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sparse
+from scipy.sparse import csgraph
+
+import spf
+
+GRAPHS = Path(__file__).resolve().parents[1] / "examples" / "graphs" / "graphs.py"
+
+
+@pytest.fixture(scope="module")
+def graphs():
+    spec = importlib.util.spec_from_file_location("graphs_example", GRAPHS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def kernels(graphs):
+    return graphs.Kernels()
+
+
+def expected_levels(A: sparse.csr_matrix, source: int) -> np.ndarray:
+    hops = csgraph.shortest_path(A, unweighted=True, indices=source)
+    return np.where(np.isinf(hops), -1, hops).astype(np.int64)
+
+
+def random_graph(n: int, degree: float, seed: int, directed: bool) -> sparse.csr_matrix:
+    """A random pattern of about ``degree`` edges per vertex, no self-loops, values True;
+    the last tenth of the vertices has no edge (unreachable)."""
+    rng = np.random.default_rng(seed)
+    count = int(n * degree)
+    live = n - n // 10
+    rows, columns = rng.integers(0, live, count), rng.integers(0, live, count)
+    keep = rows != columns
+    A = sparse.coo_matrix((np.ones(keep.sum(), dtype=bool), (rows[keep], columns[keep])), shape=(n, n)).tocsr()
+    if not directed:
+        A = (A + A.T).tocsr()
+    A.sum_duplicates()
+    A.sort_indices()
+    return A
+
+
+class Counted:
+    """A kernel that counts its calls."""
+
+    def __init__(self, kernel) -> None:
+        self.kernel, self.calls = kernel, 0
+
+    def __call__(self, **arguments):
+        self.calls += 1
+        return self.kernel(**arguments)
+
+
+@pytest.mark.parametrize("direction", ["push", "pull", "auto"])
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_levels_match_scipy(graphs, kernels, direction, directed):
+    A = random_graph(400, 3.0, seed=7, directed=directed)
+    A_csr, A_csc = spf.pack("CSR", A), spf.pack("CSC", A)
+    for source in (0, 5, 399):  # 399: an isolated vertex, nothing else reached
+        levels = graphs.bfs_levels(kernels, A_csr, A_csc, source, direction=direction)
+        assert levels.dtype == np.int64
+        assert np.array_equal(levels, expected_levels(A, source)), (direction, source)
+
+
+def test_automatic_direction_pushes_and_pulls(graphs, kernels, monkeypatch):
+    """A random graph large enough that pulling every unvisited vertex costs (by the example's
+    cost model) twice a push's fixed cost: the first level pushes the source, the middle ones,
+    whose frontiers hold most vertices, pull."""
+    n = int(2 * graphs.PUSH_FIXED / graphs.PULL_PER_UNVISITED)
+    A = random_graph(n, 3.0, seed=3, directed=False)
+    push, pull = Counted(kernels.bfs_push), Counted(kernels.bfs_pull)
+    monkeypatch.setattr(kernels, "bfs_push", push)
+    monkeypatch.setattr(kernels, "bfs_pull", pull)
+    source = int(np.argmax(np.diff(A.indptr) > 0))
+    levels = graphs.bfs_levels(kernels, spf.pack("CSR", A), spf.pack("CSC", A), source)
+    assert np.array_equal(levels, expected_levels(A, source))
+    assert push.calls and pull.calls, (push.calls, pull.calls)
+
+
+def test_direction_is_checked(graphs, kernels):
+    A = random_graph(10, 1.0, seed=1, directed=True)
+    with pytest.raises(ValueError, match="direction must be"):
+        graphs.bfs_levels(kernels, spf.pack("CSR", A), spf.pack("CSC", A), direction="sideways")
+
+
+def test_bfs_over_a_float_pattern(graphs, kernels):
+    """A graph packed with float64 ones: the kernels compute in float64, the levels are the same."""
+    A = random_graph(300, 4.0, seed=11, directed=True).astype(np.float64)
+    for direction in ("push", "pull"):
+        levels = graphs.bfs_levels(kernels, spf.pack("CSR", A), spf.pack("CSC", A), 1, direction=direction)
+        assert np.array_equal(levels, expected_levels(A, 1)), direction
