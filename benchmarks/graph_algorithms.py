@@ -2,6 +2,7 @@
 
     python benchmarks/graph_algorithms.py                      # every real square matrix of >= 100k nonzeros
     python benchmarks/graph_algorithms.py --least 10000 --rounds 3
+    python benchmarks/graph_algorithms.py --algorithms bfs     # one algorithm (or a few)
 
 Each algorithm runs to its end on each graph, written as a user of each system would write it
 (spf's: the functions of ``examples/graphs/graphs.py``),
@@ -18,10 +19,16 @@ at 2 threads (spf's OpenMP team, SuiteSparse's ``nthreads``):
   graphblas ``C(L.S) << L.mxm(L.T, plus_pair)``, ``C.reduce_scalar()``;
 * **PageRank** in float32 (damping 0.85, until the ranks move less than 1e-6 in total): spf pulls
   ``y(j) = A(i,j) * w(i)`` over float32 data (the generic layouts' float32 kernel), A in CSC;
-  graphblas ``w.vxm(A, plus_times)`` over FP32 vectors and matrix, the same rounds.
+  graphblas ``w.vxm(A, plus_times)`` over FP32 vectors and matrix, the same rounds;
+* **BFS** levels from vertex 0 over the boolean pattern: spf's direction-optimizing
+  ``bfs_levels`` (a push ``y(j) = q(i) * A(i,j)`` of the frontier packed as a sparse vector, A in
+  CSR, or a pull ``y(j) = A(i,j) * q(i)`` over a dense 0/1 frontier, A in CSC, parallel; both
+  any/lor semirings, masked by ``~visited``), graphblas ``q(~v.S, replace=True) << q.vxm(A,
+  any_pair)`` (SuiteSparse chooses push or pull itself), until the frontier is empty.
 
 Results are checked against scipy (shortest paths: scipy.sparse.csgraph.dijkstra; triangles:
-the trace of A^3 / 6; PageRank: the same iteration in float64, to 1e-4 in total).  Each system is timed in blocks of whole runs, interleaved, medians.
+the trace of A^3 / 6; PageRank: the same iteration in float64, to 1e-4 in total; BFS:
+csgraph.shortest_path, unweighted).  Each system is timed in blocks of whole runs, interleaved, medians.
 """
 
 from __future__ import annotations
@@ -43,9 +50,10 @@ from common import geometric_mean, manifest_names, triad_line
 from parallel import idle_load
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "graphs"))
-from graphs import (Kernels, out_degrees, pagerank, scipy_pagerank, shortest_paths, symmetric_pattern,  # noqa: E402
-                    triangles, weighted)
+from graphs import (Kernels, bfs_levels, out_degrees, pagerank, scipy_bfs_levels, scipy_pagerank,  # noqa: E402
+                    shortest_paths, symmetric_pattern, triangles, weighted)
 
+ALGORITHMS = ["sssp", "triangles", "pagerank", "bfs"]
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
@@ -99,6 +107,19 @@ def graphblas_pagerank(gb, A, degrees: np.ndarray, damping: float = 0.85, tolera
     return rank.to_dense(fill_value=np.float32(0))
 
 
+def graphblas_bfs(gb, A, source: int = 0) -> np.ndarray:
+    """python-graphblas's BFS: the frontier's level, then its unvisited neighbours
+    (``q(~v.S, replace=True) << q.vxm(A, any_pair)``); SuiteSparse picks push or pull itself."""
+    levels, frontier = gb.Vector(gb.dtypes.INT64, A.nrows), gb.Vector(gb.dtypes.BOOL, A.nrows)
+    frontier[source] = True
+    level = 0
+    while frontier.nvals:
+        levels(frontier.S) << level
+        frontier(~levels.S, replace=True) << frontier.vxm(A, gb.semiring.any_pair)
+        level += 1
+    return levels.to_dense(fill_value=-1)
+
+
 def timed(systems: dict, rounds: int, seconds: float) -> dict[str, float]:
     """Median seconds of one whole run of each system: blocks of runs lasting about
     ``seconds``, each system's block in turn, ``rounds`` times.  ``systems``: name ->
@@ -126,6 +147,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--block", type=float, default=0.2, help="seconds of runs per system and round")
     parser.add_argument("--wait-idle", type=float, default=0.0)
+    parser.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, default=ALGORITHMS,
+                        help="the algorithms to time (default: all)")
     arguments = parser.parse_args()
     try:
         import graphblas as gb
@@ -152,6 +175,9 @@ def main() -> None:
         gb_W, gb_L, gb_A = gb.io.from_scipy_sparse(W), gb.io.from_scipy_sparse(L), \
             gb.io.from_scipy_sparse(A.astype(np.float32))
         expected_ranks, degrees = scipy_pagerank(A), out_degrees(spf_A)
+        pattern = A.astype(bool)
+        spf_P, spf_Q, gb_P = spf.pack("CSR", pattern), spf.pack("CSC", pattern), gb.io.from_scipy_sparse(pattern)
+        expected_levels = scipy_bfs_levels(A)
         runs = {
             "sssp": (lambda: shortest_paths(kernels, spf_W), lambda: graphblas_sssp(gb, gb_W, n),
                      lambda result: np.array_equal(result, expected_distances)),
@@ -159,8 +185,12 @@ def main() -> None:
                           lambda result: result == expected_triangles),
             "pagerank": (lambda: pagerank(kernels, spf_A), lambda: graphblas_pagerank(gb, gb_A, degrees),
                          lambda result: result.dtype == np.float32 and np.abs(result - expected_ranks).sum() < 1e-4),
+            "bfs": (lambda: bfs_levels(kernels, spf_P, spf_Q), lambda: graphblas_bfs(gb, gb_P),
+                    lambda result: np.array_equal(result, expected_levels)),
         }
         for algorithm, (ours, theirs, right) in runs.items():
+            if algorithm not in arguments.algorithms:
+                continue
             for threads in (1, 2):
                 omp.set_threads(threads)
                 gb.ss.config["nthreads"] = threads
