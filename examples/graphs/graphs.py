@@ -14,9 +14,16 @@
   out-degrees, A in CSC (each thread pulls over its own columns); the data is float32, so the
   kernel (over the generic built-in layouts) is compiled for float32 and sums in it.  Dangling
   vertices' rank is spread evenly; rounds stop when the ranks move less than 1e-6 in total.
+* Breadth-first search, direction-optimizing, with masks (``spf.compile(..., mask="~v")``): each
+  level either pushes the frontier q, packed as a sparse vector, along its rows of A,
+  ``y(j) = q(i) * A(i,j)`` (any_pair, A in CSR), or pulls over the column of each unvisited
+  vertex, ``y(j) = A(i,j) * q(i)`` (lor_second, q a dense 0/1 vector, A in CSC, parallel); the
+  mask ~visited skips the visited vertices, so y is the next frontier.  A cost model measured
+  on real graphs picks the direction (see :func:`pull_is_cheaper`).
 
 Each result is checked against scipy (``csgraph.dijkstra``; ``trace(A^3) / 6``; PageRank by
-scipy's own float64 products) and, where it is installed, python-graphblas.  ``benchmarks/graph_algorithms.py`` times these functions
+scipy's own float64 products; BFS levels by ``csgraph.shortest_path``, unweighted) and, where it
+is installed, python-graphblas (triangles and BFS).  ``benchmarks/graph_algorithms.py`` times these functions
 against python-graphblas on real graphs.
 """
 
@@ -132,14 +139,17 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
 # The direction rule: a cost model of one level, in ns, fitted (least squares, median error 5%)
 # to both directions timed at every level of BFS from vertex 0 on the 8 real graphs of
 # benchmarks/graph_algorithms.py (4k-68k vertices, 140k-670k edges), 1 thread.  A pull tests
-# the mask at every vertex and reads every unvisited vertex's column (no early exit: ⊕ = lor
-# reduces the whole column); a push packs the frontier (spf.pack's fixed cost, ~140 us, is most
-# of PUSH_FIXED) and scatters along its rows.  So, unlike Beamer's rule (pull when the frontier's
-# edges exceed 1/14 of the unexplored ones, as a pull stops at a vertex's first parent), it is
-# the unvisited vertices that price a pull: road-like graphs (ct2010, vt2010: long diameters,
-# small frontiers) push until about 3/4 of the edges are visited; social graphs pull from the
-# second or third level on, and every graph pulls at the end, where a push's fixed cost is most
-# of a level.  At 2 threads the pull (parallel) is cheaper still and the push (serial) is not.
+# the mask at every vertex and reads every unvisited vertex's whole column (no early exit at a
+# first parent: lor reduces it all); a push packs the frontier (spf.pack's fixed cost, ~140 us,
+# is most of PUSH_FIXED) and scatters along its rows.  So, unlike Beamer's rule (pull once the
+# frontier's edges exceed 1/14 of the unexplored ones), the unvisited vertices price a pull, and
+# the measured crossover is where they cost about as much as packing a frontier: ct2010 and
+# vt2010 (long diameters, frontiers of a few hundred vertices) push until 55-80% of their edges
+# are visited (m_u ~ 75k edges), astro-ph and BlogCatalog3 push twice, then pull, and cage10,
+# ca-HepPh, EX5 and ego-Facebook pull at every level (a whole pull of them costs less than a
+# push's fixed cost).  At 1 thread its total was within 1% of taking the faster direction at
+# every level; at 2 threads a pull (parallel) is cheaper still, a push (serial) is not, so the
+# rule pulls too little there.
 PULL_PER_VERTEX, PULL_PER_UNVISITED, PULL_PER_UNVISITED_EDGE = 0.75, 7.5, 0.25
 PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 175_000, 16.0, 0.4
 
@@ -236,11 +246,11 @@ def main() -> None:
     G = gb.io.from_scipy_sparse(A)
     depth, frontier = gb.Vector(gb.dtypes.INT64, A.shape[0]), gb.Vector(gb.dtypes.BOOL, A.shape[0])
     frontier[0] = True
-    for level in range(A.shape[0]):  # python-graphblas's BFS: levels where the frontier is, then its unvisited neighbours
-        if not frontier.nvals:
-            break
+    level = 0
+    while frontier.nvals:  # python-graphblas's BFS: the frontier's level, then its unvisited neighbours
         depth(frontier.S) << level
         frontier(~depth.S, replace=True) << frontier.vxm(G, gb.semiring.any_pair)
+        level += 1
     assert np.array_equal(levels, depth.to_dense(fill_value=-1)), "BFS levels differ from python-graphblas"
     print("checked against scipy and python-graphblas")
 
