@@ -54,9 +54,10 @@ class Kernels:
         # both skip the visited vertices (the mask ~v)
         self.bfs_push = spf.compile("y(j) = q(i) * A(i,j)", {"q": "SV", "A": "CSR", "v": "Dense1", "y": "Dense1"},
                                     semiring="any_pair", mask="~v")
-        # lor_second: y(j) = OR of q(i) over column j's pattern: q's zeros do not count, and A's values are
-        # not read (a stored zero is an edge, as for any_pair); over bool data it was the fastest of
-        # lor_land, lor_second, any_second, max_second and plus_times (then > 0), bool or float64
+        # lor_second: y(j) = OR of q(i) over column j's pattern: q's zeros do not count, A's values are
+        # not read (a stored zero is an edge, as for any_pair), and the sum stops at the first parent
+        # (lor's terminal value); over bool data lor_land, lor_second and any_second were within 5%,
+        # max_second and plus_times (then > 0; no terminal value) up to 2x slower, float64 up to 1.3x
         self.bfs_pull = spf.compile("y(j) = A(i,j) * q(i)", {"A": "CSC", "q": "Dense1", "v": "Dense1", "y": "Dense1"},
                                     semiring="lor_second", mask="~v", parallel=True)
         self.frontier = spf.load_layout("SV")  # loaded once: each push packs the frontier into it
@@ -136,28 +137,31 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
     return levels
 
 
-# The direction rule: a cost model of one level, in ns, fitted (least squares, median error 5%)
+# The direction rule: a cost model of one level, in ns, fitted (least squares, median error 4%)
 # to both directions timed at every level of BFS from vertex 0 on the 8 real graphs of
 # benchmarks/graph_algorithms.py (4k-68k vertices, 140k-670k edges), 1 thread.  A pull tests
-# the mask at every vertex and reads every unvisited vertex's whole column (no early exit at a
-# first parent: lor reduces it all); a push packs the frontier (spf.pack's fixed cost, ~140 us,
-# is most of PUSH_FIXED) and scatters along its rows.  So, unlike Beamer's rule (pull once the
-# frontier's edges exceed 1/14 of the unexplored ones), the unvisited vertices price a pull, and
-# the measured crossover is where they cost about as much as packing a frontier: ct2010 and
-# vt2010 (long diameters, frontiers of a few hundred vertices) push until 55-80% of their edges
-# are visited (m_u ~ 75k edges), astro-ph and BlogCatalog3 push twice, then pull, and cage10,
-# ca-HepPh, EX5 and ego-Facebook pull at every level (a whole pull of them costs less than a
-# push's fixed cost).  At 1 thread its total was within 1% of taking the faster direction at
-# every level; at 2 threads a pull (parallel) is cheaper still, a push (serial) is not, so the
-# rule pulls too little there.
-PULL_PER_VERTEX, PULL_PER_UNVISITED, PULL_PER_UNVISITED_EDGE = 0.75, 7.5, 0.25
-PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 175_000, 16.0, 0.4
+# the mask at every vertex and walks each unvisited vertex's column until its first parent (the
+# lor sum stops at true): about min(its in-degree, 1 / p) edges, p ~ m_f / m_u the share of its
+# in-edges that come from the frontier (an undirected graph's unvisited vertex has no visited
+# neighbour outside the frontier).  A push packs the frontier (spf.pack's fixed cost, ~140 us,
+# is most of PUSH_FIXED) and scatters along its rows.  Unlike Beamer's rule (pull once the
+# frontier's edges pass 1/14 of the unexplored ones), the fixed costs weigh most on these
+# graphs: the crossover is where the unvisited vertices cost about as much as packing a
+# frontier.  ct2010 and vt2010 (long diameters, frontiers of a few hundred vertices) push until
+# 55-80% of their edges are visited (m_u ~ 75k edges), BlogCatalog3 pushes its first level and
+# astro-ph its first two, and cage10, ca-HepPh, EX5 and ego-Facebook pull at every level (a
+# whole pull of them costs less than a push's fixed cost).  At 1 thread the rule's total was
+# within 1% of taking the faster direction at every level; at 2 threads a pull (parallel) is
+# cheaper still and a push (serial) is not, so the rule pulls too little there.
+PULL_PER_VERTEX, PULL_PER_UNVISITED, PULL_PER_SCANNED_EDGE = 0.85, 7.5, 0.2
+PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 180_000, 16.0, 0.4
 
 
 def pull_is_cheaper(vertices: int, unvisited: int, unvisited_edges: int, frontier: int,
                     frontier_edges: int) -> bool:
     """Whether a pull is expected to beat a push at a level (the cost model above)."""
-    pull = PULL_PER_VERTEX * vertices + PULL_PER_UNVISITED * unvisited + PULL_PER_UNVISITED_EDGE * unvisited_edges
+    scanned = unvisited_edges * min(1.0, unvisited / max(frontier_edges, 1))
+    pull = PULL_PER_VERTEX * vertices + PULL_PER_UNVISITED * unvisited + PULL_PER_SCANNED_EDGE * scanned
     push = PUSH_FIXED + PUSH_PER_FRONTIER * frontier + PUSH_PER_FRONTIER_EDGE * frontier_edges
     return pull < push
 
