@@ -21,10 +21,11 @@ at 2 threads (spf's OpenMP team, SuiteSparse's ``nthreads``):
   ``y(j) = A(i,j) * w(i)`` over float32 data (the generic layouts' float32 kernel), A in CSC;
   graphblas ``w.vxm(A, plus_times)`` over FP32 vectors and matrix, the same rounds;
 * **BFS** levels from vertex 0 over the boolean pattern: spf's direction-optimizing
-  ``bfs_levels`` (a push ``y(j) = q(i) * A(i,j)`` of the frontier packed as a sparse vector, A in
-  CSR, or a pull ``y(j) = A(i,j) * q(i)`` over a dense 0/1 frontier, A in CSC, parallel; both
-  any/lor semirings, masked by ``~visited``), graphblas ``q(~v.S, replace=True) << q.vxm(A,
-  any_pair)`` (SuiteSparse chooses push or pull itself), until the frontier is empty.
+  ``bfs_levels``, each level a push ``y(j) = q(i) * A(i,j)`` (any_pair; the frontier packed as
+  a sparse vector, A in CSR) or a pull ``y(j) = A(i,j) * q(i)`` (lor_second, stopping at a first
+  parent; a dense 0/1 frontier, A in CSC, parallel), both masked by ``~visited``, by a cost
+  model (``graphs.pull_is_cheaper``); graphblas ``q(~v.S, replace=True) << q.vxm(A, any_pair)``
+  (SuiteSparse chooses push or pull itself), until the frontier is empty.
 
 Results are checked against scipy (shortest paths: scipy.sparse.csgraph.dijkstra; triangles:
 the trace of A^3 / 6; PageRank: the same iteration in float64, to 1e-4 in total; BFS:
