@@ -12,6 +12,8 @@ leaves the output's entry as it was.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,7 +100,7 @@ class MaskedKernel:
         kernel reads its arguments as they were when bound); not with accumulate."""
         if self.accumulate is not None:
             raise SpfError("a kernel with accumulate= cannot be bound: each call merges into the output it is given")
-        return self.kernel.bind(**self._arguments(arguments))
+        return self.kernel.bind(**self._arguments(arguments, reuse=False))
 
     def _existing_output(self, arguments: dict) -> np.ndarray | None:
         """The output a call accumulates into (taken out of ``arguments``), checked."""
@@ -112,7 +114,11 @@ class MaskedKernel:
                            f"numpy array to update in place, got {type(value).__name__}")
         return value
 
-    def _arguments(self, arguments: dict) -> dict:
+    @functools.cached_property
+    def _keep_buffers(self) -> "KeepBuffers":
+        return KeepBuffers(self.plan)
+
+    def _arguments(self, arguments: dict, reuse: bool = True) -> dict:
         """The kernel's arguments: the mask's data turned into what the kernel reads for it."""
         plan = self.plan
         if plan is None:
@@ -123,7 +129,7 @@ class MaskedKernel:
         given = dict(arguments)
         value = given[name] if name in self.kernel.tensors else given.pop(name)
         if plan.keeps:
-            given[plan.factor] = keep_tensor(plan, self.mask_layout, value)
+            given[plan.factor] = keep_tensor(plan, self.mask_layout, value, self._keep_buffers if reuse else None)
         else:
             tensor = value if isinstance(value, Tensor) and pattern_layout(value.layout) == self.kernel.tensors[
                 plan.factor].layout else pack(self.mask_layout, value, name=name)
@@ -150,17 +156,46 @@ def present(layout, value: Any, values: bool, name: str) -> np.ndarray:
     return entries
 
 
-def keep_tensor(plan: MaskPlan, layout, value: Any) -> Tensor:
-    """The mask layout's Tensor whose keep array is 1 where the output is computed."""
-    keep = present(layout, value, plan.values, plan.mask.tensor)
-    if plan.mask.complemented:
-        np.logical_not(keep, out=keep)
-    keep = np.ascontiguousarray(keep)
-    keep.flags.writeable = False
-    mask_layout = load_layout(plan.layout)
-    fields = {f"N{axis}": extent for axis, extent in enumerate(keep.shape)}
-    fields.update(keep=keep.view(np.uint8), vals=keep)
-    return Tensor._from_handed_over(mask_layout, keep.shape, fields, plan.factor)
+def keep_tensor(plan: MaskPlan, layout, value: Any, buffers: "KeepBuffers | None" = None) -> Tensor:
+    """The mask layout's Tensor whose keep array is 1 where the output is computed: written into
+    this thread's buffer of that shape when ``buffers`` are given (a call: the Tensor and its C
+    struct are made once), else new (a bound kernel keeps its own)."""
+    buffers = buffers or KeepBuffers(plan)
+    dense = isinstance(value, np.ndarray) and not layout.index_arrays
+    entries = value if dense else present(layout, value, plan.values, plan.mask.tensor)
+    if entries.ndim != buffers.layout.order:
+        raise SpfError(f"the mask {plan.mask.tensor} has order {entries.ndim}; the output has order "
+                       f"{buffers.layout.order}")
+    tensor, keep = buffers.get(entries.shape)
+    if dense and not plan.values:  # a dense layout stores every position: each is an entry
+        keep.fill(not plan.mask.complemented)
+    elif plan.mask.complemented:
+        np.equal(entries, 0, out=keep)
+    else:
+        np.not_equal(entries, 0, out=keep)
+    return tensor
+
+
+class KeepBuffers:
+    """Each thread's keep array and mask-layout Tensor per shape (a call writes the keep array
+    anew; kernels run concurrently from several threads each read their own)."""
+
+    def __init__(self, plan: MaskPlan):
+        self.layout = load_layout(plan.layout)
+        self.name = plan.factor
+        self.local = threading.local()
+
+    def get(self, shape: tuple) -> tuple[Tensor, np.ndarray]:
+        cache = self.local.__dict__.setdefault("tensors", {})
+        made = cache.get(shape)
+        if made is None:
+            keep = np.zeros(shape, dtype=bool)
+            shown = keep.view()
+            shown.flags.writeable = False  # the Tensor's arrays are read-only; the call writes through keep
+            fields = {f"N{axis}": extent for axis, extent in enumerate(shape)}
+            fields.update(keep=shown.view(np.uint8), vals=shown)
+            made = cache[shape] = (Tensor._from_handed_over(self.layout, shape, fields, self.name), keep)
+        return made
 
 
 def without_zeros(tensor: Tensor) -> Tensor:

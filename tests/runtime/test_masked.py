@@ -304,3 +304,35 @@ def test_the_mask_values_type_does_not_change_the_kernels():
         assert result.dtype == np.float32
         kept = entries_of(np.arange(30) % 3, values=True) if layout == "Dense1" else np.isin(np.arange(30), indices)
         np.testing.assert_allclose(result, np.where(kept, A @ x, 0), rtol=1e-5, atol=1e-5)
+
+
+def test_calls_from_two_threads_each_read_their_own_mask():
+    """A call writes its keep array into its thread's buffer: concurrent calls with different
+    masks do not see each other's, and a bound kernel keeps the mask it was bound with."""
+    import threading
+    A, x = matrix(300, 200, 32, density=0.05), np.random.default_rng(33).standard_normal(200)
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "v": "Dense1", "y": "Dense1"},
+                         mask="~v")
+    masks = [np.random.default_rng(seed).random(300) < 0.5 for seed in (34, 35)]
+    bound = kernel.bind(A=A, x=x, v=masks[0])
+    wrong = []
+
+    def run(mask):
+        for _ in range(200):
+            if not np.allclose(kernel(A=A, x=x, v=mask), np.where(~mask, A @ x, 0)):
+                wrong.append(mask)
+
+    threads = [threading.Thread(target=run, args=(mask,)) for mask in masks]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
+    np.testing.assert_allclose(bound(), np.where(~masks[0], A @ x, 0))
+
+
+def test_a_mask_of_another_order_than_the_output_is_refused():
+    kernel = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "v": "Dense1", "y": "Dense1"},
+                         mask="~v")
+    with pytest.raises(SpfError, match="the mask v has order 2; the output has order 1"):
+        kernel(A=matrix(5, 4, 36), x=np.ones(4), v=np.ones((1, 5)))
