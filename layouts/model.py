@@ -354,6 +354,7 @@ class _PicklableMappings:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
+        state.pop("_typed", None)  # copies per value type (Layout.with_value_type), made again on demand
         for name in self._MAPPINGS:
             state[name] = dict(state[name])
         return state
@@ -469,9 +470,16 @@ class Layout(_PicklableMappings):
         generic layout holds anyway); a layout that declares its values' type is itself."""
         if not self.generic or given.name == "float64":
             return self
-        values = self.field(self.values_field)
-        fields = tuple(dataclasses.replace(f, type=given.name) if f is values else f for f in self.fields)
-        return dataclasses.replace(self, fields=fields)
+        typed = self.__dict__.get("_typed")
+        if typed is None:  # made once per type: a call compares layouts through their text, made once per object
+            typed = {}
+            object.__setattr__(self, "_typed", typed)
+        made = typed.get(given.name)
+        if made is None:
+            values = self.field(self.values_field)
+            fields = tuple(dataclasses.replace(f, type=given.name) if f is values else f for f in self.fields)
+            made = typed[given.name] = dataclasses.replace(self, fields=fields)
+        return made
 
     def compute_scalars(self, shape: tuple[int, ...]) -> dict[str, int]:
         """The values of the scalar fields defined from the shape."""
