@@ -10,6 +10,8 @@ each equality defines, and which constraints are left as guards.  Packing
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
@@ -84,8 +86,10 @@ def _call_level(call: UFCall, physical: tuple[str, ...]) -> int:
     return _innermost(call.names(), physical)
 
 
+@functools.lru_cache(maxsize=256)
 def read_levels(layout: Layout) -> LayoutLevels:
-    """Classify each conjunct of the layout's relation."""
+    """Classify each conjunct of the layout's relation (once per layout: validating a Tensor's
+    fields reads them, and a small Tensor made each call of a loop paid this every time)."""
     physical: tuple[str, ...] = tuple(layout.physical)
     logical = set(layout.logical)
     levels = [Level(index, position) for position, index in enumerate(physical)]
