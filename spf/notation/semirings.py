@@ -121,6 +121,19 @@ def semiring(name: str) -> Semiring:
 PLUS_TIMES = semiring("plus_times")
 
 
+def zero_changes_reduction(monoid: Monoid) -> bool:
+    """Whether a stored zero reduced as it is (a term of one factor: no ⊗ applies) can change a
+    reduction: unless Z3 proves ``y ⊕ 0 == y`` for every value y it can hold (plus, lor, any)."""
+    if math.isinf(monoid.identity):
+        return True
+    z = z3.Real("z")
+    held = monoid.meaning(z3.RealVal(monoid.identity), z)
+    solver = z3.Solver()
+    solver.set("rlimit", 200_000)
+    solver.add(monoid.meaning(held, z3.RealVal(0)) != held)
+    return solver.check() != z3.unsat
+
+
 def padding_contributes(ring: Semiring) -> bool:
     """Whether a stored zero that is no entry (padding) can change a reduction: unless Z3
     proves, for every real x and every value y the reduction can hold (``identity ⊕ z``),

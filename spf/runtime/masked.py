@@ -34,16 +34,20 @@ ACCUMULATORS = {"plus": np.add, "times": np.multiply, "min": np.minimum, "max": 
 """The monoids an output accumulates by, as numpy's ufuncs."""
 
 
-def accumulator(name: str, add: str, output_dense: bool, output: str) -> str:
+def accumulator(name: str, add: str, output_kind: str, output: str) -> str:
     """``accumulate=`` checked: a monoid, the semiring's ⊕ (whose identity is what the result
-    holds where it has no entry), into a dense output; else an SpfError saying why not."""
+    holds where it has no entry), into a dense output (``output_kind`` "dense", "sparse" or
+    "scalar"); else an SpfError saying why not."""
     if name not in ACCUMULATORS:
         raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join(ACCUMULATORS)}")
     if name != add:
         raise SpfError(f"accumulate={name!r} under a semiring whose ⊕ is {add!r}: only ⊕ itself accumulates "
                        f"for now (accumulate={add!r}); the result's entries without a product hold {add}'s "
                        f"identity, which {name} would not leave unchanged")
-    if not output_dense:
+    if output_kind == "scalar":
+        raise SpfError(f"accumulate={name!r}: the output {output} is a scalar, which a call returns as a number; "
+                       f"add it yourself ({output} {name} the result)")
+    if output_kind != "dense":
         raise SpfError(f"accumulate={name!r}: the output {output} has a sparse layout; accumulating is "
                        "supported into dense outputs (numpy arrays) for now")
     return name
@@ -250,6 +254,7 @@ def masked_kernel(expression: str, layouts: dict, mask: str | None, mask_values:
     kernel = callable_kernel(expression, compiled_layouts, pattern=pattern, **options)
     if accumulate is not None:
         add = semiring(options.get("semiring", "plus_times")).add.name
-        output_layout = kernel.tensors[output.tensor].layout if output.tensor in kernel.tensors else None
-        accumulator(accumulate, add, output_layout is not None and not output_layout.index_arrays, output.tensor)
+        layout = kernel.tensors[output.tensor].layout if output.tensor in kernel.tensors else None
+        kind = "scalar" if layout is None else "sparse" if layout.index_arrays else "dense"
+        accumulator(accumulate, add, kind, output.tensor)
     return MaskedKernel(kernel, plan, accumulate, output.tensor, mask_layout)

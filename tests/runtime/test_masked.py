@@ -203,6 +203,8 @@ def test_a_scalar_output_or_a_sparse_accumulation_is_refused():
         spf.compile("s = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "v": "Dense1"}, mask="v")
     with pytest.raises(SpfError, match="sparse layout"):
         spf.compile("C(i,k) = A(i,j) * B(j,k)", {"A": "CSR", "B": "CSR", "C": "CSR"}, accumulate="plus")
+    with pytest.raises(SpfError, match="the output s is a scalar"):
+        spf.compile("s = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1"}, accumulate="plus")
     with pytest.raises(spf.ArgumentError, match="give the mask too"):
         spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "y": "Dense1"}, mask_values=True)
     with pytest.raises(SpfError, match="order 1 and 2"):

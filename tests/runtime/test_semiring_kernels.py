@@ -271,3 +271,19 @@ def test_any_reduces_a_scalar_to_one_of_its_values(parallel, openmp_threads):
     recipe = spf.recipe("s = A(i,j) * B(i,j)", layouts).parallelize("pAi", "atomic") if parallel else None
     kernel = spf.compile("s = A(i,j) * B(i,j)", layouts, semiring="any_first", schedule=recipe)
     assert kernel(A=A, B=A) in set(A.data)
+
+
+@pytest.mark.parametrize("semiring, refused", [("plus_pair", False), ("lor_land", False), ("any_pair", False),
+                                               ("min_plus", True), ("max_times", True)])
+def test_padding_in_a_term_of_one_factor_is_refused_only_where_zero_changes_the_reduction(semiring, refused):
+    """``y(i) = A(i,j)``: no ⊗ applies, BCSR's padded zeros are reduced as they are, which
+    plus, lor and any leave unchanged (min and max would not)."""
+    A = matrix(12, 10, 50)
+    layouts = {"A": "BCSR(R=2, C=2)", "y": "Dense1"}
+    if refused:
+        with pytest.raises(SpfError, match="stores padding"):
+            spf.compile("y(i) = A(i,j)", layouts, semiring=semiring)
+        return
+    kernel = spf.compile("y(i) = A(i,j)", layouts, semiring=semiring)
+    result, expected = kernel(A=spf.pack("BCSR(R=2, C=2)", A)), reference("y(i) = A(i,j)", semiring, (12,), A=A)
+    np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-12)  # plus adds the values: no ⊗ applies

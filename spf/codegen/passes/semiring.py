@@ -10,8 +10,9 @@ refused here, before anything else is done, each with its reason:
 * an assembled output: its builder sums duplicate entries and drops zeros (+, 0);
 * a coefficient (``2 * A(i,j) * x(j)``, ``A - B``): a number is no entry to ⊗ with;
 * an input whose layout stores padding (ELL, BCSR, DIA, ...), unless Z3 proves that a
-  stored zero changes no reduction (``0 ⊗ x`` is ⊕'s identity: plus_times, lor_land); a
-  layout without index arrays (Dense1..4, LOWER_TRI) has an entry at every position it stores;
+  stored zero changes no reduction (``0 ⊗ x`` is ⊕'s identity: plus_times, lor_land; in a
+  term of one factor, reduced as it is, ``y ⊕ 0 == y``: plus, lor, any); a layout without
+  index arrays (Dense1..4, LOWER_TRI) has an entry at every position it stores;
 * a recipe's parallel loop whose reduction is per-thread copies or atomics (both add); a
   scalar output's reduction is OpenMP's, with ⊕'s own operator (min, max, ||, &&).
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spf.errors import SpfError
-from spf.notation.semirings import Semiring, padding_contributes
+from spf.notation.semirings import Semiring, padding_contributes, zero_changes_reduction
 
 if TYPE_CHECKING:
     from spf.scheduling.recipe import Recipe
@@ -49,8 +50,9 @@ def refuse_for_semiring(ring: Semiring, statements: list[StatementSpace], recipe
                 raise SpfError(f"semiring={ring.name!r}: the term {term} of {text!r} has a coefficient, which "
                                "has no meaning under a semiring (only products of tensors)")
         for placement in space.placements.values():
+            single = all(len(term.factors) == 1 for term in space.statement.terms)  # no ⊗ applies
             if stores_padding(placement.layout) and placement.tensor != space.statement.output.tensor \
-                    and padding_contributes(ring):
+                    and (zero_changes_reduction(ring.add) if single else padding_contributes(ring)):
                 raise SpfError(f"semiring={ring.name!r}: input {placement.tensor} in {placement.layout.spec} stores "
                                f"padding (zeros that are no entries), and {ring.multiply.name} of a zero is not "
                                f"{ring.add.name}'s identity ({ring.add.identity}), so padding would count as "
