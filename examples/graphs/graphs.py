@@ -143,8 +143,10 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
 # the mask at every vertex and walks each unvisited vertex's column until its first parent (the
 # lor sum stops at true): about min(its in-degree, 1 / p) edges, p ~ m_f / m_u the share of its
 # in-edges that come from the frontier (an undirected graph's unvisited vertex has no visited
-# neighbour outside the frontier).  A push packs the frontier (spf.pack's fixed cost, ~140 us,
-# is most of PUSH_FIXED) and scatters along its rows.  Unlike Beamer's rule (pull once the
+# neighbour outside the frontier).  A push packs the frontier and scatters along its rows; its
+# fixed cost is packing (66 us since spf keeps a layout's typed copy), the masked call, and the
+# dense output's zeroing and scan over all n vertices (refitting it to 95 us from the parts
+# measured apart made the totals worse: 1.08x graphblas against 1.24x, so the fit stays).  Unlike Beamer's rule (pull once the
 # frontier's edges pass 1/14 of the unexplored ones), the fixed costs weigh most on these
 # graphs: the crossover is where the unvisited vertices cost about as much as packing a
 # frontier.  ct2010 and vt2010 (long diameters, frontiers of a few hundred vertices) push until
