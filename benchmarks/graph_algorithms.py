@@ -173,6 +173,7 @@ def main() -> None:
         expected_distances = csgraph.dijkstra(W, indices=0)
         expected_triangles = round((A @ A).multiply(A).sum() / 6)
         spf_W, spf_L, spf_A = spf.pack("CSC", W), spf.pack("CSR", L), spf.pack("CSC", A.astype(np.float32))
+        spf_W_rows = spf.pack("CSR", W)
         gb_W, gb_L, gb_A = gb.io.from_scipy_sparse(W), gb.io.from_scipy_sparse(L), \
             gb.io.from_scipy_sparse(A.astype(np.float32))
         expected_ranks, degrees = scipy_pagerank(A), out_degrees(spf_A)
@@ -180,7 +181,7 @@ def main() -> None:
         spf_P, spf_Q, gb_P = spf.pack("CSR", pattern), spf.pack("CSC", pattern), gb.io.from_scipy_sparse(pattern)
         expected_levels = scipy_bfs_levels(A)
         runs = {
-            "sssp": (lambda: shortest_paths(kernels, spf_W), lambda: graphblas_sssp(gb, gb_W, n),
+            "sssp": (lambda: shortest_paths(kernels, spf_W, A_rows=spf_W_rows), lambda: graphblas_sssp(gb, gb_W, n),
                      lambda result: np.array_equal(result, expected_distances)),
             "triangles": (lambda: triangles(kernels, spf_L), lambda: graphblas_triangles(gb, gb_L),
                           lambda result: result == expected_triangles),

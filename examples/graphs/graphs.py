@@ -4,8 +4,10 @@
     python examples/graphs/graphs.py                      # a random graph of 20,000 vertices
 
 * Single-source shortest paths, Bellman-Ford: with d the distances so far, each round relaxes
-  every edge at once, ``y(j) = min_i A(i,j) + d(i)`` (the min_plus semiring, A in CSC so each
-  thread pulls over its own columns), then ``d = min(d, y)``, until nothing changes.
+  the edges of the vertices whose distance changed in the last one: while they have few edges
+  it pushes from them (``y(j) = min_i d_f(i) + A(i,j)``, d_f their distances as a sparse vector,
+  A in CSR), else it pulls over every column (``y(j) = min_i A(i,j) + d(i)``, A in CSC so each
+  thread pulls over its own columns); then ``d = min(d, y)``, until nothing changes.
 * Triangles: with L the strict lower triangle of the symmetric pattern, ``C<L> = L plus_pair L'``
   counts, for each edge (i, j) of L, the k < j adjacent to both; the sum of C is the number of
   triangles.  C shares L's pattern (the mask), and the loop order walks each entry of L, then
@@ -46,6 +48,9 @@ class Kernels:
     def __init__(self) -> None:
         self.relax = spf.compile("y(j) = A(i,j) * d(i)", {"A": "CSC", "d": "Dense1", "y": "Dense1"},
                                  semiring="min_plus", parallel=True)
+        # SSSP's push: the changed vertices' distances (a sparse vector) relaxed along their rows
+        self.relax_push = spf.compile("y(j) = d(i) * A(i,j)", {"d": "SV", "A": "CSR", "y": "Dense1"},
+                                      semiring="min_plus")
         self.triangles = spf.compile("C(i,j) = L(i,k) * M(j,k)", {"L": "CSR", "M": "CSR", "C": "CSR"},
                                      share={"C": "L"}, semiring="plus_pair", parallel=True,
                                      order=["pLi", "i", "pCi", "pCj", "j", "pMi", "pLj", "k", "pMj"])
@@ -63,16 +68,39 @@ class Kernels:
         self.frontier = spf.load_layout("SV")  # loaded once: each push packs the frontier into it
 
 
-def shortest_paths(kernels: Kernels, A: spf.Tensor, source: int = 0) -> np.ndarray:
-    """Distances from ``source`` over the weighted graph A (a CSC Tensor), inf where unreached."""
-    d = np.full(A.shape[0], np.inf)
+def shortest_paths(kernels: Kernels, A: spf.Tensor, source: int = 0, A_rows: spf.Tensor | None = None) -> np.ndarray:
+    """Distances from ``source`` over the weighted graph A (a CSC Tensor), inf where unreached.
+
+    Bellman-Ford by rounds.  Given A in CSR too (``A_rows``), a round whose changed vertices
+    have few edges pushes from them alone (``y(j) = min_i d_f(i) + A(i,j)`` with d_f a sparse
+    vector of the changed distances, A's rows walked from each), else it pulls over every
+    column; only a changed vertex can improve another, so both give the round's minimum."""
+    n = A.shape[0]
+    d = np.full(n, np.inf)
     d[source] = 0.0
-    for _ in range(A.shape[0]):
-        relaxed = np.minimum(d, kernels.relax(A=A, d=d))
-        if np.array_equal(relaxed, d):
+    changed = np.array([source], dtype=np.int64)
+    row_lengths = np.diff(A_rows.fields["rowPtr"]) if A_rows is not None else None
+    edges = int(A.fields["nnz"]) if "nnz" in A.fields else len(A.fields["rowIdx"])
+    for _ in range(n):
+        frontier_edges = int(row_lengths[changed].sum()) if row_lengths is not None else edges
+        if frontier_edges == 0:  # the changed vertices have no edge to relax: nothing changes any more
             break
-        d = relaxed
+        if PUSH_SHARE * frontier_edges < edges:
+            frontier = spf.pack(kernels.frontier, (changed[:, None], d[changed], (n,)))
+            reached = kernels.relax_push(d=frontier, A=A_rows)
+        else:
+            reached = kernels.relax(A=A, d=d)
+        changed = np.flatnonzero(reached < d)
+        if not len(changed):
+            break
+        d[changed] = reached[changed]
     return d
+
+
+# A push round costs its frontier's edges plus a fixed ~0.1-0.2 ms (packing the frontier, the
+# call); a pull round every edge.  Push while the changed vertices' edges are under 1/PUSH_SHARE
+# of all (Beamer's rule for BFS uses 1/14 of the unexplored edges).
+PUSH_SHARE = 10
 
 
 def triangles(kernels: Kernels, L: spf.Tensor) -> int:
@@ -219,7 +247,7 @@ def main() -> None:
     W, L = weighted(A), sparse.tril(A, -1).tocsr()
     kernels = Kernels()
     started = time.perf_counter()
-    distances = shortest_paths(kernels, spf.pack("CSC", W))
+    distances = shortest_paths(kernels, spf.pack("CSC", W), A_rows=spf.pack("CSR", W))
     middle = time.perf_counter()
     count = triangles(kernels, spf.pack("CSR", L))
     ended = time.perf_counter()

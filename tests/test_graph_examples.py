@@ -1,6 +1,6 @@
-"""The direction-optimizing BFS of examples/graphs/graphs.py (masked push and pull kernels)
-against scipy's unweighted shortest paths: each direction forced on its own, and the
-automatic choice on a graph where it takes both."""
+"""The graph algorithms of examples/graphs/graphs.py against scipy: the direction-optimizing
+BFS (masked push and pull kernels; each direction forced on its own, and the automatic choice
+on a graph where it takes both), and shortest paths by pushing and pulling rounds."""
 
 from __future__ import annotations
 
@@ -100,3 +100,20 @@ def test_bfs_over_a_float_pattern(graphs, kernels):
     for direction in ("push", "pull"):
         levels = graphs.bfs_levels(kernels, spf.pack("CSR", A), spf.pack("CSC", A), 1, direction=direction)
         assert np.array_equal(levels, expected_levels(A, 1)), direction
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("rows", [False, True])
+def test_shortest_paths_match_dijkstra(graphs, kernels, directed, rows):
+    """Pull only (no CSR given), or pushing from the changed vertices while they have few edges."""
+    pattern = random_graph(3000, 3.0, 7, directed)
+    W = pattern.astype(np.float64).tocoo()
+    W.data = 1.0 + (W.row * 7 + W.col * 3) % 11
+    W = W.tocsr()
+    expected = csgraph.dijkstra(W, indices=0)
+    got = graphs.shortest_paths(kernels, spf.pack("CSC", W), A_rows=spf.pack("CSR", W) if rows else None)
+    np.testing.assert_array_equal(got, expected)
+    isolated = W.shape[0] - 1  # the last tenth has no edge: only itself is reached
+    got = graphs.shortest_paths(kernels, spf.pack("CSC", W), source=isolated,
+                                A_rows=spf.pack("CSR", W) if rows else None)
+    assert got[isolated] == 0 and np.isinf(np.delete(got, isolated)).all()
