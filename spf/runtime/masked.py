@@ -96,7 +96,12 @@ class MaskedKernel:
         result = self.kernel(**self._arguments(arguments))
         if existing is None:
             return result
-        ACCUMULATORS[self.accumulate](existing, result, out=existing)
+        try:
+            ACCUMULATORS[self.accumulate](existing, result, out=existing)
+        except TypeError:  # numpy's UFuncTypeError: the result's type does not cast into the output's
+            raise SpfError(f"accumulate={self.accumulate!r}: the result is {result.dtype}, which the output "
+                           f"{self.output} ({existing.dtype}) cannot hold without rounding; pass an output of "
+                           f"{result.dtype}") from None
         return existing
 
     def bind(self, **arguments: Any):

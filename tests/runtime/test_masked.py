@@ -225,6 +225,8 @@ def test_calls_that_miss_the_mask_or_pass_the_output_wrongly_are_refused():
     accumulating = spf.compile("y(i) = A(i,j) * x(j)", layouts, mask="v", accumulate="plus")
     with pytest.raises(SpfError, match="writable, C-ordered numpy array"):
         accumulating(A=A, x=x, v=np.ones(10), y=[0.0] * 10)
+    with pytest.raises(SpfError, match="the result is float64, which the output y \\(int64\\) cannot hold"):
+        accumulating(A=A, x=x, v=np.ones(10), y=np.zeros(10, dtype=np.int64))
     with pytest.raises(SpfError, match="shapes|extent|disagree"):
         kernel(A=A, x=x, v=np.ones(11))
 
