@@ -63,7 +63,7 @@ class MaskPlan:
 
     mask: Mask
     factor: str
-    layout: object  # a layout spec (the mask's own) or a KEEP_LAYOUTS name
+    layout: object  # the mask's own layout as given (a spec or a Layout), or a KEEP_LAYOUTS path
     values: bool  # the mask's entries are its nonzero values
     keeps: bool  # the call computes the 0/1 keep array
 
@@ -77,7 +77,7 @@ class MaskPlan:
         entries = "nonzero values" if self.values else "stored positions"
         kept = f"the positions without {self.mask.tensor}'s {entries}" if self.mask.complemented \
             else f"{self.mask.tensor}'s {entries}"
-        layout = getattr(self.layout, "stem", self.layout)
+        layout = getattr(self.layout, "spec", None) or getattr(self.layout, "stem", None) or self.layout
         how = (f"a 0/1 keep array {self.factor} in {layout}, tested where the loops bind the output's "
                "position (masked-out outputs are skipped)") if self.keeps else \
             f"intersected with {self.mask.tensor}'s entries in its layout {layout}"
