@@ -203,7 +203,7 @@ def check_semiring(compilation: Compilation) -> Compilation:
     ring = semiring_named(compilation.options.semiring)
     if ring.arithmetic:
         return compilation
-    refuse_for_semiring(ring, compilation.statements, compilation.options.recipe)
+    refuse_for_semiring(ring, compilation.statements, compilation.options.recipe, compilation.options.pattern)
     return compilation
 
 

@@ -84,9 +84,10 @@ class MaskPlan:
         return f"mask {self.mask}: the output is computed only at {kept}; {how}"
 
 
-def plan_mask(mask: Mask, statement: Statement, layouts: dict, dense: bool) -> MaskPlan:
+def plan_mask(mask: Mask, statement: Statement, layouts: dict, dense: bool, padded: bool = False) -> MaskPlan:
     """How ``statement`` meets ``mask`` whose layout (``layouts[mask.tensor]``) is ``dense``
-    (no index arrays), or an SpfError naming what does not fit."""
+    (no index arrays) or ``padded`` (its stored zeros are no entries: BCSR, ELL, ...: a keep
+    array is made of its entries), or an SpfError naming what does not fit."""
     output = statement.output
     if mask.tensor not in layouts:
         raise SpfError(f"mask={str(mask)!r}: {mask.tensor} has no layout; give it one in layouts "
@@ -101,7 +102,7 @@ def plan_mask(mask: Mask, statement: Statement, layouts: dict, dense: bool) -> M
         if not term.factors:
             raise SpfError(f"mask={str(mask)!r}: the term {term} reads no tensor, so it has no entries to mask")
     values = dense if mask.values is None else mask.values
-    keeps = mask.complemented or dense
+    keeps = mask.complemented or dense or padded
     if keeps and len(output.indices) not in KEEP_LAYOUTS:
         raise SpfError(f"mask={str(mask)!r}: a complemented mask, or one of a dense layout, is supported for outputs "
                        f"of order {' and '.join(map(str, KEEP_LAYOUTS))}; {output} has order {len(output.indices)}")

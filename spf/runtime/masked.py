@@ -250,7 +250,8 @@ def masked_kernel(expression: str, layouts: dict, mask: str | None, mask_values:
         given = parse_mask(mask, mask_values)
         if given.tensor in layouts:  # else plan_mask says it is missing
             mask_layout = resolve_family(load_layout_argument(layouts[given.tensor]), len(output.indices))
-        plan = plan_mask(given, statement, layouts, dense=mask_layout is not None and not mask_layout.index_arrays)
+        plan = plan_mask(given, statement, layouts, dense=mask_layout is not None and not mask_layout.index_arrays,
+                         padded=mask_layout is not None and mask_layout.padded)
         if plan.factor == given.tensor:
             del compiled_layouts[given.tensor]
         # a sparse mask's values are never read: declared bool, they widen no computation

@@ -340,3 +340,16 @@ def test_a_mask_of_another_order_than_the_output_is_refused():
                          mask="~v")
     with pytest.raises(SpfError, match="the mask v has order 2; the output has order 1"):
         kernel(A=matrix(5, 4, 36), x=np.ones(4), v=np.ones((1, 5)))
+
+
+def test_a_padded_mask_and_padding_under_a_mask():
+    """A BCSR mask's padded zeros are no entries (its keep array is made of its entries), and a
+    BCSR operand's padding in a term of one factor compiles under plus whatever the mask."""
+    A, M = matrix(12, 10, 37), matrix(12, 10, 38, density=0.4)
+    summed = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "BCSR(R=2, C=2)", "B": "CSR", "M": "BCSR(R=2, C=2)",
+                                                      "C": "Dense2"}, semiring="plus_pair", mask="M")
+    assert "keep array" in summed.explain()
+    kept = M.toarray() != 0
+    expected = np.where(kept, reference("C(i,j) = A(i,j) + B(i,j)", "plus_pair", (12, 10), A=A, B=M), 0)
+    result = summed(A=spf.pack("BCSR(R=2, C=2)", A), B=M, M=spf.pack("BCSR(R=2, C=2)", M))
+    np.testing.assert_allclose(result, expected, rtol=1e-12, atol=1e-12)

@@ -36,8 +36,10 @@ def stores_padding(layout) -> bool:
     return layout.padded and bool(layout.index_arrays)
 
 
-def refuse_for_semiring(ring: Semiring, statements: list[StatementSpace], recipe: Recipe | None) -> None:
-    """An SpfError naming the first thing of the kernel ``ring`` cannot compile yet."""
+def refuse_for_semiring(ring: Semiring, statements: list[StatementSpace], recipe: Recipe | None,
+                        pattern: tuple = ()) -> None:
+    """An SpfError naming the first thing of the kernel ``ring`` cannot compile yet (``pattern``:
+    the tensors read for their entries only, a mask, which no ⊗ applies to)."""
     first = statements[0]
     text = first.statement.text or str(first.statement)
     if first.assembled is not None:
@@ -50,7 +52,8 @@ def refuse_for_semiring(ring: Semiring, statements: list[StatementSpace], recipe
                 raise SpfError(f"semiring={ring.name!r}: the term {term} of {text!r} has a coefficient, which "
                                "has no meaning under a semiring (only products of tensors)")
         for placement in space.placements.values():
-            single = all(len(term.factors) == 1 for term in space.statement.terms)  # no ⊗ applies
+            single = all(sum(f.tensor not in pattern for f in term.factors) == 1  # no ⊗ applies
+                         for term in space.statement.terms)
             if stores_padding(placement.layout) and placement.tensor != space.statement.output.tensor \
                     and (zero_changes_reduction(ring.add) if single else padding_contributes(ring)):
                 raise SpfError(f"semiring={ring.name!r}: input {placement.tensor} in {placement.layout.spec} stores "
