@@ -441,7 +441,8 @@ def error_checks() -> None:
     expect_error("a term without the split index under a sum", lambda: dist.run(plus, A=Acsc, x=x, z=x),
                  dist.DistributionError, "once per rank")
     expect_error("a kernel that fails on one rank only",
-                 lambda: dist.run(KERNEL["spmv-CSR"], A=A, x=np.ones(20) if RANK else np.ones(20) * 1j),
+                 lambda: dist.run(KERNEL["spmv-CSR"], A=A,
+                                  x=np.ones(20) if RANK else np.ones(20, dtype=np.clongdouble)),  # complex256
                  spf.SpfError, "")
     expect_error("a file that is no Matrix Market file", lambda: dist.read_mtx(BAD_TNS), spf.SpfError,
                  "not a Matrix Market file")
