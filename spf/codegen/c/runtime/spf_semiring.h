@@ -30,8 +30,9 @@ SPF_SEMIRING_OPERATIONS(int32_t, int32)
 SPF_SEMIRING_OPERATIONS(bool, bool)
 
 /* complex values: the operations that need no order (min, max and the logical ones have no
-   meaning for them; spf.codegen.passes.value_types refuses those semirings) */
-#include <complex.h>
+   meaning for them; spf.codegen.passes.value_types refuses those semirings).  C99's _Complex
+   keyword names the types; <complex.h> is not included, as its macro I would take a tensor
+   named I from the kernel's parameters. */
 #define SPF_COMPLEX_OPERATIONS(T, NAME)                                                                \
   static inline T spf_any_##NAME(T a, T b) { return a != 0 ? a : b; }                                  \
   static inline T spf_first_##NAME(T a, T b) { (void)b; return a; }                                    \
