@@ -470,15 +470,22 @@ class Layout(_PicklableMappings):
         generic layout holds anyway); a layout that declares its values' type is itself."""
         if not self.generic or given.name == "float64":
             return self
+        return self.with_values(given.name)
+
+    def with_values(self, type_name: str) -> "Layout":
+        """This layout with its values of type ``type_name`` whatever its file declares, as a
+        generic layout specialised (its C struct named by the type): a mask read as bool, the
+        real parts of complex data packed apart.  Made once per type and kept with the layout:
+        a call compares layouts through their text, made once per object."""
         typed = self.__dict__.get("_typed")
-        if typed is None:  # made once per type: a call compares layouts through their text, made once per object
+        if typed is None:
             typed = {}
             object.__setattr__(self, "_typed", typed)
-        made = typed.get(given.name)
+        made = typed.get(type_name)
         if made is None:
             values = self.field(self.values_field)
-            fields = tuple(dataclasses.replace(f, type=given.name) if f is values else f for f in self.fields)
-            made = typed[given.name] = dataclasses.replace(self, fields=fields)
+            fields = tuple(dataclasses.replace(f, type=type_name) if f is values else f for f in self.fields)
+            made = typed[type_name] = dataclasses.replace(self, fields=fields, generic=True)
         return made
 
     def compute_scalars(self, shape: tuple[int, ...]) -> dict[str, int]:

@@ -140,7 +140,7 @@ class MaskedKernel:
         if plan.keeps:
             given[plan.factor] = keep_tensor(plan, self.mask_layout, value, self._keep_buffers if reuse else None)
         else:
-            tensor = value if isinstance(value, Tensor) and pattern_layout(value.layout) == self.kernel.tensors[
+            tensor = value if isinstance(value, Tensor) and value.layout.with_values("bool") == self.kernel.tensors[
                 plan.factor].layout else pack(self.mask_layout, value, name=name)
             if plan.drops_zeros:
                 tensor = without_zeros(tensor)
@@ -151,8 +151,6 @@ class MaskedKernel:
 def present(layout, value: Any, values: bool, name: str) -> np.ndarray:
     """A dense bool array of the mask's entries: its stored positions, or (``values``) those
     holding a nonzero value; a layout without index arrays stores every position."""
-    if isinstance(value, np.ndarray) and not layout.index_arrays:
-        return value != 0 if values else np.ones(value.shape, dtype=bool)
     tensor = value if isinstance(value, Tensor) else pack(layout, value, name=name)
     if not tensor.layout.index_arrays:
         dense = tensor.to_dense()
@@ -216,18 +214,10 @@ def without_zeros(tensor: Tensor) -> Tensor:
     return pack(tensor.layout, (coords[nonzero], stored[nonzero], shape), name=tensor.name)
 
 
-def pattern_layout(layout):
-    """``layout`` with bool values (a generic layout's bool copy, whatever its file declares):
-    a sparse mask's layout in the kernel, whose values no product reads."""
-    values = layout.field(layout.values_field)
-    fields = tuple(dataclasses.replace(f, type="bool") if f is values else f for f in layout.fields)
-    return dataclasses.replace(layout, fields=fields, generic=True)
-
-
 def pattern_tensor(tensor: Tensor, name: str) -> Tensor:
     """The sparse mask's index arrays (shared, not copied) in its layout with bool values, all
     true: what the kernel reads for it, whatever the type of the mask's own values."""
-    layout = pattern_layout(tensor.layout)
+    layout = tensor.layout.with_values("bool")
     fields = dict(tensor.fields)
     values = np.ones(np.shape(fields[layout.values_field]), dtype=bool)
     values.flags.writeable = False
@@ -255,7 +245,7 @@ def masked_kernel(expression: str, layouts: dict, mask: str | None, mask_values:
         if plan.factor == given.tensor:
             del compiled_layouts[given.tensor]
         # a sparse mask's values are never read: declared bool, they widen no computation
-        compiled_layouts[plan.factor] = plan.layout if plan.keeps else pattern_layout(mask_layout)
+        compiled_layouts[plan.factor] = plan.layout if plan.keeps else mask_layout.with_values("bool")
         expression, pattern = masked_statement(statement, plan).text, (plan.factor,)
     kernel = callable_kernel(expression, compiled_layouts, pattern=pattern, **options)
     if accumulate is not None:

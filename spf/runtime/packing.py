@@ -16,8 +16,6 @@ checking.
 
 from __future__ import annotations
 
-import dataclasses
-
 import functools
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -159,8 +157,7 @@ def _complex_tensor(layout, data, name: str, shape) -> Tensor:
         array = np.asarray(data)
         coords = np.argwhere(array != 0)
         values, data_shape = array[tuple(coords.T)], array.shape
-    real_layout = dataclasses.replace(layout, fields=tuple(
-        dataclasses.replace(f, type="float64") if f.name == layout.values_field else f for f in layout.fields))
+    real_layout = layout.with_values("float64")
     real = pack_into(real_layout, (coords, values.real.astype(np.float64), data_shape), name, shape, True)
     imaginary = pack_into(real_layout, (coords, values.imag.astype(np.float64), data_shape), name, shape, True)
     fields = dict(real.fields)
