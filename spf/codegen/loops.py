@@ -415,7 +415,8 @@ def _loop_notes(loop: Loop) -> list[str]:
         notes.append(f"loop {loop.variable} sums its terms in a register, added to {_target(summed.target)} once "
                      f"after it" + (f" (times {hoisted}, taken out of the sum)" if hoisted else "")
                      + (", if a term was added" if summed.counts_terms else "")
-                     + (f"; it stops once the sum is {summed.terminal} (⊕'s terminal value)" if summed.terminal else ""))
+                     + (f"; it stops once the sum is {summed.terminal} (⊕'s terminal value)"
+                        if summed.terminal else ""))
     if loop.pieces is not None:
         notes.append(_pieces_note(loop))
     elif loop.parallel:

@@ -624,8 +624,8 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
 
 PASSES = (build_space, plan_output_assembly, check_semiring, check_value_type, synthesize_finds, enumerate_variants,
           parallelize, fuse_nests,
-          merge_terms_by_coordinate, guard_tiles, drop_masks, remove_dead_code, fold_zeroing, jam_loops, mark_padded_factors,
-          choose_assembly,
+          merge_terms_by_coordinate, guard_tiles, drop_masks, remove_dead_code, fold_zeroing, jam_loops,
+          mark_padded_factors, choose_assembly,
           place_find_states, sum_in_registers, mark_independent_iterations, cut_parallel_loops, plan_rows,
           plan_zeroing, mask_lookups, stop_terminal_sums, split_sums, exit_exhausted_finds, specialize_extents, emit)
 

@@ -121,17 +121,14 @@ def semiring(name: str) -> Semiring:
 PLUS_TIMES = semiring("plus_times")
 
 
+@functools.cache
 def zero_changes_reduction(monoid: Monoid) -> bool:
     """Whether a stored zero reduced as it is (a term of one factor: no ⊗ applies) can change a
     reduction: unless Z3 proves ``y ⊕ 0 == y`` for every value y it can hold (plus, lor, any)."""
     if math.isinf(monoid.identity):
         return True
-    z = z3.Real("z")
-    held = monoid.meaning(z3.RealVal(monoid.identity), z)
-    solver = z3.Solver()
-    solver.set("rlimit", 200_000)
-    solver.add(monoid.meaning(held, z3.RealVal(0)) != held)
-    return solver.check() != z3.unsat
+    held = monoid.meaning(z3.RealVal(monoid.identity), z3.Real("z"))
+    return not _proven(monoid.meaning(held, z3.RealVal(0)) == held)
 
 
 def padding_contributes(ring: Semiring) -> bool:
@@ -146,10 +143,7 @@ def padding_contributes(ring: Semiring) -> bool:
     zero = z3.RealVal(0)
     add, multiply = ring.add.meaning, ring.multiply.meaning
     held = add(z3.RealVal(identity), z)
-    solver = z3.Solver()
-    solver.set("rlimit", 200_000)
-    solver.add(z3.Or(add(held, multiply(zero, x)) != held, add(held, multiply(x, zero)) != held))
-    return solver.check() != z3.unsat
+    return not _proven(z3.And(add(held, multiply(zero, x)) == held, add(held, multiply(x, zero)) == held))
 
 
 @functools.cache
@@ -161,7 +155,13 @@ def terminal_proven(monoid: Monoid) -> bool:
     a, b, x = z3.Reals("a b x")
     held = monoid.meaning(a, b)
     meets = held != 0 if monoid.terminal == "nonzero" else held == 0
+    return _proven(z3.Implies(meets, monoid.meaning(held, x) == held))
+
+
+def _proven(claim) -> bool:
+    """Whether Z3 proves ``claim`` for every value of its variables (its negation unsatisfiable
+    within a resource limit; unknown is no proof)."""
     solver = z3.Solver()
     solver.set("rlimit", 200_000)
-    solver.add(meets, monoid.meaning(held, x) != held)
+    solver.add(z3.Not(claim))
     return solver.check() == z3.unsat

@@ -51,14 +51,15 @@ def refuse_for_semiring(ring: Semiring, statements: list[StatementSpace], recipe
             if term.coefficient != 1 or not term.factors:
                 raise SpfError(f"semiring={ring.name!r}: the term {term} of {text!r} has a coefficient, which "
                                "has no meaning under a semiring (only products of tensors)")
+        single = all(sum(f.tensor not in pattern for f in term.factors) == 1  # no ⊗ applies
+                     for term in space.statement.terms)
         for placement in space.placements.values():
-            single = all(sum(f.tensor not in pattern for f in term.factors) == 1  # no ⊗ applies
-                         for term in space.statement.terms)
             if stores_padding(placement.layout) and placement.tensor != space.statement.output.tensor \
                     and (zero_changes_reduction(ring.add) if single else padding_contributes(ring)):
+                why = f"a zero changes a reduction by {ring.add.name}" if single else \
+                    f"{ring.multiply.name} of a zero is not {ring.add.name}'s identity ({ring.add.identity})"
                 raise SpfError(f"semiring={ring.name!r}: input {placement.tensor} in {placement.layout.spec} stores "
-                               f"padding (zeros that are no entries), and {ring.multiply.name} of a zero is not "
-                               f"{ring.add.name}'s identity ({ring.add.identity}), so padding would count as "
+                               f"padding (zeros that are no entries), and {why}, so padding would count as "
                                "entries; use a layout without padding (CSR, COO, DCSR, ...)")
     for variable, reduction in recipe.parallel if recipe is not None else ():
         if reduction is not None and first.statement.output.indices:  # a scalar's is OpenMP's, by ⊕
