@@ -628,7 +628,7 @@ def refusal_reason(message: str) -> str:
         return "BCSR stores padding that would count as entries (0 ⊗ x is not ⊕'s identity)"
     if "builder adds entries" in message:
         return "a semiring other than plus_times into an assembled sparse output (CSR)"
-    if "has a sparse layout; accumulating" in message:
+    if "has a sparse layout; accumulating" in message or "is a scalar, which a call returns" in message:
         return "accumulating into an output that is not a dense array (CSR, or a scalar)"
     if "expected a monoid" in message:
         return "accumulate='any': no accumulator for the any monoid"
