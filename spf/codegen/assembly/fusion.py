@@ -51,7 +51,8 @@ def fuse_statement_nests(scans: list[Scan], output_indices: tuple[str, ...]) -> 
             position = Affine(((first.variable, 1),), 0)
             guards += [Constraint(position, ">=", b.expression) for b in loop.lower]
             guards += [Constraint(position, "<=", b.expression) for b in loop.upper]
-            statements = [Assign(loop.variable, position)] + statements
+            if loop.variable != first.variable:  # (two terms over one tensor walk it with one variable)
+                statements = [Assign(loop.variable, position)] + statements
         body.append(Guard(guards, statements) if guards else Block(statements))
     fused = replace(first, body=body)
     head = replace(scans[0], nodes=[fused], entry_guards=[])
