@@ -40,7 +40,8 @@ from spf.codegen.c.emit_assembled import AssembledOutput
 from spf.codegen.c.emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
 from spf.codegen.c.emit_c import (KernelSource, array_ranges, kernel_function, kernel_names, library_source,
                                   release_function)
-from spf.codegen.c.emit_stream import kernel_report_length, rows_source, stream_source, workspace_source
+from spf.codegen.c.emit_stream import (combine_source, kernel_report_length, rows_source, stream_source,
+                                      workspace_source)
 from spf.codegen.c.fused_function import fused_function, scalar_temporaries
 from spf.codegen.c.structs import parameter_order, struct_name
 from spf.codegen.compiled import CompiledKernel, KernelTensor, compute_type
@@ -57,7 +58,7 @@ from spf.codegen.passes.parallel import (balance_parallel_loops, mark_parallel_l
                                          split_into_chunks)
 from spf.codegen.passes.register_sum import keep_factors_inside, mark_register_sums
 from spf.codegen.passes.pattern_factors import drop_pattern_factors
-from spf.codegen.passes.semiring import refuse_for_semiring
+from spf.codegen.passes.semiring import refuse_for_semiring, stores_padding
 from spf.codegen.passes.value_types import refuse_for_value_type
 from spf.codegen.passes.specialize import specialized_extent
 from spf.codegen.passes.split_sum import split_register_sums
@@ -198,7 +199,7 @@ def build_space(compilation: Compilation) -> Compilation:
 
 def check_semiring(compilation: Compilation) -> Compilation:
     """The reason a semiring other than (+, *) cannot compile this kernel yet, if there is one
-    (spf.notation.semirings): an assembled output, a coefficient, padding that a product
+    (spf.notation.semirings): a coefficient, padding that a product
     would read as an entry, or a recipe's reduction by atomics or per-thread copies."""
     ring = semiring_named(compilation.options.semiring)
     if ring.arithmetic:
@@ -401,11 +402,15 @@ def jam_loops(compilation: Compilation) -> Compilation:
 
 def mark_padded_factors(compilation: Compilation) -> Compilation:
     """An assembled output's entries name their factors read from a padded layout
-    (``Compute.padded``): a zero there is an unstored entry, no term."""
+    (``Compute.padded``): a zero there is an unstored entry, no term.  Under a semiring other
+    than (+, *) a layout without index arrays (Dense1..4) stores no padding: each of its
+    positions is an entry, zeros too, as in a full GraphBLAS matrix."""
     if compilation.assembly is None:
         return compilation
+    padding = (lambda layout: layout.padded) if semiring_named(compilation.options.semiring).arithmetic \
+        else stores_padding
     padded = {mapping[layout.values_field] for layout, mapping, is_output in compilation.tensors.values()
-              if layout.padded and not is_output}
+              if padding(layout) and not is_output}
     for scanned in _every_scan(compilation):
         for node in walk(scanned.nodes):
             if isinstance(node, Compute) and node.stream is not None:
@@ -601,7 +606,8 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
                                    workspace, extents[workspace.position] if workspace else None, order,
                                    two_phase, extents[output.indices.index(two_phase.outer)] if two_phase else None,
                                    key_type, pointer_type, report_length(plan), compilation.count_nodes)
-        support = stream_source(order) + assembly_source(plan, prefix, standalone=False)
+        support = (combine_source(semiring_named(compilation.options.semiring).add) + stream_source(order)
+                   + assembly_source(plan, prefix, standalone=False))
         if workspace is not None:
             support += workspace_source(order, workspace.position, workspace.order)
         if assembly.rows:
@@ -687,7 +693,10 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
 
     An assembled output stores the result's nonzeros, as scipy.sparse's products and sums
     do; ``keep_zeros`` stores every entry the inputs produce, explicit zeros included
-    (what a conversion between layouts must do).  ``specialize=False`` leaves out the copies
+    (what a conversion between layouts must do, and what a semiring other than (+, *) does:
+    GraphBLAS's entries are where the products are, whatever their values; so such a
+    kernel assembles its output rather than infer that it has an input's pattern, which
+    holds positions no product may reach).  ``specialize=False`` leaves out the copies
     of the nests for common dense extents (benchmarks time the general copy against them).
     ``semiring``: what + and * mean (spf.notation.semirings; checked by check_semiring).
     ``pattern``: tensors read only for where their entries are (a mask: spf.notation.masks)."""
@@ -710,7 +719,8 @@ def compile_kernel(expression: str, layouts: dict, find: str = "auto", share: di
             raise RecipeError("give the loop order either as order= or in the recipe, not both")
         order = order or recipe.order
     options = Options(find, dict(share or {}), parallel, tuple(order) if order else None, recipe,
-                      tuple(flags or CFLAGS), keep_zeros, infer_pattern=share is None and not keep_zeros,
+                      tuple(flags or CFLAGS), keep_zeros or not ring.arithmetic,
+                      infer_pattern=share is None and not keep_zeros and ring.arithmetic,
                       specialize=specialize, semiring=ring.name, pattern=tuple(sorted(pattern)))
     try:
         key = kernel_key(expression, layouts, options)

@@ -42,6 +42,7 @@ class Monoid:
     # a reduction holding a value this says ("nonzero", "zero") is final: ⊕ of anything leaves it
     # (GraphBLAS's terminal value), so a loop reducing into it may stop (spf.codegen.passes.terminal_sum)
     terminal: str | None = None
+    truth: bool = False  # its result is a truth value, 0 or 1, even of one operand: identity ⊕ x is not x
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,8 @@ MONOIDS = {monoid.name: monoid for monoid in (
     Monoid("times", 1.0, "*", None, "*", lambda a, b: a * b),
     Monoid("min", math.inf, None, "spf_min", "min", lambda a, b: z3.If(a <= b, a, b)),
     Monoid("max", -math.inf, None, "spf_max", "max", lambda a, b: z3.If(a >= b, a, b)),
-    Monoid("lor", 0.0, None, "spf_lor", "||", lambda a, b: _truth(z3.Or(a != 0, b != 0)), "nonzero"),
-    Monoid("land", 1.0, None, "spf_land", "&&", lambda a, b: _truth(z3.And(a != 0, b != 0)), "zero"),
+    Monoid("lor", 0.0, None, "spf_lor", "||", lambda a, b: _truth(z3.Or(a != 0, b != 0)), "nonzero", truth=True),
+    Monoid("land", 1.0, None, "spf_land", "&&", lambda a, b: _truth(z3.And(a != 0, b != 0)), "zero", truth=True),
     # any: one of the values reduced, whichever; the kernel keeps the first that is not 0, so
     # that 0 is its identity (an empty reduction, a register's start, a dense output's fill)
     Monoid("any", 0.0, None, "spf_any", "spf_any", lambda a, b: z3.If(a != 0, a, b), "nonzero"),

@@ -145,7 +145,7 @@ void *spf_assemble_b75026bf72_begin(struct spf_COO *T, int64_t n, const spf_asse
   for (int64_t t = 0, last = -1, end; t < n; t = end) {
     const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */
     double sum = h->v[t];
-    for (end = t + 1; end < n && spf_assemble_b75026bf72_first_difference(h, end - 1, end) == 2; end++) sum += h->v[end];
+    for (end = t + 1; end < n && spf_assemble_b75026bf72_first_difference(h, end - 1, end) == 2; end++) sum = SPF_COMBINE(sum, h->v[end]);
     if (drop_zeros && sum == 0.0) { memset(h->diff + t, 255, (size_t)(end - t)); continue; }
     const int d = last < 0 ? 0 : spf_assemble_b75026bf72_first_difference(h, last, t);
     h->diff[t] = (unsigned char)d;
@@ -177,7 +177,7 @@ int spf_assemble_b75026bf72_fill(void *handle, struct spf_COO *T) {
       a_row[p_p] = SPF_ASSEMBLE_B75026BF72_K0(h, t);
       a_col[p_p] = SPF_ASSEMBLE_B75026BF72_K1(h, t);
     }
-    a_val[p_p] += h->v[t];
+    a_val[p_p] = d == 2 ? SPF_COMBINE(a_val[p_p], h->v[t]) : h->v[t];
   }
   spf_assemble_b75026bf72_free(h);
   return 0;

@@ -163,7 +163,7 @@ void *spf_assemble_c6cc419c37_begin(struct spf_CSF3 *T, int64_t n, const spf_ass
   for (int64_t t = 0, last = -1, end; t < n; t = end) {
     const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */
     double sum = h->v[t];
-    for (end = t + 1; end < n && spf_assemble_c6cc419c37_first_difference(h, end - 1, end) == 3; end++) sum += h->v[end];
+    for (end = t + 1; end < n && spf_assemble_c6cc419c37_first_difference(h, end - 1, end) == 3; end++) sum = SPF_COMBINE(sum, h->v[end]);
     if (drop_zeros && sum == 0.0) { memset(h->diff + t, 255, (size_t)(end - t)); continue; }
     const int d = last < 0 ? 0 : spf_assemble_c6cc419c37_first_difference(h, last, t);
     h->diff[t] = (unsigned char)d;
@@ -218,7 +218,7 @@ int spf_assemble_c6cc419c37_fill(void *handle, struct spf_CSF3 *T) {
       a_idx2[p_p2] = SPF_ASSEMBLE_C6CC419C37_K2(h, t);
       a_ptr1[((p_p1)) + 1]++;
     }
-    a_val[p_p2] += h->v[t];
+    a_val[p_p2] = d == 3 ? SPF_COMBINE(a_val[p_p2], h->v[t]) : h->v[t];
   }
   for (int64_t q = 0; q + 1 < (s_nnz0 + 1); q++) a_ptr0[q + 1] += a_ptr0[q];
   for (int64_t q = 0; q + 1 < (s_nnz1 + 1); q++) a_ptr1[q + 1] += a_ptr1[q];

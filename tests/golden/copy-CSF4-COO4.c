@@ -175,7 +175,7 @@ void *spf_assemble_3d571e4d62_begin(struct spf_COO4 *T, int64_t n, const spf_ass
   for (int64_t t = 0, last = -1, end; t < n; t = end) {
     const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */
     double sum = h->v[t];
-    for (end = t + 1; end < n && spf_assemble_3d571e4d62_first_difference(h, end - 1, end) == 4; end++) sum += h->v[end];
+    for (end = t + 1; end < n && spf_assemble_3d571e4d62_first_difference(h, end - 1, end) == 4; end++) sum = SPF_COMBINE(sum, h->v[end]);
     if (drop_zeros && sum == 0.0) { memset(h->diff + t, 255, (size_t)(end - t)); continue; }
     const int d = last < 0 ? 0 : spf_assemble_3d571e4d62_first_difference(h, last, t);
     h->diff[t] = (unsigned char)d;
@@ -213,7 +213,7 @@ int spf_assemble_3d571e4d62_fill(void *handle, struct spf_COO4 *T) {
       a_idx2[p_p] = SPF_ASSEMBLE_3D571E4D62_K2(h, t);
       a_idx3[p_p] = SPF_ASSEMBLE_3D571E4D62_K3(h, t);
     }
-    a_val[p_p] += h->v[t];
+    a_val[p_p] = d == 4 ? SPF_COMBINE(a_val[p_p], h->v[t]) : h->v[t];
   }
   spf_assemble_3d571e4d62_free(h);
   return 0;

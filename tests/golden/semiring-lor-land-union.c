@@ -3,8 +3,8 @@
 #include "spf_state.h"
 #include "spf_hash.h"
 
-#ifndef SPF_KERNEL_E0E9F1F92C_H_STRUCTS
-#define SPF_KERNEL_E0E9F1F92C_H_STRUCTS
+#ifndef SPF_KERNEL_91F11D1CDC_H_STRUCTS
+#define SPF_KERNEL_91F11D1CDC_H_STRUCTS
 
 #include <stdint.h>
 
@@ -89,10 +89,10 @@ struct spf_Dense2
 #endif /* SPF_STRUCT_Dense2_35379900 */
 
 
-#endif /* SPF_KERNEL_E0E9F1F92C_H_STRUCTS */
+#endif /* SPF_KERNEL_91F11D1CDC_H_STRUCTS */
 
 
-int spf_kernel_e0e9f1f92c(struct spf_CSR *A, struct spf_COO *B, struct spf_Dense2 *C)
+int spf_kernel_91f11d1cdc(struct spf_CSR *A, struct spf_COO *B, struct spf_Dense2 *C)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -153,6 +153,6 @@ int spf_kernel_e0e9f1f92c(struct spf_CSR *A, struct spf_COO *B, struct spf_Dense
 }
 
 
-void spf_kernel_e0e9f1f92c_release_state(void)
+void spf_kernel_91f11d1cdc_release_state(void)
 {
 }

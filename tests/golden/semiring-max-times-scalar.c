@@ -3,8 +3,8 @@
 #include "spf_state.h"
 #include "spf_hash.h"
 
-#ifndef SPF_KERNEL_0540C9A55F_H_STRUCTS
-#define SPF_KERNEL_0540C9A55F_H_STRUCTS
+#ifndef SPF_KERNEL_C13DDAF266_H_STRUCTS
+#define SPF_KERNEL_C13DDAF266_H_STRUCTS
 
 #include <stdint.h>
 
@@ -77,12 +77,12 @@ struct spf_DCSR
 #endif /* SPF_STRUCT_DCSR_B3ABB36A */
 
 
-#endif /* SPF_KERNEL_0540C9A55F_H_STRUCTS */
+#endif /* SPF_KERNEL_C13DDAF266_H_STRUCTS */
 
 
-static spf_state *spf_kernel_0540c9a55f_v0_kept_state = 0;
+static spf_state *spf_kernel_c13ddaf266_v0_kept_state = 0;
 
-static int spf_kernel_0540c9a55f_v0_run(struct spf_CSR *A, struct spf_DCSR *B, double *s, spf_state *spf_kept)
+static int spf_kernel_c13ddaf266_v0_run(struct spf_CSR *A, struct spf_DCSR *B, double *s, spf_state *spf_kept)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -180,19 +180,19 @@ static int spf_kernel_0540c9a55f_v0_run(struct spf_CSR *A, struct spf_DCSR *B, d
 }
 
 
-int spf_kernel_0540c9a55f_v0(struct spf_CSR *A, struct spf_DCSR *B, double *s)
+int spf_kernel_c13ddaf266_v0(struct spf_CSR *A, struct spf_DCSR *B, double *s)
 {
-  spf_state *const spf_kept = spf_state_take(&spf_kernel_0540c9a55f_v0_kept_state, 1);
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_c13ddaf266_v0_kept_state, 1);
   if (!spf_kept) return 2;
-  int spf_result = spf_kernel_0540c9a55f_v0_run(A, B, s, spf_kept);
+  int spf_result = spf_kernel_c13ddaf266_v0_run(A, B, s, spf_kept);
   if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
-  spf_state_put(&spf_kernel_0540c9a55f_v0_kept_state, spf_kept, 1);
+  spf_state_put(&spf_kernel_c13ddaf266_v0_kept_state, spf_kept, 1);
   return spf_result;
 }
 
-static spf_state *spf_kernel_0540c9a55f_v1_kept_state = 0;
+static spf_state *spf_kernel_c13ddaf266_v1_kept_state = 0;
 
-static int spf_kernel_0540c9a55f_v1_run(struct spf_CSR *A, struct spf_DCSR *B, double *s, spf_state *spf_kept)
+static int spf_kernel_c13ddaf266_v1_run(struct spf_CSR *A, struct spf_DCSR *B, double *s, spf_state *spf_kept)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -275,19 +275,19 @@ static int spf_kernel_0540c9a55f_v1_run(struct spf_CSR *A, struct spf_DCSR *B, d
 }
 
 
-int spf_kernel_0540c9a55f_v1(struct spf_CSR *A, struct spf_DCSR *B, double *s)
+int spf_kernel_c13ddaf266_v1(struct spf_CSR *A, struct spf_DCSR *B, double *s)
 {
-  spf_state *const spf_kept = spf_state_take(&spf_kernel_0540c9a55f_v1_kept_state, 1);
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_c13ddaf266_v1_kept_state, 1);
   if (!spf_kept) return 2;
-  int spf_result = spf_kernel_0540c9a55f_v1_run(A, B, s, spf_kept);
+  int spf_result = spf_kernel_c13ddaf266_v1_run(A, B, s, spf_kept);
   if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
-  spf_state_put(&spf_kernel_0540c9a55f_v1_kept_state, spf_kept, 1);
+  spf_state_put(&spf_kernel_c13ddaf266_v1_kept_state, spf_kept, 1);
   return spf_result;
 }
 
-static spf_state *spf_kernel_0540c9a55f_v2_kept_state = 0;
+static spf_state *spf_kernel_c13ddaf266_v2_kept_state = 0;
 
-static int spf_kernel_0540c9a55f_v2_run(struct spf_CSR *A, struct spf_DCSR *B, double *s, spf_state *spf_kept)
+static int spf_kernel_c13ddaf266_v2_run(struct spf_CSR *A, struct spf_DCSR *B, double *s, spf_state *spf_kept)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -371,17 +371,17 @@ static int spf_kernel_0540c9a55f_v2_run(struct spf_CSR *A, struct spf_DCSR *B, d
 }
 
 
-int spf_kernel_0540c9a55f_v2(struct spf_CSR *A, struct spf_DCSR *B, double *s)
+int spf_kernel_c13ddaf266_v2(struct spf_CSR *A, struct spf_DCSR *B, double *s)
 {
-  spf_state *const spf_kept = spf_state_take(&spf_kernel_0540c9a55f_v2_kept_state, 1);
+  spf_state *const spf_kept = spf_state_take(&spf_kernel_c13ddaf266_v2_kept_state, 1);
   if (!spf_kept) return 2;
-  int spf_result = spf_kernel_0540c9a55f_v2_run(A, B, s, spf_kept);
+  int spf_result = spf_kernel_c13ddaf266_v2_run(A, B, s, spf_kept);
   if (spf_state_failed(spf_kept, 1) && spf_result == 0) spf_result = 2;
-  spf_state_put(&spf_kernel_0540c9a55f_v2_kept_state, spf_kept, 1);
+  spf_state_put(&spf_kernel_c13ddaf266_v2_kept_state, spf_kept, 1);
   return spf_result;
 }
 
-int spf_kernel_0540c9a55f_v3(struct spf_CSR *A, struct spf_DCSR *B, double *s)
+int spf_kernel_c13ddaf266_v3(struct spf_CSR *A, struct spf_DCSR *B, double *s)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -472,9 +472,9 @@ int spf_kernel_0540c9a55f_v3(struct spf_CSR *A, struct spf_DCSR *B, double *s)
 }
 
 
-void spf_kernel_0540c9a55f_release_state(void)
+void spf_kernel_c13ddaf266_release_state(void)
 {
-  spf_state_release(&spf_kernel_0540c9a55f_v0_kept_state, 1);
-  spf_state_release(&spf_kernel_0540c9a55f_v1_kept_state, 1);
-  spf_state_release(&spf_kernel_0540c9a55f_v2_kept_state, 1);
+  spf_state_release(&spf_kernel_c13ddaf266_v0_kept_state, 1);
+  spf_state_release(&spf_kernel_c13ddaf266_v1_kept_state, 1);
+  spf_state_release(&spf_kernel_c13ddaf266_v2_kept_state, 1);
 }

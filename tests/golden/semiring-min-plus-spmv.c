@@ -3,8 +3,8 @@
 #include "spf_state.h"
 #include "spf_hash.h"
 
-#ifndef SPF_KERNEL_FFC1068C18_H_STRUCTS
-#define SPF_KERNEL_FFC1068C18_H_STRUCTS
+#ifndef SPF_KERNEL_8B3F85B59E_H_STRUCTS
+#define SPF_KERNEL_8B3F85B59E_H_STRUCTS
 
 #include <stdint.h>
 
@@ -71,10 +71,10 @@ struct spf_Dense1
 #endif /* SPF_STRUCT_Dense1_107BF9A6 */
 
 
-#endif /* SPF_KERNEL_FFC1068C18_H_STRUCTS */
+#endif /* SPF_KERNEL_8B3F85B59E_H_STRUCTS */
 
 
-int spf_kernel_ffc1068c18(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_Dense1 *y)
+int spf_kernel_8b3f85b59e(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_Dense1 *y)
 {
   const int64_t A_numRows = A->numRows;
   const int64_t A_numCols = A->numCols;
@@ -307,6 +307,6 @@ int spf_kernel_ffc1068c18(struct spf_CSR *A, struct spf_Dense1 *x, struct spf_De
 }
 
 
-void spf_kernel_ffc1068c18_release_state(void)
+void spf_kernel_8b3f85b59e_release_state(void)
 {
 }

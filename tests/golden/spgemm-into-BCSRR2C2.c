@@ -174,7 +174,7 @@ void *spf_assemble_09b0ec037b_begin(struct spf_BCSR_R2_C2 *T, int64_t n, const s
   for (int64_t t = 0, last = -1, end; t < n; t = end) {
     const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */
     double sum = h->v[t];
-    for (end = t + 1; end < n && spf_assemble_09b0ec037b_first_difference(h, end - 1, end) == 4; end++) sum += h->v[end];
+    for (end = t + 1; end < n && spf_assemble_09b0ec037b_first_difference(h, end - 1, end) == 4; end++) sum = SPF_COMBINE(sum, h->v[end]);
     if (drop_zeros && sum == 0.0) { memset(h->diff + t, 255, (size_t)(end - t)); continue; }
     const int d = last < 0 ? 0 : spf_assemble_09b0ec037b_first_difference(h, last, t);
     h->diff[t] = (unsigned char)d;
@@ -212,7 +212,7 @@ int spf_assemble_09b0ec037b_fill(void *handle, struct spf_BCSR_R2_C2 *T) {
     }
     const int64_t p_pii = SPF_ASSEMBLE_09B0EC037B_K2(h, t); (void)p_pii;
     const int64_t p_pjj = SPF_ASSEMBLE_09B0EC037B_K3(h, t); (void)p_pjj;
-    a_val[((p_pJ) * (2) + p_pii) * (2) + p_pjj] += h->v[t];
+    a_val[((p_pJ) * (2) + p_pii) * (2) + p_pjj] = d == 4 ? SPF_COMBINE(a_val[((p_pJ) * (2) + p_pii) * (2) + p_pjj], h->v[t]) : h->v[t];
   }
   for (int64_t q = 0; q + 1 < (s_numBlockRows + 1); q++) a_rowPtr[q + 1] += a_rowPtr[q];
   spf_assemble_09b0ec037b_free(h);

@@ -148,7 +148,7 @@ void *spf_assemble_5ffa832611_begin(struct spf_DCSC *T, int64_t n, const spf_ass
   for (int64_t t = 0, last = -1, end; t < n; t = end) {
     const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */
     double sum = h->v[t];
-    for (end = t + 1; end < n && spf_assemble_5ffa832611_first_difference(h, end - 1, end) == 2; end++) sum += h->v[end];
+    for (end = t + 1; end < n && spf_assemble_5ffa832611_first_difference(h, end - 1, end) == 2; end++) sum = SPF_COMBINE(sum, h->v[end]);
     if (drop_zeros && sum == 0.0) { memset(h->diff + t, 255, (size_t)(end - t)); continue; }
     const int d = last < 0 ? 0 : spf_assemble_5ffa832611_first_difference(h, last, t);
     h->diff[t] = (unsigned char)d;
@@ -190,7 +190,7 @@ int spf_assemble_5ffa832611_fill(void *handle, struct spf_DCSC *T) {
       a_rowIdx[p_pi] = SPF_ASSEMBLE_5FFA832611_K1(h, t);
       a_colPtr[((p_pj)) + 1]++;
     }
-    a_data[p_pi] += h->v[t];
+    a_data[p_pi] = d == 2 ? SPF_COMBINE(a_data[p_pi], h->v[t]) : h->v[t];
   }
   for (int64_t q = 0; q + 1 < (s_nnzCols + 1); q++) a_colPtr[q + 1] += a_colPtr[q];
   spf_assemble_5ffa832611_free(h);

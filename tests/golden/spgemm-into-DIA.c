@@ -151,7 +151,7 @@ void *spf_assemble_c31260045d_begin(struct spf_DIA *T, int64_t n, const spf_asse
   for (int64_t t = 0, last = -1, end; t < n; t = end) {
     const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */
     double sum = h->v[t];
-    for (end = t + 1; end < n && spf_assemble_c31260045d_first_difference(h, end - 1, end) == 2; end++) sum += h->v[end];
+    for (end = t + 1; end < n && spf_assemble_c31260045d_first_difference(h, end - 1, end) == 2; end++) sum = SPF_COMBINE(sum, h->v[end]);
     if (drop_zeros && sum == 0.0) { memset(h->diff + t, 255, (size_t)(end - t)); continue; }
     const int d = last < 0 ? 0 : spf_assemble_c31260045d_first_difference(h, last, t);
     h->diff[t] = (unsigned char)d;
@@ -182,7 +182,7 @@ int spf_assemble_c31260045d_fill(void *handle, struct spf_DIA *T) {
       a_offsets[p_pd] = SPF_ASSEMBLE_C31260045D_K0(h, t);
     }
     const int64_t p_pi = SPF_ASSEMBLE_C31260045D_K1(h, t); (void)p_pi;
-    a_data[(p_pd) * (s_numRows) + p_pi] += h->v[t];
+    a_data[(p_pd) * (s_numRows) + p_pi] = d == 2 ? SPF_COMBINE(a_data[(p_pd) * (s_numRows) + p_pi], h->v[t]) : h->v[t];
   }
   spf_assemble_c31260045d_free(h);
   return 0;

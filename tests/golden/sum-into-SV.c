@@ -133,7 +133,7 @@ void *spf_assemble_89aabe1220_begin(struct spf_SV *T, int64_t n, const spf_assem
   for (int64_t t = 0, last = -1, end; t < n; t = end) {
     const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */
     double sum = h->v[t];
-    for (end = t + 1; end < n && spf_assemble_89aabe1220_first_difference(h, end - 1, end) == 1; end++) sum += h->v[end];
+    for (end = t + 1; end < n && spf_assemble_89aabe1220_first_difference(h, end - 1, end) == 1; end++) sum = SPF_COMBINE(sum, h->v[end]);
     if (drop_zeros && sum == 0.0) { memset(h->diff + t, 255, (size_t)(end - t)); continue; }
     const int d = last < 0 ? 0 : spf_assemble_89aabe1220_first_difference(h, last, t);
     h->diff[t] = (unsigned char)d;
@@ -162,7 +162,7 @@ int spf_assemble_89aabe1220_fill(void *handle, struct spf_SV *T) {
       p_p++;
       a_idx[p_p] = SPF_ASSEMBLE_89AABE1220_K0(h, t);
     }
-    a_val[p_p] += h->v[t];
+    a_val[p_p] = d == 1 ? SPF_COMBINE(a_val[p_p], h->v[t]) : h->v[t];
   }
   spf_assemble_89aabe1220_free(h);
   return 0;

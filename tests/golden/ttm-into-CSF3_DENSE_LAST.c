@@ -180,7 +180,7 @@ void *spf_assemble_9fc932633a_begin(struct spf_CSF3_DENSE_LAST *T, int64_t n, co
   for (int64_t t = 0, last = -1, end; t < n; t = end) {
     const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */
     double sum = h->v[t];
-    for (end = t + 1; end < n && spf_assemble_9fc932633a_first_difference(h, end - 1, end) == 3; end++) sum += h->v[end];
+    for (end = t + 1; end < n && spf_assemble_9fc932633a_first_difference(h, end - 1, end) == 3; end++) sum = SPF_COMBINE(sum, h->v[end]);
     if (drop_zeros && sum == 0.0) { memset(h->diff + t, 255, (size_t)(end - t)); continue; }
     const int d = last < 0 ? 0 : spf_assemble_9fc932633a_first_difference(h, last, t);
     h->diff[t] = (unsigned char)d;
@@ -224,7 +224,7 @@ int spf_assemble_9fc932633a_fill(void *handle, struct spf_CSF3_DENSE_LAST *T) {
       a_ptr0[((p_p0)) + 1]++;
     }
     const int64_t p_p2 = SPF_ASSEMBLE_9FC932633A_K2(h, t); (void)p_p2;
-    a_val[(p_p1) * (s_n2) + p_p2] += h->v[t];
+    a_val[(p_p1) * (s_n2) + p_p2] = d == 3 ? SPF_COMBINE(a_val[(p_p1) * (s_n2) + p_p2], h->v[t]) : h->v[t];
   }
   for (int64_t q = 0; q + 1 < (s_nnz0 + 1); q++) a_ptr0[q + 1] += a_ptr0[q];
   spf_assemble_9fc932633a_free(h);

@@ -39,6 +39,16 @@ CASES = [  # operation, semiring, layout, mask, accumulate, value type
     ("ewise_mult", "min_times", "COO", "M:CSR", True, "float64"),
     ("ewise_mult", "plus_pair", "CSC", "~M:Dense2", False, "float64"),
     ("mxm_csr", "plus_times", "CSR", "~M:CSR", False, "float64"),
+    # semirings into CSR: an entry where a product reaches, whatever its value
+    ("mxm_csr", "min_plus", "CSR", "none", False, "float64"),
+    ("mxm_csr", "plus_pair", "DCSR", "~M:CSR", False, "float64"),
+    ("mxm_csr", "max_second", "COO", "M:CSR", False, "float32"),
+    ("mxm_csr", "lor_land", "CSC", "none", False, "int64"),
+    ("ewise_add_csr", "any_pair", "COO", "none", False, "float64"),
+    ("ewise_add_csr", "lor_land", "BCSR", "M:CSR", False, "float64"),
+    ("ewise_add_csr", "max_plus", "CSR", "~M:CSR", False, "int64"),
+    ("ewise_mult_csr", "min_times", "DCSR", "none", False, "float64"),
+    ("ewise_mult_csr", "plus_second", "CSC", "M:CSR", False, "float64"),
     ("ewise_add_csr", "plus_times", "DCSR", "M:CSR", False, "float64"),
     ("ewise_mult_csr", "plus_times", "COO", "none", False, "float64"),
     ("mxv", "plus_times", "BCSR", "~M:Dense1", True, "float32"),
@@ -61,7 +71,7 @@ REFUSED = [  # ..., the reason
     ("mxv", "plus_first", "BCSR", "none", False, "stores padding"),  # first(x, 0) = x: padding of x's would count
     ("reduce_rows", "min_plus", "BCSR", "none", False, "stores padding"),  # min(y, 0) changes y
     ("reduce_rows", "any_pair", "CSR", "none", True, "any"),
-    ("mxm_csr", "min_plus", "CSR", "none", False, "assembled sparse output"),
+    ("ewise_add_csr", "min_plus", "BCSR", "none", False, "stores padding"),  # min(y, 0) changes y
     ("ewise_mult_csr", "plus_times", "CSR", "M:CSR", True, "not a dense array"),
     ("reduce_scalar", "plus_times", "CSR", "none", True, "not a dense array"),
 ]

@@ -126,8 +126,8 @@ def test_padding_is_refused_where_it_would_count_and_kept_where_it_cannot():
 
 
 @pytest.mark.parametrize("expression, layouts, options, message", [
-    ("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, {},
-     r"output C is assembled in CSR, whose builder adds entries"),
+    ("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "BCSR"}, {},
+     r"output C is assembled in BCSR\(R=4, C=4\), which stores padding: an entry of value 0"),
     ("y(i) = 2 * A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "y": "Dense1"}, {}, r"the term 2 \* A\(i,j\) \* x\(j\)"),
     ("C(i,j) = A(i,j) - B(i,j)", {"A": "CSR", "B": "CSR", "C": "Dense2"}, {}, r"has a coefficient"),
     ("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "y": "Dense1"}, {"semiring": "min_divide"},
@@ -138,6 +138,82 @@ def test_padding_is_refused_where_it_would_count_and_kept_where_it_cannot():
 def test_what_a_semiring_cannot_compile_is_refused_by_name(expression, layouts, options, message):
     with pytest.raises(SpfError, match=message):
         spf.compile(expression, layouts, **{"semiring": "min_plus", **options})
+
+
+SPARSE_OUTPUTS = [  # statement, layouts: a workspace, an inner product's register, a merge, a reduction
+    ("C(i,k) = A(i,j) * B(j,k)", {"A": "CSR", "B": "CSR", "C": "CSR"}),
+    ("C(i,k) = A(i,j) * B(j,k)", {"A": "CSR", "B": "CSC", "C": "DCSR"}),
+    ("C(i,k) = A(i,j) * B(j,k)", {"A": "COO", "B": "CSR", "C": "COO"}),
+    ("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}),
+    ("C(i,j) = A(i,j) + B(i,j)", {"A": "COO", "B": "Dense2", "C": "CSC"}),
+    ("C(i,j) = A(i,j) * B(i,j)", {"A": "CSR", "B": "DCSR", "C": "DCSR"}),
+    ("y(i) = A(i,j)", {"A": "CSC", "y": "SV"}),
+]
+
+
+def reached(expression: str, shape: tuple, **operands) -> np.ndarray:
+    """Where a product reaches the output: the positions of its entries under a semiring (a
+    sparse operand's entries are its stored ones, a dense one's every position)."""
+    def ones(value):
+        if sp.issparse(value):
+            value = sp.csr_matrix(value, copy=True)
+            value.data[:] = 1.0
+            return value
+        return np.ones(np.shape(value))
+    return reference(expression, "lor_pair", shape, **{name: ones(value) for name, value in operands.items()}) != 0
+
+
+@pytest.mark.parametrize("semiring", ["min_plus", "max_times", "lor_land", "plus_pair", "min_first", "max_second",
+                                      "land_lor", "times_plus"])
+@pytest.mark.parametrize("expression, layouts", SPARSE_OUTPUTS)
+def test_an_assembled_output_has_an_entry_where_a_product_reaches(semiring, expression, layouts):
+    """GraphBLAS's pattern (every position some product reaches, whatever its value), each
+    entry ⊕ of its products: through a workspace, a register, a merge or the builder."""
+    A, B = matrix(18, 14, 24), matrix(14 if "j) * B(j" in expression else 18, 14, 25)
+    operands = {"A": A}
+    if "B(" in expression:
+        operands["B"] = B.toarray() if layouts["B"].startswith("Dense") else B
+    output = spf.parse_statement(expression).output
+    shape = (18,) if len(output.indices) == 1 else (18, 14)
+    kernel = spf.compile(expression, layouts, semiring=semiring)
+    result = kernel(**operands)
+    coordinates, values, _ = result.to_coo()
+    where = reached(expression, shape, **operands)
+    assert {tuple(c) for c in coordinates.tolist()} == {tuple(c) for c in np.argwhere(where).tolist()}
+    check(values, reference(expression, semiring, shape, **operands)[tuple(coordinates.T)], semiring)
+
+
+def test_a_sum_of_zero_is_an_entry_under_a_semiring_and_none_under_plus_times():
+    A = sp.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
+    B = sp.csr_matrix(np.array([[-1.0, 4.0], [0.0, -3.0]]))
+    layouts = {"A": "CSR", "B": "CSR", "C": "CSR"}
+    under_plus_first = spf.compile("C(i,j) = A(i,j) + B(i,j)", layouts, semiring="plus_first")(A=A, B=B).to_scipy()
+    assert under_plus_first.nnz == 4 and under_plus_first[0, 0] == 0 and under_plus_first[1, 1] == 0
+    assert spf.compile("C(i,j) = A(i,j) + B(i,j)", layouts)(A=A, B=B).to_scipy().nnz == 2
+
+
+def test_a_monoid_of_truth_values_gives_one_value_its_truth():
+    """lor ⊕ one entry is its truth (0 or 1), as in a dense output: the builder and workspace
+    take a position's first value as it is, so the kernel appends identity ⊕ value."""
+    A = sp.csr_matrix(np.array([[3, 0], [-2, 5]], dtype=np.int64))
+    B = sp.csr_matrix(np.array([[0, 7], [4, 0]], dtype=np.int64))
+    kernel = spf.compile("C(i,j) = A(i,j) + B(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}, semiring="lor_land")
+    result = kernel(A=A, B=B).to_scipy()
+    assert result.dtype == np.int64
+    np.testing.assert_array_equal(result.toarray(), [[1, 1], [1, 1]])
+
+
+@pytest.mark.parametrize("semiring", ["min_plus", "max_times"])
+def test_an_assembled_product_on_two_threads_over_many_pieces(semiring, openmp_threads):
+    A, B = matrix(2000, 300, 26, density=0.02), matrix(300, 400, 27, density=0.02)
+    kernel = spf.compile("C(i,k) = A(i,j) * B(j,k)", {"A": "CSR", "B": "CSR", "C": "CSR"}, semiring=semiring,
+                         parallel=True)
+    assert "omp parallel" in kernel.c_source
+    coordinates, values, _ = kernel(A=A, B=B).to_coo()
+    expected = reference("C(i,k) = A(i,j) * B(j,k)", semiring, (2000, 400), A=A, B=B)
+    where = reached("C(i,k) = A(i,j) * B(j,k)", (2000, 400), A=A, B=B)
+    assert len(coordinates) == where.sum() and where[tuple(coordinates.T)].all()
+    check(values, expected[tuple(coordinates.T)], semiring)
 
 
 def test_a_recipe_reduction_is_refused():

@@ -219,7 +219,7 @@ def _groups_counted(plan: AssemblyPlan, prefix: str) -> list[str]:
     emit("    const int64_t e = h->origin ? h->origin[t] : t;  /* the entry, for reports */")
     emit("    double sum = h->v[t];")
     emit(f"    for (end = t + 1; end < n && {prefix}_first_difference(h, end - 1, end) == {m}; end++) "
-         "sum += h->v[end];")
+         "sum = SPF_COMBINE(sum, h->v[end]);")
     emit(f"    if (drop_zeros && sum == 0.0) {{ memset(h->diff + t, {DROPPED}, (size_t)(end - t)); continue; }}")
     emit(f"    const int d = last < 0 ? 0 : {prefix}_first_difference(h, last, t);")
     emit("    h->diff[t] = (unsigned char)d;")
@@ -287,10 +287,11 @@ def _fill_function(plan: AssemblyPlan, prefix: str, struct: str, rows: DirectRow
             emit(f"      a_{level.pointer}[{level.pointer_argument} + 1]++;")
         emit("    }")
     if narrowed:
-        emit(f"    group_sum = (d == {m} ? group_sum : 0.0) + h->v[t];")
+        emit(f"    group_sum = d == {m} ? SPF_COMBINE(group_sum, h->v[t]) : h->v[t];")
         emit(f"    a_{layout.values_field}[{plan.values_index}] = ({_value_type(plan)})group_sum;")
     else:
-        emit(f"    a_{layout.values_field}[{plan.values_index}] += h->v[t];")
+        value = f"a_{layout.values_field}[{plan.values_index}]"
+        emit(f"    {value} = d == {m} ? SPF_COMBINE({value}, h->v[t]) : h->v[t];")
     emit("  }")
     for level in plan.levels:
         if level.pointer:

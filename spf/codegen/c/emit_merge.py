@@ -9,7 +9,7 @@ from pycparser import c_ast
 from spf.errors import SpfError
 
 from spf.codegen.assembly.merge import arm_assignments, key_assignments
-from spf.codegen.c.c_syntax import INDEX, assign, binary, block, c_statements, call, const, declare, ident
+from spf.codegen.c.c_syntax import INDEX, assign, binary, block, c_statements, c_text, call, const, declare, ident
 from spf.codegen.loops import Merge
 
 
@@ -108,6 +108,11 @@ class MergePrinter:
             steps.append(block(position(k) + self.nodes(node.arms[k].loop.body)))
             self.append_mode, self.held = saved, "spf_held"
         kept = "spf_value != 0.0" if self.drop_zeros else "1"
+        if self.semiring.add.c_operator == "+":  # a term not at the least key masked to +0.0
+            combined = f"spf_masked({terms[0]}, spf_take0) + spf_masked({terms[1]}, spf_take1)"
+        else:  # ⊕ of both where both are at the least key, else the one that is, as it is
+            both = c_text(self.reduced(ident(terms[0]), ident(terms[1])))
+            combined = f"spf_take0 && spf_take1 ? {both} : spf_take0 ? {terms[0]} : {terms[1]}"
         room = c_statements(f"""
             if (__builtin_expect(spf_n == spf_capacity, 0)) {{
               spf_my_cursor.n = spf_n;
@@ -116,7 +121,7 @@ class MergePrinter:
             }}""")
         steps += c_statements(f"""
             const int spf_take0 = {key[0]} <= {key[1]}, spf_take1 = {key[1]} <= {key[0]};
-            const double spf_value = spf_masked({terms[0]}, spf_take0) + spf_masked({terms[1]}, spf_take1);
+            const double spf_value = {combined};
             spf_keys[spf_n] = {key[0]} < {key[1]} ? {key[0]} : {key[1]};
             spf_values[spf_n] = spf_value;
             spf_n += {kept};

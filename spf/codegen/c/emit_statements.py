@@ -387,7 +387,11 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
     def _append(self, node: Compute, value):
         """Append the entry (its coordinates, ``value``) to the assembled output's stream,
         through the workspace when there is one; an entry of a group its row opened
-        (``grouped``), only the inner coordinate."""
+        (``grouped``), only the inner coordinate.  Under a monoid of truth values (lor, land)
+        the value is ``identity ⊕ value``, 0 or 1, as an entry one value reaches holds: a
+        workspace or builder takes a position's first value as it is (spf_combine.h)."""
+        if self.semiring.add.truth:
+            value = self.reduced(self.identity(), value)
         if self.phase is not None:
             return self._two_phase_entry(node, value)
         coordinates = [ident(self.names.name(index)) for index in node.stream]
@@ -396,8 +400,10 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
             if not node.grouped:  # no group opened where the row is bound: each entry names it
                 return call("spf_cursor_add", ident("&spf_my_cursor"), ident("spf_my_stream"),
                             ident(self.names.name(self.rows_outer)), inner, value)
-            if self.append_mode in ("hold", "add_held"):
-                return assign(ident(self.held), value, "=" if self.append_mode == "hold" else "+=")
+            if self.append_mode == "hold":
+                return assign(ident(self.held), value)
+            if self.append_mode == "add_held":
+                return self.reduce_into(ident(self.held), value)
             put = "spf_cursor_push" if self.append_mode == "push" else "spf_cursor_put"
             return call(put, ident("&spf_my_cursor"), ident("spf_my_stream"), inner, value)
         if node.grouped:

@@ -18,6 +18,18 @@ from spf.codegen.c.emit_assembly import report_length
 
 if TYPE_CHECKING:
     from spf.codegen.assembly.plan import AssemblyPlan, TwoPhase, Workspace
+    from spf.notation.semirings import Monoid
+
+
+def combine_source(monoid: Monoid) -> str:
+    """How the values of an assembled output's entries at one position combine
+    (``spf_combine.h``): nothing to define under +, else ``SPF_COMBINE`` as ``monoid`` on the
+    doubles the entries carry to the builder (spf_semiring.h's ``spf_min_float64``, ...)."""
+    if monoid.c_operator == "+":
+        return ""
+    if monoid.c_operator is not None:
+        return f"#define SPF_COMBINE(a, b) ((a) {monoid.c_operator} (b))\n"
+    return f"#define SPF_COMBINE(a, b) {monoid.c_function}_float64((a), (b))\n"
 
 
 def stream_source(order: int) -> str:

@@ -4,11 +4,14 @@ The nests a semiring compiles are the arithmetic ones: the loops run over the sa
 entries (GraphBLAS's ⊗ applies where the operands' entries are, which is where spf's
 products are), and the C printer writes ⊕ and ⊗ and ⊕'s identity where it writes +, * and
 0 (spf.codegen.c.emit_statements).  The passes that rely on the arithmetic skip
-themselves (a factor hoisted out of a sum, a masked term adding +0.0).  What remains is
+themselves (a factor hoisted out of a sum, a masked term adding +0.0).  An assembled
+output's entries combine by ⊕ on their way to the builder (spf_combine.h) and are kept
+whatever their values (GraphBLAS's entries are where the products are).  What remains is
 refused here, before anything else is done, each with its reason:
 
-* an assembled output: its builder sums duplicate entries and drops zeros (+, 0);
 * a coefficient (``2 * A(i,j) * x(j)``, ``A - B``): a number is no entry to ⊗ with;
+* an assembled output in a layout that stores padding (BCSR, ELL, ...): an entry of value 0
+  would read as padding;
 * an input whose layout stores padding (ELL, BCSR, DIA, ...), unless Z3 proves that a
   stored zero changes no reduction (``0 ⊗ x`` is ⊕'s identity: plus_times, lor_land; in a
   term of one factor, reduced as it is, ``y ⊕ 0 == y``: plus, lor, any); a layout without
@@ -42,10 +45,11 @@ def refuse_for_semiring(ring: Semiring, statements: list[StatementSpace], recipe
     the tensors read for their entries only, a mask, which no ⊗ applies to)."""
     first = statements[0]
     text = first.statement.text or str(first.statement)
-    if first.assembled is not None:
+    if first.assembled is not None and stores_padding(first.assembled):
         raise SpfError(f"semiring={ring.name!r}: output {first.statement.output.tensor} is assembled in "
-                       f"{first.assembled.spec}, whose builder adds entries; give it a dense layout (or share= "
-                       "an input's pattern) for now")
+                       f"{first.assembled.spec}, which stores padding: an entry of value 0 (a product under "
+                       f"{ring.name} may be one) would read as padding; use a layout without padding (CSR, COO, "
+                       "DCSR, ...)")
     for space in statements:
         for term in space.statement.terms:
             if term.coefficient != 1 or not term.factors:

@@ -571,6 +571,23 @@ def test_a_sums_nests_are_fused_so_each_row_arrives_once(openmp_threads, express
     assert k.assembly_statistics["groups handed over as the arrays"] > 0
 
 
+@pytest.mark.parametrize("semiring", ["plus_times", "plus_first"])
+def test_two_terms_over_one_tensor_fuse_into_one_walk_of_it(openmp_threads, semiring):
+    """Both statements' loops walk B with the variable pBi: the fused body of the second needs no
+    ``pBi = pBi`` (declared as a new const from itself, it would read an uninitialised
+    value).  Under plus_first the output is assembled (no pattern inferred) and fused."""
+    b, x = random(400, 300, 0.03, 48), np.random.default_rng(49).standard_normal(300)
+    k = spf.compile("A(i,j) = B(i,j) * x(j) + B(i,j)", {"B": "CSR", "x": "Dense1", "A": "CSR"}, parallel=True,
+                    semiring=semiring)
+    result = k(B=b, x=x).to_scipy()
+    if semiring == "plus_first":
+        assert "(fused: runs inside the first statement's loop" in k.explain()
+        np.testing.assert_array_equal(result.indices, b.indices)
+        np.testing.assert_allclose(result.data, 2 * b.data, rtol=1e-15)
+    else:
+        np.testing.assert_allclose(result.toarray(), (b.multiply(x[None, :]) + b).toarray(), rtol=1e-14)
+
+
 def test_a_product_plus_a_matrix_fuses_and_nests_with_finds_do_not():
     a, b, d = random(60, 40, 0.1, 45), random(40, 50, 0.1, 46), random(60, 50, 0.1, 47)
     k = spf.compile("C(i,j) = A(i,k) * B(k,j) + D(i,j)", {"A": "CSR", "B": "CSR", "C": "CSR", "D": "CSR"})

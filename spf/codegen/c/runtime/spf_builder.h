@@ -27,6 +27,7 @@
    SPF_BUILDER_check_rows, SPF_BUILDER_rows_extent and SPF_BUILDER_counts). */
 
 #include "spf_base.h"
+#include "spf_combine.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"  /* a builder calls some of these, not all */
@@ -286,7 +287,7 @@ static int SPF_B(segments)(SPF_B(handle) *h, SPF_BUILDER_OUTPUT *T, int64_t *rep
             report[SPF_BUILDER_DUPLICATE_AT + SPF_BUILDER_OUTER] = r;
             report[SPF_BUILDER_DUPLICATE_AT + SPF_BUILDER_INNER] = keys[p];
           }
-          values[w - 1] += values[p];
+          values[w - 1] = SPF_COMBINE(values[w - 1], values[p]);
         } else {
           keys[w] = keys[p]; values[w++] = values[p];
         }

@@ -194,7 +194,7 @@ static inline void spf_cursor_push(spf_cursor *k, spf_rows *r, int64_t c, double
 static inline void spf_cursor_add_last(spf_cursor *k, double value) {
   if (k->n <= k->start) return;  /* (only when the push ran out of memory) */
   double *const last = &k->v[k->n - 1];
-  *last += value;
+  *last = SPF_COMBINE(*last, value);
   k->zeros |= *last == 0.0;
 }
 
@@ -367,8 +367,12 @@ static inline void spf_workspace_add_rows(spf_workspace *w, spf_rows *s, int64_t
   if (w->stamp[c] != w->group) {
     w->stamp[c] = w->group;
     w->touched[w->count++] = c;
+#if !SPF_COMBINE_PLUS
+    w->acc[c] = value;  /* a position's first value, as it is */
+    return;
+#endif
   }
-  w->acc[c] += value;
+  w->acc[c] = SPF_COMBINE(w->acc[c], value);
 }
 
 /* The open group of a kernel whose groups open where the row is bound, as a local of the
@@ -412,8 +416,12 @@ static inline void spf_workspace_hand_put(spf_workspace_hand *h, int64_t c, doub
   if (h->stamp[c] != h->group) {
     h->stamp[c] = h->group;
     h->touched[h->count++] = c;
+#if !SPF_COMBINE_PLUS
+    h->acc[c] = value;  /* a position's first value, as it is */
+    return;
+#endif
   }
-  h->acc[c] += value;
+  h->acc[c] = SPF_COMBINE(h->acc[c], value);
 }
 
 /* the rows of each stream (a parallel loop's pieces, in the loop's order; released here) to

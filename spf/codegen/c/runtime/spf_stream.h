@@ -10,6 +10,7 @@
 #define SPF_STREAM_H
 
 #include "spf_base.h"
+#include "spf_combine.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"  /* a kernel calls some of these, not all */

@@ -412,8 +412,12 @@ static inline void SPF_CAT(spf_workspace_add_, SPF_STREAM_ORDER)(
   if (w->stamp[c] != w->group) {
     w->stamp[c] = w->group;
     w->touched[w->count++] = c;
+#if !SPF_COMBINE_PLUS
+    w->acc[c] = value;  /* a position's first value, as it is */
+    return;
+#endif
   }
-  w->acc[c] += value;
+  w->acc[c] = SPF_COMBINE(w->acc[c], value);
 }
 
 #undef SPF_WORKSPACE_NOTHING_
