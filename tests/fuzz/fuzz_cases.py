@@ -69,7 +69,8 @@ TENSOR4_OUTPUTS = ("CSF4", "COO4")
 FINDS = ("auto", "auto", "auto", "seqiter", "binary", "hashmap", "bitmap", "linear", "direct")
 RECIPE_TEMPLATES = ("seqiter", "binary", "hashmap", "bitmap", "linear")
 COEFFICIENTS = (2, -1, 0.5, 2.5, -3)
-# semirings drawn for a kernel with a dense or scalar output, or one sharing an input's pattern
+# semirings drawn for a kernel with a dense or scalar output, one sharing an input's pattern, or an
+# assembled output in a layout without padding
 # (any_ with an operator other than pair keeps whichever product comes last: no one result)
 SEMIRINGS = ("min_plus", "max_plus", "max_times", "min_times", "lor_land", "any_pair", "plus_pair", "plus_first",
              "plus_second", "min_first", "max_second", "max_min", "min_max", "land_lor", "times_plus", "plus_minus",
@@ -340,8 +341,9 @@ def is_dense(layout: str) -> bool:
 def inferred_source(kernel: KernelSpec) -> str | None:
     """The input whose leading levels spf proves hold the output's pattern (spf.space.patterns),
     when a kernel without ``share`` compiled through spf.compile has one: its output is then
-    that input's pattern, as with ``share``, not assembled."""
-    if kernel.convert or kernel.share:
+    that input's pattern, as with ``share``, not assembled (not under a semiring: its entries
+    are where products reach, which the pattern may exceed)."""
+    if kernel.convert or kernel.share or kernel.semiring != "plus_times":
         return None
     try:
         if kernel.schedule == "autoschedule":  # the autoscheduler infers it too
@@ -460,7 +462,8 @@ def kernel_specs(draw) -> KernelSpec:
     semiring = "plus_times"
     output_layout = layouts.get(parsed.output.tensor)
     if not family.autoschedule and all(term.coefficient == 1 for term in parsed.terms) \
-            and (output_layout is None or output_layout.startswith("Dense") or family.share) \
+            and (output_layout is None or output_layout.startswith("Dense") or family.share
+                 or not is_padded(output_layout, len(parsed.output.indices))) \
             and draw(st.integers(1, SEMIRING_ONE_IN)) == 1:
         semiring = draw(st.sampled_from(SEMIRINGS))
     if family.autoschedule:
@@ -885,6 +888,8 @@ class Data:
     scale: np.ndarray = field(repr=False, default=None)  # sum of |terms|: the tolerance's scale
     coords: dict = field(repr=False, default_factory=dict)  # tensor -> its stored coordinates (explicit zeros too)
     entries: dict | None = field(repr=False, default=None)  # a conversion's expected stored entries
+    # under a semiring, an assembled output's entries: where a product reaches (and the mask keeps)
+    reached: np.ndarray | None = field(repr=False, default=None)
 
 
 def is_padded(layout: str, order: int) -> bool:
@@ -942,10 +947,13 @@ def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
         dense[tensor], stored[tensor] = typed.astype(np.complex128 if typed.dtype.kind == "c" else np.float64), coords
         packed[tensor] = pack_input(layouts[tensor], typed, tensor, rng, coords)
     expected, scale = oracle(kernel, dense, packed, extents)
+    reached = semiring_reached(kernel, packed, expected.shape) \
+        if kernel.semiring != "plus_times" and assembled_output(kernel) else None
     if kernel.mask:
         shape = tuple(extents[i] for i in statement.output.indices)
         dense[MASK_TENSOR], stored[MASK_TENSOR], packed[MASK_TENSOR], kept = make_mask(kernel, shape, data.seed)
         expected, scale = apply_mask(kernel, expected, kept), np.where(kept, scale, 0.0)
+        reached = None if reached is None else reached & kept
     entries = None
     if kernel.convert:
         (source, indices), = inputs.items()
@@ -955,7 +963,7 @@ def make_data(kernel: KernelSpec, data: DataSpec) -> Data:
                                 not is_padded(output_layout, len(indices)))
         values = as_stored(values, output_layout, len(indices))  # rounded once into a float32 layout
         entries = {tuple(int(c) for c in row): float(v) for row, v in zip(coords[keep], values[keep])}
-    return Data(dense, packed, expected, scale, stored, entries)
+    return Data(dense, packed, expected, scale, stored, entries, reached)
 
 
 def make_mask(kernel: KernelSpec, shape: tuple, seed: int) -> tuple:
@@ -1060,6 +1068,21 @@ def semiring_oracle(kernel: KernelSpec, packed: dict, shape: tuple) -> tuple[np.
         mask = stored_mask(packed[source], shape)
         expected, scale = np.where(mask, expected, 0.0), np.where(mask, scale, 0.0)
     return expected, scale
+
+
+def semiring_reached(kernel: KernelSpec, packed: dict, shape: tuple) -> np.ndarray:
+    """Where a product reaches the output (an entry of an assembled output under a semiring,
+    whatever its value: GraphBLAS's pattern): the reference under lor_pair over the inputs'
+    entries (the stored zeros of a padded layout with index arrays, BCSR's, are none: their
+    products are not appended; a dense layout's zeros are entries)."""
+    operands = {}
+    for name, tensor in packed.items():
+        coords, values = tensor.stored()
+        inside = np.all((coords >= 0) & (coords < np.asarray(tensor.shape)), axis=1)
+        if tensor.layout.padded and tensor.layout.index_arrays:
+            inside &= values != 0
+        operands[name] = {tuple(int(c) for c in row): 1.0 for row in coords[inside]}
+    return np.asarray(reference(kernel.expression, "lor_pair", shape, **operands)) != 0
 
 
 def stored_mask(tensor: spf.Tensor, shape: tuple) -> np.ndarray:

@@ -434,7 +434,7 @@ def result_type(got) -> np.dtype:
 
 def compare_assembled(got, layout: str, expected: np.ndarray, scale: np.ndarray,
                       entries: dict | None = None, tolerance: float = RTOL_ASSEMBLED,
-                      value_type: str = "float64") -> tuple[float, str]:
+                      value_type: str = "float64", reached: np.ndarray | None = None) -> tuple[float, str]:
     """For a result whose pattern spf computed (an assembled output, a conversion): the
     largest error as :func:`compare` gives it, or ``inf`` with the first problem found.
 
@@ -444,7 +444,9 @@ def compare_assembled(got, layout: str, expected: np.ndarray, scale: np.ndarray,
     stores exactly the oracle's nonzeros: an entry whose terms sum to exactly zero is not
     stored (a padded layout's stored zeros are no entries, as ``to_coo()`` drops them).
     A conversion (``entries``) stores exactly the source's entries, values unchanged,
-    explicit zeros included where neither layout is padded.
+    explicit zeros included where neither layout is padded.  Under a semiring (``reached``)
+    it stores an entry exactly where a product reaches, whatever its value (GraphBLAS's
+    pattern), and ``expected`` holds ⊕'s identity elsewhere.
     """
     if not isinstance(got, spf.Tensor):
         return math.inf, f"returned {type(got).__name__}, not a Tensor in {layout}"
@@ -484,6 +486,15 @@ def compare_assembled(got, layout: str, expected: np.ndarray, scale: np.ndarray,
 
     if entries is not None:
         return (0.0, "") if stored() == entries else (math.inf, _entry_difference(stored(), entries))
+    if reached is not None:
+        wanted = {key: expected[key] for key in map(tuple, np.argwhere(reached).tolist())}
+        if set(stored()) != set(wanted):
+            return math.inf, "not the positions products reach: " + _entry_difference(stored(), wanted)
+        dense = np.array(expected, dtype=np.result_type(expected, values))  # ⊕'s identity where none reaches
+        if len(coords):
+            dense[tuple(coords.T)] = values
+        error = compare(dense, expected, scale)
+        return (error, "") if error is not None and error <= tolerance else (error, _entry_difference(stored(), wanted))
     if not got.layout.padded and np.any(values == 0):
         at = tuple(coords[np.flatnonzero(values == 0)[0]].tolist())
         return math.inf, (f"stores an explicit zero at {at} (terms summing to zero are not stored); "
@@ -562,7 +573,8 @@ def check_kernel(kernel: KernelSpec, data: tuple, repeats: int, first: int = 0) 
                     error_value, found = compare(got, prepared.expected, prepared.scale), ""
                 else:
                     error_value, found = compare_assembled(got, assembled[1], prepared.expected, prepared.scale,
-                                                           prepared.entries, allowed, result_value_type(kernel))
+                                                           prepared.entries, allowed, result_value_type(kernel),
+                                                           prepared.reached)
                 if kernel.value_type != "float64" and result_type(got) != kernel.dtype:
                     error_value, found = math.inf, f"a result of {result_type(got)}, not {kernel.value_type}"
                 result.runs += 1
@@ -1141,9 +1153,12 @@ def reproducer(failure: Failure) -> str:
         lines += _compile_call(kernel, plan)
     if kernel.semiring != "plus_times":  # the oracle over the inputs' stored entries
         lines.insert(1, f"import sys; sys.path.insert(0, {str(REPOSITORY_TESTS)!r})")
-        lines.append("from fuzz_cases import KernelSpec, semiring_oracle")
-        lines.append(f"expected, _ = semiring_oracle({kernel!r}, {{{', '.join(f'{t!r}: {t}' for t in inputs)}}}, "
-                     f"{tuple(data.extent_map[i] for i in statement.output.indices)!r})")
+        lines.append("from fuzz_cases import KernelSpec, semiring_oracle, semiring_reached")
+        operands = f"{{{', '.join(f'{t!r}: {t}' for t in inputs)}}}"
+        shape = tuple(data.extent_map[i] for i in statement.output.indices)
+        lines.append(f"expected, _ = semiring_oracle({kernel!r}, {operands}, {shape!r})")
+        if assembled is not None:  # its entries: where a product reaches, whatever the value
+            lines.append(f"reached = semiring_reached({kernel!r}, {operands}, {shape!r})")
     else:
         terms = []
         for coefficient, subscripts, tensors in einsum_terms(statement):
@@ -1156,8 +1171,10 @@ def reproducer(failure: Failure) -> str:
     if kernel.mask:  # the expected result where the mask keeps it
         lines.insert(1, f"import sys; sys.path.insert(0, {str(REPOSITORY_TESTS)!r})")
         lines.append("from fuzz_cases import KernelSpec, apply_mask, make_mask")
-        lines.append(f"expected = apply_mask({kernel!r}, expected, make_mask({kernel!r}, expected.shape, "
-                     f"{data.seed!r})[3])")
+        lines.append(f"kept = make_mask({kernel!r}, expected.shape, {data.seed!r})[3]")
+        lines.append(f"expected = apply_mask({kernel!r}, expected, kept)")
+        if kernel.semiring != "plus_times" and assembled is not None:
+            lines.append("reached = reached & kept")
     arguments = ", ".join(f"{t}={t}" for t in [*inputs, *([MASK_TENSOR] if kernel.mask else [])])
     variant = result.variant if result.variant is not None else 0
     if kernel.convert:
@@ -1179,6 +1196,8 @@ def reproducer(failure: Failure) -> str:
                 body.append("wanted = {key: value for key, value in wanted.items() if value != 0}  # padded target")
             if value_dtype(assembled[1], len(statement.output.indices)) == np.float32:
                 body.append("wanted = {key: float(np.float32(value)) for key, value in wanted.items()}  # float32 target")
+        elif kernel.semiring != "plus_times":
+            body.append("wanted = {tuple(c): expected[tuple(c)] for c in np.argwhere(reached).tolist()}")
         else:
             body.append("wanted = {tuple(c): expected[tuple(c)] for c in np.argwhere(expected != 0).tolist()}")
         body += ["got = run(); print(got.layout.spec, got.shape)",
