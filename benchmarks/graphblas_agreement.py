@@ -22,14 +22,16 @@ over that range, smallest first; or ``--matrices``), every combination of
   SV (its stored positions, a third of them holding zeros: GraphBLAS's ``M.S``) or Dense1 (its
   nonzero values, ``M.V``), for a matrix output as CSR (``M.S``) or Dense2 (``M.V``); a scalar
   output has no mask (GraphBLAS's reduce to a scalar takes none);
-* accumulation: none, or ⊕ into a dense output both systems start from (``accum=⊕``);
+* accumulation: none, or ⊕ into an output both systems start from (``accum=⊕``): dense, or into
+  CSR the matrix mask's positions with values drawn from A's (spf returns the union, a new
+  Tensor);
 * layout of the matrix operands (A and B alike): CSR, CSC, DCSR, COO, BCSR;
 
 is compiled (the kernel cache keeps every kernel: a second run compiles nothing) and called,
 and the result compared with python-graphblas's, densified with ⊕'s identity where GraphBLAS has
 no entry (what spf's dense outputs hold there).  A combination spf refuses to compile (BCSR's
-padding that would count as entries, accumulating into a sparse or scalar output, accumulating
-by ``any``) is counted as refused, by its reason.
+padding that would count as entries, accumulating into a scalar output, accumulating a dense
+output by ``any``) is counted as refused, by its reason.
 
 Values: float64 (the data's, or ``1 + (i+j) mod 7`` for pattern matrices; x, the masks and
 the accumulated outputs drawn from the matrix's values), B a second matrix from A (its
@@ -353,8 +355,15 @@ class Problem:
                 present[coo.row, coo.col] = True
         return ~present if mask.complemented else present
 
-    def start(self, operation: Operation, boolean: bool) -> np.ndarray:
-        """The dense output an accumulating call starts from (0/1 under lor and land)."""
+    def start(self, operation: Operation, boolean: bool) -> np.ndarray | sp.csr_matrix:
+        """The output an accumulating call starts from (0/1 under lor and land): dense, or for
+        a CSR output the matrix mask's positions holding values drawn from A's."""
+        if operation.output == "CSR":
+            pattern = self.matrix_masks["block" if operation.block else "full"]
+            rng = np.random.default_rng(pattern.nnz)
+            values = (rng.random(pattern.nnz) < 0.5) if boolean else draw(self.full["A"].data, pattern.nnz, rng,
+                                                                           self.np_dtype)
+            return sp.csr_matrix((values.astype(self.np_dtype), pattern.indices, pattern.indptr), pattern.shape)
         if operation.kind == "vector":
             value = self.vector_start["bool" if boolean else ""]
         else:
@@ -479,7 +488,9 @@ class GraphBLAS:
             value = expression.new().value
             return fill if value is None else dtype.type(value)
         result_type = gb.dtypes.BOOL if as_bool else gb.dtypes.lookup_dtype(dtype)
-        if accumulate:
+        if accumulate and operation.output == "CSR":
+            out = gb.io.from_scipy_sparse(start.astype(bool) if as_bool else start)
+        elif accumulate:
             out = (gb.Vector if operation.kind == "vector" else gb.Matrix).from_dense(
                 start != 0 if as_bool else start, dtype=result_type)
         elif operation.kind == "vector":
@@ -567,6 +578,8 @@ def compare(problem: Problem, gbl: GraphBLAS, operation: Operation, ring: str, m
             bad = got.data != expected.data
         else:
             magnitude = values_at(gbl.result(operation, ring, NO_MASK, False, absolute=True), got)
+            if accumulate:
+                magnitude = magnitude + values_at(start, got)
             bad = tolerance_bad(got.data, expected.data, np.maximum(magnitude, np.abs(expected.data)), RTOL[dtype])
         if bad.any():
             return Outcome("disagreed", first_differences(got.data, expected.data, bad))
@@ -653,8 +666,8 @@ def any_bad(problem: Problem, gbl: GraphBLAS, operation: Operation, ring: str, m
 def refusal_reason(message: str) -> str:
     if "stores padding" in message:
         return "BCSR stores padding that would count as entries (0 ⊗ x is not ⊕'s identity)"
-    if "has a sparse layout; accumulating" in message or "is a scalar, which a call returns" in message:
-        return "accumulating into an output that is not a dense array (CSR, or a scalar)"
+    if "is a scalar, which a call returns" in message:
+        return "accumulating into a scalar output (a call returns it as a number)"
     if "expected a monoid" in message:
         return "accumulate='any': no accumulator for the any monoid"
     return message.split("\n")[0][:160]
@@ -756,7 +769,7 @@ def run_problem(gb, problem: Problem, tally: Tally, operations, semirings, layou
                         if not keys:
                             continue
                     start = None
-                    if accumulate and operation.kind != "scalar" and operation.output != "CSR":
+                    if accumulate and operation.kind != "scalar":
                         start = problem.start(operation, add in ("lor", "land"))
                     expected = None
                     for layout, key in keys.items():

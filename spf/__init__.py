@@ -89,7 +89,9 @@ def compile(expression: str, layouts: dict, find: str = "auto", share: dict | No
     masked-out outputs rather than compute and drop them (spf.notation.masks); a dense
     output's masked-out entries hold ⊕'s identity.  ``accumulate``: a monoid (⊕'s name:
     ``"plus"``, ``"min"``, ...) by which a dense output the call passes by its name is updated
-    in place, ``y = y ⊕ result`` where the result has entries (``accum=`` in GraphBLAS).
+    in place, ``y = y ⊕ result`` where the result has entries (``accum=`` in GraphBLAS); a
+    sparse output passed by its name is merged with the result into a new Tensor (their
+    union, the monoid of both where both have an entry), by any monoid.
     """
     arguments.layout_mapping(layouts)
     arguments.share_mapping(share)

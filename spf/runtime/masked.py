@@ -6,7 +6,8 @@ the kernel reads for it (a 0/1 ``keep`` array, or the mask's sparse entries, its
 zeros dropped when its values are the entries), runs the kernel, and, with ``accumulate``,
 merges the result into the output the call passed, by the accumulating monoid: where the
 kernel reached no entry (masked out, or no product) its result holds ⊕'s identity, which
-leaves the output's entry as it was.
+leaves the output's entry as it was.  Into a sparse output a second kernel makes the union of
+the output passed and the result (:func:`accumulating_kernel`), a new Tensor.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from spf.errors import SpfError
 from spf.layout_library import load_layout
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.notation.masks import MaskPlan, masked_statement, parse_mask, plan_mask
-from spf.notation.semirings import semiring
+from spf.notation.semirings import MONOIDS, semiring
 from spf.notation.statements import parse_statement
 from spf.runtime.kernel import callable_kernel
 from spf.runtime.packing import pack
@@ -35,22 +36,37 @@ ACCUMULATORS = {"plus": np.add, "times": np.multiply, "min": np.minimum, "max": 
 
 
 def accumulator(name: str, add: str, output_kind: str, output: str) -> str:
-    """``accumulate=`` checked: a monoid, the semiring's ⊕ (whose identity is what the result
-    holds where it has no entry), into a dense output (``output_kind`` "dense", "sparse" or
-    "scalar"); else an SpfError saying why not."""
+    """``accumulate=`` checked (``output_kind`` "dense", "sparse" or "scalar"): into a dense
+    output, the semiring's ⊕ (whose identity is what the result holds where it has no entry);
+    into a sparse output, any monoid (the result has entries only where products reach); else
+    an SpfError saying why not."""
+    if output_kind == "sparse":
+        if name not in MONOIDS:
+            raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join(MONOIDS)}")
+        return name
     if name not in ACCUMULATORS:
         raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join(ACCUMULATORS)}")
-    if name != add:
-        raise SpfError(f"accumulate={name!r} under a semiring whose ⊕ is {add!r}: only ⊕ itself accumulates "
-                       f"for now (accumulate={add!r}); the result's entries without a product hold {add}'s "
-                       f"identity, which {name} would not leave unchanged")
     if output_kind == "scalar":
         raise SpfError(f"accumulate={name!r}: the output {output} is a scalar, which a call returns as a number; "
                        f"add it yourself ({output} {name} the result)")
-    if output_kind != "dense":
-        raise SpfError(f"accumulate={name!r}: the output {output} has a sparse layout; accumulating is "
-                       "supported into dense outputs (numpy arrays) for now")
+    if name != add:
+        raise SpfError(f"accumulate={name!r} under a semiring whose ⊕ is {add!r}: into a dense output only ⊕ "
+                       f"itself accumulates (accumulate={add!r}), as the result's entries without a product hold "
+                       f"{add}'s identity, which {name} would not leave unchanged; a sparse output accumulates by "
+                       "any monoid")
     return name
+
+
+def accumulating_kernel(output: str, indices: tuple[str, ...], layout: Any, monoid: str, ring: str,
+                        parallel: bool) -> Any:
+    """The kernel merging a result into the existing sparse output: the union of their entries,
+    ``monoid`` of both where both have one (GraphBLAS's accum=), in the output's layout.  Under
+    plus_times, plus drops the sums that cancel, as the result's own entries do."""
+    subscript = ",".join(indices)
+    existing, result = f"{output}_existing", f"{output}_result"
+    union = "plus_times" if monoid == "plus" and ring == "plus_times" else f"{monoid}_first"
+    return callable_kernel(f"{output}({subscript}) = {existing}({subscript}) + {result}({subscript})",
+                           {existing: layout, result: layout, output: layout}, semiring=union, parallel=parallel)
 
 
 @dataclass
@@ -65,6 +81,7 @@ class MaskedKernel:
     accumulate: str | None = None
     output: str = ""
     mask_layout: Any = None  # the layout the caller gave the mask (loaded)
+    merge: Any = None  # a sparse output's accumulating kernel (accumulating_kernel)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name in ("kernel", "plan"):
@@ -75,7 +92,11 @@ class MaskedKernel:
         lines = []
         if self.plan is not None:
             lines.append(self.plan.describe())
-        if self.accumulate is not None:
+        if self.merge is not None:
+            lines.append(f"accumulate {self.accumulate}: the result is merged with the output the call passes into "
+                         f"a new {self.output} (the union of their entries, {self.accumulate} of both where both "
+                         "have one)")
+        elif self.accumulate is not None:
             lines.append(f"accumulate {self.accumulate}: the result is merged into the output the call passes "
                          f"({self.output}={self.output} ⊕ result, where the result has no entry: unchanged)")
         return "\n".join(lines + [self.kernel.explain()])
@@ -96,6 +117,8 @@ class MaskedKernel:
         result = self.kernel(**self._arguments(arguments))
         if existing is None:
             return result
+        if self.merge is not None:
+            return self.merge(**{f"{self.output}_existing": existing, f"{self.output}_result": result})
         try:
             ACCUMULATORS[self.accumulate](existing, result, out=existing)
         except TypeError:  # numpy's UFuncTypeError: the result's type does not cast into the output's
@@ -118,6 +141,8 @@ class MaskedKernel:
         value = arguments.pop(self.output)
         if self.accumulate is None:
             raise SpfError(f"{self.output} is the output; pass it only to a kernel compiled with accumulate=")
+        if self.merge is not None:  # a sparse output: packed in its layout by the merging kernel's call
+            return value
         if not isinstance(value, np.ndarray) or not value.flags.writeable or not value.flags.c_contiguous:
             raise SpfError(f"accumulate={self.accumulate!r}: the output {self.output} must be a writable, C-ordered "
                            f"numpy array to update in place, got {type(value).__name__}")
@@ -248,9 +273,13 @@ def masked_kernel(expression: str, layouts: dict, mask: str | None, mask_values:
         compiled_layouts[plan.factor] = plan.layout if plan.keeps else mask_layout.with_values("bool")
         expression, pattern = masked_statement(statement, plan).text, (plan.factor,)
     kernel = callable_kernel(expression, compiled_layouts, pattern=pattern, **options)
+    merge = None
     if accumulate is not None:
-        add = semiring(options.get("semiring", "plus_times")).add.name
+        ring = semiring(options.get("semiring", "plus_times"))
         layout = kernel.tensors[output.tensor].layout if output.tensor in kernel.tensors else None
         kind = "scalar" if layout is None else "sparse" if layout.index_arrays else "dense"
-        accumulator(accumulate, add, kind, output.tensor)
-    return MaskedKernel(kernel, plan, accumulate, output.tensor, mask_layout)
+        accumulator(accumulate, ring.add.name, kind, output.tensor)
+        if kind == "sparse":
+            merge = accumulating_kernel(output.tensor, tuple(output.indices), layouts[output.tensor], accumulate,
+                                        ring.name, bool(options.get("parallel")))
+    return MaskedKernel(kernel, plan, accumulate, output.tensor, mask_layout, merge)

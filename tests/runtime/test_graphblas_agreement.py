@@ -49,6 +49,11 @@ CASES = [  # operation, semiring, layout, mask, accumulate, value type
     ("ewise_add_csr", "max_plus", "CSR", "~M:CSR", False, "int64"),
     ("ewise_mult_csr", "min_times", "DCSR", "none", False, "float64"),
     ("ewise_mult_csr", "plus_second", "CSC", "M:CSR", False, "float64"),
+    # accumulating into CSR: the union of the output passed and the result, ⊕ where both have an entry
+    ("mxm_csr", "min_plus", "DCSR", "M:CSR", True, "float64"),
+    ("mxm_csr", "plus_times", "CSR", "none", True, "float64"),
+    ("ewise_add_csr", "max_plus", "COO", "~M:CSR", True, "int64"),
+    ("ewise_mult_csr", "lor_land", "CSR", "none", True, "float64"),
     ("ewise_add_csr", "plus_times", "DCSR", "M:CSR", False, "float64"),
     ("ewise_mult_csr", "plus_times", "COO", "none", False, "float64"),
     ("mxv", "plus_times", "BCSR", "~M:Dense1", True, "float32"),
@@ -72,8 +77,7 @@ REFUSED = [  # ..., the reason
     ("reduce_rows", "min_plus", "BCSR", "none", False, "stores padding"),  # min(y, 0) changes y
     ("reduce_rows", "any_pair", "CSR", "none", True, "any"),
     ("ewise_add_csr", "min_plus", "BCSR", "none", False, "stores padding"),  # min(y, 0) changes y
-    ("ewise_mult_csr", "plus_times", "CSR", "M:CSR", True, "not a dense array"),
-    ("reduce_scalar", "plus_times", "CSR", "none", True, "not a dense array"),
+    ("reduce_scalar", "plus_times", "CSR", "none", True, "scalar output"),
 ]
 
 
@@ -100,7 +104,7 @@ def run(agreement, operation, ring, layout, mask, accumulate, dtype):
         module.MaskCase(mask_layout.removesuffix("(float64)"), complemented=mask.startswith("~"),
                         foreign=mask_layout.endswith("(float64)"))
     start = None
-    if accumulate and operation.kind != "scalar" and operation.output != "CSR":
+    if accumulate and operation.kind != "scalar":
         start = problem.start(operation, ring.split("_")[0] in ("lor", "land"))
     expected = helper.result(operation, ring, case, start is not None, start) \
         if operation.kind == "scalar" or not accumulate or start is not None else None

@@ -198,11 +198,11 @@ def test_what_a_mask_cannot_do_is_refused_by_name(options, message):
         spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "v": "Dense1", "y": "Dense1"}, **options)
 
 
-def test_a_scalar_output_or_a_sparse_accumulation_is_refused():
+def test_a_scalar_output_is_refused():
     with pytest.raises(SpfError, match="is a scalar"):
         spf.compile("s = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1", "v": "Dense1"}, mask="v")
-    with pytest.raises(SpfError, match="sparse layout"):
-        spf.compile("C(i,k) = A(i,j) * B(j,k)", {"A": "CSR", "B": "CSR", "C": "CSR"}, accumulate="plus")
+    with pytest.raises(SpfError, match="expected a monoid, one of plus, times, min"):
+        spf.compile("C(i,k) = A(i,j) * B(j,k)", {"A": "CSR", "B": "CSR", "C": "CSR"}, accumulate="first")
     with pytest.raises(SpfError, match="the output s is a scalar"):
         spf.compile("s = A(i,j) * x(j)", {"A": "CSR", "x": "Dense1"}, accumulate="plus")
     with pytest.raises(spf.ArgumentError, match="give the mask too"):
@@ -210,6 +210,43 @@ def test_a_scalar_output_or_a_sparse_accumulation_is_refused():
     with pytest.raises(SpfError, match="order 1 and 2"):
         spf.compile("C(i,j,k) = B(i,j,k) * x(k)", {"B": "CSF3", "x": "Dense1", "M": "Dense3", "C": "Dense3"},
                     mask="~M")
+
+
+@pytest.mark.parametrize("semiring, monoid, layout, mask", [
+    ("min_plus", "min", "CSR", "M"), ("min_plus", "plus", "DCSR", "~M"), ("plus_times", "plus", "CSR", None),
+    ("max_times", "max", "COO", None), ("lor_land", "lor", "CSR", "M"), ("plus_pair", "max", "CSC", "~M")])
+def test_a_sparse_output_accumulates_by_any_monoid_into_a_new_tensor(semiring, monoid, layout, mask,
+                                                                      openmp_threads):
+    """``C<M> accum= A ⊕.⊗ B`` into CSR, DCSR, COO, CSC: the union of the output passed and the
+    result, ``monoid`` of both where both have an entry; where the result has none (masked out,
+    no product) the output's entry is as it was.  Any monoid: the result has entries only where
+    products reach, so none holds an identity ``monoid`` would not leave unchanged."""
+    A, B, C, M = matrix(40, 30, 41), matrix(30, 35, 42), matrix(40, 35, 43), matrix(40, 35, 44, density=0.5)
+    layouts = {"A": "CSR", "B": "CSR", "C": layout, **({"M": "CSR"} if mask else {})}
+    options = {"mask": mask} if mask else {}
+    kernel = spf.compile("C(i,k) = A(i,j) * B(j,k)", layouts, semiring=semiring, accumulate=monoid, parallel=True,
+                         **options)
+    assert f"accumulate {monoid}: the result is merged with the output the call passes into a new C" in \
+        kernel.explain()
+    arguments = {"A": A, "B": B, "C": C, **({"M": M} if mask else {})}
+    coordinates, values, _ = kernel(**arguments).to_coo()
+    expected = reference("C(i,k) = A(i,j) * B(j,k)", semiring, (40, 35), A=A, B=B)
+    ones = lambda m: sp.csr_matrix((np.ones(m.nnz), m.indices, m.indptr), m.shape)  # noqa: E731
+    reached = reference("C(i,k) = A(i,j) * B(j,k)", "lor_pair", (40, 35), A=ones(A), B=ones(B)) != 0
+    if mask:
+        kept = entries_of(M, values=False)
+        reached &= ~kept if mask.startswith("~") else kept
+    existing = C.toarray() != 0
+    combine = {"min": np.fmin, "max": np.fmax, "plus": np.add, "lor": np.logical_or}[monoid]
+    truth = semiring.startswith("lor")
+    result = np.where(reached, (expected != 0) if truth else expected, 0.0)
+    merged = np.where(existing & reached, combine(C.toarray(), result), np.where(existing, C.toarray(), result))
+    if monoid == "lor":  # a monoid of truth values gives every entry its truth, as a dense output's np.logical_or
+        merged = (merged != 0).astype(float)
+    where = existing | reached
+    assert {tuple(c) for c in coordinates.tolist()} == {tuple(c) for c in np.argwhere(where).tolist()} \
+        or semiring == "plus_times"  # plus_times drops sums of exactly zero: none arise here
+    np.testing.assert_allclose(values, merged[tuple(coordinates.T)].astype(float), rtol=1e-13)
 
 
 def test_calls_that_miss_the_mask_or_pass_the_output_wrongly_are_refused():
