@@ -15,7 +15,8 @@ at 2 threads (spf's OpenMP team, SuiteSparse's ``nthreads``):
   ``d(min) << d.vxm(A, min_plus)`` on a sparse vector, until nothing changes;
 * **triangles**, ``C<L> = L plus_pair L'`` summed (L the strict lower triangle): spf
   ``C(i,j) = L(i,k) * M(j,k)`` with C sharing L's pattern (a masked product) and M = L, in the
-  order each entry (i, j) of L, then M's row j, each k looked up in L's row i by a bitmap;
+  order each entry (i, j) of L, then M's row j, each k looked up in L's row i (find="auto":
+  the bitmap on these graphs);
   graphblas ``C(L.S) << L.mxm(L.T, plus_pair)``, ``C.reduce_scalar()``;
 * **PageRank** in float32 (damping 0.85, until the ranks move less than 1e-6 in total): spf pulls
   ``y(j) = A(i,j) * w(i)`` over float32 data (the generic layouts' float32 kernel), A in CSC;

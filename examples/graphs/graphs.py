@@ -11,9 +11,10 @@
 * Triangles: with L the strict lower triangle of the symmetric pattern, ``C<L> = L plus_pair L'``
   counts, for each edge (i, j) of L, the k < j adjacent to both; the sum of C is the number of
   triangles.  C shares L's pattern (the mask), and the loop order walks each entry (i, j) of L,
-  then row j of L, looking each k up in row i by a bitmap (``find="bitmap"``: row i's columns
-  marked once per row, a lookup a load): 2x faster on the real graphs than merging row i with
-  row j (the default find, a SeqIter, whose branches on a few keys per row mispredict).
+  then row j of L, looking each k up in row i: ``find="auto"`` compiles a SeqIter, a hash map,
+  a bitmap and a binary search and takes, per call, the least estimated cost, on the real
+  graphs the bitmap (row i's columns marked once per row, a lookup a load): 2x faster than
+  the loop order that merges row i with row j, whose branches on a few keys mispredict.
 * PageRank in float32: each round ``y(j) = A(i,j) * w(i)`` with w the ranks divided by the
   out-degrees, A in CSC (each thread pulls over its own columns); the data is float32, so the
   kernel (over the generic built-in layouts) is compiled for float32 and sums in it.  Dangling
@@ -54,7 +55,7 @@ class Kernels:
         self.relax_push = spf.compile("y(j) = d(i) * A(i,j)", {"d": "SV", "A": "CSR", "y": "Dense1"},
                                       semiring="min_plus")
         self.triangles = spf.compile("C(i,j) = L(i,k) * M(j,k)", {"L": "CSR", "M": "CSR", "C": "CSR"},
-                                     share={"C": "L"}, semiring="plus_pair", parallel=True, find="bitmap",
+                                     share={"C": "L"}, semiring="plus_pair", parallel=True,
                                      order=["pLi", "i", "pCi", "pCj", "j", "pMi", "pMj", "k", "pLj"])
         self.pull = spf.compile("y(j) = A(i,j) * w(i)", {"A": "CSC", "w": "Dense1", "y": "Dense1"}, parallel=True)
         # BFS: a push walks the frontier's rows of A (CSR), a pull each unvisited vertex's column (CSC);
