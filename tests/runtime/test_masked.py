@@ -320,6 +320,60 @@ def test_masked_kernels_equal_the_reference(drawn):
     check(kernel(M=mask_value, **inputs), masked_reference(expression, ring, shape, kept, **operands), ring)
 
 
+@st.composite
+def sparse_output_kernels(draw):
+    """:func:`masked_kernels` into a sparse output, accumulating (by a monoid) into an existing
+    one of random entries, or not."""
+    expression, ring, layouts, operands, shape, mask, by_values, mask_value, kept = draw(masked_kernels())
+    output = spf.parse_statement(expression).output.tensor
+    layouts[output] = draw(st.sampled_from(["SV"] if len(shape) == 1 else ["CSR", "DCSR", "COO", "CSC"]))
+    monoid = draw(st.sampled_from([None, "plus", "min", "max", "lor"]))
+    existing = None
+    if monoid is not None:
+        rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+        stored = rng.random(shape) < 0.4
+        existing = np.where(stored, rng.choice([-1.0, 3.0, 0.5], shape), 0.0)
+    return expression, ring, layouts, operands, shape, mask, by_values, mask_value, kept, monoid, existing
+
+
+def ones(value):
+    """An operand's entries with value 1 (a dense array's every position)."""
+    if sp.issparse(value):
+        return sp.csr_matrix((np.ones(value.nnz), value.indices, value.indptr), value.shape)
+    return np.ones(np.shape(value))
+
+
+@settings(max_examples=25, deadline=None)  # each draw compiles a kernel (two with accumulate)
+@given(sparse_output_kernels())
+def test_masked_kernels_into_sparse_outputs_equal_the_reference(drawn):
+    """An entry exactly where a product reaches and the mask keeps (plus_times: not where the
+    sum is exactly zero), its value ⊕ of the products; accumulating, the union with the
+    output passed, the monoid of both where both have an entry."""
+    expression, ring, layouts, operands, shape, mask, by_values, mask_value, kept, monoid, existing = drawn
+    options = {"accumulate": monoid} if monoid else {}
+    kernel = spf.compile(expression, layouts, semiring=ring, mask=mask, mask_values=by_values, **options)
+    output = spf.parse_statement(expression).output.tensor
+    given_output = {output: spf.pack(layouts[output], existing)} if monoid else {}
+    coordinates, values, _ = kernel(M=mask_value, **operands, **given_output).to_coo()
+    expected = reference(expression, ring, shape, **operands)
+    where = (reference(expression, "lor_pair", shape, **{n: ones(v) for n, v in operands.items()}) != 0) & kept
+    if ring == "plus_times":
+        where &= expected != 0
+    if monoid:
+        has = existing != 0
+        combine = {"min": np.fmin, "max": np.fmax, "plus": np.add, "lor": np.logical_or}[monoid]
+        expected = np.where(has & where, combine(existing, expected), np.where(has, existing, expected))
+        where = where | has
+        if monoid == "lor":  # a monoid of truth values gives every entry its truth
+            expected = (expected != 0).astype(float)
+        if monoid == "plus" and ring == "plus_times":  # the union drops sums of exactly zero too
+            where &= expected != 0
+    assert {tuple(c) for c in coordinates.tolist()} == {tuple(c) for c in np.argwhere(where).tolist()}
+    exact = ring.split("_")[0] in ("min", "max", "lor", "land", "any") or ring.endswith("_pair")
+    check(values, expected[tuple(coordinates.T)], ring if exact and monoid in (None, "min", "max", "lor")
+          else "plus_times")
+
+
 @pytest.mark.parametrize("semiring", ["lor_land", "any_pair", "land_lor"])
 def test_a_terminal_sum_stops_its_loop_with_the_same_result(semiring):
     """``any`` and ``lor`` are final once nonzero, ``land`` once zero: the pull stops there."""
