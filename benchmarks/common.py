@@ -98,3 +98,26 @@ def interleaved_blocks(calls: dict, rounds: int, seconds: float, setups: dict | 
                 setups[name]()
             samples[name].append(block_time(call, seconds, most))
     return {name: statistics.median(values) for name, values in samples.items()}
+
+
+class Report:
+    """A benchmark's output: each line printed as it comes and kept for its results file, the
+    first ones saying how it was run (the command, the time, the load, how it times, and a
+    triad's bandwidth from this run)."""
+
+    def __init__(self, script: str, timing: str) -> None:
+        import sys
+        self.lines: list[str] = []
+        self.say(f"# python benchmarks/{script} {' '.join(sys.argv[1:])}".rstrip())
+        self.say(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {load_line('at start')}; {timing}")
+        self.say(f"# {triad_line()}")
+
+    def say(self, line: str) -> None:
+        print(line, flush=True)
+        self.lines.append(line)
+
+    def close(self, others: float, stolen: float, output) -> None:
+        """The load while timing (other processes' CPUs, steal) and at the end; the file written."""
+        self.say(f"# while timing, other processes kept {others:.2f} CPUs busy on average (steal {stolen:.2f}); "
+                 f"{load_line('at end')}")
+        output.write_text("\n".join(self.lines) + "\n")

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +34,7 @@ import scipy.sparse as sparse
 
 import spf
 from assembly import openmp
-from common import geometric_mean, interleaved_blocks, load_line, manifest_names, triad_line
+from common import Report, geometric_mean, interleaved_blocks, manifest_names
 from parallel import idle_load
 
 HERE = Path(__file__).resolve().parent
@@ -74,16 +73,9 @@ def main() -> None:
     names = manifest_names(arguments.data, "matrix", arguments.least)[:arguments.limit]
     if not names:
         sys.exit(f"no real matrix of at least {arguments.least} nonzeros in {arguments.data}")
-    lines: list[str] = []
-
-    def say(line: str) -> None:
-        print(line, flush=True)
-        lines.append(line)
-
-    say(f"# python benchmarks/complex_spmv.py {' '.join(sys.argv[1:])}".rstrip())
-    say(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {load_line('at start')}; times in ms, medians "
-        f"of {arguments.rounds} interleaved rounds of {arguments.block * 1e3:.0f} ms blocks; ratio = scipy / spf")
-    say(f"# {triad_line()}")
+    report = Report("complex_spmv.py", f"times in ms, medians of {arguments.rounds} interleaved rounds of "
+                    f"{arguments.block * 1e3:.0f} ms blocks; ratio = scipy / spf")
+    say = report.say
     omp = openmp()
     kernel = spf.compile(EXPRESSION, LAYOUTS, parallel=True)
     load.lap()  # compiles and the triad are not the timing's load
@@ -124,9 +116,7 @@ def main() -> None:
     say(f"   verdict, complex128 SpMV >= {TARGET}x scipy (geometric mean): " + "; ".join(
         f"{t} thread{'s' if t > 1 else ''} {geometric_mean(ratios[(t, 'c128')]):.2f} "
         f"{'met' if geometric_mean(ratios[(t, 'c128')]) >= TARGET else 'NOT met'}" for t in arguments.threads))
-    say(f"# while timing, other processes kept {others:.2f} CPUs busy on average (steal {stolen:.2f}); "
-        f"{load_line('at end')}")
-    arguments.output.write_text("\n".join(lines) + "\n")
+    report.close(others, stolen, arguments.output)
 
 
 if __name__ == "__main__":

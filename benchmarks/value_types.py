@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +39,7 @@ import scipy.sparse as sparse
 
 import spf
 from assembly import openmp
-from common import geometric_mean, interleaved_blocks, load_line, manifest_names, triad_line
+from common import Report, geometric_mean, interleaved_blocks, manifest_names
 from parallel import idle_load
 
 HERE = Path(__file__).resolve().parent
@@ -123,17 +122,9 @@ def main() -> None:
         + [f"random-{count}" for count in arguments.synthetic]
     if not names:
         sys.exit(f"no real matrix of at least {arguments.least} nonzeros in {arguments.data}")
-    lines: list[str] = []
-
-    def say(line: str) -> None:
-        print(line, flush=True)
-        lines.append(line)
-
-    say(f"# python benchmarks/value_types.py {' '.join(sys.argv[1:])}".rstrip())
-    say(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {load_line('at start')}; "
-        f"{last_level_cache()}; times in ms, medians of {arguments.rounds} interleaved rounds of "
-        f"{arguments.block * 1e3:.0f} ms blocks; ratio = float64 time / float32 time (target {TARGET})")
-    say(f"# {triad_line()}")
+    report = Report("value_types.py", f"{last_level_cache()}; times in ms, medians of {arguments.rounds} interleaved rounds of "
+                    f"{arguments.block * 1e3:.0f} ms blocks; ratio = float64 time / float32 time (target {TARGET})")
+    say = report.say
     omp = openmp()
     for count in arguments.threads:
         omp.verify(count)
@@ -189,9 +180,7 @@ def main() -> None:
         say(f"   verdict ({kind}), float32 SpMV >= {TARGET}x float64 (spf, geometric mean): " + "; ".join(
             f"{t} thread{'s' if t > 1 else ''} {geometric_mean(pick(r)):.2f} "
             f"{'met' if geometric_mean(pick(r)) >= TARGET else 'NOT met'}" for t, r in spf_ratios.items()))
-    say(f"# while timing, other processes kept {others:.2f} CPUs busy on average (steal {stolen:.2f}); "
-        f"{load_line('at end')}")
-    arguments.output.write_text("\n".join(lines) + "\n")
+    report.close(others, stolen, arguments.output)
 
 
 if __name__ == "__main__":
