@@ -22,11 +22,13 @@ at 2 threads (spf's OpenMP team, SuiteSparse's ``nthreads``):
   ``y(j) = A(i,j) * w(i)`` over float32 data (the generic layouts' float32 kernel), A in CSC;
   graphblas ``w.vxm(A, plus_times)`` over FP32 vectors and matrix, the same rounds;
 * **BFS** levels from vertex 0 over the boolean pattern: spf's direction-optimizing
-  ``bfs_levels``, each level a push ``y(j) = q(i) * A(i,j)`` (any_pair; the frontier packed as
-  a sparse vector, A in CSR) or a pull ``y(j) = A(i,j) * q(i)`` (lor_second, stopping at a first
+  ``bfs_levels``, each level a push ``y(j) = q(i) * A(i,j)`` (any_pair; the frontier a sparse
+  vector, the last push's output or packed after a pull, A in CSR, the output a sparse vector) or a pull ``y(j) = A(i,j) * q(i)`` (lor_second, stopping at a first
   parent; a dense 0/1 frontier, A in CSC, parallel), both masked by ``~visited``, by a cost
   model (``graphs.pull_is_cheaper``); graphblas ``q(~v.S, replace=True) << q.vxm(A, any_pair)``
-  (SuiteSparse chooses push or pull itself), until the frontier is empty.
+  (SuiteSparse chooses push or pull itself), until the frontier is empty.  spf's direction rule
+  is timed against pushing at every level and pulling at every level: its regret is its time
+  over the faster of those two.
 
 Results are checked against scipy (shortest paths: scipy.sparse.csgraph.dijkstra; triangles:
 the trace of A^3 / 6; PageRank: the same iteration in float64, to 1e-4 in total; BFS:
@@ -164,6 +166,7 @@ def main() -> None:
     kernels = Kernels()
     load.lap()
     ratios: dict[tuple[str, int], list[float]] = {}
+    regrets: dict[tuple[str, int], list[float]] = {}
     print(f"{'graph':<16} {'nnz':>8} {'algorithm':<10} {'threads':>7} {'spf ms':>9} {'graphblas ms':>12} "
           f"{'gb/spf':>7}")
     for name, A in graphs(arguments.least):
@@ -191,6 +194,11 @@ def main() -> None:
             "bfs": (lambda: bfs_levels(kernels, spf_P, spf_Q), lambda: graphblas_bfs(gb, gb_P),
                     lambda result: np.array_equal(result, expected_levels)),
         }
+        # the alternatives of a choice spf's run makes, timed beside it: BFS's direction rule against
+        # pushing at every level and pulling at every level (its regret: rule / the faster of the two)
+        alternatives = {"bfs": {direction: (lambda direction=direction: bfs_levels(kernels, spf_P, spf_Q,
+                                                                                   direction=direction))
+                                for direction in ("push", "pull")}}
         for algorithm, (ours, theirs, right) in runs.items():
             if algorithm not in arguments.algorithms:
                 continue
@@ -205,16 +213,30 @@ def main() -> None:
                     omp.set_threads(count)
                     gb.ss.config["nthreads"] = count
 
-                medians = timed({"spf": (setup, ours), "graphblas": (setup, theirs)}, arguments.rounds,
-                                arguments.block)
+                others = alternatives.get(algorithm, {})
+                for choice, run in others.items():
+                    if not right(run()):
+                        sys.exit(f"spf {algorithm} ({choice}) on {name}: wrong result")
+                medians = timed({"spf": (setup, ours), "graphblas": (setup, theirs),
+                                 **{choice: (setup, run) for choice, run in others.items()}},
+                                arguments.rounds, arguments.block)
                 ratio = medians["graphblas"] / medians["spf"]
                 ratios.setdefault((algorithm, threads), []).append(ratio)
+                regret = ""
+                if others:
+                    best = min(others, key=medians.get)
+                    regrets.setdefault((algorithm, threads), []).append(medians["spf"] / medians[best])
+                    regret = (f"  regret {medians['spf'] / medians[best]:.2f} (" + ", ".join(
+                        f"{choice} {medians[choice] * 1e3:.2f} ms" for choice in others) + ")")
                 print(f"{name:<16} {A.nnz:>8} {algorithm:<10} {threads:>7} {medians['spf'] * 1e3:>9.2f} "
-                      f"{medians['graphblas'] * 1e3:>12.2f} {ratio:>7.2f}", flush=True)
+                      f"{medians['graphblas'] * 1e3:>12.2f} {ratio:>7.2f}{regret}", flush=True)
     omp.set_threads(1)
     print("\ngraphblas / spf, geometric mean (least) per algorithm and thread count:")
     for (algorithm, threads), values in ratios.items():
         print(f"  {algorithm:<10} {threads} thread(s): {geometric_mean(values):.2f} ({min(values):.2f})")
+    for (algorithm, threads), values in regrets.items():
+        print(f"  {algorithm} direction rule's regret, {threads} thread(s): geometric mean {geometric_mean(values):.2f}, "
+              f"most {max(values):.2f} (time / the faster of always pushing and always pulling)")
     load.report("graph algorithms")
 
 

@@ -20,10 +20,11 @@
   kernel (over the generic built-in layouts) is compiled for float32 and sums in it.  Dangling
   vertices' rank is spread evenly; rounds stop when the ranks move less than 1e-6 in total.
 * Breadth-first search, direction-optimizing, with masks (``spf.compile(..., mask="~v")``): each
-  level either pushes the frontier q, packed as a sparse vector, along its rows of A,
-  ``y(j) = q(i) * A(i,j)`` (any_pair, A in CSR), or pulls over the column of each unvisited
-  vertex, ``y(j) = A(i,j) * q(i)`` (lor_second, q a dense 0/1 vector, A in CSC, parallel); the
-  mask ~visited skips the visited vertices, so y is the next frontier.  A cost model measured
+  level either pushes the frontier q, a sparse vector, along its rows of A,
+  ``y(j) = q(i) * A(i,j)`` (any_pair, A in CSR, y a sparse vector: the next push's q as it is),
+  or pulls over the column of each unvisited vertex, ``y(j) = A(i,j) * q(i)`` (lor_second, q a
+  dense 0/1 vector, A in CSC, parallel); the mask ~visited skips the visited vertices, so y is
+  the next frontier.  A cost model measured
   on real graphs picks the direction (see :func:`pull_is_cheaper`).
 
 Each result is checked against scipy (``csgraph.dijkstra``; ``trace(A^3) / 6``; PageRank by
@@ -60,7 +61,9 @@ class Kernels:
         self.pull = spf.compile("y(j) = A(i,j) * w(i)", {"A": "CSC", "w": "Dense1", "y": "Dense1"}, parallel=True)
         # BFS: a push walks the frontier's rows of A (CSR), a pull each unvisited vertex's column (CSC);
         # both skip the visited vertices (the mask ~v)
-        self.bfs_push = spf.compile("y(j) = q(i) * A(i,j)", {"q": "SV", "A": "CSR", "v": "Dense1", "y": "Dense1"},
+        # the push's output is the next frontier as a sparse vector (SV, assembled under any_pair): the
+        # next push reads it as it is, no frontier packed and no scan of a dense output over every vertex
+        self.bfs_push = spf.compile("y(j) = q(i) * A(i,j)", {"q": "SV", "A": "CSR", "v": "Dense1", "y": "SV"},
                                     semiring="any_pair", mask="~v")
         # lor_second: y(j) = OR of q(i) over column j's pattern: q's zeros do not count, A's values are
         # not read (a stored zero is an edge, as for any_pair), and the sum stops at the first parent
@@ -68,7 +71,7 @@ class Kernels:
         # max_second and plus_times (then > 0; no terminal value) up to 2x slower, float64 up to 1.3x
         self.bfs_pull = spf.compile("y(j) = A(i,j) * q(i)", {"A": "CSC", "q": "Dense1", "v": "Dense1", "y": "Dense1"},
                                     semiring="lor_second", mask="~v", parallel=True)
-        self.frontier = spf.load_layout("SV")  # loaded once: each push packs the frontier into it
+        self.frontier = spf.load_layout("SV")  # loaded once: a push after a pull packs the frontier into it
 
 
 def shortest_paths(kernels: Kernels, A: spf.Tensor, source: int = 0, A_rows: spf.Tensor | None = None) -> np.ndarray:
@@ -134,7 +137,8 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
                direction: str = "auto") -> np.ndarray:
     """The BFS level of each vertex from ``source`` (-1 where unreached) over the graph A (edge
     i -> j at (i, j)), given in CSR and in CSC.  Direction-optimizing: each level either pushes
-    the frontier (packed as a sparse vector) along its rows of A, or pulls, for each unvisited
+    the frontier (a sparse vector: the last push's output, or packed after a pull) along its
+    rows of A into the next one, or pulls, for each unvisited
     vertex, over its column of A (the frontier a dense 0/1 vector), whichever
     :func:`pull_is_cheaper` expects to be faster; ``direction`` "push" or "pull" forces one."""
     if direction not in ("auto", "push", "pull"):
@@ -145,7 +149,8 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
     visited = np.zeros(n, dtype=bool)
     ones = np.ones(n, dtype=bool)  # the frontier's values when it is packed
     frontier = np.array([source], dtype=np.int64)
-    dense = None  # the frontier as a dense 0/1 vector, once a level has computed one
+    dense = None  # the frontier as a dense 0/1 vector, once a pull has computed one
+    packed = None  # the frontier as a sparse vector (SV), once a push has computed one
     unvisited, unvisited_edges = n, int(column_lengths.sum())
     level = 0
     while len(frontier):
@@ -158,36 +163,37 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
             if dense is None:
                 dense = np.zeros(n, dtype=bool)
                 dense[frontier] = True
-            reached = kernels.bfs_pull(A=A_csc, q=dense, v=visited)
+            dense = kernels.bfs_pull(A=A_csc, q=dense, v=visited)
+            frontier, packed = np.flatnonzero(dense), None  # the mask left 0 at every visited vertex
         else:
-            q = spf.pack(kernels.frontier, (frontier[:, None], ones[:len(frontier)], (n,)))
-            reached = kernels.bfs_push(q=q, A=A_csr, v=visited)
-        frontier = np.flatnonzero(reached)  # the mask left 0 at every visited vertex
-        dense = reached
+            if packed is None:
+                packed = spf.pack(kernels.frontier, (frontier[:, None], ones[:len(frontier)], (n,)))
+            packed = kernels.bfs_push(q=packed, A=A_csr, v=visited)
+            frontier, dense = packed.fields["idx"], None  # the mask kept no visited vertex
         level += 1
     return levels
 
 
-# The direction rule: a cost model of one level, in ns, fitted (least squares, median error 4%)
-# to both directions timed at every level of BFS from vertex 0 on the 8 real graphs of
-# benchmarks/graph_algorithms.py (4k-68k vertices, 140k-670k edges), 1 thread.  A pull tests
-# the mask at every vertex and walks each unvisited vertex's column until its first parent (the
-# lor sum stops at true): about min(its in-degree, 1 / p) edges, p ~ m_f / m_u the share of its
-# in-edges that come from the frontier (an undirected graph's unvisited vertex has no visited
-# neighbour outside the frontier).  A push packs the frontier and scatters along its rows; its
-# fixed cost is packing (66 us since spf keeps a layout's typed copy), the masked call, and the
-# dense output's zeroing and scan over all n vertices (refitting it to 95 us from the parts
-# measured apart made the totals worse: 1.08x graphblas against 1.24x, so the fit stays).  Unlike Beamer's rule (pull once the
-# frontier's edges pass 1/14 of the unexplored ones), the fixed costs weigh most on these
-# graphs: the crossover is where the unvisited vertices cost about as much as packing a
-# frontier.  ct2010 and vt2010 (long diameters, frontiers of a few hundred vertices) push until
-# 55-80% of their edges are visited (m_u ~ 75k edges), BlogCatalog3 pushes its first level and
-# astro-ph its first two, and cage10, ca-HepPh, EX5 and ego-Facebook pull at every level (a
-# whole pull of them costs less than a push's fixed cost).  At 1 thread the rule's total was
-# within 1% of taking the faster direction at every level; at 2 threads a pull (parallel) is
-# cheaper still and a push (serial) is not, so the rule pulls too little there.
+# The direction rule: a cost model of one level, in ns, fitted (least squares) to both
+# directions timed at every level of BFS from vertex 0 on the real graphs of
+# benchmarks/graph_algorithms.py (4k-68k vertices, 140k-670k edges), 1 thread
+# (benchmarks/bfs_directions.py --fit refits the push's constants and prints the rule's regret).
+# A pull tests the mask at every vertex and walks each unvisited vertex's column until its
+# first parent (the lor sum stops at true): about min(its in-degree, 1 / p) edges, p ~ m_f / m_u
+# the share of its in-edges that come from the frontier (an undirected graph's unvisited vertex
+# has no visited neighbour outside the frontier).  A push scatters the frontier, a sparse
+# vector, along its rows into the next one, a sparse vector assembled by the kernel: its fixed
+# cost (50 us: the masked call, the keep array over the n vertices, the output's assembly) is
+# a third of the one it had when each push packed the frontier and scanned a dense output over
+# every vertex (180 us; median error of the new fit 9% over 259 levels).  Unlike Beamer's rule
+# (pull once the frontier's edges pass 1/14 of the unexplored ones), the fixed costs weigh most
+# on these graphs: the crossover is where the unvisited vertices cost about as much as a push's
+# fixed cost.  At 1 thread the rule's total is within 1.009x of taking the faster direction at
+# every level in geometric mean (most 1.05x, cage10); ct2010 pushes at every level, vt2010
+# pushes 49 of its 74.  At 2 threads a pull (parallel) is cheaper still and a push (serial) is
+# not, so the rule pulls too little there.
 PULL_PER_VERTEX, PULL_PER_UNVISITED, PULL_PER_SCANNED_EDGE = 0.85, 7.5, 0.2
-PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 180_000, 16.0, 0.4
+PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 50_000, 15.4, 0.52
 
 
 def pull_is_cheaper(vertices: int, unvisited: int, unvisited_edges: int, frontier: int,

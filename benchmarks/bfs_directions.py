@@ -1,0 +1,126 @@
+"""BFS's direction rule (examples/graphs/graphs.py, ``pull_is_cheaper``): each level timed both
+ways on the real graphs, the push's cost model fitted, and the rule's regret per level.
+
+Run: python benchmarks/bfs_directions.py [--least 100000] [--repeats 7] [--threads 1] [--fit]
+
+For each square real matrix of at least ``--least`` nonzeros (a symmetric pattern, as
+benchmarks/graph_algorithms.py), BFS from vertex 0 runs level by level; at each level both
+directions are run on the same state ``--repeats`` times (medians): the push
+``y(j) = q(i) * A(i,j)`` from the frontier as a sparse vector into a sparse vector, and the pull
+``y(j) = A(i,j) * q(i)`` from the dense 0/1 frontier, both masked by ~visited.  Per level it
+records the model's features (vertices, unvisited vertices and their edges, the frontier and
+its edges) and both times; per graph it prints the time of the rule's choices, of the faster
+direction at every level (the least any rule could take) and of always pushing / pulling.
+``--fit`` fits the push's three constants (fixed, per frontier vertex, per frontier edge; ns)
+by least squares on the relative error over every level, the pull's kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sparse
+
+import spf
+from assembly import openmp
+from common import geometric_mean, load_line, triad_line
+from graph_algorithms import graphs
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "graphs"))
+import graphs as example  # noqa: E402
+
+
+def median_time(run, repeats: int) -> tuple[float, object]:
+    """Median seconds of ``repeats`` runs, and the last run's result."""
+    times, result = [], None
+    for _ in range(repeats):
+        started = time.perf_counter()
+        result = run()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), result
+
+
+def levels(kernels: example.Kernels, A: sparse.csr_matrix, repeats: int) -> list[dict]:
+    """Each level of BFS from vertex 0: the features and both directions' times (ns)."""
+    A_csr, A_csc = spf.pack("CSR", A.astype(bool)), spf.pack("CSC", A.astype(bool))
+    n = A.shape[0]
+    rows, columns = np.diff(A_csr.fields["rowPtr"]), np.diff(A_csc.fields["colPtr"])
+    visited = np.zeros(n, dtype=bool)
+    frontier = np.array([0], dtype=np.int64)
+    unvisited, unvisited_edges = n, int(columns.sum())
+    found = []
+    while len(frontier):
+        visited[frontier] = True
+        unvisited -= len(frontier)
+        unvisited_edges -= int(columns[frontier].sum())
+        dense = np.zeros(n, dtype=bool)
+        dense[frontier] = True
+        packed = spf.pack(kernels.frontier, (frontier[:, None], np.ones(len(frontier), dtype=bool), (n,)))
+        pull, pulled = median_time(lambda: kernels.bfs_pull(A=A_csc, q=dense, v=visited), repeats)
+        push, pushed = median_time(lambda: kernels.bfs_push(q=packed, A=A_csr, v=visited), repeats)
+        following = np.flatnonzero(pulled)
+        if not np.array_equal(following, pushed.fields["idx"]):
+            sys.exit("push and pull reached different vertices")
+        found.append({"vertices": n, "unvisited": unvisited, "unvisited_edges": unvisited_edges,
+                      "frontier": len(frontier), "frontier_edges": int(rows[frontier].sum()),
+                      "push": push * 1e9, "pull": pull * 1e9})
+        frontier = following
+    return found
+
+
+def rule_pulls(level: dict) -> bool:
+    return example.pull_is_cheaper(level["vertices"], level["unvisited"], level["unvisited_edges"],
+                                   level["frontier"], level["frontier_edges"])
+
+
+def fit_push(every: list[dict]) -> tuple[float, float, float]:
+    """The push's constants (fixed, per frontier vertex, per frontier edge), least squares on the
+    relative error."""
+    features = np.array([[1.0, level["frontier"], level["frontier_edges"]] for level in every])
+    times = np.array([level["push"] for level in every])
+    weights = 1.0 / times
+    solution, *_ = np.linalg.lstsq(features * weights[:, None], times * weights, rcond=None)
+    return tuple(float(value) for value in np.maximum(solution, 0.0))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--least", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--fit", action="store_true")
+    arguments = parser.parse_args()
+    print(f"# python benchmarks/bfs_directions.py {' '.join(sys.argv[1:])}".rstrip())
+    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {load_line('at start')}; {triad_line()}")
+    openmp().set_threads(arguments.threads)
+    kernels = example.Kernels()
+    every, regrets = [], []
+    print(f"{'graph':<16} {'levels':>6} {'rule ms':>8} {'best ms':>8} {'push ms':>8} {'pull ms':>8} {'regret':>6} "
+          f"{'pulls':>5}")
+    for name, A in graphs(arguments.least):
+        found = levels(kernels, A, arguments.repeats)
+        every += found
+        rule = sum(level["pull"] if rule_pulls(level) else level["push"] for level in found)
+        best = sum(min(level["pull"], level["push"]) for level in found)
+        pushes, pulls = sum(level["push"] for level in found), sum(level["pull"] for level in found)
+        regrets.append(rule / best)
+        print(f"{name:<16} {len(found):>6} {rule / 1e6:8.2f} {best / 1e6:8.2f} {pushes / 1e6:8.2f} {pulls / 1e6:8.2f} "
+              f"{rule / best:6.2f} {sum(rule_pulls(level) for level in found):>5}", flush=True)
+    print(f"rule's regret against the faster direction at every level: geometric mean {geometric_mean(regrets):.3f}, "
+          f"most {max(regrets):.3f}")
+    if arguments.fit:
+        fixed, per_vertex, per_edge = fit_push(every)
+        errors = [abs(fixed + per_vertex * level["frontier"] + per_edge * level["frontier_edges"] - level["push"])
+                  / level["push"] for level in every]
+        print(f"push fitted over {len(every)} levels: PUSH_FIXED {fixed:.0f}, PUSH_PER_FRONTIER {per_vertex:.2f}, "
+              f"PUSH_PER_FRONTIER_EDGE {per_edge:.3f} (ns); median relative error {statistics.median(errors):.1%}")
+    print(f"# {load_line('at end')}")
+
+
+if __name__ == "__main__":
+    main()
