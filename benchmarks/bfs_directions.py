@@ -12,7 +12,10 @@ records the model's features (vertices, unvisited vertices and their edges, the 
 its edges) and both times; per graph it prints the time of the rule's choices, of the faster
 direction at every level (the least any rule could take) and of always pushing / pulling.
 ``--fit`` fits the push's three constants (fixed, per frontier vertex, per frontier edge; ns)
-by least squares on the relative error over every level, the pull's kept.
+by least squares on the relative error over every level, the pull's kept; with ``--threads
+2`` it fits the pull's speedup and fixed cost there instead.  The rule is simulated as it
+runs (a push after a pull, or at the first level, packs the frontier: timed too), and the best
+total over both directions at every level is the least of the two states a level may end in.
 """
 
 from __future__ import annotations
@@ -60,7 +63,9 @@ def levels(kernels: example.Kernels, A: sparse.csr_matrix, repeats: int) -> list
         unvisited_edges -= int(columns[frontier].sum())
         dense = np.zeros(n, dtype=bool)
         dense[frontier] = True
-        packed = spf.pack(kernels.frontier, (frontier[:, None], np.ones(len(frontier), dtype=bool), (n,)))
+        packing, packed = median_time(lambda: spf.pack(kernels.frontier, (frontier[:, None],
+                                                                          np.ones(len(frontier), dtype=bool), (n,))),
+                                      repeats)
         pull, pulled = median_time(lambda: kernels.bfs_pull(A=A_csc, q=dense, v=visited), repeats)
         push, pushed = median_time(lambda: kernels.bfs_push(q=packed, A=A_csr, v=visited), repeats)
         following = np.flatnonzero(pulled)
@@ -68,14 +73,42 @@ def levels(kernels: example.Kernels, A: sparse.csr_matrix, repeats: int) -> list
             sys.exit("push and pull reached different vertices")
         found.append({"vertices": n, "unvisited": unvisited, "unvisited_edges": unvisited_edges,
                       "frontier": len(frontier), "frontier_edges": int(rows[frontier].sum()),
-                      "push": push * 1e9, "pull": pull * 1e9})
+                      "push": push * 1e9, "pull": pull * 1e9, "packing": packing * 1e9})
         frontier = following
     return found
 
 
-def rule_pulls(level: dict) -> bool:
+def rule_pulls(level: dict, threads: int, packed: bool) -> bool:
     return example.pull_is_cheaper(level["vertices"], level["unvisited"], level["unvisited_edges"],
-                                   level["frontier"], level["frontier_edges"])
+                                   level["frontier"], level["frontier_edges"], threads, packed)
+
+
+def rule_time(found: list[dict], threads: int) -> tuple[float, int]:
+    """The rule's total (ns) and its pulls: a push after a pull (or first) packs the frontier."""
+    total, pulls, packed = 0.0, 0, False
+    for level in found:
+        if rule_pulls(level, threads, packed):
+            total, pulls, packed = total + level["pull"], pulls + 1, False
+        else:
+            total, packed = total + level["push"] + (0 if packed else level["packing"]), True
+    return total, pulls
+
+
+def best_time(found: list[dict]) -> float:
+    """The least total any choice of directions takes (ns): over the two states a level ends
+    in, the frontier packed (after a push) or not (after a pull)."""
+    unpacked, packed = 0.0, float("inf")
+    for level in found:
+        pushed = min(unpacked + level["packing"], packed) + level["push"]
+        unpacked, packed = min(unpacked, packed) + level["pull"], pushed
+    return min(unpacked, packed)
+
+
+def pull_model(level: dict) -> float:
+    """The rule's estimate of a pull on 1 thread (ns)."""
+    scanned = level["unvisited_edges"] * min(1.0, level["unvisited"] / max(level["frontier_edges"], 1))
+    return (example.PULL_PER_VERTEX * level["vertices"] + example.PULL_PER_UNVISITED * level["unvisited"]
+            + example.PULL_PER_SCANNED_EDGE * scanned)
 
 
 def fit_push(every: list[dict]) -> tuple[float, float, float]:
@@ -105,15 +138,22 @@ def main() -> None:
     for name, A in graphs(arguments.least):
         found = levels(kernels, A, arguments.repeats)
         every += found
-        rule = sum(level["pull"] if rule_pulls(level) else level["push"] for level in found)
-        best = sum(min(level["pull"], level["push"]) for level in found)
-        pushes, pulls = sum(level["push"] for level in found), sum(level["pull"] for level in found)
+        rule, pulled = rule_time(found, arguments.threads)
+        best = best_time(found)
+        pushes = sum(level["push"] for level in found) + found[0]["packing"]
+        pulls = sum(level["pull"] for level in found)
         regrets.append(rule / best)
         print(f"{name:<16} {len(found):>6} {rule / 1e6:8.2f} {best / 1e6:8.2f} {pushes / 1e6:8.2f} {pulls / 1e6:8.2f} "
-              f"{rule / best:6.2f} {sum(rule_pulls(level) for level in found):>5}", flush=True)
+              f"{rule / best:6.2f} {pulled:>5}", flush=True)
     print(f"rule's regret against the faster direction at every level: geometric mean {geometric_mean(regrets):.3f}, "
           f"most {max(regrets):.3f}")
-    if arguments.fit:
+    if arguments.fit and arguments.threads > 1:
+        features = np.array([[pull_model(level), 1.0] for level in every])
+        times = np.array([level["pull"] for level in every])
+        (inverse, fixed), *_ = np.linalg.lstsq(features / times[:, None], np.ones(len(times)), rcond=None)
+        print(f"pull on {arguments.threads} threads fitted over {len(every)} levels: PULL_SPEEDUP {1 / inverse:.2f}, "
+              f"PULL_PARALLEL_FIXED {fixed:.0f} (ns)")
+    elif arguments.fit:
         fixed, per_vertex, per_edge = fit_push(every)
         errors = [abs(fixed + per_vertex * level["frontier"] + per_edge * level["frontier_edges"] - level["push"])
                   / level["push"] for level in every]

@@ -75,17 +75,27 @@ def test_bfs_levels_match_scipy(graphs, kernels, direction, directed):
 
 def test_automatic_direction_pushes_and_pulls(graphs, kernels, monkeypatch):
     """A random graph large enough that pulling every unvisited vertex costs (by the example's
-    cost model) twice a push's fixed cost: the first level pushes the source, the middle ones,
-    whose frontiers hold most vertices, pull."""
-    n = int(2 * graphs.PUSH_FIXED / graphs.PULL_PER_UNVISITED)
+    cost model, on 1 thread) twice a push's fixed cost with the frontier packed: the first level
+    pushes the source, the middle ones, whose frontiers hold most vertices, pull."""
+    n = int(2 * (graphs.PUSH_FIXED + graphs.PUSH_PACKING) / graphs.PULL_PER_UNVISITED)
     A = random_graph(n, 3.0, seed=3, directed=False)
     push, pull = Counted(kernels.bfs_push), Counted(kernels.bfs_pull)
     monkeypatch.setattr(kernels, "bfs_push", push)
     monkeypatch.setattr(kernels, "bfs_pull", pull)
     source = int(np.argmax(np.diff(A.indptr) > 0))
-    levels = graphs.bfs_levels(kernels, spf.pack("CSR", A), spf.pack("CSC", A), source)
+    levels = graphs.bfs_levels(kernels, spf.pack("CSR", A), spf.pack("CSC", A), source, threads=1)
     assert np.array_equal(levels, expected_levels(A, source))
     assert push.calls and pull.calls, (push.calls, pull.calls)
+
+
+def test_the_direction_rule_weighs_a_pull_by_its_threads_and_a_push_by_packing(graphs):
+    """A level the rule pushes on 1 thread it pulls on 2 (the pull runs in parallel, the push
+    does not), and a push that must pack the frontier first costs that much more."""
+    vertices = int(graphs.PUSH_FIXED / graphs.PULL_PER_UNVISITED)
+    level = dict(vertices=vertices, unvisited=vertices, unvisited_edges=4 * vertices, frontier=10, frontier_edges=40)
+    assert not graphs.pull_is_cheaper(**level, threads=1)
+    assert graphs.pull_is_cheaper(**level, threads=2)
+    assert graphs.pull_is_cheaper(**level, threads=1, packed=False)
 
 
 def test_direction_is_checked(graphs, kernels):

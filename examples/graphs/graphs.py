@@ -35,6 +35,7 @@ against python-graphblas on real graphs.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -134,15 +135,17 @@ def pagerank(kernels: Kernels, A: spf.Tensor, damping: float = 0.85, tolerance: 
 
 
 def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: int = 0,
-               direction: str = "auto") -> np.ndarray:
+               direction: str = "auto", threads: int | None = None) -> np.ndarray:
     """The BFS level of each vertex from ``source`` (-1 where unreached) over the graph A (edge
     i -> j at (i, j)), given in CSR and in CSC.  Direction-optimizing: each level either pushes
     the frontier (a sparse vector: the last push's output, or packed after a pull) along its
     rows of A into the next one, or pulls, for each unvisited
     vertex, over its column of A (the frontier a dense 0/1 vector), whichever
-    :func:`pull_is_cheaper` expects to be faster; ``direction`` "push" or "pull" forces one."""
+    :func:`pull_is_cheaper` expects to be faster on ``threads`` (by default :func:`pull_threads`);
+    ``direction`` "push" or "pull" forces one."""
     if direction not in ("auto", "push", "pull"):
         raise ValueError(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
+    threads = pull_threads() if threads is None else threads
     n = A_csr.shape[0]
     row_lengths, column_lengths = np.diff(A_csr.fields["rowPtr"]), np.diff(A_csc.fields["colPtr"])
     levels = np.full(n, -1, dtype=np.int64)
@@ -159,7 +162,8 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
         unvisited -= len(frontier)
         unvisited_edges -= int(column_lengths[frontier].sum())
         if direction == "pull" or direction == "auto" and pull_is_cheaper(
-                n, unvisited, unvisited_edges, len(frontier), int(row_lengths[frontier].sum())):
+                n, unvisited, unvisited_edges, len(frontier), int(row_lengths[frontier].sum()), threads,
+                packed is not None):
             if dense is None:
                 dense = np.zeros(n, dtype=bool)
                 dense[frontier] = True
@@ -190,19 +194,37 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
 # on these graphs: the crossover is where the unvisited vertices cost about as much as a push's
 # fixed cost.  At 1 thread the rule's total is within 1.009x of taking the faster direction at
 # every level in geometric mean (most 1.05x, cage10); ct2010 pushes at every level, vt2010
-# pushes 49 of its 74.  At 2 threads a pull (parallel) is cheaper still and a push (serial) is
-# not, so the rule pulls too little there.
+# pushes 49 of its 74.  A push after a pull (or at the first level) first packs the frontier
+# (PUSH_PACKING, measured).  On 2 threads a pull (parallel) is cheaper and a push (serial) is
+# not: the pull's 1-thread estimate divided by PULL_SPEEDUP plus PULL_PARALLEL_FIXED, fitted on
+# the same levels at 2 threads (bfs_directions.py --threads 2 --fit; relative least squares).
+# The rule's regret there (the simulated rule, packing included, against the least total any
+# choice per level takes): 1.027 at 1 thread (most 1.17, EX5), 1.036 at 2 (most 1.16, ca-HepPh).
 PULL_PER_VERTEX, PULL_PER_UNVISITED, PULL_PER_SCANNED_EDGE = 0.85, 7.5, 0.2
 PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 50_000, 15.4, 0.52
+PUSH_PACKING = 65_000  # packing the frontier into a sparse vector (the first level, and after a pull)
+PULL_SPEEDUP, PULL_PARALLEL_FIXED = 2.55, 6_200  # a pull on 2 threads: its 1-thread cost / speedup + fixed
 
 
 def pull_is_cheaper(vertices: int, unvisited: int, unvisited_edges: int, frontier: int,
-                    frontier_edges: int) -> bool:
-    """Whether a pull is expected to beat a push at a level (the cost model above)."""
+                    frontier_edges: int, threads: int = 1, packed: bool = True) -> bool:
+    """Whether a pull is expected to beat a push at a level (the cost model above): the pull on
+    ``threads`` threads (the push is serial), the push packing the frontier unless ``packed``."""
     scanned = unvisited_edges * min(1.0, unvisited / max(frontier_edges, 1))
     pull = PULL_PER_VERTEX * vertices + PULL_PER_UNVISITED * unvisited + PULL_PER_SCANNED_EDGE * scanned
+    if threads > 1:  # fitted at 2 threads (this machine's cores), extrapolated linearly beyond
+        pull = pull / (1 + (PULL_SPEEDUP - 1) * (threads - 1)) + PULL_PARALLEL_FIXED
     push = PUSH_FIXED + PUSH_PER_FRONTIER * frontier + PUSH_PER_FRONTIER_EDGE * frontier_edges
-    return pull < push
+    return pull < push + (0 if packed else PUSH_PACKING)
+
+
+def pull_threads() -> int:
+    """The threads a parallel kernel runs on by default: OMP_NUM_THREADS if set, else the
+    cores this process may use (OpenMP's default)."""
+    try:
+        return max(1, int(os.environ.get("OMP_NUM_THREADS", "").split(",")[0]))
+    except ValueError:
+        return max(1, len(os.sched_getaffinity(0)))
 
 
 def out_degrees(A: spf.Tensor) -> np.ndarray:
