@@ -187,21 +187,20 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
 # the share of its in-edges that come from the frontier (an undirected graph's unvisited vertex
 # has no visited neighbour outside the frontier).  A push scatters the frontier, a sparse
 # vector, along its rows into the next one, a sparse vector assembled by the kernel: its fixed
-# cost (50 us: the masked call, the keep array over the n vertices, the output's assembly) is
-# a third of the one it had when each push packed the frontier and scanned a dense output over
-# every vertex (180 us; median error of the new fit 9% over 259 levels).  Unlike Beamer's rule
-# (pull once the frontier's edges pass 1/14 of the unexplored ones), the fixed costs weigh most
-# on these graphs: the crossover is where the unvisited vertices cost about as much as a push's
-# fixed cost.  At 1 thread the rule's total is within 1.009x of taking the faster direction at
-# every level in geometric mean (most 1.05x, cage10); ct2010 pushes at every level, vt2010
-# pushes 49 of its 74.  A push after a pull (or at the first level) first packs the frontier
-# (PUSH_PACKING, measured).  On 2 threads a pull (parallel) is cheaper and a push (serial) is
-# not: the pull's 1-thread estimate divided by PULL_SPEEDUP plus PULL_PARALLEL_FIXED, fitted on
-# the same levels at 2 threads (bfs_directions.py --threads 2 --fit; relative least squares).
-# The rule's regret there (the simulated rule, packing included, against the least total any
-# choice per level takes): 1.027 at 1 thread (most 1.17, EX5), 1.036 at 2 (most 1.16, ca-HepPh).
+# cost (80 us with a frontier the kernel has not read before, as in BFS: the call, its struct,
+# the keep array over the n vertices, the output's assembly; median error of the fit 7% over
+# 259 levels) is below the 180 us it had when each push packed the frontier and scanned a
+# dense output over every vertex.  A push after a pull (or at the first level) first packs the
+# frontier (PUSH_PACKING, measured).  Unlike Beamer's rule (pull once the frontier's edges pass
+# 1/14 of the unexplored ones), the fixed costs weigh most on these graphs: the crossover is
+# where the unvisited vertices cost about as much as a push's fixed cost.  On 2 threads a pull
+# (parallel) is cheaper and a push (serial) is not: the pull's 1-thread estimate divided by
+# PULL_SPEEDUP plus PULL_PARALLEL_FIXED, fitted on the same levels at 2 threads
+# (bfs_directions.py --threads 2 --fit; relative least squares).  The rule's regret (the
+# simulated rule, packing included, against the least total any choice per level takes):
+# 1.003 at 1 thread (most 1.017), 1.023 at 2 (most 1.21, vt2010, which then pulls at every level).
 PULL_PER_VERTEX, PULL_PER_UNVISITED, PULL_PER_SCANNED_EDGE = 0.85, 7.5, 0.2
-PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 50_000, 15.4, 0.52
+PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 80_000, 16.5, 0.505
 PUSH_PACKING = 65_000  # packing the frontier into a sparse vector (the first level, and after a pull)
 PULL_SPEEDUP, PULL_PARALLEL_FIXED = 2.55, 6_200  # a pull on 2 threads: its 1-thread cost / speedup + fixed
 
