@@ -1,12 +1,13 @@
 """Products of sparse matrices under semirings, into CSR, against python-graphblas (issue 29).
 
-Run: python benchmarks/semiring_spgemm.py [--least 10000] [--most 600000] [--limit N]
+Run: python benchmarks/semiring_spgemm.py [--least 10000] [--most 600000] [--limit N] [--most-products N]
          [--semirings plus_times,min_plus,...] [--threads 1 2] [--rounds 7] [--block 0.2]
          [--wait-idle SECONDS] [--data DIR] [--output FILE]
 
 GraphBLAS's core operation, ``C = A ⊕.⊗ A`` (mxm) with a sparse result, on every square real
-matrix of ``--least`` to ``--most`` nonzeros (smallest first; ``--limit N`` takes N of them,
-spread over that range), for each semiring of ``--semirings``:
+matrix of ``--least`` to ``--most`` nonzeros whose product has at most ``--most-products``
+products (smallest first; ``--limit N`` takes N of them, spread over that range), for each
+semiring of ``--semirings``:
 
 * **graphblas**: ``A.mxm(A, semiring).new()`` with SuiteSparse's ``nthreads`` set to the
   thread count before each block (its own OpenMP runtime);
@@ -61,6 +62,11 @@ def square_matrix(data: Path, name: str) -> sparse.csr_matrix | None:
     return matrix
 
 
+def products(matrix: sparse.csr_matrix) -> int:
+    """The products of A*A: for each k, the entries of column k times those of row k."""
+    return int(np.dot(np.diff(sparse.csc_matrix(matrix).indptr), np.diff(matrix.indptr)))
+
+
 def spread(names: list[str], limit: int | None) -> list[str]:
     """``limit`` of the names spread over their range (smallest and largest kept), or all."""
     if limit is None or limit >= len(names):
@@ -91,6 +97,9 @@ def main() -> None:
     parser.add_argument("--least", type=int, default=10_000, help="the matrices' least number of nonzeros")
     parser.add_argument("--most", type=int, default=600_000, help="the matrices' most number of nonzeros")
     parser.add_argument("--limit", type=int, default=None, help="N matrices spread over the range")
+    parser.add_argument("--most-products", type=int, default=30_000_000,
+                        help="leave out a matrix whose A*A has more products (its result and both systems' "
+                             "copies must fit in memory)")
     parser.add_argument("--semirings", default=",".join(SEMIRINGS))
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--rounds", type=int, default=7)
@@ -113,7 +122,8 @@ def main() -> None:
     omp = openmp()
     kernels = {ring: spf.compile(EXPRESSION, LAYOUTS, semiring=ring, parallel=True) for ring in rings}
     matrices = [(name, matrix) for name in names
-                if (matrix := square_matrix(arguments.data, name)) is not None and matrix.nnz <= arguments.most]
+                if (matrix := square_matrix(arguments.data, name)) is not None and matrix.nnz <= arguments.most
+                and products(matrix) <= arguments.most_products]
     chosen = set(spread([name for name, _ in matrices], arguments.limit))
     matrices = [(name, matrix) for name, matrix in matrices if name in chosen]
     if not matrices:
