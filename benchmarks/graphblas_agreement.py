@@ -572,8 +572,8 @@ def compare(problem: Problem, gbl: GraphBLAS, operation: Operation, ring: str, m
             difference = abs((got != 0).astype(int) - (expected != 0).astype(int)).sum()
             return Outcome("disagreed", f"patterns differ: spf {got.nnz} entries, graphblas {expected.nnz}; "
                                         f"{difference} positions differ in nonzeros")
-        if add == "any" and (multiply != "pair" or operation.base == "ewise_add"):
-            bad = any_bad_stored(problem, gbl, operation, ring, got)
+        if add == "any" and (multiply != "pair" or operation.base == "ewise_add" or accumulate):
+            bad = any_bad_stored(problem, gbl, operation, ring, got, start if accumulate else None)
         elif exact:
             bad = got.data != expected.data
         else:
@@ -612,18 +612,24 @@ def compare(problem: Problem, gbl: GraphBLAS, operation: Operation, ring: str, m
 
 
 def any_bad_stored(problem: Problem, gbl: GraphBLAS, operation: Operation, ring: str,
-                   got: sp.csr_matrix) -> np.ndarray:
+                   got: sp.csr_matrix, start: sp.csr_matrix | None = None) -> np.ndarray:
     """Under the any monoid, into CSR (whose pattern agreed with GraphBLAS's): where a stored
     entry is not one of the values reduced into it (A's or B's there for ewise_add, between
-    the least and the greatest product for a product), as a bool array over got's entries."""
+    the least and the greatest product for a product, or the accumulated output's own value
+    there, ``start``), as a bool array over got's entries."""
     got_values = got.data.astype(np.float64)
     if operation.base == "ewise_add":
         operands = problem.operands(operation)
         (a_has, a), (b_has, b) = stored_at(operands["A"], got), stored_at(operands["B"], got)
-        return ~((a_has & (got_values == a)) | (b_has & (got_values == b)))
-    low = stored_at(gbl.result(operation, ring, NO_MASK, False, monoid="min"), got)[1]
-    high = stored_at(gbl.result(operation, ring, NO_MASK, False, monoid="max"), got)[1]
-    return ~((low <= got_values) & (got_values <= high))
+        ok = (a_has & (got_values == a)) | (b_has & (got_values == b))
+    else:
+        reached, low = stored_at(gbl.result(operation, ring, NO_MASK, False, monoid="min"), got)
+        high = stored_at(gbl.result(operation, ring, NO_MASK, False, monoid="max"), got)[1]
+        ok = reached & (low <= got_values) & (got_values <= high)
+    if start is not None:
+        start_has, started = stored_at(start, got)
+        ok |= start_has & (got_values == started)
+    return ~ok
 
 
 def any_bad(problem: Problem, gbl: GraphBLAS, operation: Operation, ring: str, mask: MaskCase, got) -> np.ndarray:

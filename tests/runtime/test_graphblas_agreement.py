@@ -54,6 +54,7 @@ CASES = [  # operation, semiring, layout, mask, accumulate, value type
     ("mxm_csr", "plus_times", "CSR", "none", True, "float64"),
     ("ewise_add_csr", "max_plus", "COO", "~M:CSR", True, "int64"),
     ("ewise_mult_csr", "lor_land", "CSR", "none", True, "float64"),
+    ("mxm_csr", "any_pair", "COO", "M:CSR", True, "float64"),  # any keeps the output's value or a product's
     ("ewise_add_csr", "plus_times", "DCSR", "M:CSR", False, "float64"),
     ("ewise_mult_csr", "plus_times", "COO", "none", False, "float64"),
     ("mxv", "plus_times", "BCSR", "~M:Dense1", True, "float32"),
