@@ -58,6 +58,7 @@ ALONE = {
     "spf_state.h": ("", ""),
     "spf_hash.h": ("", ""),
     "spf_stream.h": ("#define SPF_STREAM_ORDER 3\n#define SPF_STREAM_COORDINATES(X) X(0) X(1) X(2)\n", ""),
+    "spf_combine.h": ("", "double combined(double a, double b) { return SPF_COMBINE(a, b) + SPF_COMBINE_PLUS; }\n"),
     "spf_workspace.h": (WORKSPACE_2, ""),
     "spf_rows.h": (WORKSPACE_2 + "#include \"spf_workspace.h\"\nstruct out;\n"
                    "void *adopt(struct out *, int64_t, int16_t *, double *, int64_t, int64_t *, int64_t *, int64_t *,"
@@ -108,6 +109,20 @@ def test_each_file_compiles_alone_without_warnings(name, openmp, native, tmp_pat
     result = run_compiler([*WARNINGS, *(["-fopenmp"] if openmp else []), *(["-march=native"] if native else []),
                            f"-I{runtime.DIRECTORY}", "-c",
                            str(source), "-o", str(tmp_path / "alone.o")])
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("monoid", ["spf_min_float64", "spf_lor_float64"])
+@pytest.mark.parametrize("name", ["spf_workspace.h", "spf_rows.h", "spf_builder.h"])
+def test_the_assembly_files_compile_alone_under_another_monoid(name, monoid, tmp_path):
+    """A kernel under a semiring defines SPF_COMBINE before the assembly files (spf_combine.h):
+    they combine by it and take a position's first value as it is, without warnings."""
+    before, after = ALONE[name]
+    source = tmp_path / "alone.c"
+    source.write_text(f"#include \"spf_base.h\"\n#define SPF_COMBINE(a, b) {monoid}((a), (b))\n{before}"
+                      f"#include \"{name}\"\n{after}")
+    result = run_compiler([*WARNINGS, "-fopenmp", "-march=native", f"-I{runtime.DIRECTORY}", "-c", str(source),
+                           "-o", str(tmp_path / "alone.o")])
     assert result.returncode == 0, result.stderr
 
 
