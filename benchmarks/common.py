@@ -10,6 +10,7 @@ import math
 import os
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -121,3 +122,14 @@ class Report:
         self.say(f"# while timing, other processes kept {others:.2f} CPUs busy on average (steal {stolen:.2f}); "
                  f"{load_line('at end')}")
         output.write_text("\n".join(self.lines) + "\n")
+
+
+def timing_arguments(parser, data, output, rounds: int, block: float) -> None:
+    """The options every interleaved-blocks benchmark takes: thread counts, rounds, block
+    seconds, waiting for an idle machine, the data folder and the results file."""
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--block", type=float, default=block, help="seconds of calls per system and round")
+    parser.add_argument("--wait-idle", type=float, default=0.0)
+    parser.add_argument("--data", type=Path, default=data)
+    parser.add_argument("--output", type=Path, default=output)

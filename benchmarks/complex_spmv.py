@@ -34,7 +34,7 @@ import scipy.sparse as sparse
 
 import spf
 from assembly import openmp
-from common import Report, geometric_mean, interleaved_blocks, manifest_names
+from common import Report, geometric_mean, interleaved_blocks, manifest_names, timing_arguments
 from parallel import idle_load
 
 HERE = Path(__file__).resolve().parent
@@ -62,12 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--least", type=int, default=100_000, help="the matrices' least number of nonzeros")
     parser.add_argument("--limit", type=int, default=None, help="only the first N matrices (smallest first)")
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--rounds", type=int, default=9)
-    parser.add_argument("--block", type=float, default=0.1, help="seconds of calls per system and round")
-    parser.add_argument("--wait-idle", type=float, default=0.0)
-    parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--output", type=Path, default=HERE / "results" / "complex_spmv.txt")
+    timing_arguments(parser, DATA, HERE / "results" / "complex_spmv.txt", rounds=9, block=0.1)
     arguments = parser.parse_args()
     load = idle_load(arguments.data, arguments.wait_idle)
     names = manifest_names(arguments.data, "matrix", arguments.least)[:arguments.limit]

@@ -38,7 +38,7 @@ import scipy.sparse as sparse
 
 import spf
 from assembly import openmp
-from common import Report, geometric_mean, interleaved_blocks, manifest_names
+from common import Report, geometric_mean, interleaved_blocks, manifest_names, timing_arguments
 from parallel import idle_load
 
 HERE = Path(__file__).resolve().parent
@@ -101,12 +101,7 @@ def main() -> None:
                         help="leave out a matrix whose A*A has more products (its result and both systems' "
                              "copies must fit in memory)")
     parser.add_argument("--semirings", default=",".join(SEMIRINGS))
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--block", type=float, default=0.2, help="seconds of calls per system and round")
-    parser.add_argument("--wait-idle", type=float, default=0.0)
-    parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--output", type=Path, default=HERE / "results" / "semiring_spgemm.txt")
+    timing_arguments(parser, DATA, HERE / "results" / "semiring_spgemm.txt", rounds=7, block=0.2)
     arguments = parser.parse_args()
     try:
         import graphblas as gb
