@@ -57,13 +57,18 @@ def accumulator(name: str, add: str, output_kind: str, output: str) -> str:
     return name
 
 
+def merged_names(output: str) -> tuple[str, str]:
+    """The accumulating kernel's names for the output passed and the result."""
+    return f"{output}_existing", f"{output}_result"
+
+
 def accumulating_kernel(output: str, indices: tuple[str, ...], layout: Any, monoid: str, ring: str,
                         parallel: bool) -> Any:
     """The kernel merging a result into the existing sparse output: the union of their entries,
     ``monoid`` of both where both have one (GraphBLAS's accum=), in the output's layout.  Under
     plus_times, plus drops the sums that cancel, as the result's own entries do."""
     subscript = ",".join(indices)
-    existing, result = f"{output}_existing", f"{output}_result"
+    existing, result = merged_names(output)
     union = "plus_times" if monoid == "plus" and ring == "plus_times" else f"{monoid}_first"
     return callable_kernel(f"{output}({subscript}) = {existing}({subscript}) + {result}({subscript})",
                            {existing: layout, result: layout, output: layout}, semiring=union, parallel=parallel)
@@ -118,7 +123,8 @@ class MaskedKernel:
         if existing is None:
             return result
         if self.merge is not None:
-            return self.merge(**{f"{self.output}_existing": existing, f"{self.output}_result": result})
+            existing_name, result_name = merged_names(self.output)
+            return self.merge(**{existing_name: existing, result_name: result})
         try:
             ACCUMULATORS[self.accumulate](existing, result, out=existing)
         except TypeError:  # numpy's UFuncTypeError: the result's type does not cast into the output's
