@@ -12,6 +12,7 @@ Integer arithmetic that is not affine (array lengths, shape, value indices such 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import operator
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -355,6 +356,9 @@ class _PicklableMappings:
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state.pop("_typed", None)  # copies per value type (Layout.with_value_type), made again on demand
+        state.pop("_hash", None)  # str hashes differ between processes
+        for name in ("arrays", "index_arrays", "scalars", "counts"):  # cached properties, made again on demand
+            state.pop(name, None)
         for name in self._MAPPINGS:
             state[name] = dict(state[name])
         return state
@@ -401,7 +405,11 @@ class Layout(_PicklableMappings):
         return LayoutError(self.path, line, column, message)
 
     def __hash__(self) -> int:
-        return hash((self.name, self.path, tuple(sorted(self.parameters.items()))))
+        known = self.__dict__.get("_hash")  # made once: layouts key the struct and kernel caches of every call
+        if known is None:
+            known = hash((self.name, self.path, tuple(sorted(self.parameters.items()))))
+            object.__setattr__(self, "_hash", known)
+        return known
 
     def __eq__(self, other) -> bool:
         """Equal when every compared field is (the generated comparison, through a text of
@@ -431,19 +439,19 @@ class Layout(_PicklableMappings):
         known = ", ".join(f.name for f in self.fields)
         raise ArgumentError(f"layout {self.name} has no field {name!r}; its fields are {known}")
 
-    @property
+    @functools.cached_property
     def arrays(self) -> tuple[Field, ...]:
         return tuple(f for f in self.fields if f.is_array)
 
-    @property
+    @functools.cached_property
     def index_arrays(self) -> tuple[Field, ...]:
         return tuple(f for f in self.fields if f.is_index_array)
 
-    @property
+    @functools.cached_property
     def scalars(self) -> tuple[Field, ...]:
         return tuple(f for f in self.fields if f.is_scalar)
 
-    @property
+    @functools.cached_property
     def counts(self) -> tuple[Field, ...]:
         """Scalar fields whose values packing determines."""
         return tuple(f for f in self.fields if f.is_count)

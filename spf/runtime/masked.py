@@ -207,6 +207,8 @@ def keep_tensor(plan: MaskPlan, layout, value: Any, buffers: "KeepBuffers | None
     tensor, keep = buffers.get(entries.shape)
     if dense and not plan.values:  # a dense layout stores every position: each is an entry
         keep.fill(not plan.mask.complemented)
+    elif entries.dtype == np.bool_:  # not compared with 0, which numpy does in int64 (a BFS's visited set)
+        np.logical_not(entries, out=keep) if plan.mask.complemented else np.copyto(keep, entries)
     elif plan.mask.complemented:
         np.equal(entries, 0, out=keep)
     else:
