@@ -22,7 +22,7 @@ import numpy as np
 
 from spf.codegen.assembly.plan import direct_rows, plan_assembly
 from spf.codegen.c.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, assembly_source, report_length
-from spf.codegen.c.structs import ctypes_struct, sanitize_identifier
+from spf.codegen.c.structs import ctypes_struct, sanitize_identifier, struct_name
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
 from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError, UNNAMED
 from spf.layout_library.model import BinaryOp, Name, Number
@@ -51,6 +51,7 @@ class Builder:
     # struct type -> how take() reads it (take_plan), worked out at the first call: the builder
     # is its layout's, so no call hashes the layout to find it
     take_plans: dict = field(default_factory=dict)
+    finish_plans: dict = field(default_factory=dict)  # struct type -> how finish() sizes the arrays (FinishPlan)
 
     @property
     def compressed(self) -> list:
@@ -170,24 +171,32 @@ def failure(layout: Layout, plan: AssemblyPlan, report: np.ndarray, name: str, e
 def finish(layout: Layout, build: Builder, handle: int, report: np.ndarray, struct: ctypes.Structure,
            shape: tuple[int, ...], name: str, duplicates: str = "sum") -> Tensor:
     """After ``begin``: allocate the arrays its counts size, ``fill`` them, and make the Tensor."""
-    plan = build.plan
     slots = len(build.compressed)
     try:
         if duplicates == "refuse" and report[slots + DUPLICATES]:
-            d = len(plan.coordinates)
+            d = len(build.plan.coordinates)
             entry = tuple(int(c) for c in report[slots + 4 + d:slots + 4 + 2 * d])
             raise PackError(f"tensor {name}: coordinate {entry} appears more than once")
-        fields = _allocate(layout, build, report[:slots], dict(layout.compute_scalars(shape)), name)
-        for field in layout.fields:
-            if field.is_scalar:
-                setattr(struct, field.name, int(fields[field.name]))
-            else:
-                setattr(struct, field.name, fields[field.name].ctypes.data_as(type(getattr(struct, field.name))))
+        sizing = build.finish_plans.get(type(struct))
+        if sizing is None:
+            sizing = build.finish_plans[type(struct)] = FinishPlan(layout, build.plan, type(struct))
+        fields = sizing.allocate(report[:slots], shape, name)
+        sizing.point(struct, fields)
     except BaseException:
         build.free(handle)
         raise
     build.fill(handle, ctypes.byref(struct))  # frees the handle
-    return Tensor._from_checked(layout, shape, fields, name)
+    return _keeping_struct(Tensor._from_checked(layout, shape, fields, name), struct)
+
+
+def _keeping_struct(tensor: Tensor, struct: ctypes.Structure) -> Tensor:
+    """``tensor`` keeping a copy of ``struct`` (the builder's, over its very arrays) as the one
+    kernels read it through, with the arrays it points at (a caller may keep the struct and
+    not the Tensor): a result passed on to the next call (a BFS's frontier) is not marshalled
+    again.  A copy, as a bound kernel's calls write their results into one struct."""
+    arrays = [value for value in tensor.fields.values() if isinstance(value, np.ndarray)]
+    tensor._structs[struct_name(tensor.layout)] = (type(struct).from_buffer_copy(struct), arrays)
+    return tensor
 
 
 def take(layout: Layout, build: Builder, handle: int, struct: ctypes.Structure, shape: tuple[int, ...],
@@ -206,7 +215,9 @@ def take(layout: Layout, build: Builder, handle: int, struct: ctypes.Structure, 
     for (field, at, length, typestr, dtype) in plan.arrays:
         address, count = values[at], length(fields)
         fields[field] = _Adopted.array(address, count, typestr, owner) if address and count else _empty(dtype)
-    return Tensor._from_handed_over(layout, shape, fields, name)
+    tensor = Tensor._from_handed_over(layout, shape, fields, name)
+    # an empty array's pointer may be NULL in the struct: such a Tensor is marshalled when read
+    return _keeping_struct(tensor, struct) if all(values[at] for at in plan.pointers) else tensor
 
 
 @dataclass(frozen=True)
@@ -318,33 +329,61 @@ class _Malloced:
                 _Malloced._free(address)
 
 
-def _allocate(layout, build: Builder, nodes: np.ndarray, scalars: dict, name: str) -> dict:
-    """Every field: the counts from the node counts, then the arrays they size (the index
-    arrays fill writes whole are left unzeroed)."""
-    for count, (slot, offset) in build.plan.counts.items():
-        scalars[count] = int(nodes[slot]) - offset
-    fields: dict[str, object] = {}
-    keys = {key.array for level in build.plan.compressed for key in level.keys}  # fill writes them whole
-    for field in layout.fields:
-        if field.is_scalar:
-            value = int(scalars[field.name])
-            limit = 2**31 if field.type == "int" else 2**63
+class FinishPlan:
+    """How :func:`finish` sizes a layout's arrays from the builder's node counts and points its
+    struct at them, worked out once per builder and struct type: each count's node slot, each
+    scalar's limit, each array's extents as functions of the scalars, and where its pointer
+    sits in the struct (a short call's result is assembled without evaluating the layout's
+    expressions again)."""
+
+    def __init__(self, layout: Layout, plan: "AssemblyPlan", struct_type: type) -> None:
+        self.layout = layout
+        self.counts = tuple((count, slot, offset) for count, (slot, offset) in plan.counts.items())
+        whole = {key.array for level in plan.compressed for key in level.keys}  # fill writes them whole
+        self.scalars = tuple((f.name, 2**31 if f.type == "int" else 2**63) for f in layout.fields if f.is_scalar)
+        self.arrays = tuple((f, tuple(_length_function((d,)) for d in f.dimensions), np.dtype(f.numpy_dtype),
+                             f.name in whole, getattr(struct_type, f.name).offset)
+                            for f in layout.fields if not f.is_scalar)
+        self.shape_scalars: dict[tuple, dict] = {}  # the last few shapes' scalar fields
+
+    def allocate(self, nodes, shape: tuple[int, ...], name: str) -> dict:
+        """Every field: the counts from the node counts, then the arrays they size (the index
+        arrays fill writes whole are left unzeroed)."""
+        known = self.shape_scalars.get(shape)
+        if known is None:
+            if len(self.shape_scalars) >= 16:
+                self.shape_scalars.clear()
+            known = self.shape_scalars[shape] = dict(self.layout.compute_scalars(shape))
+        scalars = dict(known)
+        for count, slot, offset in self.counts:
+            scalars[count] = int(nodes[slot]) - offset
+        fields: dict[str, object] = {}
+        for field_name, limit in self.scalars:
+            value = int(scalars[field_name])
             if not -limit <= value < limit:
-                raise PackError(f"tensor {name}: {field.name} = {value} does not fit in {field.c_type} "
-                                f"(layout {layout.spec})")
-            fields[field.name] = value
-            continue
-        shape = tuple(int(d.evaluate(scalars)) for d in field.dimensions)
-        if 0 <= min(shape, default=0) and prod(shape) * field.numpy_dtype.itemsize <= _SMALL:
-            fields[field.name] = (np.empty if field.name in keys else np.zeros)(shape, dtype=field.numpy_dtype)
-            continue
-        what = f"tensor {name}: array {field.name} of {layout.spec} ({field})"
-        if field.name in keys and prod(shape):
-            require(shape, field.numpy_dtype, what)
-            fields[field.name] = np.empty(shape, dtype=field.numpy_dtype)
-        else:
-            fields[field.name] = allocate(shape, field.numpy_dtype, what)
-    return fields
+                raise PackError(f"tensor {name}: {field_name} = {value} does not fit in "
+                                f"{self.layout.field(field_name).c_type} (layout {self.layout.spec})")
+            fields[field_name] = value
+        for field_, extents, dtype, whole, _ in self.arrays:
+            array_shape = tuple(extent(scalars) for extent in extents)
+            if 0 <= min(array_shape, default=0) and prod(array_shape) * dtype.itemsize <= _SMALL:
+                fields[field_.name] = (np.empty if whole else np.zeros)(array_shape, dtype=dtype)
+                continue
+            what = f"tensor {name}: array {field_.name} of {self.layout.spec} ({field_})"
+            if whole and prod(array_shape):
+                require(array_shape, dtype, what)
+                fields[field_.name] = np.empty(array_shape, dtype=dtype)
+            else:
+                fields[field_.name] = allocate(array_shape, dtype, what)
+        return fields
+
+    def point(self, struct: ctypes.Structure, fields: dict) -> None:
+        """Write the scalars into ``struct`` and point its arrays at ``fields``' arrays."""
+        for field_name, _ in self.scalars:
+            setattr(struct, field_name, fields[field_name])
+        for field_, _, _, _, offset in self.arrays:
+            _POINTER.pack_into(struct, offset, fields[field_.name].ctypes.data)
 
 
+_POINTER = struct_module.Struct("@P")
 _SMALL = 1 << 24  # bytes: an array below this needs no look at the machine's memory first

@@ -327,3 +327,69 @@ def test_a_struct_with_other_members_is_read_member_by_member():
     odd = Odd(7, 0.5, ctypes.cast(ctypes.c_void_p(4096), ctypes.POINTER(ctypes.c_int)))
     assert _struct_reader(Odd, ("n", "idx"))(odd) == (7, 4096)
     assert _struct_reader(Odd, ("idx", "n"))(odd) == (4096, 7)  # members out of offset order
+
+
+def assert_kept_struct_is_the_tensors(tensor):
+    """The struct a Tensor made by assembly keeps is the one marshalling its fields gives (each
+    scalar, each array's address), and it keeps those arrays alive without the Tensor."""
+    import ctypes
+    import gc
+
+    from spf.codegen.c.structs import marshal, struct_name
+    from spf.runtime.tensor import Tensor
+
+    kept, alive = tensor._structs[struct_name(tensor.layout)]
+    fresh, _ = marshal(Tensor._from_handed_over(tensor.layout, tensor.shape, tensor.fields, tensor.name))
+    expected = {}
+    for name, kind in type(kept)._fields_:
+        value, other = getattr(kept, name), getattr(fresh, name)
+        if issubclass(kind, ctypes._Pointer):
+            value, other = ctypes.cast(value, ctypes.c_void_p).value, ctypes.cast(other, ctypes.c_void_p).value
+        assert value == other, name
+        expected[name] = value
+    arrays = [np.array(a, copy=True) for a in alive]
+    del tensor, fresh
+    gc.collect()
+    assert {a.ctypes.data for a in alive} >= {v for n, v in expected.items()
+                                              if issubclass(dict(type(kept)._fields_)[n], ctypes._Pointer)}
+    for before, after in zip(arrays, alive):
+        np.testing.assert_array_equal(before, after)
+
+
+@pytest.mark.parametrize("layout", MATRIX_LAYOUTS[:-4] + VECTOR_LAYOUTS[:-1] + TENSOR3_LAYOUTS[:-1])
+def test_a_packed_tensor_keeps_the_struct_assembly_filled(layout):
+    """pack's result is read by a kernel through the struct the builder filled (no marshalling)."""
+    rng = np.random.default_rng(len(layout))
+    order = 1 if layout in VECTOR_LAYOUTS else 3 if layout in TENSOR3_LAYOUTS else 2
+    dense = rng.random((5,) * order) * (rng.random((5,) * order) < 0.4)
+    assert_kept_struct_is_the_tensors(spf.pack(layout, dense))
+
+
+@pytest.mark.parametrize("output", ["CSR", "SV_output"])
+def test_a_kernel_result_keeps_its_struct_and_feeds_the_next_call(output):
+    """A sparse result (rows handed over by NAME_take for CSR; a workspace flushed into the
+    builder for a vector) keeps its output struct; passed on as an input, it reads the same."""
+    rng = np.random.default_rng(3)
+    A = sp.random(40, 40, density=0.1, format="csr", random_state=4)
+    if output == "CSR":
+        k = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"})
+        first = k(A=A, B=A)
+        assert_kept_struct_is_the_tensors(first)
+        second = k(A=first, B=A)
+        np.testing.assert_allclose(second.to_dense(), (A @ A @ A).toarray(), rtol=1e-12)
+        return
+    k = spf.compile("y(j) = x(i) * A(i,j)", {"x": "SV", "A": "CSR", "y": "SV"})
+    x = spf.pack("SV", np.where(rng.random(40) < 0.2, rng.random(40), 0))
+    first = k(x=x, A=A)
+    assert_kept_struct_is_the_tensors(first)
+    second = k(x=first, A=A)
+    np.testing.assert_allclose(second.to_dense(), A.T @ (A.T @ x.to_dense()), rtol=1e-12)
+
+
+def test_a_bound_kernels_results_keep_structs_of_their_own():
+    """A bound kernel's calls assemble into one output struct: each result keeps a copy."""
+    A = sp.random(30, 30, density=0.2, format="csr", random_state=6)
+    bound = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSR", "B": "CSR", "C": "CSR"}).bind(A=A, B=A)
+    first, second = bound(), bound()
+    assert_kept_struct_is_the_tensors(first)
+    assert_kept_struct_is_the_tensors(second)

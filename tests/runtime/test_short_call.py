@@ -90,9 +90,12 @@ def test_mttkrp_with_each_specialised_rank(python_plan_runs, rank):
     dense = rng.random((6, 7, 8)) * (rng.random((6, 7, 8)) < 0.2)
     C, D = rng.random((7, rank)), rng.random((8, rank))
     B = spf.pack("CSF3", dense)
+    expected = np.einsum("ijk,jr,kr->ir", dense, C, D)
+    np.testing.assert_allclose(k(B=B, C=C, D=D), expected, rtol=1e-12)
+    python_plan_runs.clear()  # the first call may take the Python plan (layouts loaded from the cache compared once)
     for _ in range(2):
-        np.testing.assert_allclose(k(B=B, C=C, D=D), np.einsum("ijk,jr,kr->ir", dense, C, D), rtol=1e-12)
-    assert len(python_plan_runs) == 1
+        np.testing.assert_allclose(k(B=B, C=C, D=D), expected, rtol=1e-12)
+    assert python_plan_runs == []
 
 
 @pytest.mark.parametrize("x", [
