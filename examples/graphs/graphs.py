@@ -35,7 +35,6 @@ against python-graphblas on real graphs.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -141,11 +140,11 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
     the frontier (a sparse vector: the last push's output, or packed after a pull) along its
     rows of A into the next one, or pulls, for each unvisited
     vertex, over its column of A (the frontier a dense 0/1 vector), whichever
-    :func:`pull_is_cheaper` expects to be faster on ``threads`` (by default :func:`pull_threads`);
+    :func:`pull_is_cheaper` expects to be faster on ``threads`` (by default ``spf.available_threads()``);
     ``direction`` "push" or "pull" forces one."""
     if direction not in ("auto", "push", "pull"):
         raise ValueError(f"direction must be 'auto', 'push' or 'pull', got {direction!r}")
-    threads = pull_threads() if threads is None else threads
+    threads = spf.available_threads() if threads is None else threads
     n = A_csr.shape[0]
     row_lengths, column_lengths = np.diff(A_csr.fields["rowPtr"]), np.diff(A_csc.fields["colPtr"])
     levels = np.full(n, -1, dtype=np.int64)
@@ -215,15 +214,6 @@ def pull_is_cheaper(vertices: int, unvisited: int, unvisited_edges: int, frontie
         pull = pull / (1 + (PULL_SPEEDUP - 1) * (threads - 1)) + PULL_PARALLEL_FIXED
     push = PUSH_FIXED + PUSH_PER_FRONTIER * frontier + PUSH_PER_FRONTIER_EDGE * frontier_edges
     return pull < push + (0 if packed else PUSH_PACKING)
-
-
-def pull_threads() -> int:
-    """The threads a parallel kernel runs on by default: OMP_NUM_THREADS if set, else the
-    cores this process may use (OpenMP's default)."""
-    try:
-        return max(1, int(os.environ.get("OMP_NUM_THREADS", "").split(",")[0]))
-    except ValueError:
-        return max(1, len(os.sched_getaffinity(0)))
 
 
 def out_degrees(A: spf.Tensor) -> np.ndarray:

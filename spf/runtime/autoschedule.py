@@ -6,7 +6,6 @@ with the run time, which may call the compiler's stages but not the reverse."""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from spf.scheduling.autoscheduler.mode_orders import (CALLS, check_orders, conve
 from spf.scheduling.autoscheduler.machine_cost import seconds as predicted_seconds
 from spf.runtime.calibration import machine_constants
 from spf.runtime.kernel import callable_kernel
+from spf.runtime.threads import available_threads
 from spf.runtime.search_cache import cached_search, kept_or_computed, pruning_key
 from spf.runtime.schedule_trials import DEFAULT_BUDGET, contenders, remember, remembered, time_candidates, trial_key
 
@@ -333,14 +333,6 @@ def _needed(candidate: Candidate) -> set[str]:
     """The sizes a candidate's costs read (extents and counts, not machine constants)."""
     symbols = candidate.time.symbols() | candidate.memory.symbols() | candidate.work.symbols()
     return {n for n in symbols if n not in MACHINE_CONSTANTS and not n.startswith(MISS)}
-
-
-def available_threads() -> int:
-    """The threads a parallel kernel runs on: OMP_NUM_THREADS if set, else the cores this process may use."""
-    try:
-        return max(1, int(os.environ.get("OMP_NUM_THREADS", "").split(",")[0]))
-    except ValueError:
-        return max(1, len(os.sched_getaffinity(0)))
 
 
 def _conflict(problem: Problem) -> str:
