@@ -12,7 +12,9 @@ records the model's features (vertices, unvisited vertices and their edges, the 
 its edges) and both times; per graph it prints the time of the rule's choices, of the faster
 direction at every level (the least any rule could take) and of always pushing / pulling.
 ``--fit`` fits the push's three constants (fixed, per frontier vertex, per frontier edge; ns)
-by least squares on the relative error over every level, the pull's kept; with ``--threads
+and the pull's four (fixed, per vertex, per unvisited vertex, per edge scanned) by least
+squares on the relative error over every level, then the weight of the pull's estimate
+against the push's that gives the rule the least regret over the graphs; with ``--threads
 2`` it fits the pull's speedup and fixed cost there instead.  The rule is simulated as it
 runs (a push after a pull, or at the first level, packs the frontier: timed too), and the best
 total over both directions at every level is the least of the two states a level may end in.
@@ -96,6 +98,18 @@ def rule_time(found: list[dict], threads: int) -> tuple[float, int]:
     return total, pulls
 
 
+def rule_regret(per_graph: list[list[dict]], constants: dict, threads: int = 1) -> float:
+    """The rule's regret (geometric mean over the graphs) with the example's constants set to ``constants``."""
+    kept = {name: getattr(example, name) for name in constants}
+    try:
+        for name, value in constants.items():
+            setattr(example, name, value)
+        return geometric_mean([rule_time(found, threads)[0] / best_time(found) for found in per_graph])
+    finally:
+        for name, value in kept.items():
+            setattr(example, name, value)
+
+
 def best_time(found: list[dict]) -> float:
     """The least total any choice of directions takes (ns): over the two states a level ends
     in, the frontier packed (after a push) or not (after a pull)."""
@@ -106,21 +120,30 @@ def best_time(found: list[dict]) -> float:
     return min(unpacked, packed)
 
 
+def pull_features(level: dict) -> list[float]:
+    """What a pull's 1-thread estimate weighs: 1, the vertices, the unvisited ones, the edges scanned."""
+    scanned = level["unvisited_edges"] * min(1.0, level["unvisited"] / max(level["frontier_edges"], 1))
+    return [1.0, level["vertices"], level["unvisited"], scanned]
+
+
 def pull_model(level: dict) -> float:
     """The rule's estimate of a pull on 1 thread (ns)."""
-    scanned = level["unvisited_edges"] * min(1.0, level["unvisited"] / max(level["frontier_edges"], 1))
-    return (example.PULL_PER_VERTEX * level["vertices"] + example.PULL_PER_UNVISITED * level["unvisited"]
-            + example.PULL_PER_SCANNED_EDGE * scanned)
+    constants = (example.PULL_FIXED, example.PULL_PER_VERTEX, example.PULL_PER_UNVISITED, example.PULL_PER_SCANNED_EDGE)
+    return sum(c * f for c, f in zip(constants, pull_features(level)))
 
 
-def fit_push(every: list[dict]) -> tuple[float, float, float]:
-    """The push's constants (fixed, per frontier vertex, per frontier edge), least squares on the
-    relative error."""
-    features = np.array([[1.0, level["frontier"], level["frontier_edges"]] for level in every])
-    times = np.array([level["push"] for level in every])
+def fit(features: list[list[float]], times: list[float]) -> tuple[float, ...]:
+    """Non-negative constants weighing ``features`` into ``times``, least squares on the relative error."""
+    features, times = np.array(features), np.array(times)
     weights = 1.0 / times
     solution, *_ = np.linalg.lstsq(features * weights[:, None], times * weights, rcond=None)
     return tuple(float(value) for value in np.maximum(solution, 0.0))
+
+
+def fit_push(every: list[dict]) -> tuple[float, float, float]:
+    """The push's constants (fixed, per frontier vertex, per frontier edge)."""
+    return fit([[1.0, level["frontier"], level["frontier_edges"]] for level in every],
+               [level["push"] for level in every])
 
 
 def main() -> None:
@@ -134,12 +157,13 @@ def main() -> None:
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {load_line('at start')}; {triad_line()}")
     openmp().set_threads(arguments.threads)
     kernels = example.Kernels()
-    every, regrets = [], []
+    every, regrets, per_graph = [], [], []
     print(f"{'graph':<16} {'levels':>6} {'rule ms':>8} {'best ms':>8} {'push ms':>8} {'pull ms':>8} {'regret':>6} "
           f"{'pulls':>5}")
     for name, A in graphs(arguments.least):
         found = levels(kernels, A, arguments.repeats)
         every += found
+        per_graph.append(found)
         rule, pulled = rule_time(found, arguments.threads)
         best = best_time(found)
         pushes = sum(level["push"] for level in found) + found[0]["packing"]
@@ -160,7 +184,21 @@ def main() -> None:
         errors = [abs(fixed + per_vertex * level["frontier"] + per_edge * level["frontier_edges"] - level["push"])
                   / level["push"] for level in every]
         print(f"push fitted over {len(every)} levels: PUSH_FIXED {fixed:.0f}, PUSH_PER_FRONTIER {per_vertex:.2f}, "
-              f"PUSH_PER_FRONTIER_EDGE {per_edge:.3f} (ns); median relative error {statistics.median(errors):.1%}")
+              f"PUSH_PER_FRONTIER_EDGE {per_edge:.3f} (ns); median relative error {statistics.median(errors):.1%}; "
+              f"PUSH_PACKING {statistics.median(level['packing'] for level in every):.0f} (the median packing)")
+        constants = fit([pull_features(level) for level in every], [level["pull"] for level in every])
+        errors = [abs(sum(c * f for c, f in zip(constants, pull_features(level))) - level["pull"]) / level["pull"]
+                  for level in every]
+        print(f"pull fitted over {len(every)} levels: PULL_FIXED {constants[0]:.0f}, PULL_PER_VERTEX {constants[1]:.3f}, "
+              f"PULL_PER_UNVISITED {constants[2]:.2f}, PULL_PER_SCANNED_EDGE {constants[3]:.3f} (ns); median relative "
+              f"error {statistics.median(errors):.1%}")
+        fitted = {"PUSH_FIXED": fixed, "PUSH_PER_FRONTIER": per_vertex, "PUSH_PER_FRONTIER_EDGE": per_edge,
+                  "PUSH_PACKING": statistics.median(level["packing"] for level in every),
+                  **dict(zip(("PULL_FIXED", "PULL_PER_VERTEX", "PULL_PER_UNVISITED", "PULL_PER_SCANNED_EDGE"), constants))}
+        weight, regret = min(((weight, rule_regret(per_graph, {**fitted, "PULL_WEIGHT": weight}))
+                              for weight in np.geomspace(0.4, 2.5, 41)), key=lambda pair: pair[1])
+        print(f"with these constants, the pull's weight of least regret: PULL_WEIGHT {weight:.2f} (regret {regret:.3f}; "
+              f"at 1.00: {rule_regret(per_graph, {**fitted, 'PULL_WEIGHT': 1.0}):.3f})")
     print(f"# {load_line('at end')}")
 
 

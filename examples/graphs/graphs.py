@@ -177,31 +177,35 @@ def bfs_levels(kernels: Kernels, A_csr: spf.Tensor, A_csc: spf.Tensor, source: i
     return levels
 
 
-# The direction rule: a cost model of one level, in ns, fitted (least squares) to both
-# directions timed at every level of BFS from vertex 0 on the real graphs of
+# The direction rule: a cost model of one level, in ns, fitted (least squares on the relative
+# error) to both directions timed at every level of BFS from vertex 0 on the real graphs of
 # benchmarks/graph_algorithms.py (4k-68k vertices, 140k-670k edges), 1 thread
-# (benchmarks/bfs_directions.py --fit refits the push's constants and prints the rule's regret).
+# (benchmarks/bfs_directions.py --fit refits every constant and prints the rule's regret).
 # A pull tests the mask at every vertex and walks each unvisited vertex's column until its
 # first parent (the lor sum stops at true): about min(its in-degree, 1 / p) edges, p ~ m_f / m_u
 # the share of its in-edges that come from the frontier (an undirected graph's unvisited vertex
-# has no visited neighbour outside the frontier).  A push scatters the frontier, a sparse
-# vector, along its rows into the next one, a sparse vector assembled by the kernel: its fixed
-# cost (80 us with a frontier the kernel has not read before, as in BFS: the call, its struct,
-# the keep array over the n vertices, the output's assembly; median error of the fit 7% over
-# 259 levels) is below the 180 us it had when each push packed the frontier and scanned a
-# dense output over every vertex.  A push after a pull (or at the first level) first packs the
-# frontier (PUSH_PACKING, measured).  Unlike Beamer's rule (pull once the frontier's edges pass
-# 1/14 of the unexplored ones), the fixed costs weigh most on these graphs: the crossover is
-# where the unvisited vertices cost about as much as a push's fixed cost.  On 2 threads a pull
+# has no visited neighbour outside the frontier); its fit is rough (median error 21% over 259
+# levels).  A push scatters the frontier, a sparse vector, along its rows into the next one, a
+# sparse vector assembled by the kernel: its fixed cost (32 us: the call, the keep array over
+# the n vertices, the output's assembly; the frontier is the last push's result, which keeps
+# its C struct; median error 2%) was 80 us before results kept their structs and 180 us when
+# each push packed the frontier and scanned a dense output over every vertex.  A push after a
+# pull (or at the first level) first packs the frontier (PUSH_PACKING, the median measured).
+# Unlike Beamer's rule (pull once the frontier's edges pass 1/14 of the unexplored ones), the
+# fixed costs weigh most on these graphs: the crossover is where the unvisited vertices cost
+# about as much as a push's fixed cost.  The two estimates are compared with the pull's
+# weighed by PULL_WEIGHT, the weight that gives the least regret over the graphs (the fits
+# minimise errors in time, the rule needs the right side of the crossover).  On 2 threads a pull
 # (parallel) is cheaper and a push (serial) is not: the pull's 1-thread estimate divided by
 # PULL_SPEEDUP plus PULL_PARALLEL_FIXED, fitted on the same levels at 2 threads
-# (bfs_directions.py --threads 2 --fit; relative least squares).  The rule's regret (the
-# simulated rule, packing included, against the least total any choice per level takes):
-# 1.003 at 1 thread (most 1.017), 1.023 at 2 (most 1.21, vt2010, which then pulls at every level).
-PULL_PER_VERTEX, PULL_PER_UNVISITED, PULL_PER_SCANNED_EDGE = 0.85, 7.5, 0.2
-PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 80_000, 16.5, 0.505
-PUSH_PACKING = 65_000  # packing the frontier into a sparse vector (the first level, and after a pull)
-PULL_SPEEDUP, PULL_PARALLEL_FIXED = 2.55, 6_200  # a pull on 2 threads: its 1-thread cost / speedup + fixed
+# (bfs_directions.py --threads 2 --fit).  The rule's regret (the simulated rule, packing
+# included, against the least total any choice per level takes): 1.037 at 1 thread (most
+# 1.26, EX5), 1.038 at 2 (most 1.15, BlogCatalog3).
+PULL_FIXED, PULL_PER_VERTEX, PULL_PER_UNVISITED, PULL_PER_SCANNED_EDGE = 1_700, 0.38, 5.5, 0.074
+PUSH_FIXED, PUSH_PER_FRONTIER, PUSH_PER_FRONTIER_EDGE = 32_000, 9.8, 0.6
+PUSH_PACKING = 59_000  # packing the frontier into a sparse vector (the first level, and after a pull)
+PULL_WEIGHT = 1.2  # the pull's estimate against the push's: the weight of least regret (bfs_directions.py --fit)
+PULL_SPEEDUP, PULL_PARALLEL_FIXED = 1.99, 5_100  # a pull on 2 threads: its 1-thread cost / speedup + fixed
 
 
 def pull_is_cheaper(vertices: int, unvisited: int, unvisited_edges: int, frontier: int,
@@ -209,11 +213,11 @@ def pull_is_cheaper(vertices: int, unvisited: int, unvisited_edges: int, frontie
     """Whether a pull is expected to beat a push at a level (the cost model above): the pull on
     ``threads`` threads (the push is serial), the push packing the frontier unless ``packed``."""
     scanned = unvisited_edges * min(1.0, unvisited / max(frontier_edges, 1))
-    pull = PULL_PER_VERTEX * vertices + PULL_PER_UNVISITED * unvisited + PULL_PER_SCANNED_EDGE * scanned
+    pull = PULL_FIXED + PULL_PER_VERTEX * vertices + PULL_PER_UNVISITED * unvisited + PULL_PER_SCANNED_EDGE * scanned
     if threads > 1:  # fitted at 2 threads (this machine's cores), extrapolated linearly beyond
         pull = pull / (1 + (PULL_SPEEDUP - 1) * (threads - 1)) + PULL_PARALLEL_FIXED
     push = PUSH_FIXED + PUSH_PER_FRONTIER * frontier + PUSH_PER_FRONTIER_EDGE * frontier_edges
-    return pull < push + (0 if packed else PUSH_PACKING)
+    return PULL_WEIGHT * pull < push + (0 if packed else PUSH_PACKING)
 
 
 def out_degrees(A: spf.Tensor) -> np.ndarray:
