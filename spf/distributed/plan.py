@@ -199,9 +199,11 @@ class Plan:
         return int(self.bounds[self.comm.rank + 1])
 
     def signature(self) -> tuple:
-        """What every rank must agree on: the kernel and each operand's role and global shape."""
+        """What every rank must agree on: the kernel, each operand's role and global shape, and
+        the value type the kernel computes in (numpy's result type of the operands' values: a
+        rank computing in another type would hand MPI other bytes to sum)."""
         return (self.kernel.expression, tuple((r.name, r.how, r.axis, r.shape) for r in self.roles.values()),
-                tuple(self.bounds))
+                tuple(self.bounds), self.kernel.compute_type(self.operands).name)
 
     def local_operands(self) -> dict:
         """This rank's operands for the kernel."""
@@ -355,6 +357,9 @@ def _nbytes(local) -> int:
     return int(sum(v.nbytes for v in local.fields.values() if isinstance(v, np.ndarray)))
 
 
+SIGNATURE = "the kernel, its operands' shapes or the value type it computes in"
+
+
 def plan(kernel: Kernel, comm: MPI.Comm | None = None, reduce: str = "all", **operands: Any) -> Plan:
     """The :class:`Plan` of ``kernel`` on these operands (no kernel runs); ``.explain()``
     states the split and the bytes each rank sends per call.  Collective."""
@@ -407,7 +412,7 @@ def run(kernel: Kernel, comm: MPI.Comm | None = None, reduce: str = "all",
     comm = _communicator_of(operands, comm)
     operands = _auto_distributed(kernel, operands, comm)
     the_plan = plan(kernel, comm=comm, reduce=reduce, **operands)
-    same_everywhere(comm, the_plan.signature(), "the kernel or its operands' shapes")
+    same_everywhere(comm, the_plan.signature(), SIGNATURE)
     result = agreed(comm, lambda: kernel(**the_plan.local_operands()), f"running {kernel.expression}")
     return the_plan.combine(result)
 
@@ -443,6 +448,6 @@ def bind(kernel: Kernel, comm: MPI.Comm | None = None, reduce: str = "all", **op
     comm = _communicator_of(operands, comm)
     operands = _auto_distributed(kernel, operands, comm)
     the_plan = plan(kernel, comm=comm, reduce=reduce, **operands)
-    same_everywhere(comm, the_plan.signature(), "the kernel or its operands' shapes")
+    same_everywhere(comm, the_plan.signature(), SIGNATURE)
     bound = agreed(comm, lambda: kernel.bind(**the_plan.local_operands()), f"binding {kernel.expression}")
     return BoundRun(the_plan, bound)

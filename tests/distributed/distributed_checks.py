@@ -428,6 +428,9 @@ def error_checks() -> None:
         expect_error("a replicated operand whose shape differs between ranks",
                      lambda: dist.run(KERNEL["spmm"], A=A, X=np.ones((20, 3 + RANK))), spf.SpfError,
                      "differs between ranks")
+        expect_error("operands whose value types make ranks compute in different types",
+                     lambda: dist.run(KERNEL["spmv-CSR"], A=A, x=np.ones(20, dtype=np.complex128 if RANK else float)),
+                     spf.SpfError, "value type it computes in differs between ranks")
         expect_error("data that differs between ranks", lambda: dist.distribute("CSR", M * (1 + RANK)),
                      spf.SpfError, "differs between ranks")
     expect_error("an operand whose extent disagrees with the split one",
