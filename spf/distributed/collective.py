@@ -101,26 +101,26 @@ def _blocks(elements: int, parts: int) -> list[int]:
     return [elements // parts + (1 if b < elements % parts else 0) for b in range(parts)]
 
 
-def allreduce_sum(comm: MPI.Comm, buffer: np.ndarray, kind: str = "result") -> None:
-    """``buffer`` summed across ranks in place (MPI_Allreduce), counted as a ring sends it:
-    rank r sends every block but ``(r+1) mod P`` while reducing and every block but
+def allreduce(comm: MPI.Comm, buffer: np.ndarray, op: MPI.Op = MPI.SUM, kind: str = "result") -> None:
+    """``buffer`` reduced across ranks by ``op`` in place (MPI_Allreduce), counted as a ring
+    sends it: rank r sends every block but ``(r+1) mod P`` while reducing and every block but
     ``(r+2) mod P`` while gathering, ``2(P-1)`` messages."""
     P, r = comm.size, comm.rank
     if P > 1:
         blocks = _blocks(buffer.size, P)
         elements = 2 * buffer.size - blocks[(r + 1) % P] - blocks[(r + 2) % P]
         count(kind, elements * buffer.itemsize, 2 * (P - 1))
-    comm.Allreduce(MPI.IN_PLACE, buffer, op=MPI.SUM)
+    comm.Allreduce(MPI.IN_PLACE, buffer, op=op)
 
 
-def reduce_scatter_sum(comm: MPI.Comm, send: np.ndarray, receive: np.ndarray, counts: np.ndarray,
-                       kind: str = "result") -> None:
-    """``send`` summed across ranks, rank r receiving the r-th ``counts`` elements
+def reduce_scatter(comm: MPI.Comm, send: np.ndarray, receive: np.ndarray, counts: np.ndarray,
+                   op: MPI.Op = MPI.SUM, kind: str = "result") -> None:
+    """``send`` reduced across ranks by ``op``, rank r receiving the r-th ``counts`` elements
     (MPI_Reduce_scatter), counted as a ring sends it: every block but its own, ``P-1`` messages."""
     P, r = comm.size, comm.rank
     if P > 1:
         count(kind, (int(np.sum(counts)) - int(counts[r])) * send.itemsize, P - 1)
-    comm.Reduce_scatter(send, receive, recvcounts=counts, op=MPI.SUM)
+    comm.Reduce_scatter(send, receive, recvcounts=counts, op=op)
 
 
 def flag_max(comm: MPI.Comm, flag: np.ndarray) -> None:
@@ -183,7 +183,7 @@ def wave_slices(counts: np.ndarray, wave: int, waves: int) -> tuple[np.ndarray, 
 
 
 def alltoallv(comm: MPI.Comm, send: np.ndarray, send_counts: np.ndarray, receive: np.ndarray,
-              receive_counts: np.ndarray, kind: str, send_starts: np.ndarray | None = None,
+              receive_counts: np.ndarray, kind: MPI.Datatype, send_starts: np.ndarray | None = None,
               waves: int | None = None) -> None:
     """MPI_Alltoallv of flat buffers (``*_counts``: elements per peer, segments in rank
     order; ``send_starts``: where each peer's segment starts in ``send``, when they do
@@ -211,7 +211,7 @@ def alltoallv(comm: MPI.Comm, send: np.ndarray, send_counts: np.ndarray, receive
             receive[start + low:start + low + n] = incoming[at:at + n]
 
 
-def allgatherv_in_place(comm: MPI.Comm, buffer: np.ndarray, counts: np.ndarray, kind: str) -> None:
+def allgatherv_in_place(comm: MPI.Comm, buffer: np.ndarray, counts: np.ndarray, kind: MPI.Datatype) -> None:
     """MPI_Allgatherv in place: rank r's segment of the flat ``buffer`` (``counts`` in
     rank order) reaches every rank, in waves beyond MPI's int counts.  Collective."""
     flat = buffer.reshape(-1)
@@ -224,7 +224,7 @@ def allgatherv_in_place(comm: MPI.Comm, buffer: np.ndarray, counts: np.ndarray, 
     gatherv(comm, mine, flat, counts, kind, root=None)
 
 
-def gatherv(comm: MPI.Comm, send: np.ndarray, receive: np.ndarray | None, counts: np.ndarray, kind: str,
+def gatherv(comm: MPI.Comm, send: np.ndarray, receive: np.ndarray | None, counts: np.ndarray, kind: MPI.Datatype,
             root: int | None) -> None:
     """MPI_Gatherv to ``root`` (MPI_Allgatherv with ``root=None``) of flat buffers
     (``counts``: every rank's elements, known to all; ``receive``: contiguous, None on

@@ -27,6 +27,7 @@ import numpy as np
 from mpi4py import MPI
 
 from spf.errors import ArgumentError, DistributionError, SpfError
+from spf.notation.semirings import semiring
 from spf.notation.statements import parse_statement
 from spf.runtime.packing import pack
 from spf.runtime.tensor import Tensor
@@ -34,8 +35,9 @@ from spf.runtime.user_data import coordinates_of
 from spf.runtime.value_checks import INDEX_DTYPE
 
 from spf.distributed import support
-from spf.distributed.collective import agreed, allreduce_sum, flag_max, reduce_scatter_sum, same_everywhere
+from spf.distributed.collective import agreed, allreduce, flag_max, reduce_scatter, same_everywhere
 from spf.distributed.partition import outer_mode
+from spf.distributed.reduction import combination
 from spf.distributed.tensor import DistributedTensor, distribute
 
 if TYPE_CHECKING:
@@ -232,7 +234,8 @@ class Plan:
 
     def combine(self, result: np.ndarray | Tensor | float) -> DistributedTensor | np.ndarray | float:
         """The per-rank result made global: a block of a distributed output, or the sum
-        across ranks of a partial one (Allreduce).  Collective."""
+        across ranks of a partial one (Allreduce) by the kernel's ⊕ (a min_plus kernel's
+        partial outputs combine by min).  Collective."""
         if self.output_axis is not None:
             layout = self.output_layout
             if isinstance(result, np.ndarray):
@@ -243,16 +246,21 @@ class Plan:
             return DistributedTensor(self.comm, layout, tuple(shape), self.output_axis, self.bounds, result,
                                      self.output.tensor)
         if isinstance(result, np.ndarray) and self.row_sum is not None:
-            summed = self.row_sum(self.comm, result)
+            summed = self.row_sum(self.comm, result, self.combination.into)
             return self._row_blocks(result.shape, self.row_sum.bounds, summed) if self.reduce == "scatter" else summed
         if isinstance(result, np.ndarray) and self.reduce == "scatter":
             return self._reduce_scatter(result)
         if isinstance(result, np.ndarray):
-            allreduce_sum(self.comm, result)
+            allreduce(self.comm, result, self.combination.mpi(result.dtype))
             return result
-        scalar = np.array([float(result)])
-        allreduce_sum(self.comm, scalar)
-        return float(scalar[0])
+        scalar = np.array([result])  # in the kernel's type (a Python float for float64)
+        allreduce(self.comm, scalar, self.combination.mpi(scalar.dtype))
+        return float(scalar[0]) if isinstance(result, float) else scalar[0]
+
+    @functools.cached_property
+    def combination(self):
+        """How the ranks' partial outputs combine: the kernel's ⊕ (spf.distributed.reduction)."""
+        return combination(semiring(getattr(self.kernel, "semiring", "plus_times")).add)
 
     def _reduce_scatter(self, result: np.ndarray) -> DistributedTensor:
         """The summed output's rows split evenly over the ranks, each rank receiving its
@@ -261,8 +269,9 @@ class Plan:
         bounds = support.even_bounds(rows, P)
         per_row = int(np.prod(result.shape[1:], dtype=np.int64))
         counts = np.diff(bounds) * per_row
-        local = np.empty((int(bounds[self.comm.rank + 1] - bounds[self.comm.rank]), *result.shape[1:]))
-        reduce_scatter_sum(self.comm, np.ascontiguousarray(result), local, counts)
+        local = np.empty((int(bounds[self.comm.rank + 1] - bounds[self.comm.rank]), *result.shape[1:]),
+                         dtype=result.dtype)
+        reduce_scatter(self.comm, np.ascontiguousarray(result), local, counts, self.combination.mpi(result.dtype))
         return self._row_blocks(result.shape, bounds, local)
 
     def _row_blocks(self, shape: tuple[int, ...], bounds: np.ndarray, local: np.ndarray) -> DistributedTensor:
@@ -303,7 +312,8 @@ class Plan:
             else:
                 how = ("MPI_Reduce_scatter (each rank keeps a block of its rows)" if self.reduce == "scatter"
                        else "MPI_Allreduce")
-            lines.append(f"  output {self.output}: partial sums of {n} float64 ({n * DOUBLE} bytes) summed by {how}")
+            by = "" if self.combination.monoid == "plus" else f" (combined by {self.combination.monoid}, the kernel's ⊕)"
+            lines.append(f"  output {self.output}: partial sums of {n} float64 ({n * DOUBLE} bytes) summed by {how}{by}")
         status_messages, status = self.status_bytes_per_call()
         lines.append(f"  per call this rank sends {sent} bytes in {messages} message(s) for the result "
                      "(ring Allreduce: 2(P-1) messages of n/P elements each; ring Reduce_scatter: half that; "

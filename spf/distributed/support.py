@@ -25,10 +25,11 @@ Smaller outputs whose blocks reach every row keep MPI_Allreduce (or Reduce_scatt
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 from mpi4py import MPI
+from mpi4py.util import dtlib
 
 from spf.space.expressions import UFCall
 from spf.space.levels import read_levels
@@ -126,6 +127,10 @@ def _overlap(low: int, high: int, start: int, stop: int) -> int:
     return max(0, min(high, stop) - max(low, start))
 
 
+def _add(target: np.ndarray, incoming: np.ndarray) -> None:
+    target += incoming
+
+
 @dataclass(frozen=True)
 class RowSum:
     """The sum over ranks of a partial output whose rank ``r`` reaches rows
@@ -162,10 +167,12 @@ class RowSum:
             sent += int(blocks.sum() - blocks[(rank + 1) % P])
         return messages, sent * DOUBLE
 
-    def __call__(self, comm: MPI.Comm, result: np.ndarray) -> np.ndarray:
+    def __call__(self, comm: MPI.Comm, result: np.ndarray,
+                 combine: Callable[[np.ndarray, np.ndarray], None] = _add) -> np.ndarray:
         """This rank's summed block of rows (``scatter``), or ``result`` overwritten with
         the whole sum.  The block is summed in ``result``'s own rows, which hold this
-        rank's part already.  Collective."""
+        rank's part already; ``combine(target, incoming)`` sums in place (the kernel's ⊕:
+        spf.distributed.reduction; rows a rank does not reach hold its identity).  Collective."""
         rank, P = comm.rank, comm.size
         send_counts, receive_counts = self.send_counts(rank), self.receive_counts(rank)
         low = int(self.reached[rank][0])
@@ -175,24 +182,25 @@ class RowSum:
         # the owners' parts of this rank's range, in owner order, as they lie in result
         send_starts = np.array([max(low, int(self.bounds[o])) * width for o in range(P)], dtype=np.int64)
         incoming = np.empty(int(receive_counts.sum()), dtype=result.dtype)
+        kind = dtlib.from_numpy_dtype(result.dtype)  # float64, or the type the kernel computed in
         collective.count("result", int(send_counts.sum()) * result.itemsize, int(np.count_nonzero(send_counts)))
         # every rank sends from a result of the same size and receives at most (P-1)/P of it:
         # the waves are known without agreeing on them
-        collective.alltoallv(comm, flat.reshape(-1), send_counts, incoming, receive_counts, MPI.DOUBLE,
+        collective.alltoallv(comm, flat.reshape(-1), send_counts, incoming, receive_counts, kind,
                              send_starts=send_starts, waves=collective.waves_for(result.size))
         at = 0
         for sender in range(P):
             count = int(receive_counts[sender])
             if count:
                 first = max(int(self.reached[sender][0]), start)
-                flat[first:first + count // width] += incoming[at:at + count].reshape(-1, width)
+                combine(flat[first:first + count // width], incoming[at:at + count].reshape(-1, width))
                 at += count
         if self.scatter:
             return result[start:stop].copy()
         if P > 1:
             blocks = np.diff(self.bounds) * self.row_size
             collective.count("result", int(blocks.sum() - blocks[(rank + 1) % P]) * result.itemsize, P - 1)
-        collective.allgatherv_in_place(comm, result, np.diff(self.bounds) * self.row_size, MPI.DOUBLE)
+        collective.allgatherv_in_place(comm, result, np.diff(self.bounds) * self.row_size, kind)
         return result
 
 

@@ -134,6 +134,45 @@ def check(name: str, kernel: str, reference_operands, distributed_operands, redu
         report(name, False, f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=4)}")
 
 
+SEMIRINGS = ("min_plus", "max_times", "times_plus", "lor_land", "land_second", "any_first")
+
+
+def semiring_checks() -> None:
+    """Partial outputs combine by the kernel's ⊕, not by +: SpMV with A in CSC split by
+    columns (a partial y per rank) and its scalar reduction, under semirings of every monoid,
+    through MPI_Allreduce, MPI_Reduce_scatter and the row sum of a banded matrix."""
+    n = 400
+    random = sp.random(60, 60, density=0.15, format="csc", random_state=8)
+    band = sp.diags([np.arange(1.0, n + 1), np.arange(1.0, n), np.arange(1.0, n)], [0, 1, -1], format="csc")
+    for ring in SEMIRINGS:
+        spmv = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSC", "x": "Dense", "y": "Dense"}, semiring=ring)
+        total = spf.compile("s = A(i,j) * x(j)", {"A": "CSC", "x": "Dense"}, semiring=ring)
+        for label, M in (("random", random), ("banded", band)):
+            x = np.arange(M.shape[1], dtype=float) - 7  # negative, zero and positive values
+            if ring.startswith("times"):  # terms near 1: a product of hundreds neither overflows nor vanishes
+                M = M.copy()
+                M.data = 1 + M.data / (1000 * M.data.max())
+                x = x / (1000 * M.shape[1])
+            A = dist.distribute("CSC", M, name="A")
+            path = "row sum" if dist.plan(spmv, A=A, x=x).row_sum is not None else "Allreduce"
+            for reduce in ("all", "scatter"):
+                try:
+                    got = dist.run(spmv, A=A, x=x, reduce=reduce)
+                    got = got.gather(root=None) if isinstance(got, dist.DistributedTensor) else got
+                    scalar = dist.run(total, A=A, x=x)
+                    want, want_scalar = spmv(A=M, x=x), total(A=M, x=x)
+                    if ring.startswith("any"):  # any keeps one of the values: where they are is what is fixed
+                        ok = np.array_equal(got != 0, want != 0) and (scalar != 0) == (want_scalar != 0)
+                        detail = "the same entries"
+                    else:
+                        ok, detail = same(got, want, ring.split("_")[0] in ("min", "max", "lor", "land"))
+                        ok = ok and bool(np.isclose(scalar, want_scalar, rtol=1e-12))
+                        detail += f"; scalar {scalar} against {want_scalar}"
+                except Exception as error:
+                    ok, detail = False, f"{type(error).__name__}: {error}"
+                report(f"{ring} SpMV over CSC split by columns, {label}, reduce={reduce} ({path})", ok, detail)
+
+
 def matrix_checks(label: str, matrix_on_root, distributed: dict, shape) -> None:
     """Every matrix kernel on one matrix; ``distributed[layout]`` is the matrix split in it."""
     rows, cols = shape
@@ -491,6 +530,7 @@ if __name__ == "__main__":
         BAD_TNS.write_text("1 1 1 1.0\n2 2 2 2.0\n3 x 3 3.0\n")
     COMM.Barrier()
     random_checks()
+    semiring_checks()
     error_checks()
     data = Path(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] else None
     if data is not None and (data / "MANIFEST.tsv").is_file():
