@@ -29,6 +29,7 @@ from mpi4py import MPI
 from spf.errors import ArgumentError, DistributionError, SpfError
 from spf.notation.semirings import semiring
 from spf.notation.statements import parse_statement
+from spf.runtime.masked import MaskedKernel
 from spf.runtime.packing import pack
 from spf.runtime.tensor import Tensor
 from spf.runtime.user_data import coordinates_of
@@ -60,6 +61,14 @@ class Role:
 @functools.lru_cache(maxsize=256)
 def _statement(expression: str):
     return parse_statement(expression)
+
+
+def input_layout(kernel: Kernel, name: str):
+    """The layout a call reads input ``name`` in: a masked kernel's mask in the layout its
+    caller gave (its data is sliced and passed as given; the kernel makes its keep array)."""
+    if isinstance(kernel, MaskedKernel) and kernel.plan is not None and name == kernel.plan.mask.tensor:
+        return kernel.mask_layout
+    return kernel.tensors[name].layout
 
 
 def _is_dense(layout) -> bool:
@@ -118,7 +127,7 @@ class Plan:
                     f"{name} is split along index {self._index_of(name, tensor)} at {list(tensor.bounds)}, "
                     f"{first_name} along {self.index} at {list(self.bounds)}: distributed operands must share "
                     f"one split; gather {name} (.gather(root=None)) and pass it whole")
-        self.roles = {name: self._role(name, kernel.tensors[name].layout, operands[name]) for name in inputs}
+        self.roles = {name: self._role(name, input_layout(kernel, name), operands[name]) for name in inputs}
         self.output = statement.output
         self.output_layout = kernel.tensors[kernel.output].layout if kernel.output in kernel.tensors else None
         places = [p for p, index in enumerate(self.output.indices) if index == self.index]
@@ -212,7 +221,7 @@ class Plan:
         local = {}
         for name, role in self.roles.items():
             value = self.operands[name]
-            layout = self.kernel.tensors[name].layout
+            layout = input_layout(self.kernel, name)
             if role.how == "distributed":
                 local[name] = value.local
             elif role.how == "replicated":
@@ -312,8 +321,9 @@ class Plan:
             else:
                 how = ("MPI_Reduce_scatter (each rank keeps a block of its rows)" if self.reduce == "scatter"
                        else "MPI_Allreduce")
-            by = "" if self.combination.monoid == "plus" else f" (combined by {self.combination.monoid}, the kernel's ⊕)"
-            lines.append(f"  output {self.output}: partial sums of {n} float64 ({n * DOUBLE} bytes) summed by {how}{by}")
+            by = "" if self.combination.monoid == "plus" else f" (by {self.combination.monoid}, the kernel's ⊕)"
+            lines.append(f"  output {self.output}: partial sums of {n} float64 ({n * DOUBLE} bytes) summed by "
+                         f"{how}{by}")
         status_messages, status = self.status_bytes_per_call()
         lines.append(f"  per call this rank sends {sent} bytes in {messages} message(s) for the result "
                      "(ring Allreduce: 2(P-1) messages of n/P elements each; ring Reduce_scatter: half that; "
@@ -395,7 +405,7 @@ def _auto_distributed(kernel, operands: dict, comm) -> dict:
         return operands
     statement = _statement(kernel.expression)
     for name in statement.inputs:
-        layout = kernel.tensors[name].layout
+        layout = input_layout(kernel, name)
         if name in operands and not _is_dense(layout):
             try:
                 outer_mode(layout)

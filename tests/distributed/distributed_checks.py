@@ -173,6 +173,27 @@ def semiring_checks() -> None:
                 report(f"{ring} SpMV over CSC split by columns, {label}, reduce={reduce} ({path})", ok, detail)
 
 
+def mask_checks() -> None:
+    """A masked kernel reads its mask in the layout the caller gave: sliced with the rows it
+    masks (CSR split by rows), or passed whole (CSC split by columns: the output is summed)."""
+    M = sp.random(60, 60, density=0.15, format="csr", random_state=9)
+    x = np.arange(60.0) - 7
+    visited = np.arange(60) % 3 == 0
+    for layout in ("CSR", "CSC"):
+        for mask_layout, mask in (("Dense1", visited), ("SV", spf.pack("SV", np.where(visited, 2.0, 0.0)))):
+            for complemented in (False, True):
+                name = "~m" if complemented else "m"
+                layouts = {"A": layout, "x": "Dense", "y": "Dense", "m": mask_layout}
+                kernel = spf.compile("y(i) = A(i,j) * x(j)", layouts, mask=name, semiring="min_plus")
+                try:
+                    got = dist.run(kernel, A=dist.distribute(layout, M, name="A"), x=x, m=mask)
+                    got = got.gather(root=None) if isinstance(got, dist.DistributedTensor) else got
+                    ok, detail = same(got, kernel(A=M, x=x, m=mask), True)
+                except Exception as error:
+                    ok, detail = False, f"{type(error).__name__}: {error}"
+                report(f"mask={name!r} in {mask_layout}, A in {layout} (min_plus)", ok, detail)
+
+
 def matrix_checks(label: str, matrix_on_root, distributed: dict, shape) -> None:
     """Every matrix kernel on one matrix; ``distributed[layout]`` is the matrix split in it."""
     rows, cols = shape
@@ -531,6 +552,7 @@ if __name__ == "__main__":
     COMM.Barrier()
     random_checks()
     semiring_checks()
+    mask_checks()
     error_checks()
     data = Path(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] else None
     if data is not None and (data / "MANIFEST.tsv").is_file():
