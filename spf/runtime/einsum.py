@@ -19,6 +19,7 @@ from scipy import sparse
 
 from spf import arguments
 from spf.errors import ArgumentError, AutoscheduleError, SpfError
+from spf.notation.semirings import semiring
 from spf.notation.subscripts import OUTPUT, Subscripts, operand_name, parse_subscripts
 from spf.runtime.kernel import Kernel, callable_kernel
 from spf.runtime.operand_layouts import (Operand, ResultForm, in_kind, operand, output_is_dense, output_layout,
@@ -42,14 +43,14 @@ _picks: OrderedDict[tuple, Candidate] = OrderedDict()  # per signature and opera
 
 
 def einsum(subscripts: str, *operands: Any, out_layout: Any = None, find: str = "auto",
-           parallel: bool = False) -> Any:
+           parallel: bool = False, semiring: str = "plus_times") -> Any:
     """NumPy's ``einsum`` over sparse and dense operands, compiled.
 
     ``spf.einsum("ij,jk->ik", A, B)``, ``spf.einsum("ijk,k->ij", T, c)``, ``spf.einsum("ij,ij->", A, B)``:
     letters name indices, a letter absent from the output is summed over, and without
     ``->`` the output is the letters used once, in alphabetical order.  Operands: scipy.sparse
     arrays and matrices of every format, pydata ``sparse`` arrays, :class:`spf.Tensor`, numpy
-    arrays (up to 4 axes).  Values are computed in float64.
+    arrays (up to 4 axes).  Values are computed in numpy's result type of the operands'.
 
     The result is dense (numpy) when an output index belongs to no sparse operand, or, for
     scipy operands, as scipy's own products are (a contraction with a dense operand, and
@@ -57,13 +58,16 @@ def einsum(subscripts: str, *operands: Any, out_layout: Any = None, find: str = 
     (CSC when every sparse operand is column-major), SV for vectors, CSF3 and CSF4 beyond,
     handed back as the inputs are: a scipy array (a matrix for scipy matrices), a pydata COO
     (GCXS for GCXS operands) or an :class:`spf.Tensor`.  ``out_layout`` names another layout.
-    ``find`` and ``parallel`` are :func:`spf.compile`'s.  Kernels are cached per signature,
-    so a repeated call compiles nothing; :func:`einsum_kernel` returns the kernel itself.
+    ``find``, ``parallel`` and ``semiring`` are :func:`spf.compile`'s: under ``semiring="min_plus"``
+    a summed letter reduces by min the sums of the operands' stored entries (GraphBLAS's
+    semantics: a sparse result's entries are where products reach, a dense result holds min's
+    identity, inf, where none does).  Kernels are cached per signature, so a repeated call
+    compiles nothing; :func:`einsum_kernel` returns the kernel itself.
     """
-    key = _call_key(subscripts, operands, out_layout, find, parallel)
+    key = _call_key(subscripts, operands, out_layout, find, parallel, semiring)
     known = _calls.get(key) if key is not None else None
     if known is None:
-        kernel, items, form = _prepared(subscripts, operands, out_layout, find, parallel)
+        kernel, items, form = _prepared(subscripts, operands, out_layout, find, parallel, semiring)
         if key is not None:
             _remember(_calls, key, (kernel, form))
         named = {operand_name(position): item.value for position, item in enumerate(items)}
@@ -75,13 +79,14 @@ def einsum(subscripts: str, *operands: Any, out_layout: Any = None, find: str = 
 
 
 def einsum_kernel(subscripts: str, *operands: Any, out_layout: Any = None, find: str = "auto",
-                  parallel: bool = False) -> Kernel:
+                  parallel: bool = False, semiring: str = "plus_times") -> Kernel:
     """The kernel :func:`einsum` runs for these operands (for ``explain()``, ``c_source`` or
     ``bind``): its inputs are named A, B, ... in the operands' order and its output ``out``."""
-    return _prepared(subscripts, operands, out_layout, find, parallel)[0]
+    return _prepared(subscripts, operands, out_layout, find, parallel, semiring)[0]
 
 
-def _call_key(subscripts: Any, operands: tuple, out_layout: Any, find: Any, parallel: Any) -> tuple | None:
+def _call_key(subscripts: Any, operands: tuple, out_layout: Any, find: Any, parallel: Any,
+              semiring: Any) -> tuple | None:
     """What decides a call's kernel and result form, read cheaply off the operands (their types,
     shapes, and a BSR's blocks, a GCXS's compressed axes or a Tensor's layout), for calls that
     have been prepared before; None where that is not enough to know (an operand numpy must
@@ -101,7 +106,7 @@ def _call_key(subscripts: Any, operands: tuple, out_layout: Any, find: Any, para
             described.append((kind, value.shape, getattr(value, "compressed_axes", None)))
         else:
             return None
-    key = (subscripts, tuple(described), out_layout, find, parallel)
+    key = (subscripts, tuple(described), out_layout, find, parallel, semiring)
     try:
         hash(key)
     except TypeError:  # an unhashable out_layout or find: prepared, which names it
@@ -110,7 +115,7 @@ def _call_key(subscripts: Any, operands: tuple, out_layout: Any, find: Any, para
 
 
 def _prepared(subscripts: str, operands: tuple, out_layout: Any, find: str,
-              parallel: bool) -> tuple[Kernel, list[Operand], ResultForm]:
+              parallel: bool, ring: str) -> tuple[Kernel, list[Operand], ResultForm]:
     """The kernel for these operands (compiled on the signature's first call), the operands
     as read, and how the result is handed back."""
     if not isinstance(subscripts, str):
@@ -119,6 +124,7 @@ def _prepared(subscripts: str, operands: tuple, out_layout: Any, find: str,
         raise ArgumentError("einsum: no operands: pass one array per operand of the subscripts")
     arguments.text(find, "find", "auto, seqiter, binary, hashmap, bitmap or linear")
     arguments.flag(parallel, "parallel")
+    ring = semiring(ring).name  # an unknown name: the SpfError listing the monoids and operators
     if out_layout is not None:
         arguments.layout(out_layout, "out_layout")
     items = [operand(value, operand_name(position)) for position, value in enumerate(operands)]
@@ -130,12 +136,15 @@ def _prepared(subscripts: str, operands: tuple, out_layout: Any, find: str,
                                    output_is_dense(parsed.inputs, parsed.output, items, form.kind), items)
     layouts = {operand_name(position): item.layout for position, item in enumerate(items)}
     layouts[OUTPUT] = out_layout
-    key = (parsed.statement, tuple(layouts.items()), find, bool(parallel))
-    schedule = _schedule(key, parsed, layouts, items, out_layout) if len(items) >= 3 else None
+    key = (parsed.statement, tuple(layouts.items()), find, bool(parallel), ring)
+    # fused schedules compute (+, *) only (spf.compile refuses semiring= with schedule=)
+    schedule = _schedule(key, parsed, layouts, items, out_layout) if len(items) >= 3 and ring == "plus_times" \
+        else None
     kernel_key = key + ((str(schedule.schedule), schedule.mode_orders) if schedule is not None else (),)
     kernel = _kernels.get(kernel_key)
     if kernel is None:
-        kernel = callable_kernel(parsed.statement, layouts, find=find, parallel=bool(parallel), schedule=schedule)
+        kernel = callable_kernel(parsed.statement, layouts, find=find, parallel=bool(parallel), schedule=schedule,
+                                 semiring=ring)
         _remember(_kernels, kernel_key, kernel)
     else:
         _kernels.move_to_end(kernel_key)

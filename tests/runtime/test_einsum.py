@@ -309,3 +309,49 @@ def test_drawn_subscripts_match_numpy(call, seed):
     operands = [as_operand(array, kind) for array, kind in zip(arrays, kinds)]
     result = spf.einsum(subscripts, *operands)
     np.testing.assert_allclose(dense(result), np.einsum(subscripts, *arrays), rtol=1e-12, atol=1e-12)
+
+
+# ----------------------------------------------------------------------------- semiring=
+
+SEMIRING_CASES = [  # (subscripts, the statement spf.einsum makes of them, operand kinds)
+    ("ij,j->i", "out(i) = A(i,j) * B(j)", "sd"),
+    ("ij,jk->ik", "out(i,k) = A(i,j) * B(j,k)", "ss"),
+    ("ij,jk,k->i", "out(i) = A(i,j) * B(j,k) * C(k)", "ssd"),
+    ("ij,ij->", "out = A(i,j) * B(i,j)", "ss"),
+]
+
+
+@pytest.mark.parametrize("ring", ["min_plus", "max_times", "lor_land", "plus_pair", "min_first"])
+@pytest.mark.parametrize("subscripts, statement, kinds", SEMIRING_CASES)
+def test_semiring_einsum_equals_the_entry_by_entry_reference(ring, subscripts, statement, kinds):
+    """Under a semiring, einsum reduces by ⊕ the ⊗ of the stored entries (GraphBLAS's semantics):
+    a dense result holds ⊕'s identity where nothing reaches, a sparse one has entries exactly
+    where products reach (zeros included)."""
+    from semiring_reference import reference
+
+    letters = [part for part in subscripts.split("->")[0].split(",")]
+    arrays = [sparse_dense(part, seed) - 0.75 * (part == "j") for seed, part in enumerate(letters)]  # some < 0
+    operands = [as_operand(array, kind) for array, kind in zip(arrays, kinds)]
+    output = subscripts.split("->")[1]
+    shape = tuple(EXTENTS[letter] for letter in output)
+    want = reference(statement, ring, shape, **{name: operand for name, operand in zip("ABC", operands)})
+    got = spf.einsum(subscripts, *operands, semiring=ring)
+    if sp.issparse(got):
+        reached = reference(statement, "lor_pair", shape, **dict(zip("ABC", operands))) != 0
+        coo = sp.coo_array(got)
+        stored = np.zeros(shape, dtype=bool)
+        stored[coo.row, coo.col] = True
+        assert np.array_equal(stored, reached)  # the pattern: where products reach, whatever their values
+        got = np.where(reached, got.toarray(), want)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_semiring_einsum_keeps_its_kernels_apart_and_names_a_bad_semiring():
+    A = sp.csr_array(sparse_dense("ij", 1))
+    x = np.arange(7.0)
+    plain, tropical = spf.einsum("ij,j->i", A, x), spf.einsum("ij,j->i", A, x, semiring="min_plus")
+    np.testing.assert_allclose(plain, A @ x, rtol=1e-12)
+    assert not np.allclose(plain, tropical)  # the cached plain kernel is not reused under min_plus
+    assert spf.einsum_kernel("ij,j->i", A, x, semiring="min_plus").semiring == "min_plus"
+    with pytest.raises(spf.SpfError, match="unknown semiring 'mean_times'"):
+        spf.einsum("ij,j->i", A, x, semiring="mean_times")
