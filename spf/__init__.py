@@ -39,6 +39,7 @@ from spf.runtime.masked import MaskedKernel, masked_kernel
 from spf.runtime.packing import from_fields, pack
 from spf.runtime.tensor import Tensor
 from spf.runtime.threads import available_threads
+from spf.runtime.user_semirings import monoid, operator
 from spf.runtime.user_data import read_tns
 from spf.scheduling.recipe import Recipe, recipe
 from spf.space.iteration_space import IterationSpace, StatementSpace, iteration_space
@@ -165,5 +166,5 @@ __all__ = [
     "ArgumentError", "IterationSpace", "IterationSpaceError", "LayoutError", "NotationError", "PackError",
     "LayoutSpecError", "OutOfMemoryError", "ParseError", "PropertyViolation", "SpfError", "SpfInternalError", "Statement", "StatementSpace", "Tensor",
     "Recipe", "RecipeError", "UFSet", "autoschedule", "schedule", "UnknownLayoutError", "compile", "einsum", "einsum_kernel", "recipe", "from_fields", "iteration_space", "layouts", "load_layout",
-    "pack", "parse_statement", "available_threads", "read_tns", "convert", "CacheWarning", "ShortCallWarning",
+    "pack", "parse_statement", "available_threads", "monoid", "operator", "read_tns", "convert", "CacheWarning", "ShortCallWarning",
 ]

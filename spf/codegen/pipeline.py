@@ -40,6 +40,7 @@ from spf.codegen.c.emit_assembled import AssembledOutput
 from spf.codegen.c.emit_assembly import FIRST_BAD, assembly_prefix, assembly_prototypes, assembly_source, report_length
 from spf.codegen.c.emit_c import (KernelSource, array_ranges, kernel_function, kernel_names, library_source,
                                   release_function)
+from spf.codegen.c.emit_semiring import user_operations_source
 from spf.codegen.c.emit_stream import (combine_source, kernel_report_length, rows_source, stream_source,
                                       workspace_source)
 from spf.codegen.c.fused_function import fused_function, scalar_temporaries
@@ -621,6 +622,7 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
                                OutputZeroing(), compilation.specialized[k] if compilation.specialized else None,
                                semiring_named(compilation.options.semiring))
                for k, group in enumerate(compilation.variant_scans)]
+    support = user_operations_source(semiring_named(compilation.options.semiring)) + support
     # the workspaces (spf.codegen.c.emit_stream) are kept between calls too
     release_steps = ()
     if workspace is not None:

@@ -148,6 +148,9 @@ class Plan:
                     raise DistributionError(
                         f"term {term} does not read the distributed index {self.index}: its value would be "
                         f"added once per rank to the partial sums of {self.output}; split an index every term reads")
+        # how the ranks' partial outputs combine: the kernel's ⊕ (a user's monoid without numpy= is refused here)
+        self.combination = combination(semiring(getattr(kernel, "semiring", "plus_times")).add) \
+            if self.output_axis is None else None
         self.row_sum: support.RowSum | None = None  # set by choose_row_sum
         self._reached = self._reached_rows()
 
@@ -266,10 +269,6 @@ class Plan:
         allreduce(self.comm, scalar, self.combination.mpi(scalar.dtype))
         return float(scalar[0]) if isinstance(result, float) else scalar[0]
 
-    @functools.cached_property
-    def combination(self):
-        """How the ranks' partial outputs combine: the kernel's ⊕ (spf.distributed.reduction)."""
-        return combination(semiring(getattr(self.kernel, "semiring", "plus_times")).add)
 
     def _reduce_scatter(self, result: np.ndarray) -> DistributedTensor:
         """The summed output's rows split evenly over the ranks, each rank receiving its

@@ -14,6 +14,7 @@ import numpy as np
 from mpi4py import MPI
 from mpi4py.util import dtlib
 
+from spf.errors import DistributionError
 from spf.notation.semirings import Monoid
 
 
@@ -59,5 +60,26 @@ COMBINATIONS = {
 
 
 def combination(monoid: Monoid) -> Combination:
-    """How partial outputs reduced by ``monoid`` combine across ranks."""
-    return COMBINATIONS[monoid.name]
+    """How partial outputs reduced by ``monoid`` combine across ranks (a user's monoid by its
+    ``numpy=`` function; DistributionError without one)."""
+    if monoid.user is None:
+        return COMBINATIONS[monoid.name]
+    function = monoid.user.numpy
+    if function is None:
+        raise DistributionError(f"monoid {monoid.name!r} is the user's C ({monoid.user.c}): its ranks' partial "
+                                "outputs combine in numpy, so define it with numpy= (a function of two arrays)")
+
+    def into(target: np.ndarray, incoming: np.ndarray) -> None:
+        np.copyto(target, function(target, incoming), casting="same_kind")
+
+    def reduce(incoming, target, datatype) -> None:
+        dtype = dtlib.to_numpy_dtype(datatype)
+        into(np.frombuffer(target, dtype=dtype), np.frombuffer(incoming, dtype=dtype))
+
+    operation = _USER_OPS.get(monoid.name)
+    if operation is None:
+        operation = _USER_OPS[monoid.name] = MPI.Op.Create(reduce, commute=True)
+    return Combination(monoid.name, lambda dtype: operation, into)
+
+
+_USER_OPS: dict = {}  # a user monoid's MPI op, created once

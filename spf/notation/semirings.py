@@ -43,6 +43,7 @@ class Monoid:
     # (GraphBLAS's terminal value), so a loop reducing into it may stop (spf.codegen.passes.terminal_sum)
     terminal: str | None = None
     truth: bool = False  # its result is a truth value, 0 or 1, even of one operand: identity ⊕ x is not x
+    user: UserDefinition | None = None  # a monoid defined by spf.monoid: its C text (and numpy function)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,21 @@ class Operator:
     c_operator: str | None
     c_function: str | None  # the helper in spf_semiring.h where C has no infix operator for it
     meaning: Callable  # (z3 a, z3 b) -> z3 term: the operator over reals, for the proofs
+    user: UserDefinition | None = None  # an operator defined by spf.operator
+
+
+@dataclass(frozen=True)
+class UserDefinition:
+    """A monoid or operator the user defined (spf.monoid, spf.operator): ``c`` is a C expression
+    in ``a`` and ``b`` of the computation's type; ``numpy``, if given, computes it elementwise on
+    numpy arrays (for what combines outside generated C: accumulate= into a dense output, the
+    ranks of a distributed run)."""
+
+    c: str
+    numpy: Callable | None = None
+
+    def text(self) -> str:
+        return f"a, b -> {self.c}"
 
 
 def _truth(condition):
@@ -101,22 +117,45 @@ class Semiring:
     def describe(self) -> str:
         """explain()'s line: the two operations, the identity outputs start from, and what
         spf does differently from (+, *)."""
+        defined = "".join(f"; {part.name} is the user's: {part.user.text()} (Z3 proves nothing of it)"
+                          for part in (self.add, self.multiply) if part.user is not None)
         return (f"{self.name}: ⊕ = {self.add.name} (identity {self.add.identity}, what an output entry no "
                 f"product reaches holds), ⊗ = {self.multiply.name}; factors stay inside each reduction "
-                "(no distributivity assumed), bitmap lookups branch (no masked term)")
+                f"(no distributivity assumed), bitmap lookups branch (no masked term){defined}")
+
+
+USER_MONOIDS: dict[str, Monoid] = {}  # spf.monoid's, by name, for this process
+USER_OPERATORS: dict[str, Operator] = {}  # spf.operator's
 
 
 def semiring(name: str) -> Semiring:
-    """The semiring ``<monoid>_<operator>`` (``min_plus``, ``lor_land``, ``plus_pair``, ...),
-    or an SpfError listing the monoids and operators."""
+    """The semiring ``<monoid>_<operator>`` (``min_plus``, ``lor_land``, ``plus_pair``, ...; the
+    monoid or the operator may be one the user defined), or an SpfError listing them."""
     if not isinstance(name, str):
         raise SpfError(f"semiring must be a name such as 'min_plus', got {type(name).__name__}")
     monoid, _, operator = name.partition("_")
-    if monoid not in MONOIDS or operator not in OPERATORS:
+    monoids, operators = {**MONOIDS, **USER_MONOIDS}, {**OPERATORS, **USER_OPERATORS}
+    if monoid not in monoids or operator not in operators:
         raise SpfError(f"unknown semiring {name!r}: give <monoid>_<operator> with the monoid one of "
-                       f"{', '.join(MONOIDS)} and the operator one of {', '.join(OPERATORS)} "
-                       "(e.g. plus_times, min_plus, lor_land, plus_pair)")
-    return Semiring(name, MONOIDS[monoid], OPERATORS[operator])
+                       f"{', '.join(monoids)} and the operator one of {', '.join(operators)} "
+                       "(e.g. plus_times, min_plus, lor_land, plus_pair; spf.monoid and spf.operator define more)")
+    return Semiring(name, monoids[monoid], operators[operator])
+
+
+def semiring_key(name: str) -> str:
+    """What names a semiring's meaning in a cache key: its name, and the C text of what the user
+    defined in it (another process may define the same name otherwise)."""
+    ring = semiring(name)
+    defined = [f"{part.name}: {part.user.text()} ({getattr(part, 'identity', '')})"
+               for part in (ring.add, ring.multiply) if part.user is not None]
+    return name if not defined else f"{name} [{'; '.join(defined)}]"
+
+
+def user_meaning(name: str) -> Callable:
+    """A user-defined operation's meaning for the proofs: an uninterpreted function of two reals
+    (Z3 then proves nothing that depends on what it computes)."""
+    function = z3.Function(f"user_{name}", z3.RealSort(), z3.RealSort(), z3.RealSort())
+    return lambda a, b: function(a, b)
 
 
 PLUS_TIMES = semiring("plus_times")

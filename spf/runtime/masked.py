@@ -24,7 +24,7 @@ from spf.errors import SpfError
 from spf.layout_library import load_layout
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.notation.masks import MaskPlan, masked_statement, parse_mask, plan_mask
-from spf.notation.semirings import MONOIDS, semiring
+from spf.notation.semirings import MONOIDS, USER_MONOIDS, semiring
 from spf.notation.statements import parse_statement
 from spf.runtime.kernel import callable_kernel
 from spf.runtime.packing import pack
@@ -41,11 +41,15 @@ def accumulator(name: str, add: str, output_kind: str, output: str) -> str:
     into a sparse output, any monoid (the result has entries only where products reach); else
     an SpfError saying why not."""
     if output_kind == "sparse":
-        if name not in MONOIDS:
-            raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join(MONOIDS)}")
+        if name not in MONOIDS and name not in USER_MONOIDS:
+            raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join({**MONOIDS, **USER_MONOIDS})}")
         return name
-    if name not in ACCUMULATORS:
-        raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join(ACCUMULATORS)}")
+    user = USER_MONOIDS.get(name)
+    if user is not None and user.user.numpy is None and output_kind == "dense":
+        raise SpfError(f"accumulate={name!r} into a dense output: numpy merges it, so define the monoid with "
+                       f"numpy= (a function of two arrays computing {user.user.c} elementwise)")
+    if name not in ACCUMULATORS and user is None:
+        raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join({**ACCUMULATORS, **USER_MONOIDS})}")
     if output_kind == "scalar":
         raise SpfError(f"accumulate={name!r}: the output {output} is a scalar, which a call returns as a number; "
                        f"add it yourself ({output} {name} the result)")
@@ -55,6 +59,14 @@ def accumulator(name: str, add: str, output_kind: str, output: str) -> str:
                        f"{add}'s identity, which {name} would not leave unchanged; a sparse output accumulates by "
                        "any monoid")
     return name
+
+
+def accumulate_into(name: str, existing: np.ndarray, result: np.ndarray) -> None:
+    """``existing = existing ⊕ result`` in place, by numpy: its ufunc, or a user monoid's ``numpy=``."""
+    if name in ACCUMULATORS:
+        ACCUMULATORS[name](existing, result, out=existing)
+    else:
+        np.copyto(existing, USER_MONOIDS[name].user.numpy(existing, result), casting="same_kind")
 
 
 def merged_names(output: str) -> tuple[str, str]:
@@ -126,7 +138,7 @@ class MaskedKernel:
             existing_name, result_name = merged_names(self.output)
             return self.merge(**{existing_name: existing, result_name: result})
         try:
-            ACCUMULATORS[self.accumulate](existing, result, out=existing)
+            accumulate_into(self.accumulate, existing, result)
         except TypeError:  # numpy's UFuncTypeError: the result's type does not cast into the output's
             raise SpfError(f"accumulate={self.accumulate!r}: the result is {result.dtype}, which the output "
                            f"{self.output} ({existing.dtype}) cannot hold without rounding; pass an output of "

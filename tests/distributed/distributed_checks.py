@@ -134,7 +134,14 @@ def check(name: str, kernel: str, reference_operands, distributed_operands, redu
         report(name, False, f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=4)}")
 
 
-SEMIRINGS = ("min_plus", "max_times", "times_plus", "lor_land", "land_second", "any_first")
+SEMIRINGS = ("min_plus", "max_times", "times_plus", "lor_land", "land_second", "any_first", "absmax_times")
+
+
+def define_user_monoids() -> None:
+    """absmax (with numpy=: its partial outputs combine in numpy) and larger (without), on every rank."""
+    spf.monoid("absmax", "fabs(a) > fabs(b) || (fabs(a) == fabs(b) && a > b) ? a : b", identity=0.0,
+               numpy=lambda a, b: np.where((abs(a) > abs(b)) | ((abs(a) == abs(b)) & (a > b)), a, b))
+    spf.monoid("larger", "a > b ? a : b", identity=-np.inf)
 
 
 def semiring_checks() -> None:
@@ -165,7 +172,7 @@ def semiring_checks() -> None:
                         ok = np.array_equal(got != 0, want != 0) and (scalar != 0) == (want_scalar != 0)
                         detail = "the same entries"
                     else:
-                        ok, detail = same(got, want, ring.split("_")[0] in ("min", "max", "lor", "land"))
+                        ok, detail = same(got, want, ring.split("_")[0] in ("min", "max", "lor", "land", "absmax"))
                         ok = ok and bool(np.isclose(scalar, want_scalar, rtol=1e-12))
                         detail += f"; scalar {scalar} against {want_scalar}"
                 except Exception as error:
@@ -497,6 +504,9 @@ def error_checks() -> None:
                  lambda: dist.run(KERNEL["sddmm"], A=A, C=np.ones((21, R)), D=np.ones((R, 20))),
                  dist.DistributionError, "extent 20")
     Acsc = dist.distribute("CSC", M, name="A")
+    larger = spf.compile("y(i) = A(i,j) * x(j)", {"A": "CSC", "x": "Dense", "y": "Dense"}, semiring="larger_times")
+    expect_error("a user's monoid without numpy= summing partial outputs", lambda: dist.run(larger, A=Acsc, x=x),
+                 dist.DistributionError, "numpy=")
     spgemm = spf.compile("C(i,j) = A(i,k) * B(k,j)", {"A": "CSC", "B": "CSR", "C": "CSR"})
     expect_error("a sparse output summed across ranks", lambda: dist.run(spgemm, A=Acsc, B=M),
                  dist.DistributionError, "sparse")
@@ -551,6 +561,7 @@ if __name__ == "__main__":
         BAD_TNS.write_text("1 1 1 1.0\n2 2 2 2.0\n3 x 3 3.0\n")
     COMM.Barrier()
     random_checks()
+    define_user_monoids()
     semiring_checks()
     mask_checks()
     error_checks()

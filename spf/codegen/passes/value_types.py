@@ -50,7 +50,11 @@ ORDERED = ("min", "max", "lor", "land")
 def refuse_for_complex(value_type: ValueType, ring: Semiring, statements: list[StatementSpace]) -> None:
     """An SpfError for what complex values cannot do: a semiring that orders them (min, max) or
     takes their truth (lor, land), and an assembled output (its builder carries doubles)."""
-    for part, name in (("monoid", ring.add.name), ("operator", ring.multiply.name)):
+    for part, operation in (("monoid", ring.add), ("operator", ring.multiply)):
+        if operation.user is not None:
+            raise SpfError(f"{value_type.name} values under semiring={ring.name!r}: its {part} {operation.name} is "
+                           f"the user's C ({operation.user.c}), compiled for real types only; use real data")
+        name = operation.name
         if name in ORDERED:
             raise SpfError(f"{value_type.name} values under semiring={ring.name!r}: its {part} {name} "
                            f"{'orders' if name in ('min', 'max') else 'takes the truth of'} values, which complex "

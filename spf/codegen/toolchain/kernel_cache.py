@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from spf.layout_library.layout_input import load_layout_argument
 from spf.layout_library.loader import is_path
 from spf.layout_library.model import LayoutFamily
+from spf.notation.semirings import semiring_key
 
 from spf.codegen.toolchain.cache_folder import cache_directory
 from spf.codegen.toolchain.pickled_entry import read_entry, write_entry
@@ -99,7 +100,7 @@ def kernel_key(expression: str, layouts: dict, options: Options) -> str:
     text = json.dumps([source_stamp(), expression, sorted((name, _layout_key(value)) for name, value in layouts.items()),
                        options.find, sorted(options.share.items()), options.parallel,
                        list(options.order) if options.order else None, repr(options.recipe), list(options.flags),
-                       options.keep_zeros, options.infer_pattern, options.specialize, options.semiring,
+                       options.keep_zeros, options.infer_pattern, options.specialize, semiring_key(options.semiring),
                        list(options.pattern)], default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
