@@ -36,7 +36,28 @@ from spf.scheduling.autoscheduler.problem import make_problem
 from spf.scheduling.autoscheduler.search import exhaustive
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the semiring reference, as pytest has it
+import semiring_reference  # noqa: E402
 from semiring_reference import IDENTITIES, reference  # noqa: E402
+
+
+def define_user_semirings() -> None:
+    """A monoid and an operator of the user's own C (spf.monoid, spf.operator), drawn like the
+    built-in ones, and the same operations in Python for the reference."""
+    def absmax(a, b):
+        return np.where((np.abs(a) > np.abs(b)) | ((np.abs(a) == np.abs(b)) & (a > b)), a, b)
+    spf.monoid("absmax", "fabs(a) > fabs(b) || (fabs(a) == fabs(b) && a > b) ? a : b",  # a tie to the larger
+               identity=0.0, numpy=absmax)
+    spf.operator("absdiff", "fabs(a - b)", numpy=lambda a, b: np.abs(a - b))
+    semiring_reference.MONOIDS["absmax"] = lambda a, b: float(absmax(a, b))
+    semiring_reference.OPERATORS["absdiff"] = lambda a, b: abs(a - b)
+    IDENTITIES["absmax"] = 0.0
+
+
+try:
+    define_user_semirings()
+    USER_SEMIRINGS = ("absmax_times", "min_absdiff", "absmax_absdiff")
+except spf.SpfError:  # no working C compiler (the test of compile failures): none of the user's drawn
+    USER_SEMIRINGS = ()
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 USER_LAYOUTS = {  # user layout files (examples/layouts): the compiler must treat them as built-ins
@@ -76,7 +97,7 @@ COEFFICIENTS = (2, -1, 0.5, 2.5, -3)
 # combines an entry's values in an order that varies between calls)
 SEMIRINGS = ("min_plus", "max_plus", "max_times", "min_times", "lor_land", "any_pair", "plus_pair", "plus_first",
              "plus_second", "min_first", "max_second", "max_min", "min_max", "land_lor", "times_plus", "plus_minus",
-             "lor_times", "plus_land")
+             "lor_times", "plus_land") + USER_SEMIRINGS
 SEMIRING_ONE_IN = 4  # of the kernels that may take one
 # value types drawn for a kernel whose layouts are all generic (spf.notation.value_types): the data
 # is of the type, so the kernel computes in it; integers without fractions, booleans without
