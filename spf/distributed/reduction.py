@@ -23,12 +23,17 @@ def _keep_first_nonzero(target: np.ndarray, incoming: np.ndarray) -> None:
     np.copyto(target, incoming, where=target == 0)
 
 
-def _any_op(incoming, target, datatype) -> None:
-    dtype = dtlib.to_numpy_dtype(datatype)
-    _keep_first_nonzero(np.frombuffer(target, dtype=dtype), np.frombuffer(incoming, dtype=dtype))
+_CREATED: dict[str, MPI.Op] = {}  # the ops spf made, by monoid, each at its first use (MPI initialised by then)
 
 
-_ANY_OP: list = []  # MPI.Op for any, created at its first use (MPI must be initialised)
+def _created(name: str, into: Callable[[np.ndarray, np.ndarray], None]) -> MPI.Op:
+    """An MPI op (commutative) that reduces by ``into(target, incoming)`` over numpy views of its buffers."""
+    if name not in _CREATED:
+        def reduce(incoming, target, datatype) -> None:
+            dtype = dtlib.to_numpy_dtype(datatype)
+            into(np.frombuffer(target, dtype=dtype), np.frombuffer(incoming, dtype=dtype))
+        _CREATED[name] = MPI.Op.Create(reduce, commute=True)
+    return _CREATED[name]
 
 
 @dataclass(frozen=True)
@@ -40,12 +45,6 @@ class Combination:
     into: Callable[[np.ndarray, np.ndarray], None]
 
 
-def _any_mpi(dtype: np.dtype) -> MPI.Op:
-    if not _ANY_OP:
-        _ANY_OP.append(MPI.Op.Create(_any_op, commute=True))
-    return _ANY_OP[0]
-
-
 COMBINATIONS = {
     "plus": Combination("plus", lambda dtype: MPI.SUM, lambda t, i: np.add(t, i, out=t)),
     "times": Combination("times", lambda dtype: MPI.PROD, lambda t, i: np.multiply(t, i, out=t)),
@@ -55,7 +54,7 @@ COMBINATIONS = {
                        lambda t, i: np.maximum(t, i, out=t)),
     "land": Combination("land", lambda dtype: MPI.LAND if dtype == np.bool_ else MPI.MIN,
                         lambda t, i: np.minimum(t, i, out=t)),
-    "any": Combination("any", _any_mpi, _keep_first_nonzero),
+    "any": Combination("any", lambda dtype: _created("any", _keep_first_nonzero), _keep_first_nonzero),
 }
 
 
@@ -72,14 +71,4 @@ def combination(monoid: Monoid) -> Combination:
     def into(target: np.ndarray, incoming: np.ndarray) -> None:
         np.copyto(target, function(target, incoming), casting="same_kind")
 
-    def reduce(incoming, target, datatype) -> None:
-        dtype = dtlib.to_numpy_dtype(datatype)
-        into(np.frombuffer(target, dtype=dtype), np.frombuffer(incoming, dtype=dtype))
-
-    operation = _USER_OPS.get(monoid.name)
-    if operation is None:
-        operation = _USER_OPS[monoid.name] = MPI.Op.Create(reduce, commute=True)
-    return Combination(monoid.name, lambda dtype: operation, into)
-
-
-_USER_OPS: dict = {}  # a user monoid's MPI op, created once
+    return Combination(monoid.name, lambda dtype: _created(monoid.name, into), into)
