@@ -153,8 +153,9 @@ def semiring_key(name: str) -> str:
 
 def user_meaning(name: str) -> Callable:
     """A user-defined operation's meaning for the proofs: an uninterpreted function of two reals
-    (Z3 then proves nothing that depends on what it computes)."""
-    function = z3.Function(f"user_{name}", z3.RealSort(), z3.RealSort(), z3.RealSort())
+    (Z3 then proves nothing that depends on what it computes).  ``name`` tells a monoid and an
+    operator of one name apart: Z3 takes functions of one name to be one."""
+    function = z3.Function(name, z3.RealSort(), z3.RealSort(), z3.RealSort())
     return lambda a, b: function(a, b)
 
 

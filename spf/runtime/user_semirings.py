@@ -42,8 +42,8 @@ def monoid(name: str, c: str, identity: float, numpy: Callable | None = None) ->
     _check_name(name, MONOID_NAME, "monoid", MONOIDS, "lowercase letters and digits, no '_'")
     if isinstance(identity, bool) or not isinstance(identity, numbers.Real) or math.isnan(identity):
         raise SpfError(f"monoid {name!r}: identity must be a real number (inf and -inf allowed), got {identity!r}")
-    made = Monoid(name, float(identity), None, monoid_function(name), monoid_function(name), user_meaning(name),
-                  user=UserDefinition(c, numpy))
+    made = Monoid(name, float(identity), None, monoid_function(name), monoid_function(name),
+                  user_meaning(monoid_function(name)), user=UserDefinition(c, numpy))
     kept = _kept(USER_MONOIDS, made, "monoid", lambda kept: kept.identity == made.identity)
     if kept is None:
         _check_laws(made, _compiled(made, "monoid"))
@@ -54,7 +54,8 @@ def monoid(name: str, c: str, identity: float, numpy: Callable | None = None) ->
 def operator(name: str, c: str, numpy: Callable | None = None) -> Operator:
     """Define the operator ``name``: ``a ⊗ b`` is the C expression ``c``."""
     _check_name(name, OPERATOR_NAME, "operator", OPERATORS, "lowercase letters, digits and '_'")
-    made = Operator(name, None, operator_function(name), user_meaning(name), user=UserDefinition(c, numpy))
+    made = Operator(name, None, operator_function(name), user_meaning(operator_function(name)),
+                    user=UserDefinition(c, numpy))
     kept = _kept(USER_OPERATORS, made, "operator", lambda kept: True)
     if kept is None:
         _compiled(made, "operator")
@@ -102,21 +103,24 @@ def _check_laws(monoid: Monoid, apply: Callable[[float, float], float]) -> None:
     from it, a sparse one from the first value), and the order of a reduction does not matter
     (threads and split registers reduce in other orders)."""
     values = (*PROBES, monoid.identity)
-    same = lambda x, y: x == y or (math.isnan(x) and math.isnan(y))  # noqa: E731
     e = monoid.identity
     for a in values:
-        if not (same(apply(e, a), a) and same(apply(a, e), a)):
+        if not (_same(apply(e, a), a) and _same(apply(a, e), a)):
             raise _broken(monoid, f"{e!r} is no identity: with a = {a!r}, e ⊕ a = {apply(e, a)!r} and a ⊕ e = "
                                   f"{apply(a, e)!r}")
         for b in values:
-            if not same(apply(a, b), apply(b, a)):
+            if not _same(apply(a, b), apply(b, a)):
                 raise _broken(monoid, f"it is not commutative: {a!r} ⊕ {b!r} = {apply(a, b)!r} but {b!r} ⊕ {a!r} = "
                                       f"{apply(b, a)!r} (break ties the same way whatever the order)")
             for c in values:
-                if not same(apply(apply(a, b), c), apply(a, apply(b, c))):
+                if not _same(apply(apply(a, b), c), apply(a, apply(b, c))):
                     raise _broken(monoid, f"it is not associative: ({a!r} ⊕ {b!r}) ⊕ {c!r} = "
                                           f"{apply(apply(a, b), c)!r} but {a!r} ⊕ ({b!r} ⊕ {c!r}) = "
                                           f"{apply(a, apply(b, c))!r}")
+
+
+def _same(x: float, y: float) -> bool:
+    return x == y or (math.isnan(x) and math.isnan(y))
 
 
 def _broken(monoid: Monoid, what: str) -> SpfError:
