@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import math
 
+from pycparser import c_ast
+
 from spf.notation.semirings import Monoid, Operator, Semiring
 from spf.notation.value_types import VALUE_TYPES, ValueType
+
+from spf.codegen.c.c_syntax import c_text, const, ident
 
 REAL_TYPES = tuple(value_type for value_type in VALUE_TYPES.values() if not value_type.is_complex)
 """The value types a user's expression is compiled for (complex values are refused under it)."""
@@ -43,16 +47,17 @@ def _operation_source(part: Monoid | Operator) -> str:
         for value_type in REAL_TYPES:  # (float32's double register sums take float64's)
             lines.append(f"#pragma omp declare reduction({part.openmp} : {value_type.c_type} : omp_out = "
                          f"{function}_{value_type.name}(omp_out, omp_in)) initializer(omp_priv = "
-                         f"{identity_literal(part.identity, value_type)})")
+                         f"{c_text(identity_constant(part.identity, value_type))})")
         lines.append("#endif")
     return "\n".join(lines) + "\n\n"
 
 
-def identity_literal(identity: float, value_type: ValueType) -> str:
-    """``identity`` as a C literal of ``value_type`` (INFINITY, INT64_MAX for the infinities)."""
+def identity_constant(identity: float, value_type: ValueType) -> c_ast.Node:
+    """A monoid's ``identity`` as a C constant of ``value_type``: the infinities as INFINITY, or as
+    INT64_MAX and INT64_MIN in an integer type (spf_semiring.h names them)."""
     value = value_type.identity(identity)
     if isinstance(value, float) and math.isinf(value):
-        return "INFINITY" if value > 0 else "-INFINITY"
+        return ident("INFINITY") if value > 0 else c_ast.UnaryOp("-", ident("INFINITY"))
     if value_type.is_integer and abs(value) > 2**31:
-        return "INT64_MAX" if value > 0 else "INT64_MIN"
-    return repr(value) if not isinstance(value, bool) else str(int(value))
+        return ident("INT64_MAX") if value > 0 else ident("INT64_MIN")
+    return const(value)

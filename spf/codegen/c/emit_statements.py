@@ -5,8 +5,6 @@ parts in spf.codegen.c.emit_loops, spf.codegen.c.emit_merge and spf.codegen.c.em
 
 from __future__ import annotations
 
-import math
-
 from pycparser import c_ast
 
 from spf.errors import SpfInternalError
@@ -18,6 +16,7 @@ from spf.codegen.c.c_expressions import (Names, affine, arith, array_read, condi
                                          upper_bound)
 from spf.codegen.c.c_syntax import INDEX, assign, binary, block, c_statements, call, const, conjunction, declare, ident
 from spf.codegen.c.emit_finds import FindPrinter
+from spf.codegen.c.emit_semiring import identity_constant
 from spf.codegen.c.emit_loops import LoopPrinter
 from spf.codegen.c.emit_merge import MergePrinter
 from spf.codegen.loops import (Assign, Block, Chunks, Compute, Find, Guard, Loop, Merge, Node, RegisterSum, StateInit,
@@ -69,12 +68,7 @@ class Emitter(LoopPrinter, MergePrinter, FindPrinter):
 
     def identity(self) -> c_ast.Node:
         """⊕'s identity (0.0 for +): what a sum, and an output entry no term reaches, starts from."""
-        value = self.value_type.identity(self.semiring.add.identity)
-        if isinstance(value, float) and math.isinf(value):
-            return ident("INFINITY") if value > 0 else c_ast.UnaryOp("-", ident("INFINITY"))
-        if self.value_type.is_integer and abs(value) > 2**31:  # INT64_MAX, INT64_MIN: spf_semiring.h names them
-            return ident("INT64_MAX") if value > 0 else ident("INT64_MIN")
-        return const(value)
+        return identity_constant(self.semiring.add.identity, self.value_type)
 
     def _applied(self, operation, left, right) -> c_ast.Node:
         """A semiring's monoid or operator on two values: C's infix operator, else its helper
