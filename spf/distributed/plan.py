@@ -269,7 +269,6 @@ class Plan:
         allreduce(self.comm, scalar, self.combination.mpi(scalar.dtype))
         return float(scalar[0]) if isinstance(result, float) else scalar[0]
 
-
     def _reduce_scatter(self, result: np.ndarray) -> DistributedTensor:
         """The summed output's rows split evenly over the ranks, each rank receiving its
         block only (MPI_Reduce_scatter)."""

@@ -63,12 +63,8 @@ def combination(monoid: Monoid) -> Combination:
     ``numpy=`` function; DistributionError without one)."""
     if monoid.user is None:
         return COMBINATIONS[monoid.name]
-    function = monoid.user.numpy
-    if function is None:
+    if monoid.user.numpy is None:
         raise DistributionError(f"monoid {monoid.name!r} is the user's C ({monoid.user.c}): its ranks' partial "
                                 "outputs combine in numpy, so define it with numpy= (a function of two arrays)")
-
-    def into(target: np.ndarray, incoming: np.ndarray) -> None:
-        np.copyto(target, function(target, incoming), casting="same_kind")
-
+    into = monoid.user.combine_into
     return Combination(monoid.name, lambda dtype: _created(monoid.name, into), into)

@@ -35,6 +35,7 @@ from spf.space.expressions import UFCall
 from spf.space.levels import read_levels
 
 from spf.distributed import collective
+from spf.distributed.reduction import COMBINATIONS
 
 if TYPE_CHECKING:
     from spf.notation.statements import Statement
@@ -127,10 +128,6 @@ def _overlap(low: int, high: int, start: int, stop: int) -> int:
     return max(0, min(high, stop) - max(low, start))
 
 
-def _add(target: np.ndarray, incoming: np.ndarray) -> None:
-    target += incoming
-
-
 @dataclass(frozen=True)
 class RowSum:
     """The sum over ranks of a partial output whose rank ``r`` reaches rows
@@ -168,7 +165,7 @@ class RowSum:
         return messages, sent * DOUBLE
 
     def __call__(self, comm: MPI.Comm, result: np.ndarray,
-                 combine: Callable[[np.ndarray, np.ndarray], None] = _add) -> np.ndarray:
+                 combine: Callable[[np.ndarray, np.ndarray], None] = COMBINATIONS["plus"].into) -> np.ndarray:
         """This rank's summed block of rows (``scatter``), or ``result`` overwritten with
         the whole sum.  The block is summed in ``result``'s own rows, which hold this
         rank's part already; ``combine(target, incoming)`` sums in place (the kernel's ⊕:

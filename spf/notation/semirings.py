@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
 import z3
 
 from spf.errors import SpfError
@@ -69,6 +70,11 @@ class UserDefinition:
 
     def text(self) -> str:
         return f"a, b -> {self.c}"
+
+    def combine_into(self, target, value) -> None:
+        """``target = target ⊕ value`` in place, by ``numpy`` (a numpy array ``target``; a result it
+        cannot hold without rounding is numpy's TypeError)."""
+        np.copyto(target, self.numpy(target, value), casting="same_kind")
 
 
 def _truth(condition):

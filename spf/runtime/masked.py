@@ -66,7 +66,7 @@ def accumulate_into(name: str, existing: np.ndarray, result: np.ndarray) -> None
     if name in ACCUMULATORS:
         ACCUMULATORS[name](existing, result, out=existing)
     else:
-        np.copyto(existing, USER_MONOIDS[name].user.numpy(existing, result), casting="same_kind")
+        USER_MONOIDS[name].user.combine_into(existing, result)
 
 
 def merged_names(output: str) -> tuple[str, str]:
