@@ -588,6 +588,7 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
     zero = not compilation.space.expression.accumulate
     digest = compilation.digest
     several = len(compilation.variant_scans) > 1
+    ring = semiring_named(compilation.options.semiring)
     assembly, support, prototypes = None, "", ()
     workspace, two_phase = compilation.workspace, compilation.two_phase
     if compilation.assembly is not None:
@@ -607,7 +608,7 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
                                    workspace, extents[workspace.position] if workspace else None, order,
                                    two_phase, extents[output.indices.index(two_phase.outer)] if two_phase else None,
                                    key_type, pointer_type, report_length(plan), compilation.count_nodes)
-        support = (combine_source(semiring_named(compilation.options.semiring).add) + stream_source(order)
+        support = (combine_source(ring.add) + stream_source(order)
                    + assembly_source(plan, prefix, standalone=False))
         if workspace is not None:
             support += workspace_source(order, workspace.position, workspace.order)
@@ -620,9 +621,9 @@ def _variant_functions(compilation: Compilation, function: str) -> tuple[list, s
                                [s.statement for s in statements], compilation.tensors, names, ranges, zero,
                                assembly, compilation.output_zeroing[k] if compilation.output_zeroing else
                                OutputZeroing(), compilation.specialized[k] if compilation.specialized else None,
-                               semiring_named(compilation.options.semiring))
+                               ring)
                for k, group in enumerate(compilation.variant_scans)]
-    support = user_operations_source(semiring_named(compilation.options.semiring)) + support
+    support = user_operations_source(ring) + support
     # the workspaces (spf.codegen.c.emit_stream) are kept between calls too
     release_steps = ()
     if workspace is not None:

@@ -22,7 +22,7 @@ import numpy as np
 
 from spf.codegen.assembly.plan import direct_rows, plan_assembly
 from spf.codegen.c.emit_assembly import BAD_CHECK, DUPLICATES, FIRST_BAD, assembly_source, report_length
-from spf.codegen.c.structs import ctypes_struct, sanitize_identifier, struct_name
+from spf.codegen.c.structs import ctypes_struct, point_at, sanitize_identifier, struct_name
 from spf.codegen.toolchain.compiler import build_shared_library, load_function
 from spf.errors import AssemblyRefused, OutOfMemoryError, PackError, SpfError, UNNAMED
 from spf.layout_library.model import BinaryOp, Name, Number
@@ -382,8 +382,7 @@ class FinishPlan:
         for field_name, _ in self.scalars:
             setattr(struct, field_name, fields[field_name])
         for field_, _, _, _, offset in self.arrays:
-            _POINTER.pack_into(struct, offset, fields[field_.name].ctypes.data)
+            point_at(struct, offset, fields[field_.name])
 
 
-_POINTER = struct_module.Struct("@P")
 _SMALL = 1 << 24  # bytes: an array below this needs no look at the machine's memory first

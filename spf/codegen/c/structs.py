@@ -366,10 +366,15 @@ def planned_dense_struct(plan: tuple, values: np.ndarray) -> ctypes.Structure:
     struct = struct_class()
     for name, axis in axes:
         setattr(struct, name, values.shape[axis])
-    # the address written into the pointer field's bytes: a third of ctypes.data_as's cost,
-    # which was the largest part of a short call's own time (SpMV on 11k nonzeros)
-    _POINTER.pack_into(struct, offset, _address(values))
+    point_at(struct, offset, values)
     return struct
+
+
+def point_at(struct: ctypes.Structure, offset: int, array: np.ndarray) -> None:
+    """Point the struct's pointer field at ``offset`` at a C-contiguous ``array``: its address
+    written into the field's bytes, a third of ctypes.data_as's cost, which was the largest
+    part of a short call's own time (SpMV on 11k nonzeros)."""
+    _POINTER.pack_into(struct, offset, _address(array))
 
 
 _POINTER = pystruct.Struct("@P")
