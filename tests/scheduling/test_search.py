@@ -92,7 +92,7 @@ def test_sharing_solutions_between_loop_orders_changes_no_tree(monkeypatch, expr
 
 
 @pytest.mark.parametrize("expression, layouts, orders", [
-    ("A(i,l,m) = B(i,j,k) * C(j,l) * D(k,m)", {"B": "CSF3"}, ()),  # TTMc3
+    ("Z(d,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,d)", {"T": "CSF4"}, ()),
     ("Z(d,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,d)", {"T": "CSF4"}, (("T", (3, 0, 1, 2)),)),
 ])
 def test_a_linear_section_priced_once_per_sweeps_changes_no_tree(monkeypatch, expression, layouts, orders):
@@ -116,3 +116,75 @@ def test_sweeps_are_what_body_work_reads():
         for path in itertools.permutations("ijklm", length):
             expected = tuple(tuple(swept_indices(o, path)) if path[-1] in o.indices else None for o in operands)
             assert _sweeps([frozenset(o.indices) for o in operands], path) == expected
+
+
+def _orders_told_apart(contexts, bound: str) -> set[frozenset]:
+    """The classes of orders of the loops ``bound`` that :func:`_reuse_signature` tells apart."""
+    import itertools
+    from spf.scheduling.autoscheduler.search import _reuse_signature
+    classes: dict = {}
+    for order in itertools.permutations(bound):
+        classes.setdefault(_reuse_signature(tuple(contexts), order), set()).add(order)
+    return {frozenset(c) for c in classes.values()}
+
+
+def _contexts(count: int, seed: int) -> list[tuple[frozenset, frozenset]]:
+    """``count`` reuse contexts over the indices i..m drawn at random (a leaf's relevant loops,
+    a dense operand's indices among them)."""
+    generator = np.random.default_rng(seed)
+    contexts = []
+    for _ in range(count):
+        relevant = frozenset(i for i in "ijklm" if generator.random() < 0.7)
+        contexts.append((relevant, frozenset(i for i in relevant if generator.random() < 0.5)))
+    return contexts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_contexts_within_the_enclosing_loops_tell_apart_the_same_orders(seed):
+    """A group's contexts reduced to its enclosing loops (and those every order reads alike
+    dropped) share solutions between exactly the orders the full contexts share them."""
+    from spf.scheduling.autoscheduler.search import _within
+    contexts = _contexts(8, seed)
+    for bound in ("ijkl", "ikm", "jl"):
+        assert _orders_told_apart(_within(set(contexts), frozenset(bound)), bound) == \
+            _orders_told_apart(contexts, bound)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_part_reads_the_loops_outside_its_fused_ones_through_the_contexts_seen_through(seed):
+    """Two orders of the loops enclosing a branch give a part inside the fused loops the same
+    signature exactly when the contexts seen through the fused loops do."""
+    import itertools
+    from spf.scheduling.autoscheduler.search import _reuse_signature, _seen_through
+    contexts = _contexts(6, seed)
+    for outer, fused in (("ij", "k"), ("ik", "lm"), ("jkl", "i"), ("ijk", "")):
+        seen = tuple(_seen_through(contexts, fused))
+        for first, second in itertools.combinations(itertools.permutations(outer), 2):
+            for order in itertools.permutations(fused):
+                assert (_reuse_signature(tuple(contexts), first + order) ==
+                        _reuse_signature(tuple(contexts), second + order)) == \
+                    (_reuse_signature(seen, first) == _reuse_signature(seen, second))
+
+
+def test_a_section_reads_the_enclosing_order_only_through_its_own_contexts():
+    """Orders of the enclosing loops with the same signature over a sub-statement's own
+    contexts (:func:`_reuse_contexts`) give each of its sections the same sweeps (as sets,
+    what machine_cost reads)."""
+    import itertools
+    from spf.scheduling.autoscheduler.problem import Operand
+    from spf.scheduling.autoscheduler.search import _reuse_contexts, _reuse_signature, _sweeps
+    from spf.scheduling.autoscheduler.tree import Statement
+    statement = Statement(Operand("Z", ("i", "l")), (Operand("C", ("j", "k", "l")), Operand("D", ("i", "j", "l")),
+                                                     Operand("E", ("k", "m"))))
+    operands = (statement.target, *statement.factors)
+    dense = [frozenset(o.indices) for o in operands]
+    relevant = frozenset(statement.indices())
+    for loops in ("l", "jl", "k", "m", "km"):
+        bound = [i for i in "ijklm" if i not in loops]
+        contexts = tuple(_reuse_contexts(statement, relevant, frozenset(loops)))
+        for first, second in itertools.combinations(itertools.permutations(bound), 2):
+            if _reuse_signature(contexts, first) != _reuse_signature(contexts, second):
+                continue
+            for order in itertools.permutations(loops):
+                assert [s and set(s) for s in _sweeps(dense, first + order)] == \
+                    [s and set(s) for s in _sweeps(dense, second + order)]

@@ -343,7 +343,7 @@ class _Priced:
 class _Solved:
     """A sub-statement's promising trees, and their works and memories at the probes as
     tables (one row per tree) for pricing the branches that use them; ``reuse``: what of
-    the enclosing loops' order its leaves read (:func:`_reuse_signature`)."""
+    the enclosing loops' order its leaves read (its reuse contexts, :func:`_reuse_signature`)."""
 
     priced: list[_Priced]
     works: np.ndarray
@@ -351,10 +351,38 @@ class _Solved:
     reuse: tuple = ()
 
 
-def _reuse_contexts(statement: Statement, relevant: frozenset) -> set[tuple[frozenset, frozenset]]:
-    """A sub-statement's own reuse contexts: ``(relevant, indices)`` per dense operand, where
-    ``relevant`` filters the enclosing loops its leaves see and ``indices`` are the operand's."""
-    return {(relevant, frozenset(o.indices)) for o in (statement.target, *statement.factors) if not o.sparse}
+def _reuse_contexts(statement: Statement, relevant: frozenset, loops: frozenset) -> set[tuple[frozenset, frozenset]]:
+    """A sub-statement's own reuse contexts: ``(relevant, indices)`` per dense operand whose
+    sweep in a linear section reaches the enclosing loops, where ``relevant`` filters the
+    enclosing loops its leaves see and ``indices`` are the operand's.  ``loops``: the loops
+    its sections run (every section runs all of them, in some order).  A sweep
+    (:func:`_sweeps`) is the last run of loops over the operand's indices; it passes the
+    section's own loops into the enclosing ones only if the operand has every one of them
+    (a section's loop it lacks ends the run), so only those operands' contexts are read."""
+    if not loops:
+        return set()  # a section without loops of its own prices no sweep
+    return {(relevant, frozenset(o.indices)) for o in (statement.target, *statement.factors)
+            if not o.sparse and loops <= set(o.indices)}
+
+
+def _seen_through(contexts: Sequence[tuple[frozenset, frozenset]], fused: Sequence[str]) -> set:
+    """The reuse contexts of a part of a branch whose signature reads the loops enclosing
+    the branch, the part being inside ``fused``: those whose operand has every fused loop the
+    part sees.  The part's signature scans its enclosing loops from the innermost (the
+    fused ones) and stops at the first that does not index the operand; a fused loop that
+    stops it hides the loops outside, whose order then changes nothing in the part."""
+    fused = frozenset(fused)
+    return {(relevant, indices) for relevant, indices in contexts if fused & relevant <= indices}
+
+
+def _within(contexts: set[tuple[frozenset, frozenset]], bound: frozenset) -> tuple:
+    """Reuse contexts reduced to the loops ``bound`` of a set of enclosing loops, the same
+    signature in fewer terms: a signature (:func:`_reuse_signature`) reads only those loops
+    (a sub-statement's enclosing ones, and the loops enclosing a branch of which it is a
+    part are among them), and a context whose operand has every such loop it sees reads
+    them all in any order (the same signature for every order: dropped)."""
+    return tuple({(relevant & bound, indices & bound) for relevant, indices in contexts
+                  if not relevant & bound <= indices})
 
 
 def _reuse_signature(contexts: tuple, bound_order: tuple[str, ...]) -> tuple:
@@ -365,7 +393,8 @@ def _reuse_signature(contexts: tuple, bound_order: tuple[str, ...]) -> tuple:
     uses of an operand's element), and that depends on the enclosing loops only through
     this set; the same sub-statement inside the same loops in two orders with the same
     signature has the same solution, whatever it holds below (its contexts include every
-    leaf's it reaches)."""
+    leaf's it reaches whose sweep can reach these loops: :func:`_reuse_contexts`,
+    :func:`_seen_through`)."""
     signature = []
     for relevant, indices in contexts:
         tail = []
@@ -541,7 +570,8 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         builders: list[Callable[[int], Callable[[], Scored]]] = []  # per block: row -> builder
         works, memories, sizes = [], [], []
         # the contexts of a group are the same for all its members: collected by the first
-        reuse = _reuse_contexts(statement, sub.relevant) if group is None else None
+        reuse = _reuse_contexts(statement, sub.relevant, frozenset(orders[0]) if orders else frozenset()) \
+            if group is None else None
         sections = [leaf(order, sub, sparse, state, bound_order, context) for order in orders]
         if sections:
             works.append(np.array([work for _, work in sections]))
@@ -553,12 +583,12 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
                 # the parts see the fused loops in this order (which of them reuses an operand)
                 first = solve(producer, bound_order + fused)
                 if reuse is not None:
-                    reuse.update(first.reuse)
+                    reuse.update(_seen_through(first.reuse, fused))
                 if not first.priced:
                     continue
                 second = solve(consumer, bound_order + fused)
                 if reuse is not None:
-                    reuse.update(second.reuse)
+                    reuse.update(_seen_through(second.reuse, fused))
                 if not second.priced:
                     continue
                 walking_at, trips_at = _walk(fused, sparse, state, context)[4:]
@@ -571,7 +601,7 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
                                 parts=(first.priced, second.priced):
                                 branch(fused, temporary, size, shared, sparse, state,
                                        parts[0][row // len(parts[1])], parts[1][row % len(parts[1])]))
-        contexts = tuple(reuse) if group is None else group[0]
+        contexts = _within(reuse, group_key[1]) if group is None else group[0]
 
         def keep(solved: _Solved) -> _Solved:
             memo[key] = solved
