@@ -75,26 +75,29 @@ def _state(factors: Sequence[Operand], bound: Sequence[str]) -> dict[str, int]:
 
 def valid_orders(indices: Sequence[str], factors: Sequence[Operand], bound: Sequence[str]) -> Iterator[tuple[str, ...]]:
     """Every order of ``indices`` that visits each sparse factor's levels in order."""
-    state = _state(factors, bound)
-    sparse = [f for f in factors if f.sparse]
+    yield from _orders_after((), frozenset(indices), _state(factors, bound), [f for f in factors if f.sparse])
 
-    def extend(prefix: tuple[str, ...], remaining: frozenset, state: dict[str, int]):
-        if not remaining:
-            yield prefix
-            return
-        for index in sorted(remaining):
-            new_state = dict(state)
-            ok = True
-            for f in sparse:
-                if index in f.levels:
-                    if f.levels.index(index) != new_state[f.name]:
-                        ok = False
-                        break
-                    new_state[f.name] += 1
-            if ok:
-                yield from extend(prefix + (index,), remaining - {index}, new_state)
 
-    yield from extend((), frozenset(indices), state)
+def _orders_after(prefix: tuple[str, ...], remaining: frozenset, state: dict[str, int], sparse: list[Operand]
+                  ) -> Iterator[tuple[str, ...]]:
+    """The valid orders that begin with ``prefix`` and go on over ``remaining`` (sparse
+    operands at level ``state``), in the order of the indices' names.  Not nested in
+    :func:`valid_orders`: a nested function that calls itself refers to itself, a cycle per
+    call that only the cyclic collector frees (tens of thousands per search)."""
+    if not remaining:
+        yield prefix
+        return
+    for index in sorted(remaining):
+        new_state = dict(state)
+        ok = True
+        for f in sparse:
+            if index in f.levels:
+                if f.levels.index(index) != new_state[f.name]:
+                    ok = False
+                    break
+                new_state[f.name] += 1
+        if ok:
+            yield from _orders_after(prefix + (index,), remaining - {index}, new_state, sparse)
 
 
 def _locality_key(index: str, statement: Statement) -> tuple:
