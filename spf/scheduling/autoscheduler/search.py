@@ -289,19 +289,18 @@ MOST_FUSED_ORDERS = 24
 (which enclosing loop reuses an operand changes their work)."""
 
 
-def _orders(statement: Statement, bound: Sequence[str], problem: Problem) -> list[tuple[str, ...]]:
+def _orders(statement: Statement, bound: Sequence[str], problem: Problem,
+            valid: Sequence[tuple[str, ...]] | None = None) -> list[tuple[str, ...]]:
     """The locality order first (:func:`leaf_order`), then every other valid order up to
-    :data:`MOST_ORDERS`."""
+    :data:`MOST_ORDERS` (``valid``: the first of them, if the caller has them)."""
     try:
         first = leaf_order(statement, bound, problem)
     except ScheduleError:
         return []
-    indices = [i for i in statement.indices() if i not in bound]
-    orders = [first]
-    for order in itertools.islice(valid_orders(indices, statement.factors, bound), MOST_ORDERS):
-        if order != first:
-            orders.append(order)
-    return orders
+    if valid is None:
+        indices = [i for i in statement.indices() if i not in bound]
+        valid = list(itertools.islice(valid_orders(indices, statement.factors, bound), MOST_ORDERS))
+    return [first, *(order for order in valid if order != first)]
 
 
 def _promising(works: np.ndarray, memories: np.ndarray) -> list[int]:
@@ -468,6 +467,7 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
     walks: dict = {}
     leaves: dict = {}  # (number, loops, level state, sweeps) -> a linear section's work, and at the probes
     temporaries: dict = {}
+    valid: dict = {}  # (indices, sparse operands and level state, most) -> the first valid orders
     sub_statements: dict = {}
     numbers: dict = {}
 
@@ -532,7 +532,18 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
                 [frozenset(o.indices) for o in (target, *factors) if not o.sparse])
         return record
 
-    def shape(sub: _SubStatement, bound_order: tuple[str, ...]) -> tuple[list, list]:
+    def first_orders(indices: Sequence[str], sub: _SubStatement, bound_order: tuple[str, ...], context: tuple,
+                     most: int) -> list[tuple[str, ...]]:
+        """The first ``most`` :func:`valid_orders` of ``indices`` inside ``bound_order``: they
+        depend only on the set of indices, the sparse operands and their level state
+        (``context``), which the sections and fused loops of many sub-statements share."""
+        key = (frozenset(indices), context, most)
+        found = valid.get(key)
+        if found is None:
+            found = valid[key] = list(itertools.islice(valid_orders(indices, sub.sparse, bound_order), most))
+        return found
+
+    def shape(sub: _SubStatement, bound_order: tuple[str, ...], context: tuple) -> tuple[list, list]:
         """A sub-statement's loop orders and branches (their parts, temporaries and fused
         loops' orders): they depend on which loops enclose it, not on their order, so the
         sub-statement inside the same loops in other orders shares them."""
@@ -542,12 +553,13 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
             branches = []
             for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound_order):
                 temporary, size, size_at, zeroing_at = _temporary_of(producer, shared)
-                fused_orders = list(itertools.islice(
-                    valid_orders(_ordered(set(fused_set), problem), sub.sparse, bound_order), MOST_FUSED_ORDERS))
                 branches.append((sub_statement(tuple(producer), temporary),
                                  sub_statement((temporary, *consumer), target),
-                                 temporary, size, shared, size_at, zeroing_at, fused_orders))
-            sub.shapes[key] = (_orders(sub.statement, bound_order, problem), branches)
+                                 temporary, size, shared, size_at, zeroing_at,
+                                 first_orders(fused_set, sub, bound_order, context, MOST_FUSED_ORDERS)))
+            remaining = [i for i in sub.statement.indices() if i not in key]
+            sub.shapes[key] = (_orders(sub.statement, bound_order, problem,
+                                       first_orders(remaining, sub, bound_order, context, MOST_ORDERS)), branches)
         return sub.shapes[key]
 
     def solve(sub: _SubStatement, bound_order: tuple[str, ...]) -> _Solved:
@@ -569,7 +581,7 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         statement, sparse = sub.statement, sub.sparse
         state = _state(statement.factors, bound_order)
         context = (tuple(o.name for o in sparse), tuple(sorted(state.items())))
-        orders, branches = shape(sub, bound_order)
+        orders, branches = shape(sub, bound_order, context)
         builders: list[Callable[[int], Callable[[], Scored]]] = []  # per block: row -> builder
         works, memories, sizes = [], [], []
         # the contexts of a group are the same for all its members: collected by the first
@@ -631,6 +643,6 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
     # the nested functions refer to each other (a cycle the collector alone frees), and so
     # to the tables: emptied here, they go now by reference counting, not in one
     # collection over millions of objects when the collector runs again (2 s on TTTc)
-    for kept in (memo, groups, walks, leaves, temporaries, sub_statements, numbers):
+    for kept in (memo, groups, walks, leaves, temporaries, valid, sub_statements, numbers):
         kept.clear()
     return list(unique.values())
