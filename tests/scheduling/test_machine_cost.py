@@ -34,6 +34,42 @@ def test_a_dense_unit_stride_body_that_writes_its_target_is_a_vector_iteration()
         + Cost.of([STREAM, miss_symbol("km")])
 
 
+def body_work_by_definition(loops, target, factors, walks, bound=()) -> Cost:
+    """A body's work operand by operand: a vector iteration when nothing walks, the target
+    moves with unit stride and no dense operand is strided nor sparse one moves; each
+    strided operand; each moving dense operand's stream over what its loops sweep."""
+    if not loops:
+        return Cost.of([SCALAR])
+    inner, path = loops[-1], tuple(bound) + tuple(loops)
+    dense = [o for o in (target, *factors) if not o.sparse]
+    moving = [o for o in dense if inner in o.indices]
+    strided = [o for o in moving if o.indices[-1] != inner]
+    vector = not walks and target.indices[-1:] == (inner,) and not strided and \
+        not any(o.sparse and inner in o.indices for o in factors)
+    work = Cost.of([VECTOR if vector else SCALAR])
+    for _ in strided:
+        work = work + Cost.of([STRIDED])
+    for operand in moving:
+        work = work + Cost.of([STREAM, miss_symbol(swept_indices(operand, path))])
+    return work
+
+
+def test_body_work_from_what_it_reads_is_the_definition():
+    """body_work, computed from body_reads (what the search prices bodies by), charges every
+    path of loops as the operand-by-operand definition does."""
+    import itertools
+    target = Operand("Y", ("i", "m"))
+    factors = (Operand("X", ("k", "m")), Operand("W", ("m", "k", "j")), Operand("V", ("j",)),
+               Operand("B", ("i", "j", "k"), levels=("i", "j", "k"), dense_levels=(True, False, False)))
+    for length in range(0, 5):
+        for path in itertools.permutations("ijkm", length):
+            for split in range(len(path) + 1):
+                for walks in (False, True):
+                    bound, loops = path[:split], path[split:]
+                    assert body_work(loops, target, factors, walks, bound) == \
+                        body_work_by_definition(loops, target, factors, walks, bound)
+
+
 def test_the_sweep_between_reuses_includes_the_enclosing_loops_inside_the_reusing_one():
     """A(l,m,n) in ``i, m < ... , l, n : A(l,m,n) += ...``: i reuses A, and between two of its
     iterations m, l and n sweep all of A; with the reusing loop j inside l (``l, j, m, n``),

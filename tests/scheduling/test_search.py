@@ -63,14 +63,16 @@ def _trees_and_counts(problem, monkeypatch) -> tuple[list[tuple[str, str, str]],
     return trees, solved[0], priced[0]
 
 
-def _kept_and_anew(monkeypatch, expression: str, layouts: dict, orders: tuple, key: str, unique) -> tuple:
-    """:func:`_trees_and_counts` of the search, then of the search whose memo key ``key`` (a
-    function of search.py) is ``unique``, a value equal to no other: nothing shared."""
+def _kept_and_anew(monkeypatch, expression: str, layouts: dict, orders: tuple, replaced: dict) -> tuple:
+    """:func:`_trees_and_counts` of the search, then of the search whose functions of
+    search.py named in ``replaced`` are replaced, so that a memo key is a value equal to no
+    other: nothing shared."""
     import spf.scheduling.autoscheduler.search as search
     layouts = {name: "Dense" for name in "ABCDZ" if name in expression} | layouts
     problem = permuted_problem(make_problem(expression, layouts), orders)
     kept = _trees_and_counts(problem, monkeypatch)
-    monkeypatch.setattr(search, key, unique)
+    for name, function in replaced.items():
+        monkeypatch.setattr(search, name, function)
     return kept, _trees_and_counts(problem, monkeypatch)
 
 
@@ -86,7 +88,7 @@ def test_sharing_solutions_between_loop_orders_changes_no_tree(monkeypatch, expr
     order with the same reuse signature: every tree and its costs are those of the search
     that solves each order anew, with fewer sub-statements solved."""
     (shared, shared_solves, _), (anew, anew_solves, _) = _kept_and_anew(
-        monkeypatch, expression, layouts, orders, "_reuse_signature", lambda contexts, bound_order: object())
+        monkeypatch, expression, layouts, orders, {"_reuse_signature": lambda contexts, bound_order: object()})
     assert shared == anew
     assert shared_solves < anew_solves
 
@@ -95,27 +97,19 @@ def test_sharing_solutions_between_loop_orders_changes_no_tree(monkeypatch, expr
     ("Z(d,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,d)", {"T": "CSF4"}, ()),
     ("Z(d,l) = T(i,j,k,l) * A(i,a) * B(a,j,b) * C(b,k,d)", {"T": "CSF4"}, (("T", (3, 0, 1, 2)),)),
 ])
-def test_a_linear_section_priced_once_per_sweeps_changes_no_tree(monkeypatch, expression, layouts, orders):
-    """The same loops of a sub-statement under enclosing loops that sweep each dense operand
-    alike are priced once: every tree and cost is that of the search pricing each anew, with
-    fewer sections priced."""
+def test_a_linear_section_priced_once_per_loops_state_and_body_reads_changes_no_tree(
+        monkeypatch, expression, layouts, orders):
+    """Sections with the same loops, level state and body reads (machine_cost.body_reads), of
+    one sub-statement under enclosing loops that sweep each dense operand alike or of
+    different sub-statements, are priced once: every tree and cost is that of the search
+    pricing each anew, with fewer sections priced."""
+    from spf.scheduling.autoscheduler.machine_cost import body_reads, body_work_of
     (kept, _, kept_priced), (anew, _, anew_priced) = _kept_and_anew(
-        monkeypatch, expression, layouts, orders, "_sweeps", lambda dense, path: object())
+        monkeypatch, expression, layouts, orders,
+        {"body_reads": lambda *section: (object(), body_reads(*section)),
+         "body_work_of": lambda reads, walks: body_work_of(reads[1], walks)})
     assert kept == anew
     assert kept_priced < anew_priced
-
-
-def test_sweeps_are_what_body_work_reads():
-    """_sweeps gives, for each dense operand the innermost loop indexes, machine_cost.swept_indices."""
-    import itertools
-    from spf.scheduling.autoscheduler.machine_cost import swept_indices
-    from spf.scheduling.autoscheduler.problem import Operand
-    from spf.scheduling.autoscheduler.search import _sweeps
-    operands = [Operand("C", ("j", "l")), Operand("D", ("k", "l", "m")), Operand("E", ("i",))]
-    for length in range(1, 5):
-        for path in itertools.permutations("ijklm", length):
-            expected = tuple(tuple(swept_indices(o, path)) if path[-1] in o.indices else None for o in operands)
-            assert _sweeps([frozenset(o.indices) for o in operands], path) == expected
 
 
 def _orders_told_apart(contexts, bound: str) -> set[frozenset]:
@@ -168,16 +162,15 @@ def test_a_part_reads_the_loops_outside_its_fused_ones_through_the_contexts_seen
 
 def test_a_section_reads_the_enclosing_order_only_through_its_own_contexts():
     """Orders of the enclosing loops with the same signature over a sub-statement's own
-    contexts (:func:`_reuse_contexts`) give each of its sections the same sweeps (as sets,
-    what machine_cost reads)."""
+    contexts (:func:`_reuse_contexts`) give each of its sections the same body reads (what
+    the search prices a section's body by)."""
     import itertools
+    from spf.scheduling.autoscheduler.machine_cost import body_reads
     from spf.scheduling.autoscheduler.problem import Operand
-    from spf.scheduling.autoscheduler.search import _reuse_contexts, _reuse_signature, _sweeps
+    from spf.scheduling.autoscheduler.search import _reuse_contexts, _reuse_signature
     from spf.scheduling.autoscheduler.tree import Statement
     statement = Statement(Operand("Z", ("i", "l")), (Operand("C", ("j", "k", "l")), Operand("D", ("i", "j", "l")),
                                                      Operand("E", ("k", "m"))))
-    operands = (statement.target, *statement.factors)
-    dense = [frozenset(o.indices) for o in operands]
     relevant = frozenset(statement.indices())
     for loops in ("l", "jl", "k", "m", "km"):
         bound = [i for i in "ijklm" if i not in loops]
@@ -186,5 +179,5 @@ def test_a_section_reads_the_enclosing_order_only_through_its_own_contexts():
             if _reuse_signature(contexts, first) != _reuse_signature(contexts, second):
                 continue
             for order in itertools.permutations(loops):
-                assert [s and set(s) for s in _sweeps(dense, first + order)] == \
-                    [s and set(s) for s in _sweeps(dense, second + order)]
+                assert body_reads(order, statement.target, statement.factors, first) == \
+                    body_reads(order, statement.target, statement.factors, second)

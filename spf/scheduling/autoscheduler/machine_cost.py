@@ -128,32 +128,58 @@ def last_run(indices: Collection[str], path: Sequence[str]) -> tuple[str, ...]:
 def body_work(loops: Sequence[str], target: Operand, factors: Sequence[Operand], walks: bool,
               bound: Sequence[str] = ()) -> Cost:
     """The work of one innermost iteration of a linear section inside the loops ``bound``."""
+    return body_work_of(body_reads(loops, target, factors, bound), walks)
+
+
+def body_reads(loops: Sequence[str], target: Operand, factors: Sequence[Operand], bound: Sequence[str] = ()
+               ) -> tuple | None:
+    """What the work of a section's body reads of its statement and loops (``bound``, then
+    its own), but whether the innermost loop walks a sparse level: whether the target moves
+    with unit stride along the innermost loop, whether a sparse factor has that index, and
+    for each dense operand it moves (target included), whether with unit stride and the
+    indices swept between two uses of an element (:func:`swept_indices`, sorted), in sorted
+    order (the work counts them).  None for a section without loops.  Sections of different
+    statements that read the same have the same body: the search prices it once."""
     if not loops:
-        return _constant(SCALAR)
+        return None
     inner = loops[-1]
-    dense = [o for o in (target, *factors) if not o.sparse]
-    classes = [_stride_class(o, inner) for o in dense]
-    strided = sum(1 for c in classes if c == "strided")
-    vector = (not walks and _stride_class(target, inner) == "unit" and strided == 0
-              and not any(o.sparse and inner in o.indices for o in factors))
+    path = tuple(bound) + tuple(loops)
+    moving = sorted((operand.indices[-1] == inner, tuple(sorted(last_run(operand.indices, path))))
+                    for operand in (target, *factors) if not operand.sparse and inner in operand.indices)
+    return (_stride_class(target, inner) == "unit", any(o.sparse and inner in o.indices for o in factors),
+            tuple(moving))
+
+
+def body_work_of(reads: tuple | None, walks: bool) -> Cost:
+    """:func:`body_work` from what it reads (:func:`body_reads`) and whether the innermost loop
+    walks a sparse level: a vector iteration when nothing walks, the target and every dense
+    operand that moves move with unit stride and no sparse factor moves, else a scalar one;
+    each strided operand, and each moving one's stream when its sweep overflows the cache."""
+    if reads is None:
+        return _constant(SCALAR)
+    target_unit, sparse_inner, moving = reads
+    strided = sum(1 for unit, _ in moving if not unit)
+    vector = not walks and target_unit and strided == 0 and not sparse_inner
     # the monomials counted in one dict, made canonical once (the search prices thousands of bodies)
     terms = {((VECTOR if vector else SCALAR, 1),): 1}
     if strided:
         terms[((STRIDED, 1),)] = strided
-    path = tuple(bound) + tuple(loops)
-    for operand, kind in zip(dense, classes):
-        if kind != "invariant":
-            monomial = ((STREAM, 1), (miss_symbol(swept_indices(operand, path)), 1))
-            terms[monomial] = terms.get(monomial, 0) + 1
+    for _, swept in moving:
+        monomial = ((STREAM, 1), (miss_symbol(swept), 1))
+        terms[monomial] = terms.get(monomial, 0) + 1
     return Cost.of_terms(terms)
 
 
 def leaf_work(leaf: Leaf, sparse: Sequence[Operand], state: dict[str, int], bound: Sequence[str] = (),
-              walk: Callable[[Sequence[str], Sequence[Operand], dict[str, int]], tuple] | None = None) -> Cost:
+              walk: Callable[[Sequence[str], Sequence[Operand], dict[str, int]], tuple] | None = None,
+              body: Callable[[bool], Cost] | None = None) -> Cost:
     """A linear section's work: its loops' walk, then its body per innermost iteration
-    (``walk``: :func:`walk_work` or a memoised one, which the search passes)."""
+    (``walk``: :func:`walk_work` or a memoised one, which the search passes; ``body``: the
+    body's work given whether the innermost loop walks, :func:`body_work` or a memoised one)."""
     walking, trips, _, walks = (walk or walk_work)(leaf.loops, sparse, state)
-    return walking + trips * body_work(leaf.loops, leaf.statement.target, leaf.statement.factors, walks, bound)
+    inner = body(walks) if body is not None else \
+        body_work(leaf.loops, leaf.statement.target, leaf.statement.factors, walks, bound)
+    return walking + trips * inner
 
 
 def branch_work(fused: Sequence[str], temporary: Operand, sparse: Sequence[Operand], state: dict[str, int],

@@ -20,7 +20,7 @@ never built (stage 1 of the pruning, applied while generating).
   with :func:`exhaustive`).  Loop orders inside a section change the work (the
   innermost loop decides whether a body vectorises and which reads are strided): up to
   :data:`MOST_ORDERS` of them are priced, the locality order (:func:`leaf_order`) first,
-  each once per level state and sweeps of its dense operands (:func:`_sweeps`).
+  each once per level state and what its body reads (:func:`machine_cost.body_reads`).
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from typing import Callable, Iterator, Sequence
 from spf.errors import AutoscheduleError, ScheduleError
 
 from spf.scheduling.autoscheduler.cost import Cost, memory_of
-from spf.scheduling.autoscheduler.machine_cost import (DEFAULT_CONSTANTS, branch_work, last_run, leaf_work, walk_work,
-                                                      zeroing_work)
+from spf.scheduling.autoscheduler.machine_cost import (DEFAULT_CONSTANTS, body_reads, body_work_of, branch_work,
+                                                      leaf_work, walk_work, zeroing_work)
 from spf.scheduling.autoscheduler.probes import KEPT_PER_PROBE, ProbeTable, size_probes
 from spf.scheduling.autoscheduler.problem import Operand, Problem
 from spf.scheduling.autoscheduler.tree import Branch, Leaf, Node, Statement, loop_trips, temporary_name
@@ -358,9 +358,10 @@ def _reuse_contexts(statement: Statement, relevant: frozenset, loops: frozenset)
     sweep in a linear section reaches the enclosing loops, where ``relevant`` filters the
     enclosing loops its leaves see and ``indices`` are the operand's.  ``loops``: the loops
     its sections run (every section runs all of them, in some order).  A sweep
-    (:func:`_sweeps`) is the last run of loops over the operand's indices; it passes the
-    section's own loops into the enclosing ones only if the operand has every one of them
-    (a section's loop it lacks ends the run), so only those operands' contexts are read."""
+    (:func:`machine_cost.swept_indices`) is the last run of loops over the operand's
+    indices; it passes the section's own loops into the enclosing ones only if the operand
+    has every one of them (a section's loop it lacks ends the run), so only those operands'
+    contexts are read."""
     if not loops:
         return set()  # a section without loops of its own prices no sweep
     return {(relevant, frozenset(o.indices)) for o in (statement.target, *statement.factors)
@@ -410,16 +411,6 @@ def _reuse_signature(contexts: tuple, bound_order: tuple[str, ...]) -> tuple:
     return tuple(signature)
 
 
-def _sweeps(dense: Sequence[frozenset], path: tuple[str, ...]) -> tuple:
-    """What a linear section's work reads of its loops ``path`` (the enclosing ones, then its
-    own) beyond their innermost: per dense operand (its indices) that the innermost loop
-    indexes, the loops that run between two uses of one of its elements
-    (:func:`machine_cost.swept_indices`, which :func:`body_work` reads); None for an operand
-    the innermost loop does not index (its sweep is not read)."""
-    inner = path[-1]
-    return tuple([last_run(indices, path) if inner in indices else None for indices in dense])
-
-
 @dataclass
 class _SubStatement:
     """What the search knows of ``target += factors`` whatever loops enclose it: the
@@ -431,7 +422,6 @@ class _SubStatement:
     number: int
     sparse: list[Operand]
     shapes: dict
-    dense: list[frozenset]  # the indices of the target and of each dense factor (a leaf's sweeps)
 
 
 @contextlib.contextmanager
@@ -465,7 +455,8 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
     ticker = Progress(progress)
     table = ProbeTable(size_probes(problem), DEFAULT_CONSTANTS)
     walks: dict = {}
-    leaves: dict = {}  # (number, loops, level state, sweeps) -> a linear section's work, and at the probes
+    leaves: dict = {}  # (loops, level state, body_reads) -> a linear section's work, and at the probes
+    bodies: dict = {}  # (body_reads, walks) -> a body's work
     temporaries: dict = {}
     valid: dict = {}  # (indices, sparse operands and level state, most) -> the first valid orders
     sub_statements: dict = {}
@@ -492,14 +483,21 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
 
     def leaf(order: tuple[str, ...], sub: _SubStatement, sparse: list[Operand], state: dict[str, int],
              bound_order: tuple[str, ...], context: tuple) -> tuple[Callable[[], Scored], np.ndarray]:
-        """A linear section's tree and its work at the probes; the same loops of the same
-        sub-statement with the same sweeps (:func:`_sweeps`) are priced once."""
+        """A linear section's tree and its work at the probes.  The work reads of the section
+        its loops, the level state of its sparse operands and what its body reads
+        (:func:`machine_cost.body_reads`): sections alike in these, of this sub-statement or
+        of any other, are priced once, and bodies alike once."""
         node = Leaf(order, sub.statement)
-        key = (sub.number, order, context, _sweeps(sub.dense, bound_order + order) if order else ())
+        reads = body_reads(order, sub.statement.target, sub.statement.factors, bound_order)
+        key = (order, context, reads)
         priced = leaves.get(key)
         if priced is None:
+            def body(walks: bool) -> Cost:
+                if (reads, walks) not in bodies:
+                    bodies[reads, walks] = body_work_of(reads, walks)
+                return bodies[reads, walks]
             work = leaf_work(node, sparse, state, bound_order,
-                             walk=lambda loops, sparse, state: _walk(loops, sparse, state, context)[:4])
+                             walk=lambda loops, sparse, state: _walk(loops, sparse, state, context)[:4], body=body)
             leaves[key] = priced = (work, table.evaluate(work))
         work, work_at = priced
 
@@ -528,8 +526,7 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
             number = numbers.setdefault((frozenset(factors), target), len(numbers))
             statement = Statement(target, factors)
             record = sub_statements[factors, target] = _SubStatement(
-                statement, frozenset(statement.indices()), number, _sparse(factors, problem), {},
-                [frozenset(o.indices) for o in (target, *factors) if not o.sparse])
+                statement, frozenset(statement.indices()), number, _sparse(factors, problem), {})
         return record
 
     def first_orders(indices: Sequence[str], sub: _SubStatement, bound_order: tuple[str, ...], context: tuple,
@@ -643,6 +640,6 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
     # the nested functions refer to each other (a cycle the collector alone frees), and so
     # to the tables: emptied here, they go now by reference counting, not in one
     # collection over millions of objects when the collector runs again (2 s on TTTc)
-    for kept in (memo, groups, walks, leaves, temporaries, valid, sub_statements, numbers):
+    for kept in (memo, groups, walks, leaves, bodies, temporaries, valid, sub_statements, numbers):
         kept.clear()
     return list(unique.values())
