@@ -549,11 +549,13 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
             factors, target = sub.statement.factors, sub.statement.target
             branches = []
             for producer, consumer, fused_set, shared in _branches(factors, target, problem, bound_order):
+                fused_orders = first_orders(fused_set, sub, bound_order, context, MOST_FUSED_ORDERS)
+                if not fused_orders:
+                    continue  # no order of the fused loops visits the sparse levels in order (TTTc: half)
                 temporary, size, size_at, zeroing_at = _temporary_of(producer, shared)
                 branches.append((sub_statement(tuple(producer), temporary),
                                  sub_statement((temporary, *consumer), target),
-                                 temporary, size, shared, size_at, zeroing_at,
-                                 first_orders(fused_set, sub, bound_order, context, MOST_FUSED_ORDERS)))
+                                 temporary, size, shared, size_at, zeroing_at, fused_orders))
             remaining = [i for i in sub.statement.indices() if i not in key]
             sub.shapes[key] = (_orders(sub.statement, bound_order, problem,
                                        first_orders(remaining, sub, bound_order, context, MOST_ORDERS)), branches)
