@@ -171,30 +171,33 @@ def _splits(factors: tuple[Operand, ...], target: Operand, problem: Problem, bou
     """
     source = problem.shared_output_source if target.name == problem.output else None
     for size in range(1, len(factors)):
-        for producer in itertools.combinations(factors, size):
+        for chosen in itertools.combinations(range(len(factors)), size):
+            producer = tuple(factors[k] for k in chosen)
             if source and any(source in f.contains and not f.temporary for f in producer):
                 continue  # a sparse output is written beside the input whose index arrays it shares
-            consumer = tuple(f for f in factors if f not in producer)
-            if not _connected(producer):
-                continue  # an outer product of unrelated operands (opt_einsum's rule too)
+            consumer = tuple(f for k, f in enumerate(factors) if k not in chosen)  # a statement's factors differ
             if size == 1:
                 kept = {i for f in consumer for i in f.indices} | set(target.indices)
                 if set(producer[0].indices) - set(bound) <= kept:
                     continue  # a copy of one operand sums nothing and only costs
+            elif not _connected(producer):
+                continue  # an outer product of unrelated operands (opt_einsum's rule too)
             yield producer, consumer
 
 
 def _connected(operands: Sequence[Operand]) -> bool:
-    """Whether the operands form one component when those sharing an index are linked."""
-    reached = {0}
+    """Whether the operands form one component when those sharing an index are linked: the
+    first one's component, grown by every operand sharing an index with it, covers them all."""
+    reached, left = set(operands[0].indices), list(operands[1:])
     grown = True
-    while grown:
+    while left and grown:
         grown = False
-        for k, operand in enumerate(operands):
-            if k not in reached and any(set(operand.indices) & set(operands[r].indices) for r in reached):
-                reached.add(k)
+        for operand in list(left):
+            if not reached.isdisjoint(operand.indices):
+                reached.update(operand.indices)
+                left.remove(operand)
                 grown = True
-    return len(reached) == len(operands)
+    return not left
 
 
 def _fusable(producer, consumer, target, bound: tuple[str, ...]):
@@ -211,9 +214,10 @@ def _branches(factors: tuple[Operand, ...], target: Operand, problem: Problem, b
         return
     for producer, consumer in _splits(factors, target, problem, bound):
         fusable = _fusable(producer, consumer, target, bound)
-        for fused_set in _subsets(fusable):
-            shared = _ordered(set(fusable) - set(fused_set), problem)
-            if len(shared) <= MAX_TEMPORARY_RANK:
+        # every subset of the fusable indices, by size, that leaves at most 2 unfused
+        for size in range(max(len(fusable) - MAX_TEMPORARY_RANK, 0), len(fusable) + 1):
+            for fused_set in itertools.combinations(fusable, size):
+                shared = _ordered(set(fusable) - set(fused_set), problem)
                 yield producer, consumer, fused_set, _temporary_order(shared, factors)
 
 
@@ -222,15 +226,13 @@ def _temporary_order(indices: Sequence[str], factors: Sequence[Operand]) -> tupl
     (loops over them must run outside the dense ones), by level, then the others, so
     that the dense loops innermost read it with unit stride (K7's T(k,m) beside B(i,j,k):
     2.7-6.5x faster than T(m,k))."""
+    if len(indices) < 2:
+        return tuple(indices)
+
     def key(index: str) -> tuple:
         levels = [f.levels.index(index) for f in factors if f.sparse and index in f.levels]
         return (0, min(levels)) if levels else (1, 0)
     return tuple(sorted(indices, key=key))  # stable: ties keep the problem's index order
-
-
-def _subsets(items: Sequence[str]):
-    for size in range(len(items) + 1):
-        yield from itertools.combinations(items, size)
 
 
 def _temporary(producer, indices: tuple[str, ...], taken: set[str]) -> Operand:
@@ -239,7 +241,7 @@ def _temporary(producer, indices: tuple[str, ...], taken: set[str]) -> Operand:
 
 
 def _ordered(indices: set[str], problem: Problem) -> tuple[str, ...]:
-    return tuple(sorted(indices, key=lambda i: problem.indices.index(i)))
+    return tuple(sorted(indices, key=problem.indices.index))
 
 
 # ----------------------------------------------------------------------------- the exhaustive reference
