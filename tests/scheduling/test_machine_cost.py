@@ -9,7 +9,7 @@ import pytest
 import spf
 from spf.scheduling.autoscheduler.cost import Cost
 from spf.scheduling.autoscheduler.machine_cost import (DEFAULT_CONSTANTS, MISS, SCALAR, STREAM, STRIDED, VECTOR,
-                                                       WALK, body_work, miss_symbol, seconds, swept_indices,
+                                                       WALK, body_work, miss_symbol, seconds, swept_indices, walk_work,
                                                        work_cost)
 from spf.scheduling.autoscheduler.problem import Operand
 
@@ -127,3 +127,21 @@ def test_a_sweep_larger_than_the_cache_streams():
     assert small == pytest.approx(constants[VECTOR])
     assert large == pytest.approx(constants[VECTOR] + constants[STREAM])
     assert miss_symbol("nml").startswith(MISS) and miss_symbol("nml") == miss_symbol("lmn")
+
+
+def test_a_walk_s_trips_are_the_product_of_its_loops_trips():
+    """walk_work builds its trips as one monomial: the product loop_trips multiplies loop by
+    loop, for every valid order of loops and level state."""
+    import itertools
+    from spf.scheduling.autoscheduler.tree import loop_trips
+    b = Operand("B", ("i", "j", "k"), levels=("i", "j", "k"), dense_levels=(True, False, False))
+    c = Operand("C", ("j", "k", "l"), levels=("j", "k", "l"), dense_levels=(False, False, False))
+    for sparse in ([], [b], [b, c]):
+        for length in range(5):
+            for loops in itertools.permutations("ijklm", length):
+                for state in ({}, {"B": 1}, {"B": 1, "C": 1}):
+                    try:
+                        trips, _ = loop_trips(loops, sparse, state)
+                    except spf.errors.ScheduleError:
+                        continue
+                    assert walk_work(loops, sparse, state)[1] == trips

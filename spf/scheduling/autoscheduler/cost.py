@@ -151,7 +151,13 @@ def count_symbols(operand: Operand, depth: int) -> tuple[str, ...]:
 
 def level_trip(operand: Operand, depth: int) -> Cost:
     """Average trip count of the loop over level ``depth`` of a sparse operand."""
-    return Cost.of(count_symbols(operand, depth), count_symbols(operand, depth - 1))
+    return Cost.of(*level_trip_symbols(operand, depth))
+
+
+def level_trip_symbols(operand: Operand, depth: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """:func:`level_trip` as the symbols it multiplies and those it divides by (a product of
+    trips is one monomial: the symbols of all its trips)."""
+    return count_symbols(operand, depth), count_symbols(operand, depth - 1)
 
 
 def dense_trip(index: str) -> Cost:

@@ -41,7 +41,7 @@ from typing import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 
-from spf.scheduling.autoscheduler.cost import Cost, dense_trip, dimension_symbol, level_trip, memory_of
+from spf.scheduling.autoscheduler.cost import Cost, dimension_symbol, level_trip_symbols, memory_of
 from spf.scheduling.autoscheduler.problem import Operand
 from spf.scheduling.autoscheduler.prune import ELEMENT_BYTES
 from spf.scheduling.autoscheduler.tree import Branch, Leaf, Node, operands, sparse_in
@@ -64,10 +64,13 @@ def _constant(name: str) -> Cost:
 def walk_work(loops: Sequence[str], sparse: Sequence[Operand], state: dict[str, int]
               ) -> tuple[Cost, Cost, dict[str, int], bool]:
     """The work of running ``loops`` (outer to inner) around nothing, their trips, the
-    new level state, and whether the innermost loop walks a sparse level."""
+    new level state, and whether the innermost loop walks a sparse level.  The trips of
+    the loops down to one are one monomial (:func:`level_trip_symbols`, a dense loop's
+    extent), built when a compressed level needs them and at the end."""
     state = dict(state)
-    trips = Cost.of()
-    work = Cost.zero()
+    multiplied: list[str] = []
+    divided: list[str] = []
+    terms: dict = {}
     walks = False
     for index in loops:
         walkers = []
@@ -78,15 +81,19 @@ def walk_work(loops: Sequence[str], sparse: Sequence[Operand], state: dict[str, 
                 state[operand.name] = depth + 1
         compressed = [(o, d) for o, d in walkers if not o.dense_levels[d]]
         if walkers:
-            trips = trips * level_trip(*walkers[0])
+            numerator, denominator = level_trip_symbols(*walkers[0])
+            multiplied += numerator
+            divided += denominator
         else:
-            trips = trips * dense_trip(index)
+            multiplied.append(dimension_symbol(index))
         walks = bool(compressed)
         if compressed:
-            work = work + trips * _constant(WALK)
-            for _ in compressed[1:]:
-                work = work + trips * _constant(FIND)
-    return work, trips, state, walks
+            # one walk of the level per trip, and a find in each further operand on it
+            for constant, count in ((WALK, 1), (FIND, len(compressed) - 1)):
+                if count:
+                    (monomial, _), = Cost.of(multiplied + [constant], divided).terms
+                    terms[monomial] = terms.get(monomial, 0) + count
+    return Cost.of_terms(terms), Cost.of(multiplied, divided), state, walks
 
 
 def _stride_class(operand: Operand, index: str) -> str:
