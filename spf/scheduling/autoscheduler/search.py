@@ -309,20 +309,59 @@ def _promising(works: np.ndarray, memories: np.ndarray) -> list[int]:
     """Rows among the :data:`KEPT_PER_PROBE` cheapest in work at some probe (a column; ties:
     the earlier row), and the row with the least memory at each probe (ties: the cheaper,
     then the earlier), in order.  Every column at once, in passes over the table (no sort:
-    TTTc's search selects from 40k tables); the ties' rule keeps the search deterministic."""
+    TTTc's search selects from 40k tables); the ties' rule keeps the search deterministic.
+    Only the passes that find the candidates go over the whole table (most rows are at no
+    probe among the cheapest nor of least memory); the ties are settled among those."""
     count = len(works)
     if count <= KEPT_PER_PROBE:
         return list(range(count))
+    kept = np.zeros(count, dtype=bool)
     # the cheapest: every row below the column's KEPT_PER_PROBE-th least work, then the
     # earliest rows at that work until there are KEPT_PER_PROBE
     threshold = np.partition(works, KEPT_PER_PROBE - 1, axis=0)[KEPT_PER_PROBE - 1]
-    below, at = works < threshold, works == threshold
+    candidates = np.flatnonzero((works <= threshold).any(axis=1))
+    near = works[candidates]
+    below, at = near < threshold, near == threshold
     room = KEPT_PER_PROBE - below.sum(axis=0)
-    kept = (below | (at & (np.cumsum(at, axis=0) <= room))).any(axis=1)
+    kept[candidates[(below | (at & (np.cumsum(at, axis=0) <= room))).any(axis=1)]] = True
+    # the least memory: of the rows at each column's least, the first of the cheapest
     least = memories == memories.min(axis=0)
-    cheapest = np.where(least, works, np.inf).min(axis=0)
-    kept[np.argmax(least & (works == cheapest), axis=0)] = True
+    candidates = np.flatnonzero(least.any(axis=1))
+    if not candidates.size:
+        candidates = np.arange(1)  # no column has a least row (NaN): argmax's row 0 for each
+    least, near = least[candidates], works[candidates]
+    cheapest = np.where(least, near, np.inf).min(axis=0)
+    first = least & (near == cheapest)
+    kept[np.where(first.any(axis=0), candidates[np.argmax(first, axis=0)], 0)] = True
     return np.flatnonzero(kept).tolist()
+
+
+def _tables(sections: Sequence[np.ndarray], pairs: Sequence[tuple], probes: int) -> tuple[np.ndarray, np.ndarray]:
+    """A sub-statement's works and memories at the probes, a row per tree: its linear
+    sections' (``sections``: their works; no memory), then for each of ``pairs`` (a branch in
+    an order of its fused loops: its producer's and consumer's solutions, the fused loops'
+    walk and trips, the temporary's zeroing and size) each producer tree with each consumer
+    tree, producer-major: walk + trips x (zeroing + producer + consumer) and producer +
+    consumer + temporary.  Written into one table, each element's arithmetic in the same
+    order as in those formulas."""
+    count = len(sections) + sum(len(first.works) * len(second.works) for first, second, *_ in pairs)
+    works, memories = np.empty((count, probes)), np.empty((count, probes))
+    row = len(sections)
+    if sections:
+        works[:row] = sections
+        memories[:row] = 0.0
+    for first, second, walking, trips, zeroing, size in pairs:
+        shape = (len(first.works), len(second.works), probes)
+        end = row + shape[0] * shape[1]
+        work = works[row:end].reshape(shape)
+        np.add((zeroing + first.works)[:, None, :], second.works[None, :, :], out=work)
+        work *= trips
+        work += walking
+        memory = memories[row:end].reshape(shape)
+        np.add(first.memories[:, None, :], second.memories[None, :, :], out=memory)
+        memory += size
+        row = end
+    return works, memories
 
 
 class _Priced:
@@ -584,34 +623,29 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         context = (tuple(o.name for o in sparse), tuple(sorted(state.items())))
         orders, branches = shape(sub, bound_order, context)
         builders: list[Callable[[int], Callable[[], Scored]]] = []  # per block: row -> builder
-        works, memories, sizes = [], [], []
+        sizes, pairs = [], []
         # the contexts of a group are the same for all its members: collected by the first
         reuse = _reuse_contexts(statement, sub.relevant, frozenset(orders[0]) if orders else frozenset()) \
             if group is None else None
         sections = [leaf(order, sub, sparse, state, bound_order, context) for order in orders]
         if sections:
-            works.append(np.array([work for _, work in sections]))
-            memories.append(np.zeros((len(sections), len(table.probes))))
             sizes.append(len(sections))
             builders.append(lambda row, sections=sections: sections[row][0])
         for producer, consumer, temporary, size, shared, size_at, zeroing_at, fused_orders in branches:
             for fused in fused_orders:
-                # the parts see the fused loops in this order (which of them reuses an operand)
+                # the parts see the fused loops in this order (which of them reuses an operand);
+                # their reuse contexts are their groups', the same for every order of these loops
                 first = solve(producer, bound_order + fused)
-                if reuse is not None:
+                if reuse is not None and fused is fused_orders[0]:
                     reuse.update(_seen_through(first.reuse, fused))
                 if not first.priced:
                     continue
                 second = solve(consumer, bound_order + fused)
-                if reuse is not None:
+                if reuse is not None and fused is fused_orders[0]:
                     reuse.update(_seen_through(second.reuse, fused))
                 if not second.priced:
                     continue
-                walking_at, trips_at = _walk(fused, sparse, state, context)[4:]
-                pair_work = walking_at + trips_at * (zeroing_at + first.works[:, None, :] + second.works[None, :, :])
-                pair_memory = first.memories[:, None, :] + second.memories[None, :, :] + size_at
-                works.append(pair_work.reshape(-1, pair_work.shape[-1]))
-                memories.append(pair_memory.reshape(-1, pair_memory.shape[-1]))
+                pairs.append((first, second, *_walk(fused, sparse, state, context)[4:], zeroing_at, size_at))
                 sizes.append(len(first.priced) * len(second.priced))
                 builders.append(lambda row, fused=fused, temporary=temporary, size=size, shared=shared,
                                 parts=(first.priced, second.priced):
@@ -626,9 +660,9 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
             else:
                 group[1][signature] = solved
             return solved
-        if not works:
+        if not sizes:
             return keep(_Solved([], np.zeros((0, len(table.probes))), np.zeros((0, len(table.probes))), contexts))
-        works_table, memories_table = np.concatenate(works), np.concatenate(memories)
+        works_table, memories_table = _tables([work for _, work in sections], pairs, len(table.probes))
         starts = list(itertools.accumulate(sizes, initial=0))
         rows = _promising(works_table, memories_table)
         priced = []
