@@ -181,3 +181,24 @@ def test_a_section_reads_the_enclosing_order_only_through_its_own_contexts():
             for order in itertools.permutations(loops):
                 assert body_reads(order, statement.target, statement.factors, first) == \
                     body_reads(order, statement.target, statement.factors, second)
+
+
+def test_branches_drop_only_fused_loops_without_a_valid_order():
+    """_may_visit_in_order, which _branches asks before a fused set is made a branch, is
+    false only for sets of loops with no valid order, and exactly then with one sparse
+    factor."""
+    import itertools
+    from spf.scheduling.autoscheduler.problem import Operand
+    from spf.scheduling.autoscheduler.search import _may_visit_in_order, _next_levels, valid_orders
+    b = Operand("B", ("i", "j", "k"), levels=("i", "j", "k"), dense_levels=(True, False, False))
+    c = Operand("C", ("k", "j", "l"), levels=("k", "j", "l"), dense_levels=(False, False, False))
+    d = Operand("D", ("a", "b"))
+    for factors in ([d], [b, d], [b, c], [c]):
+        for bound in ((), ("i",), ("j",), ("i", "j"), ("k",)):
+            levels = _next_levels(factors, bound)
+            for size in range(5):
+                for loops in itertools.combinations([i for i in "abijkl" if i not in bound], size):
+                    ordered = any(True for _ in valid_orders(loops, factors, bound))
+                    assert _may_visit_in_order(loops, levels) or not ordered
+                    if sum(f.sparse for f in factors) == 1:
+                        assert _may_visit_in_order(loops, levels) == ordered

@@ -212,13 +212,34 @@ def _branches(factors: tuple[Operand, ...], target: Operand, problem: Problem, b
     2 (stage 1).  Both searches take their branches from here."""
     if len(factors) < 2:
         return
+    levels = _next_levels(factors, bound)
     for producer, consumer in _splits(factors, target, problem, bound):
         fusable = _fusable(producer, consumer, target, bound)
         # every subset of the fusable indices, by size, that leaves at most 2 unfused
         for size in range(max(len(fusable) - MAX_TEMPORARY_RANK, 0), len(fusable) + 1):
             for fused_set in itertools.combinations(fusable, size):
+                if not _may_visit_in_order(fused_set, levels):
+                    continue  # no order of these loops visits a sparse operand's levels in order
                 shared = _ordered(set(fusable) - set(fused_set), problem)
                 yield producer, consumer, fused_set, _temporary_order(shared, factors)
+
+
+def _next_levels(factors: Sequence[Operand], bound: Sequence[str]) -> list[tuple[frozenset, tuple[str, ...]]]:
+    """Per sparse factor, its levels and those loops inside ``bound`` may visit next, in order
+    (from the level after as many as ``bound`` binds)."""
+    state = _state(factors, bound)
+    return [(frozenset(f.levels), f.levels[state[f.name]:]) for f in factors if f.sparse]
+
+
+def _may_visit_in_order(loops: Sequence[str], levels: Sequence[tuple[frozenset, tuple[str, ...]]]) -> bool:
+    """Whether the loops over the set ``loops`` may visit every sparse factor's levels in order
+    (:func:`_next_levels`): those of its levels among them must be its next ones.  Needed for
+    a valid order of them (:func:`valid_orders`), and enough with one sparse factor."""
+    for every, following in levels:
+        visited = every.intersection(loops)
+        if visited and visited != set(following[:len(visited)]):
+            return False
+    return True
 
 
 def _temporary_order(indices: Sequence[str], factors: Sequence[Operand]) -> tuple[str, ...]:
