@@ -202,3 +202,33 @@ def test_branches_drop_only_fused_loops_without_a_valid_order():
                     assert _may_visit_in_order(loops, levels) or not ordered
                     if sum(f.sparse for f in factors) == 1:
                         assert _may_visit_in_order(loops, levels) == ordered
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_pairs_left_out_of_a_table_change_no_promising_row(seed):
+    """The table of the pairs _may_be_promising keeps has the promising rows of the whole
+    table (the same trees, in the same order), on random parts with ties and infinities."""
+    from spf.scheduling.autoscheduler.search import _may_be_promising, _Solved, _tables
+    generator = np.random.default_rng(seed)
+    probes = 5
+
+    def solved() -> _Solved:
+        rows = int(generator.integers(1, 5))
+        works = generator.integers(1, 6, (rows, probes)).astype(float)
+        memories = generator.integers(0, 4, (rows, probes)).astype(float)
+        works[generator.random(works.shape) < 0.05] = np.inf
+        return _Solved([None] * rows, works, memories)
+    parts = [solved() for _ in range(6)]
+    for _ in range(20):
+        sections = [generator.integers(5, 40, probes).astype(float) for _ in range(generator.integers(0, 3))]
+        pairs = [(parts[generator.integers(6)], parts[generator.integers(6)],
+                  generator.integers(0, 3, probes).astype(float), generator.integers(1, 4, probes).astype(float),
+                  generator.integers(0, 2, probes).astype(float), generator.integers(0, 3, probes).astype(float))
+                 for _ in range(generator.integers(1, 30))]
+        rows = [(None, k) for k in range(len(sections))] + \
+            [(p, k) for p, (first, second, *_) in enumerate(pairs) for k in range(len(first.works) * len(second.works))]
+        kept = [rows[k] for k in _promising(*_tables(sections, pairs, probes))]
+        chosen = _may_be_promising(sections, pairs)
+        left = [(None, k) for k in range(len(sections))] + \
+            [(p, k) for p in chosen for k in range(len(pairs[p][0].works) * len(pairs[p][1].works))]
+        assert [left[k] for k in _promising(*_tables(sections, [pairs[p] for p in chosen], probes))] == kept

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import gc
 import itertools
 import time
@@ -357,6 +358,37 @@ def _promising(works: np.ndarray, memories: np.ndarray) -> list[int]:
     return np.flatnonzero(kept).tolist()
 
 
+PRUNED_FROM = 8
+"""Branches (in an order of their fused loops) from which a sub-statement's table leaves
+out those that hold no promising tree (:func:`_may_be_promising`: a few passes over a row
+per branch, which pay for themselves when there are many)."""
+
+
+def _may_be_promising(sections: Sequence[np.ndarray], pairs: Sequence[tuple]) -> list[int]:
+    """The pairs of :func:`_tables` that may hold a promising row (:func:`_promising`): the
+    others hold none, and the promising rows of the table without them are the same, in
+    the same order.  A pair's least work at a probe is the work of its parts' least ones
+    (walk + trips x (zeroing + producer + consumer) does not decrease as a part's work
+    grows, rounding included), a row of the table as each section is: the
+    :data:`KEPT_PER_PROBE`-th least of these rows is at least the table's threshold, and a
+    pair whose least work is above it at every probe has no row among the cheapest.  Its
+    least memory likewise (producer + consumer + temporary): a pair above the least memory
+    of all at every probe has no row of least memory."""
+    producers, consumers = [first.least for first, *_ in pairs], [second.least for _, second, *_ in pairs]
+    walking, trips, zeroing, size = (np.array([pair[k] for pair in pairs]) for k in range(2, 6))
+    works = walking + trips * (zeroing + np.array([w for w, _ in producers]) + np.array([w for w, _ in consumers]))
+    memories = np.array([m for _, m in producers]) + np.array([m for _, m in consumers]) + size
+    rows = np.concatenate([np.reshape(sections, (-1, works.shape[1])), works])
+    if len(rows) < KEPT_PER_PROBE:
+        return list(range(len(pairs)))  # every row is among the cheapest
+    threshold = np.partition(rows, KEPT_PER_PROBE - 1, axis=0)[KEPT_PER_PROBE - 1]
+    least_memory = np.minimum(memories.min(axis=0), 0.0) if sections else memories.min(axis=0)  # a section: 0
+    # NaN compares false: a NaN bound keeps every pair at its probe (a NaN row is never kept)
+    for bounds, keeping in ((works, -np.inf), (memories, -np.inf), (threshold, np.inf), (least_memory, np.inf)):
+        bounds[np.isnan(bounds)] = keeping
+    return np.flatnonzero(((works <= threshold) | (memories <= least_memory)).any(axis=1)).tolist()
+
+
 def _tables(sections: Sequence[np.ndarray], pairs: Sequence[tuple], probes: int) -> tuple[np.ndarray, np.ndarray]:
     """A sub-statement's works and memories at the probes, a row per tree: its linear
     sections' (``sections``: their works; no memory), then for each of ``pairs`` (a branch in
@@ -413,6 +445,11 @@ class _Solved:
     works: np.ndarray
     memories: np.ndarray
     reuse: tuple = ()
+
+    @functools.cached_property
+    def least(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least work and the least memory of its trees at each probe."""
+        return self.works.min(axis=0), self.memories.min(axis=0)
 
 
 def _reuse_contexts(statement: Statement, relevant: frozenset, loops: frozenset) -> set[tuple[frozenset, frozenset]]:
@@ -643,15 +680,11 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         state = _state(statement.factors, bound_order)
         context = (tuple(o.name for o in sparse), tuple(sorted(state.items())))
         orders, branches = shape(sub, bound_order, context)
-        builders: list[Callable[[int], Callable[[], Scored]]] = []  # per block: row -> builder
-        sizes, pairs = [], []
+        pairs, builders = [], []  # per branch and order of its fused loops; a row of its -> builder
         # the contexts of a group are the same for all its members: collected by the first
         reuse = _reuse_contexts(statement, sub.relevant, frozenset(orders[0]) if orders else frozenset()) \
             if group is None else None
         sections = [leaf(order, sub, sparse, state, bound_order, context) for order in orders]
-        if sections:
-            sizes.append(len(sections))
-            builders.append(lambda row, sections=sections: sections[row][0])
         for producer, consumer, temporary, size, shared, size_at, zeroing_at, fused_orders in branches:
             for fused in fused_orders:
                 # the parts see the fused loops in this order (which of them reuses an operand);
@@ -667,7 +700,6 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
                 if not second.priced:
                     continue
                 pairs.append((first, second, *_walk(fused, sparse, state, context)[4:], zeroing_at, size_at))
-                sizes.append(len(first.priced) * len(second.priced))
                 builders.append(lambda row, fused=fused, temporary=temporary, size=size, shared=shared,
                                 parts=(first.priced, second.priced):
                                 branch(fused, temporary, size, shared, sparse, state,
@@ -681,10 +713,18 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
             else:
                 group[1][signature] = solved
             return solved
-        if not sizes:
+        if not sections and not pairs:
             return keep(_Solved([], np.zeros((0, len(table.probes))), np.zeros((0, len(table.probes))), contexts))
-        works_table, memories_table = _tables([work for _, work in sections], pairs, len(table.probes))
-        starts = list(itertools.accumulate(sizes, initial=0))
+        section_works = [work for _, work in sections]
+        if len(pairs) > PRUNED_FROM:
+            chosen = _may_be_promising(section_works, pairs)
+            pairs, builders = [pairs[k] for k in chosen], [builders[k] for k in chosen]
+        works_table, memories_table = _tables(section_works, pairs, len(table.probes))
+        if sections:
+            builders.insert(0, lambda row: sections[row][0])
+        starts = list(itertools.accumulate([len(sections)] * bool(sections) +
+                                           [len(first.priced) * len(second.priced) for first, second, *_ in pairs],
+                                           initial=0))
         rows = _promising(works_table, memories_table)
         priced = []
         for k in rows:
