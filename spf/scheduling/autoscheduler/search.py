@@ -115,8 +115,10 @@ def leaf_order(statement: Statement, bound: Sequence[str], problem: Problem) -> 
     """One valid order of the section's loops, chosen for locality: sparse levels
     outermost and, for dense operands, their last index innermost (stride 1)."""
     indices = [i for i in statement.indices() if i not in bound]
-    state = _state(statement.factors, bound)
     sparse = _sparse(statement.factors, problem)
+    if not sparse:  # every loop is ready at every step: the order sorts them
+        return tuple(sorted(indices, key=lambda i: _locality_key(i, statement)))
+    state = _state(statement.factors, bound)
     order: list[str] = []
     remaining = set(indices)
     while remaining:
@@ -219,7 +221,7 @@ def _branches(factors: tuple[Operand, ...], target: Operand, problem: Problem, b
         # every subset of the fusable indices, by size, that leaves at most 2 unfused
         for size in range(max(len(fusable) - MAX_TEMPORARY_RANK, 0), len(fusable) + 1):
             for fused_set in itertools.combinations(fusable, size):
-                if not _may_visit_in_order(fused_set, levels):
+                if levels and not _may_visit_in_order(fused_set, levels):
                     continue  # no order of these loops visits a sparse operand's levels in order
                 shared = _ordered(set(fusable) - set(fused_set), problem)
                 yield producer, consumer, fused_set, _temporary_order(shared, factors)
@@ -418,14 +420,14 @@ def _tables(sections: Sequence[np.ndarray], pairs: Sequence[tuple], probes: int)
 
 
 class _Priced:
-    """A sub-statement's tree with its work and memory at the probes (what the search
-    compares); its symbolic costs (:class:`Scored`) are built only for the trees that
-    reach the result, when first asked."""
+    """A sub-statement's tree (its works and memories at the probes are rows of its
+    :class:`_Solved`'s tables, which the search compares); its symbolic costs
+    (:class:`Scored`) are built only for the trees that reach the result, when first asked."""
 
-    __slots__ = ("build", "work", "memory", "_scored")
+    __slots__ = ("build", "_scored")
 
-    def __init__(self, build: Callable[[], Scored], work: np.ndarray, memory: np.ndarray):
-        self.build, self.work, self.memory = build, work, memory
+    def __init__(self, build: Callable[[], Scored]):
+        self.build = build
         self._scored: Scored | None = None
 
     @property
@@ -586,7 +588,6 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         its loops, the level state of its sparse operands and what its body reads
         (:func:`machine_cost.body_reads`): sections alike in these, of this sub-statement or
         of any other, are priced once, and bodies alike once."""
-        node = Leaf(order, sub.statement)
         reads = body_reads(order, sub.statement.target, sub.statement.factors, bound_order)
         key = (order, context, reads)
         priced = leaves.get(key)
@@ -595,14 +596,14 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
                 if (reads, walks) not in bodies:
                     bodies[reads, walks] = body_work_of(reads, walks)
                 return bodies[reads, walks]
-            work = leaf_work(node, sparse, state, bound_order,
+            work = leaf_work(Leaf(order, sub.statement), sparse, state, bound_order,
                              walk=lambda loops, sparse, state: _walk(loops, sparse, state, context)[:4], body=body)
             leaves[key] = priced = (work, table.evaluate(work))
         work, work_at = priced
 
         def build() -> Scored:
             trips, _ = loop_trips(order, sparse, state)
-            return Scored(node, trips, Cost.zero(), len(order), 0, work)
+            return Scored(Leaf(order, sub.statement), trips, Cost.zero(), len(order), 0, work)
         return build, work_at
 
     def branch(fused: tuple[str, ...], temporary: Operand, size: Cost, shared: tuple[str, ...],
@@ -662,11 +663,13 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
 
     def solve(sub: _SubStatement, bound_order: tuple[str, ...]) -> _Solved:
         # enclosing loops over indices this sub-statement does not use change nothing in it
-        bound_order = tuple(i for i in bound_order if i in sub.relevant)
+        if not sub.relevant.issuperset(bound_order):
+            bound_order = tuple(i for i in bound_order if i in sub.relevant)
         # the enclosing loops' order matters (which of them reuses an operand's elements)
         key = (sub.number, bound_order)
-        if key in memo:
-            return memo[key]
+        solved = memo.get(key)
+        if solved is not None:
+            return solved
         # the same loops in another order whose reuse signature is the same: the same solution
         group_key = (sub.number, frozenset(bound_order))
         group = groups.get(group_key)
@@ -729,7 +732,7 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
         priced = []
         for k in rows:
             block = bisect.bisect_right(starts, k) - 1
-            priced.append(_Priced(builders[block](k - starts[block]), works_table[k], memories_table[k]))
+            priced.append(_Priced(builders[block](k - starts[block])))
         return keep(_Solved(priced, works_table[rows], memories_table[rows], contexts))
 
     target = Operand(problem.output, problem.output_indices)
