@@ -329,25 +329,35 @@ def _orders(statement: Statement, bound: Sequence[str], problem: Problem,
     return [first, *(order for order in valid if order != first)]
 
 
+SORTED_UP_TO = 32
+"""Tables of at most this many rows find each probe's cheapest rows by a stable sort (fewer
+passes than the partition's, and a sort of a few rows is cheap)."""
+
+
 def _promising(works: np.ndarray, memories: np.ndarray) -> list[int]:
     """Rows among the :data:`KEPT_PER_PROBE` cheapest in work at some probe (a column; ties:
     the earlier row), and the row with the least memory at each probe (ties: the cheaper,
-    then the earlier), in order.  Every column at once, in passes over the table (no sort:
-    TTTc's search selects from 40k tables); the ties' rule keeps the search deterministic.
-    Only the passes that find the candidates go over the whole table (most rows are at no
-    probe among the cheapest nor of least memory); the ties are settled among those."""
+    then the earlier), in order.  Every column at once, in passes over the table (no sort
+    of a large table: TTTc's search selects from 40k tables); the ties' rule keeps the
+    search deterministic.  Only the passes that find the candidates go over the whole table
+    (most rows are at no probe among the cheapest nor of least memory); the ties are
+    settled among those."""
     count = len(works)
     if count <= KEPT_PER_PROBE:
         return list(range(count))
     kept = np.zeros(count, dtype=bool)
-    # the cheapest: every row below the column's KEPT_PER_PROBE-th least work, then the
-    # earliest rows at that work until there are KEPT_PER_PROBE
-    threshold = np.partition(works, KEPT_PER_PROBE - 1, axis=0)[KEPT_PER_PROBE - 1]
-    candidates = np.flatnonzero((works <= threshold).any(axis=1))
-    near = works[candidates]
-    below, at = near < threshold, near == threshold
-    room = KEPT_PER_PROBE - below.sum(axis=0)
-    kept[candidates[(below | (at & (np.cumsum(at, axis=0) <= room))).any(axis=1)]] = True
+    if count <= SORTED_UP_TO and not np.isnan(works).any():
+        # the first rows of each column in a stable sort by work (NaN, never kept, sorts last)
+        kept[np.argsort(works, axis=0, kind="stable")[:KEPT_PER_PROBE]] = True
+    else:
+        # every row below the column's KEPT_PER_PROBE-th least work, then the earliest rows
+        # at that work until there are KEPT_PER_PROBE
+        threshold = np.partition(works, KEPT_PER_PROBE - 1, axis=0)[KEPT_PER_PROBE - 1]
+        candidates = np.flatnonzero((works <= threshold).any(axis=1))
+        near = works[candidates]
+        below, at = near < threshold, near == threshold
+        room = KEPT_PER_PROBE - below.sum(axis=0)
+        kept[candidates[(below | (at & (np.cumsum(at, axis=0) <= room))).any(axis=1)]] = True
     # the least memory: of the rows at each column's least, the first of the cheapest
     least = memories == memories.min(axis=0)
     candidates = np.flatnonzero(least.any(axis=1))
