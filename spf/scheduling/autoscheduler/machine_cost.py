@@ -152,9 +152,8 @@ def body_reads(loops: Sequence[str], target: Operand, factors: Sequence[Operand]
     inner = loops[-1]
     path = tuple(bound) + tuple(loops)
     moving = sorted((operand.indices[-1] == inner, tuple(sorted(last_run(operand.indices, path))))
-                    for operand in (target, *factors) if not operand.sparse and inner in operand.indices)
-    return (_stride_class(target, inner) == "unit", any(o.sparse and inner in o.indices for o in factors),
-            tuple(moving))
+                    for operand in (target, *factors) if inner in operand.indices and not operand.sparse)
+    return (target.indices[-1:] == (inner,), any(inner in o.indices and o.sparse for o in factors), tuple(moving))
 
 
 def body_work_of(reads: tuple | None, walks: bool) -> Cost:

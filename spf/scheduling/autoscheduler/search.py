@@ -26,6 +26,7 @@ never built (stage 1 of the pruning, applied while generating).
 from __future__ import annotations
 
 import bisect
+import collections
 import contextlib
 import functools
 import gc
@@ -173,19 +174,19 @@ def _splits(factors: tuple[Operand, ...], target: Operand, problem: Problem, bou
     unrelated operands is never built.
     """
     source = problem.shared_output_source if target.name == problem.output else None
+    # the operands (target and factors) having each index: a factor alone sums the indices
+    # no other has, but those of the enclosing loops
+    having = collections.Counter(i for operand in (target, *factors) for i in set(operand.indices))
     for size in range(1, len(factors)):
         for chosen in itertools.combinations(range(len(factors)), size):
+            if size == 1 and all(having[i] > 1 or i in bound for i in factors[chosen[0]].indices):
+                continue  # a copy of one operand sums nothing and only costs
             producer = tuple(factors[k] for k in chosen)
             if source and any(source in f.contains and not f.temporary for f in producer):
                 continue  # a sparse output is written beside the input whose index arrays it shares
-            consumer = tuple(f for k, f in enumerate(factors) if k not in chosen)  # a statement's factors differ
-            if size == 1:
-                kept = {i for f in consumer for i in f.indices} | set(target.indices)
-                if set(producer[0].indices) - set(bound) <= kept:
-                    continue  # a copy of one operand sums nothing and only costs
-            elif not _connected(producer):
+            if size > 1 and not _connected(producer):
                 continue  # an outer product of unrelated operands (opt_einsum's rule too)
-            yield producer, consumer
+            yield producer, tuple(f for k, f in enumerate(factors) if k not in chosen)  # a statement's factors differ
 
 
 def _connected(operands: Sequence[Operand]) -> bool:
