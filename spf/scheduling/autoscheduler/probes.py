@@ -81,22 +81,23 @@ class ProbeTable(dict):
 
     def evaluate(self, cost: Cost) -> np.ndarray:
         """The cost at every probe (kept: the search prices the same parts many times)."""
-        if cost in self.evaluated:
-            return self.evaluated[cost]
-        total = np.zeros(len(self.probes))
-        for term in cost.terms:
-            total += self._term(term)
-        self.evaluated[cost] = total
+        total = self.evaluated.get(cost)
+        if total is None:
+            total = np.zeros(len(self.probes))
+            for term in cost.terms:
+                total += self._term(term)
+            self.evaluated[cost] = total
         return total
 
     def _term(self, term: tuple) -> np.ndarray:
         """One term (monomial, coefficient) at every probe, computed once: works share most
         of their terms.  The same arithmetic in the same order as for one cost, so a work's
         values do not depend on what was priced before it."""
-        if term not in self.terms:
+        values = self.terms.get(term)
+        if values is None:
             monomial, coefficient = term
             values = np.full(len(self.probes), float(coefficient))
             for symbol, exponent in monomial:
                 values = values * self[symbol] ** exponent
             self.terms[term] = values
-        return self.terms[term]
+        return values

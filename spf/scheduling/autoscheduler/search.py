@@ -577,21 +577,25 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
     def _walk(loops: Sequence[str], sparse: Sequence[Operand], state: dict[str, int], context: tuple = ()) -> tuple:
         """:func:`walk_work`, once per loops, sparse operands and level state (leaves and
         fused loops share many), with its work and trips at the probes; ``context``: the
-        operands' names and the state as a key, if the caller has it."""
-        key = (tuple(loops), context or (tuple(o.name for o in sparse), tuple(sorted(state.items()))))
-        if key not in walks:
+        operands' names and the state as a key, if the caller has it.  Without sparse
+        operands a walk is the product of the loops' extents, the same in any order."""
+        key = (tuple(loops) if sparse else frozenset(loops),
+               context or (tuple(o.name for o in sparse), tuple(sorted(state.items()))))
+        walked = walks.get(key)
+        if walked is None:
             walked = walk_work(loops, sparse, state)
-            walks[key] = (*walked, table.evaluate(walked[0]), table.evaluate(walked[1]))
-        return walks[key]
+            walked = walks[key] = (*walked, table.evaluate(walked[0]), table.evaluate(walked[1]))
+        return walked
 
     def _temporary_of(producer, shared: tuple[str, ...]) -> tuple[Operand, Cost, np.ndarray, np.ndarray]:
         """The temporary, its size, and its size and zeroing at the probes (the same for the same parts)."""
         key = (producer, shared)
-        if key not in temporaries:
+        made = temporaries.get(key)
+        if made is None:
             temporary = _temporary(producer, shared, taken)
             size = memory_of(shared)
-            temporaries[key] = (temporary, size, table.evaluate(size), table.evaluate(zeroing_work(temporary)))
-        return temporaries[key]
+            made = temporaries[key] = (temporary, size, table.evaluate(size), table.evaluate(zeroing_work(temporary)))
+        return made
 
     def leaf(order: tuple[str, ...], sub: _SubStatement, sparse: list[Operand], state: dict[str, int],
              bound_order: tuple[str, ...], context: tuple) -> tuple[Callable[[], Scored], np.ndarray]:
@@ -675,8 +679,7 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
 
     def solve(sub: _SubStatement, bound_order: tuple[str, ...]) -> _Solved:
         # enclosing loops over indices this sub-statement does not use change nothing in it
-        if not sub.relevant.issuperset(bound_order):
-            bound_order = tuple(i for i in bound_order if i in sub.relevant)
+        bound_order = tuple(i for i in bound_order if i in sub.relevant)
         # the enclosing loops' order matters (which of them reuses an operand's elements)
         key = (sub.number, bound_order)
         solved = memo.get(key)
@@ -704,12 +707,13 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
             for fused in fused_orders:
                 # the parts see the fused loops in this order (which of them reuses an operand);
                 # their reuse contexts are their groups', the same for every order of these loops
-                first = solve(producer, bound_order + fused)
+                inside = bound_order + fused
+                first = solve(producer, inside)
                 if reuse is not None and fused is fused_orders[0]:
                     reuse.update(_seen_through(first.reuse, fused))
                 if not first.priced:
                     continue
-                second = solve(consumer, bound_order + fused)
+                second = solve(consumer, inside)
                 if reuse is not None and fused is fused_orders[0]:
                     reuse.update(_seen_through(second.reuse, fused))
                 if not second.priced:
