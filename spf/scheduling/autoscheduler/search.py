@@ -679,7 +679,7 @@ def _frontier(problem: Problem, progress: Callable[[str], None] | None) -> list[
 
     def solve(sub: _SubStatement, bound_order: tuple[str, ...]) -> _Solved:
         # enclosing loops over indices this sub-statement does not use change nothing in it
-        bound_order = tuple(i for i in bound_order if i in sub.relevant)
+        bound_order = tuple(filter(sub.relevant.__contains__, bound_order))
         # the enclosing loops' order matters (which of them reuses an operand's elements)
         key = (sub.number, bound_order)
         solved = memo.get(key)
