@@ -17,10 +17,12 @@ never built (stage 1 of the pruning, applied while generating).
   at each of a set of representative sizes and the one of least memory
   (:mod:`probes`).  Work and memory compose monotonically (fused trips times the
   parts; a sum), so the trees are reached without enumerating the space (tests compare
-  with :func:`exhaustive`).  Loop orders inside a section change the work (the
-  innermost loop decides whether a body vectorises and which reads are strided): up to
-  :data:`MOST_ORDERS` of them are priced, the locality order (:func:`leaf_order`) first,
-  each once per level state and what its body reads (:func:`machine_cost.body_reads`).
+  with :func:`exhaustive`), and a branch none of whose trees can be promising is left out
+  of its sub-statement's table before it is built (:func:`_may_be_promising`).  Loop
+  orders inside a section change the work (the innermost loop decides whether a body
+  vectorises and which reads are strided): up to :data:`MOST_ORDERS` of them are priced,
+  the locality order (:func:`leaf_order`) first, each once per level state and what its
+  body reads (:func:`machine_cost.body_reads`), of whichever sub-statement.
 """
 
 from __future__ import annotations
