@@ -3,7 +3,7 @@
 The search (:func:`spf.scheduling.autoscheduler.search.frontier`, or the exhaustive
 enumeration) is a pure function of the problem (its output, the factors with their
 storage levels, what the output shares) and of spf's own source (the work model's
-constants are in it), and it is the costly part of ``autoschedule``: 8 s for TTTc's two
+constants are in it), and it is the costly part of ``autoschedule``: 2 s for TTTc's two
 mode orders.  So its result is kept like a compiled kernel's description
 (:mod:`spf.codegen.toolchain.kernel_cache`): for the process, and on disk in
 ``cache_directory()/searches`` as a pickle after its digest
