@@ -10,7 +10,7 @@ upper one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterator, Union
+from typing import TYPE_CHECKING, Iterator, Sequence, Union
 
 from spf.space.expressions import Affine, Constraint, UFCall
 
@@ -115,12 +115,23 @@ class Guard:
     otherwise: list["Node"] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class KeyPart:
+    """One coordinate a find matches: ``dimension = call == key``."""
+
+    dimension: str
+    call: UFCall
+    key: Affine
+
+
 @dataclass
 class Find:
     """Positions ``variable`` in ``[max(lower), min(upper)]`` where ``call == key``.
 
     ``template`` says how (a :class:`spf.codegen.finds.find.FindChoice`); ``body`` runs once per
-    match with ``variable`` (and the call's dimension ``dimension``) bound.
+    match with ``variable`` (and the call's dimension ``dimension``) bound.  With ``minor``
+    parts the key is composite: ``(call, minor calls...) == (key, minor keys...)``, the
+    positions searched in that lexicographic order (a sorted coordinate list's (row, col)).
     """
 
     variable: str
@@ -137,6 +148,12 @@ class Find:
     # a Bitmap find whose body is its loop's register-sum term: looked up and added without
     # a branch, the term masked by the hit (spf.codegen.passes.masked_lookup)
     masked: bool = False
+    minor: tuple[KeyPart, ...] = ()
+
+    @property
+    def parts(self) -> tuple[KeyPart, ...]:
+        """The key's parts, major first."""
+        return (KeyPart(self.dimension, self.call, self.key), *self.minor)
 
 
 @dataclass
@@ -322,7 +339,8 @@ def used_names(node: Node) -> set[str]:
         for constraint in node.conditions:
             used |= expression_names(constraint)
     elif isinstance(node, Find):
-        used |= expression_names(node.key) | expression_names(node.call)
+        for part in node.parts:
+            used |= expression_names(part.key) | expression_names(part.call)
         used |= set(getattr(node.template, "keyed", ()))  # positions kept per value of these
         for bound in node.lower + node.upper:
             used |= expression_names(bound)
@@ -473,7 +491,7 @@ def render(nodes: list[Node], indent: str = "") -> str:
         elif isinstance(node, Find):
             low = ", ".join(str(b) for b in node.lower)
             high = ", ".join(str(b) for b in node.upper)
-            lines.append(f"{indent}find {node.variable} in {low} .. {high} where {node.call} == {node.key} "
+            lines.append(f"{indent}find {node.variable} in {low} .. {high} where {key_condition(node.parts)} "
                          f"[{node.template}]:")
             lines.append(render(node.body, indent + "  "))
         elif isinstance(node, TileGuard):
@@ -519,3 +537,10 @@ def render(nodes: list[Node], indent: str = "") -> str:
             else:
                 lines.append(f"{indent}{target} += {coefficient}{factors}")
     return "\n".join(line for line in lines if line)
+
+
+def key_condition(parts: Sequence[KeyPart]) -> str:
+    """``call == key``, or ``(call, call2) == (key, key2)`` for a composite key."""
+    if len(parts) == 1:
+        return f"{parts[0].call} == {parts[0].key}"
+    return f"({', '.join(str(p.call) for p in parts)}) == ({', '.join(str(p.key) for p in parts)})"

@@ -95,7 +95,10 @@ def _access_names(access: tuple) -> set[str]:
 def _search_reads(find: Find) -> set[str]:
     """What a search reads besides its key: its bounds and the searched call but for the
     find's own variable (a table is filled from it, where the state starts)."""
-    return _all_names(find.lower + find.upper) | (_expression_names(find.call) - {find.variable})
+    names = _all_names(find.lower + find.upper)
+    for part in find.parts:
+        names |= _expression_names(part.call) - {find.variable}
+    return names
 
 
 def reads(node: Node) -> set[str]:
@@ -107,7 +110,8 @@ def reads(node: Node) -> set[str]:
     if isinstance(node, Guard):
         return _all_names(node.conditions)
     if isinstance(node, Find):  # and the names its kept positions are per (an array of them)
-        return _search_reads(node) | _expression_names(node.key) | set(getattr(node.template, "keyed", ()))
+        keys = set().union(*(_expression_names(part.key) for part in node.parts))
+        return _search_reads(node) | keys | set(getattr(node.template, "keyed", ()))
     if isinstance(node, TileGuard):
         return _all_names(node.lower + node.upper) | _expression_names(node.key) | \
             (_expression_names(node.call) - {node.variable})
@@ -274,13 +278,14 @@ class _Verifier:
         kind = getattr(find.template, "kind", None)
         if kind not in SEARCHES:
             self.fail(find, f"a find node with template {find.template!r}, not one of {', '.join(SEARCHES)}")
-        if find.variable not in find.call.names():
-            self.fail(find, f"the searched call {find.call} does not read the find's variable {find.variable}")
+        for part in find.parts:
+            if find.variable not in part.call.names():
+                self.fail(find, f"the searched call {part.call} does not read the find's variable {find.variable}")
         state = set(getattr(find.template, "state", ())) - {find.variable}
         self.unbound(find, state, scope)
         self.binds(find, find.variable, scope)
         self.finds.append(find)
-        self.sequence(find.body, scope.inner({find.variable: "find", find.dimension: "find"}))
+        self.sequence(find.body, scope.inner({find.variable: "find", **{part.dimension: "find" for part in find.parts}}))
 
     def state_start(self, start: StateInit, later: list[Node]) -> None:
         """A state starts before its find, which runs later in the same body."""

@@ -11,7 +11,7 @@ from spf.space.expressions import Affine, UFCall
 
 from spf.codegen.c.c_expressions import affine, array_read, lower_bound, upper_bound
 from spf.codegen.c.c_syntax import (INDEX, KEPT, OUT_OF_MEMORY, assign, binary, block, c_statements, c_text, call,
-                                    const, declare, ident)
+                                    conjunction, const, declare, ident)
 from spf.codegen.finds.find import FindChoice
 from spf.codegen.loops import Find, StateInit
 
@@ -128,38 +128,62 @@ class FindPrinter:
 
     def _match_body(self, node: Find, position) -> list:
         names = self.names
-        return ([declare(names.name(node.variable), INDEX, position, const_=True),
-                 declare(names.name(node.dimension), INDEX, affine(node.key, names), const_=True)]
+        return ([declare(names.name(node.variable), INDEX, position, const_=True)]
+                + [declare(names.name(part.dimension), INDEX, affine(part.key, names), const_=True)
+                   for part in node.parts]
                 + self.nodes(node.body))
 
-    def _read_at(self, node: Find, position: str):
-        """U(position): the find's call with its variable replaced by the C variable ``position``."""
-        substituted = UFCall(node.call.function, tuple(
-            a.substitute({node.variable: Affine.of(position)}) for a in node.call.arguments))
+    def _read_at(self, node: Find, position: str, searched: UFCall | None = None):
+        """U(position): the find's call (or ``searched``, a part of its key) with its variable
+        replaced by the C variable ``position``."""
+        searched = searched or node.call
+        substituted = UFCall(searched.function, tuple(
+            a.substitute({node.variable: Affine.of(position)}) for a in searched.arguments))
         return array_read(substituted, self.names)
+
+    def _keys(self, node: Find, key: str) -> tuple[list, list[str]]:
+        """Declarations of the key's parts (C variables ``key``, ``key_1``, ...) and their names."""
+        names = [key] + [self.fresh("key") for _ in node.minor]
+        return ([declare(name, INDEX, affine(part.key, self.names), const_=True)
+                 for name, part in zip(names, node.parts)], names)
+
+    def _before(self, node: Find, position: str, keys: list[str], before: str):
+        """The key at ``position`` comes before ``keys`` (``before``: "<" or ">"), lexicographically."""
+        parts = list(zip(node.parts, keys))
+        part, key = parts[-1]
+        condition = binary(before, self._read_at(node, position, part.call), ident(key))
+        for part, key in reversed(parts[:-1]):
+            read = self._read_at(node, position, part.call)
+            condition = binary("||", binary(before, read, ident(key)),
+                               binary("&&", binary("==", read, ident(key)), condition))
+        return condition
+
+    def _equal(self, node: Find, position: str, keys: list[str]):
+        """The key at ``position`` is ``keys``."""
+        return conjunction([binary("==", self._read_at(node, position, part.call), ident(key))
+                            for part, key in zip(node.parts, keys)])
 
     def binary_search(self, node: Find, template: FindChoice) -> list:
         names = self.names
         low, high, key = self.fresh("lo"), self.fresh("hi"), self.fresh("key")
         middle, end = self.fresh("mid"), self.fresh("end")
         before = "<" if template.increasing else ">"
-        items = [declare(key, INDEX, affine(node.key, names), const_=True),
-                 declare(low, INDEX, lower_bound(node.lower, names)),
-                 declare(end, INDEX, binary("+", upper_bound(node.upper, names), const(1)), const_=True),
-                 declare(high, INDEX, ident(end))]
+        declarations, keys = self._keys(node, key)
+        items = declarations + [
+            declare(low, INDEX, lower_bound(node.lower, names)),
+            declare(end, INDEX, binary("+", upper_bound(node.upper, names), const(1)), const_=True),
+            declare(high, INDEX, ident(end))]
         search_body = block([
             declare(middle, INDEX, binary("+", ident(low), binary("/", binary("-", ident(high), ident(low)),
                                                                     const(2))), const_=True),
-            c_ast.If(binary(before, self._read_at(node, middle), ident(key)),
+            c_ast.If(self._before(node, middle, keys, before),
                      assign(low, binary("+", ident(middle), const(1))), assign(high, ident(middle)))])
         items.append(c_ast.While(binary("<", ident(low), ident(high)), search_body))
-        matches = binary("&&", binary("<", ident(low), ident(end)),
-                         binary("==", self._read_at(node, low), ident(key)))
+        matches = binary("&&", binary("<", ident(low), ident(end)), self._equal(node, low, keys))
         if template.multiple:
             position = self.fresh("p")
             loop = c_ast.For(c_ast.DeclList([declare(position, INDEX, ident(low))]),
-                             binary("&&", binary("<", ident(position), ident(end)),
-                                    binary("==", self._read_at(node, position), ident(key))),
+                             binary("&&", binary("<", ident(position), ident(end)), self._equal(node, position, keys)),
                              c_ast.UnaryOp("p++", ident(position)),
                              block(self._match_body(node, ident(position))))
             items.append(loop)
@@ -179,15 +203,16 @@ class FindPrinter:
             saved = [assign(slot, ident(state))]
         low, high = lower_bound(node.lower, names), upper_bound(node.upper, names)
         inside = binary("&&", binary(">=", ident(state), low), binary("<=", ident(state), high))
-        advance = binary("<" if template.keys_increasing else ">", self._read_at(node, state), ident(key))
+        declarations, keys = self._keys(node, key)
+        advance = self._before(node, state, keys, "<" if template.keys_increasing else ">")
         step = c_ast.UnaryOp("p++" if template.direction > 0 else "p--", ident(state))
-        items = [declare(key, INDEX, affine(node.key, names), const_=True)]
+        items = declarations
         if template.keyed:
             items.append(declare(state, INDEX, saved[0].lvalue))
         items.append(c_ast.While(binary("&&", inside, advance), step))
         if node.exit_when_exhausted:  # the position left the range: no later iteration of the loop matches
             items.append(c_ast.If(c_ast.UnaryOp("!", inside), c_ast.Break(), None))
-        matched = binary("&&", inside, binary("==", self._read_at(node, state), ident(key)))
+        matched = binary("&&", inside, self._equal(node, state, keys))
         items.append(c_ast.If(matched, block(self._match_body(node, ident(state)) + [step]), None))
         return [block(items + saved)]
 

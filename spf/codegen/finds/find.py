@@ -22,6 +22,8 @@ instantiated on the terms of the query (P5, P6).  Unproven ("unknown") is not pr
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Collection, Sequence
 
@@ -32,7 +34,7 @@ from spf.space.expressions import Affine, UFCall
 from spf.space.properties import Range
 from spf.space.smt import Encoder, unsatisfiable
 
-from spf.codegen.loops import Bound
+from spf.codegen.loops import Bound, key_condition
 
 if TYPE_CHECKING:
     from spf.space.properties import Property
@@ -52,6 +54,7 @@ class FindChoice:
     keyed: tuple[str, ...] = ()  # seqiter: state indices that are no loop (an array of positions)
     values: tuple[Affine, Affine] | None = None  # bitmap: U's values lie in [low, high)
     per_fused_iteration: bool = False  # seqiter under fused loops: the state restarts in each of their iterations
+    keys: tuple[str, ...] = ()  # the dimensions the key is made of, major first, where not the site's default
 
     def __str__(self) -> str:
         if self.kind == "direct":
@@ -164,10 +167,10 @@ class Encoding(Encoder):
 # ----------------------------------------------------------------------------- the templates
 
 
-def _arguments_at(encoding: Encoding, site, position, suffix: str) -> tuple:
-    """The searched call's arguments (z3) with the find variable at ``position``."""
+def _arguments_at(encoding: Encoding, site, position, suffix: str, searched: UFCall | None = None) -> tuple:
+    """The searched call's (or ``searched``'s) arguments (z3) with the find variable at ``position``."""
     arguments = []
-    for argument in site.call.arguments:
+    for argument in (searched or site.call).arguments:
         total = z3.IntVal(argument.constant)
         for atom, coefficient in argument.terms:
             if atom == site.variable:
@@ -185,18 +188,28 @@ def _call_at(encoding: Encoding, site, position, suffix: str):
     return encoding.apply(site.call.function, _arguments_at(encoding, site, position, suffix))
 
 
+def _parts_at(encoding: Encoding, site, position, suffix: str) -> list:
+    """The key's calls (major first) with the find variable at ``position``."""
+    return [encoding.apply(part.call.function, _arguments_at(encoding, site, position, suffix, part.call))
+            for part in site.parts]
+
+
 def is_monotone(encoding: Encoding, increasing: bool, strict: bool) -> bool:
-    """Whether the find site's call is monotone over its range (increasing or decreasing,
-    strictly or weakly), proved by Z3: no two positions q < r order the values otherwise."""
+    """Whether the find site's call (its key's calls, lexicographically) is monotone over
+    its range (increasing or decreasing, strictly or weakly), proved by Z3: no two
+    positions q < r order the values otherwise."""
     site = encoding.site
     encoding.begin()
     q, r = z3.Ints("find_q find_r")
     facts = encoding.context("") + encoding.range_facts(q, "") + encoding.range_facts(r, "") + [q < r]
-    first, second = _call_at(encoding, site, q, ""), _call_at(encoding, site, r, "")
-    if increasing:
-        bad = first >= second if strict else first > second
+    first, second = _parts_at(encoding, site, q, ""), _parts_at(encoding, site, r, "")
+    if not increasing:
+        first, second = second, first
+    if len(first) == 1:
+        bad = first[0] >= second[0] if strict else first[0] > second[0]
     else:
-        bad = first <= second if strict else first < second
+        bad = z3.Not(_lexicographically_before(first, second)) if strict \
+            else _lexicographically_before(second, first)
     return encoding.unsat(facts + [bad])
 
 
@@ -243,8 +256,10 @@ def _same_search(encoding: Encoding, state: tuple[str, ...]) -> bool:
         for bound in bounds:
             differs.append(encoding.affine(bound.expression, "") != encoding.affine(bound.expression, "_2"))
     position = z3.Int("find_t")
-    first, second = _arguments_at(encoding, site, position, ""), _arguments_at(encoding, site, position, "_2")
-    differs += [a != b for a, b in zip(first, second)]
+    for part in site.parts:
+        first = _arguments_at(encoding, site, position, "", part.call)
+        second = _arguments_at(encoding, site, position, "_2", part.call)
+        differs += [a != b for a, b in zip(first, second)]
     return encoding.unsat(facts + [z3.Or(*differs)])
 
 
@@ -252,8 +267,13 @@ def _keys_ordered(encoding: Encoding, state: tuple[str, ...], increasing: bool) 
     """Along the loop order, among instances sharing state, the keys strictly move one way."""
     site = encoding.site
     facts = _two_instances(encoding, state)
-    key, key_2 = encoding.affine(site.key, ""), encoding.affine(site.key, "_2")
-    return encoding.unsat(facts + [key >= key_2 if increasing else key <= key_2])
+    keys = [encoding.affine(part.key, "") for part in site.parts]
+    keys_2 = [encoding.affine(part.key, "_2") for part in site.parts]
+    if not increasing:
+        keys, keys_2 = keys_2, keys
+    if len(keys) == 1:
+        return encoding.unsat(facts + [keys[0] >= keys_2[0]])
+    return encoding.unsat(facts + [z3.Not(_lexicographically_before(keys, keys_2))])
 
 
 def _reduced_candidates(encoding: Encoding) -> dict[str, list[str]]:
@@ -316,7 +336,7 @@ def _initial_state_known(encoding: Encoding, state: tuple[str, ...]) -> bool:
     site = encoding.site
     local = encoding.local_names | set(encoding.dimensions)
     available = _available_before(encoding, state) | {site.variable}
-    names = set(site.call.names())
+    names = set().union(*(part.call.names() for part in site.parts))
     for bound in site.lower + site.upper:
         names |= bound.expression.names()
     return all(name in available or name not in local for name in names)
@@ -340,10 +360,53 @@ def synthesize(site: FindSite, calls: dict[str, UFCall], properties: Sequence[Pr
     ``find="auto"``, which keeps every proven variant).  ``fused``: the nest runs inside
     the fused loops of a schedule tree, once per fused iteration, so a SeqIter position
     restarts in each (a hash table, valid for any order of its searches, need not).
+
+    Where the level matches several coordinates (a coordinate list's row and column) and
+    the site's first one finds no single position, the others are tried as the key, then
+    every order of all of them as a composite key (searched lexicographically); the first
+    key that finds a single position wins, else the best found.
     """
+    first = _synthesize_keyed(site, calls, properties, allowed, every_variant, keyable, fused)
+    if len(site.candidates) < 2 or _single_position(first.chosen):
+        return first
+    report = first
+    for dimensions in _other_keys(site):
+        keyed = _synthesize_keyed(site.keyed_by(dimensions), calls, properties, allowed, every_variant,
+                                  keyable, fused)
+        keyed.valid = [dataclasses.replace(choice, keys=tuple(dimensions)) for choice in keyed.valid]
+        keyed.chosen = keyed.valid[0] if keyed.valid else LINEAR
+        if _rank(keyed.chosen) > _rank(report.chosen):
+            report = keyed
+            if _single_position(keyed.chosen):
+                break
+    if report is not first:  # what the first coordinate alone could not do, for explain()
+        report.rejected += [(kind, f"keyed by {_readable(str(site.call), calls)} alone: {reason}") for kind, reason in first.rejected]
+    return report
+
+
+def _single_position(choice: FindChoice) -> bool:
+    """The template goes to the one matching position (not a run, not the plain loop)."""
+    return choice.kind != "linear" and not choice.multiple
+
+
+def _rank(choice: FindChoice) -> int:
+    return 0 if choice.kind == "linear" else 1 if not _single_position(choice) else 2
+
+
+def _other_keys(site: FindSite) -> list[tuple[str, ...]]:
+    """The keys to try after the site's first coordinate: each other coordinate alone, then
+    every order of all of them."""
+    dimensions = [part.dimension for _, part in site.candidates]
+    return [(d,) for d in dimensions[1:]] + list(itertools.permutations(dimensions))
+
+
+def _synthesize_keyed(site: FindSite, calls: dict[str, UFCall], properties: Sequence[Property],
+                      allowed: Sequence[str], every_variant: bool, keyable: Collection[str],
+                      fused: bool) -> FindReport:
+    """synthesize for the site's key as it stands."""
     encoding = Encoding(site, calls, properties)
     encoding.keyable = set(keyable)
-    condition = f"{site.call} == {site.key}"
+    condition = key_condition(site.parts)
     report = FindReport(site.variable, _readable(condition, calls), LINEAR)
     loops = encoding.loop_variables
     monotone = {}
@@ -395,7 +458,9 @@ def _table_state(encoding: Encoding, tables: dict, loops) -> tuple[tuple[str, ..
     if "state" not in tables:
         site = encoding.site
         state, reason = None, f"{site.call.function} is not proven injective on the search range"
-        if _injective(encoding):
+        if site.minor:
+            reason = "a table is keyed by one coordinate, and this key has several"
+        elif _injective(encoding):
             state = _state_indices(encoding, lambda s: _same_search(encoding, s))
             if not _placeable(state, loops, ()) or not _initial_state_known(encoding, state):
                 state, reason = None, "no state placement keeps one table per search range"
@@ -487,6 +552,8 @@ def _seqiter(encoding: Encoding, strictly, loops):
 def _direct(encoding: Encoding, calls):
     site = encoding.site
     key = site.key
+    if site.minor:
+        return None, "a known position is taken from one coordinate, and this key has several"
     if not (len(key.terms) == 1 and key.terms[0][1] == 1 and key.constant == 0
             and key.terms[0][0] in calls and calls[key.terms[0][0]].function == site.call.function):
         return None, "the key is not the same index array at a known position"

@@ -19,6 +19,7 @@ check that the tensors' shapes agree, or say when the space is empty.
 from __future__ import annotations
 
 import re
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -32,7 +33,7 @@ from spf.space.isl_basic import constraints, parameter_list, project as _project
 from spf.space.properties import Range
 
 from spf.codegen.finds.find import LINEAR
-from spf.codegen.loops import Assign, Block, Bound, Compute, Find, Guard, Loop, Node
+from spf.codegen.loops import Assign, Block, Bound, Compute, Find, Guard, KeyPart, Loop, Node
 
 if TYPE_CHECKING:
     from spf.codegen.finds.find import FindChoice
@@ -58,7 +59,8 @@ class LevelFacts:
 
 @dataclass
 class FindSite:
-    """A find condition: positions ``variable`` in the bounds with ``call == key``."""
+    """A find condition: positions ``variable`` in the bounds with ``call == key`` (and,
+    for a composite key, each ``minor`` part's call equal to its key, lexicographically after)."""
 
     variable: str
     dimension: str
@@ -68,6 +70,27 @@ class FindSite:
     upper: list[Bound]
     outer: list[LevelFacts]
     other_guards: list[Constraint]
+    minor: tuple[KeyPart, ...] = ()
+    # every equality U(variable) = KEY at the level, with its index among the level's UF
+    # constraints (``conditions``): the parts a key may be made of (the first is the default)
+    candidates: tuple[tuple[int, KeyPart], ...] = ()
+    conditions: tuple[Constraint, ...] = ()
+
+    @property
+    def parts(self) -> tuple[KeyPart, ...]:
+        """The key's parts, major first."""
+        return (KeyPart(self.dimension, self.call, self.key), *self.minor)
+
+    def keyed_by(self, dimensions: Sequence[str]) -> FindSite:
+        """The site whose key is the candidate parts of these dimensions, in this order
+        (major first); the level's other conditions stay guards of the positions found."""
+        by_dimension = {part.dimension: (index, part) for index, part in self.candidates}
+        chosen = [by_dimension[d] for d in dimensions]
+        used = {index for index, _ in chosen}
+        guards = [c for index, c in enumerate(self.conditions) if index not in used]
+        major = chosen[0][1]
+        return dataclasses.replace(self, dimension=major.dimension, call=major.call, key=major.key,
+                                   other_guards=guards, minor=tuple(part for _, part in chosen[1:]))
 
 
 @dataclass
@@ -301,6 +324,8 @@ class _Scanner:
         site = _find_site(variable, dims, self.calls, found.uf_constraints, found.lower, found.upper, self.facts)
         if site is not None:
             template = self.choose(site)
+            if template.keys:
+                site = site.keyed_by(template.keys)
             self.finds.append((site, template))
             if template is not LINEAR and template.kind == "direct":
                 # Proven: a match can only be at the position.  With that fact the
@@ -361,11 +386,13 @@ class _Scanner:
         level_facts.kind = "find"
         level_facts.lower, level_facts.upper = found.lower, found.upper
         # inner levels run only at matches (C4 of this find, for the finds inside)
-        level_facts.guards = site.other_guards + [Constraint(Affine.of(site.dimension), "=", site.key)]
+        level_facts.guards = site.other_guards + [Constraint(Affine.of(part.dimension), "=", part.key)
+                                                  for part in site.parts]
         inner = self._inside(depth, level_facts, inner_set)
-        other_reads = [r for r in reads if r.variable != site.dimension]
+        matched = {part.dimension for part in site.parts}
+        other_reads = [r for r in reads if r.variable not in matched]
         node = Find(site.variable, site.dimension, site.call, site.key, found.lower, found.upper,
-                    template, other_reads + _guarded(site.other_guards, inner))
+                    template, other_reads + _guarded(site.other_guards, inner), minor=site.minor)
         return _guarded(found.outer_guards, [node])
 
 
@@ -374,7 +401,9 @@ def _guarded(conditions: list[Constraint], body: list[Node]) -> list[Node]:
 
 
 def _find_site(variable, dims, calls, uf_constraints, lower, upper, facts) -> FindSite | None:
-    """The find condition at this level, if one constraint is ``U(variable) = KEY``."""
+    """The find condition at this level, if a constraint is ``U(variable) = KEY``: keyed by
+    the first such, the others kept as the parts a composite key may use."""
+    candidates: list[tuple[int, KeyPart]] = []
     for index, (coefficients, constant, equality) in enumerate(uf_constraints):
         if not equality:
             continue
@@ -383,14 +412,18 @@ def _find_site(variable, dims, calls, uf_constraints, lower, upper, facts) -> Fi
             continue
         dimension = own[0]
         call = calls[dimension]
-        if variable not in call.names():
+        if variable not in call.names() or any(part.dimension == dimension for _, part in candidates):
             continue
         sign = coefficients[dimension]
         rest = {k: v for k, v in coefficients.items() if k != dimension}
-        key = _affine(rest, constant).scale(-sign)  # dimension = key
-        others = [_as_constraint(*c) for k, c in enumerate(uf_constraints) if k != index]
-        return FindSite(variable, dimension, call, key, lower, upper, list(facts), others)
-    return None
+        candidates.append((index, KeyPart(dimension, call, _affine(rest, constant).scale(-sign))))  # dimension = key
+    if not candidates:
+        return None
+    conditions = tuple(_as_constraint(*c) for c in uf_constraints)
+    first = candidates[0][1]
+    site = FindSite(variable, first.dimension, first.call, first.key, lower, upper, list(facts), [],
+                    candidates=tuple(candidates), conditions=conditions)
+    return site.keyed_by([first.dimension])
 
 
 def _parameter_facts(parameter_set: isl.BasicSet, space):

@@ -21,6 +21,10 @@
 7. A state starts where the names its range reads are bound: a fused nest's section
    re-reads the range's pointers in its own scope, inside loops nested in those of the
    state indices, so the table starts there, not before them.
+8. A composite key: where a level matches several coordinates (a sorted coordinate list's
+   row and column) and no one of them finds a single position, the find searches all of
+   them in the order a covarying_monotonic property proves (SeqIter or a lexicographic
+   binary search), not the plain loop over every entry; unsorted lists keep the loop.
 """
 
 from __future__ import annotations
@@ -361,3 +365,72 @@ def test_auto_counts_a_row_walked_once_per_entry_of_it():
     costs = {choices[0].kind: site_cost(k.site_models[0], choices[0], stats, lengths) for choices in k.variant_choices}
     assert costs["binary"] == max(costs.values()), costs
     assert k.variant_choices[k.choose_variant(fields)][0].kind != "binary"
+
+
+# ============================================================================= 8. composite keys
+
+
+def coordinate_pair(shape, density: float, seed: int) -> tuple[sp.coo_matrix, sp.coo_matrix]:
+    """Two random matrices whose patterns overlap in about half of each's entries."""
+    first = sp.random(*shape, density=density, format="csr", random_state=seed)
+    second = first.copy()
+    rng = np.random.default_rng(seed)
+    second.data = rng.uniform(-1, 1, second.nnz) * (rng.random(second.nnz) < 0.5)
+    second = second + sp.random(*shape, density=density / 2, format="csr", random_state=seed + 1)
+    second.eliminate_zeros()
+    return first.tocoo(), second.tocoo()
+
+
+COMPOSITE_CASES = [
+    ("C(i,j) = A(i,j) * B(i,j)", "CSR", lambda A, B: A.multiply(B).toarray()),
+    ("y(i) = A(i,j) * B(i,j)", "Dense", lambda A, B: np.asarray(A.multiply(B).sum(axis=1)).ravel()),
+    ("s = A(i,j) * B(i,j)", None, lambda A, B: A.multiply(B).sum()),
+]
+
+
+@pytest.mark.parametrize("find", FINDS)
+@pytest.mark.parametrize("expression, output_layout, reference", COMPOSITE_CASES)
+def test_coordinate_lists_matched_by_their_row_and_column(expression, output_layout, reference, find):
+    layouts = {"A": "COO", "B": "COO"} | ({expression[0]: output_layout} if output_layout else {})
+    k = compile_or_refuse(expression, layouts, find)
+    if k is None:
+        assert find in ("hashmap", "bitmap")  # a table is keyed by one coordinate
+        return
+    A, B = coordinate_pair((70, 90), 0.08, 11)
+    report = k.reports[0]
+    if find in ("auto", "seqiter", "binary"):
+        assert report.condition == "(B_row(pB), B_col(pB)) == (A_row(pA), A_col(pA))", report
+        assert {c.kind for c in report.valid} >= ({"seqiter", "binary"} if find == "auto" else {find})
+    for choice, result in run_variants(k, A=A, B=B):
+        result = result.to_dense() if isinstance(result, spf.Tensor) else result
+        np.testing.assert_allclose(result, reference(A, B), rtol=1e-12, atol=1e-12, err_msg=choice)
+
+
+@pytest.mark.parametrize("find", ["seqiter", "binary"])
+def test_three_coordinates_searched_lexicographically(find):
+    k = spf.compile("C(i,j,k) = A(i,j,k) * B(i,j,k)", {"A": "COO3", "B": "COO3", "C": "Dense3"}, find=find)
+    assert k.reports[0].condition.startswith("(B_idx0(pB), B_idx1(pB), B_idx2(pB)) == "), k.reports[0]
+    rng = np.random.default_rng(12)
+    A, B = np.zeros((9, 8, 7)), np.zeros((9, 8, 7))
+    A[tuple(rng.integers(0, (9, 8, 7), (150, 3)).T)] = rng.random(150)
+    B[tuple(rng.integers(0, (9, 8, 7), (150, 3)).T)] = rng.random(150)
+    B[A != 0] += rng.random(int((A != 0).sum())) * (rng.random(int((A != 0).sum())) < 0.5)
+    np.testing.assert_allclose(k(A=A, B=B), A * B, rtol=1e-12)
+
+
+def test_a_composite_search_in_parallel(openmp_threads):
+    k = spf.compile("y(i) = A(i,j) * B(i,j)", {"A": "COO", "B": "COO", "y": "Dense"}, parallel=True)
+    A, B = coordinate_pair((3000, 400), 0.02, 13)
+    for choice, result in run_variants(k, A=A, B=B):
+        np.testing.assert_allclose(result, np.asarray(A.multiply(B).sum(axis=1)).ravel(), rtol=1e-12,
+                                   err_msg=choice)
+
+
+def test_a_key_needs_its_order_proven(tmp_path):
+    """Unsorted coordinate lists have no order to search: every find there is the plain loop."""
+    k = spf.compile("C(i,j) = A(i,j) * B(i,j)", {"A": "COO", "B": "COO_UNSORTED", "C": "CSR"})
+    assert k.reports[0].chosen.kind == "linear"
+    with pytest.raises(FindRefused, match=r"binary: .*not proven monotonic"):
+        spf.compile("C(i,j) = A(i,j) * B(i,j)", {"A": "COO", "B": "COO_UNSORTED", "C": "CSR"}, find="binary")
+    A, B = coordinate_pair((40, 30), 0.1, 14)
+    np.testing.assert_allclose(k(A=A, B=B).to_dense(), A.multiply(B).toarray(), rtol=1e-12)
