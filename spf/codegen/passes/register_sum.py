@@ -104,7 +104,7 @@ def changing_in(loop: Loop) -> set[str]:
         if isinstance(node, (Loop, Find)):
             changing.add(node.variable)
         if isinstance(node, Find):
-            changing.add(node.dimension)
+            changing.update(part.dimension for part in node.parts)
     assigns = [node for node in walk(loop.body) if isinstance(node, Assign)]
     grown = True
     while grown:

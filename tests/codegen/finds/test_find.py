@@ -434,3 +434,17 @@ def test_a_key_needs_its_order_proven(tmp_path):
         spf.compile("C(i,j) = A(i,j) * B(i,j)", {"A": "COO", "B": "COO_UNSORTED", "C": "CSR"}, find="binary")
     A, B = coordinate_pair((40, 30), 0.1, 14)
     np.testing.assert_allclose(k(A=A, B=B).to_dense(), A.multiply(B).toarray(), rtol=1e-12)
+
+
+def test_a_register_sum_after_a_composite_find_reads_no_coordinate_of_it():
+    """The fuzzer's case: the sum over j is added to A(pA0, pA1) after the loop, and pA1 is
+    the find's second coordinate, which changes inside it (its value is j's there)."""
+    k = spf.compile("A(i,j) = B(i,j,k) * c(k)", {"B": "COO3", "c": "SV", "A": "Dense"},
+                    order=["pA0", "j", "k", "pc", "pB", "i", "pA1"])
+    assert any(len(r.chosen.keys) == 3 for r in k.reports)
+    rng = np.random.default_rng(15)
+    B = np.zeros((12, 4, 7))
+    B[tuple(rng.integers(0, (12, 4, 7), (60, 3)).T)] = rng.random(60)
+    c = np.zeros(7)
+    c[[1, 3, 4]] = rng.random(3)
+    assert_every_variant(k, np.einsum("ijk,k->ij", B, c), B=B, c=c)
