@@ -3,8 +3,8 @@
 The work model ranks schedules well but not perfectly (it knows five or six kinds of
 event, not the machine).  Where its best candidates are predicted within
 :data:`MARGIN` of each other, :meth:`AutoSchedule.select` with ``measure=`` compiles
-them, calls each on the actual operands (once each, then again within a time budget),
-and keeps the fastest.
+them, calls each on the actual operands (once each, then in interleaved rounds of
+blocks of calls within a time budget), and keeps the fastest.
 The winner is remembered on disk (the kernel cache folder) for that problem, set of
 candidates and *size bucket* (every extent and stored count rounded to a half power
 of two), so the next process with operands of similar sizes reads it instead of
@@ -27,7 +27,9 @@ from spf.scheduling.autoscheduler.candidate import Candidate
 MARGIN = 3.0  # candidates predicted within this factor of the best are timed
 MOST_TRIALS = 4  # at most this many candidates are timed
 DEFAULT_BUDGET = 2.0  # seconds of kernel calls (compiles not counted)
-CALLS = 3  # calls timed per candidate (after a warm-up call), fewer when slow
+BLOCK_SECONDS = 0.01  # a fast candidate is timed in blocks of consecutive calls about this long
+ROUNDS = 9  # rounds of blocks, each candidate's block in turn, while the budget lasts
+MOST_CALLS = 10_000  # calls in one block
 
 
 def contenders(ranked: Sequence[tuple[Candidate, float]], margin: float = MARGIN,
@@ -71,28 +73,35 @@ def remember(key: str, winner: Candidate, times: Mapping[str, float]) -> None:
 
 def time_candidates(candidates: Sequence[Candidate], call_of: Callable[[Candidate], Callable[[], Any]],
                     budget: float) -> dict[str, float]:
-    """Median seconds of each candidate's calls.  Every candidate is called once (the
-    model may have put a slow one first: that is when timing helps); further calls, up
-    to :data:`CALLS` each, only while the calls so far took under ``budget`` seconds."""
-    times: dict[str, float] = {}
-    samples: dict[str, list[float]] = {}
-    calls = {}
+    """Median seconds per call of each candidate.  Every candidate is called once (the
+    model may have put a slow one first: that is when timing helps; the call also warms
+    caches and sizes the candidate's block), then timed in up to :data:`ROUNDS` rounds,
+    each a block of consecutive calls of every candidate in turn lasting about
+    :data:`BLOCK_SECONDS` (a microsecond kernel is timed over many calls, not one), while
+    the blocks so far took under ``budget`` seconds.  Rounds interleave the candidates,
+    so a slow spell of the machine falls on all of them; the median over blocks leaves
+    out the blocks another process's time slice stretched."""
+    calls: dict[str, Callable[[], Any]] = {}
+    first: dict[str, float] = {}
+    blocks: dict[str, list[float]] = {}
     spent = 0.0
     for candidate in candidates:
         key = str(candidate.schedule)
         calls[key] = call_of(candidate)
         started = time.perf_counter()
         calls[key]()
-        samples[key] = [time.perf_counter() - started]
-        spent += samples[key][0]
-    for _ in range(CALLS):
+        first[key] = time.perf_counter() - started
+        blocks[key] = []
+        spent += first[key]
+    size = {key: max(1, min(MOST_CALLS, round(BLOCK_SECONDS / max(taken, 1e-9)))) for key, taken in first.items()}
+    for _ in range(ROUNDS):
         for key, call in calls.items():
-            if spent + samples[key][0] > budget:
+            if spent + size[key] * first[key] > budget:
                 continue
             started = time.perf_counter()
-            call()
-            samples[key].append(time.perf_counter() - started)
-            spent += samples[key][-1]
-    for key, taken in samples.items():
-        times[key] = statistics.median(taken[1:] or taken)  # the first call also warms caches
-    return times
+            for _ in range(size[key]):
+                call()
+            taken = time.perf_counter() - started
+            blocks[key].append(taken / size[key])
+            spent += taken
+    return {key: statistics.median(blocks[key]) if blocks[key] else first[key] for key in calls}

@@ -77,3 +77,23 @@ def test_measuring_needs_the_operands():
     sizes = {"I": 12, "J": 9, "K": 14, "L": 8, "M": 8, "nnz_B_i": 12, "nnz_B_ij": 80, "nnz_B": 300}
     with pytest.raises(AutoscheduleError, match="operands"):
         result.select(sizes=sizes, measure=True)
+
+
+def test_each_candidate_is_warmed_once_then_timed_in_blocks_within_the_budget():
+    from spf.runtime.schedule_trials import ROUNDS, time_candidates
+
+    result = spf.autoschedule(K6, K6_LAYOUTS)
+    candidates = result.candidates[:2]
+    counts = {str(c.schedule): 0 for c in candidates}
+
+    def call_of(candidate):
+        def call():
+            counts[str(candidate.schedule)] += 1
+        return call
+
+    times = time_candidates(candidates, call_of, budget=1e-12)  # no budget: the warm-up calls alone
+    assert set(times) == set(counts) and all(n == 1 for n in counts.values())
+    times = time_candidates(candidates, call_of, budget=60.0)
+    # a call that does nothing is timed in blocks of many calls, every round
+    assert all(n > 1 + ROUNDS for n in counts.values()), counts
+    assert all(t >= 0 for t in times.values())
