@@ -13,8 +13,11 @@ The kernels, inputs, layouts and dense operands are those of benchmarks/autosche
 kernel's own list, ``--dims``) and thread count (1 and 2, ``--threads``) one *row* times:
 
 * the top N (``--top``, default 20) of ``res.rank(**operands)``: the candidates left after
-  the autoscheduler's pruning, in the model's order; the first is ``res.select``'s *pick*
-  (``--all``: every tree in ``res.generated`` instead, the pruned ones included);
+  the autoscheduler's pruning, in the model's order; the first is the model's *pick*
+  (``res.select(measure=False)``; ``--all``: every tree in ``res.generated`` instead, the
+  pruned ones included).  ``res.select(**operands)`` by default times the model's closest
+  candidates where it is unsure (as ``measure=True``): its pick is the *measured pick*,
+  reported beside the model's (``--no-measure`` leaves it out);
 * the hand-written reference schedules of the kernel (``REFERENCES``, parsed by
   ``spf.schedule``): SpTTN-Cyclops-style trees that keep a vector temporary with the dense
   loop innermost, and TACO ``precompute``-style workspaces (a loop-invariant product
@@ -764,12 +767,12 @@ def kernel_summary(name: str, rows: list[Row], references: dict[str, str]) -> tu
 
 
 def measured_summary(rows: list) -> str:
-    """The regret of select(measure=True)'s picks over the rows, as a clause."""
+    """The regret of select's picks (its default: the model's closest candidates timed) over the rows, as a clause."""
     regrets = [r.measured_regret() for r in rows]
     regrets = [r for r in regrets if r is not None]
     if not regrets:
         return ""
-    return (f"; measured pick (select(measure=True)): regret geometric mean {geometric_mean(regrets):.2f}, "
+    return (f"; measured pick (select's default, as measure=True): regret geometric mean {geometric_mean(regrets):.2f}, "
             f"max {max(regrets):.2f}, {sum(r > REGRET_LIMIT for r in regrets)} row(s) > {REGRET_LIMIT}")
 
 

@@ -26,6 +26,10 @@ os.environ.setdefault("SPF_VERIFY", "1")
 # (spf.runtime.calibration); the tests use the fixed defaults so that a choice is the same on
 # every machine and every run (tests/runtime/test_calibration.py measures).
 os.environ.setdefault("SPF_CALIBRATION", "defaults")
+# For the same reason select() keeps the model's pick where it is unsure instead of timing
+# the closest candidates (a choice by timing differs between runs; the tests that time set
+# measure= themselves, and test_schedule_trials.py checks the default with this unset).
+os.environ.setdefault("SPF_MEASURE", "never")
 
 # The default run is deterministic: every hypothesis test draws the same examples on every
 # machine and every run (derandomize), so the README's test command is green or red for

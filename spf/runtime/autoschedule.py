@@ -6,6 +6,7 @@ with the run time, which may call the compiler's stages but not the reverse."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -95,21 +96,32 @@ class AutoSchedule:
                                            {k: v for k, v in tensors.items() if k in permuted}))
         return sizes
 
-    def select(self, sizes: Mapping[str, float] | None = None, measure: bool | float = False,
+    def select(self, sizes: Mapping[str, float] | None = None, measure: bool | float | str = "unsure",
                parallel: bool = False, **tensors: Any) -> Candidate:
         """Stages 4 and 5: the candidate for these operands (or for explicit ``sizes``).
 
-        ``measure=True`` (or a budget in seconds, default 2) times the model's closest
-        candidates on these operands (spf.runtime.schedule_trials) and takes the fastest,
-        remembered on disk for operands of similar sizes; ``parallel`` says which variant
-        the caller will compile (the one timed, and ranked for this machine's threads)."""
+        Where the model is unsure (its closest candidates predicted within
+        spf.runtime.schedule_trials.MARGIN of its best) and the operands are given, the
+        default (``measure="unsure"``) times those candidates on the operands and takes
+        the fastest, remembered on disk for operands of similar sizes (the first such
+        call compiles and times them: seconds; later ones read the winner).
+        ``SPF_MEASURE=never`` in the environment keeps the model's pick there.
+        ``measure=True`` (or a budget in seconds, default 2) always times them, and
+        needs the operands; ``measure=False`` takes the model's pick.  ``parallel`` says
+        which variant the caller will compile (the one timed, and ranked for this
+        machine's threads)."""
         arguments.flag(parallel, "parallel")
         ranked = self.rank(sizes, threads=available_threads() if parallel else 1, **tensors)
+        if measure == "unsure" and not isinstance(measure, bool):
+            if not tensors or os.environ.get("SPF_MEASURE", "").lower() == "never":
+                return ranked[0][0]
+            measure = True
         if measure is False:
             return ranked[0][0]
         budget = DEFAULT_BUDGET if measure is True else measure
         if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0:
-            raise AutoscheduleError(f"select: measure must be True, False or a budget in seconds, got {measure!r}")
+            raise AutoscheduleError(f"select: measure must be \"unsure\", True, False or a budget in seconds, "
+                                    f"got {measure!r}")
         if not tensors:
             raise AutoscheduleError("select: measure= times the candidates on the operands: pass them")
         closest = contenders(ranked)

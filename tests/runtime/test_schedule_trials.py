@@ -97,3 +97,16 @@ def test_each_candidate_is_warmed_once_then_timed_in_blocks_within_the_budget():
     # a call that does nothing is timed in blocks of many calls, every round
     assert all(n > 1 + ROUNDS for n in counts.values()), counts
     assert all(t >= 0 for t in times.values())
+
+
+def test_select_times_the_closest_candidates_by_default_where_the_model_is_unsure(trials_folder, monkeypatch):
+    _, operands = _operands()
+    result = spf.autoschedule(K6, K6_LAYOUTS)
+    assert len(contenders(result.rank(**operands))) >= 2
+    monkeypatch.setenv("SPF_MEASURE", "never")  # as the tests run: the model's pick, nothing timed
+    assert str(result.select(**operands).schedule) == str(result.rank(**operands)[0][0].schedule)
+    assert not result.last_selection.measured
+    monkeypatch.delenv("SPF_MEASURE")
+    winner = result.select(**operands)
+    assert result.last_selection.measured and str(winner.schedule) in result.last_selection.measured
+    assert result.select(sizes=result.sizes(**operands)) is not None  # sizes alone: nothing to time, the model's
