@@ -18,6 +18,11 @@ instantiated on the terms of the query (P5, P6).  Unproven ("unknown") is not pr
   the kernel's entry: the table is direct-addressed (a bitmap of the present values and
   their positions), as GraphBLAS scatters a dense-ish operand.
 * ``linear``: the loop with the guard, always valid.
+
+A key may be *composite*: where a level matches several coordinates (a coordinate list's
+``row(p) == i`` and ``col(p) == j``) and none alone finds a single position, binary search
+and SeqIter compare the tuple lexicographically, proved from ``covarying_monotonic``
+(:func:`synthesize`); tables and direct positions take one coordinate.
 """
 
 from __future__ import annotations
@@ -380,7 +385,8 @@ def synthesize(site: FindSite, calls: dict[str, UFCall], properties: Sequence[Pr
             if _single_position(keyed.chosen):
                 break
     if report is not first:  # what the first coordinate alone could not do, for explain()
-        report.rejected += [(kind, f"keyed by {_readable(str(site.call), calls)} alone: {reason}") for kind, reason in first.rejected]
+        alone = _readable(str(site.call), calls)
+        report.rejected += [(kind, f"keyed by {alone} alone: {reason}") for kind, reason in first.rejected]
     return report
 
 
