@@ -25,7 +25,7 @@ from spf.codegen.toolchain.cache_folder import cache_directory
 from spf.scheduling.autoscheduler.candidate import Candidate
 
 MARGIN = 3.0  # candidates predicted within this factor of the best are timed
-MOST_TRIALS = 4  # at most this many candidates are timed
+MOST_TRIALS = 6  # at most this many candidates are timed
 DEFAULT_BUDGET = 2.0  # seconds of kernel calls (compiles not counted)
 BLOCK_SECONDS = 0.01  # a fast candidate is timed in blocks of consecutive calls about this long
 ROUNDS = 9  # rounds of blocks, each candidate's block in turn, while the budget lasts
