@@ -137,6 +137,8 @@ class AutoSchedule:
                 return kernel.bind(**{k: v for k, v in tensors.items() if k != self.problem.output})
 
             times = time_candidates(closest, call_of, float(budget))
+            if not times:  # none could run here: the model's pick, as without timing
+                return ranked[0][0]
             for candidate in closest:  # a copy in another mode order is made at bind, outside the timing
                 if candidate.mode_orders and str(candidate.schedule) in times:
                     times[str(candidate.schedule)] += self._conversion_seconds(candidate)

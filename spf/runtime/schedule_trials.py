@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from spf.codegen.toolchain.cache_folder import cache_directory
+from spf.errors import SpfError
 from spf.scheduling.autoscheduler.candidate import Candidate
 
 MARGIN = 3.0  # candidates predicted within this factor of the best are timed
@@ -80,18 +81,23 @@ def time_candidates(candidates: Sequence[Candidate], call_of: Callable[[Candidat
     :data:`BLOCK_SECONDS` (a microsecond kernel is timed over many calls, not one), while
     the blocks so far took under ``budget`` seconds.  Rounds interleave the candidates,
     so a slow spell of the machine falls on all of them; the median over blocks leaves
-    out the blocks another process's time slice stretched."""
+    out the blocks another process's time slice stretched.  A candidate that cannot be
+    compiled or run here (an SpfError: its temporaries too large for the memory, ...) is
+    left out; none timed is an empty answer."""
     calls: dict[str, Callable[[], Any]] = {}
     first: dict[str, float] = {}
     blocks: dict[str, list[float]] = {}
     spent = 0.0
     for candidate in candidates:
         key = str(candidate.schedule)
-        calls[key] = call_of(candidate)
-        started = time.perf_counter()
-        calls[key]()
+        try:
+            call = call_of(candidate)
+            started = time.perf_counter()
+            call()
+        except SpfError:
+            continue
         first[key] = time.perf_counter() - started
-        blocks[key] = []
+        calls[key], blocks[key] = call, []
         spent += first[key]
     size = {key: max(1, min(MOST_CALLS, round(BLOCK_SECONDS / max(taken, 1e-9)))) for key, taken in first.items()}
     for _ in range(ROUNDS):

@@ -110,3 +110,31 @@ def test_select_times_the_closest_candidates_by_default_where_the_model_is_unsur
     winner = result.select(**operands)
     assert result.last_selection.measured and str(winner.schedule) in result.last_selection.measured
     assert result.select(sizes=result.sizes(**operands)) is not None  # sizes alone: nothing to time, the model's
+
+
+def test_a_candidate_that_cannot_run_is_left_out_of_the_timing():
+    from spf.errors import OutOfMemoryError
+    from spf.runtime.schedule_trials import time_candidates
+
+    candidates = spf.autoschedule(K6, K6_LAYOUTS).candidates[:3]
+    refused = str(candidates[0].schedule)
+
+    def call_of(candidate):
+        if str(candidate.schedule) == refused:
+            raise OutOfMemoryError("its temporaries do not fit")
+        return lambda: None
+
+    assert set(time_candidates(candidates, call_of, budget=0.05)) == {str(c.schedule) for c in candidates[1:]}
+
+    def nothing_runs(candidate):
+        raise OutOfMemoryError("its temporaries do not fit")
+
+    assert time_candidates(candidates, nothing_runs, budget=0.05) == {}
+
+
+def test_select_keeps_the_models_pick_where_no_candidate_can_be_timed(trials_folder, monkeypatch):
+    _, operands = _operands()
+    result = spf.autoschedule(K6, K6_LAYOUTS)
+    monkeypatch.setattr(autoschedule_module, "time_candidates", lambda *a, **k: {})
+    chosen = result.select(measure=True, **operands)
+    assert str(chosen.schedule) == str(result.rank(**operands)[0][0].schedule)
