@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
+
 import spf
 from spf.codegen.assembly.plan import direct_rows
 from spf.codegen.c import runtime
@@ -58,6 +60,37 @@ def _pairs(items: list[str] | None, option: str, form: str) -> dict[str, str]:
     return pairs
 
 
+def _read_samples(samples: dict[str, str], search, layouts: dict[str, str]) -> dict:
+    """``--sample`` files as the kernel's operands: a Matrix Market (.mtx) or FROSTT (.tns)
+    file packed in its tensor's layout, a numpy array (.npy) as it is; every input needs one."""
+    from spf.cli.demo import read_matrix  # scipy.io: loaded only when samples are given
+    inputs = [factor.name for factor in search.problem.factors]
+    missing = [name for name in inputs if name not in samples]
+    unknown = [name for name in samples if name not in inputs]
+    if unknown:
+        raise UsageError(f"--sample {unknown[0]}=...: {unknown[0]} is not an input of the expression "
+                         f"(its inputs: {', '.join(inputs)})")
+    if missing:
+        raise UsageError(f"--sample: no sample for {', '.join(missing)}; the schedule is chosen for "
+                         "samples of every input")
+    operands = {}
+    for name, path in samples.items():
+        if not os.path.isfile(path):
+            raise spf.SpfError(f"--sample {name}={path}: no such file")
+        if path.endswith(".mtx"):
+            operands[name] = spf.pack(layouts[name], read_matrix(path), name=name)
+        elif path.endswith(".tns"):
+            operands[name] = spf.pack(layouts[name], spf.read_tns(path), name=name)
+        elif path.endswith(".npy"):
+            try:
+                operands[name] = np.load(path, allow_pickle=False)
+            except (OSError, ValueError) as error:
+                raise spf.SpfError(f"--sample {name}={path}: cannot read it as a numpy array: {error}") from None
+        else:
+            raise spf.SpfError(f"--sample {name}={path}: expected a .mtx, .tns or .npy file")
+    return operands
+
+
 def _order(text: str | None) -> list[str] | None:
     """``"pAi,i,pAj"`` as a list of loop variables."""
     if text is None:
@@ -72,12 +105,17 @@ def _kernel(arguments: argparse.Namespace) -> Kernel:
     """The kernel that the options of ``compile`` and ``explain`` describe."""
     layouts = _pairs(arguments.layouts, "-l", "TENSOR=LAYOUT, e.g. -l A=CSR")
     share = _pairs(arguments.share, "--share", "OUTPUT=INPUT, e.g. --share A=B")
+    samples = _pairs(arguments.samples, "--sample", "TENSOR=FILE, e.g. --sample B=matrix.mtx")
+    if samples and not arguments.autoschedule:
+        raise UsageError("--sample chooses the autoscheduler's schedule: give --autoschedule too")
     schedule = None
     if arguments.autoschedule:
-        # no operands at compile time: the static choice (least memory depth, then loop depth)
         # a C library takes its inputs as stored: no copies in other mode orders
-        schedule = spf.autoschedule(arguments.expression, layouts=layouts, share=share or None,
-                                    mode_orders=False).default()
+        search = spf.autoschedule(arguments.expression, layouts=layouts, share=share or None, mode_orders=False)
+        if samples:  # chosen for these operands: by their sizes, timed where the model is unsure
+            schedule = search.select(**_read_samples(samples, search, layouts))
+        else:  # no operands: the static choice (least memory depth, then loop depth)
+            schedule = search.default()
     # build=False: the library is written and compiled where the user asks, not in the kernel cache
     return spf.compile(arguments.expression, layouts, find=arguments.find, parallel=arguments.parallel,
                        share=share or None, schedule=schedule, order=_order(arguments.order), build=False,
@@ -267,6 +305,11 @@ def _kernel_options() -> argparse.ArgumentParser:
                          help="the loop order: every variable of the iteration space (see spf explain)")
     options.add_argument("--autoschedule", action="store_true",
                          help="let the autoscheduler choose the schedule")
+    options.add_argument("--sample", dest="samples", action="append", metavar="TENSOR=FILE",
+                         help="with --autoschedule: an input to choose the schedule for (.mtx or .tns, "
+                         "packed in its layout; .npy for a dense array), one per input; the choice is "
+                         "then by their sizes, timing the closest candidates where the model is unsure "
+                         "(without samples: the least memory depth)")
     options.add_argument("--semiring", default="plus_times", metavar="NAME",
                          help="what + and * mean, as GraphBLAS names it: plus_times (default), min_plus, "
                          "lor_land, any_pair, plus_pair, ...")

@@ -10,7 +10,9 @@ import types
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import spf
 from conftest import documented_finds
@@ -136,6 +138,43 @@ def test_autoschedule_compiles_the_fused_schedule(capsys):
     code, out, _ = run(capsys, "explain", *K1, "--autoschedule")
     assert code == 0
     assert "schedule: i, j < T_CD() ; k : T_CD() += C(i,k) * D(j,k) , l : A(i,l) += T_CD() * B(i,j) * E(j,l) >" in out
+
+
+def _k1_samples(folder: Path, rows: int = 30, d: int = 4) -> list[str]:
+    """Sample files of K1's inputs: B as Matrix Market, the dense ones as .npy."""
+    import scipy.io
+    scipy.io.mmwrite(str(folder / "B.mtx"), sp.random(rows, rows, density=0.1, format="coo", random_state=1))
+    rng = np.random.default_rng(2)
+    arguments = ["--sample", f"B={folder / 'B.mtx'}"]
+    for name in "CDE":
+        np.save(folder / f"{name}.npy", rng.random((rows, d)))
+        arguments += ["--sample", f"{name}={folder / f'{name}.npy'}"]
+    return arguments
+
+
+def test_autoschedule_chooses_for_samples_of_the_inputs(capsys, tmp_path):
+    samples = _k1_samples(tmp_path)
+    code, out, _ = run(capsys, "explain", *K1, "--autoschedule", *samples)
+    assert code == 0 and "schedule: " in out
+    code, out, _ = run(capsys, "compile", *K1, "--autoschedule", *samples, "-o", f"{tmp_path}/k1")
+    assert code == 0 and (tmp_path / "k1.h").exists()
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda a: [x for x in a if not x.startswith("E=")][:-1], "no sample for E"),
+    (lambda a: a + ["--sample", "Z=z.npy"], "Z is not an input of the expression"),
+    (lambda a: [x.replace("B.mtx", "missing.mtx") for x in a], "no such file"),
+    (lambda a: [x.replace("C.npy", "B.mtx") if x.startswith("C=") else x for x in a], "index k has extent 30"),
+])
+def test_bad_samples_are_one_error_line(capsys, tmp_path, change, message):
+    samples = change(_k1_samples(tmp_path))
+    code, out, err = run(capsys, "explain", *K1, "--autoschedule", *samples)
+    assert_one_error_line(code, out, err, message)
+
+
+def test_samples_need_the_autoscheduler(capsys, tmp_path):
+    code, out, err = run(capsys, "explain", *K1, *_k1_samples(tmp_path))
+    assert_one_error_line(code, out, err, "give --autoschedule too")
 
 
 def test_autoschedule_refuses_an_unsupported_layout(capsys):
