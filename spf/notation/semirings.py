@@ -134,13 +134,23 @@ USER_MONOIDS: dict[str, Monoid] = {}  # spf.monoid's, by name, for this process
 USER_OPERATORS: dict[str, Operator] = {}  # spf.operator's
 
 
+def all_monoids() -> dict[str, Monoid]:
+    """The built-in monoids and those spf.monoid defined, by name."""
+    return {**MONOIDS, **USER_MONOIDS}
+
+
+def all_operators() -> dict[str, Operator]:
+    """The built-in operators and those spf.operator defined, by name."""
+    return {**OPERATORS, **USER_OPERATORS}
+
+
 def semiring(name: str) -> Semiring:
     """The semiring ``<monoid>_<operator>`` (``min_plus``, ``lor_land``, ``plus_pair``, ...; the
     monoid or the operator may be one the user defined), or an SpfError listing them."""
     if not isinstance(name, str):
         raise SpfError(f"semiring must be a name such as 'min_plus', got {type(name).__name__}")
     monoid, _, operator = name.partition("_")
-    monoids, operators = {**MONOIDS, **USER_MONOIDS}, {**OPERATORS, **USER_OPERATORS}
+    monoids, operators = all_monoids(), all_operators()
     if monoid not in monoids or operator not in operators:
         raise SpfError(f"unknown semiring {name!r}: give <monoid>_<operator> with the monoid one of "
                        f"{', '.join(monoids)} and the operator one of {', '.join(operators)} "

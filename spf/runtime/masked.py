@@ -24,7 +24,7 @@ from spf.errors import SpfError
 from spf.layout_library import load_layout
 from spf.layout_library.layout_input import load_layout_argument, resolve_family
 from spf.notation.masks import MaskPlan, masked_statement, parse_mask, plan_mask
-from spf.notation.semirings import MONOIDS, USER_MONOIDS, semiring
+from spf.notation.semirings import USER_MONOIDS, all_monoids, semiring
 from spf.notation.statements import parse_statement
 from spf.runtime.kernel import callable_kernel
 from spf.runtime.packing import pack
@@ -41,8 +41,8 @@ def accumulator(name: str, add: str, output_kind: str, output: str) -> str:
     into a sparse output, any monoid (the result has entries only where products reach); else
     an SpfError saying why not."""
     if output_kind == "sparse":
-        if name not in MONOIDS and name not in USER_MONOIDS:
-            raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join({**MONOIDS, **USER_MONOIDS})}")
+        if name not in all_monoids():
+            raise SpfError(f"accumulate={name!r}: expected a monoid, one of {', '.join(all_monoids())}")
         return name
     user = USER_MONOIDS.get(name)
     if user is not None and user.user.numpy is None and output_kind == "dense":
