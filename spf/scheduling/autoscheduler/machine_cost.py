@@ -96,13 +96,6 @@ def walk_work(loops: Sequence[str], sparse: Sequence[Operand], state: dict[str, 
     return Cost.of_terms(terms), Cost.of(multiplied, divided), state, walks
 
 
-def _stride_class(operand: Operand, index: str) -> str:
-    """``"invariant"``, ``"unit"`` or ``"strided"``: how a dense operand moves with ``index``."""
-    if index not in operand.indices:
-        return "invariant"
-    return "unit" if operand.indices[-1] == index else "strided"
-
-
 def miss_symbol(indices: Sequence[str]) -> str:
     """The 0/1 symbol for "a sweep over these indices' extents overflows the cache"."""
     return MISS + "*".join(dimension_symbol(i) for i in sorted(indices))
@@ -151,7 +144,7 @@ def body_reads(loops: Sequence[str], target: Operand, factors: Sequence[Operand]
         return None
     inner = loops[-1]
     path = tuple(bound) + tuple(loops)
-    moving = sorted((operand.indices[-1] == inner, tuple(sorted(last_run(operand.indices, path))))
+    moving = sorted((operand.indices[-1] == inner, tuple(sorted(swept_indices(operand, path))))
                     for operand in (target, *factors) if inner in operand.indices and not operand.sparse)
     return (target.indices[-1:] == (inner,), any(inner in o.indices and o.sparse for o in factors), tuple(moving))
 
