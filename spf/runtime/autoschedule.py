@@ -112,7 +112,7 @@ class AutoSchedule:
         machine's threads)."""
         arguments.flag(parallel, "parallel")
         ranked = self.rank(sizes, threads=available_threads() if parallel else 1, **tensors)
-        if measure == "unsure" and not isinstance(measure, bool):
+        if measure == "unsure":
             if not tensors or os.environ.get("SPF_MEASURE", "").lower() == "never":
                 return ranked[0][0]
             measure = True

@@ -18,8 +18,8 @@ check that the tensors' shapes agree, or say when the space is empty.
 
 from __future__ import annotations
 
-import re
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Sequence
 
